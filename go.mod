@@ -1,0 +1,3 @@
+module github.com/harnlang/harn-check
+
+go 1.26
