@@ -1,0 +1,153 @@
+package diagnostics
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// LineIndex converts byte offsets of one file into line/column positions
+// and back. Lines end after '\n'; a "\r\n" pair ends a line too (the '\r'
+// belongs to the line's text). Columns can be counted in UTF-8 bytes,
+// runes or UTF-16 code units; all are 0-based internally and the *1
+// accessors add one for human-facing output.
+type LineIndex struct {
+	src []byte
+	// starts[i] is the byte offset where line i (0-based) begins.
+	starts []int
+}
+
+// NewLineIndex indexes src. It keeps a reference to src.
+func NewLineIndex(src []byte) *LineIndex {
+	starts := []int{0}
+	for i, b := range src {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &LineIndex{src: src, starts: starts}
+}
+
+// LineCount returns the number of lines; a trailing newline opens an empty
+// last line.
+func (x *LineIndex) LineCount() int { return len(x.starts) }
+
+// clamp keeps offset within [0, len(src)].
+func (x *LineIndex) clamp(offset int) int {
+	return max(0, min(offset, len(x.src)))
+}
+
+// Line returns the 0-based line containing offset. Offsets out of range
+// are clamped.
+func (x *LineIndex) Line(offset int) int {
+	offset = x.clamp(offset)
+	return sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > offset }) - 1
+}
+
+// LineStart returns the byte offset where 0-based line begins (clamped).
+func (x *LineIndex) LineStart(line int) int {
+	line = max(0, min(line, len(x.starts)-1))
+	return x.starts[line]
+}
+
+// LineEnd returns the offset of the end of line's text, excluding its
+// "\n" or "\r\n" terminator.
+func (x *LineIndex) LineEnd(line int) int {
+	line = max(0, min(line, len(x.starts)-1))
+	end := len(x.src)
+	if line+1 < len(x.starts) {
+		end = x.starts[line+1] - 1
+		if end > x.starts[line] && x.src[end-1] == '\r' {
+			end--
+		}
+	}
+	return end
+}
+
+// LineText returns the text of a 0-based line without its terminator.
+func (x *LineIndex) LineText(line int) []byte {
+	return x.src[x.LineStart(line):x.LineEnd(line)]
+}
+
+// Position is a 0-based line and a 0-based column.
+type Position struct {
+	Line   int
+	Column int
+}
+
+// ByteColumn returns the 0-based line and byte column of offset.
+func (x *LineIndex) ByteColumn(offset int) Position {
+	offset = x.clamp(offset)
+	l := x.Line(offset)
+	return Position{Line: l, Column: offset - x.starts[l]}
+}
+
+// RuneColumn returns the 0-based line and column in runes (code points).
+// An offset inside a multi-byte character counts the character as passed.
+func (x *LineIndex) RuneColumn(offset int) Position {
+	offset = x.clamp(offset)
+	l := x.Line(offset)
+	return Position{Line: l, Column: utf8.RuneCount(x.src[x.starts[l]:offset])}
+}
+
+// UTF16Column returns the 0-based line and column in UTF-16 code units, as
+// the Language Server Protocol counts them by default. Invalid bytes count
+// as one unit each, as U+FFFD does.
+func (x *LineIndex) UTF16Column(offset int) Position {
+	offset = x.clamp(offset)
+	l := x.Line(offset)
+	col := 0
+	for b := x.src[x.starts[l]:offset]; len(b) > 0; {
+		r, n := utf8.DecodeRune(b)
+		if n > len(b) {
+			n = len(b)
+		}
+		if r >= 0x10000 {
+			col += 2
+		} else {
+			col++
+		}
+		b = b[n:]
+	}
+	return Position{Line: l, Column: col}
+}
+
+// OffsetFromUTF16 converts a 0-based line and UTF-16 column back to a byte
+// offset. Lines past the end give len(src); columns past the end of the
+// line, or inside a surrogate pair, snap to the line end or the
+// character's start.
+func (x *LineIndex) OffsetFromUTF16(pos Position) int {
+	if pos.Line < 0 {
+		return 0
+	}
+	if pos.Line >= len(x.starts) {
+		return len(x.src)
+	}
+	off := x.starts[pos.Line]
+	end := x.LineEnd(pos.Line)
+	col := 0
+	for off < end && col < pos.Column {
+		r, n := utf8.DecodeRune(x.src[off:end])
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if col+w > pos.Column {
+			break
+		}
+		col += w
+		off += n
+	}
+	return off
+}
+
+// OffsetFromByteColumn converts a 0-based line and byte column back to an
+// offset, clamped to the line's text.
+func (x *LineIndex) OffsetFromByteColumn(pos Position) int {
+	if pos.Line < 0 {
+		return 0
+	}
+	if pos.Line >= len(x.starts) {
+		return len(x.src)
+	}
+	return min(x.starts[pos.Line]+max(pos.Column, 0), x.LineEnd(pos.Line))
+}
