@@ -1,0 +1,152 @@
+package diagnostics
+
+import "encoding/json"
+
+// File is one checked file as the renderers see it.
+type File struct {
+	// Path is the file's path as the user named it (slash-separated).
+	Path string
+	// Source is the file's content; nil when it could not be read.
+	Source []byte
+	// Diagnostics are the findings about this file.
+	Diagnostics []Diagnostic
+	// Manifest is the file's predicate-site manifest document, already
+	// encoded; nil renders as JSON null.
+	Manifest json.RawMessage
+}
+
+// ToolMessage is a tool-level error or warning in the JSON envelope (not
+// about a particular file).
+type ToolMessage struct {
+	Code    string
+	Message string
+	// Details is optional structured data; nil renders as null.
+	Details json.RawMessage
+}
+
+// Report is everything one run of a checker has to say.
+type Report struct {
+	Files []File
+	// Sources holds the content of files that related spans or fixes point
+	// into but that are not themselves reported (e.g. imported modules).
+	Sources map[string][]byte
+	// Error is a tool failure that stopped the run; nil when none.
+	Error *ToolMessage
+	// Warnings are tool-level warnings.
+	Warnings []ToolMessage
+}
+
+// Status returns the file's status in Harn's envelope: the worst severity
+// among error and warning, else "ok".
+func (f File) Status() string {
+	w, ok := Worst(f.Diagnostics)
+	switch {
+	case !ok:
+		return "ok"
+	case w == Error:
+		return "error"
+	case w == Warning:
+		return "warning"
+	}
+	return "ok"
+}
+
+// Summary counts a report's outcome.
+type Summary struct {
+	// OK is the number of files whose status is "ok".
+	OK int
+	// Errors and Warnings count diagnostics of that severity; Infos counts
+	// info and hint diagnostics.
+	Errors, Warnings, Infos int
+	// Diagnostics is the total number of diagnostics.
+	Diagnostics int
+	// Files is the number of files reported.
+	Files int
+}
+
+// Summarize counts the report's files and diagnostics.
+func (r *Report) Summarize() Summary {
+	var s Summary
+	s.Files = len(r.Files)
+	for _, f := range r.Files {
+		if f.Status() == "ok" {
+			s.OK++
+		}
+		for _, d := range f.Diagnostics {
+			s.Diagnostics++
+			switch d.Severity {
+			case Error:
+				s.Errors++
+			case Warning:
+				s.Warnings++
+			default:
+				s.Infos++
+			}
+		}
+	}
+	return s
+}
+
+// OK reports whether the run succeeded: no tool error and no
+// error-severity diagnostic.
+func (r *Report) OK() bool {
+	return r.Error == nil && r.Summarize().Errors == 0
+}
+
+// source returns the content of path from the report, or nil.
+func (r *Report) source(path string) []byte {
+	for _, f := range r.Files {
+		if f.Path == path {
+			return f.Source
+		}
+	}
+	return r.Sources[path]
+}
+
+// locator caches one LineIndex per path for a rendering pass.
+type locator struct {
+	r       *Report
+	indexes map[string]*LineIndex
+}
+
+func newLocator(r *Report) *locator {
+	return &locator{r: r, indexes: map[string]*LineIndex{}}
+}
+
+// index returns the line index of path, or nil when its source is unknown.
+func (l *locator) index(path string) *LineIndex {
+	if x, ok := l.indexes[path]; ok {
+		return x
+	}
+	var x *LineIndex
+	if src := l.r.source(path); src != nil {
+		x = NewLineIndex(src)
+	}
+	l.indexes[path] = x
+	return x
+}
+
+// Range is a span resolved to 1-based lines and 1-based columns counted in
+// Unicode code points (or UTF-16 units, for SARIF).
+type Range struct {
+	Line, Column, EndLine, EndColumn int
+}
+
+// resolve converts a span in path to a Range; ok is false when the source
+// is unknown.
+func (l *locator) resolve(path string, s Span, utf16 bool) (Range, bool) {
+	x := l.index(path)
+	if x == nil {
+		// Without the source only the start of the file can be named.
+		if s.Start == 0 {
+			return Range{1, 1, 1, 1}, false
+		}
+		return Range{}, false
+	}
+	col := x.RuneColumn
+	if utf16 {
+		col = x.UTF16Column
+	}
+	a, b := col(s.Start), col(max(s.End, s.Start))
+	return Range{a.Line + 1, a.Column + 1, b.Line + 1, b.Column + 1}, true
+}
