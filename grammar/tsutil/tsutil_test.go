@@ -1,0 +1,235 @@
+package tsutil
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tsjson "github.com/tree-sitter/tree-sitter-json/bindings/go"
+)
+
+func newParser(t testing.TB, lang unsafe.Pointer) *sitter.Parser {
+	t.Helper()
+	p := sitter.NewParser()
+	if err := p.SetLanguage(sitter.NewLanguage(lang)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
+func TestAllocatorSwitch(t *testing.T) {
+	if !UsingCAllocator() {
+		t.Fatal("importing tsutil did not install the C allocator")
+	}
+	defer UseCAllocator()
+	UseBindingAllocator()
+	if UsingCAllocator() {
+		t.Fatal("UseBindingAllocator did not restore the binding's allocator")
+	}
+	// Memory allocated under one allocator must be freeable under the other.
+	p := newParser(t, tsjson.Language())
+	tree := p.Parse([]byte(`{"a": [1, 2]}`), nil)
+	UseCAllocator()
+	if !UsingCAllocator() {
+		t.Fatal("UseCAllocator did not install the C allocator")
+	}
+	if got := tree.RootNode().ToSexp(); !strings.Contains(got, "(pair") {
+		t.Fatalf("unexpected tree %s", got)
+	}
+	tree.Close()
+}
+
+func goSource(t testing.TB) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "fmt", "print.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+// TestChunkedMatchesParse compares chunked parsing with the binding's
+// whole-input Parse, including chunk boundaries inside multi-byte UTF-8.
+func TestChunkedMatchesParse(t *testing.T) {
+	jsonSrc := []byte(`{"ключ": ["é", "😀😀", 1.5e3, true, null, {"nested": {"deep": [[], {}]}}], "x": "\u00e9"}` + "\n")
+	goSrc := goSource(t)
+	cases := []struct {
+		name string
+		lang unsafe.Pointer
+		src  []byte
+	}{
+		{"json utf8", tsjson.Language(), jsonSrc},
+		{"json broken", tsjson.Language(), []byte(`{"a": [1, 2,, "é`)},
+		{"json empty", tsjson.Language(), nil},
+		{"go fmt/print.go", tsgo.Language(), goSrc},
+	}
+	for _, c := range cases {
+		p := newParser(t, c.lang)
+		ref := p.Parse(c.src, nil)
+		want := ref.RootNode().ToSexp()
+		ref.Close()
+		for _, chunk := range []int{1, 2, 3, 7, 64, 0} {
+			t.Run(fmt.Sprintf("%s/chunk=%d", c.name, chunk), func(t *testing.T) {
+				tree := ParseChunked(p, c.src, nil, chunk, nil)
+				if tree == nil {
+					t.Fatal("nil tree")
+				}
+				defer tree.Close()
+				if got := tree.RootNode().ToSexp(); got != want {
+					t.Fatalf("tree differs from Parser.Parse:\n got %.300s\nwant %.300s", got, want)
+				}
+				if end := tree.RootNode().EndByte(); len(c.src) > 0 && end == 0 {
+					t.Fatalf("root ends at %d for %d bytes of input", end, len(c.src))
+				}
+			})
+		}
+	}
+}
+
+// TestReparseAfterEdits applies random edits to a Go file and checks that
+// reparsing with the edited old tree through Parse gives the fresh parse.
+func TestReparseAfterEdits(t *testing.T) {
+	p := newParser(t, tsgo.Language())
+	src := goSource(t)
+	rng := rand.New(rand.NewSource(1))
+	tree := Parse(p, src, nil)
+	defer func() { tree.Close() }()
+	inserts := []string{"x", " ", "(", "}", "\n", "// c\n", "é", "func f() {}\n", ""}
+	for i := 0; i < 40; i++ {
+		start := rng.Intn(len(src) + 1)
+		end := min(len(src), start+rng.Intn(8))
+		ins := inserts[rng.Intn(len(inserts))]
+		next := append(append(append([]byte{}, src[:start]...), ins...), src[end:]...)
+		tree.Edit(edit(src, start, end, len(ins), next))
+		re := Parse(p, next, tree)
+		fresh := p.Parse(next, nil)
+		if a, b := re.RootNode().ToSexp(), fresh.RootNode().ToSexp(); a != b {
+			t.Fatalf("edit %d (%d..%d -> %q): reparse differs from fresh parse", i, start, end, ins)
+		}
+		fresh.Close()
+		tree.Close()
+		tree, src = re, next
+	}
+}
+
+func point(src []byte, off int) sitter.Point {
+	row := bytes.Count(src[:off], []byte{'\n'})
+	col := off - (bytes.LastIndexByte(src[:off], '\n') + 1)
+	return sitter.Point{Row: uint(row), Column: uint(col)}
+}
+
+func edit(old []byte, start, oldEnd, insLen int, next []byte) *sitter.InputEdit {
+	return &sitter.InputEdit{
+		StartByte: uint(start), OldEndByte: uint(oldEnd), NewEndByte: uint(start + insLen),
+		StartPosition: point(old, start), OldEndPosition: point(old, oldEnd), NewEndPosition: point(next, start+insLen),
+	}
+}
+
+// benchInput returns about 1 MB of input for the language.
+func benchInput(b *testing.B, lang string) []byte {
+	switch lang {
+	case "json":
+		var buf bytes.Buffer
+		rng := rand.New(rand.NewSource(7))
+		buf.WriteString("[\n")
+		for i := 0; buf.Len() < 1<<20; i++ {
+			if i > 0 {
+				buf.WriteString(",\n")
+			}
+			fmt.Fprintf(&buf, `  {"id": %d, "name": "item-%d", "score": %.3f, "tags": ["a", "b\n", "é"], "ok": %t, "next": null}`,
+				i, rng.Intn(1e6), rng.Float64()*100, i%2 == 0)
+		}
+		buf.WriteString("\n]\n")
+		return buf.Bytes()
+	default:
+		dir := filepath.Join(runtime.GOROOT(), "src", "net", "http")
+		names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		sort.Strings(names)
+		var buf bytes.Buffer
+		for _, n := range names {
+			if strings.HasSuffix(n, "_test.go") || buf.Len() > 1<<20 {
+				continue
+			}
+			data, err := os.ReadFile(n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			buf.Write(data)
+		}
+		return buf.Bytes()
+	}
+}
+
+// BenchmarkParse measures full-parse throughput of the binding's default
+// path (Go-callback allocator, Parser.Parse) against tsutil's path (C
+// allocator, chunked input) on the same input in the same run.
+func BenchmarkParse(b *testing.B) {
+	defer UseCAllocator()
+	for _, lang := range []struct {
+		name string
+		ptr  unsafe.Pointer
+	}{{"json", tsjson.Language()}, {"go", tsgo.Language()}} {
+		src := benchInput(b, lang.name)
+		p := newParser(b, lang.ptr)
+		b.Run(lang.name+"/binding", func(b *testing.B) {
+			UseBindingAllocator()
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				p.Parse(src, nil).Close()
+			}
+		})
+		b.Run(lang.name+"/tsutil", func(b *testing.B) {
+			UseCAllocator()
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				Parse(p, src, nil).Close()
+			}
+		})
+	}
+}
+
+// BenchmarkReparse measures one 5-byte edit near the middle plus an
+// incremental reparse, on both paths.
+func BenchmarkReparse(b *testing.B) {
+	defer UseCAllocator()
+	for _, lang := range []struct {
+		name string
+		ptr  unsafe.Pointer
+	}{{"json", tsjson.Language()}, {"go", tsgo.Language()}} {
+		src := benchInput(b, lang.name)
+		mid := bytes.IndexByte(src[len(src)/2:], '\n') + len(src)/2 + 1
+		edited := append(append(append([]byte{}, src[:mid]...), "     "...), src[mid:]...)
+		p := newParser(b, lang.ptr)
+		for _, path := range []struct {
+			name  string
+			setup func()
+			parse func(src []byte, old *sitter.Tree) *sitter.Tree
+		}{
+			{"binding", UseBindingAllocator, func(s []byte, old *sitter.Tree) *sitter.Tree { return p.Parse(s, old) }},
+			{"tsutil", UseCAllocator, func(s []byte, old *sitter.Tree) *sitter.Tree { return Parse(p, s, old) }},
+		} {
+			b.Run(lang.name+"/"+path.name, func(b *testing.B) {
+				path.setup()
+				base := path.parse(src, nil)
+				defer base.Close()
+				e := edit(src, mid, mid, 5, edited)
+				for b.Loop() {
+					old := base.Clone()
+					old.Edit(e)
+					path.parse(edited, old).Close()
+					old.Close()
+				}
+			})
+		}
+	}
+}
