@@ -11,6 +11,7 @@ package charset
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -43,13 +44,22 @@ func Between(lo, hi rune) Set {
 
 // FromRanges builds a set from half-open ranges in any order, overlapping or not.
 func FromRanges(rs ...Range) Set {
-	out := Set{}
+	sorted := make([]Range, 0, len(rs))
 	for _, r := range rs {
 		if r.Start < r.End {
-			out = out.Union(Set{r: []Range{r}})
+			sorted = append(sorted, r)
 		}
 	}
-	return out
+	slices.SortFunc(sorted, func(a, b Range) int { return cmpInt(int(a.Start), int(b.Start)) })
+	var out []Range
+	for _, r := range sorted {
+		if n := len(out); n > 0 && out[n-1].End >= r.Start {
+			out[n-1].End = max(out[n-1].End, r.End)
+			continue
+		}
+		out = append(out, r)
+	}
+	return Set{r: out}
 }
 
 // RawRanges returns the half-open ranges (do not modify).
