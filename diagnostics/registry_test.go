@@ -23,7 +23,7 @@ func TestRegistryPagesLoad(t *testing.T) {
 }
 
 func TestParsePageRejectsMalformed(t *testing.T) {
-	good := "---\ncode: HARN-TYP-999\nseverity: warning\nsummary: s\n---\n# T\n## Wrong\n```x\na\n```\n## Right\n```x\nb\n```\n"
+	good := "---\ncode: TEST-FIX-999\nseverity: warning\nsummary: s\n---\n# T\n## Wrong\n```x\na\n```\n## Right\n```x\nb\n```\n"
 	info, err := parsePage(good)
 	if err != nil {
 		t.Fatalf("good page: %v", err)
@@ -34,7 +34,7 @@ func TestParsePageRejectsMalformed(t *testing.T) {
 	for name, page := range map[string]string{
 		"no front matter": "# T\n",
 		"bad severity":    strings.Replace(good, "warning", "fatal", 1),
-		"bad code":        strings.Replace(good, "HARN-TYP-999", "harn-1", 1),
+		"bad code":        strings.Replace(good, "TEST-FIX-999", "harn-1", 1),
 		"no right":        good[:strings.Index(good, "## Right")],
 		"no title":        strings.Replace(good, "# T\n", "", 1),
 		"unknown key":     strings.Replace(good, "summary:", "summery:", 1),

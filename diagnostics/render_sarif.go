@@ -129,15 +129,27 @@ func SARIFLevel(s Severity) string {
 }
 
 // RenderSARIF writes the report as a SARIF 2.1.0 log with one run, as
-// GitHub code scanning loads it. Every registered code is a rule; regions
+// GitHub code scanning loads it. Every reported code is a rule; regions
 // use UTF-16 columns (columnKind utf16CodeUnits) and UTF-16 character
 // offsets, the SARIF default.
 func RenderSARIF(w io.Writer, r *Report, opts SARIFOptions) error {
 	loc := newLocator(r)
 	ruleIndex := map[string]int{}
 	driver := sarifDriver{Name: opts.ToolName, Version: opts.ToolVersion, InformationURI: opts.InformationURI, Rules: []sarifRule{}}
-	for i, c := range Codes() {
-		ruleIndex[c.Code] = i
+	used := map[string]bool{}
+	for _, f := range r.Files {
+		for _, d := range f.Diagnostics {
+			used[d.Code] = true
+		}
+	}
+	// The rules are the registry entries of the codes this run reports, so
+	// the log stays small and its meaning does not depend on codes added
+	// to the product later.
+	for _, c := range Codes() {
+		if !used[c.Code] {
+			continue
+		}
+		ruleIndex[c.Code] = len(driver.Rules)
 		driver.Rules = append(driver.Rules, sarifRule{
 			ID:                   c.Code,
 			Name:                 c.Code,

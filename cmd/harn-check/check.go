@@ -1,0 +1,88 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/version"
+)
+
+// formats maps --format values to renderers.
+var formats = map[string]func(e *env, w io.Writer, r *diagnostics.Report, color bool) error{
+	"text": func(_ *env, w io.Writer, r *diagnostics.Report, color bool) error {
+		return diagnostics.RenderText(w, r, diagnostics.TextOptions{Color: color})
+	},
+	"json": func(_ *env, w io.Writer, r *diagnostics.Report, _ bool) error { return diagnostics.RenderJSON(w, r) },
+	"sarif": func(_ *env, w io.Writer, r *diagnostics.Report, _ bool) error {
+		return diagnostics.RenderSARIF(w, r, diagnostics.SARIFOptions{
+			ToolName: "harn-check", ToolVersion: version.Version,
+		})
+	},
+	"github": func(_ *env, w io.Writer, r *diagnostics.Report, _ bool) error { return diagnostics.RenderGitHub(w, r) },
+}
+
+// outputFlags are the flags shared by commands that print a report.
+type outputFlags struct {
+	format string
+	json   bool
+	color  string
+}
+
+func (o *outputFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif or github")
+	fs.BoolVar(&o.json, "json", false, "shorthand for --format json")
+	fs.StringVar(&o.color, "color", "auto", "colour text output: auto (terminal and NO_COLOR unset), always or never")
+}
+
+// resolve validates the flags and returns the renderer and colour choice.
+func (o *outputFlags) resolve(e *env) (func(*env, io.Writer, *diagnostics.Report, bool) error, bool, error) {
+	if o.json {
+		o.format = "json"
+	}
+	render, ok := formats[o.format]
+	if !ok {
+		return nil, false, fmt.Errorf("unknown format %q (want text, json, sarif or github)", o.format)
+	}
+	var color bool
+	switch o.color {
+	case "auto":
+		color = e.isTerminal && e.getenv("NO_COLOR") == ""
+	case "always":
+		color = true
+	case "never":
+		color = false
+	default:
+		return nil, false, fmt.Errorf("unknown --color value %q (want auto, always or never)", o.color)
+	}
+	return render, color, nil
+}
+
+func runCheck(e *env, args []string) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	var out outputFlags
+	out.register(fs)
+	paths, ok := parseFlags(e, fs, args)
+	if !ok {
+		return exitUsage
+	}
+	render, color, err := out.resolve(e)
+	if err != nil {
+		return fail(e, "%v", err)
+	}
+	if len(paths) == 0 {
+		return fail(e, "no paths given (usage: harn-check [check] [flags] PATH...)")
+	}
+	report, err := checkPaths(paths)
+	if err != nil {
+		return driverError(e, err)
+	}
+	if err := render(e, e.stdout, report, color); err != nil {
+		return fail(e, "writing output: %v", err)
+	}
+	if !report.OK() {
+		return exitFail
+	}
+	return exitOK
+}

@@ -1,0 +1,141 @@
+// Command harn-check checks Harn (.harn) and Leia (.leia) programs: it
+// reports broken model-evaluation sites and other contract violations in
+// text, JSON, SARIF or GitHub annotations, explains every diagnostic code,
+// prints syntax trees and site manifests, and compiles Rhai output
+// validators.
+//
+// Exit status: 0 when no error-severity diagnostic was reported, 1 when at
+// least one was, 2 for a usage error, an unreadable path or an internal
+// failure.
+//
+// The command holds flags and wiring only; the work happens in the driver,
+// diagnostics and checker packages.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/version"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(env *env, args []string) int
+}
+
+// env carries the process's streams so commands can be tested in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// isTerminal reports whether stdout is a terminal.
+	isTerminal bool
+	getenv     func(string) string
+}
+
+func commands() []command {
+	return []command{
+		{"check", "check .harn and .leia files (the default command)", runCheck},
+		{"parse", "print the syntax tree of files", runParse},
+		{"explain", "explain a diagnostic code", runExplain},
+		{"version", "print the version", func(e *env, _ []string) int {
+			fmt.Fprintf(e.stdout, "harn-check %s\n", version.Version)
+			return exitOK
+		}},
+	}
+}
+
+func main() {
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: isTerminal(os.Stdout), getenv: os.Getenv}
+	os.Exit(run(e, os.Args[1:]))
+}
+
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// run dispatches args to a subcommand; without a known subcommand name the
+// arguments go to check.
+func run(e *env, args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "help", "-h", "-help", "--help":
+			usage(e.stdout)
+			return exitOK
+		case "--version", "-version":
+			args[0] = "version"
+		}
+		for _, c := range commands() {
+			if c.name == args[0] {
+				return c.run(e, args[1:])
+			}
+		}
+	}
+	return runCheck(e, args)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "usage: harn-check [command] [flags] PATH...\n\ncommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun 'harn-check COMMAND -h' for a command's flags.\n")
+}
+
+// parseFlags parses flags and positional arguments in any order ("--"
+// ends flags). It prints a one-line error for an unknown flag.
+func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, bool) {
+	fs.SetOutput(io.Discard)
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(e.stdout)
+				fmt.Fprintf(e.stdout, "usage: harn-check %s [flags] %s\n", fs.Name(), "ARGS...")
+				fs.PrintDefaults()
+				return nil, false
+			}
+			fmt.Fprintf(e.stderr, "harn-check %s: %v\n", fs.Name(), err)
+			return nil, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, true
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(positional, rest...), true
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// fail prints a one-line error and returns the usage exit status.
+func fail(e *env, format string, a ...any) int {
+	fmt.Fprintf(e.stderr, "harn-check: "+format+"\n", a...)
+	return exitUsage
+}
+
+// driverError converts a driver error into the exit status and message.
+func driverError(e *env, err error) int {
+	var ue *driver.UsageError
+	if errors.As(err, &ue) {
+		return fail(e, "%s", ue.Msg)
+	}
+	return fail(e, "internal error: %s", strings.TrimSpace(err.Error()))
+}

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn-check/diagnostics"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// runCLI runs harn-check in-process.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+	code = run(e, args)
+	return code, out.String(), errb.String()
+}
+
+func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown code", []string{"explain", "NOPE-1"}, `unknown diagnostic code "NOPE-1"`},
+		{"unknown flag", []string{"--bogus", "testdata/tree"}, "flag provided but not defined: -bogus"},
+		{"missing path", []string{"testdata/no-such-dir"}, "testdata/no-such-dir: no such file or directory"},
+		{"unknown format", []string{"--format", "xml", "testdata/tree"}, `unknown format "xml"`},
+		{"no paths", []string{"check"}, "no paths given"},
+		{"wrong kind of file", []string{"testdata/tree/notes.txt"}, "not a .harn or .leia file"},
+		{"parse without parser", []string{"parse", "testdata/tree/a.harn"}, "no parser"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.args...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if stdout != "" {
+				t.Errorf("stdout should be empty, got %q", stdout)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q, want one line containing %q", stderr, tc.want)
+			}
+		})
+	}
+}
+
+func TestExplain(t *testing.T) {
+	code, out, _ := runCLI(t, "explain", "HARN-TYP-036")
+	info, _ := diagnostics.Lookup("HARN-TYP-036")
+	if code != 0 || !strings.HasPrefix(out, "HARN-TYP-036 (error): ") || !strings.Contains(out, info.Title) || !strings.Contains(out, "## Wrong") {
+		t.Errorf("explain text: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "explain", "--json", "harn-typ-036")
+	var j explainJSON
+	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
+		t.Fatalf("explain --json: exit %d, %v\n%s", code, err, out)
+	}
+	if j.Code != "HARN-TYP-036" || j.Severity != "error" || j.Examples.Wrong.Code == "" || j.Examples.Right.Lang != "harn" {
+		t.Errorf("explain --json: %+v", j)
+	}
+	code, out, _ = runCLI(t, "explain")
+	if code != 0 || strings.Count(out, "\n") != len(diagnostics.Codes()) {
+		t.Errorf("explain listing: exit %d, %d lines for %d codes", code, strings.Count(out, "\n"), len(diagnostics.Codes()))
+	}
+}
+
+func TestDiscoverySkipsVCSAndDependencies(t *testing.T) {
+	code, out, _ := runCLI(t, "--json", "testdata/tree")
+	if code != 0 && code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	var env struct {
+		Data struct{ Files []struct{ Path string } }
+	}
+	if err := json.Unmarshal([]byte(out), &env); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range env.Data.Files {
+		paths = append(paths, f.Path)
+	}
+	if got := strings.Join(paths, " "); got != "testdata/tree/a.harn testdata/tree/sub/b.leia" {
+		t.Errorf("discovered %q", got)
+	}
+}
+
+// Until a language front end is registered, a file must not come out
+// clean: it carries a diagnostic naming the missing analyzer.
+func TestUnanalyzedFilesAreNotReportedClean(t *testing.T) {
+	_, out, _ := runCLI(t, "--format", "json", "testdata/tree/a.harn")
+	var env struct {
+		Data struct {
+			Files []struct {
+				Diagnostics []struct{ Code, Message string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &env); err != nil {
+		t.Fatal(err)
+	}
+	ds := env.Data.Files[0].Diagnostics
+	if len(ds) != 1 || ds[0].Code != "HARN-CHK-001" || !strings.Contains(ds[0].Message, "Harn analyzer") {
+		t.Errorf("diagnostics %+v", ds)
+	}
+}
+
+func TestUnreadableFileAmongManyIsAnIODiagnostic(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.harn"), []byte("fn main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A dangling symlink cannot be read, even by root.
+	if err := os.Symlink(filepath.Join(dir, "missing"), filepath.Join(dir, "b.harn")); err != nil {
+		t.Skip("symlinks unsupported:", err)
+	}
+	code, out, _ := runCLI(t, "--json", dir)
+	if code != exitFail {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if !strings.Contains(out, `"code": "HARN-IO-001"`) || !strings.Contains(out, `"source": "io"`) {
+		t.Errorf("no io diagnostic:\n%s", out)
+	}
+	code, _, stderr := runCLI(t, filepath.Join(dir, "b.harn"))
+	if code != exitUsage || !strings.Contains(stderr, "b.harn") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("sole unreadable file: exit %d, %q", code, stderr)
+	}
+}
+
+func TestSARIFRequiredProperties(t *testing.T) {
+	code, out, _ := runCLI(t, "--format", "sarif", "../../examples")
+	if code == exitUsage {
+		t.Fatalf("exit %d", code)
+	}
+	var log map[string]any
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	if log["version"] != "2.1.0" || !strings.Contains(log["$schema"].(string), "sarif") {
+		t.Errorf("version/$schema: %v %v", log["version"], log["$schema"])
+	}
+	runs := log["runs"].([]any)
+	if len(runs) != 1 {
+		t.Fatalf("%d runs", len(runs))
+	}
+	run := runs[0].(map[string]any)
+	driver := run["tool"].(map[string]any)["driver"].(map[string]any)
+	rules := driver["rules"].([]any)
+	if driver["name"] != "harn-check" || len(rules) == 0 {
+		t.Errorf("driver %v with %d rules", driver["name"], len(rules))
+	}
+	ids := map[string]bool{}
+	for _, r := range rules {
+		rm := r.(map[string]any)
+		ids[rm["id"].(string)] = true
+		if rm["shortDescription"].(map[string]any)["text"] == "" {
+			t.Errorf("rule %v lacks a short description", rm["id"])
+		}
+	}
+	results := run["results"].([]any)
+	if len(results) == 0 {
+		t.Fatal("no results for examples/")
+	}
+	for _, r := range results {
+		rm := r.(map[string]any)
+		if !ids[rm["ruleId"].(string)] {
+			t.Errorf("result rule %v not among the rules", rm["ruleId"])
+		}
+		switch rm["level"] {
+		case "error", "warning", "note":
+		default:
+			t.Errorf("level %v", rm["level"])
+		}
+		if rm["message"].(map[string]any)["text"] == "" {
+			t.Errorf("empty message")
+		}
+		loc := rm["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)
+		region := loc["region"].(map[string]any)
+		if loc["artifactLocation"].(map[string]any)["uri"] == "" || region["startLine"].(float64) < 1 || region["startColumn"].(float64) < 1 {
+			t.Errorf("location %v", loc)
+		}
+	}
+}
+
+func TestGitHubFormatGolden(t *testing.T) {
+	code, out, _ := runCLI(t, "--format", "github", "testdata/tree")
+	if code == exitUsage {
+		t.Fatalf("exit %d", code)
+	}
+	path := filepath.Join("testdata", "tree.github.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("github output differs:\n--- got\n%s--- want\n%s", out, want)
+	}
+}
+
+func TestColorOnlyOnTerminalWithoutNoColor(t *testing.T) {
+	for _, tc := range []struct {
+		terminal bool
+		noColor  string
+		flag     string
+		want     bool
+	}{
+		{true, "", "auto", true},
+		{false, "", "auto", false},
+		{true, "1", "auto", false},
+		{false, "", "always", true},
+		{true, "", "never", false},
+	} {
+		var out bytes.Buffer
+		e := &env{stdout: &out, stderr: &out, isTerminal: tc.terminal, getenv: func(k string) string {
+			if k == "NO_COLOR" {
+				return tc.noColor
+			}
+			return ""
+		}}
+		run(e, []string{"--color", tc.flag, "testdata/tree/a.harn"})
+		if got := strings.Contains(out.String(), "\x1b["); got != tc.want {
+			t.Errorf("terminal=%v NO_COLOR=%q --color=%s: colour %v", tc.terminal, tc.noColor, tc.flag, got)
+		}
+	}
+}

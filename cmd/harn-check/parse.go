@@ -1,0 +1,52 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/driver"
+)
+
+func runParse(e *env, args []string) int {
+	fs := flag.NewFlagSet("parse", flag.ContinueOnError)
+	sexp := fs.Bool("sexp", false, "print the tree as one S-expression per file")
+	var out outputFlags
+	out.register(fs)
+	files, ok := parseFlags(e, fs, args)
+	if !ok {
+		return exitUsage
+	}
+	render, color, err := out.resolve(e)
+	if err != nil {
+		return fail(e, "%v", err)
+	}
+	if len(files) == 0 {
+		return fail(e, "no files given (usage: harn-check parse [--sexp] FILE...)")
+	}
+	report := &diagnostics.Report{}
+	for _, path := range files {
+		lang, ok := driver.Lookup(path)
+		if !ok || lang.Parse == nil {
+			return fail(e, "%s: no parser for %q files is available in this build", path, filepath.Ext(path))
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return fail(e, "%s: cannot read: %v", path, err)
+		}
+		tree, diags := lang.Parse(filepath.ToSlash(path), src, *sexp)
+		fmt.Fprintln(e.stdout, tree)
+		report.Files = append(report.Files, diagnostics.File{Path: filepath.ToSlash(path), Source: src, Diagnostics: diags})
+	}
+	if s := report.Summarize(); s.Diagnostics > 0 {
+		if err := render(e, e.stderr, report, color); err != nil {
+			return fail(e, "writing output: %v", err)
+		}
+	}
+	if !report.OK() {
+		return exitFail
+	}
+	return exitOK
+}

@@ -1,0 +1,211 @@
+// Package driver runs a check over files on disk: it discovers `.harn` and
+// `.leia` files, reads them, hands each to the analyzer registered for its
+// language and gathers the results into a diagnostics.Report.
+//
+// It owns the IO the checker packages must not do. It does not print and
+// knows no language itself: front ends register a Language.
+package driver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/harnlang/harn-check/diagnostics"
+)
+
+// Result is what an analyzer says about one file.
+type Result struct {
+	Diagnostics []diagnostics.Diagnostic
+	// Manifest is the file's predicate-site manifest; nil means JSON null.
+	Manifest json.RawMessage
+	// Sources holds other files the diagnostics point into (imports).
+	Sources map[string][]byte
+}
+
+// Language is a front end plugged into the driver.
+type Language struct {
+	// Name is the language's display name, e.g. "Harn".
+	Name string
+	// Extension is the file extension including the dot, e.g. ".harn".
+	Extension string
+	// Check analyses one file. It is nil until the language has a checker.
+	Check func(path string, src []byte) Result
+	// Parse returns the file's syntax tree as an S-expression or an
+	// indented outline, and its syntax diagnostics. Nil until the language
+	// has a parser.
+	Parse func(path string, src []byte, sexp bool) (tree string, diags []diagnostics.Diagnostic)
+}
+
+// Extensions lists the file extensions the toolchain knows, registered or
+// not, so that discovery finds every file a user expects to be checked.
+var Extensions = []string{".harn", ".leia"}
+
+// languageNames names the known extensions for messages.
+var languageNames = map[string]string{".harn": "Harn", ".leia": "Leia"}
+
+var (
+	mu        sync.RWMutex
+	languages = map[string]Language{}
+)
+
+// Register installs a front end for its extension, replacing any earlier
+// one.
+func Register(l Language) {
+	mu.Lock()
+	defer mu.Unlock()
+	languages[l.Extension] = l
+}
+
+// Lookup returns the language registered for path's extension.
+func Lookup(path string) (Language, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	l, ok := languages[filepath.Ext(path)]
+	return l, ok
+}
+
+// UsageError is an error the CLI reports with exit status 2: a missing
+// path, an unreadable sole file, a file of an unknown kind.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// skipDirs are never descended into.
+var skipDirs = map[string]bool{".git": true, "node_modules": true}
+
+// Discover expands paths into the files to check: directories are walked
+// (skipping .git and node_modules) for files with one of exts; files named
+// explicitly must have one of exts. The result is sorted and free of
+// duplicates. A missing path is a UsageError.
+func Discover(paths []string, exts []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		p = filepath.Clean(p)
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, &UsageError{fmt.Sprintf("%s: no such file or directory", p)}
+			}
+			return nil, &UsageError{fmt.Sprintf("%s: %v", p, unwrapPathError(err))}
+		}
+		if !info.IsDir() {
+			if !slices.Contains(exts, filepath.Ext(p)) {
+				return nil, &UsageError{fmt.Sprintf("%s: not a %s file", p, strings.Join(exts, " or "))}
+			}
+			add(p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if path == p {
+					return err
+				}
+				// An unreadable subdirectory is reported as a file that
+				// could not be read, so it is not silently skipped.
+				found = append(found, path)
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if path != p && skipDirs[d.Name()] {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if slices.Contains(exts, filepath.Ext(path)) {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, &UsageError{fmt.Sprintf("%s: %v", p, unwrapPathError(err))}
+		}
+		sort.Strings(found)
+		for _, f := range found {
+			add(f)
+		}
+	}
+	return out, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Options configure a check run.
+type Options struct {
+	// Extensions restricts discovery; nil means every known extension.
+	Extensions []string
+}
+
+// Check discovers the files under paths, analyses each with its language's
+// checker and returns the report. Files are reported in discovery order.
+func Check(paths []string, opts Options) (*diagnostics.Report, error) {
+	exts := opts.Extensions
+	if exts == nil {
+		exts = Extensions
+	}
+	files, err := Discover(paths, exts)
+	if err != nil {
+		return nil, err
+	}
+	report := &diagnostics.Report{Files: []diagnostics.File{}, Sources: map[string][]byte{}}
+	for _, path := range files {
+		display := filepath.ToSlash(path)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			if len(files) == 1 {
+				return nil, &UsageError{fmt.Sprintf("%s: cannot read: %v", path, unwrapPathError(err))}
+			}
+			report.Files = append(report.Files, diagnostics.File{Path: display, Diagnostics: []diagnostics.Diagnostic{
+				diagnostics.New(display, diagnostics.SourceIO, "HARN-IO-001", diagnostics.Span{},
+					fmt.Sprintf("cannot read file: %v", unwrapPathError(err))),
+			}})
+			continue
+		}
+		report.Files = append(report.Files, checkFile(display, src, report.Sources))
+	}
+	return report, nil
+}
+
+func checkFile(path string, src []byte, sources map[string][]byte) diagnostics.File {
+	f := diagnostics.File{Path: path, Source: src}
+	lang, ok := Lookup(path)
+	if !ok || lang.Check == nil {
+		name := languageNames[filepath.Ext(path)]
+		d := diagnostics.New(path, diagnostics.SourceSetup, "HARN-CHK-001", diagnostics.Span{},
+			fmt.Sprintf("not checked: no %s analyzer is available in this build of harn-check", name))
+		d.Help = "this file was skipped, not found clean; upgrade harn-check to a release that analyses " + name + " files"
+		f.Diagnostics = []diagnostics.Diagnostic{d}
+		return f
+	}
+	res := lang.Check(path, src)
+	f.Diagnostics = res.Diagnostics
+	f.Manifest = res.Manifest
+	for p, s := range res.Sources {
+		sources[p] = s
+	}
+	return f
+}
