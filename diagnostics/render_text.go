@@ -128,7 +128,9 @@ func (t *textRenderer) diagnostic(d Diagnostic) {
 	pad := strings.Repeat(" ", width)
 
 	t.location(pad, d.Path, d.Span)
-	t.snippet(pad, d.Path, d.Span, '^', "", severityColor(d.Severity))
+	if !fileLevel(d) {
+		t.snippet(pad, d.Path, d.Span, '^', "", severityColor(d.Severity))
+	}
 	for _, rel := range d.Related {
 		p := rel.Path
 		if p == "" {
@@ -317,4 +319,10 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// fileLevel reports whether d is about a whole file (it could not be read,
+// or was not analysed) rather than a place in it, so no source is quoted.
+func fileLevel(d Diagnostic) bool {
+	return d.Span == (Span{}) && (d.Source == SourceIO || d.Source == SourceSetup)
 }
