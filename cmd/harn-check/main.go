@@ -51,6 +51,7 @@ func commands() []command {
 	return []command{
 		{"check", "check .harn and .leia files (the default command)", runCheck},
 		{"parse", "print the syntax tree of files", runParse},
+		{"manifest", "print the predicate-site manifests of files", runManifest},
 		{"explain", "explain a diagnostic code", runExplain},
 		{"version", "print the version", func(e *env, _ []string) int {
 			fmt.Fprintf(e.stdout, "harn-check %s\n", version.Version)

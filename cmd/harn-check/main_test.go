@@ -235,3 +235,18 @@ func TestColorOnlyOnTerminalWithoutNoColor(t *testing.T) {
 		}
 	}
 }
+
+func TestManifestCommand(t *testing.T) {
+	code, out, _ := runCLI(t, "manifest", "--json", "testdata/tree")
+	var doc manifestDocument
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != exitOK {
+		t.Fatalf("exit %d, %v\n%s", code, err, out)
+	}
+	if len(doc.Files) != 2 || doc.Files[0].Path != "testdata/tree/a.harn" || string(doc.Files[0].PredicateManifest) != "null" {
+		t.Errorf("document %+v", doc)
+	}
+	code, out, _ = runCLI(t, "manifest", "testdata/tree/a.harn")
+	if code != exitOK || out != "testdata/tree/a.harn: no manifest (the file was not checked completely)\n" {
+		t.Errorf("text: exit %d %q", code, out)
+	}
+}

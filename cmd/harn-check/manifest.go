@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+
+	"github.com/harnlang/harn-check/diagnostics"
+)
+
+// manifestDocument is the output of `harn-check manifest --json`: the
+// predicate-site manifest of every checked file, in discovery order.
+type manifestDocument struct {
+	SchemaVersion int            `json:"schemaVersion"`
+	Files         []manifestFile `json:"files"`
+}
+
+type manifestFile struct {
+	Path              string          `json:"path"`
+	PredicateManifest json.RawMessage `json:"predicate_manifest"`
+}
+
+func runManifest(e *env, args []string) int {
+	fs := flag.NewFlagSet("manifest", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print one JSON document with every file's manifest")
+	paths, ok := parseFlags(e, fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(paths) == 0 {
+		return fail(e, "no paths given (usage: harn-check manifest [--json] PATH...)")
+	}
+	report, err := checkPaths(paths)
+	if err != nil {
+		return driverError(e, err)
+	}
+	doc := manifestDocument{SchemaVersion: diagnostics.JSONSchemaVersion, Files: []manifestFile{}}
+	for _, f := range report.Files {
+		m := f.Manifest
+		if m == nil {
+			m = json.RawMessage("null")
+		}
+		doc.Files = append(doc.Files, manifestFile{Path: f.Path, PredicateManifest: m})
+	}
+	if *asJSON {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			return fail(e, "internal error: %v", err)
+		}
+		e.stdout.Write(b.Bytes())
+	} else {
+		for _, f := range report.Files {
+			if f.Manifest == nil {
+				fmt.Fprintf(e.stdout, "%s: no manifest (the file was not checked completely)\n", f.Path)
+				continue
+			}
+			var m struct {
+				Sites []struct {
+					ID     string `json:"id"`
+					Line   int    `json:"line"`
+					Column int    `json:"column"`
+					Source string `json:"source"`
+				} `json:"sites"`
+			}
+			if err := json.Unmarshal(f.Manifest, &m); err != nil {
+				return fail(e, "internal error: manifest of %s: %v", f.Path, err)
+			}
+			fmt.Fprintf(e.stdout, "%s: %s\n", f.Path, pluralSites(len(m.Sites)))
+			for _, s := range m.Sites {
+				fmt.Fprintf(e.stdout, "  %s:%d:%d %s\n", s.Source, s.Line, s.Column, s.ID)
+			}
+		}
+	}
+	if !report.OK() {
+		return exitFail
+	}
+	return exitOK
+}
+
+func pluralSites(n int) string {
+	if n == 1 {
+		return "1 evaluation site"
+	}
+	return fmt.Sprintf("%d evaluation sites", n)
+}
