@@ -93,10 +93,14 @@ func Expand(tokens []TokenVariable, separators []*input.Rule) (*Grammar, error) 
 		b.isSep = false
 		b.push(nfaState{kind: nfaAccept, variable: int32(i), prec: completionPrecedence(root)})
 		accept := b.last()
-		if _, err := b.rule(root, accept); err != nil {
+		added, err := b.rule(root, accept)
+		if err != nil {
 			return nil, &TokenError{Token: tok.Name, Err: err}
 		}
-		if b.nullable(b.last(), accept) {
+		// A token that can only match the empty string is an error. One that
+		// may also match longer text is accepted, as CLI 0.25 accepts it
+		// (tree-sitter-go's raw string content is /[^`]*/).
+		if !added {
 			return nil, &TokenError{Token: tok.Name, Err: ErrEmptyToken}
 		}
 		if !immediate {
@@ -329,14 +333,6 @@ func (b *nfaBuilder) advance(chars charset.Set, next int32) {
 func (b *nfaBuilder) split(to int32) {
 	last := b.last()
 	b.push(nfaState{kind: nfaSplit, next: to, alt: last})
-}
-
-// nullable reports whether from reaches target by epsilon moves.
-func (b *nfaBuilder) nullable(from, target int32) bool {
-	c := newCursor(b.states)
-	c.reset([]int32{from})
-	_, found := slices.BinarySearch(c.states, target)
-	return found
 }
 
 // rule adds states matching r and then continuing at next; it reports

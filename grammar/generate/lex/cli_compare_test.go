@@ -1,0 +1,495 @@
+package lex
+
+// A check against parsers the official CLI generated: the token rules come
+// from an npm package's src/grammar.json (extracted here as the CLI does),
+// the parse states' token sets from its src/parser.c (the CLI builds lex
+// tables from exactly those minimized states), and the lex DFA sizes are
+// compared with the ts_lex / ts_lex_keywords switch statements.
+//
+// The packages are read from $TSGEN_NPM_CACHE/<pkg>-<version>/package
+// (made with `npm pack` + tar); without it the test is skipped with a
+// message, since the npm registry is outside this package's reach.
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn-check/grammar/generate/input"
+	"github.com/harnlang/harn-check/grammar/generate/ir"
+)
+
+// extractTokens mimics the CLI's token extraction closely enough to
+// reproduce the lexical variables and their order.
+func extractTokens(g *input.Grammar) (tokens []TokenVariable, seps []*input.Rule, word int) {
+	type tok struct {
+		TokenVariable
+		uses int
+	}
+	var all []*tok
+	find := func(r *input.Rule) int {
+		for i, t := range all {
+			if equalInput(t.Rule, r) {
+				return i
+			}
+		}
+		return -1
+	}
+	bodyToken := map[string]int{}
+	for _, nr := range g.Rules {
+		count := 0
+		extract := func(r *input.Rule, str *string) int {
+			if i := find(r); i >= 0 {
+				all[i].uses++
+				return i
+			}
+			t := &tok{uses: 1}
+			t.Rule = r
+			if str != nil {
+				t.Name, t.Kind = *str, ir.Anonymous
+			} else {
+				count++
+				t.Name, t.Kind = fmt.Sprintf("%s_token%d", nr.Name, count), ir.Auxiliary
+			}
+			all = append(all, t)
+			return len(all) - 1
+		}
+		var walk func(r *input.Rule) int
+		walk = func(r *input.Rule) int {
+			switch r.Type {
+			case input.String:
+				v := r.Value
+				return extract(r, &v)
+			case input.Pattern:
+				return extract(r, nil)
+			case input.Token, input.ImmediateToken:
+				var s *string
+				if r.Content.Type == input.String {
+					v := r.Content.Value
+					s = &v
+				}
+				target := r
+				if r.Type == input.Token && r.Content.Type != input.Prec && r.Content.Type != input.PrecLeft &&
+					r.Content.Type != input.PrecRight && r.Content.Type != input.PrecDynamic {
+					target = r.Content
+				}
+				return extract(target, s)
+			}
+			for _, m := range r.Members {
+				walk(m)
+			}
+			if r.Content != nil {
+				walk(r.Content)
+			}
+			return -1
+		}
+		if i := walk(nr.Rule); i >= 0 {
+			bodyToken[nr.Name] = i
+		}
+	}
+	for name, i := range bodyToken {
+		if all[i].uses == 1 {
+			all[i].Name = name
+			all[i].Kind = ir.Named
+			if strings.HasPrefix(name, "_") {
+				all[i].Kind = ir.Hidden
+			}
+		}
+	}
+	extras := g.Extras
+	if !g.HasExtras {
+		extras = []*input.Rule{{Type: input.Pattern, Value: `\s`}}
+	}
+	for _, e := range extras {
+		if e.Type == input.Symbol {
+			continue
+		}
+		if find(e) < 0 {
+			seps = append(seps, e)
+		}
+	}
+	word = -1
+	for i, t := range all {
+		tokens = append(tokens, t.TokenVariable)
+		if g.Word != "" && t.Name == g.Word {
+			word = i
+		}
+	}
+	return tokens, seps, word
+}
+
+func equalInput(a, b *input.Rule) bool {
+	if a.Type != b.Type || a.Value != b.Value || a.Flags != b.Flags || a.Name != b.Name || a.Prec != b.Prec ||
+		a.Named != b.Named || len(a.Members) != len(b.Members) || (a.Content == nil) != (b.Content == nil) {
+		return false
+	}
+	for i := range a.Members {
+		if !equalInput(a.Members[i], b.Members[i]) {
+			return false
+		}
+	}
+	return a.Content == nil || equalInput(a.Content, b.Content)
+}
+
+// cliParser is what the test reads back from a CLI-generated parser.c.
+type cliParser struct {
+	tokenCount   int
+	ids          map[string]int // C identifier -> symbol id
+	names        []string       // symbol id -> C identifier
+	stateTokens  [][]string     // parse state -> terminal identifiers with entries
+	shifts       [][]int        // action index -> shift targets
+	stateActions []map[string]int
+	lexModes     []int // -1 for end-of-extra states
+	reservedSet  []int
+	reserved     map[int][]string
+	lexCases     int
+	kwCases      int
+	kwAccepts    map[string]bool
+}
+
+var (
+	reEnum     = regexp.MustCompile(`^  (\w+) = (\d+),$`)
+	reDefine   = regexp.MustCompile(`^#define TOKEN_COUNT (\d+)`)
+	reLarge    = regexp.MustCompile(`^  \[(?:STATE\()?(\d+)\)?\] = \{$`)
+	reEntry    = regexp.MustCompile(`^    \[(\w+)\] = ACTIONS\((\d+)\),$`)
+	reSmallRec = regexp.MustCompile(`^  \[(\d+)\] = \d+,$`)
+	reSmallHdr = regexp.MustCompile(`^    (ACTIONS|STATE)\((\d+)\), \d+,$`)
+	reSmallSym = regexp.MustCompile(`^      (\w+),$`)
+	reSmallMap = regexp.MustCompile(`^  \[SMALL_STATE\((\d+)\)\] = (\d+),$`)
+	reAction   = regexp.MustCompile(`^  \[(\d+)\] = \{\.entry`)
+	reShift    = regexp.MustCompile(`SHIFT(?:_REPEAT)?\((\d+)(?:, \d+)?\)`)
+	reLexMode  = regexp.MustCompile(`^  \[(\d+)\] = \{(?:\.lex_state = (\d+))?(.*)\},$`)
+	reResSetID = regexp.MustCompile(`\.reserved_word_set_id = (\d+)`)
+	reResRow   = regexp.MustCompile(`^  \[(\d+)\] = \{$`)
+	reCase     = regexp.MustCompile(`^    case \d+:$`)
+	reAccept   = regexp.MustCompile(`ACCEPT_TOKEN\((\w+)\)`)
+)
+
+func readCLIParser(t *testing.T, path string) *cliParser {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p := &cliParser{ids: map[string]int{}, reserved: map[int][]string{}, kwAccepts: map[string]bool{}}
+	section := ""
+	var cur map[string]int
+	var curState int
+	smallRecords := map[int]map[string]int{}
+	var smallCur map[string]int
+	smallHdr := ""
+	smallHdrVal := 0
+	resRow := -1
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "enum ts_symbol_identifiers") || (line == "enum {" && len(p.names) == 0):
+			section = "enum"
+			continue
+		case strings.HasPrefix(line, "static const uint16_t ts_parse_table["):
+			section = "large"
+			continue
+		case strings.HasPrefix(line, "static const uint16_t ts_small_parse_table[]"):
+			section = "small"
+			continue
+		case strings.HasPrefix(line, "static const uint32_t ts_small_parse_table_map"):
+			section = "smallmap"
+			continue
+		case strings.HasPrefix(line, "static const TSParseActionEntry ts_parse_actions"):
+			section = "actions"
+			continue
+		case strings.Contains(line, "ts_lex_modes[STATE_COUNT]"):
+			section = "modes"
+			continue
+		case strings.HasPrefix(line, "static const TSSymbol ts_reserved_words"):
+			section = "reserved"
+			continue
+		case strings.HasPrefix(line, "static bool ts_lex("):
+			section = "lex"
+			continue
+		case strings.HasPrefix(line, "static bool ts_lex_keywords("):
+			section = "kw"
+			continue
+		case line == "};" || line == "}":
+			section = ""
+			continue
+		}
+		if m := reDefine.FindStringSubmatch(line); m != nil {
+			p.tokenCount, _ = strconv.Atoi(m[1])
+		}
+		switch section {
+		case "enum":
+			if m := reEnum.FindStringSubmatch(line); m != nil {
+				id, _ := strconv.Atoi(m[2])
+				p.ids[m[1]] = id
+				for len(p.names) <= id {
+					p.names = append(p.names, "")
+				}
+				p.names[id] = m[1]
+			}
+		case "large":
+			if m := reLarge.FindStringSubmatch(line); m != nil {
+				curState, _ = strconv.Atoi(m[1])
+				cur = map[string]int{}
+				for len(p.stateActions) <= curState {
+					p.stateActions = append(p.stateActions, nil)
+				}
+				p.stateActions[curState] = cur
+			} else if m := reEntry.FindStringSubmatch(line); m != nil {
+				v, _ := strconv.Atoi(m[2])
+				cur[m[1]] = v
+			}
+		case "small":
+			if m := reSmallRec.FindStringSubmatch(line); m != nil {
+				off, _ := strconv.Atoi(m[1])
+				smallCur = map[string]int{}
+				smallRecords[off] = smallCur
+			} else if m := reSmallHdr.FindStringSubmatch(line); m != nil {
+				smallHdr = m[1]
+				smallHdrVal, _ = strconv.Atoi(m[2])
+			} else if m := reSmallSym.FindStringSubmatch(line); m != nil && smallHdr == "ACTIONS" {
+				smallCur[m[1]] = smallHdrVal
+			}
+		case "smallmap":
+			if m := reSmallMap.FindStringSubmatch(line); m != nil {
+				s, _ := strconv.Atoi(m[1])
+				off, _ := strconv.Atoi(m[2])
+				for len(p.stateActions) <= s {
+					p.stateActions = append(p.stateActions, nil)
+				}
+				p.stateActions[s] = smallRecords[off]
+			}
+		case "actions":
+			if m := reAction.FindStringSubmatch(line); m != nil {
+				idx, _ := strconv.Atoi(m[1])
+				for len(p.shifts) <= idx {
+					p.shifts = append(p.shifts, nil)
+				}
+				for _, s := range reShift.FindAllStringSubmatch(line, -1) {
+					v, _ := strconv.Atoi(s[1])
+					p.shifts[idx] = append(p.shifts[idx], v)
+				}
+			}
+		case "modes":
+			if m := reLexMode.FindStringSubmatch(line); m != nil {
+				ls := -1
+				if m[2] != "" {
+					ls, _ = strconv.Atoi(m[2])
+				}
+				p.lexModes = append(p.lexModes, ls)
+				rs := 0
+				if r := reResSetID.FindStringSubmatch(m[3]); r != nil {
+					rs, _ = strconv.Atoi(r[1])
+				}
+				p.reservedSet = append(p.reservedSet, rs)
+			}
+		case "reserved":
+			if m := reResRow.FindStringSubmatch(line); m != nil {
+				resRow, _ = strconv.Atoi(m[1])
+			} else if m := regexp.MustCompile(`^    (\w+),$`).FindStringSubmatch(line); m != nil && resRow >= 0 {
+				p.reserved[resRow] = append(p.reserved[resRow], m[1])
+			}
+		case "lex":
+			if reCase.MatchString(line) {
+				p.lexCases++
+			}
+		case "kw":
+			if reCase.MatchString(line) {
+				p.kwCases++
+			}
+			if m := reAccept.FindStringSubmatch(line); m != nil {
+				p.kwAccepts[m[1]] = true
+			}
+		}
+	}
+	for s, acts := range p.stateActions {
+		var toks []string
+		for sym := range acts {
+			if id, ok := p.ids[sym]; ok && id < p.tokenCount {
+				toks = append(toks, sym)
+			} else if sym == "ts_builtin_sym_end" {
+				toks = append(toks, sym)
+			}
+		}
+		_ = s
+		p.stateTokens = append(p.stateTokens, toks)
+	}
+	return p
+}
+
+// mapTokens maps parser.c terminal identifiers to lexical token indices.
+func mapTokens(g *Grammar, p *cliParser, word int) map[string]int {
+	out := map[string]int{}
+	used := make([]bool, len(g.Variables))
+	base := func(i int) string { return DefaultSymbolName(g.Variables[i].Name, g.Variables[i].Kind) }
+	order := []int{}
+	if word >= 0 {
+		order = append(order, word)
+	}
+	for i := range g.Variables {
+		if i != word {
+			order = append(order, i)
+		}
+	}
+	for id := 1; id < p.tokenCount && id < len(p.names); id++ {
+		ident := p.names[id]
+		for _, i := range order {
+			if used[i] {
+				continue
+			}
+			b := base(i)
+			if ident == b {
+				out[ident], used[i] = i, true
+				break
+			}
+			if rest, ok := strings.CutPrefix(ident, b); ok {
+				if n, err := strconv.Atoi(rest); err == nil && n >= 2 {
+					if _, taken := p.ids[b]; taken {
+						out[ident], used[i] = i, true
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+type cliCase struct {
+	dir string
+}
+
+func TestAgainstCLIParsers(t *testing.T) {
+	cache := os.Getenv("TSGEN_NPM_CACHE")
+	if cache == "" {
+		t.Skip("set TSGEN_NPM_CACHE to a directory of unpacked npm grammar packages to compare with CLI output")
+	}
+	for _, pkg := range []string{"tree-sitter-json-0.24.8", "tree-sitter-lua-2.1.3", "tree-sitter-go-0.25.0"} {
+		t.Run(pkg, func(t *testing.T) {
+			dir := filepath.Join(cache, pkg, "package", "src")
+			data, err := os.ReadFile(filepath.Join(dir, "grammar.json"))
+			if err != nil {
+				t.Skipf("package not unpacked: %v", err)
+			}
+			gj, err := input.Parse(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tokens, seps, word := extractTokens(gj)
+			g, err := Expand(tokens, seps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := readCLIParser(t, filepath.Join(dir, "parser.c"))
+			idx := mapTokens(g, p, word)
+			n := len(g.Variables)
+
+			stateSets := make([]ir.TokenSet, len(p.stateTokens))
+			eof := make([]bool, len(p.stateTokens))
+			for s, toks := range p.stateTokens {
+				for _, sym := range toks {
+					if sym == "ts_builtin_sym_end" {
+						eof[s] = true
+					} else if i, ok := idx[sym]; ok {
+						stateSets[s].Add(i)
+					}
+				}
+			}
+			// Following tokens, approximated from the shifts of the minimized table.
+			follow := make([]ir.TokenSet, n)
+			for s, acts := range p.stateActions {
+				for sym, a := range acts {
+					i, ok := idx[sym]
+					if !ok || a >= len(p.shifts) {
+						continue
+					}
+					for _, target := range p.shifts[a] {
+						if target < len(stateSets) {
+							follow[i].Union(stateSets[target])
+						}
+					}
+				}
+				_ = s
+			}
+			var extras []int
+			for _, e := range gj.Extras {
+				if e.Type == input.Symbol {
+					for ident, i := range idx {
+						if g.Variables[i].Name == e.Name {
+							extras = append(extras, i)
+							_ = ident
+						}
+					}
+				}
+			}
+			for _, e := range extras {
+				for i := range follow {
+					follow[i].Add(e)
+				}
+				follow[e] = ir.TokenSet{}
+				for i := 0; i < n; i++ {
+					follow[e].Add(i)
+				}
+			}
+			m := NewConflictMap(g, follow)
+			coincidentStates := make([]ir.TokenSet, len(stateSets))
+			copy(coincidentStates[1:], stateSets[1:])
+			c := NewCoincidentIndex(n, coincidentStates)
+			keywords := IdentifyKeywords(g, word, m, c, coincidentStates)
+
+			var kwNames []string
+			keywords.Each(func(i int) { kwNames = append(kwNames, g.Variables[i].Name) })
+			wantKw := 0
+			for sym := range p.kwAccepts {
+				if i, ok := idx[sym]; ok {
+					wantKw++
+					if !keywords.Has(i) {
+						t.Errorf("CLI keyword %s not identified", sym)
+					}
+				}
+			}
+			t.Logf("keywords: ours %d, CLI %d", keywords.Len(), wantKw)
+
+			inputs := make([]LexStateInput, len(stateSets))
+			for s := range stateSets {
+				toks := stateSets[s].Clone()
+				if s < len(p.reservedSet) && p.reservedSet[s] > 0 {
+					for _, sym := range p.reserved[p.reservedSet[s]] {
+						if i, ok := idx[sym]; ok {
+							toks.Add(i)
+						}
+					}
+				}
+				inputs[s] = LexStateInput{Tokens: toks, EOF: eof[s]}
+			}
+			main, kw, lexStateOf := BuildLexTables(g, inputs, word, keywords, m, c)
+			entries := map[int]bool{}
+			cliEntries := map[int]bool{}
+			for s, ls := range lexStateOf {
+				entries[ls] = true
+				if s < len(p.lexModes) && p.lexModes[s] >= 0 {
+					cliEntries[p.lexModes[s]] = true
+				}
+			}
+			kwStates := 0
+			if kw != nil {
+				kwStates = len(kw.States)
+			}
+			t.Logf("%s: tokens %d mapped %d; main lex states ours %d CLI %d; entry states ours %d CLI %d; keyword states ours %d CLI %d",
+				pkg, n, len(idx), len(main.States), p.lexCases, len(entries), len(cliEntries), kwStates, p.kwCases)
+			if len(main.States) != p.lexCases {
+				t.Errorf("main lex state count %d, CLI %d", len(main.States), p.lexCases)
+			}
+			if kwStates != p.kwCases {
+				t.Errorf("keyword lex state count %d, CLI %d", kwStates, p.kwCases)
+			}
+		})
+	}
+}
