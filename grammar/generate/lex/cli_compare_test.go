@@ -371,7 +371,20 @@ func TestAgainstCLIParsers(t *testing.T) {
 	if cache == "" {
 		t.Skip("set TSGEN_NPM_CACHE to a directory of unpacked npm grammar packages to compare with CLI output")
 	}
-	for _, pkg := range []string{"tree-sitter-json-0.24.8", "tree-sitter-lua-2.1.3", "tree-sitter-go-0.25.0"} {
+	cases := []struct {
+		pkg string
+		// render: compare the C text (lua 2.1.3 was built by a CLI that
+		// predates ADVANCE_MAP); unicode16: the grammar's \p tables come
+		// from Unicode 16 there and 15 here, so table rows and sizes are
+		// masked out of the comparison.
+		render, unicode16 bool
+	}{
+		{"tree-sitter-json-0.24.8", true, false},
+		{"tree-sitter-lua-2.1.3", false, false},
+		{"tree-sitter-go-0.25.0", true, true},
+	}
+	for _, cc := range cases {
+		pkg := cc.pkg
 		t.Run(pkg, func(t *testing.T) {
 			dir := filepath.Join(cache, pkg, "package", "src")
 			data, err := os.ReadFile(filepath.Join(dir, "grammar.json"))
@@ -484,6 +497,53 @@ func TestAgainstCLIParsers(t *testing.T) {
 			}
 			t.Logf("%s: tokens %d mapped %d; main lex states ours %d CLI %d; entry states ours %d CLI %d; keyword states ours %d CLI %d",
 				pkg, n, len(idx), len(main.States), p.lexCases, len(entries), len(cliEntries), kwStates, p.kwCases)
+			mismatched := 0
+			for s, ls := range lexStateOf {
+				if s < len(p.lexModes) && p.lexModes[s] >= 0 && p.lexModes[s] != ls {
+					mismatched++
+				}
+			}
+			if mismatched > 0 {
+				t.Errorf("%d parse states have a different entry lex state than the CLI's", mismatched)
+			}
+			symbol := map[int]string{}
+			for ident, i := range idx {
+				symbol[i] = ident
+			}
+			tokenSymbol := func(i int) string { return symbol[i] }
+			var out strings.Builder
+			if err := RenderLexHelpersNamed(&out, tokenSymbol, main, kw); err != nil {
+				t.Fatal(err)
+			}
+			if err := RenderLexFunction(&out, "ts_lex", main, tokenSymbol); err != nil {
+				t.Fatal(err)
+			}
+			if kw != nil {
+				if err := RenderLexFunction(&out, "ts_lex_keywords", kw, tokenSymbol); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := cliLexText(t, filepath.Join(dir, "parser.c"))
+			if d := os.Getenv("TSGEN_DUMP"); d != "" {
+				os.WriteFile(filepath.Join(d, pkg+".ours.c"), []byte(out.String()), 0o644)
+				os.WriteFile(filepath.Join(d, pkg+".cli.c"), []byte(want), 0o644)
+			}
+			got := out.String()
+			if cc.unicode16 {
+				got, want = maskUnicodeTables(got), maskUnicodeTables(want)
+			}
+			if cc.render && got != want {
+				gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+				for i := 0; i < len(gl) && i < len(wl); i++ {
+					if gl[i] != wl[i] {
+						t.Errorf("rendered lexer differs from the CLI's at line %d:\n ours: %s\n CLI:  %s", i+1, gl[i], wl[i])
+						break
+					}
+				}
+				if len(gl) != len(wl) {
+					t.Errorf("rendered lexer has %d lines, CLI %d", len(gl), len(wl))
+				}
+			}
 			if len(main.States) != p.lexCases {
 				t.Errorf("main lex state count %d, CLI %d", len(main.States), p.lexCases)
 			}
@@ -492,4 +552,41 @@ func TestAgainstCLIParsers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cliLexText returns parser.c from the first character-range table or lex
+// function to the end of the last lex function.
+func cliLexText(t *testing.T, path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	start := strings.Index(text, "static const TSCharacterRange ")
+	if fn := strings.Index(text, "static bool ts_lex("); start < 0 || (fn >= 0 && fn < start) {
+		start = fn
+	}
+	end := strings.Index(text, "static const TSLexMode")
+	if e2 := strings.Index(text, "static const TSLexerMode"); end < 0 || (e2 >= 0 && e2 < end) {
+		end = e2
+	}
+	if start < 0 || end < 0 {
+		t.Fatal("lexer section not found")
+	}
+	return text[start:end]
+}
+
+var reSetSize = regexp.MustCompile(`(set_contains\(\w+, )\d+`)
+
+// maskUnicodeTables drops range-table rows and set sizes, which depend on
+// the Unicode version of the property tables.
+func maskUnicodeTables(s string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if strings.HasPrefix(line, "  {") {
+			continue
+		}
+		b.WriteString(reSetSize.ReplaceAllString(line, "${1}N"))
+	}
+	return b.String()
 }
