@@ -159,6 +159,11 @@ type Field struct {
 type Record struct {
 	Fields []Field
 	Open   bool
+	// Nominal, when set, marks a record declared by the standard library
+	// with an identity of its own (an outcome variant such as
+	// "std/predicate.EvaluationOutcome.answered"). A user record with the
+	// same fields is not identical to it.
+	Nominal string
 }
 
 // NewRecord returns a closed record with the fields in the given order.
@@ -428,7 +433,7 @@ func identical(a, b Type, depth int) bool {
 		return true
 	case *Record:
 		b, ok := b.(*Record)
-		if !ok || a.Open != b.Open || len(a.Fields) != len(b.Fields) {
+		if !ok || a.Open != b.Open || a.Nominal != b.Nominal || len(a.Fields) != len(b.Fields) {
 			return false
 		}
 		for _, f := range a.Fields {
