@@ -1,0 +1,82 @@
+// Command tsgen generates a tree-sitter parser with the pure-Go generator.
+//
+//	tsgen [-name NAME] [-abi 14] -o OUTDIR GRAMMAR
+//
+// GRAMMAR is a grammar.json, or a grammar.js (evaluated with Node.js, which
+// must then be installed). tsgen writes OUTDIR/parser.c,
+// OUTDIR/tree_sitter/parser.h, OUTDIR/grammar.json and
+// OUTDIR/node-types.json.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/harnlang/harn-check/grammar/generate"
+	"github.com/harnlang/harn-check/grammar/generate/dsl"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "tsgen:", err)
+		os.Exit(1)
+	}
+}
+
+// grammarJSON reads GRAMMAR, evaluating a grammar.js through node.
+func grammarJSON(path string) ([]byte, error) {
+	if strings.HasSuffix(path, ".js") || strings.HasSuffix(path, ".mjs") || strings.HasSuffix(path, ".cjs") {
+		return dsl.GrammarJSON(path)
+	}
+	return os.ReadFile(path)
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("tsgen", flag.ContinueOnError)
+	name := fs.String("name", "", "override the language name (exported as tree_sitter_NAME)")
+	abi := fs.Int("abi", 14, "language ABI version to emit")
+	out := fs.String("o", "", "output directory")
+	stats := fs.Bool("stats", false, "print table sizes")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: tsgen [-name NAME] [-abi 14] -o OUTDIR GRAMMAR(.json|.js)")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || *out == "" {
+		fs.Usage()
+		return fmt.Errorf("need -o OUTDIR and one GRAMMAR argument")
+	}
+	src, err := grammarJSON(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	res, err := generate.Generate(src, generate.Options{Name: *name, ABI: *abi})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(*out, "tree_sitter"), 0o755); err != nil {
+		return err
+	}
+	files := map[string][]byte{
+		"parser.c":             res.ParserC,
+		"tree_sitter/parser.h": res.ParserH,
+		"grammar.json":         res.GrammarJSON,
+		"node-types.json":      res.NodeTypesJSON,
+	}
+	for _, f := range []string{"parser.c", "tree_sitter/parser.h", "grammar.json", "node-types.json"} {
+		if err := os.WriteFile(filepath.Join(*out, f), files[f], 0o644); err != nil {
+			return err
+		}
+	}
+	if *stats {
+		s := res.Stats
+		fmt.Printf("states %d large %d symbols %d tokens %d lex-states %d keyword-lex-states %d\n",
+			s.States, s.LargeStates, s.Symbols, s.Tokens, s.LexStates, s.KeywordLexStates)
+	}
+	return nil
+}

@@ -1,0 +1,139 @@
+// Package generate is the pure-Go tree-sitter parser generator: it turns
+// a grammar.json into parser.c, tree_sitter/parser.h and node-types.json
+// by running the stages in order (prepare, lexical expansion, LR table,
+// token analysis, keywords, error state, minimization, lex tables,
+// rendering).
+//
+// The output depends only on the input bytes and options, so repeated
+// runs are byte-identical. No stage does IO; cmd/tsgen reads and writes
+// files.
+package generate
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/harnlang/harn-check/grammar/generate/input"
+	"github.com/harnlang/harn-check/grammar/generate/ir"
+	"github.com/harnlang/harn-check/grammar/generate/lex"
+	"github.com/harnlang/harn-check/grammar/generate/lr"
+	"github.com/harnlang/harn-check/grammar/generate/nodetypes"
+	"github.com/harnlang/harn-check/grammar/generate/prepare"
+	"github.com/harnlang/harn-check/grammar/generate/render"
+)
+
+// Options tune generation.
+type Options struct {
+	// Name overrides the grammar's name in the exported
+	// tree_sitter_<name> function.
+	Name string
+	// ABI is the language version to emit (14, the default).
+	ABI int
+}
+
+// Output holds the generated files.
+type Output struct {
+	ParserC, ParserH, GrammarJSON, NodeTypesJSON []byte
+	// Stats summarises the tables, for comparisons with official parsers.
+	Stats Stats
+}
+
+// Stats are table sizes of a generated parser.
+type Stats struct {
+	States, LargeStates, Symbols, Tokens, LexStates, KeywordLexStates int
+}
+
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Generate builds a parser from grammar.json text.
+func Generate(grammarJSON []byte, opts Options) (*Output, error) {
+	in, err := input.Parse(grammarJSON)
+	if err != nil {
+		return nil, err
+	}
+	name := in.Name
+	if opts.Name != "" {
+		name = opts.Name
+	}
+	if !identifier.MatchString(name) {
+		return nil, fmt.Errorf("generate: language name %q is not a C identifier", name)
+	}
+	abi := opts.ABI
+	if abi == 0 {
+		abi = 14
+	}
+	if abi != 14 {
+		return nil, fmt.Errorf("generate: ABI %d is not supported; use 14", abi)
+	}
+	g, err := prepare.Prepare(in)
+	if err != nil {
+		return nil, err
+	}
+	tokens := make([]lex.TokenVariable, len(g.Lexical.Variables))
+	for i, v := range g.Lexical.Variables {
+		tokens[i] = lex.TokenVariable{Name: v.Name, Kind: v.Kind, Rule: v.Rule}
+	}
+	lg, err := lex.Expand(tokens, g.Lexical.Separators)
+	if err != nil {
+		return nil, fmt.Errorf("grammar: %w", err)
+	}
+	built, err := lr.Build(g)
+	if err != nil {
+		return nil, fmt.Errorf("grammar: %w", err)
+	}
+	t := built.Table
+	word := g.Syntax.Word
+	cm := lex.NewConflictMap(lg, built.FollowingTokens)
+	stateTokens := lr.StateTokens(t)
+	ci := lex.NewCoincidentIndex(len(lg.Variables), stateTokens)
+	keywords := lex.IdentifyKeywords(lg, word, cm, ci, stateTokens)
+	lr.PopulateErrorState(t, g.Syntax, lex.ErrorStateTokens(lg, word, keywords, cm, ci))
+	lr.PopulateUsedSymbols(t, g.Syntax, len(lg.Variables))
+	lr.Minimize(t, g, cm, keywords)
+
+	inputs := make([]lex.LexStateInput, len(t.States))
+	for i, s := range t.States {
+		var toks ir.TokenSet
+		for sym := range s.Terminal {
+			switch sym.Kind {
+			case prepare.Terminal:
+				toks.Add(sym.Index)
+			case prepare.End:
+				inputs[i].EOF = true
+			}
+		}
+		toks.Union(s.ReservedWords)
+		inputs[i].Tokens = toks
+	}
+	mainLex, kwLex, lexStateOf := lex.BuildLexTables(lg, inputs, word, keywords, cm, ci)
+	for i, s := range t.States {
+		s.LexState = lexStateOf[i]
+	}
+	lr.PopulateExternalLexStates(t, g.Syntax)
+	lr.MarkFragileTokens(t, cm)
+
+	ri := &render.Input{Grammar: g, Table: t, MainLex: mainLex, KeywordLex: kwLex, Name: name, ABI: abi}
+	c, err := render.ParserC(ri)
+	if err != nil {
+		return nil, err
+	}
+	nt, err := nodetypes.JSON(g)
+	if err != nil {
+		return nil, err
+	}
+	out := &Output{ParserC: c, ParserH: render.ParserH(), GrammarJSON: grammarJSON, NodeTypesJSON: nt}
+	out.Stats = Stats{
+		States: len(t.States), Symbols: len(t.Symbols), LexStates: mainLex.StateCount(),
+		LargeStates: render.LargeStateCount(t),
+	}
+	if kwLex != nil {
+		out.Stats.KeywordLexStates = kwLex.StateCount()
+	}
+	for _, s := range t.Symbols {
+		if s.Kind == prepare.Terminal || s.Kind == prepare.End ||
+			(s.Kind == prepare.External && g.Syntax.Externals[s.Index].Internal < 0) {
+			out.Stats.Tokens++
+		}
+	}
+	return out, nil
+}
