@@ -1,0 +1,358 @@
+package difftest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/harnlang/harn-check/grammar/generate/difftest/npmcache"
+)
+
+// Environment knobs (documented in doc.go):
+//
+//	HARN_DIFFTEST_OURS     auto (default), generated, official
+//	HARN_DIFFTEST_FULL=1   every sample file, more edits and mutations
+//	HARN_DIFFTEST_STRETCH  0 skips the stretch grammars (default: run them)
+//	HARN_DIFFTEST_ONLY     comma-separated package keys or languages to run
+
+type limits struct {
+	files        int   // disk samples per language (0 = all)
+	maxSize      int64 // largest disk sample compared
+	editFiles    int   // samples given random edit sequences
+	editsPerFile int
+	mutFiles     int // samples given random mutations
+	mutsPerFile  int
+	editMaxSize  int // largest sample used for edits and mutations
+}
+
+func currentLimits() limits {
+	if os.Getenv("HARN_DIFFTEST_FULL") == "1" {
+		return limits{files: 0, maxSize: 1 << 20, editFiles: 40, editsPerFile: 25, mutFiles: 40, mutsPerFile: 25, editMaxSize: 256 << 10}
+	}
+	return limits{files: 30, maxSize: 256 << 10, editFiles: 6, editsPerFile: 10, mutFiles: 6, mutsPerFile: 10, editMaxSize: 48 << 10}
+}
+
+func selected(p npmcache.Package) bool {
+	if p.Stretch && os.Getenv("HARN_DIFFTEST_STRETCH") == "0" {
+		return false
+	}
+	only := os.Getenv("HARN_DIFFTEST_ONLY")
+	if only == "" {
+		return true
+	}
+	for _, w := range strings.Split(only, ",") {
+		if w == p.Key() || w == p.Language || w == p.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// report collects per-grammar counts for the summary.
+type report struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (r *report) add(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lines = append(r.lines, fmt.Sprintf(format, args...))
+}
+
+// TestDifferential builds the official parser of each npm grammar and ours,
+// then compares them on samples, random edit sequences and random mutations.
+// Until grammar/generate exists, "ours" is the official parser again (the
+// harness checking itself); once it exists, disagreements fail.
+func TestDifferential(t *testing.T) {
+	mode, err := ModeFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mode = Resolve(mode, repo)
+	goSum, err := RepoGoSum()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var driver string
+	if mode == ModeGenerated {
+		driver, err = BuildDriver(ctx, repo, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		t.Logf("HARN_DIFFTEST_OURS resolved to %q: grammar/generate has no Generate yet, so each official parser "+
+			"is compared with itself (harness self-check)", mode)
+	}
+	lim := currentLimits()
+	var rep report
+	t.Cleanup(func() {
+		t.Logf("difftest summary (mode %s, limits %+v):\n%s", mode, lim, strings.Join(rep.lines, "\n"))
+	})
+	for _, p := range npmcache.Grammars {
+		if !selected(p) {
+			continue
+		}
+		t.Run(p.Key(), func(t *testing.T) {
+			dir, err := npmcache.Fetch(ctx, p)
+			if errors.Is(err, npmcache.ErrUnreachable) {
+				t.Skipf("skipping: %v", err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			official := filepath.Join(dir, "src")
+			ours := official
+			if mode == ModeGenerated {
+				ours = filepath.Join(t.TempDir(), "ours")
+				if err := GenerateOurs(ctx, driver, official, ours); err != nil {
+					t.Fatal(err)
+				}
+			}
+			runGrammar(t, p, official, ours, goSum, lim, &rep)
+		})
+	}
+}
+
+func startHelper(t *testing.T, src string, goSum []byte) *Helper {
+	t.Helper()
+	bin, err := Build(context.Background(), src, goSum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := Start(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h
+}
+
+func runGrammar(t *testing.T, p npmcache.Package, officialSrc, oursSrc string, goSum []byte, lim limits, rep *report) {
+	off := startHelper(t, officialSrc, goSum)
+	our := startHelper(t, oursSrc, goSum)
+
+	// Static checks: symbol table, fields and counts.
+	oi, err := off.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gi, err := our.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"symbol_count", "alias_count", "token_count", "external_token_count", "state_count",
+		"large_state_count", "production_id_count", "field_count"}
+	for i, n := range names {
+		if n == "state_count" || n == "large_state_count" || n == "production_id_count" {
+			continue // table layout may legitimately differ; reported below
+		}
+		if oi.Counts[i] != gi.Counts[i] {
+			t.Errorf("%s: ours %d, official %d", n, gi.Counts[i], oi.Counts[i])
+		}
+	}
+	if !reflect.DeepEqual(oi.Symbols, gi.Symbols) {
+		t.Errorf("symbol tables differ: %s", firstSymbolDiff(gi.Symbols, oi.Symbols))
+	}
+	if !reflect.DeepEqual(oi.Fields, gi.Fields) {
+		t.Errorf("field names differ:\n ours %v\n official %v", gi.Fields, oi.Fields)
+	}
+
+	// Samples.
+	samples := Spread(DiskSamples(p.Language, lim.maxSize), lim.files)
+	disk := len(samples)
+	written := writtenInputs(p.Language)
+	for _, name := range sortedKeys(written) {
+		samples = append(samples, Sample{Name: "written:" + name, Text: []byte(written[name]), Size: len(written[name])})
+	}
+	var valid, invalid, soft int
+	for _, s := range samples {
+		ro, rg, err := parseBoth(off, our, s)
+		if err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+			continue
+		}
+		if ro.HasError {
+			invalid++
+		} else {
+			valid++
+		}
+		if ro.Hash == rg.Hash {
+			continue
+		}
+		if ro.HasError && rg.HasError {
+			soft++ // error-recovery shapes may differ; counted, not failed
+			continue
+		}
+		fo, _ := parseSample(off, s, true)
+		fg, _ := parseSample(our, s, true)
+		t.Errorf("%s: trees differ (official has_error=%v, ours has_error=%v)\n%s", s.Name, ro.HasError, rg.HasError,
+			sexpDiff(fg.Sexp, fo.Sexp))
+	}
+
+	// Random edit sequences: ours must reparse incrementally to the fresh
+	// tree, and end on the official tree.
+	rng := rand.New(rand.NewSource(int64(len(p.Key()))))
+	editable := editableSamples(samples, lim.editMaxSize)
+	editSeqs, editsDone := 0, 0
+	for _, s := range Spread(editable, lim.editFiles) {
+		text, err := s.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		edits := RandomEdits(rng, text, lim.editsPerFile)
+		ro, err := off.Edits(text, edits, false)
+		if err != nil {
+			t.Errorf("%s: official edits: %v", s.Name, err)
+			continue
+		}
+		rg, err := our.Edits(text, edits, false)
+		if err != nil {
+			t.Errorf("%s: our edits: %v", s.Name, err)
+			continue
+		}
+		editSeqs++
+		editsDone += len(edits)
+		switch {
+		case rg.EditMismatch >= 0 && ro.EditMismatch >= 0:
+			t.Logf("%s: incremental reparse differs from fresh parse in both parsers (edit %d / %d); runtime quirk, not counted",
+				s.Name, rg.EditMismatch, ro.EditMismatch)
+		case rg.EditMismatch >= 0:
+			t.Errorf("%s: our incremental reparse after edit %d differs from a fresh parse:\n%s", s.Name, rg.EditMismatch,
+				sexpDiff(rg.Incremental, rg.Fresh))
+		}
+		if ro.Hash != rg.Hash && !(ro.HasError && rg.HasError) {
+			t.Errorf("%s: after %d edits the trees differ (official has_error=%v, ours %v)", s.Name, len(edits), ro.HasError, rg.HasError)
+		}
+	}
+
+	// Random byte mutations: no crash or hang, same HasError.
+	mutations, mutSoft := 0, 0
+	for _, s := range Spread(editable, lim.mutFiles) {
+		text, err := s.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range lim.mutsPerFile {
+			m := Mutate(rng, text)
+			ro, errO := off.ParseText(m, false)
+			rg, errG := our.ParseText(m, false)
+			mutations++
+			if errG != nil {
+				saved := saveInput(t, p, m)
+				if errO != nil {
+					t.Logf("%s: both parsers failed on a mutation (saved as %s): ours %v; official %v", s.Name, saved, errG, errO)
+					continue
+				}
+				t.Errorf("%s: our parser failed on a mutation (saved as %s): %v", s.Name, saved, errG)
+				continue
+			}
+			if errO != nil {
+				t.Logf("%s: official parser failed on a mutation: %v", s.Name, errO)
+				continue
+			}
+			if ro.HasError != rg.HasError {
+				t.Errorf("%s: mutation (saved as %s): official has_error=%v, ours %v", s.Name, saveInput(t, p, m), ro.HasError, rg.HasError)
+			}
+			if ro.Hash != rg.Hash {
+				mutSoft++
+				if os.Getenv("HARN_DIFFTEST_DEBUG") != "" {
+					t.Logf("%s: mutation tree differs (saved as %s)", s.Name, saveInput(t, p, m))
+				}
+			}
+		}
+	}
+
+	line := fmt.Sprintf("%-45s files %4d (disk %d, written %d; valid %d, with errors %d, soft diffs %d) | edits %d seqs / %d edits | mutations %d (tree diffs %d) | states ours %d official %d | symbols %d",
+		p.Spec(), len(samples), disk, len(samples)-disk, valid, invalid, soft, editSeqs, editsDone, mutations, mutSoft,
+		gi.Counts[4], oi.Counts[4], oi.Counts[0])
+	t.Log(line)
+	rep.add("%s", line)
+}
+
+func parseSample(h *Helper, s Sample, full bool) (*Result, error) {
+	if s.Path != "" {
+		return h.ParseFile(s.Path, full)
+	}
+	return h.ParseText(s.Text, full)
+}
+
+func parseBoth(off, our *Helper, s Sample) (*Result, *Result, error) {
+	ro, err := parseSample(off, s, false)
+	if err != nil {
+		return nil, nil, fmt.Errorf("official parser: %w", err)
+	}
+	rg, err := parseSample(our, s, false)
+	if err != nil {
+		return nil, nil, fmt.Errorf("our parser: %w", err)
+	}
+	return ro, rg, nil
+}
+
+func editableSamples(samples []Sample, maxSize int) []Sample {
+	var out []Sample
+	for _, s := range samples {
+		if s.Size <= maxSize {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// saveInput keeps a failing input for reproduction under the cache dir.
+func saveInput(t *testing.T, p npmcache.Package, data []byte) string {
+	root, err := CacheDir()
+	if err != nil {
+		return "(not saved: " + err.Error() + ")"
+	}
+	dir := filepath.Join(root, "failures", p.Key())
+	os.MkdirAll(dir, 0o755)
+	f, err := os.CreateTemp(dir, "input-*")
+	if err != nil {
+		return "(not saved: " + err.Error() + ")"
+	}
+	defer f.Close()
+	f.Write(data)
+	return f.Name()
+}
+
+func firstSymbolDiff(ours, official []Symbol) string {
+	for i := range max(len(ours), len(official)) {
+		var a, b Symbol
+		if i < len(ours) {
+			a = ours[i]
+		}
+		if i < len(official) {
+			b = official[i]
+		}
+		if a != b {
+			return fmt.Sprintf("symbol %d: ours %+v, official %+v (ours has %d symbols, official %d)", i, a, b, len(ours), len(official))
+		}
+	}
+	return "equal"
+}
+
+// sexpDiff shows both S-expressions around their first difference.
+func sexpDiff(ours, official string) string {
+	i := 0
+	for i < len(ours) && i < len(official) && ours[i] == official[i] {
+		i++
+	}
+	lo := max(0, i-150)
+	return "first difference at S-expression byte " + strconv.Itoa(i) +
+		"\n     ours: ..." + ours[lo:min(len(ours), i+150)] +
+		"\n official: ..." + official[lo:min(len(official), i+150)]
+}
