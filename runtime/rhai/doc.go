@@ -1,0 +1,27 @@
+// Package rhai is a hardened interpreter for the subset of the Rhai
+// scripting language that output validators use (Rhai 1.25 semantics as
+// Leviath configures it): a lexer, a hand-written parser whose errors carry
+// byte offsets plus Rhai's "(line L, position P)", and a tree-walking
+// evaluator with Leviath's built-in overrides and Rhai's parse_json.
+//
+// Hardening (see Limits): an operation budget per call (100,000 by
+// default), limits on string bytes, array elements and map entries (both
+// counted recursively), script call depth and parse-time expression depth.
+// Go recursion is bounded by explicit counters (parser depth, evaluator
+// depth, value nesting), so no input can overflow the Go stack, and every
+// loop spends operations, so no script can hang. There is no filesystem,
+// network, eval (a compile error), import (a run-time "Module not found"),
+// sleep, timestamp, Fn/call/curry or function metadata.
+//
+// Deliberate differences from Rhai, each a hardening choice:
+//   - work proportional to data size (scanning or copying strings of
+//     megabytes, checking big containers) is charged to the budget at one
+//     operation per 4 KiB of string or 2048 container entries, so it
+//     cannot outlast it;
+//   - closures capture the variables in scope by value when created;
+//   - parse_json is a strict JSON reader (see json.go) rather than Rhai's
+//     expression evaluator, so it never runs code found in an answer.
+//
+// Invariants: Compile and Call never panic on any input and always return;
+// the package does no IO and keeps no global state.
+package rhai
