@@ -69,6 +69,13 @@ func Generate(grammarJSON []byte, opts Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
+	infos, err := nodetypes.Infos(g)
+	if err != nil {
+		return nil, err
+	}
+	for i, info := range infos {
+		g.Fields[i] = info.FieldNames()
+	}
 	tokens := make([]lex.TokenVariable, len(g.Lexical.Variables))
 	for i, v := range g.Lexical.Variables {
 		tokens[i] = lex.TokenVariable{Name: v.Name, Kind: v.Kind, Rule: v.Rule}
