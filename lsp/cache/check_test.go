@@ -1,0 +1,63 @@
+package cache
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/harnlang/harn-check/driver"
+)
+
+// TestCheckMatchesCLI pins the server's analysis of a document to what
+// `harn-check check` reports for the same bytes on disk.
+func TestCheckMatchesCLI(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.harn", "b.leia"} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(dir, name)
+			src := "let x = 1\n"
+			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			report, err := driver.Check([]string{p}, driver.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := NewStore().Open(PathToURI(p), "", 1, src)
+			res, err := d.Check()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := report.Files[0].Diagnostics
+			if len(want) == 0 || !reflect.DeepEqual(res.Diagnostics, want) {
+				t.Errorf("server diagnostics\n%+v\nCLI diagnostics\n%+v", res.Diagnostics, want)
+			}
+		})
+	}
+}
+
+func TestCheckRecoversPanics(t *testing.T) {
+	driver.Register(driver.Language{Name: "Panic", Extension: ".panics", Check: func(string, []byte) driver.Result {
+		panic("boom")
+	}})
+	d := NewStore().Open("file:///w/x.panics", "", 1, "x")
+	if _, err := d.Check(); err == nil {
+		t.Fatal("a checker panic must become an error")
+	}
+}
+
+func TestURIPath(t *testing.T) {
+	for _, tc := range []struct{ uri, path string }{
+		{"file:///w/a%20b.harn", "/w/a b.harn"},
+		{"untitled:Untitled-1", ""},
+		{"file:///C:/w/x.harn", "C:/w/x.harn"},
+	} {
+		if got := filepath.ToSlash(URIToPath(tc.uri)); got != tc.path {
+			t.Errorf("URIToPath(%q) = %q, want %q", tc.uri, got, tc.path)
+		}
+	}
+	if got := PathToURI("/w/a b.harn"); got != "file:///w/a%20b.harn" {
+		t.Errorf("PathToURI = %q", got)
+	}
+}

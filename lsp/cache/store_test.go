@@ -1,0 +1,258 @@
+package cache
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsjson "github.com/tree-sitter/tree-sitter-json/bindings/go"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/tsutil"
+)
+
+func rng(sl, sc, el, ec int) *Range {
+	return &Range{diagnostics.Position{Line: sl, Column: sc}, diagnostics.Position{Line: el, Column: ec}}
+}
+
+func TestStoreChange(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		text    string
+		changes []Change
+		want    string
+		err     string
+	}{
+		{"insert", "ab\ncd", []Change{{rng(1, 1, 1, 1), "X"}}, "ab\ncXd", ""},
+		{"whole document", "ab", []Change{{nil, "new"}}, "new", ""},
+		{"in order", "abc", []Change{{rng(0, 0, 0, 1), ""}, {rng(0, 0, 0, 1), "Z"}}, "Zc", ""},
+		{"column past line end clamps to it", "ab\ncd", []Change{{rng(0, 99, 0, 99), "!"}}, "ab!\ncd", ""},
+		{"line past end clamps to document end", "ab\ncd", []Change{{rng(7, 0, 9, 3), "!"}}, "ab\ncd!", ""},
+		{"utf-16 columns: astral character is two units", "𝄞x", []Change{{rng(0, 2, 0, 3), "y"}}, "𝄞y", ""},
+		{"inside a surrogate pair snaps to the character start", "𝄞x", []Change{{rng(0, 1, 0, 1), "<"}}, "<𝄞x", ""},
+		{"crlf line end excludes the carriage return", "ab\r\ncd", []Change{{rng(0, 5, 0, 5), "!"}}, "ab!\r\ncd", ""},
+		{"reversed range is an error and nothing applies", "abc", []Change{{rng(0, 0, 0, 1), "Z"}, {rng(0, 2, 0, 1), ""}}, "abc",
+			"change 1: range end 0:1 precedes start 0:2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewStore()
+			s.Open("file:///w/a.harn", "harn", 1, tc.text)
+			d, err := s.Change("file:///w/a.harn", 2, tc.changes)
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("err = %v, want %q", err, tc.err)
+				}
+				if got := string(s.Get("file:///w/a.harn").Text); got != tc.want {
+					t.Errorf("text after failed change = %q, want %q", got, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(d.Text) != tc.want || d.Version != 2 || len(d.Edits) != len(tc.changes) {
+				t.Errorf("got %q v%d with %d edits, want %q v2 with %d", d.Text, d.Version, len(d.Edits), tc.want, len(tc.changes))
+			}
+		})
+	}
+}
+
+func TestStoreUnopened(t *testing.T) {
+	s := NewStore()
+	if _, err := s.Change("file:///nope.harn", 2, []Change{{nil, "x"}}); !errors.Is(err, ErrNotOpen) {
+		t.Errorf("change of unopened document: err = %v", err)
+	}
+	if err := s.Close("file:///nope.harn"); !errors.Is(err, ErrNotOpen) {
+		t.Errorf("close of unopened document: err = %v", err)
+	}
+	if s.Get("file:///nope.harn") != nil || len(s.All()) != 0 {
+		t.Error("store must stay empty")
+	}
+}
+
+func TestResolveExtension(t *testing.T) {
+	for _, tc := range []struct{ uri, id, want string }{
+		{"file:///a/b.harn", "harn", ".harn"},
+		{"file:///a/b.txt", "leia", ".leia"},
+		{"file:///a/b.leia", "plaintext", ".leia"},
+		{"untitled:Untitled-1", "harn", ".harn"},
+		{"file:///a/b.txt", "plaintext", ""},
+		{"file:///a/b.harn", "", ".harn"},
+	} {
+		if got := ResolveExtension(tc.uri, tc.id); got != tc.want {
+			t.Errorf("ResolveExtension(%q, %q) = %q, want %q", tc.uri, tc.id, got, tc.want)
+		}
+	}
+}
+
+// model is an independent reference for applying protocol changes: the text
+// as UTF-16 code units, positions resolved by scanning for line breaks.
+type model struct{ u []uint16 }
+
+func (m *model) offset(p diagnostics.Position) int {
+	line, i := 0, 0
+	for line < p.Line {
+		for i < len(m.u) && m.u[i] != '\n' {
+			i++
+		}
+		if i == len(m.u) {
+			return len(m.u)
+		}
+		i++
+		line++
+	}
+	end := i
+	for end < len(m.u) && m.u[end] != '\n' {
+		end++
+	}
+	if end > i && end < len(m.u) && m.u[end-1] == '\r' {
+		end--
+	}
+	off := min(i+p.Column, end)
+	if off > i && off < len(m.u) && utf16.IsSurrogate(rune(m.u[off])) && m.u[off] >= 0xDC00 {
+		off-- // inside a surrogate pair: back to the character's start
+	}
+	return off
+}
+
+func (m *model) apply(c Change) {
+	start, end := 0, len(m.u)
+	if c.Range != nil {
+		start, end = m.offset(c.Range.Start), m.offset(c.Range.End)
+		end = max(start, end)
+	}
+	ins := utf16.Encode([]rune(c.Text))
+	m.u = append(m.u[:start:start], append(ins, m.u[end:]...)...)
+}
+
+// pieces are the fragments random edits insert: ASCII, JSON punctuation,
+// multi-byte and astral characters, and both line endings.
+var pieces = []string{"a", "1", "{", "}", "[", "]", ",", ":", `"`, " ", "\n", "\r\n", "é", "€", "𝄞", "true", `"k": 2`, "null"}
+
+func randomChange(r *rand.Rand, m *model) Change {
+	lines := strings.Count(string(utf16.Decode(m.u)), "\n") + 1
+	pos := func() diagnostics.Position {
+		// Mostly in range, sometimes past the end of a line or the file.
+		return diagnostics.Position{Line: r.IntN(lines + 1), Column: r.IntN(12)}
+	}
+	var text strings.Builder
+	for range r.IntN(4) {
+		text.WriteString(pieces[r.IntN(len(pieces))])
+	}
+	if r.IntN(200) == 0 {
+		return Change{Text: text.String()}
+	}
+	a, b := pos(), pos()
+	if b.Line < a.Line || (b.Line == a.Line && b.Column < a.Column) {
+		a, b = b, a
+	}
+	return Change{Range: &Range{a, b}, Text: text.String()}
+}
+
+// checkEdited verifies that every node the edit did not touch has, after
+// Tree.Edit, the row and column its byte offsets have in the new text: the
+// points of an Edit are only right if they agree with its byte offsets.
+func checkEdited(n *sitter.Node, e Edit, lines *diagnostics.LineIndex) string {
+	if n.EndByte() <= e.StartByte || n.StartByte() >= e.NewEndByte && n.StartByte() > e.StartByte {
+		for _, end := range []bool{false, true} {
+			b, p := n.StartByte(), n.StartPosition()
+			if end {
+				b, p = n.EndByte(), n.EndPosition()
+			}
+			want := lines.ByteColumn(int(b))
+			if p.Row != uint(want.Line) || p.Column != uint(want.Column) {
+				return fmt.Sprintf("%s at byte %d has point %v, want %d:%d", n.GrammarName(), b, p, want.Line, want.Column)
+			}
+		}
+	}
+	for i := range n.ChildCount() {
+		if err := checkEdited(n.Child(i), e, lines); err != "" {
+			return err
+		}
+	}
+	return ""
+}
+
+// dump prints every node of a tree with its byte range and points.
+func dump(n *sitter.Node, depth int, b *strings.Builder) {
+	fmt.Fprintf(b, "%*s%s %d-%d %v-%v\n", depth, "", n.GrammarName(), n.StartByte(), n.EndByte(), n.StartPosition(), n.EndPosition())
+	for i := range n.ChildCount() {
+		dump(n.Child(i), depth+1, b)
+	}
+}
+
+func treeDump(t *sitter.Tree) string {
+	var b strings.Builder
+	dump(t.RootNode(), 0, &b)
+	return b.String()
+}
+
+// TestRandomEdits applies thousands of random changes through the store
+// and checks, after each batch, that the text equals the reference model,
+// that a fresh open of it gives the same document, and that a tree-sitter
+// tree edited with the recorded Edits and reparsed incrementally equals a
+// fresh parse (JSON stands in for the Harn and Leia grammars).
+func TestRandomEdits(t *testing.T) {
+	parser := sitter.NewParser()
+	defer parser.Close()
+	if err := parser.SetLanguage(sitter.NewLanguage(tsjson.Language())); err != nil {
+		t.Fatal(err)
+	}
+	const uri = "file:///w/r.harn"
+	for seed := range uint64(4) {
+		r := rand.New(rand.NewPCG(seed, 99))
+		s := NewStore()
+		initial := `{"a": [1, 2, "é𝄞"],` + "\r\n" + `"b": {"c": null}}` + "\n"
+		s.Open(uri, "harn", 0, initial)
+		m := &model{u: utf16.Encode([]rune(initial))}
+		tree := tsutil.Parse(parser, []byte(initial), nil)
+		for step := range 1000 {
+			var batch []Change
+			var texts [][]byte // the text after each change of the batch
+			for range 1 + r.IntN(3) {
+				c := randomChange(r, m)
+				m.apply(c)
+				batch = append(batch, c)
+				texts = append(texts, []byte(string(utf16.Decode(m.u))))
+			}
+			d, err := s.Change(uri, int32(step+1), batch)
+			if err != nil {
+				t.Fatalf("seed %d step %d: %v", seed, step, err)
+			}
+			want := string(utf16.Decode(m.u))
+			if string(d.Text) != want {
+				t.Fatalf("seed %d step %d: text\n%q\nwant\n%q", seed, step, d.Text, want)
+			}
+			fresh := NewStore().Open(uri, "harn", d.Version, want)
+			if fresh.Lines.LineCount() != d.Lines.LineCount() || fresh.Ext != d.Ext {
+				t.Fatalf("seed %d step %d: document differs from a fresh open", seed, step)
+			}
+			for i, e := range d.Edits {
+				tree.Edit(&sitter.InputEdit{
+					StartByte: e.StartByte, OldEndByte: e.OldEndByte, NewEndByte: e.NewEndByte,
+					StartPosition:  sitter.Point{Row: e.StartPoint.Row, Column: e.StartPoint.Column},
+					OldEndPosition: sitter.Point{Row: e.OldEndPoint.Row, Column: e.OldEndPoint.Column},
+					NewEndPosition: sitter.Point{Row: e.NewEndPoint.Row, Column: e.NewEndPoint.Column},
+				})
+				if err := checkEdited(tree.RootNode(), e, diagnostics.NewLineIndex(texts[i])); err != "" {
+					t.Fatalf("seed %d step %d edit %d %+v: %s", seed, step, i, e, err)
+				}
+			}
+			next := tsutil.Parse(parser, d.Text, tree)
+			tree.Close()
+			tree = next
+			if step%10 == 0 {
+				scratch := tsutil.Parse(parser, d.Text, nil)
+				if got, want := treeDump(tree), treeDump(scratch); got != want {
+					t.Fatalf("seed %d step %d: incremental tree differs from a fresh parse of %q\n%s\nwant\n%s", seed, step, d.Text, got, want)
+				}
+				scratch.Close()
+			}
+		}
+		tree.Close()
+	}
+}
