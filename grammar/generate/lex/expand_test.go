@@ -2,6 +2,7 @@ package lex
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func immediate(c *input.Rule) *input.Rule {
 func toks(rules ...*input.Rule) []TokenVariable {
 	out := make([]TokenVariable, len(rules))
 	for i, r := range rules {
-		out[i] = TokenVariable{Name: "t" + string(rune('0'+i)), Kind: ir.Anonymous, Rule: r}
+		out[i] = TokenVariable{Name: fmt.Sprintf("t%d", i), Kind: ir.Anonymous, Rule: r}
 	}
 	return out
 }

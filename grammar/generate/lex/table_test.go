@@ -10,14 +10,22 @@ import (
 // run lexes one token of s from entry state as the runtime would: the last
 // accepting state wins, SKIP moves the token start, EOF takes the eof action.
 func run(tb *Table, entry int, s string) (tok int, text string) {
+	tok, start, end := runSpan(tb, entry, s)
+	if tok == AcceptNone {
+		return tok, ""
+	}
+	return tok, string([]rune(s)[start:end])
+}
+
+// runSpan is run reporting the token's rune span.
+func runSpan(tb *Table, entry int, s string) (tok, tokStart, end int) {
 	rs := []rune(s)
 	state, start, pos := entry, 0, 0
-	tok, end := AcceptNone, -1
+	tok, end = AcceptNone, -1
 	for steps := 0; steps < 1000; steps++ {
 		st := &tb.States[state]
 		if st.Accept != AcceptNone {
-			tok, end = st.Accept, pos
-			text = string(rs[start:end])
+			tok, tokStart, end = st.Accept, start, pos
 		}
 		if pos == len(rs) {
 			if st.EOF && st.EOFState != state {
@@ -42,7 +50,7 @@ func run(tb *Table, entry int, s string) (tok int, text string) {
 		pos++
 		state = next
 	}
-	return tok, text
+	return tok, tokStart, end
 }
 
 func buildOne(t *testing.T, g *Grammar, inputs []LexStateInput, follow []ir.TokenSet, word int, kw ir.TokenSet) (*Table, *Table, []int) {
