@@ -276,9 +276,9 @@ func runGrammar(t *testing.T, p npmcache.Package, officialSrc, oursSrc string, g
 		}
 	}
 
-	line := fmt.Sprintf("%-45s files %4d (disk %d, written %d; valid %d, with errors %d, soft diffs %d) | edits %d seqs / %d edits | mutations %d (tree diffs %d) | states ours %d official %d | symbols %d",
+	line := fmt.Sprintf("%-45s files %4d (disk %d, written %d; valid %d, with errors %d, soft diffs %d) | edits %d seqs / %d edits | mutations %d (tree diffs %d) | states ours %d official %d | parse table bytes ours %d official %d | symbols %d",
 		p.Spec(), len(samples), disk, len(samples)-disk, valid, invalid, soft, editSeqs, editsDone, mutations, mutSoft,
-		gi.Counts[4], oi.Counts[4], oi.Counts[0])
+		gi.Counts[4], oi.Counts[4], gi.TableBytes, oi.TableBytes, oi.Counts[0])
 	t.Log(line)
 	rep.add("%s", line)
 }

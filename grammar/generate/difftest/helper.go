@@ -31,7 +31,7 @@ const BindingVersion = "v0.25.0"
 
 // helperVersion changes whenever the helper sources or layout change, so
 // that cached binaries are rebuilt.
-const helperVersion = "harn-difftest-helper-2"
+const helperVersion = "harn-difftest-helper-3"
 
 var exportRe = regexp.MustCompile(`TSLanguage\s*\*\s*tree_sitter_(\w+)\s*\(\s*void\s*\)\s*\{`)
 
@@ -236,9 +236,12 @@ type Info struct {
 	ABI uint32 `json:"abi"`
 	// Counts: symbol_count, alias_count, token_count, external_token_count,
 	// state_count, large_state_count, production_id_count, field_count.
-	Counts  []uint32 `json:"counts"`
-	Symbols []Symbol `json:"symbols"`
-	Fields  []string `json:"fields"`
+	Counts []uint32 `json:"counts"`
+	// TableBytes is the parse table's size as the runtime reads it (dense
+	// rows, compact records and their map, referenced action lists).
+	TableBytes uint64   `json:"table_bytes"`
+	Symbols    []Symbol `json:"symbols"`
+	Fields     []string `json:"fields"`
 }
 
 // Result is a helper's answer to a parse, edits or bench request.
