@@ -11,7 +11,8 @@
 // and binary properties built from Go's unicode tables, groups (capturing,
 // named, non-capturing, with flags), the i and s flags, * + ? {n} {n,}
 // {n,m} with optional lazy suffix. Anchors, word boundaries, lookaround and
-// backreferences are rejected. Classes never contain surrogates, as in Rust.
+// backreferences are rejected. Classes hold surrogates only inside ranges spanning
+// U+D7FF..U+E000, as Rust's char ranges do.
 package regex
 
 import (
@@ -237,7 +238,22 @@ func (p *parser) class(s charset.Set) *Node {
 	if p.flags.i {
 		s = caseFold(s)
 	}
-	return &Node{Kind: Class, Set: s}
+	return &Node{Kind: Class, Set: charRanges(s)}
+}
+
+// surrogates is the block of UTF-16 surrogate code points.
+var surrogates = charset.Between(0xD800, 0xDFFF)
+
+// charRanges gives a class the representation Rust's char ranges have:
+// surrogates are not characters, so ranges run across the surrogate block
+// whenever both its neighbours U+D7FF and U+E000 are in the class (as in
+// any negated class) and never start or end inside it.
+func charRanges(s charset.Set) charset.Set {
+	s = s.Difference(surrogates)
+	if s.Contains(0xD7FF) && s.Contains(0xE000) {
+		s = s.Union(surrogates)
+	}
+	return s
 }
 
 func (p *parser) atom() (*Node, error) {
@@ -254,9 +270,9 @@ func (p *parser) atom() (*Node, error) {
 		return p.class(s), nil
 	case '.':
 		if p.flags.s {
-			return &Node{Kind: Class, Set: scalars}, nil
+			return &Node{Kind: Class, Set: charRanges(scalars)}, nil
 		}
-		return &Node{Kind: Class, Set: scalars.Difference(charset.Char('\n'))}, nil
+		return &Node{Kind: Class, Set: charRanges(scalars.Difference(charset.Char('\n')))}, nil
 	case '^', '$':
 		p.pos = start
 		return nil, p.errf("anchor %q is not supported in tokens", c)

@@ -132,17 +132,29 @@ func TestParseMatches(t *testing.T) {
 	}
 }
 
-func TestClassesExcludeSurrogates(t *testing.T) {
-	for _, p := range []string{`[^a]`, `.`, `\P{L}`, `\W`} {
-		n, err := Parse(p, false)
+func TestSurrogatesOnlyInsideSpanningRanges(t *testing.T) {
+	cases := []struct {
+		pattern   string
+		spans     bool
+		rangesNum int
+	}{
+		{`[^a]`, true, 2},
+		{`.`, true, 2},
+		{`\P{L}`, true, -1},
+		{`\W`, true, -1},
+		{`[\x{D000}-\x{D7FF}]`, false, 1},
+		{`[\x{D000}-\x{D7FF}\x{E000}-\x{E0FF}]`, true, 1},
+	}
+	for _, c := range cases {
+		n, err := Parse(c.pattern, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n.Set.Contains(0xD800) || n.Set.Contains(0xDFFF) {
-			t.Errorf("/%s/ contains surrogates: %v", p, n.Set)
+		if n.Set.Contains(0xD800) != c.spans || n.Set.Contains(0xDFFF) != c.spans {
+			t.Errorf("/%s/: surrogates included = %v, want %v", c.pattern, n.Set.Contains(0xD800), c.spans)
 		}
-		if !n.Set.Contains(0x10FFFF) {
-			t.Errorf("/%s/ misses U+10FFFF", p)
+		if c.rangesNum >= 0 && n.Set.RangeCount() != c.rangesNum {
+			t.Errorf("/%s/: %d ranges, want %d", c.pattern, n.Set.RangeCount(), c.rangesNum)
 		}
 	}
 }
