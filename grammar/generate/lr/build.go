@@ -157,7 +157,7 @@ func (b *builder) addActions(preceding []Symbol, aux []auxInfo, stateID int, set
 				if v.Kind == ir.Auxiliary {
 					aux = append(aux, b.auxInfo(set, st.Symbol))
 				}
-				if v.Kind == ir.Hidden && len(b.g.Fields[st.Symbol.Index]) > 0 {
+				if (v.Kind == ir.Hidden || v.Kind == ir.Auxiliary) && len(b.g.Fields[st.Symbol.Index]) > 0 {
 					succ.inherited = true
 				}
 				target = nontermSucc

@@ -269,3 +269,42 @@ func TestErrorStateNumberingAndMinimization(t *testing.T) {
 		t.Errorf("no externals, want only the empty row, got %v", tab.ExternalLexStates)
 	}
 }
+
+// eofAsToken0 makes only lexical token 0 conflict with anything.
+type eofAsToken0 struct{}
+
+func (eofAsToken0) DoesConflict(i, j int) bool { return i == 0 && j != 0 }
+func (eofAsToken0) DoesOverlap(i, j int) bool  { return false }
+
+// The CLI checks end-of-input against other tokens as if it were lexical
+// token 0; states that differ only in EOF versus '}' must stay apart when
+// token 0 conflicts.
+func TestMinimizeTreatsEOFAsToken0(t *testing.T) {
+	for _, tc := range []struct {
+		rel   TokenRelations
+		split bool
+	}{{eofAsToken0{}, true}, {fakeRelations{}, false}} {
+		g, tab, err := build(t, "",
+			R("program", seq(S("begin"), rep(Y("item")))),
+			R("item", choice(seq(S("{"), rep(Y("item")), S("}")), S("x"))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		PopulateErrorState(tab, g.Syntax, ir.TokenSet{})
+		PopulateUsedSymbols(tab, g.Syntax, len(g.Lexical.Variables))
+		Minimize(tab, g, tc.rel, ir.TokenSet{})
+		item := nonTerminal(g, "item")
+		n := 0
+		for _, s := range tab.States {
+			for _, e := range s.Terminal {
+				if a := e.Actions[0]; a.Kind == Reduce && a.Symbol == item && a.ChildCount == 1 {
+					n++
+					break
+				}
+			}
+		}
+		if got := n > 1; got != tc.split {
+			t.Errorf("%T: %d states reduce after 'x', want split=%t", tc.rel, n, tc.split)
+		}
+	}
+}

@@ -218,12 +218,16 @@ func (m *minimizer) tokenConflicts(other *State, otherKeys []Symbol, tok Symbol)
 			return true
 		}
 	}
-	if tok.Kind != prepare.Terminal {
+	if tok.Kind != prepare.Terminal && tok.Kind != prepare.End {
 		return false
 	}
+	// End-of-input is checked as lexical token 0 (its index), as the CLI
+	// does; this keeps states that differ in EOF apart when token 0
+	// conflicts.
 	word := m.syn.Word
-	isWord := word >= 0 && tok.Index == word
-	isKeyword := word >= 0 && m.keywords.Has(tok.Index)
+	isTerm := tok.Kind == prepare.Terminal
+	isWord := isTerm && word >= 0 && tok.Index == word
+	isKeyword := isTerm && word >= 0 && m.keywords.Has(tok.Index)
 	for _, k := range otherKeys {
 		if k.Kind != prepare.Terminal {
 			continue
