@@ -503,7 +503,24 @@ func TestAgainstCLIParsers(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("keywords: ours %d, CLI %d", keywords.Len(), wantKw)
+			if keywords.Len() != wantKw {
+				t.Errorf("keywords: ours %d (%v), CLI %d", keywords.Len(), kwNames, wantKw)
+			}
+
+			// The error state: the CLI lists ErrorStateTokens plus EOF and externals.
+			errTokens := ErrorStateTokens(g, word, keywords, m, c)
+			var missing, extra []string
+			for i := 0; i < n; i++ {
+				in0 := len(stateSets) > 0 && stateSets[0].Has(i)
+				if errTokens.Has(i) && !in0 {
+					extra = append(extra, g.Variables[i].Name)
+				} else if !errTokens.Has(i) && in0 {
+					missing = append(missing, g.Variables[i].Name)
+				}
+			}
+			if len(missing)+len(extra) > 0 {
+				t.Errorf("error state differs from the CLI's: missing %q, extra %q", missing, extra)
+			}
 
 			inputs := make([]LexStateInput, len(stateSets))
 			for s := range stateSets {
