@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn-check/grammar/generate/input"
 	"github.com/harnlang/harn-check/grammar/generate/ir"
@@ -486,7 +487,9 @@ func TestAgainstCLIParsers(t *testing.T) {
 					follow[e].Add(i)
 				}
 			}
+			t0 := time.Now()
 			m := NewConflictMap(g, follow)
+			tConflicts := time.Since(t0)
 			coincidentStates := make([]ir.TokenSet, len(stateSets))
 			copy(coincidentStates[1:], stateSets[1:])
 			c := NewCoincidentIndex(n, coincidentStates)
@@ -534,7 +537,9 @@ func TestAgainstCLIParsers(t *testing.T) {
 				}
 				inputs[s] = LexStateInput{Tokens: toks, EOF: eof[s]}
 			}
+			t0 = time.Now()
 			main, kw, lexStateOf := BuildLexTables(g, inputs, word, keywords, m, c)
+			t.Logf("timing: conflict map %v, lex tables %v", tConflicts, time.Since(t0))
 			entries := map[int]bool{}
 			cliEntries := map[int]bool{}
 			for s, ls := range lexStateOf {
