@@ -1,0 +1,33 @@
+// Package lsp is leia-lsp, the one language server for Harn and Leia. It
+// speaks the Language Server Protocol 3.16 through glsp's protocol types
+// and dispatcher, over a JSON-RPC stream (package wire) that survives
+// malformed input.
+//
+// Layout, as in gopls: one file per request or notification
+// (hover.go, definition.go, code_action.go, ...); each handler finds the
+// document, looks up its language and delegates. Sub-packages:
+//
+//   - cache: open documents (immutable versions, incremental sync,
+//     tree-sitter-shaped edits) and their analysis through the driver
+//     registry harn-check uses, so editor and CI see the same diagnostics.
+//   - mapper: byte offsets <-> UTF-16 protocol positions, diagnostics and
+//     fixes -> protocol types. The only place positions change units.
+//   - features: the plain-data interface language front ends implement for
+//     hover, definition and the other editor features.
+//   - wire: JSON-RPC framing that answers malformed frames and keeps going.
+//
+// Invariants: no checker logic lives here; the package calls the driver
+// registry and the registered features and converts their answers. Only
+// this package and its sub-packages import protocol or JSON-RPC types.
+// Requests are handled one at a time in arrival order; diagnostics are
+// computed in the background, debounced, and a result for a superseded
+// version is dropped rather than published. A panic in a handler becomes an
+// internal-error response; the server keeps running.
+//
+// Diagnostic code descriptions: every published diagnostic whose code has
+// an explanation page links to it through codeDescription.href. By default
+// the server writes the pages (the same text `harn-check explain CODE`
+// prints) once per version into the user cache directory
+// (leia-lsp/<version>/explain/CODE.md) and links the file: URI, which any
+// editor can open; Options.ExplainHref overrides this.
+package lsp

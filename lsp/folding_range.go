@@ -1,0 +1,32 @@
+package lsp
+
+import (
+	"context"
+
+	"github.com/tliron/glsp"
+	protocol "github.com/tliron/glsp/protocol_3_16"
+)
+
+func (s *Server) foldingRange(_ *glsp.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
+	r, err := s.open(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	folds, err := r.features.FoldingRanges(context.Background(), r.snap)
+	if err != nil {
+		return nil, err
+	}
+	out := []protocol.FoldingRange{}
+	for _, f := range folds {
+		rng := r.m.Range(f.Span)
+		if rng.End.Line <= rng.Start.Line {
+			continue // a fold must span lines
+		}
+		fr := protocol.FoldingRange{StartLine: rng.Start.Line, EndLine: rng.End.Line}
+		if f.Kind != "" {
+			fr.Kind = ptr(f.Kind)
+		}
+		out = append(out, fr)
+	}
+	return out, nil
+}
