@@ -1,0 +1,660 @@
+/**
+ * @file Leia grammar for tree-sitter
+ * @license MIT
+ *
+ * Leia is a Lua-like scripting language with Go-style `:=` declarations and
+ * tagged dialect forms (`tool {...}`, `agent {...}`, prompt`...`). The
+ * language is described in docs/spec/index.md of never-labs/leia; section
+ * names below refer to that document and to our digest in
+ * shared/reference/leia-language.md.
+ *
+ * Newlines are ordinary whitespace: statements and table fields need no
+ * separator. Where two readings of juxtaposed tokens compete (`a\n(b)`,
+ * `a\n-b`), the longer expression wins, exactly as Leia's own parser does.
+ *
+ * The external scanner (src/scanner.c) decides what one-token lookahead
+ * cannot: whether a `:` starts a method call (`obj:m(`) or ends a key or
+ * label, where a tagged template starts (no space between tag and body), and
+ * the contents of strings, templates and fenced raw blocks.
+ */
+
+/* eslint-disable arrow-parens */
+/* eslint-disable camelcase */
+/* eslint-disable-next-line spaced-comment */
+/// <reference types="tree-sitter-cli/dsl" />
+// @ts-check
+
+// Operator precedence, weakest first (spec "Operator precedence"; the
+// grammar appendix puts `**` above unary and takes a unary right operand).
+const PREC = {
+  // Reading a contextual word (tool, agent, ...) as a plain name loses to
+  // every form the word introduces.
+  contextual: -2,
+  // A name followed by `{` is a tagged block only where a body block cannot
+  // follow (if/for heads keep their block, as in Go).
+  tagged: -1,
+  or: 1,
+  and: 2,
+  compare: 3,
+  concat: 4,
+  additive: 5,
+  multiplicative: 6,
+  unary: 7,
+  power: 8,
+  postfix: 9,
+  // A statement keyword followed by its operand keeps the operand
+  // (`return x`, `ch <- v`) rather than ending the statement.
+  statement: 10,
+};
+
+// Keywords reserved everywhere (spec "Keywords", internal/lexer/token.go).
+// `in` and `var` are reserved too but start no form, so they are no tokens
+// here; the checker rejects them as names.
+const RESERVED = [
+  'func', 'return', 'if', 'else', 'elseif', 'for', 'range', 'break',
+  'continue', 'go', 'chan', 'defer', 'const', 'goto', 'true', 'false', 'nil',
+];
+
+// Contextual words: keywords only where they start their own form, plain
+// names everywhere else (spec "Keywords": `agent := "x"` is legal).
+const CONTEXTUAL = ['agent', 'tool', 'evaluate', 'select', 'quote', 'import'];
+
+// Element types of dense typed arrays (`[]i64{1, 2}`).
+const DENSE_TYPES = ['i32', 'i64', 'f32', 'f64', 'bool'];
+
+const decimal = /[0-9](_?[0-9])*/;
+
+/**
+ * One or more `rule`, separated by commas.
+ * @param {RuleOrLiteral} rule
+ * @returns {SeqRule}
+ */
+function commaSep1(rule) {
+  return seq(rule, repeat(seq(',', rule)));
+}
+
+/**
+ * Zero or more `rule`, separated by commas, with an optional trailing comma.
+ * @param {RuleOrLiteral} rule
+ * @returns {ChoiceRule}
+ */
+function commaSepTrailing(rule) {
+  return optional(seq(commaSep1(rule), optional(',')));
+}
+
+/**
+ * Zero or more `rule`, each optionally followed by `,` or `;` (table and list
+ * entries: the separators are optional in practice).
+ * @param {RuleOrLiteral} rule
+ * @returns {RepeatRule}
+ */
+function looseList(rule) {
+  return repeat(seq(rule, optional(choice(',', ';'))));
+}
+
+module.exports = grammar({
+  name: 'leia',
+
+  externals: $ => [
+    // `:` that begins a method call: followed on the same line by a name and
+    // `(` (spec "Method calls"; `ident:` is otherwise a label or a key).
+    $._method_colon,
+    // `:` after a table key; offered only where a key can end.
+    $._pair_colon,
+    // Body of a double-quoted string between escapes and `${`.
+    $._string_content,
+    // Opening delimiter of a tagged template, only directly after the tag
+    // (`tag\`...\``, `tag!\`...\``, `tag\`\`\`...\`\`\``).
+    $._template_start,
+    $._fenced_template_start,
+    // Template bodies up to the closing delimiter or `${`.
+    $._template_content,
+    $._fenced_template_content,
+    // Zero-width, right after `for` when a `{` follows: the loop has no
+    // header, so the `{` opens its body, never a table in a header.
+    $._infinite_loop,
+    // An untagged fenced raw block: ```...```, no escapes, no interpolation.
+    $.fenced_string,
+    // Never produced: present only so the scanner can recognise error
+    // recovery (every symbol valid).
+    $._error_sentinel,
+  ],
+
+  extras: $ => [
+    /\s/,
+    $.comment,
+    $.directive,
+  ],
+
+  supertypes: $ => [
+    $._statement,
+    $._expression,
+  ],
+
+  word: $ => $.identifier,
+
+  reserved: {
+    global: _ => RESERVED,
+  },
+
+  conflicts: $ => [
+    // `{[k]: v}` against `{[k]}` (a one-element list as a positional entry):
+    // only the `:` after `]` tells them apart.
+    [$.list, $.computed_pair],
+  ],
+
+  rules: {
+    source_file: $ => repeat(choice($._statement, ';')),
+
+    // ----------------------------------------------------------------------
+    // Statements (spec "Statements")
+
+    _statement: $ => choice(
+      $.expression_statement,
+      $.short_var_declaration,
+      $.assignment_statement,
+      $.compound_assignment,
+      $.inc_statement,
+      $.dec_statement,
+      $.send_statement,
+      $.const_declaration,
+      $.function_declaration,
+      $.if_statement,
+      $.for_statement,
+      $.select_statement,
+      $.return_statement,
+      $.break_statement,
+      $.continue_statement,
+      $.goto_statement,
+      $.label_statement,
+      $.go_statement,
+      $.defer_statement,
+      $.import_declaration,
+      $.evaluate_statement,
+      // Legacy declaration forms (GScript and early Leia).
+      $.tool_declaration,
+      $.agent_declaration,
+      $.agent_defaults,
+      $.budget_statement,
+    ),
+
+    block: $ => seq('{', repeat(choice($._statement, ';')), '}'),
+
+    expression_statement: $ => $._expression,
+
+    expression_list: $ => commaSep1($._expression),
+
+    short_var_declaration: $ => seq(
+      field('left', $.expression_list),
+      ':=',
+      field('right', $.expression_list),
+    ),
+
+    assignment_statement: $ => seq(
+      field('left', $.expression_list),
+      '=',
+      field('right', $.expression_list),
+    ),
+
+    compound_assignment: $ => seq(
+      field('left', $._expression),
+      field('operator', choice('+=', '-=', '*=', '/=')),
+      field('right', $._expression),
+    ),
+
+    inc_statement: $ => seq(field('operand', $._expression), '++'),
+
+    dec_statement: $ => seq(field('operand', $._expression), '--'),
+
+    send_statement: $ => prec(PREC.statement, seq(
+      field('channel', $._expression),
+      '<-',
+      field('value', $._expression),
+    )),
+
+    const_declaration: $ => seq(
+      'const',
+      commaSep1(field('name', $.identifier)),
+      choice(':=', '='),
+      field('value', $.expression_list),
+    ),
+
+    function_declaration: $ => seq(
+      'func',
+      field('name', $.identifier),
+      field('parameters', $.parameters),
+      field('body', $.block),
+    ),
+
+    if_statement: $ => seq(
+      'if',
+      field('condition', $._expression),
+      field('consequence', $.block),
+      repeat(field('alternative', $.elseif_clause)),
+      optional(field('alternative', $.else_clause)),
+    ),
+
+    // `elseif` (the grammar appendix) and `else if` (newer examples).
+    elseif_clause: $ => seq(
+      choice('elseif', seq('else', 'if')),
+      field('condition', $._expression),
+      field('consequence', $.block),
+    ),
+
+    else_clause: $ => seq('else', field('body', $.block)),
+
+    for_statement: $ => seq(
+      'for',
+      choice(
+        $._infinite_loop,
+        field('condition', $._expression),
+        field('clause', $.for_clause),
+        field('clause', $.range_clause),
+      ),
+      field('body', $.block),
+    ),
+
+    // Left associativity: in `for ;; {` the `{` is the body, not a table
+    // expression statement as the update.
+    for_clause: $ => prec.left(seq(
+      optional(field('initializer', $._simple_statement)),
+      ';',
+      optional(field('condition', $._expression)),
+      ';',
+      optional(field('update', $._simple_statement)),
+    )),
+
+    _simple_statement: $ => choice(
+      $.expression_statement,
+      $.short_var_declaration,
+      $.assignment_statement,
+      $.compound_assignment,
+      $.inc_statement,
+      $.dec_statement,
+      $.send_statement,
+    ),
+
+    range_clause: $ => seq(
+      field('left', $.expression_list),
+      ':=',
+      'range',
+      field('right', $._expression),
+    ),
+
+    select_statement: $ => seq(
+      'select',
+      '{',
+      repeat(choice($.communication_case, $.default_case)),
+      '}',
+    ),
+
+    communication_case: $ => seq(
+      'case',
+      field('communication', choice(
+        $.send_statement,
+        $.receive_statement,
+        $._expression,
+      )),
+      ':',
+      repeat(choice($._statement, ';')),
+    ),
+
+    receive_statement: $ => seq(
+      field('left', $.expression_list),
+      choice(':=', '='),
+      field('right', $._expression),
+    ),
+
+    default_case: $ => seq(
+      'default',
+      ':',
+      repeat(choice($._statement, ';')),
+    ),
+
+    return_statement: $ => prec.right(PREC.statement, seq(
+      'return',
+      optional(field('values', $.expression_list)),
+    )),
+
+    break_statement: _ => 'break',
+
+    continue_statement: _ => 'continue',
+
+    goto_statement: $ => seq('goto', field('label', $.identifier)),
+
+    label_statement: $ => seq(field('name', $._name), ':'),
+
+    go_statement: $ => seq('go', field('call', $._expression)),
+
+    defer_statement: $ => seq('defer', field('call', $._expression)),
+
+    // `import "json"`, `import p "path"`, `import ( "a"  b "c" )`,
+    // legacy `import "go:net/http" as http`.
+    import_declaration: $ => prec(PREC.statement, seq(
+      'import',
+      choice(
+        $.import_spec,
+        seq('(', repeat(choice($.import_spec, ';')), ')'),
+      ),
+    )),
+
+    import_spec: $ => prec.right(choice(
+      seq(
+        optional(field('alias', $.identifier)),
+        field('path', $._string_literal),
+      ),
+      seq(
+        field('path', $._string_literal),
+        'as',
+        field('alias', $.identifier),
+      ),
+    )),
+
+    // `evaluate "name" { ... }` (ai-dialect "Evaluate Blocks").
+    evaluate_statement: $ => prec(PREC.statement, seq(
+      'evaluate',
+      field('name', $._string_literal),
+      field('body', $.block),
+    )),
+
+    // Legacy `tool name(params) { ... }`; its `//leia:requires` and
+    // `//leia:param` directives are the directive comments just above it.
+    tool_declaration: $ => prec(PREC.statement, seq(
+      'tool',
+      field('name', $.identifier),
+      field('parameters', $.parameters),
+      field('body', $.block),
+    )),
+
+    // Legacy `agent name(params) { config } flow { ... }`.
+    agent_declaration: $ => prec(PREC.statement, seq(
+      'agent',
+      field('name', $.identifier),
+      optional(field('parameters', $.parameters)),
+      field('config', $.table),
+      optional(seq('flow', field('flow', $.block))),
+    )),
+
+    // Legacy `agent defaults { ... }`.
+    agent_defaults: $ => seq(
+      'agent',
+      'defaults',
+      field('config', $.table),
+    ),
+
+    // Legacy `budget { limits } { statements }`: a tagged block whose tag
+    // should be `budget`, followed by a statement block.
+    budget_statement: $ => prec(PREC.statement, seq(
+      field('limits', $.tagged_block),
+      field('body', $.block),
+    )),
+
+    // ----------------------------------------------------------------------
+    // Expressions (spec "Expressions", grammar appendix)
+
+    _expression: $ => choice(
+      $.unary_expression,
+      $.binary_expression,
+      $._primary_expression,
+    ),
+
+    _primary_expression: $ => choice(
+      $._name,
+      $.integer,
+      $.float,
+      $.true,
+      $.false,
+      $.nil,
+      $.vararg_expression,
+      $.chan,
+      $._string_literal,
+      $.parenthesized_expression,
+      $.function_literal,
+      $.call_expression,
+      $.method_call_expression,
+      $.index_expression,
+      $.field_expression,
+      $.table,
+      $.list,
+      $.dense_array,
+      $.tagged_block,
+      $.tagged_string,
+      $.quote_block,
+      $.agent_expression,
+    ),
+
+    // A name: an identifier, or a contextual word used as one.
+    _name: $ => choice(
+      $.identifier,
+      prec(PREC.contextual, alias(choice(...CONTEXTUAL), $.identifier)),
+    ),
+
+    _string_literal: $ => choice(
+      $.string,
+      $.single_string,
+      $.raw_string,
+      $.fenced_string,
+    ),
+
+    parenthesized_expression: $ => seq('(', field('expression', $._expression), ')'),
+
+    vararg_expression: _ => '...',
+
+    // `chan` as the argument of make(chan) / make(chan, n).
+    chan: _ => 'chan',
+
+    unary_expression: $ => prec(PREC.unary, seq(
+      field('operator', choice('!', '-', '#', '^', '<-')),
+      field('operand', $._expression),
+    )),
+
+    binary_expression: $ => {
+      /** @type {[number, RuleOrLiteral, boolean][]} */
+      const table = [
+        [PREC.or, '||', false],
+        [PREC.and, '&&', false],
+        [PREC.compare, choice('==', '!=', '<', '<=', '>', '>='), false],
+        [PREC.concat, '..', true],
+        [PREC.additive, choice('+', '-', '|', '^'), false],
+        [PREC.multiplicative, choice('*', '/', '%', '<<', '>>', '&', '&^'), false],
+        [PREC.power, '**', true],
+      ];
+      return choice(...table.map(([p, op, right]) => (right ? prec.right : prec.left)(p, seq(
+        field('left', $._expression),
+        field('operator', op),
+        field('right', $._expression),
+      ))));
+    },
+
+    call_expression: $ => prec(PREC.postfix, seq(
+      field('function', $._primary_expression),
+      field('arguments', $.arguments),
+    )),
+
+    method_call_expression: $ => prec(PREC.postfix, seq(
+      field('receiver', $._primary_expression),
+      alias($._method_colon, ':'),
+      field('method', $.identifier),
+      field('arguments', $.arguments),
+    )),
+
+    arguments: $ => seq('(', commaSepTrailing($._expression), ')'),
+
+    index_expression: $ => prec(PREC.postfix, seq(
+      field('object', $._primary_expression),
+      '[',
+      field('index', $._expression),
+      ']',
+    )),
+
+    field_expression: $ => prec(PREC.postfix, seq(
+      field('object', $._primary_expression),
+      '.',
+      field('field', $.identifier),
+    )),
+
+    function_literal: $ => seq(
+      'func',
+      field('parameters', $.parameters),
+      field('body', $.block),
+    ),
+
+    parameters: $ => seq(
+      '(',
+      commaSepTrailing(choice($.identifier, $.variadic_parameter)),
+      ')',
+    ),
+
+    // `...` or `name...` (last parameter only; the checker says so).
+    variadic_parameter: $ => seq(optional(field('name', $.identifier)), '...'),
+
+    // `{k: v, [e]: v, "k": v, positional}`; separators optional.
+    table: $ => seq('{', looseList(choice($.pair, $.computed_pair, $._expression)), '}'),
+
+    pair: $ => seq(
+      field('key', choice($._name, $.string, $.single_string)),
+      alias($._pair_colon, ':'),
+      field('value', $._expression),
+    ),
+
+    computed_pair: $ => seq(
+      '[',
+      field('key', $._expression),
+      ']',
+      alias($._pair_colon, ':'),
+      field('value', $._expression),
+    ),
+
+    list: $ => seq('[', looseList(field('element', $._expression)), ']'),
+
+    // `[]i64{1, 2}`, `[3]f64{...}`: the size is written like a list.
+    dense_array: $ => seq(
+      field('size', $.list),
+      field('type', choice(...DENSE_TYPES)),
+      field('body', $.table),
+    ),
+
+    // ----------------------------------------------------------------------
+    // Tagged dialects (spec "Tagged Dialects")
+
+    // `tag { fields }`, `tag! { fields }`: model, tool, turn, prompt, and the
+    // legacy models and messages blocks are all of this shape.
+    tagged_block: $ => prec(PREC.tagged, seq(
+      field('tag', $._name),
+      optional(field('bang', token.immediate('!'))),
+      field('body', $.table),
+    )),
+
+    // `tag\`raw ${x}\``, `tag!\`...\``, `tag\`\`\`...\`\`\``, `$\`echo ${x}\``.
+    tagged_string: $ => seq(
+      field('tag', choice($._name, '$')),
+      optional(field('bang', token.immediate('!'))),
+      field('body', choice($.template, $.fenced_template)),
+    ),
+
+    // `quote { statements }`: the one tag whose block holds statements.
+    quote_block: $ => seq(
+      'quote',
+      optional(field('bang', token.immediate('!'))),
+      field('body', $.block),
+    ),
+
+    // `agent { fields }` (current), and the legacy literal forms
+    // `agent(params) { config } [flow { ... }]`, `agent { config } flow { ... }`.
+    agent_expression: $ => seq(
+      'agent',
+      optional(field('parameters', $.parameters)),
+      field('config', $.table),
+      optional(seq('flow', field('flow', $.block))),
+    ),
+
+    template: $ => seq(
+      alias($._template_start, '`'),
+      repeat(choice(alias($._template_content, $.template_content), $.interpolation)),
+      token.immediate('`'),
+    ),
+
+    fenced_template: $ => seq(
+      alias($._fenced_template_start, '```'),
+      repeat(choice(alias($._fenced_template_content, $.template_content), $.interpolation)),
+      token.immediate('```'),
+    ),
+
+    // ----------------------------------------------------------------------
+    // Literals (spec "Lexical elements")
+
+    identifier: _ => /[A-Za-z_][A-Za-z0-9_]*/,
+
+    integer: _ => token(choice(
+      /0[xX][0-9a-fA-F](_?[0-9a-fA-F])*/,
+      /0[bB][01](_?[01])*/,
+      /0[oO][0-7](_?[0-7])*/,
+      decimal,
+    )),
+
+    float: _ => token(choice(
+      seq(decimal, '.', decimal, optional(seq(/[eE][+-]?/, decimal))),
+      seq(decimal, /[eE][+-]?/, decimal),
+    )),
+
+    true: _ => 'true',
+    false: _ => 'false',
+    nil: _ => 'nil',
+
+    // "..." with escapes and ${expr} interpolation.
+    string: $ => seq(
+      '"',
+      repeat(choice(
+        alias($._string_content, $.string_content),
+        $.escape_sequence,
+        $.interpolation,
+      )),
+      token.immediate('"'),
+    ),
+
+    // '...' with escapes, no interpolation.
+    single_string: $ => seq(
+      '\'',
+      repeat(choice(
+        alias(token.immediate(prec(1, /[^'\\\n]+/)), $.string_content),
+        $.escape_sequence,
+      )),
+      token.immediate('\''),
+    ),
+
+    // `...`: raw, no escapes, no interpolation (untagged).
+    raw_string: _ => token(seq('`', /[^`]*/, '`')),
+
+    escape_sequence: _ => token.immediate(seq(
+      '\\',
+      choice(
+        /x[0-9a-fA-F]{2}/,
+        /u[0-9a-fA-F]{4}/,
+        /U[0-9a-fA-F]{8}/,
+        /[0-9]{1,3}/,
+        // Known escapes (\\ \" \' \a \b \f \n \r \t \v) and, as Leia's lexer
+        // does, any other character kept as written.
+        /[^xuU0-9\n]/,
+      ),
+    )),
+
+    interpolation: $ => seq(
+      token.immediate('${'),
+      field('expression', $._expression),
+      '}',
+    ),
+
+    // `// text` and `/* text */` (block comments do not nest).
+    comment: _ => token(choice(
+      seq('//', /[^\r\n]*/),
+      seq('/*', /[^*]*\*+([^/*][^*]*\*+)*/, '/'),
+    )),
+
+    // `//leia:kind args` (and the older `//gscript:` spelling): file
+    // directives and the declaration-local directives of legacy tools.
+    directive: _ => token(prec(1, seq(
+      choice('//leia:', '//gscript:'),
+      /[^\r\n]*/,
+    ))),
+  },
+});

@@ -1,0 +1,257 @@
+// External scanner for the Leia grammar (grammar/leia/grammar.js).
+//
+// It decides what the generated lexer cannot with one token of lookahead:
+//
+//   - a `:` that starts a method call (`obj:m(`) against a `:` that ends a
+//     table key, a label or a select case;
+//   - the opening delimiter of a tagged template, which must touch its tag
+//     (`tag` + "`" or "```", no whitespace between);
+//   - the text of double-quoted strings and of templates, which runs up to
+//     the closing delimiter, an escape or `${`;
+//   - untagged fenced raw blocks ("```" ... "```"), which have no escapes;
+//   - a `for` with no header (`for {`), so that its `{` opens the body.
+//
+// The scanner keeps no state between tokens: everything it decides is local
+// to the characters ahead, so serialization writes nothing.
+
+#include "tree_sitter/parser.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+// Token types, in the order of `externals` in grammar.js.
+enum TokenType {
+  METHOD_COLON,
+  PAIR_COLON,
+  STRING_CONTENT,
+  TEMPLATE_START,
+  FENCED_TEMPLATE_START,
+  TEMPLATE_CONTENT,
+  FENCED_TEMPLATE_CONTENT,
+  INFINITE_LOOP,
+  FENCED_STRING,
+  ERROR_SENTINEL,
+};
+
+// What ends a run of content.
+enum ContentKind {
+  CONTENT_STRING,  // "...": ends at ", \, newline or ${
+  CONTENT_TEMPLATE,  // `...`: ends at ` or ${
+  CONTENT_FENCED,  // ```...```: ends at ``` or ${
+};
+
+static inline void advance(TSLexer *lexer) { lexer->advance(lexer, false); }
+
+static inline void skip(TSLexer *lexer) { lexer->advance(lexer, true); }
+
+static inline bool is_space(int32_t c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static inline bool is_ident_start(int32_t c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static inline bool is_ident_char(int32_t c) {
+  return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+// scan_content consumes content of the given kind. The token ends at the
+// last mark_end, so a `$` that turns out to start `${` stays outside it.
+static bool scan_content(TSLexer *lexer, enum ContentKind kind, enum TokenType type) {
+  bool has_content = false;
+  for (;;) {
+    lexer->mark_end(lexer);
+    if (lexer->eof(lexer)) {
+      break;
+    }
+    int32_t c = lexer->lookahead;
+    if (kind == CONTENT_STRING && (c == '"' || c == '\\' || c == '\n')) {
+      break;
+    }
+    if (kind == CONTENT_TEMPLATE && c == '`') {
+      break;
+    }
+    if (kind == CONTENT_FENCED && c == '`') {
+      // One or two backticks are text; three close the block.
+      advance(lexer);
+      if (lexer->lookahead == '`') {
+        advance(lexer);
+        if (lexer->lookahead == '`') {
+          break;
+        }
+      }
+      has_content = true;
+      continue;
+    }
+    if (c == '$') {
+      advance(lexer);
+      if (lexer->lookahead == '{') {
+        break;
+      }
+      has_content = true;
+      continue;
+    }
+    advance(lexer);
+    has_content = true;
+  }
+  if (!has_content) {
+    return false;
+  }
+  lexer->result_symbol = type;
+  return true;
+}
+
+// scan_template_start reads the delimiter right after a tag (or its `!`).
+// No whitespace is skipped: `tag \`x\`` is a name followed by a raw string.
+static bool scan_template_start(TSLexer *lexer, const bool *valid_symbols) {
+  advance(lexer);
+  lexer->mark_end(lexer);
+  if (lexer->lookahead == '`') {
+    advance(lexer);
+    if (lexer->lookahead == '`' && valid_symbols[FENCED_TEMPLATE_START]) {
+      advance(lexer);
+      lexer->mark_end(lexer);
+      lexer->result_symbol = FENCED_TEMPLATE_START;
+      return true;
+    }
+  }
+  // "`" alone, or "``" (an empty template): the token is the first backtick.
+  if (valid_symbols[TEMPLATE_START]) {
+    lexer->result_symbol = TEMPLATE_START;
+    return true;
+  }
+  return false;
+}
+
+// scan_colon handles a `:` that is not part of `:=`. Where a key can end
+// it is always the key's colon (`{a: f(x)}` is a pair, as in Leia's
+// parser); otherwise it starts a method call only when a name and `(`
+// follow on the same line, and is left to the grammar's own `:` else.
+static bool scan_colon(TSLexer *lexer, const bool *valid_symbols) {
+  advance(lexer);
+  if (lexer->lookahead == '=') {
+    return false;
+  }
+  lexer->mark_end(lexer);
+  if (valid_symbols[PAIR_COLON]) {
+    lexer->result_symbol = PAIR_COLON;
+    return true;
+  }
+  if (!valid_symbols[METHOD_COLON]) {
+    return false;
+  }
+  while (lexer->lookahead == ' ' || lexer->lookahead == '\t') {
+    advance(lexer);
+  }
+  if (!is_ident_start(lexer->lookahead)) {
+    return false;
+  }
+  while (is_ident_char(lexer->lookahead)) {
+    advance(lexer);
+  }
+  while (lexer->lookahead == ' ' || lexer->lookahead == '\t') {
+    advance(lexer);
+  }
+  if (lexer->lookahead != '(') {
+    return false;
+  }
+  lexer->result_symbol = METHOD_COLON;
+  return true;
+}
+
+// scan_fenced_string reads a whole untagged ```...``` block. An unterminated
+// block is not a token; the grammar then reports the stray backticks.
+static bool scan_fenced_string(TSLexer *lexer) {
+  for (int i = 0; i < 3; i++) {
+    if (lexer->lookahead != '`') {
+      return false;
+    }
+    advance(lexer);
+  }
+  for (;;) {
+    if (lexer->eof(lexer)) {
+      return false;
+    }
+    if (lexer->lookahead != '`') {
+      advance(lexer);
+      continue;
+    }
+    advance(lexer);
+    if (lexer->lookahead != '`') {
+      continue;
+    }
+    advance(lexer);
+    if (lexer->lookahead != '`') {
+      continue;
+    }
+    advance(lexer);
+    lexer->mark_end(lexer);
+    lexer->result_symbol = FENCED_STRING;
+    return true;
+  }
+}
+
+void *tree_sitter_leia_external_scanner_create(void) { return NULL; }
+
+void tree_sitter_leia_external_scanner_destroy(void *payload) { (void)payload; }
+
+unsigned tree_sitter_leia_external_scanner_serialize(void *payload, char *buffer) {
+  (void)payload;
+  (void)buffer;
+  return 0;
+}
+
+void tree_sitter_leia_external_scanner_deserialize(void *payload, const char *buffer,
+                                                    unsigned length) {
+  (void)payload;
+  (void)buffer;
+  (void)length;
+}
+
+bool tree_sitter_leia_external_scanner_scan(void *payload, TSLexer *lexer,
+                                            const bool *valid_symbols) {
+  (void)payload;
+  // During error recovery every symbol is valid; let the generated lexer
+  // decide then.
+  if (valid_symbols[ERROR_SENTINEL]) {
+    return false;
+  }
+
+  // Content tokens: no whitespace skipping, it belongs to the text.
+  if (valid_symbols[STRING_CONTENT]) {
+    return scan_content(lexer, CONTENT_STRING, STRING_CONTENT);
+  }
+  if (valid_symbols[TEMPLATE_CONTENT]) {
+    return scan_content(lexer, CONTENT_TEMPLATE, TEMPLATE_CONTENT);
+  }
+  if (valid_symbols[FENCED_TEMPLATE_CONTENT]) {
+    return scan_content(lexer, CONTENT_FENCED, FENCED_TEMPLATE_CONTENT);
+  }
+
+  // A template opening touches its tag.
+  if ((valid_symbols[TEMPLATE_START] || valid_symbols[FENCED_TEMPLATE_START]) &&
+      lexer->lookahead == '`') {
+    return scan_template_start(lexer, valid_symbols);
+  }
+
+  while (is_space(lexer->lookahead)) {
+    skip(lexer);
+  }
+
+  if (valid_symbols[INFINITE_LOOP] && lexer->lookahead == '{') {
+    lexer->mark_end(lexer);
+    lexer->result_symbol = INFINITE_LOOP;
+    return true;
+  }
+
+  if (lexer->lookahead == ':' && (valid_symbols[PAIR_COLON] || valid_symbols[METHOD_COLON])) {
+    return scan_colon(lexer, valid_symbols);
+  }
+
+  if (lexer->lookahead == '`' && valid_symbols[FENCED_STRING]) {
+    return scan_fenced_string(lexer);
+  }
+
+  return false;
+}
