@@ -1,0 +1,231 @@
+package validator
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/runtime/blueprint"
+	"github.com/harnlang/harn-check/runtime/rhai"
+)
+
+// FileResult is the outcome of checking one file.
+type FileResult struct {
+	Path        string
+	Content     []byte
+	Diagnostics []diagnostics.Diagnostic
+}
+
+// CheckPaths compiles every blueprint (a *.toml file declaring outputs,
+// see blueprint.LooksLikeBlueprint) and every *.rhai script found under
+// paths (directories are walked in lexical order, skipping .git and
+// node_modules; a file named explicitly is checked whatever its
+// extension, as a blueprint if it ends in .toml). Validators that a
+// blueprint references are compiled even when they lie outside paths;
+// their problems are reported on the script file. Results are sorted by
+// path, one per file, with sorted, de-duplicated diagnostics. The error is
+// only for a path that does not exist.
+func CheckPaths(paths []string) ([]FileResult, error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if path != p && (d.Name() == ".git" || d.Name() == "node_modules") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if strings.HasSuffix(path, ".rhai") || strings.HasSuffix(path, ".toml") {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	c := &checker{results: map[string]*FileResult{}, compiled: map[string]bool{}}
+	for _, f := range files {
+		if strings.HasSuffix(f, ".toml") {
+			c.blueprint(f)
+		} else {
+			c.script(f)
+		}
+	}
+	out := make([]FileResult, 0, len(c.results))
+	for _, r := range c.results {
+		diagnostics.Sort(r.Diagnostics)
+		r.Diagnostics = slices.CompactFunc(r.Diagnostics, func(a, b diagnostics.Diagnostic) bool {
+			return a.Code == b.Code && a.Span == b.Span && a.Message == b.Message
+		})
+		if r.Diagnostics == nil {
+			r.Diagnostics = []diagnostics.Diagnostic{}
+		}
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b FileResult) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
+}
+
+type checker struct {
+	results  map[string]*FileResult
+	compiled map[string]bool
+}
+
+func (c *checker) result(path string, content []byte) *FileResult {
+	r := c.results[path]
+	if r == nil {
+		r = &FileResult{Path: path}
+		c.results[path] = r
+	}
+	if r.Content == nil {
+		r.Content = content
+	}
+	return r
+}
+
+// script compiles one .rhai file once.
+func (c *checker) script(path string) {
+	path = filepath.Clean(path)
+	if c.compiled[path] {
+		return
+	}
+	c.compiled[path] = true
+	_, data, cerr := Load(path, path, rhai.Limits{})
+	r := c.result(path, data)
+	if cerr != nil {
+		r.Diagnostics = append(r.Diagnostics, cerr.Diagnostic(path))
+	}
+}
+
+func (c *checker) blueprint(path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		r := c.result(path, nil)
+		r.Diagnostics = append(r.Diagnostics, diagnostics.New(path, diagnostics.SourceValidator, blueprint.CodeUnreadableBlueprint,
+			diagnostics.Span{}, fmt.Sprintf("cannot read blueprint: %v", errors.Unwrap(err))))
+		return
+	}
+	if !blueprint.LooksLikeBlueprint(data) {
+		return
+	}
+	bp, diags := blueprint.Parse(path, data)
+	r := c.result(path, data)
+	r.Diagnostics = append(r.Diagnostics, diags...)
+	for _, ref := range refs(bp) {
+		if ref.Inline == "" {
+			c.script(ref.Resolved)
+			continue
+		}
+		_, cerr := Compile(ref.Label, ref.Inline, rhai.Limits{})
+		if cerr == nil {
+			continue
+		}
+		d := cerr.Diagnostic(path)
+		if ref.InlineOffset >= 0 && cerr.Code != CodeNoValidate {
+			d.Span = diagnostics.Span{Start: ref.InlineOffset + cerr.Span.Start, End: ref.InlineOffset + cerr.Span.End}
+		} else {
+			d.Span = ref.ValueSpan
+			if cerr.Code == CodeSyntax {
+				d.Message = fmt.Sprintf("%s (line %d, position %d of the inline script)", d.Message, cerr.Line, cerr.Column)
+			}
+		}
+		d.Message = "inline validator: " + d.Message
+		r.Diagnostics = append(r.Diagnostics, d)
+	}
+}
+
+// refs lists the validators a blueprint declares, agent first.
+func refs(bp *blueprint.Blueprint) []*blueprint.ValidatorRef {
+	var out []*blueprint.ValidatorRef
+	if bp.Agent != nil && bp.Agent.Validator != nil {
+		out = append(out, bp.Agent.Validator)
+	}
+	for _, s := range bp.Stages {
+		if s.Output != nil && s.Output.Validator != nil {
+			out = append(out, s.Output.Validator)
+		}
+	}
+	return out
+}
+
+// OutputRequest asks RunOutput to run one validator on one answer.
+type OutputRequest struct {
+	ValidatorPath string
+	// OnError is "reject" (the default when empty) or "accept".
+	OnError string
+	Content []byte
+	// MaxOperations overrides the operation budget when positive.
+	MaxOperations int64
+}
+
+// OutputResult is the JSON printed by validate-output.
+type OutputResult struct {
+	Verdict string `json:"verdict"`
+	// Reason is the script's reason (reject), or under on_error=reject the
+	// failure message sent back to the agent; null otherwise.
+	Reason        *string      `json:"reason"`
+	Failure       *FailureInfo `json:"failure"`
+	BrokenScripts []string     `json:"broken_scripts"`
+}
+
+// RunOutput runs one validator on one answer. Exit code: 0 pass (or a
+// failure under accept), 1 reject or a failure that rejects, 2 a
+// validator that does not compile or cannot be read, or a bad OnError
+// value (reported as RHAI-BLU-001 on the path "--on-error"). With exit 2
+// the result's verdict is "failure" with kind "compile_error" and
+// compileDiags says why.
+func RunOutput(req OutputRequest) (res OutputResult, exitCode int, compileDiags []diagnostics.Diagnostic) {
+	res.BrokenScripts = []string{}
+	policy, err := ParseOnError(req.OnError)
+	if err != nil {
+		d := diagnostics.New("--on-error", diagnostics.SourceValidator, blueprint.CodeBadOnError, diagnostics.Span{}, err.Error())
+		res.Verdict = string(Failure)
+		res.Failure = &FailureInfo{Kind: "usage_error", Message: err.Error()}
+		return res, 2, []diagnostics.Diagnostic{d}
+	}
+	lim := rhai.DefaultLimits()
+	if req.MaxOperations > 0 {
+		lim.MaxOperations = req.MaxOperations
+	}
+	v, _, cerr := Load(req.ValidatorPath, req.ValidatorPath, lim)
+	if cerr != nil {
+		res.Verdict = string(Failure)
+		res.Failure = &FailureInfo{Kind: "compile_error", Message: cerr.Error()}
+		return res, 2, []diagnostics.Diagnostic{cerr.Diagnostic(req.ValidatorPath)}
+	}
+	broken := &BrokenScripts{}
+	r := v.Validate(string(req.Content))
+	d := Apply(v.Label, r, policy, broken)
+	res.Verdict = string(r.Verdict)
+	res.Failure = r.Failure
+	res.BrokenScripts = broken.Names()
+	switch {
+	case r.Verdict == Reject:
+		reason := r.Reason
+		res.Reason = &reason
+	case r.Verdict == Failure && !d.Accepted:
+		reason := r.Failure.Message
+		res.Reason = &reason
+	}
+	if d.Accepted {
+		return res, 0, nil
+	}
+	return res, 1, nil
+}
