@@ -27,8 +27,12 @@ type Options struct {
 	// Name overrides the grammar's name in the exported
 	// tree_sitter_<name> function.
 	Name string
-	// ABI is the language version to emit (14, the default).
+	// ABI is the language version to emit: 14 (the default) or 15, which
+	// adds reserved words, the supertype map, the name and Version.
 	ABI int
+	// Version is the grammar's semantic version, recorded in ABI-15
+	// parsers.
+	Version [3]uint8
 }
 
 // Output holds the generated files.
@@ -62,8 +66,8 @@ func Generate(grammarJSON []byte, opts Options) (*Output, error) {
 	if abi == 0 {
 		abi = 14
 	}
-	if abi != 14 {
-		return nil, fmt.Errorf("generate: ABI %d is not supported; use 14", abi)
+	if abi != 14 && abi != 15 {
+		return nil, fmt.Errorf("generate: ABI %d is not supported; use 14 or 15", abi)
 	}
 	g, err := prepare.Prepare(in)
 	if err != nil {
@@ -119,7 +123,8 @@ func Generate(grammarJSON []byte, opts Options) (*Output, error) {
 	lr.PopulateExternalLexStates(t, g.Syntax)
 	lr.MarkFragileTokens(t, cm)
 
-	ri := &render.Input{Grammar: g, Table: t, MainLex: mainLex, KeywordLex: kwLex, Name: name, ABI: abi}
+	ri := &render.Input{Grammar: g, Table: t, MainLex: mainLex, KeywordLex: kwLex, Name: name, ABI: abi,
+		Subtypes: nodetypes.Subtypes(g, infos), Version: opts.Version}
 	c, err := render.ParserC(ri)
 	if err != nil {
 		return nil, err
@@ -128,7 +133,7 @@ func Generate(grammarJSON []byte, opts Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{ParserC: c, ParserH: render.ParserH(), GrammarJSON: grammarJSON, NodeTypesJSON: nt}
+	out := &Output{ParserC: c, ParserH: render.ParserHeader(abi), GrammarJSON: grammarJSON, NodeTypesJSON: nt}
 	out.Stats = Stats{
 		States: len(t.States), Symbols: len(t.Symbols), LexStates: mainLex.StateCount(),
 		LargeStates: render.LargeStateCount(t),

@@ -88,3 +88,39 @@ func TestGenerateErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestGenerateABI15(t *testing.T) {
+	src := strings.Replace(exprGrammar, `"word": "identifier",`,
+		`"word": "identifier", "supertypes": ["_expression"],
+  "reserved": {"global": [{"type": "STRING", "value": "nil"}]},`, 1)
+	out, err := Generate([]byte(src), Options{Name: "expr15", ABI: 15, Version: [3]uint8{1, 2, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := string(out.ParserC)
+	for _, want := range []string{
+		"#define LANGUAGE_VERSION 15",
+		"#define MAX_RESERVED_WORD_SET_SIZE 1",
+		"#define SUPERTYPE_COUNT 1",
+		"static const TSLexerMode ts_lex_modes[STATE_COUNT] = {",
+		"static const TSSymbol ts_reserved_words[",
+		"  sym__expression,\n};",
+		"    .abi_version = LANGUAGE_VERSION,",
+		`    .name = "expr15",`,
+		"      .minor_version = 2,",
+		"static const TSMapSlice ts_field_map_slices[PRODUCTION_ID_COUNT] = {",
+	} {
+		if !strings.Contains(c, want) {
+			t.Errorf("parser.c lacks %q", want)
+		}
+	}
+	h := string(out.ParserH)
+	for _, want := range []string{"uint32_t abi_version;", "const TSLexerMode *lex_modes;", "TSLanguageMetadata metadata;", "} TSMapSlice;"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("parser.h lacks %q", want)
+		}
+	}
+	if _, err := Generate([]byte(src), Options{ABI: 13}); err == nil {
+		t.Error("ABI 13 accepted")
+	}
+}

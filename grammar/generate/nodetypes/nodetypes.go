@@ -813,3 +813,27 @@ func (w *prettyWriter) types(list []nodeType) {
 	}
 	w.close("]")
 }
+
+// Child is a possible child of a node: a symbol, or an alias.
+type Child struct {
+	Aliased bool
+	Symbol  prepare.Symbol
+	Alias   prepare.Alias
+}
+
+// Subtypes returns, for each supertype, its visible children in order
+// (the ABI-15 supertype map).
+func Subtypes(g *prepare.Grammar, infos []*VariableInfo) map[prepare.Symbol][]Child {
+	out := map[prepare.Symbol][]Child{}
+	for _, s := range g.Syntax.Supertypes {
+		if s.Kind != prepare.NonTerminal {
+			continue
+		}
+		var list []Child
+		for _, c := range infos[s.Index].children.types {
+			list = append(list, Child{Aliased: c.aliased, Symbol: c.sym, Alias: c.alias})
+		}
+		out[s] = list
+	}
+	return out
+}

@@ -1,8 +1,42 @@
 package render
 
-// ParserH returns tree_sitter/parser.h: the types and macros parser.c
-// uses, laid out exactly as the runtime's ABI-14 language struct.
-func ParserH() []byte { return []byte(parserH) }
+import "strings"
+
+// ParserH returns tree_sitter/parser.h for ABI 14: the types and macros
+// parser.c uses, laid out exactly as the runtime's language struct.
+func ParserH() []byte { return ParserHeader(14) }
+
+// ParserHeader returns tree_sitter/parser.h for the given ABI (14 or 15).
+// The ABI-15 struct extends the ABI-14 one at its end and its lex modes
+// carry a reserved-word set.
+func ParserHeader(abi int) []byte {
+	if abi < 15 {
+		return []byte(parserH)
+	}
+	h := parserH
+	for _, r := range [][2]string{
+		{"(ABI 14)", "(ABI 15)"},
+		{"  uint32_t version;\n", "  uint32_t abi_version;\n"},
+		{"  const TSLexMode *lex_modes;\n", "  const TSLexerMode *lex_modes;\n"},
+		{"  const TSFieldMapSlice *field_map_slices;\n", "  const TSMapSlice *field_map_slices;\n"},
+		{"} TSFieldMapSlice;\n", "} TSMapSlice;\n"},
+		{"typedef struct {\n  uint16_t lex_state;\n  uint16_t external_lex_state;\n} TSLexMode;\n",
+			"typedef struct {\n  uint16_t lex_state;\n  uint16_t external_lex_state;\n} TSLexMode;\n\n" +
+				"typedef struct {\n  uint16_t lex_state;\n  uint16_t external_lex_state;\n  uint16_t reserved_word_set_id;\n} TSLexerMode;\n"},
+		{"typedef struct TSLanguage TSLanguage;\n#endif\n",
+			"typedef struct TSLanguage TSLanguage;\n\ntypedef struct TSLanguageMetadata {\n  uint8_t major_version;\n  uint8_t minor_version;\n  uint8_t patch_version;\n} TSLanguageMetadata;\n#endif\n"},
+		{"  const TSStateId *primary_state_ids;\n};\n",
+			"  const TSStateId *primary_state_ids;\n  const char *name;\n  const TSSymbol *reserved_words;\n" +
+				"  uint16_t max_reserved_word_set_size;\n  uint32_t supertype_count;\n  const TSSymbol *supertype_symbols;\n" +
+				"  const TSMapSlice *supertype_map_slices;\n  const TSSymbol *supertype_map_entries;\n  TSLanguageMetadata metadata;\n};\n"},
+	} {
+		if !strings.Contains(h, r[0]) {
+			panic("render: ABI-15 header rewrite lost its anchor " + r[0])
+		}
+		h = strings.Replace(h, r[0], r[1], 1)
+	}
+	return []byte(h)
+}
 
 const parserH = `#ifndef TREE_SITTER_PARSER_H_
 #define TREE_SITTER_PARSER_H_

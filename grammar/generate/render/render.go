@@ -15,6 +15,7 @@ import (
 	"github.com/harnlang/harn-check/grammar/generate/ir"
 	"github.com/harnlang/harn-check/grammar/generate/lex"
 	"github.com/harnlang/harn-check/grammar/generate/lr"
+	"github.com/harnlang/harn-check/grammar/generate/nodetypes"
 	"github.com/harnlang/harn-check/grammar/generate/prepare"
 )
 
@@ -26,8 +27,12 @@ type Input struct {
 	KeywordLex *lex.Table // nil without a word token
 	// Name is the language name in tree_sitter_<Name>.
 	Name string
-	// ABI is the language version to emit; only 14 is supported.
+	// ABI is the language version to emit: 14 (default) or 15.
 	ABI int
+	// Subtypes lists each supertype's children (ABI 15).
+	Subtypes map[prepare.Symbol][]nodetypes.Child
+	// Version is the grammar's semantic version (ABI 15 metadata).
+	Version [3]uint8
 }
 
 type symbol = prepare.Symbol
@@ -45,6 +50,11 @@ type renderer struct {
 	unique      []prepare.Alias
 	fieldNames  []string
 	largeStates int
+	// ABI 15: reserved-word sets (set 0 empty) and each state's set.
+	reservedSets  []ir.TokenSet
+	reservedOf    []int
+	supertypeIDs  []string
+	supertypeSubs map[string][]string
 }
 
 const smallStateThreshold = 64
@@ -54,8 +64,8 @@ func ParserC(in *Input) ([]byte, error) {
 	if in.ABI == 0 {
 		in.ABI = 14
 	}
-	if in.ABI != 14 {
-		return nil, fmt.Errorf("render: ABI %d is not supported; use 14", in.ABI)
+	if in.ABI != 14 && in.ABI != 15 {
+		return nil, fmt.Errorf("render: ABI %d is not supported; use 14 or 15", in.ABI)
 	}
 	r := &renderer{in: in, g: in.Grammar, syn: in.Grammar.Syntax, t: in.Table}
 	r.init()
@@ -72,10 +82,16 @@ func ParserC(in *Input) ([]byte, error) {
 	r.aliasSequences()
 	r.nonTerminalAliasMap()
 	r.primaryStateIDs()
+	if r.in.ABI >= 15 && len(r.supertypeIDs) > 0 {
+		r.supertypeMap()
+	}
 	if err := r.lexFunctions(); err != nil {
 		return nil, err
 	}
 	r.lexModes()
+	if r.in.ABI >= 15 && len(r.reservedSets) > 1 {
+		r.reservedWords()
+	}
 	if err := r.parseTable(); err != nil {
 		return nil, err
 	}
@@ -200,6 +216,111 @@ func (r *renderer) init() {
 	sort.Strings(r.fieldNames)
 
 	r.largeStates = LargeStateCount(r.t)
+
+	r.reservedSets = []ir.TokenSet{{}}
+	for _, st := range r.t.States {
+		id := -1
+		for i, set := range r.reservedSets {
+			if set.Equal(st.ReservedWords) {
+				id = i
+				break
+			}
+		}
+		if id < 0 {
+			r.reservedSets = append(r.reservedSets, st.ReservedWords.Clone())
+			id = len(r.reservedSets) - 1
+		}
+		r.reservedOf = append(r.reservedOf, id)
+	}
+	if r.in.ABI >= 15 {
+		r.supertypeSubs = map[string][]string{}
+		for sup, children := range r.in.Subtypes {
+			id, ok := r.ids[sup]
+			if !ok {
+				continue
+			}
+			if _, dup := r.supertypeSubs[id]; dup {
+				continue
+			}
+			set := map[string]bool{}
+			for _, c := range children {
+				if !c.Aliased {
+					if cid, ok := r.ids[c.Symbol]; ok {
+						set[cid] = true
+					}
+					continue
+				}
+				if aid, ok := r.aliasIDs[c.Alias]; ok {
+					set[aid] = true
+					continue
+				}
+				for _, s := range r.symbolsForAlias(c.Alias) {
+					if cid, ok := r.ids[s]; ok {
+						set[cid] = true
+					}
+				}
+			}
+			var list []string
+			for k := range set {
+				list = append(list, k)
+			}
+			sort.Strings(list)
+			r.supertypeSubs[id] = list
+			r.supertypeIDs = append(r.supertypeIDs, id)
+		}
+		sort.Strings(r.supertypeIDs)
+	}
+}
+
+func (r *renderer) maxReservedSetSize() int {
+	n := 0
+	for _, s := range r.reservedSets {
+		n = max(n, s.Len())
+	}
+	return n
+}
+
+func (r *renderer) supertypeMap() {
+	r.line("static const TSSymbol ts_supertype_symbols[SUPERTYPE_COUNT] = {")
+	for _, id := range r.supertypeIDs {
+		r.line("  %s,", id)
+	}
+	r.line("};")
+	r.line("")
+	r.line("static const TSMapSlice ts_supertype_map_slices[] = {")
+	row := 0
+	var starts []int
+	for _, id := range r.supertypeIDs {
+		n := len(r.supertypeSubs[id])
+		r.line("  [%s] = {.index = %d, .length = %d},", id, row, n)
+		starts = append(starts, row)
+		row += n
+	}
+	r.line("};")
+	r.line("")
+	r.line("static const TSSymbol ts_supertype_map_entries[] = {")
+	for i, id := range r.supertypeIDs {
+		r.line("  [%d] =", starts[i])
+		for _, sub := range r.supertypeSubs[id] {
+			r.line("    %s,", sub)
+		}
+	}
+	r.line("};")
+	r.line("")
+}
+
+func (r *renderer) reservedWords() {
+	r.line("static const TSSymbol ts_reserved_words[%d][MAX_RESERVED_WORD_SET_SIZE] = {", len(r.reservedSets))
+	for i, set := range r.reservedSets {
+		if i == 0 {
+			continue
+		}
+		r.line("  [%d] = {", i)
+		set.Each(func(t int) { r.line("    %s,", r.tokenSymbol(t)) })
+		r.line("  },")
+	}
+	r.line("};")
+	r.line("")
 }
 
 func (r *renderer) symbolsForAlias(a prepare.Alias) []symbol {
@@ -259,7 +380,13 @@ func (r *renderer) header() {
 	r.line("#define EXTERNAL_TOKEN_COUNT %d", len(r.syn.Externals))
 	r.line("#define FIELD_COUNT %d", len(r.fieldNames))
 	r.line("#define MAX_ALIAS_SEQUENCE_LENGTH %d", r.t.MaxAliasLength)
+	if r.in.ABI >= 15 {
+		r.line("#define MAX_RESERVED_WORD_SET_SIZE %d", r.maxReservedSetSize())
+	}
 	r.line("#define PRODUCTION_ID_COUNT %d", len(r.t.ProductionInfos))
+	if r.in.ABI >= 15 {
+		r.line("#define SUPERTYPE_COUNT %d", len(r.supertypeIDs))
+	}
 	r.line("")
 }
 
@@ -415,7 +542,11 @@ func (r *renderer) fieldMaps() {
 		}
 		slices = append(slices, slice{find(flat), len(flat)})
 	}
-	r.line("static const TSFieldMapSlice ts_field_map_slices[PRODUCTION_ID_COUNT] = {")
+	sliceType := "TSFieldMapSlice"
+	if r.in.ABI >= 15 {
+		sliceType = "TSMapSlice"
+	}
+	r.line("static const %s ts_field_map_slices[PRODUCTION_ID_COUNT] = {", sliceType)
 	for i, s := range slices {
 		if s.length > 0 {
 			r.line("  [%d] = {.index = %d, .length = %d},", i, s.index, s.length)
@@ -545,16 +676,24 @@ func (r *renderer) lexFunctions() error {
 }
 
 func (r *renderer) lexModes() {
-	r.line("static const TSLexMode ts_lex_modes[STATE_COUNT] = {")
+	if r.in.ABI >= 15 {
+		r.line("static const TSLexerMode ts_lex_modes[STATE_COUNT] = {")
+	} else {
+		r.line("static const TSLexMode ts_lex_modes[STATE_COUNT] = {")
+	}
 	for i, s := range r.t.States {
-		switch {
-		case s.IsEndOfNonTerminalExtra():
+		if s.IsEndOfNonTerminalExtra() {
 			r.line("  [%d] = {(TSStateId)(-1)},", i)
-		case s.ExternalLexState > 0:
-			r.line("  [%d] = {.lex_state = %d, .external_lex_state = %d},", i, s.LexState, s.ExternalLexState)
-		default:
-			r.line("  [%d] = {.lex_state = %d},", i, s.LexState)
+			continue
 		}
+		mode := fmt.Sprintf(".lex_state = %d", s.LexState)
+		if s.ExternalLexState > 0 {
+			mode += fmt.Sprintf(", .external_lex_state = %d", s.ExternalLexState)
+		}
+		if r.in.ABI >= 15 && r.reservedOf[i] != 0 {
+			mode += fmt.Sprintf(", .reserved_word_set_id = %d", r.reservedOf[i])
+		}
+		r.line("  [%d] = {%s},", i, mode)
 	}
 	r.line("};")
 	r.line("")
@@ -799,7 +938,11 @@ func (r *renderer) export() {
 	r.line("")
 	r.line("TS_PUBLIC const TSLanguage *%s(void) {", fn)
 	r.line("  static const TSLanguage language = {")
-	r.line("    .version = LANGUAGE_VERSION,")
+	if r.in.ABI >= 15 {
+		r.line("    .abi_version = LANGUAGE_VERSION,")
+	} else {
+		r.line("    .version = LANGUAGE_VERSION,")
+	}
 	r.line("    .symbol_count = SYMBOL_COUNT,")
 	r.line("    .alias_count = ALIAS_COUNT,")
 	r.line("    .token_count = TOKEN_COUNT,")
@@ -807,6 +950,9 @@ func (r *renderer) export() {
 	r.line("    .state_count = STATE_COUNT,")
 	r.line("    .large_state_count = LARGE_STATE_COUNT,")
 	r.line("    .production_id_count = PRODUCTION_ID_COUNT,")
+	if r.in.ABI >= 15 {
+		r.line("    .supertype_count = SUPERTYPE_COUNT,")
+	}
 	r.line("    .field_count = FIELD_COUNT,")
 	r.line("    .max_alias_sequence_length = MAX_ALIAS_SEQUENCE_LENGTH,")
 	r.line("    .parse_table = &ts_parse_table[0][0],")
@@ -821,11 +967,20 @@ func (r *renderer) export() {
 		r.line("    .field_map_slices = ts_field_map_slices,")
 		r.line("    .field_map_entries = ts_field_map_entries,")
 	}
+	if r.in.ABI >= 15 && len(r.supertypeIDs) > 0 {
+		r.line("    .supertype_map_slices = ts_supertype_map_slices,")
+		r.line("    .supertype_map_entries = ts_supertype_map_entries,")
+		r.line("    .supertype_symbols = ts_supertype_symbols,")
+	}
 	r.line("    .symbol_metadata = ts_symbol_metadata,")
 	r.line("    .public_symbol_map = ts_symbol_map,")
 	r.line("    .alias_map = ts_non_terminal_alias_map,")
 	r.line("    .alias_sequences = &ts_alias_sequences[0][0],")
-	r.line("    .lex_modes = ts_lex_modes,")
+	if r.in.ABI >= 15 {
+		r.line("    .lex_modes = (const void*)ts_lex_modes,")
+	} else {
+		r.line("    .lex_modes = ts_lex_modes,")
+	}
 	r.line("    .lex_fn = ts_lex,")
 	if r.syn.Word >= 0 {
 		r.line("    .keyword_lex_fn = ts_lex_keywords,")
@@ -843,6 +998,18 @@ func (r *renderer) export() {
 		r.line("    },")
 	}
 	r.line("    .primary_state_ids = ts_primary_state_ids,")
+	if r.in.ABI >= 15 {
+		r.line("    .name = \"%s\",", cString(r.in.Name))
+		if len(r.reservedSets) > 1 {
+			r.line("    .reserved_words = &ts_reserved_words[0][0],")
+		}
+		r.line("    .max_reserved_word_set_size = %d,", r.maxReservedSetSize())
+		r.line("    .metadata = {")
+		r.line("      .major_version = %d,", r.in.Version[0])
+		r.line("      .minor_version = %d,", r.in.Version[1])
+		r.line("      .patch_version = %d,", r.in.Version[2])
+		r.line("    },")
+	}
 	r.line("  };")
 	r.line("  return &language;")
 	r.line("}")
