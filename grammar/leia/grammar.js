@@ -30,9 +30,6 @@ const PREC = {
   // Reading a contextual word (tool, agent, ...) as a plain name loses to
   // every form the word introduces.
   contextual: -2,
-  // A name followed by `{` is a tagged block only where a body block cannot
-  // follow (if/for heads keep their block, as in Go).
-  tagged: -1,
   or: 1,
   and: 2,
   compare: 3,
@@ -141,6 +138,12 @@ module.exports = grammar({
     // `{[k]: v}` against `{[k]}` (a one-element list as a positional entry):
     // only the `:` after `]` tells them apart.
     [$.list, $.computed_pair],
+    // `name {` is a tagged block in statements and values, but after an
+    // if/elseif/for header the `{` opens the body (as composite literals in
+    // Go). A table may also start a statement, so one token of lookahead
+    // cannot tell; the parser keeps both readings and the tagged block's
+    // dynamic precedence settles the rare input where both survive.
+    [$._primary_expression, $.tagged_block],
   ],
 
   rules: {
@@ -539,7 +542,7 @@ module.exports = grammar({
 
     // `tag { fields }`, `tag! { fields }`: model, tool, turn, prompt, and the
     // legacy models and messages blocks are all of this shape.
-    tagged_block: $ => prec(PREC.tagged, seq(
+    tagged_block: $ => prec.dynamic(1, seq(
       field('tag', $._name),
       optional(field('bang', token.immediate('!'))),
       field('body', $.table),
