@@ -354,6 +354,9 @@ func (b *nfaBuilder) rule(r *rule, next int32) (bool, error) {
 		if err != nil {
 			return false, err
 		}
+		if n.Size() > regex.MaxSize {
+			return false, fmt.Errorf("regex /%s/ is too large (more than %d NFA states)", r.value, regex.MaxSize)
+		}
 		return b.regex(n, next), nil
 	case rChoice:
 		alts := make([]int32, 0, len(r.subs))

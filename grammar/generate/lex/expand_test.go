@@ -166,6 +166,7 @@ func TestExpandErrorsNameTheToken(t *testing.T) {
 		{choiceR(blank(), str("")), "matches the empty string"},
 		{pat("^a"), "anchor"},
 		{pat(`\p{Bogus}`), "Bogus"},
+		{pat(`(a{1000}){1000}`), "too large"},
 		{&input.Rule{Type: input.Symbol, Name: "x"}, "SYMBOL"},
 	}
 	for _, c := range cases {

