@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -231,5 +232,68 @@ func BenchmarkReparse(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkGain alternates the binding's default path and tsutil's path
+// within every iteration, so that both see the same machine load, and
+// reports the throughput of each and their ratio ("gain" = binding time /
+// tsutil time; above 1 means tsutil is faster). Full parse and a 5-byte
+// edit plus incremental reparse near the middle.
+func BenchmarkGain(b *testing.B) {
+	defer UseCAllocator()
+	for _, lang := range []struct {
+		name string
+		ptr  unsafe.Pointer
+	}{{"json", tsjson.Language()}, {"go", tsgo.Language()}} {
+		src := benchInput(b, lang.name)
+		p := newParser(b, lang.ptr)
+		b.Run(lang.name+"/parse", func(b *testing.B) {
+			var tb, tt time.Duration
+			for b.Loop() {
+				UseBindingAllocator()
+				t0 := time.Now()
+				p.Parse(src, nil).Close()
+				t1 := time.Now()
+				UseCAllocator()
+				Parse(p, src, nil).Close()
+				tb, tt = tb+t1.Sub(t0), tt+time.Since(t1)
+			}
+			mb := float64(len(src)) * float64(b.N) / 1e6
+			b.ReportMetric(mb/tb.Seconds(), "binding-MB/s")
+			b.ReportMetric(mb/tt.Seconds(), "tsutil-MB/s")
+			b.ReportMetric(float64(tb)/float64(tt), "gain")
+		})
+		mid := bytes.IndexByte(src[len(src)/2:], '\n') + len(src)/2 + 1
+		edited := append(append(append([]byte{}, src[:mid]...), "     "...), src[mid:]...)
+		e := edit(src, mid, mid, 5, edited)
+		b.Run(lang.name+"/reparse", func(b *testing.B) {
+			UseBindingAllocator()
+			baseB := p.Parse(src, nil)
+			UseCAllocator()
+			baseT := Parse(p, src, nil)
+			defer baseB.Close()
+			defer baseT.Close()
+			var tb, tt time.Duration
+			for b.Loop() {
+				UseBindingAllocator()
+				old := baseB.Clone()
+				old.Edit(e)
+				t0 := time.Now()
+				p.Parse(edited, old).Close()
+				tb += time.Since(t0)
+				old.Close()
+				UseCAllocator()
+				old = baseT.Clone()
+				old.Edit(e)
+				t0 = time.Now()
+				Parse(p, edited, old).Close()
+				tt += time.Since(t0)
+				old.Close()
+			}
+			b.ReportMetric(float64(tb.Microseconds())/float64(b.N), "binding-µs/reparse")
+			b.ReportMetric(float64(tt.Microseconds())/float64(b.N), "tsutil-µs/reparse")
+			b.ReportMetric(float64(tb)/float64(tt), "gain")
+		})
 	}
 }
