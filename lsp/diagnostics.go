@@ -67,6 +67,7 @@ func (p *publisher) run(uri string) {
 	if cur := p.s.store.Get(uri); cur != d {
 		// Stale: a newer version (or a close) arrived meanwhile, and it
 		// schedules its own analysis.
+		p.s.log.Printf("dropped stale diagnostics of %s version %d", uri, d.Version)
 		return
 	}
 	p.s.notify(protocol.ServerTextDocumentPublishDiagnostics, params)

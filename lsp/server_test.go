@@ -40,7 +40,7 @@ func (tr *transcript) add(label string, v any) {
 	switch v := v.(type) {
 	case lsptest.Message:
 		if v.Error != nil {
-			data, _ = json.MarshalIndent(map[string]any{"error": v.Error}, "", "  ")
+			data, _ = json.MarshalIndent(map[string]any{"id": v.ID, "error": v.Error}, "", "  ")
 		} else if v.Method != "" {
 			data, _ = json.MarshalIndent(map[string]any{"method": v.Method, "params": v.Params}, "", "  ")
 		} else {

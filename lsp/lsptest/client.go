@@ -227,7 +227,7 @@ func (c *Client) Messages() []Message {
 // Diagnostics is a publishDiagnostics notification's params.
 type Diagnostics struct {
 	URI         string            `json:"uri"`
-	Version     *int32            `json:"version"`
+	Version     *int32            `json:"version,omitempty"`
 	Diagnostics []json.RawMessage `json:"diagnostics"`
 }
 

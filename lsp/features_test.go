@@ -1,0 +1,57 @@
+package lsp_test
+
+import (
+	"testing"
+
+	"github.com/harnlang/harn-check/lsp/lsptest"
+)
+
+const featureText = "def main {\n  x = 42 𝄞 x\n}\ndef other\n"
+
+func doc(uri string) map[string]any { return map[string]any{"uri": uri} }
+
+func at(uri string, line, char int) map[string]any {
+	return map[string]any{"textDocument": doc(uri), "position": lsptest.Pos(line, char)}
+}
+
+// TestFeatures drives every feature request through the protocol, for the
+// Fake language (which implements them) and for Harn (which has no
+// front end yet and so answers empty).
+func TestFeatures(t *testing.T) {
+	for _, tc := range []struct {
+		name, uri, lang string
+		caps            map[string]any
+	}{
+		{"features_fake", fakeURI, "fake", map[string]any{"textDocument": map[string]any{
+			"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true}}}},
+		{"features_fake_flat_symbols", fakeURI, "fake", nil},
+		{"features_harn", "file:///w/m.harn", "harn", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := &transcript{t: t}
+			c := lsptest.Start(t, testOptions())
+			c.Initialize("file:///w", tc.caps)
+			c.Open(tc.uri, tc.lang, 1, featureText)
+			// x after the astral character: UTF-16 column 12.
+			tr.add("hover", c.Call("textDocument/hover", at(tc.uri, 1, 12)))
+			tr.add("hover on nothing", c.Call("textDocument/hover", at(tc.uri, 1, 9)))
+			tr.add("definition", c.Call("textDocument/definition", at(tc.uri, 1, 12)))
+			refs := at(tc.uri, 1, 2)
+			refs["context"] = map[string]any{"includeDeclaration": true}
+			tr.add("references", c.Call("textDocument/references", refs))
+			tr.add("document symbols", c.Call("textDocument/documentSymbol", map[string]any{"textDocument": doc(tc.uri)}))
+			tr.add("workspace symbols", c.Call("workspace/symbol", map[string]any{"query": "main"}))
+			tr.add("semantic tokens", c.Call("textDocument/semanticTokens/full", map[string]any{"textDocument": doc(tc.uri)}))
+			tr.add("folding ranges", c.Call("textDocument/foldingRange", map[string]any{"textDocument": doc(tc.uri)}))
+			tr.add("completion", c.Call("textDocument/completion", at(tc.uri, 3, 4)))
+			tr.add("signature help", c.Call("textDocument/signatureHelp", at(tc.uri, 1, 4)))
+			tr.add("prepare rename", c.Call("textDocument/prepareRename", at(tc.uri, 1, 2)))
+			rename := at(tc.uri, 1, 2)
+			rename["newName"] = "y"
+			tr.add("rename", c.Call("textDocument/rename", rename))
+			rename["newName"] = "not a word"
+			tr.add("rename to an invalid name", c.Call("textDocument/rename", rename))
+			tr.check(tc.name)
+		})
+	}
+}
