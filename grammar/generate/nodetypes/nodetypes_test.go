@@ -104,3 +104,40 @@ func TestNodeTypes(t *testing.T) {
 		t.Error("named flags wrong")
 	}
 }
+
+// A supertype that is also inlined still gets its node-types entry, and
+// fields of that type list the supertype, not its members.
+func TestInlinedSupertype(t *testing.T) {
+	src := `{"name":"t","extras":[],"supertypes":["_value"],"inline":["_value"],"rules":{
+	  "pair": {"type":"SEQ","members":[{"type":"STRING","value":"("},{"type":"FIELD","name":"v","content":{"type":"SYMBOL","name":"_value"}},{"type":"STRING","value":")"}]},
+	  "_value": {"type":"CHOICE","members":[{"type":"SYMBOL","name":"num"},{"type":"SYMBOL","name":"word"}]},
+	  "num": {"type":"PATTERN","value":"[0-9]+"},
+	  "word": {"type":"PATTERN","value":"[a-z]+"}}}`
+	in, err := input.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := prepare.Prepare(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := JSON(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nodes []node
+	if err := json.Unmarshal(out, &nodes); err != nil {
+		t.Fatal(err)
+	}
+	if nodes[0].Type != "_value" || len(nodes[0].Subtypes) != 2 {
+		t.Fatalf("first entry %+v, want the _value supertype with two subtypes", nodes[0])
+	}
+	for _, n := range nodes {
+		if n.Type == "pair" {
+			f := n.Fields["v"]
+			if len(f.Types) != 1 || f.Types[0].Type != "_value" {
+				t.Errorf("field v types %+v, want [_value]", f.Types)
+			}
+		}
+	}
+}

@@ -353,17 +353,9 @@ func intern(l *loaded) (*interned, error) {
 			out.inline = append(out.inline, s)
 		}
 	}
-	for _, s := range supertypes {
-		inlined := false
-		for _, x := range out.inline {
-			if x == s {
-				inlined = true
-			}
-		}
-		if !inlined {
-			out.supertypes = append(out.supertypes, s)
-		}
-	}
+	// Supertypes that are also inlined stay supertypes (they still describe
+	// node types), as in the 0.25 CLI.
+	out.supertypes = supertypes
 	if l.word != "" {
 		s, ok := syms[l.word]
 		if !ok {
