@@ -315,7 +315,7 @@ func readCLIParser(t *testing.T, path string) *cliParser {
 			}
 		}
 	}
-	for s, acts := range p.stateActions {
+	for _, acts := range p.stateActions {
 		var toks []string
 		for sym := range acts {
 			if id, ok := p.ids[sym]; ok && id < p.tokenCount {
@@ -324,7 +324,6 @@ func readCLIParser(t *testing.T, path string) *cliParser {
 				toks = append(toks, sym)
 			}
 		}
-		_ = s
 		p.stateTokens = append(p.stateTokens, toks)
 	}
 	return p
@@ -366,10 +365,6 @@ func mapTokens(g *Grammar, p *cliParser, word int) map[string]int {
 		}
 	}
 	return out
-}
-
-type cliCase struct {
-	dir string
 }
 
 func TestAgainstCLIParsers(t *testing.T) {
@@ -453,7 +448,7 @@ func TestAgainstCLIParsers(t *testing.T) {
 			}
 			// Following tokens, approximated from the shifts of the minimized table.
 			follow := make([]ir.TokenSet, n)
-			for s, acts := range p.stateActions {
+			for _, acts := range p.stateActions {
 				for sym, a := range acts {
 					i, ok := idx[sym]
 					if !ok || a >= len(p.shifts) {
@@ -465,15 +460,13 @@ func TestAgainstCLIParsers(t *testing.T) {
 						}
 					}
 				}
-				_ = s
 			}
 			var extras []int
 			for _, e := range gj.Extras {
 				if e.Type == input.Symbol {
-					for ident, i := range idx {
+					for _, i := range idx {
 						if g.Variables[i].Name == e.Name {
 							extras = append(extras, i)
-							_ = ident
 						}
 					}
 				}

@@ -97,8 +97,7 @@ func (c *cursor) hasSeparator() bool {
 	return false
 }
 
-// allChars returns the union of the raw transitions' characters; sepToo
-// includes separator transitions.
+// rawTransitions returns the cursor's advance states, in state order.
 func (c *cursor) rawTransitions() []*nfaState {
 	var out []*nfaState
 	for _, id := range c.states {
