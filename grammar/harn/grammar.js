@@ -93,25 +93,25 @@ module.exports = grammar({
     // condition followed by the block. The struct reading dies at the first
     // entry that is not `name: value`.
     [$._expression, $.struct_expression],
+
     // `f < T` may be a comparison or the start of explicit type arguments
-    // `f<T>(args)`; the call reading wins when both survive.
-    [$._expression, $._type],
-    // `{ x: T, ... }` may be a dict literal or a closure with typed parameters
-    // until `->` or `}` decides.
+    // `f<T>(args)`; the call reading wins (dynamic precedence) when both
+    // survive to `>(`.
+    [$._expression, $.call_expression],
+    [$._expression, $.call_expression, $.generic_type],
+
+    // `{ x: T, ... }` may be a dict literal or a closure with typed
+    // parameters until `->` or `}` decides, so every type that looks like an
+    // expression (names, literals, shapes, function types) stays ambiguous
+    // until then.
     [$._expression, $._type],
     [$._expression, $.literal_type],
-    // AUTO
-    [$.dict, $.shape_type],
-    // AUTO
-    [$._string_literal, $.shape_field],
-    // AUTO
     [$.negative_literal, $._expression],
-    // AUTO
-    [$.parameters, $.function_type],
-    // AUTO
-    [$.parameter, $._type],
-    // AUTO
+    [$.dict, $.shape_type],
+    [$._string_literal, $.shape_field],
     [$.closure_parameter, $.shape_field],
+    [$.parameters, $.function_type],
+    [$.parameter, $._type],
   ],
 
   rules: {
@@ -644,11 +644,11 @@ module.exports = grammar({
 
     parenthesized_expression: $ => seq('(', field('expression', $._expression), ')'),
 
-    call_expression: $ => prec(PREC.postfix, choice(
-      seq(
+    call_expression: $ => choice(
+      prec(PREC.postfix, seq(
         field('function', $._expression),
         field('arguments', $.arguments),
-      ),
+      )),
       // Explicit type arguments `map<int, string>(xs, f)` follow a plain
       // name only; `f < x` stays a comparison unless `>(` completes the call.
       prec.dynamic(1, seq(
@@ -656,7 +656,7 @@ module.exports = grammar({
         field('type_arguments', $.type_arguments),
         field('arguments', $.arguments),
       )),
-    )),
+    ),
 
     arguments: $ => seq('(', commaSepTrailing(choice($._expression, $.spread_element)), ')'),
 
@@ -687,7 +687,7 @@ module.exports = grammar({
     // differs from the ternary's `?` (§5 notes).
     propagation_expression: $ => prec(PREC.postfix, seq(
       field('operand', $._expression),
-      token.immediate(prec(1, '?')),
+      token.immediate('?'),
     )),
 
     unary_expression: $ => prec.right(PREC.unary, seq(
