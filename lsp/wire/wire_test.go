@@ -1,0 +1,101 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+func frame(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
+
+const ok1 = `{"jsonrpc":"2.0","id":1,"method":"a"}`
+const ok2 = `{"jsonrpc":"2.0","method":"b","params":{}}`
+
+// replies parses the error responses written to out as "id code" pairs.
+func replies(t *testing.T, out string) []string {
+	t.Helper()
+	var got []string
+	for out != "" {
+		var n int
+		if _, err := fmt.Sscanf(out, "Content-Length: %d\r\n\r\n", &n); err != nil {
+			t.Fatalf("bad output %q", out)
+		}
+		i := strings.Index(out, "\r\n\r\n") + 4
+		var m struct {
+			ID    json.RawMessage
+			Error struct{ Code int }
+		}
+		if err := json.Unmarshal([]byte(out[i:i+n]), &m); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s %d", m.ID, m.Error.Code))
+		out = out[i+n:]
+	}
+	return got
+}
+
+func TestStream(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		input   string
+		methods []string // messages delivered, in order
+		replies []string // error responses written
+		final   error    // ReadObject's error after the last message
+	}{
+		{"two messages", frame(ok1) + frame(ok2), []string{"a", "b"}, nil, io.EOF},
+		{"header names are case-insensitive, bare newlines tolerated, extra headers ignored",
+			"content-length: " + fmt.Sprint(len(ok1)) + "\nContent-Type: application/vscode-jsonrpc; charset=utf-8\n\n" + ok1,
+			[]string{"a"}, nil, io.EOF},
+		{"stray blank lines between frames", frame(ok1) + "\r\n\r\n" + frame(ok2), []string{"a", "b"}, nil, io.EOF},
+		{"not JSON", frame(`{"jsonrpc":`) + frame(ok2), []string{"b"}, []string{"null -32700"}, io.EOF},
+		{"invalid id answered with null", frame(`{"jsonrpc":"2.0","id":1.5,"method":"x"}`) + frame(ok1), []string{"a"}, []string{"null -32600"}, io.EOF},
+		{"bad request answered with its id", frame(`{"jsonrpc":"2.0","id":"q","method":7}`), nil, []string{`"q" -32600`}, io.EOF},
+		{"response from the client passes", frame(`{"jsonrpc":"2.0","id":3,"result":null}`), []string{""}, nil, io.EOF},
+		{"oversized message skipped", frame(strings.Repeat(" ", 200)+ok1) + frame(ok2), []string{"b"}, []string{"null -32700"}, io.EOF},
+		{"missing length", "X-Foo: 1\r\n\r\n" + frame(ok1), []string{"a"}, []string{"null -32700"}, io.EOF},
+		{"input ends inside a body", "Content-Length: 50\r\n\r\n{", nil, nil, io.ErrUnexpectedEOF},
+		{"input ends inside a header", "Content-Len", nil, nil, io.ErrUnexpectedEOF},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			s := NewStream(strings.NewReader(tc.input), &out, nil)
+			s.MaxMessage = 100
+			var methods []string
+			var err error
+			for {
+				var m struct {
+					Method string `json:"method"`
+				}
+				if err = s.ReadObject(&m); err != nil {
+					break
+				}
+				methods = append(methods, m.Method)
+			}
+			if fmt.Sprint(methods) != fmt.Sprint(tc.methods) {
+				t.Errorf("delivered %q, want %q", methods, tc.methods)
+			}
+			if got := replies(t, out.String()); fmt.Sprint(got) != fmt.Sprint(tc.replies) {
+				t.Errorf("replies %q, want %q", got, tc.replies)
+			}
+			if !errors.Is(err, tc.final) {
+				t.Errorf("final error %v, want %v", err, tc.final)
+			}
+		})
+	}
+}
+
+func TestWriteObject(t *testing.T) {
+	var out bytes.Buffer
+	s := NewStream(strings.NewReader(""), &out, nil)
+	if err := s.WriteObject(map[string]int{"é": 1}); err != nil {
+		t.Fatal(err)
+	}
+	// Bytes, not characters: "é" is two.
+	if want := "Content-Length: 8\r\n\r\n{\"é\":1}"; out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
