@@ -109,7 +109,7 @@ func isMermaid(s string) bool {
 func (it *interp) ownedArray(pv *Value) *Array {
 	a := (*pv).(*Array)
 	if a.shared {
-		a = ownArray(a)
+		a = it.ownA(a)
 		*pv = a
 	}
 	return a
@@ -118,7 +118,7 @@ func (it *interp) ownedArray(pv *Value) *Array {
 func (it *interp) ownedMap(pv *Value) *Map {
 	m := (*pv).(*Map)
 	if m.shared {
-		m = ownMap(m)
+		m = it.ownM(m)
 		*pv = m
 	}
 	return m
@@ -152,6 +152,8 @@ func (it *interp) native(name string, args []*Value, pos int) (Value, bool, erro
 			return nil, true, err
 		}
 	}
+	// Most container built-ins are linear in the container's size.
+	it.ops += int64(sizeHint(a0) >> 11)
 	switch name {
 	case "print", "debug":
 		return Unit{}, n == 1, nil

@@ -820,7 +820,7 @@ func (it *interp) modify(target node, f func(*Value) error, pos int) error {
 				return it.errf(ErrRuntime, t.pos, "Unknown property '%s' - a setter is not registered for type '%s'", t.name, TypeName(*pv))
 			}
 			if m.shared {
-				m = ownMap(m)
+				m = it.ownM(m)
 				*pv = m
 			}
 			cur, ok := m.m[t.name]
@@ -853,7 +853,7 @@ func (it *interp) modify(target node, f func(*Value) error, pos int) error {
 					return it.errf(ErrRuntime, t.pos, "Array index %d out of bounds: only %d elements in array", idx, n)
 				}
 				if c.shared {
-					c = ownArray(c)
+					c = it.ownA(c)
 					*pv = c
 				}
 				return f(&c.Items[k])
@@ -863,7 +863,7 @@ func (it *interp) modify(target node, f func(*Value) error, pos int) error {
 					return it.errf(ErrRuntime, t.idx.at(), "Object map index must be a string, not %s", TypeName(idx))
 				}
 				if c.shared {
-					c = ownMap(c)
+					c = it.ownM(c)
 					*pv = c
 				}
 				cur, ok := c.m[k]
@@ -920,7 +920,7 @@ func (it *interp) assign(s *assignStmt) error {
 		if op == "+" {
 			if a, ok := (*pv).(*Array); ok {
 				if a.shared {
-					a = ownArray(a)
+					a = it.ownA(a)
 					*pv = a
 				}
 				if b, ok := v.(*Array); ok {

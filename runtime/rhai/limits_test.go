@@ -39,6 +39,7 @@ func TestLimits(t *testing.T) {
 		{name: "stack overflow is not catchable", src: "fn f(n) { f(n + 1) } try { f(0) } catch { 1 }", kind: ErrStackOverflow, msg: "Stack overflow"},
 		{name: "closure recursion through arrays is bounded", src: "fn g(a) { a.map(|x| g(a)) } g([1])", kind: ErrStackOverflow, msg: "Stack overflow"},
 		{name: "long operator chain is bounded by eval depth", src: "1" + strings.Repeat(" + 1", 30000), lim: Limits{MaxOperations: 1_000_000}, kind: ErrStackOverflow, msg: "Stack overflow"},
+		{name: "linear container work is charged to the budget", src: "let a = []; a.pad(9000, 1); loop { let b = a == a; let c = 5 in a; let d = a; d.push(1); }", kind: ErrTooManyOperations, msg: "Too many operations"},
 		{name: "moderate operator chain evaluates", src: "1" + strings.Repeat(" + 1", 999), want1000: true},
 	}
 	for _, c := range cases {

@@ -60,6 +60,8 @@ func (it *interp) binaryExpr(x *binaryExpr) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Comparing or searching containers is linear in their size.
+	it.ops += int64((sizeHint(l) + sizeHint(r)) >> 11)
 	switch x.op {
 	case "in":
 		return it.contains(r, l, x.pos)
@@ -365,7 +367,7 @@ other:
 		}
 		if x, ok := a.(*Map); ok {
 			if y, ok := b.(*Map); ok {
-				out := ownMap(x)
+				out := it.ownM(x)
 				for k, v := range y.m {
 					out.m[k] = share(v)
 				}

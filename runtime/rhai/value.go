@@ -318,3 +318,26 @@ func writeDebug(b *strings.Builder, v Value, depth int) {
 		b.WriteString("Fn(<closure>)")
 	}
 }
+
+// sizeHint is the top-level element count of a container, else 0.
+func sizeHint(v Value) int {
+	switch t := v.(type) {
+	case *Array:
+		return len(t.Items)
+	case *Map:
+		return len(t.m)
+	}
+	return 0
+}
+
+// ownA and ownM copy a shared container, spending one operation per 2048
+// elements copied (the next tick reports an exhausted budget).
+func (it *interp) ownA(a *Array) *Array {
+	it.ops += int64(len(a.Items) >> 11)
+	return ownArray(a)
+}
+
+func (it *interp) ownM(m *Map) *Map {
+	it.ops += int64(len(m.m) >> 11)
+	return ownMap(m)
+}
