@@ -759,7 +759,10 @@ module.exports = grammar({
       field('body', $.match_body),
     ),
 
-    match_body: $ => seq('{', memberList($, $.match_arm), '}'),
+    // Arms end with a block, so they need no separator between them
+    // (`match k { 1 -> { a } _ -> { b } }`); newlines, `;` and `,` are
+    // allowed anywhere.
+    match_body: $ => seq('{', repeat(choice($.match_arm, $._newline, ';', ',')), '}'),
 
     match_arm: $ => seq(
       field('pattern', $._pattern),
