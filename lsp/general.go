@@ -54,7 +54,7 @@ func capabilities() protocol.ServerCapabilities {
 		}},
 		SemanticTokensProvider: protocol.SemanticTokensOptions{
 			Legend: protocol.SemanticTokensLegend{TokenTypes: features.TokenTypes, TokenModifiers: features.TokenModifiers},
-			Full:   true,
+			Full:   protocol.SemanticDelta{Delta: ptr(true)},
 		},
 		FoldingRangeProvider: true,
 		CompletionProvider:   &protocol.CompletionOptions{TriggerCharacters: []string{".", ":"}},

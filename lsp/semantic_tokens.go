@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"slices"
+	"strconv"
+	"sync"
 
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -12,7 +14,33 @@ import (
 )
 
 func (s *Server) semanticTokensFull(_ *glsp.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	r, err := s.open(p.TextDocument.URI)
+	data, err := s.tokenData(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	id := s.tokens.remember(p.TextDocument.URI, data)
+	return &protocol.SemanticTokens{ResultID: &id, Data: data}, nil
+}
+
+// semanticTokensDelta answers with the edit turning the tokens of
+// previousResultId into the current ones (one edit: the changed middle
+// between a common prefix and suffix), or with full tokens when that
+// result is no longer known.
+func (s *Server) semanticTokensDelta(_ *glsp.Context, p *protocol.SemanticTokensDeltaParams) (any, error) {
+	data, err := s.tokenData(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	prev, known := s.tokens.lookup(p.TextDocument.URI, p.PreviousResultID)
+	id := s.tokens.remember(p.TextDocument.URI, data)
+	if !known {
+		return &protocol.SemanticTokens{ResultID: &id, Data: data}, nil
+	}
+	return &protocol.SemanticTokensDelta{ResultId: &id, Edits: tokenEdits(prev, data)}, nil
+}
+
+func (s *Server) tokenData(uri protocol.DocumentUri) ([]protocol.UInteger, error) {
+	r, err := s.open(uri)
 	if err != nil {
 		return nil, err
 	}
@@ -20,7 +48,66 @@ func (s *Server) semanticTokensFull(_ *glsp.Context, p *protocol.SemanticTokensP
 	if err != nil {
 		return nil, err
 	}
-	return &protocol.SemanticTokens{Data: encodeTokens(r.m, toks)}, nil
+	return encodeTokens(r.m, toks), nil
+}
+
+// tokenEdits returns the edits turning old into new: none when equal,
+// else one replacing the differing middle.
+func tokenEdits(old, new []protocol.UInteger) []protocol.SemanticTokensEdit {
+	pre := 0
+	for pre < len(old) && pre < len(new) && old[pre] == new[pre] {
+		pre++
+	}
+	if pre == len(old) && pre == len(new) {
+		return []protocol.SemanticTokensEdit{}
+	}
+	suf := 0
+	for suf < len(old)-pre && suf < len(new)-pre && old[len(old)-1-suf] == new[len(new)-1-suf] {
+		suf++
+	}
+	return []protocol.SemanticTokensEdit{{
+		Start:       protocol.UInteger(pre),
+		DeleteCount: protocol.UInteger(len(old) - pre - suf),
+		Data:        slices.Clone(new[pre : len(new)-suf]),
+	}}
+}
+
+// tokenResults remembers the last semantic tokens sent per document, for
+// delta requests.
+type tokenResults struct {
+	mu   sync.Mutex
+	next int
+	last map[protocol.DocumentUri]tokenResult
+}
+
+type tokenResult struct {
+	id   string
+	data []protocol.UInteger
+}
+
+func (t *tokenResults) remember(uri protocol.DocumentUri, data []protocol.UInteger) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.next++
+	id := strconv.Itoa(t.next)
+	if t.last == nil {
+		t.last = map[protocol.DocumentUri]tokenResult{}
+	}
+	t.last[uri] = tokenResult{id, data}
+	return id
+}
+
+func (t *tokenResults) lookup(uri protocol.DocumentUri, id string) ([]protocol.UInteger, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r, ok := t.last[uri]
+	return r.data, ok && r.id == id
+}
+
+func (t *tokenResults) forget(uri protocol.DocumentUri) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.last, uri)
 }
 
 // encodeTokens produces the protocol's relative encoding: for each token,

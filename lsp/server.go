@@ -50,6 +50,7 @@ type Server struct {
 	store   *cache.Store
 	handler *protocol.Handler
 	diags   *publisher
+	tokens  tokenResults
 
 	mu           sync.Mutex
 	conn         *jsonrpc2.Conn
@@ -70,28 +71,29 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, log: logger, store: cache.NewStore()}
 	s.diags = newPublisher(s)
 	s.handler = &protocol.Handler{
-		Initialize:                     s.initialize,
-		Initialized:                    s.initialized,
-		Shutdown:                       s.shutdownRequest,
-		Exit:                           s.exit,
-		SetTrace:                       s.setTrace,
-		CancelRequest:                  s.cancelRequest,
-		TextDocumentDidOpen:            s.didOpen,
-		TextDocumentDidChange:          s.didChange,
-		TextDocumentDidClose:           s.didClose,
-		TextDocumentDidSave:            s.didSave,
-		TextDocumentCodeAction:         s.codeAction,
-		TextDocumentHover:              s.hover,
-		TextDocumentDefinition:         s.definition,
-		TextDocumentReferences:         s.references,
-		TextDocumentDocumentSymbol:     s.documentSymbol,
-		WorkspaceSymbol:                s.workspaceSymbol,
-		TextDocumentSemanticTokensFull: s.semanticTokensFull,
-		TextDocumentFoldingRange:       s.foldingRange,
-		TextDocumentCompletion:         s.completion,
-		TextDocumentSignatureHelp:      s.signatureHelp,
-		TextDocumentPrepareRename:      s.prepareRename,
-		TextDocumentRename:             s.rename,
+		Initialize:                          s.initialize,
+		Initialized:                         s.initialized,
+		Shutdown:                            s.shutdownRequest,
+		Exit:                                s.exit,
+		SetTrace:                            s.setTrace,
+		CancelRequest:                       s.cancelRequest,
+		TextDocumentDidOpen:                 s.didOpen,
+		TextDocumentDidChange:               s.didChange,
+		TextDocumentDidClose:                s.didClose,
+		TextDocumentDidSave:                 s.didSave,
+		TextDocumentCodeAction:              s.codeAction,
+		TextDocumentHover:                   s.hover,
+		TextDocumentDefinition:              s.definition,
+		TextDocumentReferences:              s.references,
+		TextDocumentDocumentSymbol:          s.documentSymbol,
+		WorkspaceSymbol:                     s.workspaceSymbol,
+		TextDocumentSemanticTokensFull:      s.semanticTokensFull,
+		TextDocumentSemanticTokensFullDelta: s.semanticTokensDelta,
+		TextDocumentFoldingRange:            s.foldingRange,
+		TextDocumentCompletion:              s.completion,
+		TextDocumentSignatureHelp:           s.signatureHelp,
+		TextDocumentPrepareRename:           s.prepareRename,
+		TextDocumentRename:                  s.rename,
 	}
 	return s
 }

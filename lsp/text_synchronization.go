@@ -60,6 +60,7 @@ func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 		return nil
 	}
 	s.diags.clear(p.TextDocument.URI)
+	s.tokens.forget(p.TextDocument.URI)
 	return nil
 }
 

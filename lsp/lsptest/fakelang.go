@@ -9,9 +9,11 @@
 package lsptest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn-check/diagnostics"
@@ -171,11 +173,7 @@ func (fake) SemanticTokens(_ context.Context, s features.Snapshot) ([]features.T
 }
 
 func sortTokens(ts []features.Token) {
-	for i := 1; i < len(ts); i++ {
-		for j := i; j > 0 && ts[j].Span.Start < ts[j-1].Span.Start; j-- {
-			ts[j], ts[j-1] = ts[j-1], ts[j]
-		}
-	}
+	slices.SortStableFunc(ts, func(a, b features.Token) int { return cmp.Compare(a.Span.Start, b.Span.Start) })
 }
 
 func (fake) FoldingRanges(_ context.Context, s features.Snapshot) ([]features.Fold, error) {
