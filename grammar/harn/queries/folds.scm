@@ -1,0 +1,21 @@
+; Foldable regions.
+[
+  (block)
+  (struct_body)
+  (enum_body)
+  (interface_body)
+  (impl_body)
+  (tool_body)
+  (skill_body)
+  (eval_pack_body)
+  (match_body)
+  (closure)
+  (dict)
+  (list)
+  (arguments)
+  (parameters)
+  (import_list)
+  (shape_type)
+  (multiline_string)
+  (block_comment)
+] @fold
