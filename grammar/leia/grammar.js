@@ -405,6 +405,7 @@ module.exports = grammar({
       $._name,
       $.integer,
       $.float,
+      $.duration,
       $.true,
       $.false,
       $.nil,
@@ -598,6 +599,14 @@ module.exports = grammar({
     float: _ => token(choice(
       seq(decimal, '.', decimal, optional(seq(/[eE][+-]?/, decimal))),
       seq(decimal, /[eE][+-]?/, decimal),
+    )),
+
+    // Legacy duration literals (`time: 30s`); newer code writes seconds or
+    // the duration`250ms` dialect.
+    duration: _ => token(seq(
+      decimal,
+      optional(seq('.', decimal)),
+      choice('ns', 'us', 'ms', 's', 'm', 'h'),
     )),
 
     true: _ => 'true',
