@@ -219,3 +219,34 @@ func TestParseCorpusFormat(t *testing.T) {
 		})
 	}
 }
+
+// TestExamplesParse parses every Harn program under examples/ and requires a
+// tree without ERROR or MISSING nodes.
+func TestExamplesParse(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir(filepath.Join("..", "..", "examples"), func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".harn") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no .harn files under examples/")
+	}
+	h := startParser(t)
+	for _, f := range files {
+		res, err := h.ParseFile(f, true)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if res.Err != "" || res.HasError {
+			t.Errorf("%s: syntax errors:\n%s", f, indentSexp(normalizeSexp(res.Sexp)))
+		}
+	}
+}
