@@ -112,6 +112,10 @@ func (v *vocab) walk(r *input.Rule, inToken bool) {
 			v.anonymous[r.Value] = true
 		}
 	case input.Token, input.ImmediateToken:
+		// token("x") and token.immediate("x") are anonymous nodes named "x".
+		if c := r.Content; c != nil && c.Type == input.String && !inToken {
+			v.anonymous[c.Value] = true
+		}
 		inToken = true
 	}
 	for _, m := range r.Members {
