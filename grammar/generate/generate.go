@@ -49,8 +49,19 @@ type Stats struct {
 
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// Generate builds a parser from grammar.json text.
-func Generate(grammarJSON []byte, opts Options) (*Output, error) {
+// Generate builds a parser from grammar.json text. A bad grammar yields
+// an error naming the rule at fault; an internal failure is reported as
+// an error too, never as a panic.
+func Generate(grammarJSON []byte, opts Options) (out *Output, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("generate: internal error (please report with the grammar): %v", r)
+		}
+	}()
+	return generate(grammarJSON, opts)
+}
+
+func generate(grammarJSON []byte, opts Options) (*Output, error) {
 	in, err := input.Parse(grammarJSON)
 	if err != nil {
 		return nil, err

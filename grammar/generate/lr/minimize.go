@@ -314,7 +314,9 @@ func (m *minimizer) removeUnitReductions() {
 		return
 	}
 	for _, s := range m.t.States {
-		for changed := true; changed; {
+		// Each pass follows one more unit reduction; a chain is never longer
+		// than the number of states, which also guards against cycles.
+		for changed, pass := true, 0; changed && pass <= len(m.t.States); pass++ {
 			changed = false
 			target := func(id int) int {
 				if sym, ok := unit[id]; ok {

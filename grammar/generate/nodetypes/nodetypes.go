@@ -263,7 +263,7 @@ func Infos(g *prepare.Grammar) ([]*VariableInfo, error) {
 		allInitialized = true
 	}
 	for _, s := range syn.Supertypes {
-		if result[s.Index].multiStep {
+		if s.Kind == prepare.NonTerminal && result[s.Index].multiStep {
 			return nil, fmt.Errorf("grammar: rule `%s`: a supertype must always have a single visible child, but it can have several", syn.Variables[s.Index].Name)
 		}
 	}
@@ -277,7 +277,9 @@ func Infos(g *prepare.Grammar) ([]*VariableInfo, error) {
 		return out
 	}
 	for _, s := range syn.Supertypes {
-		result[s.Index].children.types = keepVisible(result[s.Index].children.types)
+		if s.Kind == prepare.NonTerminal {
+			result[s.Index].children.types = keepVisible(result[s.Index].children.types)
+		}
 	}
 	for _, info := range result {
 		for f, fi := range info.fields {

@@ -62,8 +62,12 @@ func buildInlineMap(g *SyntaxGrammar, lexical *LexicalGrammar) (*InlineMap, erro
 						continue
 					}
 					if g.IsInline(id.prod.Steps[id.step].Symbol) {
+						idx, err := m.inlineAt(g, id)
+						if err != nil {
+							return nil, err
+						}
 						var repl []stepID
-						for _, j := range m.inlineAt(g, id) {
+						for _, j := range idx {
 							repl = append(repl, stepID{m.Productions[j], id.step})
 						}
 						rest := append(repl, pending[i+1:]...)
@@ -79,20 +83,34 @@ func buildInlineMap(g *SyntaxGrammar, lexical *LexicalGrammar) (*InlineMap, erro
 	return m, nil
 }
 
-func (m *InlineMap) inlineAt(g *SyntaxGrammar, id stepID) []int {
+// pendingInline is a production being expanded at one step, with the
+// inline rules already expanded there (a rule reappearing means the
+// inline rules expand into each other forever).
+type pendingInline struct {
+	p    *Production
+	seen []Symbol
+}
+
+func (m *InlineMap) inlineAt(g *SyntaxGrammar, id stepID) ([]int, error) {
 	if idx, ok := m.byStep[inlineKey(id)]; ok {
-		return idx
+		return idx, nil
 	}
 	at := id.step
-	work := []*Production{id.prod}
+	work := []pendingInline{{p: id.prod}}
 	for i := 0; i < len(work); {
-		p := work[i]
+		p := work[i].p
 		if at >= len(p.Steps) || !g.IsInline(p.Steps[at].Symbol) {
 			i++
 			continue
 		}
 		removed := p.Steps[at]
-		var repl []*Production
+		for _, s := range work[i].seen {
+			if s == removed.Symbol {
+				return nil, errf(g.Variables[s.Index].Name, "cannot be inlined: inlining it leads back to itself")
+			}
+		}
+		seen := append(append([]Symbol(nil), work[i].seen...), removed.Symbol)
+		var repl []pendingInline
 		for _, ip := range g.Variables[removed.Symbol.Index].Productions {
 			np := &Production{DynamicPrecedence: p.DynamicPrecedence}
 			np.Steps = append(np.Steps, p.Steps[:at]...)
@@ -120,12 +138,13 @@ func (m *InlineMap) inlineAt(g *SyntaxGrammar, id stepID) []int {
 			if abs(ip.DynamicPrecedence) > abs(np.DynamicPrecedence) {
 				np.DynamicPrecedence = ip.DynamicPrecedence
 			}
-			repl = append(repl, np)
+			repl = append(repl, pendingInline{np, seen})
 		}
 		work = append(work[:i], append(repl, work[i+1:]...)...)
 	}
 	var idx []int
-	for _, p := range work {
+	for _, w := range work {
+		p := w.p
 		found := -1
 		for j, q := range m.Productions {
 			if q.Equal(p) {
@@ -140,5 +159,5 @@ func (m *InlineMap) inlineAt(g *SyntaxGrammar, id stepID) []int {
 		idx = append(idx, found)
 	}
 	m.byStep[inlineKey(id)] = idx
-	return idx
+	return idx, nil
 }

@@ -259,3 +259,13 @@ func TestInlineExpansion(t *testing.T) {
 		t.Errorf("inlined %q, want %q", strings.Join(got, "|"), want)
 	}
 }
+
+func TestMutuallyRecursiveInlines(t *testing.T) {
+	_, err := prep(t, grammar(`,"extras":[],"inline":["_a","_b"]`,
+		R("t", seq(S("x"), Y("_a"))),
+		R("_a", choice(Y("_b"), S("y"))),
+		R("_b", seq(Y("_a"), S("z")))))
+	if err == nil || !strings.Contains(err.Error(), "inlining it leads back to itself") {
+		t.Errorf("error %v, want an inline cycle error", err)
+	}
+}
