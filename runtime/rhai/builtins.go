@@ -136,6 +136,14 @@ func (it *interp) predicate(fp *FnPtr, item Value, idx int, pos int) (bool, erro
 	return b, nil
 }
 
+// linearBuiltins visit every element of their container argument.
+var linearBuiltins = map[string]bool{
+	"index_of": true, "contains": true, "join": true, "keys": true, "values": true, "sort": true,
+	"reverse": true, "to_json": true, "to_string": true, "to_debug": true, "insert": true, "remove": true,
+	"shift": true, "append": true, "filter": true, "map": true, "some": true, "all": true, "find": true,
+	"reduce": true,
+}
+
 // native dispatches on the name and argument types. matched is false when
 // no overload fits.
 func (it *interp) native(name string, args []*Value, pos int) (Value, bool, error) {
@@ -152,8 +160,9 @@ func (it *interp) native(name string, args []*Value, pos int) (Value, bool, erro
 			return nil, true, err
 		}
 	}
-	// Most container built-ins are linear in the container's size.
-	it.ops += int64(sizeHint(a0) >> 11)
+	if linearBuiltins[name] {
+		it.ops += int64(sizeHint(a0) >> elemShift)
+	}
 	switch name {
 	case "print", "debug":
 		return Unit{}, n == 1, nil

@@ -16,9 +16,9 @@
 // Deliberate differences from Rhai, each a hardening choice:
 //   - work proportional to data size (scanning or copying big strings,
 //     comparing, searching, copying or size-checking big containers) is
-//     charged to the budget at one operation per 4 KiB of string or about
-//     2048 container entries, so it cannot outlast the budget; this only
-//     changes verdicts near the budget with data far above 10 KB;
+//     charged to the budget at one operation per 4 KiB of string or 128
+//     container entries visited, so it cannot outlast the budget; this only
+//     changes verdicts of scripts that are near the budget anyway;
 //   - closures capture the variables in scope by value when created;
 //   - parse_json is a strict JSON reader (see json.go) rather than Rhai's
 //     expression evaluator, so it never runs code found in an answer.

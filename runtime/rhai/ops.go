@@ -61,7 +61,7 @@ func (it *interp) binaryExpr(x *binaryExpr) (Value, error) {
 		return nil, err
 	}
 	// Comparing or searching containers is linear in their size.
-	it.ops += int64((sizeHint(l) + sizeHint(r)) >> 11)
+	it.ops += int64((sizeHint(l) + sizeHint(r)) >> elemShift)
 	switch x.op {
 	case "in":
 		return it.contains(r, l, x.pos)

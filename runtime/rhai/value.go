@@ -330,14 +330,18 @@ func sizeHint(v Value) int {
 	return 0
 }
 
-// ownA and ownM copy a shared container, spending one operation per 2048
+// ownA and ownM copy a shared container, spending one operation per 128
 // elements copied (the next tick reports an exhausted budget).
 func (it *interp) ownA(a *Array) *Array {
-	it.ops += int64(len(a.Items) >> 11)
+	it.ops += int64(len(a.Items) >> elemShift)
 	return ownArray(a)
 }
 
 func (it *interp) ownM(m *Map) *Map {
-	it.ops += int64(len(m.m) >> 11)
+	it.ops += int64(len(m.m) >> elemShift)
 	return ownMap(m)
 }
+
+// elemShift sets the price of linear container work: one operation per
+// 1<<elemShift elements visited.
+const elemShift = 7
