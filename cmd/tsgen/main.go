@@ -59,6 +59,9 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(os.Stderr, "tsgen: warning:", w)
+	}
 	if err := os.MkdirAll(filepath.Join(*out, "tree_sitter"), 0o755); err != nil {
 		return err
 	}

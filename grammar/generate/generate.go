@@ -40,6 +40,8 @@ type Output struct {
 	ParserC, ParserH, GrammarJSON, NodeTypesJSON []byte
 	// Stats summarises the tables, for comparisons with official parsers.
 	Stats Stats
+	// Warnings are grammar problems that did not stop generation.
+	Warnings []string
 }
 
 // Stats are table sizes of a generated parser.
@@ -144,7 +146,8 @@ func generate(grammarJSON []byte, opts Options) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{ParserC: c, ParserH: render.ParserHeader(abi), GrammarJSON: grammarJSON, NodeTypesJSON: nt}
+	out := &Output{ParserC: c, ParserH: render.ParserHeader(abi), GrammarJSON: grammarJSON, NodeTypesJSON: nt,
+		Warnings: built.Warnings}
 	out.Stats = Stats{
 		States: len(t.States), Symbols: len(t.Symbols), LexStates: mainLex.StateCount(),
 		LargeStates: render.LargeStateCount(t),

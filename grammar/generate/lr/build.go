@@ -15,6 +15,9 @@ type Result struct {
 	// FollowingTokens[i] is the set of terminals that can follow
 	// terminal i (input to the lexical conflict analysis).
 	FollowingTokens []ir.TokenSet
+	// Warnings are problems that do not stop generation, such as
+	// declared conflicts that never arise.
+	Warnings []string
 }
 
 type auxInfo struct {
@@ -46,6 +49,8 @@ type builder struct {
 	queue      []queued
 	extraStart []extraStart
 	table      *Table
+	// usedConflicts[i] reports that declared conflict i was needed.
+	usedConflicts []bool
 }
 
 type extraStart struct {
@@ -66,6 +71,7 @@ func Build(g *prepare.Grammar) (*Result, error) {
 		coreIDs:  map[string]int{},
 		table:    &Table{MaxAliasLength: 1},
 	}
+	b.usedConflicts = make([]bool, len(syn.ExpectedConflicts))
 	b.cb = newClosureBuilder(syn, g.Inlines, b.syms)
 	b.table.ProductionInfos = append(b.table.ProductionInfos, ProductionInfo{})
 
@@ -117,7 +123,18 @@ func Build(g *prepare.Grammar) (*Result, error) {
 	if len(b.table.States) > 65535 {
 		return nil, fmt.Errorf("lr: %d parse states exceed the limit of 65535", len(b.table.States))
 	}
-	return &Result{Table: b.table, FollowingTokens: b.followingTokens()}, nil
+	res := &Result{Table: b.table, FollowingTokens: b.followingTokens()}
+	for i, c := range syn.ExpectedConflicts {
+		if b.usedConflicts[i] {
+			continue
+		}
+		var names []string
+		for _, s := range c {
+			names = append(names, "`"+b.symbolName(s)+"`")
+		}
+		res.Warnings = append(res.Warnings, fmt.Sprintf("the declared conflict [%s] never arises; remove it from `conflicts`", strings.Join(names, ", ")))
+	}
+	return res, nil
 }
 
 func (b *builder) addState(preceding []Symbol, aux []auxInfo, set *itemSet) int {

@@ -227,8 +227,9 @@ func (b *builder) handleConflict(set *itemSet, state *State, preceding []Symbol,
 	}
 	sort.Slice(actual, func(i, j int) bool { return actual[i].Less(actual[j]) })
 	actual = dedup(actual)
-	for _, c := range b.syn.ExpectedConflicts {
+	for i, c := range b.syn.ExpectedConflicts {
 		if symbolsEqual(c, actual) {
+			b.usedConflicts[i] = true
 			return nil
 		}
 	}

@@ -308,3 +308,28 @@ func TestMinimizeTreatsEOFAsToken0(t *testing.T) {
 		}
 	}
 }
+
+func TestUnnecessaryConflictWarning(t *testing.T) {
+	src := `{"name":"t","extras":[],"conflicts":[["a","b"]],"rules":{` +
+		R("s", choice(Y("a"), Y("b"))) + "," + R("a", S("x")) + "," + R("b", S("y")) + `}}`
+	in, err := input.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := prepare.Prepare(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "[`a`, `b`] never arises") {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	// A needed conflict gives no warning.
+	_, tab, err := build(t, `,"conflicts":[["sum"]]`, arith(seq(Y("e"), S("+"), Y("e")), S("*"))...)
+	if err != nil || tab == nil {
+		t.Fatal(err)
+	}
+}
