@@ -8,7 +8,8 @@
 // newline unless (?s)), classes with ranges, negation, nesting, POSIX
 // [:name:] items and the && -- ~~ operators, \d \w \s (ASCII, as the CLI
 // rewrites them) and negations, \p{..}/\P{..} general categories, scripts
-// and binary properties built from Go's unicode tables, groups (capturing,
+// and binary properties from generated Unicode 16.0.0 tables (see
+// UnicodeVersion and unicode16_tables.go), groups (capturing,
 // named, non-capturing, with flags), the i and s flags, * + ? {n} {n,}
 // {n,m} with optional lazy suffix. Anchors, word boundaries, lookaround and
 // backreferences are rejected. Classes hold surrogates only inside ranges spanning

@@ -11,43 +11,43 @@ import (
 // classes range over scalar values, so complements are taken within it.
 var scalars = charset.Between(0, 0xD7FF).Union(charset.Between(0xE000, 0x10FFFF))
 
-func fromTable(t *unicode.RangeTable) charset.Set {
-	var rs []charset.Range
-	for _, r := range t.R16 {
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			if r.Stride == 1 {
-				rs = append(rs, charset.Range{Start: rune(r.Lo), End: rune(r.Hi) + 1})
-				break
-			}
-			rs = append(rs, charset.Range{Start: c, End: c + 1})
-		}
-	}
-	for _, r := range t.R32 {
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			if r.Stride == 1 {
-				rs = append(rs, charset.Range{Start: rune(r.Lo), End: rune(r.Hi) + 1})
-				break
-			}
-			rs = append(rs, charset.Range{Start: c, End: c + 1})
-		}
+//go:generate go run ./internal/gen -o unicode16_tables.go
+
+// UnicodeVersion is the version of the Unicode data behind \p{...} classes
+// and case-insensitive matching (the tables in unicode16_tables.go).
+const UnicodeVersion = unicodeVersion
+
+// fromTable builds a set from inclusive ranges.
+func fromTable(table [][2]rune) charset.Set {
+	rs := make([]charset.Range, len(table))
+	for i, r := range table {
+		rs[i] = charset.Range{Start: r[0], End: r[1] + 1}
 	}
 	return charset.FromRanges(rs...)
 }
 
-func unionTables(names ...string) charset.Set {
-	s := charset.Empty()
-	for _, n := range names {
-		if t, ok := unicode.Categories[n]; ok {
-			s = s.Union(fromTable(t))
-		} else if t, ok := unicode.Properties[n]; ok {
-			s = s.Union(fromTable(t))
-		}
-	}
-	return s
+// categoryGroups lists the general categories formed from leaf ones; C also
+// takes Cn, added in category.
+var categoryGroups = map[string][]string{
+	"L":  {"Lu", "Ll", "Lt", "Lm", "Lo"},
+	"LC": {"Lu", "Ll", "Lt"},
+	"M":  {"Mn", "Mc", "Me"},
+	"N":  {"Nd", "Nl", "No"},
+	"P":  {"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po"},
+	"S":  {"Sm", "Sc", "Sk", "So"},
+	"Z":  {"Zs", "Zl", "Zp"},
+	"C":  {"Cc", "Cf", "Co", "Cs"},
 }
 
-// categoryLongNames maps Unicode general-category long names to the short
-// names Go's unicode.Categories uses.
+func unionCategories(names ...string) charset.Set {
+	var table [][2]rune
+	for _, n := range names {
+		table = append(table, unicodeCategories[n]...)
+	}
+	return fromTable(table)
+}
+
+// categoryLongNames maps Unicode general-category long names to short names.
 var categoryLongNames = map[string]string{
 	"letter": "L", "casedletter": "LC", "uppercaseletter": "Lu", "lowercaseletter": "Ll",
 	"titlecaseletter": "Lt", "modifierletter": "Lm", "otherletter": "Lo",
@@ -75,29 +75,34 @@ func looseName(s string) string {
 }
 
 var (
-	looseCategories = map[string]string{}
+	looseCategories = map[string]string{"cn": "Cn"}
 	looseScripts    = map[string]string{}
 	looseProps      = map[string]string{}
 )
 
 func init() {
-	for k := range unicode.Categories {
+	for k := range unicodeCategories {
 		looseCategories[looseName(k)] = k
 	}
-	for k := range unicode.Scripts {
+	for k := range categoryGroups {
+		looseCategories[looseName(k)] = k
+	}
+	for k := range unicodeScripts {
 		looseScripts[looseName(k)] = k
 	}
-	for k := range unicode.Properties {
+	for k := range unicodeProperties {
 		looseProps[looseName(k)] = k
+	}
+	for alias, k := range propertyAliases {
+		looseProps[alias] = k
 	}
 }
 
+// assigned is every code point with a general category other than Cn.
 func assigned() charset.Set {
-	s := charset.Empty()
-	for _, k := range []string{"L", "M", "N", "P", "S", "Z", "Cc", "Cf", "Co", "Cs"} {
-		s = s.Union(fromTable(unicode.Categories[k]))
-	}
-	return s
+	return unionCategories("Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "No",
+		"Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Sm", "Sc", "Sk", "So", "Zs", "Zl", "Zp",
+		"Cc", "Cf", "Co", "Cs")
 }
 
 func category(short string) (charset.Set, bool) {
@@ -105,68 +110,30 @@ func category(short string) (charset.Set, bool) {
 	case "Cn":
 		return assigned().Negate().Intersect(scalars), true
 	case "C":
-		return unionTables("Cc", "Cf", "Co", "Cs").Union(assigned().Negate().Intersect(scalars)), true
-	case "LC":
-		return unionTables("Lu", "Ll", "Lt"), true
+		return unionCategories(categoryGroups["C"]...).Union(assigned().Negate().Intersect(scalars)), true
 	}
-	if t, ok := unicode.Categories[short]; ok {
-		return fromTable(t), true
+	if parts, ok := categoryGroups[short]; ok {
+		return unionCategories(parts...), true
+	}
+	if rs, ok := unicodeCategories[short]; ok {
+		return fromTable(rs), true
 	}
 	return charset.Set{}, false
 }
 
-func idStart() charset.Set {
-	return unionTables("L", "Nl", "Other_ID_Start").
-		Difference(unionTables("Pattern_Syntax", "Pattern_White_Space"))
+// propertyAliases maps the loose short names of binary properties to their
+// long names in unicodeProperties.
+var propertyAliases = map[string]string{
+	"alpha": "Alphabetic", "lower": "Lowercase", "upper": "Uppercase",
+	"ids": "ID_Start", "idc": "ID_Continue", "xids": "XID_Start", "xidc": "XID_Continue",
+	"wspace": "White_Space", "space": "White_Space", "sterm": "Sentence_Terminal",
 }
 
-func idContinue() charset.Set {
-	return idStart().Union(unionTables("Mn", "Mc", "Nd", "Pc", "Other_ID_Continue")).
-		Difference(unionTables("Pattern_Syntax", "Pattern_White_Space"))
-}
-
-// xidExcluded are the code points NFKC closure removes from ID_Continue
-// (and, with xidStartExcluded, from ID_Start) to form XID_*.
-var xidExcluded = []rune{0x037A, 0x309B, 0x309C, 0xFC5E, 0xFC5F, 0xFC60, 0xFC61, 0xFC62, 0xFC63,
-	0xFDFA, 0xFDFB, 0xFE70, 0xFE72, 0xFE74, 0xFE76, 0xFE78, 0xFE7A, 0xFE7C, 0xFE7E}
-var xidStartExcluded = []rune{0x0E33, 0x0EB3, 0xFF9E, 0xFF9F}
-
-func runes(rs []rune) charset.Set {
-	s := charset.Empty()
-	for _, r := range rs {
-		s = s.Union(charset.Char(r))
-	}
-	return s
-}
-
-// derived holds binary properties that Go does not ship directly but that
-// DerivedCoreProperties defines from tables Go does ship.
-var derived = map[string]func() charset.Set{
-	"any":        func() charset.Set { return scalars },
-	"ascii":      func() charset.Set { return charset.Between(0, 0x7F) },
-	"assigned":   assigned,
-	"alphabetic": func() charset.Set { return unionTables("Lu", "Ll", "Lt", "Lm", "Lo", "Nl", "Other_Alphabetic") },
-	"alpha":      func() charset.Set { return unionTables("Lu", "Ll", "Lt", "Lm", "Lo", "Nl", "Other_Alphabetic") },
-	"lowercase":  func() charset.Set { return unionTables("Ll", "Other_Lowercase") },
-	"lower":      func() charset.Set { return unionTables("Ll", "Other_Lowercase") },
-	"uppercase":  func() charset.Set { return unionTables("Lu", "Other_Uppercase") },
-	"upper":      func() charset.Set { return unionTables("Lu", "Other_Uppercase") },
-	"math":       func() charset.Set { return unionTables("Sm", "Other_Math") },
-	"idstart":    idStart,
-	"ids":        idStart,
-	"idcontinue": idContinue,
-	"idc":        idContinue,
-	"xidstart": func() charset.Set {
-		return idStart().Difference(runes(xidExcluded)).Difference(runes(xidStartExcluded))
-	},
-	"xids": func() charset.Set {
-		return idStart().Difference(runes(xidExcluded)).Difference(runes(xidStartExcluded))
-	},
-	"xidcontinue": func() charset.Set { return idContinue().Difference(runes(xidExcluded)) },
-	"xidc":        func() charset.Set { return idContinue().Difference(runes(xidExcluded)) },
-	"whitespace":  func() charset.Set { return unionTables("White_Space") },
-	"wspace":      func() charset.Set { return unionTables("White_Space") },
-	"space":       func() charset.Set { return unionTables("White_Space") },
+// special holds the binary properties that are not tables.
+var special = map[string]func() charset.Set{
+	"any":      func() charset.Set { return scalars },
+	"ascii":    func() charset.Set { return charset.Between(0, 0x7F) },
+	"assigned": assigned,
 }
 
 // property resolves the body of \p{...}: a general category (short or long
@@ -179,7 +146,7 @@ func property(body string) (charset.Set, bool) {
 			return generalCategory(val)
 		case "sc", "script":
 			if k, ok := looseScripts[looseName(val)]; ok {
-				return fromTable(unicode.Scripts[k]), true
+				return fromTable(unicodeScripts[k]), true
 			}
 		}
 		return charset.Set{}, false
@@ -188,14 +155,14 @@ func property(body string) (charset.Set, bool) {
 		return s, true
 	}
 	name := looseName(body)
-	if f, ok := derived[name]; ok {
+	if f, ok := special[name]; ok {
 		return f(), true
 	}
 	if k, ok := looseScripts[name]; ok {
-		return fromTable(unicode.Scripts[k]), true
+		return fromTable(unicodeScripts[k]), true
 	}
-	if k, ok := looseProps[name]; ok && !strings.HasPrefix(k, "Other_") {
-		return fromTable(unicode.Properties[k]), true
+	if k, ok := looseProps[name]; ok {
+		return fromTable(unicodeProperties[k]), true
 	}
 	return charset.Set{}, false
 }
@@ -217,24 +184,29 @@ func generalCategory(v string) (charset.Set, bool) {
 	return charset.Set{}, false
 }
 
-// caseFold closes s under simple case folding, as Rust's case_fold_simple.
+// caseFold closes s under simple case folding, as Rust's case_fold_simple:
+// every case orbit s meets is added whole.
 func caseFold(s charset.Set) charset.Set {
-	out := s
 	var extra []charset.Range
-	for _, r := range s.RawRanges() {
-		for c := r.Start; c < r.End; c++ {
-			for f := unicode.SimpleFold(c); f != c; f = unicode.SimpleFold(f) {
-				if !s.Contains(f) {
-					extra = append(extra, charset.Range{Start: f, End: f + 1})
-				}
-			}
-			if c > 0x1FFFF { // no case mappings beyond the SMP
+	for _, orbit := range unicodeCaseOrbits {
+		meets := false
+		for _, c := range orbit {
+			if s.Contains(c) {
+				meets = true
 				break
 			}
 		}
+		if !meets {
+			continue
+		}
+		for _, c := range orbit {
+			if !s.Contains(c) {
+				extra = append(extra, charset.Range{Start: c, End: c + 1})
+			}
+		}
 	}
-	if len(extra) > 0 {
-		out = out.Union(charset.FromRanges(extra...))
+	if len(extra) == 0 {
+		return s
 	}
-	return out
+	return s.Union(charset.FromRanges(extra...))
 }
