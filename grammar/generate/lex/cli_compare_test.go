@@ -377,22 +377,20 @@ func TestAgainstCLIParsers(t *testing.T) {
 	cases := []struct {
 		pkg npmcache.Package
 		// render: compare the C text (lua 2.1.3 was built by a CLI that
-		// predates ADVANCE_MAP); unicode16: the grammar's \p tables come
-		// from Unicode 16 there and 15 here, so table rows and sizes are
-		// masked out of the comparison.
-		render, unicode16 bool
+		// predates ADVANCE_MAP).
+		render bool
 	}{
-		{npmcache.Package{Name: "tree-sitter-json", Version: "0.24.8"}, true, false},
-		{npmcache.Package{Name: "tree-sitter-lua", Version: "2.1.3"}, false, false},
-		{npmcache.Package{Name: "tree-sitter-go", Version: "0.25.0"}, true, true},
-		{npmcache.Package{Name: "tree-sitter-css", Version: "0.25.0"}, true, false},
-		{npmcache.Package{Name: "@tree-sitter-grammars/tree-sitter-toml", Version: "0.7.0"}, true, false},
-		{npmcache.Package{Name: "tree-sitter-make", Version: "1.1.1"}, true, false},
-		{npmcache.Package{Name: "tree-sitter-python", Version: "0.25.0"}, true, true},
-		{npmcache.Package{Name: "@tree-sitter-grammars/tree-sitter-lua", Version: "0.4.1"}, true, true},
-		{npmcache.Package{Name: "tree-sitter-bash", Version: "0.25.1"}, true, false},
-		{npmcache.Package{Name: "tree-sitter-properties", Version: "0.3.0"}, true, false},
-		{npmcache.Package{Name: "tree-sitter-embedded-template", Version: "0.25.0"}, true, false},
+		{npmcache.Package{Name: "tree-sitter-json", Version: "0.24.8"}, true},
+		{npmcache.Package{Name: "tree-sitter-lua", Version: "2.1.3"}, false},
+		{npmcache.Package{Name: "tree-sitter-go", Version: "0.25.0"}, true},
+		{npmcache.Package{Name: "tree-sitter-css", Version: "0.25.0"}, true},
+		{npmcache.Package{Name: "@tree-sitter-grammars/tree-sitter-toml", Version: "0.7.0"}, true},
+		{npmcache.Package{Name: "tree-sitter-make", Version: "1.1.1"}, true},
+		{npmcache.Package{Name: "tree-sitter-python", Version: "0.25.0"}, true},
+		{npmcache.Package{Name: "@tree-sitter-grammars/tree-sitter-lua", Version: "0.4.1"}, true},
+		{npmcache.Package{Name: "tree-sitter-bash", Version: "0.25.1"}, true},
+		{npmcache.Package{Name: "tree-sitter-properties", Version: "0.3.0"}, true},
+		{npmcache.Package{Name: "tree-sitter-embedded-template", Version: "0.25.0"}, true},
 	}
 	for _, cc := range cases {
 		pkg := cc.pkg.Key()
@@ -588,9 +586,6 @@ func TestAgainstCLIParsers(t *testing.T) {
 				os.WriteFile(filepath.Join(d, pkg+".cli.c"), []byte(want), 0o644)
 			}
 			got := out.String()
-			if cc.unicode16 {
-				got, want = maskUnicodeTables(got), maskUnicodeTables(want)
-			}
 			if cc.render && got != want {
 				gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
 				for i := 0; i < len(gl) && i < len(wl); i++ {
@@ -634,19 +629,4 @@ func cliLexText(t *testing.T, path string) string {
 		t.Fatal("lexer section not found")
 	}
 	return text[start:end]
-}
-
-var reSetSize = regexp.MustCompile(`(set_contains\(\w+, )\d+`)
-
-// maskUnicodeTables drops range-table rows and set sizes, which depend on
-// the Unicode version of the property tables.
-func maskUnicodeTables(s string) string {
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(s, "\n") {
-		if strings.HasPrefix(line, "  {") {
-			continue
-		}
-		b.WriteString(reSetSize.ReplaceAllString(line, "${1}N"))
-	}
-	return b.String()
 }
