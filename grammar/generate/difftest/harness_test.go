@@ -106,6 +106,7 @@ func TestHelperCrashAndHang(t *testing.T) {
 		"START_LEXER();\n", "START_LEXER();\n  if (lookahead == '~') abort();\n  if (lookahead == '`') for (;;) {}\n")
 	h := startHelper(t, src, goSum)
 	h.Timeout = 2 * time.Second
+	h.SlowRetry = false
 	cases := []struct {
 		input   string
 		wantErr error

@@ -137,8 +137,11 @@ func Build(ctx context.Context, srcDir string, goSum []byte) (string, error) {
 	buildMu.Lock()
 	defer buildMu.Unlock()
 	if _, err := os.Stat(bin); err == nil {
+		now := time.Now()
+		os.Chtimes(dir, now, now) // mark as recently used for pruneHelpers
 		return bin, nil
 	}
+	pruneHelpers(filepath.Join(root, "helpers"))
 	work, err := os.MkdirTemp(filepath.Join(root, "helpers"), "build-")
 	if err != nil {
 		return "", fmt.Errorf("difftest: %w", err)
@@ -166,6 +169,26 @@ func Build(ctx context.Context, srcDir string, goSum []byte) (string, error) {
 		return "", fmt.Errorf("difftest: %w", err)
 	}
 	return bin, nil
+}
+
+// helperMaxAge is how long an unused helper stays in the cache. Every
+// generator change makes new helpers, so old ones must go.
+const helperMaxAge = 3 * 24 * time.Hour
+
+// pruneHelpers removes cached helpers not used for helperMaxAge (and build
+// directories that interrupted builds left behind).
+func pruneHelpers(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || time.Since(info.ModTime()) < helperMaxAge {
+			continue
+		}
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
 }
 
 // CacheDir is where built helpers and generated parsers live:
@@ -278,9 +301,14 @@ var (
 
 // Helper is a running helper process.
 type Helper struct {
-	bin     string
-	env     []string
-	Timeout time.Duration // per request; default 20s
+	bin string
+	env []string
+	// Timeout bounds one request (default 20s), plus 40s per MB of input.
+	Timeout time.Duration
+	// SlowRetry, when set (the default), retries a timed-out request once
+	// with five times the timeout before reporting ErrHang, so that a machine
+	// starved by other work is not mistaken for a hanging parser.
+	SlowRetry bool
 
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
@@ -307,7 +335,7 @@ func Start(bin string) (*Helper, error) {
 // StartEnv runs the helper binary at bin with extra environment variables
 // (benchmarks pass none, to measure the allocator unperturbed).
 func StartEnv(bin string, env []string) (*Helper, error) {
-	h := &Helper{bin: bin, env: env, Timeout: 20 * time.Second}
+	h := &Helper{bin: bin, env: env, Timeout: 20 * time.Second, SlowRetry: true}
 	return h, h.start()
 }
 
@@ -361,6 +389,25 @@ func (h *Helper) restart() {
 }
 
 func (h *Helper) call(req *request) (*Result, error) {
+	timeout := h.Timeout
+	size := len(req.Text)
+	if req.Path != "" {
+		if fi, err := os.Stat(req.Path); err == nil {
+			size = int(fi.Size())
+		}
+	}
+	timeout += time.Duration(size) * 40 * time.Second / (1 << 20)
+	if req.Op == "bench" {
+		timeout += time.Duration(req.Seconds * float64(time.Second) * 3)
+	}
+	r, err := h.callOnce(req, timeout)
+	if errors.Is(err, ErrHang) && h.SlowRetry {
+		r, err = h.callOnce(req, 5*timeout)
+	}
+	return r, err
+}
+
+func (h *Helper) callOnce(req *request, timeout time.Duration) (*Result, error) {
 	if h.cmd == nil {
 		if err := h.start(); err != nil {
 			return nil, err
@@ -381,10 +428,6 @@ func (h *Helper) call(req *request) (*Result, error) {
 		err := dec.Decode(&r)
 		ch <- answer{&r, err}
 	}()
-	timeout := h.Timeout
-	if req.Op == "bench" {
-		timeout += time.Duration(req.Seconds * float64(time.Second) * 3)
-	}
 	select {
 	case a := <-ch:
 		if a.err != nil {
