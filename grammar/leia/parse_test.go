@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/harnlang/harn-check/grammar/generate"
-	"github.com/harnlang/harn-check/grammar/generate/dsl"
 	"github.com/harnlang/harn-check/grammar/generate/difftest"
+	"github.com/harnlang/harn-check/grammar/generate/dsl"
 )
 
 // The parser is generated from grammar.js and built into a helper program
