@@ -1,7 +1,9 @@
 package difftest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand"
@@ -276,11 +278,51 @@ func runGrammar(t *testing.T, p npmcache.Package, officialSrc, oursSrc string, g
 		}
 	}
 
-	line := fmt.Sprintf("%-45s files %4d (disk %d, written %d; valid %d, with errors %d, soft diffs %d) | edits %d seqs / %d edits | mutations %d (tree diffs %d) | states ours %d official %d | parse table bytes ours %d official %d | symbols %d",
+	nodeTypes := compareNodeTypes(officialSrc, oursSrc)
+
+	line := fmt.Sprintf("%-45s files %4d (disk %d, written %d; valid %d, with errors %d, soft diffs %d) | edits %d seqs / %d edits | mutations %d (tree diffs %d) | states ours %d official %d | parse table bytes ours %d official %d | symbols %d | node-types.json %s",
 		p.Spec(), len(samples), disk, len(samples)-disk, valid, invalid, soft, editSeqs, editsDone, mutations, mutSoft,
-		gi.Counts[4], oi.Counts[4], gi.TableBytes, oi.TableBytes, oi.Counts[0])
+		gi.Counts[4], oi.Counts[4], gi.TableBytes, oi.TableBytes, oi.Counts[0], nodeTypes)
 	t.Log(line)
 	rep.add("%s", line)
+}
+
+// compareNodeTypes reports (without failing: node-types.json does not
+// affect parsing) whether our node-types.json equals the official one as JSON
+// values, ignoring the "extra" flag when the official file predates it.
+func compareNodeTypes(officialSrc, oursSrc string) string {
+	want, err := os.ReadFile(filepath.Join(officialSrc, "node-types.json"))
+	if err != nil {
+		return "official missing"
+	}
+	got, err := os.ReadFile(filepath.Join(oursSrc, "node-types.json"))
+	if err != nil {
+		return "ours missing"
+	}
+	var a, b any
+	if json.Unmarshal(got, &a) != nil {
+		return "ours invalid"
+	}
+	if json.Unmarshal(want, &b) != nil {
+		return "official invalid"
+	}
+	if !bytes.Contains(want, []byte(`"extra"`)) {
+		// CLIs before 0.25 did not mark extras in node-types.json.
+		if list, ok := a.([]any); ok {
+			for _, n := range list {
+				if m, ok := n.(map[string]any); ok {
+					delete(m, "extra")
+				}
+			}
+		}
+	}
+	if reflect.DeepEqual(a, b) {
+		return "equal"
+	}
+	if arr, ok := a.([]any); ok && len(arr) == 0 {
+		return "ours empty"
+	}
+	return "differs"
 }
 
 func parseSample(h *Helper, s Sample, full bool) (*Result, error) {
