@@ -7,10 +7,10 @@ func TestBuiltins(t *testing.T) {
 		// strings
 		{name: "len counts chars", src: `"héllo".len()`, want: "i64 5"},
 		{name: "bytes counts bytes", src: `"héllo".bytes()`, want: "i64 6"},
-		{name: "is_empty override whitespace only", src: `"  \n".is_empty()`, want: "bool true"},
-		{name: "is_empty function form override", src: `is_empty(" ")`, want: "bool true"},
+		{name: "is_empty override whitespace only (override precedence read from source)", src: `"  \n".is_empty()`, want: "bool true"},
+		{name: "is_empty function form override (override precedence read from source)", src: `is_empty(" ")`, want: "bool true"},
 		{name: "is_empty non-empty", src: `" a ".is_empty()`, want: "bool false"},
-		{name: "trim override returns copy and leaves original", src: `let s = "  a "; let t = s.trim(); s + "|" + t`, want: `string "  a |a"`},
+		{name: "trim override returns copy and leaves original (override precedence read from source)", src: `let s = "  a "; let t = s.trim(); s + "|" + t`, want: `string "  a |a"`},
 		{name: "contains substring", src: `"hello".contains("ll")`, want: "bool true"},
 		{name: "contains char", src: `contains("hello", 'z')`, want: "bool false"},
 		{name: "starts_with", src: `"hello".starts_with("he")`, want: "bool true"},

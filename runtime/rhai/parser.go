@@ -135,8 +135,14 @@ func (p *parser) peek() token {
 	return t
 }
 
+// errf reports an error at pos; when pos is the current token, the span
+// covers the whole token.
 func (p *parser) errf(pos int, format string, args ...any) *ParseError {
-	return newParseError(p.lx.src, pos, format, args...)
+	e := newParseError(p.lx.src, pos, format, args...)
+	if pos == p.tok.pos && p.tok.end > e.End {
+		e.End = p.tok.end
+	}
+	return e
 }
 
 func (p *parser) isPunct(s string) bool { return p.tok.kind == tPunct && p.tok.text == s }
