@@ -25,6 +25,10 @@
 //	    // says why; res has verdict "failure", kind "compile_error") or a
 //	    // bad OnError value (RHAI-BLU-001 on the path "--on-error").
 //
+// For a runtime host, Spawn(blueprintPath, limits) loads a blueprint and
+// compiles all its validators (refusing the load on any problem), and
+// Spawned.Submit(stage, request, content) runs the output tool's checks.
+//
 // # The contract (Leviath, seed 002)
 //
 // A script defines exactly one validate(content) with one parameter. The

@@ -24,7 +24,7 @@ func TestCompileContract(t *testing.T) {
 		{name: "return type is not checked at compile time", src: "fn validate(c) { #{ valid: true } }"},
 		{name: "unknown function is not checked at compile time", src: "fn validate(c) { open_file(c) }"},
 		{name: "syntax error", src: "fn validate(c) {\n  let x = 1\n  x\n}", code: CodeSyntax, spanText: "x", msg: "expecting ';'"},
-		{name: "eval is a compile error", src: "fn validate(c) { eval(c) }", code: CodeSyntax, spanText: "e", msg: "eval"},
+		{name: "eval is a compile error", src: "fn validate(c) { eval(c) }", code: CodeSyntax, spanText: "eval", msg: "eval"},
 		{name: "missing validate", src: "fn check(c) { () }", code: CodeNoValidate, msg: "script must define fn validate(content)"},
 		{name: "empty script", src: "", code: CodeNoValidate, msg: "script must define fn validate(content)"},
 		{name: "validate with no parameter", src: "fn validate() { () }", code: CodeArity, spanText: "validate", msg: "found 0"},
