@@ -1,6 +1,9 @@
 package ast
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Every node type implements the interfaces its grammar node belongs to.
 var (
@@ -168,5 +171,44 @@ func TestStringLitValue(t *testing.T) {
 	}
 	if (&Comment{Block: true, Text: "/** doc */"}).Doc() != true || (&Comment{Text: "// x"}).Doc() {
 		t.Error("Comment.Doc misclassifies")
+	}
+}
+
+func TestDump(t *testing.T) {
+	n := &Binary{
+		Span:  Span{0, 5},
+		Op:    Add,
+		Left:  &Ident{Span: Span{0, 1}, Name: "a"},
+		Right: &IntLit{Span: Span{4, 5}, Raw: "1", Value: 1},
+	}
+	want := `Binary [0,5)
+  Op: +
+  Left: Ident [0,1)
+    Name: "a"
+  Right: IntLit [4,5)
+    Raw: "1"
+    Value: 1
+`
+	if got := Dump(n); got != want {
+		t.Errorf("Dump =\n%s\nwant\n%s", got, want)
+	}
+	list := &ListLit{Span: Span{0, 4}, Elements: []Expr{&NilLit{Span: Span{1, 4}}}}
+	if got := Dump(list); got != "ListLit [0,4)\n  Elements: \n    - NilLit [1,4)\n" {
+		t.Errorf("Dump(list) = %q", got)
+	}
+}
+
+func TestDumpShowsZeroOperators(t *testing.T) {
+	n := &Binary{Op: Or, Left: &Ident{Name: "a"}, Right: &Ident{Name: "b"}}
+	if got := Dump(n); !strings.Contains(got, "Op: ||") {
+		t.Errorf("Dump omitted the zero operator:\n%s", got)
+	}
+	f := &ShapeField{Name: "a", NameSpan: Span{3, 4}}
+	if got := Dump(f); !strings.Contains(got, "NameSpan: [3,4)") {
+		t.Errorf("Dump did not print a Span field inline:\n%s", got)
+	}
+	v := &VarDecl{Kind: Let, Pattern: &Ident{Name: "x"}, Value: &NilLit{}}
+	if got := Dump(v); !strings.Contains(got, "Kind: let") {
+		t.Errorf("Dump omitted the let kind:\n%s", got)
 	}
 }

@@ -287,3 +287,13 @@ func (*ImplDecl) declNode()      {}
 func (*ToolDecl) declNode()      {}
 func (*SkillDecl) declNode()     {}
 func (*EvalPackDecl) declNode()  {}
+
+func (v Variance) String() string {
+	switch v {
+	case In:
+		return "in"
+	case Out:
+		return "out"
+	}
+	return "invariant"
+}

@@ -440,3 +440,23 @@ func (*Deadline) exprNode()    {}
 func (*Parallel) exprNode()    {}
 func (*Spawn) exprNode()       {}
 func (*Block) exprNode()       {}
+
+func (m ParallelMode) String() string {
+	switch m {
+	case ParallelEach:
+		return "each"
+	case ParallelSettle:
+		return "settle"
+	}
+	return "count"
+}
+
+func (k StringKind) String() string {
+	switch k {
+	case MultilineString:
+		return "multiline"
+	case RawString:
+		return "raw"
+	}
+	return "plain"
+}
