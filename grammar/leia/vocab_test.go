@@ -1,19 +1,22 @@
 package leia
 
 import (
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 
+	"github.com/harnlang/harn-check/grammar/generate"
 	"github.com/harnlang/harn-check/grammar/generate/dsl"
 	"github.com/harnlang/harn-check/grammar/generate/input"
 	"github.com/harnlang/harn-check/grammar/generate/prepare"
 )
 
-// vocab is what a tree of this grammar can contain: node type names, the
-// field names each node type can carry, and the grammar as loaded.
+// vocab is what a tree of this grammar can contain, read from the
+// node-types.json the generator writes: node type names, the field names
+// each node type can carry, and the grammar as loaded and prepared.
 type vocab struct {
 	input    *input.Grammar
 	prepared *prepare.Grammar
@@ -35,7 +38,8 @@ var (
 )
 
 // loadVocab evaluates grammar.js (through Node.js, as the generator does),
-// prepares it and collects its vocabulary. The result is shared by tests.
+// prepares and generates it, and collects its vocabulary. The result is
+// shared by tests.
 func loadVocab(t *testing.T) *vocab {
 	t.Helper()
 	vocabOnce.Do(func() {
@@ -60,6 +64,19 @@ func buildVocab(path string) (*vocab, error) {
 	if err != nil {
 		return nil, err
 	}
+	out, err := generate.Generate(js, generate.Options{})
+	if err != nil {
+		return nil, err
+	}
+	var types []struct {
+		Type     string `json:"type"`
+		Named    bool   `json:"named"`
+		Fields   map[string]json.RawMessage
+		Subtypes []json.RawMessage
+	}
+	if err := json.Unmarshal(out.NodeTypesJSON, &types); err != nil {
+		return nil, fmt.Errorf("node-types.json: %w", err)
+	}
 	v := &vocab{
 		input:      g,
 		prepared:   p,
@@ -69,59 +86,25 @@ func buildVocab(path string) (*vocab, error) {
 		fields:     map[string]map[string]bool{},
 		allFields:  map[string]bool{},
 	}
-	for _, s := range g.Supertypes {
-		v.supertypes[s] = true
-	}
-	for _, r := range g.Rules {
-		if !strings.HasPrefix(r.Name, "_") {
-			v.named[r.Name] = true
+	for _, nt := range types {
+		switch {
+		case len(nt.Subtypes) > 0:
+			v.supertypes[nt.Type] = true
+		case nt.Named:
+			v.named[nt.Type] = true
+		default:
+			v.anonymous[nt.Type] = true
 		}
-		v.walk(r.Rule, false)
-	}
-	for _, e := range g.Externals {
-		if e.Type == input.Symbol && !strings.HasPrefix(e.Name, "_") {
-			v.named[e.Name] = true
-		}
-	}
-	for i, sv := range p.Syntax.Variables {
 		set := map[string]bool{}
-		for _, f := range p.Fields[i] {
+		for f := range nt.Fields {
 			set[f] = true
 			v.allFields[f] = true
 		}
-		v.fields[sv.Name] = set
+		if nt.Named {
+			v.fields[nt.Type] = set
+		}
 	}
 	return v, nil
-}
-
-// walk records aliases and the strings that become anonymous nodes. Inside
-// token() strings are part of one token, not nodes of their own.
-func (v *vocab) walk(r *input.Rule, inToken bool) {
-	if r == nil {
-		return
-	}
-	switch r.Type {
-	case input.String:
-		if !inToken {
-			v.anonymous[r.Value] = true
-		}
-	case input.Alias:
-		if r.Named {
-			v.named[r.Value] = true
-		} else {
-			v.anonymous[r.Value] = true
-		}
-	case input.Token, input.ImmediateToken:
-		// token("x") and token.immediate("x") are anonymous nodes named "x".
-		if c := r.Content; c != nil && c.Type == input.String && !inToken {
-			v.anonymous[c.Value] = true
-		}
-		inToken = true
-	}
-	for _, m := range r.Members {
-		v.walk(m, inToken)
-	}
-	v.walk(r.Content, inToken)
 }
 
 // namedTypes returns the visible named node types, sorted.

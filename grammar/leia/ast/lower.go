@@ -38,6 +38,7 @@ func Lower(root TreeNode, src []byte) *File {
 		return f
 	}
 	f.Span = l.span(root)
+	l.collectErrors(root)
 	l.collectComments(root)
 	f.Comments = l.comments
 	f.Stmts = l.stmtList(root)
@@ -52,6 +53,15 @@ type lowerer struct {
 	lines    lineIndex
 	comments []*Comment
 	errors   []*Error
+	// errorAt holds the Error of every ERROR and MISSING node, found before
+	// lowering so that errors in children the lowering does not visit (a
+	// stray token inside parentheses) are still reported.
+	errorAt map[errorKey]*Error
+}
+
+type errorKey struct {
+	span Span
+	kind string
 }
 
 // children splits a node's children into fields and the named children
@@ -120,16 +130,44 @@ func (l *lowerer) missing(at int, what string) *Error {
 	return e
 }
 
-// errorNode lowers an ERROR or MISSING node.
+// errorNode lowers an ERROR or MISSING node to the Error recorded for it
+// by collectErrors.
 func (l *lowerer) errorNode(n TreeNode) *Error {
+	if e := l.errorAt[errorKey{l.span(n), n.Kind()}]; e != nil {
+		return e
+	}
+	e := l.newError(n)
+	l.errors = append(l.errors, e)
+	return e
+}
+
+func (l *lowerer) newError(n TreeNode) *Error {
 	e := &Error{Span: l.span(n)}
 	if n.IsMissing() {
 		e.Missing = n.Kind()
 	} else {
 		e.Text = l.text(n)
 	}
-	l.errors = append(l.errors, e)
 	return e
+}
+
+// collectErrors records every ERROR and MISSING node of the tree. Nodes
+// inside an ERROR are part of its region and are not reported again.
+func (l *lowerer) collectErrors(n TreeNode) {
+	if n.IsError() || n.IsMissing() {
+		if l.errorAt == nil {
+			l.errorAt = map[errorKey]*Error{}
+		}
+		e := l.newError(n)
+		l.errorAt[errorKey{e.Span, n.Kind()}] = e
+		l.errors = append(l.errors, e)
+		return
+	}
+	for i := 0; i < n.ChildCount(); i++ {
+		if ch := n.Child(i); ch != nil {
+			l.collectErrors(ch)
+		}
+	}
 }
 
 func (l *lowerer) collectComments(n TreeNode) {

@@ -141,8 +141,8 @@
 [
   "for"
   "range"
-  "break"
-  "continue"
+  (break_statement)
+  (continue_statement)
 ] @keyword.repeat
 
 [
