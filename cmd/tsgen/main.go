@@ -9,10 +9,12 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/harnlang/harn-check/grammar/generate"
@@ -40,6 +42,8 @@ func run(args []string) error {
 	abi := fs.Int("abi", 14, "language ABI version to emit")
 	out := fs.String("o", "", "output directory")
 	stats := fs.Bool("stats", false, "print table sizes")
+	version := fs.String("version", "", "grammar version MAJOR.MINOR.PATCH for ABI-15 metadata "+
+		"(default: metadata.version of a tree-sitter.json beside the grammar or one directory up)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tsgen [-name NAME] [-abi 14] -o OUTDIR GRAMMAR(.json|.js)")
 		fs.PrintDefaults()
@@ -55,7 +59,17 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := generate.Generate(src, generate.Options{Name: *name, ABI: *abi})
+	opts := generate.Options{Name: *name, ABI: *abi}
+	v := *version
+	if v == "" {
+		v = versionFromConfig(filepath.Dir(fs.Arg(0)))
+	}
+	if v != "" {
+		if opts.Version, err = parseVersion(v); err != nil {
+			return err
+		}
+	}
+	res, err := generate.Generate(src, opts)
 	if err != nil {
 		return err
 	}
@@ -82,4 +96,41 @@ func run(args []string) error {
 			s.States, s.LargeStates, s.Symbols, s.Tokens, s.LexStates, s.KeywordLexStates)
 	}
 	return nil
+}
+
+// versionFromConfig reads metadata.version from the tree-sitter.json in
+// dir or its parent (grammar.json usually sits in src/), or returns "".
+func versionFromConfig(dir string) string {
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		data, err := os.ReadFile(filepath.Join(d, "tree-sitter.json"))
+		if err != nil {
+			continue
+		}
+		var cfg struct {
+			Metadata struct {
+				Version string `json:"version"`
+			} `json:"metadata"`
+		}
+		if json.Unmarshal(data, &cfg) == nil && cfg.Metadata.Version != "" {
+			return cfg.Metadata.Version
+		}
+	}
+	return ""
+}
+
+// parseVersion parses MAJOR.MINOR.PATCH (each 0-255).
+func parseVersion(s string) ([3]uint8, error) {
+	var v [3]uint8
+	parts := strings.Split(s, ".")
+	if len(parts) != 3 {
+		return v, fmt.Errorf("version %q: want MAJOR.MINOR.PATCH", s)
+	}
+	for i, p := range parts {
+		n, err := strconv.ParseUint(p, 10, 8)
+		if err != nil {
+			return v, fmt.Errorf("version %q: %q is not a number from 0 to 255", s, p)
+		}
+		v[i] = uint8(n)
+	}
+	return v, nil
 }

@@ -57,3 +57,31 @@ func TestRunErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestVersionFromConfig(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tree-sitter.json"), []byte(`{"metadata":{"version":"1.22.3"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "grammar.json"), []byte(tinyGrammar), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if err := run([]string{"-abi", "15", "-o", out, filepath.Join(src, "grammar.json")}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "parser.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), ".minor_version = 22,") {
+		t.Error("version from tree-sitter.json not recorded")
+	}
+	if _, err := parseVersion("1.2"); err == nil {
+		t.Error("bad version accepted")
+	}
+}

@@ -404,13 +404,15 @@ func (m *minimizer) reorderByDescendingSize() {
 		order[i] = i
 	}
 	size := func(i int) int { return len(m.t.States[i].Terminal) + len(m.t.States[i].NonTerminal) }
-	key := func(i int) int {
+	key := func(i int) int64 {
 		if i <= 1 {
-			return i - 1_000_000
+			return int64(i) - 1_000_000
 		}
-		return -size(i)
+		return -int64(size(i))
 	}
-	sort.SliceStable(order, func(a, b int) bool { return key(order[a]) < key(order[b]) })
+	// Equal-sized states keep the relative order the CLI's sort gives them,
+	// so state numbers match official parsers.
+	cliSort(order, key)
 	newOf := make([]int, n)
 	for newID, old := range order {
 		newOf[old] = newID

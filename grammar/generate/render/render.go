@@ -683,7 +683,7 @@ func (r *renderer) lexModes() {
 	}
 	for i, s := range r.t.States {
 		if s.IsEndOfNonTerminalExtra() {
-			r.line("  [%d] = {(TSStateId)(-1)},", i)
+			r.line("  [%d] = {(TSStateId)(-1),},", i)
 			continue
 		}
 		mode := fmt.Sprintf(".lex_state = %d", s.LexState)
