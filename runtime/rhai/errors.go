@@ -95,6 +95,9 @@ type EvalError struct {
 	// Calls lists the script functions the error passed through,
 	// innermost first.
 	Calls []string
+	// JSONPos is, for ErrJSONSyntax, the byte offset in the JSON text;
+	// Line and Column then locate the error in that text.
+	JSONPos int
 }
 
 // Catchable reports whether try/catch may intercept the error.
@@ -107,7 +110,7 @@ func (e *EvalError) Catchable() bool {
 func (e *EvalError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Message)
-	if e.Pos >= 0 && e.Line > 0 {
+	if (e.Pos >= 0 || e.Kind == ErrJSONSyntax) && e.Line > 0 {
 		fmt.Fprintf(&b, " (line %d, position %d)", e.Line, e.Column)
 	}
 	for _, f := range e.Calls {

@@ -546,7 +546,7 @@ func (it *interp) forLoop(x *forExpr) (Value, error) {
 			return rs[i], true
 		}
 	default:
-		return nil, it.errf(ErrRuntime, x.iter.at(), "For loop expects iterable type, not %s", TypeName(src))
+		return nil, it.errf(ErrRuntime, x.iter.at(), "For loop expects iterable type")
 	}
 	for i := int64(0); ; i++ {
 		v, ok := next(i)
@@ -805,7 +805,7 @@ func (it *interp) modify(target node, f func(*Value) error, pos int) error {
 			return it.errf(ErrRuntime, t.pos, "Variable not found: %s", t.name)
 		}
 		if it.scope[i].isConst {
-			return it.errf(ErrRuntime, t.pos, "Cannot modify constant: %s", t.name)
+			return it.errf(ErrRuntime, t.pos, "Cannot modify constant %s", t.name)
 		}
 		scope := it.scope
 		if err := f(&scope[i].value); err != nil {
@@ -857,7 +857,7 @@ func (it *interp) modify(target node, f func(*Value) error, pos int) error {
 					k += n
 				}
 				if k < 0 || k >= n {
-					return it.errf(ErrRuntime, t.pos, "Array index %d out of bounds: only %d elements in array", idx, n)
+					return it.errf(ErrRuntime, t.pos, "%s", boundsMsg("Array", "element", "array", idx, n))
 				}
 				if c.shared {
 					c = it.ownA(c)
@@ -893,7 +893,7 @@ func (it *interp) modify(target node, f func(*Value) error, pos int) error {
 					k += n
 				}
 				if k < 0 || k >= n {
-					return it.errf(ErrRuntime, t.pos, "String index %d out of bounds: only %d characters in string", idx, n)
+					return it.errf(ErrRuntime, t.pos, "%s", boundsMsg("String", "character", "string", idx, n))
 				}
 				var cur Value = rs[k]
 				if err := f(&cur); err != nil {
@@ -907,7 +907,7 @@ func (it *interp) modify(target node, f func(*Value) error, pos int) error {
 				*pv = string(rs)
 				return nil
 			}
-			return it.errf(ErrRuntime, t.pos, "Indexing not supported for type '%s'", TypeName(*pv))
+			return it.errf(ErrRuntime, t.pos, "Indexer unavailable: %s", TypeName(*pv))
 		}, pos)
 	}
 	return it.errf(ErrRuntime, target.at(), "cannot assign to this expression")
@@ -1013,7 +1013,7 @@ func (it *interp) getIndex(obj, idx Value, pos int) (Value, error) {
 			k += n
 		}
 		if k < 0 || k >= n {
-			return nil, it.errf(ErrRuntime, pos, "Array index %d out of bounds: only %d elements in array", idx, n)
+			return nil, it.errf(ErrRuntime, pos, "%s", boundsMsg("Array", "element", "array", idx, n))
 		}
 		return c.Items[k], nil
 	case *Map:
@@ -1043,7 +1043,7 @@ func (it *interp) getIndex(obj, idx Value, pos int) (Value, error) {
 			k += n
 		}
 		if k < 0 || k >= n {
-			return nil, it.errf(ErrRuntime, pos, "String index %d out of bounds: only %d characters in string", idx, n)
+			return nil, it.errf(ErrRuntime, pos, "%s", boundsMsg("String", "character", "string", idx, n))
 		}
 		for i, r := range c {
 			_ = i
@@ -1053,5 +1053,16 @@ func (it *interp) getIndex(obj, idx Value, pos int) (Value, error) {
 			k--
 		}
 	}
-	return nil, it.errf(ErrRuntime, pos, "Indexing not supported for type '%s'", TypeName(obj))
+	return nil, it.errf(ErrRuntime, pos, "Indexer unavailable: %s", TypeName(obj))
+}
+
+// boundsMsg words an out-of-range index as Rhai does.
+func boundsMsg(kind, unit, container string, idx Value, n int64) string {
+	switch n {
+	case 0:
+		return fmt.Sprintf("%s index %d out of bounds: %s is empty", kind, idx, container)
+	case 1:
+		return fmt.Sprintf("%s index %d out of bounds: only 1 %s in %s", kind, idx, unit, container)
+	}
+	return fmt.Sprintf("%s index %d out of bounds: only %d %ss in %s", kind, idx, n, unit, container)
 }

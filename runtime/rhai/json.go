@@ -56,8 +56,11 @@ func (it *interp) parseJSON(text string, pos int) (Value, error) {
 	if err != nil {
 		je := err.(*jsonErr)
 		if je.kind == ErrJSONSyntax {
+			// As in Rhai, the error is a syntax error located in the JSON
+			// text, not in the script.
 			line, col := lineCol(text, je.at)
-			return nil, it.errf(ErrJSONSyntax, pos, "parse_json: %s (line %d, position %d of the JSON text)", je.msg, line, col)
+			return nil, &EvalError{Kind: ErrJSONSyntax, Message: "Syntax error: " + je.msg + " in the JSON text",
+				Pos: -1, Line: line, Column: col, JSONPos: je.at}
 		}
 		return nil, it.errf(je.kind, pos, "%s", je.msg)
 	}
@@ -262,6 +265,7 @@ func (p *jsonParser) str_() (string, error) {
 			}
 			return b.String(), nil
 		case c == '\n':
+			p.pos = start
 			return "", p.fail("unterminated string")
 		case c == '\\':
 			esc := p.pos

@@ -32,7 +32,7 @@ func TestExample(t *testing.T) {
 		{"good.json", "", 0, "pass", ""},
 		{"unknown-component.json", "", 1, "reject", "root.children[0]: unknown component 'Carousel' (use one of Card, Column, Row, Text, Image, Button, List)"},
 		{"missing-root.json", "", 1, "reject", "an a2ui document needs a `root` node"},
-		{"malformed.json", "", 1, "failure", script + ": validate: parse_json: unterminated string"},
+		{"malformed.json", "", 1, "failure", script + ": validate: Syntax error: unterminated string in the JSON text (line 1, position 40)"},
 		{"malformed.json", "accept", 0, "failure", ""},
 	}
 	for _, c := range cases {

@@ -32,7 +32,7 @@ func TestSpawnExample(t *testing.T) {
 		{name: "unknown stage falls back to the agent", stage: "other", content: bad, refusal: "[error] the final output was rejected: root: unknown"},
 		{name: "format override retires the validator", stage: "present", request: Spec{Format: ptr("markdown")}, content: bad, accepted: true},
 		{name: "repeating the format keeps it", stage: "present", request: Spec{Format: ptr("a2ui")}, content: bad, refusal: "[error] the final output was rejected"},
-		{name: "failure under reject refuses and flags", stage: "present", content: "{oops", refusal: "[error] the final output was rejected: validators/a2ui.rhai: validate: parse_json", broken: []string{"validators/a2ui.rhai"}},
+		{name: "failure under reject refuses and flags", stage: "present", content: "{oops", refusal: "[error] the final output was rejected: validators/a2ui.rhai: validate: Syntax error: expecting a string key in the JSON text (line 1, position 2)", broken: []string{"validators/a2ui.rhai"}},
 		{name: "inline validator", stage: "summary", content: "short", refusal: "[error] the final output was rejected: write at least one full sentence", broken: []string{"validators/a2ui.rhai"}},
 		{name: "stage name is refused", stage: "present", content: "Summary", refusal: "[error] the final output is the stage name", broken: []string{"validators/a2ui.rhai"}},
 	}

@@ -102,7 +102,7 @@ func TestVerdicts(t *testing.T) {
 		{name: "op budget is a failure", src: "loop {}", verdict: Failure, kind: "too_many_operations", msg: "Too many operations"},
 		{name: "stack overflow is a failure", src: "f(1)", verdict: Failure, kind: "stack_overflow", msg: "Stack overflow"},
 		{name: "data too large is a failure", src: "let s = c; loop { s += s; }", content: "x", verdict: Failure, kind: "data_too_large", msg: "Length of string too large"},
-		{name: "malformed json is an uncatchable failure (read from source)", src: `try { parse_json(c) } catch { return "caught"; }`, content: "{oops", verdict: Failure, kind: "json_syntax_error", msg: "parse_json"},
+		{name: "malformed json is an uncatchable failure (read from source)", src: `try { parse_json(c) } catch { return "caught"; }`, content: "{oops", verdict: Failure, kind: "json_syntax_error", msg: "v.rhai: validate: Syntax error: expecting a string key in the JSON text (line 1, position 2)"},
 		{name: "non-object json is a catchable error (read from source)", src: `try { parse_json(c); () } catch (e) { e.message }`, content: "[1]", verdict: Reject, reason: "Output type incorrect: array (expecting map)"},
 		{name: "exit value is classified (read from source)", src: `exit("early reason"); ()`, verdict: Reject, reason: "early reason"},
 		{name: "content arrives whole", src: "if c == \"a\\nb\" { () } else { \"wrong\" }", content: "a\nb", verdict: Pass},
@@ -300,7 +300,7 @@ func TestRunOutput(t *testing.T) {
 	}{
 		{name: "pass", req: OutputRequest{ValidatorPath: a2ui, Content: []byte(`{"root": {}}`)}, exit: 0, verdict: "pass"},
 		{name: "reject", req: OutputRequest{ValidatorPath: a2ui, Content: []byte(`{}`)}, exit: 1, verdict: "reject", reason: "needs root"},
-		{name: "failure rejects by default", req: OutputRequest{ValidatorPath: a2ui, Content: []byte(`{bad`)}, exit: 1, verdict: "failure", reason: a2ui + ": validate: parse_json", kind: "json_syntax_error", brokenOK: true},
+		{name: "failure rejects by default", req: OutputRequest{ValidatorPath: a2ui, Content: []byte(`{bad`)}, exit: 1, verdict: "failure", reason: a2ui + ": validate: Syntax error: expecting a string key in the JSON text", kind: "json_syntax_error", brokenOK: true},
 		{name: "failure under accept", req: OutputRequest{ValidatorPath: a2ui, OnError: "accept", Content: []byte(`{bad`)}, exit: 0, verdict: "failure", kind: "json_syntax_error", brokenOK: true},
 		{name: "budget is configurable", req: OutputRequest{ValidatorPath: a2ui, MaxOperations: 3, Content: []byte(`{}`)}, exit: 1, verdict: "failure", reason: a2ui + ": validate: Too many operations", kind: "too_many_operations", brokenOK: true},
 		{name: "syntax error exits 2", req: OutputRequest{ValidatorPath: broken, Content: []byte(`{}`)}, exit: 2, verdict: "failure", kind: "compile_error", diag: CodeSyntax},
