@@ -1,4 +1,4 @@
-package lower
+package lower_test
 
 import (
 	"flag"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/grammar/harn/internal/harntest"
+	"github.com/harnlang/harn-check/grammar/harn/lower"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current lowering")
@@ -129,7 +131,7 @@ func TestGolden(t *testing.T) {
 	trees := parseAll(t, sources)
 	for i, c := range goldenCases {
 		t.Run(c.name, func(t *testing.T) {
-			got := ast.Dump(File([]byte(c.src), trees[i]))
+			got := ast.Dump(lower.File([]byte(c.src), trees[i]))
 			path := filepath.Join("testdata", c.name+".golden")
 			if *update {
 				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
@@ -164,4 +166,14 @@ func diffLines(want, got string) string {
 		}
 	}
 	return "(no difference)"
+}
+
+// parseAll parses the sources with the generated parser.
+func parseAll(t *testing.T, sources []string) []*harntest.Tree {
+	t.Helper()
+	trees, err := harntest.Parse(sources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return trees
 }

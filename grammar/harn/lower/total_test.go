@@ -1,4 +1,4 @@
-package lower
+package lower_test
 
 import (
 	"math/rand"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/harnlang/harn-check/grammar/generate/difftest"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/grammar/harn/internal/harntest"
+	"github.com/harnlang/harn-check/grammar/harn/lower"
 )
 
 var caseRe = regexp.MustCompile(`(?ms)^={3,}\n(.*?)\n={3,}\n(.*?)\n-{3,}\n`)
@@ -95,7 +97,7 @@ func TestLowerSamples(t *testing.T) {
 	names, sources := samples(t)
 	trees := parseAll(t, sources)
 	for i, tree := range trees {
-		f := File([]byte(sources[i]), tree)
+		f := lower.File([]byte(sources[i]), tree)
 		if len(f.Errors) != 0 {
 			t.Errorf("%s: tree has syntax errors %v", names[i], f.Errors)
 			continue
@@ -123,10 +125,10 @@ func TestLowerBrokenInputs(t *testing.T) {
 	trees := parseAll(t, broken)
 	withErrors := 0
 	for i, tree := range trees {
-		f := File([]byte(broken[i]), tree)
+		f := lower.File([]byte(broken[i]), tree)
 		checkTree(t, "broken sample", f, true)
-		if hasErrorNode(tree) != (len(f.Errors) > 0) {
-			t.Errorf("tree error flag %v but File.Errors = %v for %q", hasErrorNode(tree), f.Errors, broken[i])
+		if tree.HasError() != (len(f.Errors) > 0) {
+			t.Errorf("tree error flag %v but File.Errors = %v for %q", tree.HasError(), f.Errors, broken[i])
 		}
 		if len(f.Errors) > 0 {
 			withErrors++
@@ -135,18 +137,6 @@ func TestLowerBrokenInputs(t *testing.T) {
 	if withErrors == 0 {
 		t.Error("no broken input produced a syntax error; the mutations are not exercising recovery")
 	}
-}
-
-func hasErrorNode(n *jsonNode) bool {
-	if n.E || n.M {
-		return true
-	}
-	for _, c := range n.C {
-		if hasErrorNode(c) {
-			return true
-		}
-	}
-	return false
 }
 
 // kinds is the vocabulary synthetic trees draw from: every kind lowering
@@ -168,7 +158,7 @@ var fieldNames = []string{"", "", "name", "value", "left", "right", "body", "pat
 	"operator", "function", "arguments", "parameters", "declaration", "attribute", "condition", "names", "path"}
 
 // synth builds an arbitrary tree from fuzz bytes.
-func synth(data []byte, src int) *jsonNode {
+func synth(data []byte, src int) *harntest.Tree {
 	pos := 0
 	next := func() int {
 		if pos >= len(data) {
@@ -178,10 +168,10 @@ func synth(data []byte, src int) *jsonNode {
 		pos++
 		return b
 	}
-	var build func(depth int) *jsonNode
-	build = func(depth int) *jsonNode {
+	var build func(depth int) *harntest.Tree
+	build = func(depth int) *harntest.Tree {
 		b := next()
-		n := &jsonNode{K: kinds[b%len(kinds)], N: b%7 != 0, E: b%11 == 0, M: b%13 == 0, X: b%17 == 0}
+		n := &harntest.Tree{K: kinds[b%len(kinds)], N: b%7 != 0, E: b%11 == 0, M: b%13 == 0, X: b%17 == 0}
 		n.S = next() % (src + 1)
 		n.T = n.S + next()%(src+1-n.S)
 		if depth < 6 {
@@ -202,7 +192,7 @@ func FuzzLowerSyntheticTree(f *testing.F) {
 	f.Add([]byte{9, 0, 3, 3, 12, 40, 7, 1, 2, 200, 100}, "fn f() { }")
 	f.Fuzz(func(t *testing.T, data []byte, src string) {
 		tree := synth(data, len(src)+2)
-		file := File([]byte(src), tree)
+		file := lower.File([]byte(src), tree)
 		if file == nil {
 			t.Fatal("nil file")
 		}
@@ -216,7 +206,7 @@ func TestSyntheticTreesSeeded(t *testing.T) {
 		data := make([]byte, rng.Intn(200))
 		rng.Read(data)
 		src := strings.Repeat("x", rng.Intn(40))
-		f := File([]byte(src), synth(data, len(src)+2))
+		f := lower.File([]byte(src), synth(data, len(src)+2))
 		for _, e := range f.Errors {
 			if e.Span.End > len(src) || e.Span.Start > e.Span.End {
 				t.Fatalf("error span %v outside source of %d bytes", e.Span, len(src))
