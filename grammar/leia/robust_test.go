@@ -1,0 +1,93 @@
+package leia
+
+import (
+	"math/rand"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/harnlang/harn-check/grammar/generate/difftest"
+)
+
+// samples returns the corpus sources and the Leia example programs, the
+// texts the robustness tests start from.
+func samples(t *testing.T) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, c := range loadCorpus(t) {
+		out[c.file+"/"+c.title] = []byte(c.source + "\n")
+	}
+	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "leia", "*.leia"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = data
+	}
+	return out
+}
+
+// TestIncrementalReparse edits every sample at random and requires each
+// incremental reparse to equal a fresh parse. The scanner is stateless, so
+// a difference would be a scanner that reads past what it reports (wrong
+// lookahead bookkeeping) or a grammar bug.
+func TestIncrementalReparse(t *testing.T) {
+	h := startParser(t)
+	rng := rand.New(rand.NewSource(11))
+	for name, src := range samples(t) {
+		res, err := h.Edits(src, difftest.RandomEdits(rng, src, 4), false)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if res.Err != "" {
+			t.Fatalf("%s: %s", name, res.Err)
+		}
+		if res.EditMismatch >= 0 {
+			t.Errorf("%s: incremental tree differs from a fresh parse after edit %d\nincremental: %s\nfresh:       %s",
+				name, res.EditMismatch, res.Incremental, res.Fresh)
+		}
+	}
+}
+
+// TestMutatedInputs parses byte-level mutations of every sample: each must
+// come back with a tree, without a crash or a hang.
+func TestMutatedInputs(t *testing.T) {
+	h := startParser(t)
+	rng := rand.New(rand.NewSource(5))
+	for name, src := range samples(t) {
+		for i := 0; i < 3; i++ {
+			mutated := difftest.Mutate(rng, src)
+			res, err := h.ParseText(mutated, false)
+			if err != nil {
+				t.Fatalf("%s mutation %d: %v\ninput: %q", name, i, err, mutated)
+			}
+			if res.Err != "" {
+				t.Fatalf("%s mutation %d: %s\ninput: %q", name, i, res.Err, mutated)
+			}
+		}
+	}
+}
+
+// TestUnclosedConstructs feeds inputs that end inside a construct the
+// scanner reads (strings, templates, fenced blocks, colons): the parser
+// must return a tree with an error, never hang.
+func TestUnclosedConstructs(t *testing.T) {
+	h := startParser(t)
+	for _, text := range []string{
+		`x := "abc`, `x := "${`, `x := "a${b`, "x := 'abc", "x := `abc", "x := ```abc",
+		"x := tag`abc", "x := tag```abc``", "x := tag`${", "x := {a:", "obj:m(", "for {",
+		"x := {[k]", "x := \"\\", "tool find(", "agent a {", "evaluate \"n\" {", "budget {} {",
+	} {
+		res, err := h.ParseText([]byte(text), true)
+		if err != nil || res.Err != "" {
+			t.Fatalf("%q: %v %s", text, err, res.Err)
+		}
+		if !res.HasError {
+			t.Errorf("%q parsed without an error: %s", text, res.Sexp)
+		}
+	}
+}
