@@ -44,7 +44,13 @@ type interpPart struct {
 type lexer struct {
 	src string
 	pos int
+	// nest counts backtick strings being scanned inside ${...}, bounding
+	// the lexer's recursion.
+	nest int
 }
+
+// maxInterpNesting bounds backtick strings nested through ${...}.
+const maxInterpNesting = 32
 
 // puncts lists the punctuation, longest first so that the first match wins.
 var puncts = []string{
@@ -310,6 +316,11 @@ func (lx *lexer) raw() (token, *ParseError) {
 // the matching close brace.
 func (lx *lexer) backtick() (token, *ParseError) {
 	start := lx.pos
+	if lx.nest >= maxInterpNesting {
+		return token{}, lx.errAt(start, "string interpolation is nested too deeply")
+	}
+	lx.nest++
+	defer func() { lx.nest-- }()
 	lx.pos++
 	var parts []interpPart
 	var lit strings.Builder
