@@ -45,7 +45,11 @@ func (s *Server) at(uri protocol.DocumentUri, pos protocol.Position) (*request, 
 }
 
 func featureDoc(d *cache.Document) features.Document {
-	return features.Document{Path: d.Path, URI: d.URI, Version: d.Version, Text: d.Text}
+	fd := features.Document{Path: d.Path, URI: d.URI, Version: d.Version, Text: d.Text}
+	if t := d.Tree(); t != nil {
+		fd.Tree = t
+	}
+	return fd
 }
 
 // workspace is the features.Workspace view of the server's state.

@@ -5,9 +5,11 @@
 //
 // Applying a change records it as an Edit in the shape tree-sitter's
 // InputEdit wants (start byte, old end byte, new end byte and the matching
-// row/column points, columns in bytes), so a front end can keep one syntax
-// tree per document and reparse incrementally by replaying
-// Document.Edits on a copy of the previous snapshot's tree.
+// row/column points, columns in bytes). A language that registers a Syntax
+// gets one tree per document version: the store hands Syntax.Parse the
+// previous version's tree and the Edits, the front end copies the tree,
+// applies the edits to the copy and reparses incrementally; trees are
+// closed once their Document is unreachable.
 //
 // Invariants: the package knows nothing of LSP wire types or JSON; positions
 // arrive as 0-based line and UTF-16 column pairs and are converted to byte

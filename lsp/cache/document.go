@@ -33,6 +33,9 @@ type Document struct {
 	// up to date by applying them to the previous tree and reparsing.
 	Edits []Edit
 
+	tree     Tree
+	parseErr error
+
 	checkOnce sync.Once
 	result    driver.Result
 	checkErr  error

@@ -40,6 +40,7 @@ func NewStore() *Store { return &Store{docs: map[string]*Document{}} }
 // same URI.
 func (s *Store) Open(uri, languageID string, version int32, text string) *Document {
 	d := newDocument(uri, languageID, version, []byte(text), nil)
+	d.parse(nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.docs[uri] = d
@@ -63,6 +64,7 @@ func (s *Store) Change(uri string, version int32, changes []Change) (*Document, 
 		return nil, err
 	}
 	d := newDocument(uri, old.LanguageID, version, text, edits)
+	d.parse(old)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.docs[uri] != old {

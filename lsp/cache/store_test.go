@@ -4,14 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 	"unicode/utf16"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsjson "github.com/tree-sitter/tree-sitter-json/bindings/go"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/grammar/tsutil"
 )
 
@@ -191,25 +195,72 @@ func treeDump(t *sitter.Tree) string {
 	return b.String()
 }
 
+// jsonSyntax is a Syntax over tree-sitter's JSON grammar, standing in for
+// the Harn and Leia front ends: it copies the previous tree, applies the
+// edits to the copy and reparses incrementally.
+type jsonSyntax struct {
+	parser *sitter.Parser
+	closed *atomic.Int64
+}
+
+type jsonTree struct {
+	t      *sitter.Tree
+	closed *atomic.Int64
+}
+
+func (t *jsonTree) Close() {
+	t.t.Close()
+	t.closed.Add(1)
+}
+
+func inputEdit(e Edit) *sitter.InputEdit {
+	return &sitter.InputEdit{
+		StartByte: e.StartByte, OldEndByte: e.OldEndByte, NewEndByte: e.NewEndByte,
+		StartPosition:  sitter.Point{Row: e.StartPoint.Row, Column: e.StartPoint.Column},
+		OldEndPosition: sitter.Point{Row: e.OldEndPoint.Row, Column: e.OldEndPoint.Column},
+		NewEndPosition: sitter.Point{Row: e.NewEndPoint.Row, Column: e.NewEndPoint.Column},
+	}
+}
+
+func (s jsonSyntax) Parse(prev Tree, edits []Edit, text []byte) Tree {
+	var old *sitter.Tree
+	if prev != nil {
+		old = prev.(*jsonTree).t.Clone()
+		defer old.Close()
+		for _, e := range edits {
+			old.Edit(inputEdit(e))
+		}
+	}
+	return &jsonTree{t: tsutil.Parse(s.parser, text, old), closed: s.closed}
+}
+
 // TestRandomEdits applies thousands of random changes through the store
 // and checks, after each batch, that the text equals the reference model,
-// that a fresh open of it gives the same document, and that a tree-sitter
-// tree edited with the recorded Edits and reparsed incrementally equals a
-// fresh parse (JSON stands in for the Harn and Leia grammars).
+// that a fresh open of it gives the same document, and that the document's
+// syntax tree, reparsed incrementally from the previous version's with the
+// recorded Edits, equals a fresh parse (JSON stands in for the Harn and
+// Leia grammars). It also checks each Edit's points directly: after
+// Tree.Edit, every node the edit did not touch must sit at the row and
+// column its byte offsets have in the new text.
 func TestRandomEdits(t *testing.T) {
 	parser := sitter.NewParser()
 	defer parser.Close()
 	if err := parser.SetLanguage(sitter.NewLanguage(tsjson.Language())); err != nil {
 		t.Fatal(err)
 	}
-	const uri = "file:///w/r.harn"
+	closed := &atomic.Int64{}
+	driver.Register(driver.Language{Name: "JSON test", Extension: ".jsontest"})
+	RegisterSyntax(".jsontest", jsonSyntax{parser: parser, closed: closed})
+	const uri = "file:///w/r.jsontest"
 	for seed := range uint64(4) {
 		r := rand.New(rand.NewPCG(seed, 99))
 		s := NewStore()
 		initial := `{"a": [1, 2, "é𝄞"],` + "\r\n" + `"b": {"c": null}}` + "\n"
-		s.Open(uri, "harn", 0, initial)
+		prev := s.Open(uri, "", 0, initial)
+		if prev.Tree() == nil {
+			t.Fatal("a document of a language with a Syntax must have a tree")
+		}
 		m := &model{u: utf16.Encode([]rune(initial))}
-		tree := tsutil.Parse(parser, []byte(initial), nil)
 		for step := range 1000 {
 			var batch []Change
 			var texts [][]byte // the text after each change of the batch
@@ -227,32 +278,51 @@ func TestRandomEdits(t *testing.T) {
 			if string(d.Text) != want {
 				t.Fatalf("seed %d step %d: text\n%q\nwant\n%q", seed, step, d.Text, want)
 			}
-			fresh := NewStore().Open(uri, "harn", d.Version, want)
+			fresh := NewStore().Open(uri, "", d.Version, want)
 			if fresh.Lines.LineCount() != d.Lines.LineCount() || fresh.Ext != d.Ext {
 				t.Fatalf("seed %d step %d: document differs from a fresh open", seed, step)
 			}
+			check := prev.Tree().(*jsonTree).t.Clone()
 			for i, e := range d.Edits {
-				tree.Edit(&sitter.InputEdit{
-					StartByte: e.StartByte, OldEndByte: e.OldEndByte, NewEndByte: e.NewEndByte,
-					StartPosition:  sitter.Point{Row: e.StartPoint.Row, Column: e.StartPoint.Column},
-					OldEndPosition: sitter.Point{Row: e.OldEndPoint.Row, Column: e.OldEndPoint.Column},
-					NewEndPosition: sitter.Point{Row: e.NewEndPoint.Row, Column: e.NewEndPoint.Column},
-				})
-				if err := checkEdited(tree.RootNode(), e, diagnostics.NewLineIndex(texts[i])); err != "" {
+				check.Edit(inputEdit(e))
+				if err := checkEdited(check.RootNode(), e, diagnostics.NewLineIndex(texts[i])); err != "" {
 					t.Fatalf("seed %d step %d edit %d %+v: %s", seed, step, i, e, err)
 				}
 			}
-			next := tsutil.Parse(parser, d.Text, tree)
-			tree.Close()
-			tree = next
+			check.Close()
 			if step%10 == 0 {
-				scratch := tsutil.Parse(parser, d.Text, nil)
-				if got, want := treeDump(tree), treeDump(scratch); got != want {
+				if got, want := treeDump(d.Tree().(*jsonTree).t), treeDump(fresh.Tree().(*jsonTree).t); got != want {
 					t.Fatalf("seed %d step %d: incremental tree differs from a fresh parse of %q\n%s\nwant\n%s", seed, step, d.Text, got, want)
 				}
-				scratch.Close()
+				// Parse left the previous version's tree as it was.
+				prevFresh := NewStore().Open(uri, "", 0, string(prev.Text))
+				if got, want := treeDump(prev.Tree().(*jsonTree).t), treeDump(prevFresh.Tree().(*jsonTree).t); got != want {
+					t.Fatalf("seed %d step %d: the previous version's tree changed", seed, step)
+				}
 			}
+			prev = d
 		}
-		tree.Close()
+	}
+	// Trees of unreachable documents are closed.
+	deadline := time.Now().Add(10 * time.Second)
+	for closed.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no tree of an unreachable document was closed")
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestParsePanicIsContained(t *testing.T) {
+	driver.Register(driver.Language{Name: "Panicky syntax", Extension: ".panicsyntax"})
+	RegisterSyntax(".panicsyntax", panicSyntax{})
+	d := NewStore().Open("file:///w/x.panicsyntax", "", 1, "x")
+	if d.Tree() != nil || d.ParseError() == nil {
+		t.Errorf("tree %v, error %v; want no tree and an error", d.Tree(), d.ParseError())
+	}
+}
+
+type panicSyntax struct{}
+
+func (panicSyntax) Parse(Tree, []Edit, []byte) Tree { panic("boom") }

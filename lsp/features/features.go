@@ -29,6 +29,9 @@ type Document struct {
 	// Version is the editor's version of Text.
 	Version int32
 	Text    []byte
+	// Tree is the version's syntax tree from the language's registered
+	// cache.Syntax (the front end's own type), nil when it has none.
+	Tree any
 }
 
 // Workspace is the state shared by all documents: the open documents
