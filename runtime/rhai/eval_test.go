@@ -182,7 +182,8 @@ func TestLanguage(t *testing.T) {
 		{name: "statement if needs no semicolon", src: "let x = 1; if x > 0 { x = 2 } x", want: "i64 2"},
 		{name: "paren if continues into binary", src: "(if true { 1 } else { 2 }) + 1", want: "i64 2"},
 		{name: "unary on string errors", src: `-"a"`, err: "Function not found: - (string)", kind: ErrRuntime},
-		{name: "interpolation of float", src: "`${1.0} ${2.5} ${1e20}`", want: `string "1.0 2.5 1e+20"`},
+		{name: "float display (read from source)", src: "`${1.0} ${2.5} ${1e20} ${1.5e-14} ${-0.0} ${0.1 + 0.2} ${12345678901234.0} ${1234567890123.0} ${1.0 / 0.0}`",
+			want: `string "1.0 2.5 1e20 1.5e-14 0.0 0.30000000000000004 1.2345678901234e13 1234567890123.0 inf"`},
 	})
 }
 

@@ -248,23 +248,46 @@ func ToString(v Value) string {
 	return b.String()
 }
 
+// Rhai switches to scientific notation outside these magnitudes (f32
+// constants widened to f64, as in Rhai's FloatWrapper).
+var (
+	maxNaturalFloat = float64(float32(10_000_000_000_000.0))
+	minNaturalFloat = float64(float32(0.000_000_000_000_1))
+)
+
+// formatFloat renders a float as Rhai's Display does (read from Rhai's
+// source): 0.0 for zero, Rust's {:e} form outside [1e-13, 1e13], else
+// the shortest decimal with ".0" added to integral values.
 func formatFloat(f float64) string {
 	switch {
+	case math.IsNaN(f):
+		return "NaN"
 	case math.IsInf(f, 1):
 		return "inf"
 	case math.IsInf(f, -1):
 		return "-inf"
-	case math.IsNaN(f):
-		return "NaN"
-	}
-	if f == math.Trunc(f) && math.Abs(f) < 1e16 {
-		return strconv.FormatFloat(f, 'f', 1, 64)
+	case f == 0:
+		return "0.0"
 	}
 	a := math.Abs(f)
-	if a >= 1e16 || a < 1e-5 {
-		return strconv.FormatFloat(f, 'e', -1, 64)
+	if a > maxNaturalFloat || a < minNaturalFloat {
+		mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 64), "e")
+		exp = strings.TrimPrefix(exp, "+")
+		neg := strings.HasPrefix(exp, "-")
+		exp = strings.TrimLeft(strings.TrimPrefix(exp, "-"), "0")
+		if exp == "" {
+			exp = "0"
+		}
+		if neg {
+			exp = "-" + exp
+		}
+		return mant + "e" + exp
 	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if f == math.Trunc(f) {
+		s += ".0"
+	}
+	return s
 }
 
 // writeDebug writes the debug form used inside containers.
