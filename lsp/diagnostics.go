@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -47,6 +48,11 @@ func (p *publisher) schedule(uri string) {
 // run analyses the current version of uri and publishes the result if
 // that version is still current.
 func (p *publisher) run(uri string) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.s.log.Printf("panic publishing diagnostics of %s: %v\n%s", uri, r, debug.Stack())
+		}
+	}()
 	d := p.s.store.Get(uri)
 	if d == nil {
 		return

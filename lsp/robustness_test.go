@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/harnlang/harn-check/lsp/lsptest"
@@ -81,5 +82,22 @@ func TestShutdownRefusesRequests(t *testing.T) {
 	m := c.Call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": fakeURI}, "position": lsptest.Pos(0, 0)})
 	if m.Error == nil || m.Error.Code != -32600 {
 		t.Errorf("request after shutdown: %+v, want error -32600", m)
+	}
+}
+
+// TestLargeDocument: a multi-megabyte document opens, changes and is
+// analysed like any other.
+func TestLargeDocument(t *testing.T) {
+	c := lsptest.Start(t, testOptions())
+	c.Initialize("file:///w", nil)
+	line := "let x = value(1) + y // padding padding padding\n"
+	text := strings.Repeat(line, 80000) + "bad\n" // about 4 MB
+	c.Open(fakeURI, "fake", 1, text)
+	if d := c.WaitDiagnostics(fakeURI, 1); len(d.Diagnostics) != 1 || !strings.Contains(string(d.Diagnostics[0]), `"line":80000`) {
+		t.Fatalf("diagnostics of the large document: %d %.300s", len(d.Diagnostics), d.Diagnostics)
+	}
+	c.Change(fakeURI, 2, lsptest.Edit{StartLine: 80000, StartChar: 0, EndLine: 80000, EndChar: 3, Text: "ok"})
+	if d := c.WaitDiagnostics(fakeURI, 2); len(d.Diagnostics) != 0 {
+		t.Errorf("after the fix: %s", d.Diagnostics)
 	}
 }

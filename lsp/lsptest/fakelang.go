@@ -12,6 +12,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -40,7 +41,8 @@ const (
 // all; "def NAME" lines are function symbols; lines ending in "{" fold to
 // the next line that is "}"; "def" is a keyword token and digits are number
 // tokens; completion offers the document's words; rename renames every
-// occurrence. Hovering the word "panic" panics, for robustness tests.
+// occurrence; workspace symbols are the "def" symbols of the open Fake
+// documents. Hovering the word "panic" panics, for robustness tests.
 var (
 	wordRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 	numRE  = regexp.MustCompile(`[0-9]+`)
@@ -169,6 +171,25 @@ func (fake) SemanticTokens(_ context.Context, s features.Snapshot) ([]features.T
 		out = append(out, features.Token{Span: diagnostics.Span{Start: n[0], End: n[1]}, Type: "number", Modifiers: []string{"readonly"}})
 	}
 	sortTokens(out)
+	return out, nil
+}
+
+// WorkspaceSymbols offers the "def" symbols of every open Fake document
+// whose name contains the query.
+func (f fake) WorkspaceSymbols(ctx context.Context, w features.Workspace, query string) ([]features.WorkspaceSymbol, error) {
+	var out []features.WorkspaceSymbol
+	for _, d := range w.Documents() {
+		if !strings.HasSuffix(d.Path, FakeExtension) {
+			continue
+		}
+		syms, _ := f.DocumentSymbols(ctx, features.Snapshot{Doc: d, Workspace: w})
+		for _, sym := range syms {
+			if strings.Contains(sym.Name, query) {
+				out = append(out, features.WorkspaceSymbol{Name: sym.Name, Kind: sym.Kind,
+					Container: filepath.Base(d.Path), Location: features.Location{Path: d.Path, Span: sym.SelectionSpan}})
+			}
+		}
+	}
 	return out, nil
 }
 
