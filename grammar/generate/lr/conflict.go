@@ -31,6 +31,7 @@ type Interpretation struct {
 	Assoc     string
 }
 
+// String renders the interpretation as one line of the conflict report.
 func (i Interpretation) String() string {
 	var b strings.Builder
 	for _, s := range i.Preceding {
@@ -50,6 +51,7 @@ func (i Interpretation) String() string {
 	return b.String()
 }
 
+// Error renders the full conflict report.
 func (e *ConflictError) Error() string {
 	var b strings.Builder
 	b.WriteString("Unresolved conflict for symbol sequence:\n\n")

@@ -59,10 +59,14 @@ func (s Symbol) Compare(o Symbol) int {
 	return 0
 }
 
-// Convenience constructors.
-func Term(i int) Symbol    { return Symbol{Terminal, i} }
+// Term is lexical token i.
+func Term(i int) Symbol { return Symbol{Terminal, i} }
+
+// NonTerm is syntax variable i.
 func NonTerm(i int) Symbol { return Symbol{NonTerminal, i} }
-func Ext(i int) Symbol     { return Symbol{External, i} }
+
+// Ext is external token i.
+func Ext(i int) Symbol { return Symbol{External, i} }
 
 // EndSymbol is the end-of-input lookahead.
 var EndSymbol = Symbol{End, 0}
@@ -317,6 +321,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error renders the problem with the rule it concerns.
 func (e *Error) Error() string {
 	if e.Rule == "" {
 		return "grammar: " + e.Msg
