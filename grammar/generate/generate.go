@@ -148,6 +148,10 @@ func generate(grammarJSON []byte, opts Options) (*Output, error) {
 	}
 	out := &Output{ParserC: c, ParserH: render.ParserHeader(abi), GrammarJSON: grammarJSON, NodeTypesJSON: nt,
 		Warnings: built.Warnings}
+	if abi < 15 && len(in.Reserved) > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("the grammar declares reserved words, which ABI %d parsers "+
+			"cannot carry; keywords may then be read as identifiers where the grammar forbids it (use ABI 15)", abi))
+	}
 	out.Stats = Stats{
 		States: len(t.States), Symbols: len(t.Symbols), LexStates: mainLex.StateCount(),
 		LargeStates: render.LargeStateCount(t),

@@ -123,4 +123,14 @@ func TestGenerateABI15(t *testing.T) {
 	if _, err := Generate([]byte(src), Options{ABI: 13}); err == nil {
 		t.Error("ABI 13 accepted")
 	}
+	if len(out.Warnings) != 0 {
+		t.Errorf("unexpected warnings %q", out.Warnings)
+	}
+	out14, err := Generate([]byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out14.Warnings) != 1 || !strings.Contains(out14.Warnings[0], "reserved words") {
+		t.Errorf("ABI 14 with reserved words: warnings %q", out14.Warnings)
+	}
 }

@@ -269,3 +269,48 @@ func TestMutuallyRecursiveInlines(t *testing.T) {
 		t.Errorf("error %v, want an inline cycle error", err)
 	}
 }
+
+func TestExternalsWordAndReserved(t *testing.T) {
+	g, err := prep(t, grammar(`,"extras":[],"word":"id",
+		"externals":[{"type":"SYMBOL","name":"indent"},{"type":"STRING","value":";"},{"type":"SYMBOL","name":"semi"}],
+		"reserved":{"global":[{"type":"STRING","value":"if"}],"none":[]}`,
+		R("t", seq(Y("indent"), S("if"), Y("id"), Y("semi"), S(";"))),
+		R("id", pat("[a-z]+")),
+		R("semi", S("::"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := g.Syntax.Externals
+	if len(ext) != 3 {
+		t.Fatalf("externals %+v", ext)
+	}
+	if ext[0].Name != "indent" || ext[0].Internal != -1 {
+		t.Errorf("undefined external: %+v", ext[0])
+	}
+	if ext[1].Name != ";" || ext[1].Internal < 0 || g.Lexical.Variables[ext[1].Internal].Name != ";" {
+		t.Errorf("string external should twin the ';' token: %+v", ext[1])
+	}
+	if ext[2].Name != "semi" || ext[2].Internal < 0 || g.Lexical.Variables[ext[2].Internal].Name != "semi" {
+		t.Errorf("external naming a token rule should twin it: %+v", ext[2])
+	}
+	if w := g.Syntax.Word; w < 0 || g.Lexical.Variables[w].Name != "id" {
+		t.Errorf("word token %d", w)
+	}
+	sets := g.Syntax.ReservedWordSets
+	if len(sets) != 2 || len(sets[0]) != 1 || g.Lexical.Variables[sets[0][0].Index].Name != "if" || len(sets[1]) != 0 {
+		t.Errorf("reserved sets %+v", sets)
+	}
+}
+
+func TestUnusedRulesLeaveTopLevelLists(t *testing.T) {
+	g, err := prep(t, grammar(`,"extras":[],"conflicts":[["t","orphan"]],"inline":["orphan"],"supertypes":["orphan"],
+		"precedences":[[{"type":"SYMBOL","name":"orphan"},{"type":"STRING","value":"p"}]]`,
+		R("t", S("x")), R("orphan", S("y"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.Syntax
+	if len(s.ExpectedConflicts) != 0 || len(s.Inline) != 0 || len(s.Supertypes) != 0 || len(s.PrecedenceOrderings) != 0 {
+		t.Errorf("lists still mention the dropped rule: %+v %+v %+v %+v", s.ExpectedConflicts, s.Inline, s.Supertypes, s.PrecedenceOrderings)
+	}
+}
