@@ -1,0 +1,49 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// blankImports returns the packages a command's non-test files import for
+// their side effects only (the way front ends register with the driver).
+func blankImports(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range file.Imports {
+			if imp.Name != nil && imp.Name.Name == "_" {
+				out = append(out, strings.Trim(imp.Path.Value, `"`))
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TestSameLanguagesAsHarnCheck: the server must register every front end
+// the CLI registers, or the editor would not show what CI reports.
+func TestSameLanguagesAsHarnCheck(t *testing.T) {
+	cli := blankImports(t, "../harn-check")
+	lsp := blankImports(t, ".")
+	for _, p := range cli {
+		if !slices.Contains(lsp, p) {
+			t.Errorf("cmd/harn-check imports %s for its side effects but cmd/leia-lsp does not", p)
+		}
+	}
+}
