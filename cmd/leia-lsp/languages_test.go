@@ -2,6 +2,7 @@ package main
 
 import (
 	"go/parser"
+	"os"
 	"go/token"
 	"path/filepath"
 	"slices"
@@ -45,5 +46,21 @@ func TestSameLanguagesAsHarnCheck(t *testing.T) {
 		if !slices.Contains(lsp, p) {
 			t.Errorf("cmd/harn-check imports %s for its side effects but cmd/leia-lsp does not", p)
 		}
+	}
+}
+
+// TestBlankImports proves the helper finds registrations, so the test above
+// cannot pass by reading nothing.
+func TestBlankImports(t *testing.T) {
+	dir := t.TempDir()
+	src := "package main\n\nimport (\n\t\"fmt\"\n\t_ \"example.com/harn\"\n)\n"
+	if err := os.WriteFile(filepath.Join(dir, "languages.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte("package main\n\nimport _ \"example.com/testonly\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := blankImports(t, dir); len(got) != 1 || got[0] != "example.com/harn" {
+		t.Errorf("blankImports = %q, want [example.com/harn]", got)
 	}
 }
