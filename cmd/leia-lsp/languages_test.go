@@ -2,8 +2,8 @@ package main
 
 import (
 	"go/parser"
-	"os"
 	"go/token"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
