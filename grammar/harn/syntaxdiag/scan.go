@@ -1,0 +1,360 @@
+package syntaxdiag
+
+import "unicode/utf8"
+
+// lexProblem is a syntax problem the lexical scan finds by itself.
+type lexProblem struct {
+	code    string
+	start   int
+	end     int
+	message string
+	help    string
+	// open, for bracket problems, is the bracket left open; found is the
+	// mismatched closer met instead (0 at the end of the file).
+	open  *opener
+	found byte
+}
+
+// opener is an open bracket (or an interpolation's `${`) awaiting its
+// closer.
+type opener struct {
+	char   byte // '(', '[', '{'
+	pos    int
+	width  int  // 2 for `${`
+	interp bool // `${`: its `}` returns to the string that contains it
+}
+
+// scanner walks the source once, tracking strings, comments and brackets
+// the way the Harn lexer does, so that problems the parser only notices
+// later (an unclosed brace, an unterminated string) are reported where they
+// start.
+type scanner struct {
+	src      []byte
+	pos      int
+	stack    []opener
+	problems []lexProblem
+	// runsToEOF is set when a comment or multi-line string swallows the rest
+	// of the file.
+	runsToEOF bool
+}
+
+// scan returns the lexical problems of src, and whether one of them runs
+// to the end of the file.
+func scan(src []byte) ([]lexProblem, bool) {
+	s := &scanner{src: src}
+	if len(src) >= 2 && src[0] == '#' && src[1] == '!' {
+		for s.pos < len(src) && src[s.pos] != '\n' {
+			s.pos++
+		}
+	}
+	s.code()
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		o := s.stack[i]
+		if o.interp {
+			continue // reported as an unterminated string
+		}
+		s.problems = append(s.problems, lexProblem{
+			code:  "HARN-PAR-002",
+			start: len(src),
+			end:   len(src),
+			open:  &o,
+		})
+	}
+	return s.problems, s.runsToEOF
+}
+
+func closing(c byte) byte {
+	switch c {
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	}
+	return '}'
+}
+
+func (s *scanner) peek(off int) byte {
+	if s.pos+off < len(s.src) {
+		return s.src[s.pos+off]
+	}
+	return 0
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+func isIdentChar(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }
+
+// code scans program text until the end of the file, or until the `}` that
+// closes the interpolation on top of the stack.
+func (s *scanner) code() {
+	for s.pos < len(s.src) {
+		c := s.src[s.pos]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f':
+			s.pos++
+		case c == '/' && s.peek(1) == '/':
+			for s.pos < len(s.src) && s.src[s.pos] != '\n' {
+				s.pos++
+			}
+		case c == '/' && s.peek(1) == '*':
+			s.blockComment()
+		case c == '"':
+			if s.peek(1) == '"' && s.peek(2) == '"' {
+				s.multiline()
+			} else {
+				s.str()
+			}
+		case c == 'r' && (s.peek(1) == '"' || s.peek(1) == '#') && (s.pos == 0 || !isIdentChar(s.src[s.pos-1])):
+			if !s.raw() {
+				s.pos++
+			}
+		case isIdentChar(c):
+			for s.pos < len(s.src) && isIdentChar(s.src[s.pos]) {
+				s.pos++
+			}
+		case c == '(' || c == '[' || c == '{':
+			s.stack = append(s.stack, opener{char: c, pos: s.pos, width: 1})
+			s.pos++
+		case c == ')' || c == ']' || c == '}':
+			if s.close(c) {
+				return
+			}
+		case c == '\\' && (s.peek(1) == '\n' || (s.peek(1) == '\r' && s.peek(2) == '\n')):
+			s.pos += 2
+		case c < utf8.RuneSelf && isOperatorChar(c):
+			s.pos++
+		default:
+			r, size := utf8.DecodeRune(s.src[s.pos:])
+			desc := "`" + string(r) + "`"
+			if r == utf8.RuneError && size <= 1 {
+				desc = "a byte that is not UTF-8"
+				size = 1
+			}
+			s.problems = append(s.problems, lexProblem{
+				code:    "HARN-PAR-003",
+				start:   s.pos,
+				end:     s.pos + size,
+				message: "unexpected character " + desc,
+				help:    "outside strings and comments, Harn uses ASCII letters, digits, `_`, operators and brackets only",
+			})
+			s.pos += size
+		}
+	}
+}
+
+func isOperatorChar(c byte) bool {
+	switch c {
+	case '=', '!', '.', '+', '-', '*', '/', '<', '>', '%', '?', '|', '&', ':', ',', ';', '@':
+		return true
+	}
+	return false
+}
+
+// close handles a closing bracket. It returns true when the bracket closes
+// the interpolation the current code() call scans.
+func (s *scanner) close(c byte) bool {
+	if len(s.stack) == 0 {
+		s.problems = append(s.problems, lexProblem{
+			code:    "HARN-PAR-001",
+			start:   s.pos,
+			end:     s.pos + 1,
+			message: "unexpected `" + string(c) + "`: nothing is open here",
+		})
+		s.pos++
+		return false
+	}
+	top := s.stack[len(s.stack)-1]
+	if closing(top.char) == c {
+		s.stack = s.stack[:len(s.stack)-1]
+		s.pos++
+		return top.interp
+	}
+	// A mismatched closer: report the innermost opener it leaves open. If
+	// something further out (up to the enclosing interpolation) matches,
+	// assume the inner ones were never closed and close up to it; otherwise
+	// skip the stray closer.
+	match := -1
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		if closing(s.stack[i].char) == c {
+			match = i
+			break
+		}
+		if s.stack[i].interp {
+			break
+		}
+	}
+	s.problems = append(s.problems, lexProblem{
+		code:  "HARN-PAR-001",
+		start: s.pos,
+		end:   s.pos + 1,
+		open:  &top,
+		found: c,
+	})
+	s.pos++
+	if match < 0 {
+		// Most often the wrong closer was typed: let it close the top.
+		match = len(s.stack) - 1
+	}
+	interp := s.stack[match].interp
+	s.stack = s.stack[:match]
+	return interp
+}
+
+func (s *scanner) blockComment() {
+	start := s.pos
+	s.pos += 2
+	depth := 1
+	for s.pos < len(s.src) {
+		switch {
+		case s.src[s.pos] == '/' && s.peek(1) == '*':
+			depth++
+			s.pos += 2
+		case s.src[s.pos] == '*' && s.peek(1) == '/':
+			depth--
+			s.pos += 2
+			if depth == 0 {
+				return
+			}
+		default:
+			s.pos++
+		}
+	}
+	s.runsToEOF = true
+	s.problems = append(s.problems, lexProblem{
+		code:    "HARN-PAR-005",
+		start:   start,
+		end:     start + 2,
+		message: "block comment is not closed",
+		help:    "block comments nest: every `/*` inside needs its own `*/`",
+	})
+}
+
+// str scans a "..." string; the scanner is at its opening quote.
+func (s *scanner) str() {
+	start := s.pos
+	s.pos++
+	for s.pos < len(s.src) {
+		c := s.src[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			return
+		case c == '\\' && s.pos+1 < len(s.src) && s.src[s.pos+1] != '\n':
+			s.pos += 2
+		case c == '\n':
+			s.unterminated(start, s.pos, "string is not closed on its line")
+			s.dropOpenedOnLine(start)
+			return
+		case c == '$' && s.peek(1) == '{':
+			if !s.interpolation() {
+				return
+			}
+		default:
+			s.pos++
+		}
+	}
+	s.unterminated(start, s.pos, "string is not closed")
+}
+
+// multiline scans a """...""" string.
+func (s *scanner) multiline() {
+	start := s.pos
+	s.pos += 3
+	for s.pos < len(s.src) {
+		c := s.src[s.pos]
+		switch {
+		case c == '"' && s.peek(1) == '"' && s.peek(2) == '"':
+			s.pos += 3
+			return
+		case c == '\\' && s.pos+1 < len(s.src):
+			s.pos += 2
+		case c == '$' && s.peek(1) == '{':
+			if !s.interpolation() {
+				return
+			}
+		default:
+			s.pos++
+		}
+	}
+	s.runsToEOF = true
+	s.unterminated(start, start+3, "multi-line string is not closed")
+}
+
+// interpolation scans `${ ... }` inside a string; it returns false when the
+// file ends inside it.
+func (s *scanner) interpolation() bool {
+	s.stack = append(s.stack, opener{char: '{', pos: s.pos, width: 2, interp: true})
+	depth := len(s.stack)
+	s.pos += 2
+	s.code()
+	if len(s.stack) >= depth {
+		// The file ended inside the interpolation.
+		s.stack = s.stack[:depth-1]
+		return false
+	}
+	return true
+}
+
+// raw scans r"..." or r#"..."#; it returns false if this is not a raw
+// string after all (an identifier `r` followed by `#`).
+func (s *scanner) raw() bool {
+	start := s.pos
+	p := s.pos + 1
+	hashes := 0
+	for p < len(s.src) && s.src[p] == '#' {
+		hashes++
+		p++
+	}
+	if p >= len(s.src) || s.src[p] != '"' {
+		return false
+	}
+	p++
+	for p < len(s.src) && s.src[p] != '\n' {
+		if s.src[p] == '"' {
+			q := p + 1
+			n := 0
+			for q < len(s.src) && n < hashes && s.src[q] == '#' {
+				n++
+				q++
+			}
+			if n == hashes {
+				s.pos = q
+				return true
+			}
+		}
+		p++
+	}
+	s.pos = p
+	s.unterminated(start, p, "raw string is not closed on its line")
+	s.dropOpenedOnLine(start)
+	return true
+}
+
+// dropOpenedOnLine forgets the brackets opened on the line of an
+// unterminated string that starts at pos: their closers were most likely
+// swallowed by the string, and one mistake should give one diagnostic.
+func (s *scanner) dropOpenedOnLine(pos int) {
+	lineStart := pos
+	for lineStart > 0 && s.src[lineStart-1] != '\n' {
+		lineStart--
+	}
+	for len(s.stack) > 0 {
+		top := s.stack[len(s.stack)-1]
+		if top.interp || top.pos < lineStart {
+			return
+		}
+		s.stack = s.stack[:len(s.stack)-1]
+	}
+}
+
+func (s *scanner) unterminated(start, end int, message string) {
+	s.problems = append(s.problems, lexProblem{
+		code:    "HARN-PAR-004",
+		start:   start,
+		end:     end,
+		message: message,
+		help:    "close the string with the quote it was opened with; use `\"\"\"` for text that spans lines",
+	})
+}

@@ -1,0 +1,396 @@
+// Package syntaxdiag turns the syntax errors of a Harn file into
+// diagnostics with the Harn parser codes (HARN-PAR-001 to 005), a precise
+// span and a message that says what was expected, instead of a dump of
+// ERROR nodes.
+//
+// Two sources are combined. A lexical scan of the source finds what the
+// parser only notices late or not at all: brackets left open (reported at
+// the end of the file, naming where the bracket was opened), mismatched
+// closers, unterminated strings and block comments, and characters no token
+// can start. Then each outermost ERROR or MISSING node of the tree that the
+// scan has not already explained becomes one diagnostic at its first token.
+// At most one diagnostic is reported per line, so one mistake yields one
+// diagnostic rather than a cascade.
+//
+// Invariants: the package reads the tree through lower.Node and does no IO;
+// the result is sorted and deterministic; no input makes it panic.
+package syntaxdiag
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/harn/lower"
+)
+
+// Diagnose returns the syntax diagnostics of src, whose tree is root.
+func Diagnose(path string, src []byte, root lower.Node) []diagnostics.Diagnostic {
+	d := &diagnoser{path: path, src: src, root: root, lines: diagnostics.NewLineIndex(src)}
+	problems, toEOF := scan(src)
+	d.unclosed = toEOF
+	for _, p := range problems {
+		d.addLexical(p)
+	}
+	d.walk(root, nil)
+	out := d.dedupe()
+	diagnostics.Sort(out)
+	return out
+}
+
+// treeDiag is a diagnostic for an ERROR or MISSING node, with the node's
+// extent.
+type treeDiag struct {
+	diagnostics.Diagnostic
+	start, end int
+}
+
+type diagnoser struct {
+	path  string
+	src   []byte
+	root  lower.Node
+	lines *diagnostics.LineIndex
+	lex   []diagnostics.Diagnostic
+	tree  []treeDiag
+	// opens are the brackets the scan found left open at the end.
+	opens []int
+	// unclosed is set when the scan found a bracket, comment or multi-line
+	// string left open at the end of the file; the parser's complaints at
+	// the end are then the same error.
+	unclosed bool
+}
+
+func (d *diagnoser) span(start, end int) diagnostics.Span {
+	start = min(max(start, 0), len(d.src))
+	end = min(max(end, start), len(d.src))
+	return diagnostics.Span{Start: start, End: end}
+}
+
+// lineCol renders a byte offset as 1-based line:column, columns counted
+// in characters as in the text output.
+func (d *diagnoser) lineCol(off int) string {
+	p := d.lines.RuneColumn(off)
+	return fmt.Sprintf("%d:%d", p.Line+1, p.Column+1)
+}
+
+func (d *diagnoser) addLexical(p lexProblem) {
+	source := diagnostics.SourceLexer
+	if p.code == "HARN-PAR-001" || p.code == "HARN-PAR-002" {
+		source = diagnostics.SourceParser
+	}
+	diag := diagnostics.New(d.path, source, p.code, d.span(p.start, p.end), p.message)
+	diag.Help = p.help
+	if p.open != nil {
+		what := d.describeOpener(p.open)
+		closer := "`" + string(closing(p.open.char)) + "`"
+		at := d.lineCol(p.open.pos)
+		if p.found == 0 {
+			d.unclosed = true
+			d.opens = append(d.opens, p.open.pos)
+			diag.Message = fmt.Sprintf("expected %s to close the %s opened at %s", closer, what, at)
+		} else {
+			diag.Message = fmt.Sprintf("unexpected `%c`: expected %s to close the %s opened at %s", p.found, closer, what, at)
+		}
+		diag.Related = []diagnostics.Related{{
+			Span:    d.span(p.open.pos, p.open.pos+p.open.width),
+			Message: "the " + what + " opened here",
+		}}
+	}
+	d.lex = append(d.lex, diag)
+}
+
+// openerNames names the construct a bracket opens, by the tree node that
+// starts with it.
+var openerNames = map[string]string{
+	"block":                    "block",
+	"dict":                     "dict",
+	"list":                     "list",
+	"closure":                  "closure",
+	"arguments":                "argument list",
+	"parameters":               "parameter list",
+	"parenthesized_expression": "parenthesis",
+	"struct_body":              "struct body",
+	"enum_body":                "enum body",
+	"interface_body":           "interface body",
+	"impl_body":                "impl body",
+	"tool_body":                "tool body",
+	"skill_body":               "skill body",
+	"eval_pack_body":           "eval pack body",
+	"match_body":               "match body",
+	"shape_type":               "shape type",
+	"import_list":              "import list",
+	"field_initializer_list":   "struct literal",
+	"dict_pattern":             "dict pattern",
+	"list_pattern":             "list pattern",
+	"type_arguments":           "type argument list",
+	"attribute_arguments":      "attribute argument list",
+	"subscript_expression":     "subscript",
+}
+
+func (d *diagnoser) describeOpener(o *opener) string {
+	if name := d.nodeStartingAt(d.root, o.pos); name != "" {
+		return name
+	}
+	// The tree is too broken to say; guess from the character before.
+	prev := byte(0)
+	for i := o.pos - 1; i >= 0; i-- {
+		if c := d.src[i]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			prev = c
+			break
+		}
+	}
+	word := prev == '_' || prev == ')' || prev == ']' || prev == '"' ||
+		(prev >= 'a' && prev <= 'z') || (prev >= 'A' && prev <= 'Z') || (prev >= '0' && prev <= '9')
+	switch o.char {
+	case '(':
+		if word {
+			return "argument list"
+		}
+		return "parenthesis"
+	case '[':
+		if word {
+			return "subscript"
+		}
+		return "list"
+	}
+	if word {
+		return "block"
+	}
+	return "dict"
+}
+
+// nodeStartingAt finds the innermost named construct of openerNames whose
+// opening bracket is at pos.
+func (d *diagnoser) nodeStartingAt(n lower.Node, pos int) string {
+	if n.StartByte() > pos || n.EndByte() < pos {
+		return ""
+	}
+	for i := 0; i < n.ChildCount(); i++ {
+		c := n.Child(i)
+		if c == nil {
+			continue
+		}
+		if name := d.nodeStartingAt(c, pos); name != "" {
+			return name
+		}
+	}
+	if !n.IsNamed() || n.IsError() {
+		return ""
+	}
+	name, ok := openerNames[n.Kind()]
+	if !ok {
+		return ""
+	}
+	// The bracket must be the node's own first token (for a subscript,
+	// the `[` after the object).
+	if n.StartByte() == pos || (n.Kind() == "subscript_expression" && pos < len(d.src) && d.src[pos] == '[') {
+		return name
+	}
+	return ""
+}
+
+// walk reports outermost ERROR and MISSING nodes. parent is the nearest
+// named ancestor, used to say where the error is.
+func (d *diagnoser) walk(n lower.Node, parent lower.Node) {
+	switch {
+	case n.IsMissing():
+		d.missing(n, parent)
+		return
+	case n.IsError():
+		d.errorNode(n, parent)
+		return
+	}
+	if n.IsNamed() {
+		parent = n
+	}
+	for i := 0; i < n.ChildCount(); i++ {
+		if c := n.Child(i); c != nil {
+			d.walk(c, parent)
+		}
+	}
+}
+
+// atEOF reports whether offset off is at the end of the file, trailing
+// whitespace and comments aside.
+func (d *diagnoser) atEOF(off int) bool {
+	return strings.TrimSpace(string(d.src[min(max(off, 0), len(d.src)):])) == ""
+}
+
+func (d *diagnoser) missing(n lower.Node, parent lower.Node) {
+	what := describeSymbol(n.Kind(), n.IsNamed())
+	code := "HARN-PAR-001"
+	msg := "expected " + what + context(parent)
+	if d.atEOF(n.StartByte()) {
+		code = "HARN-PAR-002"
+		msg = "unexpected end of file: expected " + what
+	}
+	d.tree = append(d.tree, treeDiag{diagnostics.New(d.path, diagnostics.SourceParser, code, d.span(n.StartByte(), n.StartByte()), msg), n.StartByte(), n.EndByte()})
+}
+
+func (d *diagnoser) errorNode(n lower.Node, parent lower.Node) {
+	tok := firstToken(n)
+	if tok != nil {
+		// Quote a short complete construct (a string, a call) rather than
+		// its first character.
+		if c := firstChild(n); c != nil && c.IsNamed() && !c.IsError() && c.EndByte()-c.StartByte() <= 40 && c.StartByte() == tok.StartByte() {
+			tok = c
+		}
+	}
+	if tok == nil || d.atEOF(n.StartByte()) {
+		d.tree = append(d.tree, treeDiag{diagnostics.New(d.path, diagnostics.SourceParser, "HARN-PAR-002",
+			d.span(len(d.src), len(d.src)), "unexpected end of file"+context(parent)), n.StartByte(), n.EndByte()})
+		return
+	}
+	text := string(d.src[min(tok.StartByte(), len(d.src)):min(max(tok.EndByte(), tok.StartByte()), len(d.src))])
+	if len(text) > 40 {
+		text = text[:40] + "…"
+	}
+	msg := fmt.Sprintf("unexpected `%s`%s", text, context(parent))
+	d.tree = append(d.tree, treeDiag{diagnostics.New(d.path, diagnostics.SourceParser, "HARN-PAR-001",
+		d.span(tok.StartByte(), tok.EndByte()), msg), n.StartByte(), n.EndByte()})
+}
+
+// firstToken returns the first non-extra leaf of n.
+func firstToken(n lower.Node) lower.Node {
+	if n.ChildCount() == 0 {
+		if n.IsExtra() || n.EndByte() <= n.StartByte() {
+			return nil
+		}
+		return n
+	}
+	for i := 0; i < n.ChildCount(); i++ {
+		c := n.Child(i)
+		if c == nil || (c.IsExtra() && !c.IsError()) {
+			continue
+		}
+		if t := firstToken(c); t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// firstChild returns the first non-extra child of n.
+func firstChild(n lower.Node) lower.Node {
+	for i := 0; i < n.ChildCount(); i++ {
+		if c := n.Child(i); c != nil && !c.IsExtra() {
+			return c
+		}
+	}
+	return nil
+}
+
+// symbolNames describes named grammar symbols in messages.
+var symbolNames = map[string]string{
+	"identifier":      "a name",
+	"_expression":     "an expression",
+	"_type":           "a type",
+	"_pattern":        "a pattern",
+	"block":           "a block `{ ... }`",
+	"string":          "a string",
+	"integer":         "an integer",
+	"parameters":      "a parameter list",
+	"arguments":       "an argument list",
+	"type_identifier": "a type name",
+}
+
+func describeSymbol(kind string, named bool) string {
+	if !named {
+		return "`" + kind + "`"
+	}
+	if s, ok := symbolNames[kind]; ok {
+		return s
+	}
+	return strings.TrimPrefix(strings.ReplaceAll(kind, "_", " "), " ")
+}
+
+// contextNames says where an error sits, by the enclosing node.
+var contextNames = map[string]string{
+	"parameters":           "parameter list",
+	"arguments":            "argument list",
+	"list":                 "list",
+	"dict":                 "dict",
+	"block":                "block",
+	"match_body":           "match",
+	"match_arm":            "match arm",
+	"import_declaration":   "import",
+	"function_declaration": "function declaration",
+	"variable_declaration": "binding",
+	"shape_type":           "shape type",
+	"struct_body":          "struct",
+	"enum_body":            "enum",
+	"type_arguments":       "type arguments",
+	"if_expression":        "if",
+	"for_statement":        "for loop",
+	"while_statement":      "while loop",
+	"closure":              "closure",
+	"string":               "string",
+	"interpolation":        "interpolation",
+}
+
+func context(parent lower.Node) string {
+	if parent == nil {
+		return ""
+	}
+	if name, ok := contextNames[parent.Kind()]; ok {
+		return " in " + name
+	}
+	return ""
+}
+
+// dedupe keeps every lexical diagnostic and the tree diagnostics they do not
+// explain, at most one per line; an unclosed bracket also explains whatever
+// the parser reports at the end of the file.
+func (d *diagnoser) dedupe() []diagnostics.Diagnostic {
+	lineOf := func(off int) int { return d.lines.Line(min(max(off, 0), len(d.src))) }
+	used := map[int]bool{}
+	out := append([]diagnostics.Diagnostic(nil), d.lex...)
+	for _, l := range d.lex {
+		used[lineOf(l.Span.Start)] = true
+	}
+	sort.SliceStable(d.tree, func(i, j int) bool { return d.tree[i].Span.Start < d.tree[j].Span.Start })
+	for _, t := range d.tree {
+		if d.unclosed && (t.Code == "HARN-PAR-002" || d.atEOF(t.Span.Start) || d.atEOF(t.end)) {
+			continue
+		}
+		if d.containsOpen(t.start, t.end) {
+			continue
+		}
+		line := lineOf(t.Span.Start)
+		if used[line] {
+			continue
+		}
+		// With brackets balanced, an unexpected closer right after another
+		// error is that error's echo (the parser lost the construct the
+		// closer belongs to).
+		if d.isCloser(t.Span) && (used[line-1] || used[line-2]) {
+			continue
+		}
+		used[line] = true
+		out = append(out, t.Diagnostic)
+	}
+	return out
+}
+
+func (d *diagnoser) isCloser(sp diagnostics.Span) bool {
+	if sp.End-sp.Start != 1 {
+		return false
+	}
+	switch d.src[sp.Start] {
+	case '}', ')', ']':
+		return true
+	}
+	return false
+}
+
+// containsOpen reports whether an error region holds a bracket the scan
+// found left open: the parser's error is then that bracket's.
+func (d *diagnoser) containsOpen(start, end int) bool {
+	for _, p := range d.opens {
+		if p >= start && p < end {
+			return true
+		}
+	}
+	return false
+}

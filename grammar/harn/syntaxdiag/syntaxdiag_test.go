@@ -1,0 +1,208 @@
+package syntaxdiag_test
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/generate/difftest"
+	"github.com/harnlang/harn-check/grammar/harn/internal/harntest"
+	"github.com/harnlang/harn-check/grammar/harn/syntaxdiag"
+)
+
+// A want is "CODE LINE:COL message" with the message matched exactly.
+var cases = []struct {
+	name string
+	src  string
+	want []string
+}{
+	{
+		name: "valid file",
+		src:  "fn f(x: int) -> int {\n  return x + 1\n}\n",
+		want: nil,
+	},
+	{
+		name: "missing closing brace",
+		src:  "fn f() {\n  let x = 1\n\nfn g() {\n}\n",
+		want: []string{"HARN-PAR-002 6:1 expected `}` to close the block opened at 1:8"},
+	},
+	{
+		name: "missing closing paren in a call",
+		src:  "log(1, 2\nlet y = 3\n",
+		want: []string{"HARN-PAR-002 3:1 expected `)` to close the argument list opened at 1:4"},
+	},
+	{
+		name: "mismatched closer",
+		src:  "let xs = [1, 2}\n",
+		want: []string{"HARN-PAR-001 1:15 unexpected `}`: expected `]` to close the list opened at 1:10"},
+	},
+	{
+		name: "stray closer",
+		src:  "let x = 1\n}\n",
+		want: []string{"HARN-PAR-001 2:1 unexpected `}`: nothing is open here"},
+	},
+	{
+		name: "unterminated string",
+		src:  "let s = \"abc\nlet t = 1\n",
+		want: []string{"HARN-PAR-004 1:9 string is not closed on its line"},
+	},
+	{
+		name: "unterminated multi-line string",
+		src:  "let s = \"\"\"\n  abc\n",
+		want: []string{"HARN-PAR-004 1:9 multi-line string is not closed"},
+	},
+	{
+		name: "unterminated raw string",
+		src:  "let s = r\"abc\nlog(s)\n",
+		want: []string{"HARN-PAR-004 1:9 raw string is not closed on its line"},
+	},
+	{
+		name: "unterminated nested block comment",
+		src:  "let x = 1\n/* outer /* inner */\nlog(x)\n",
+		want: []string{"HARN-PAR-005 2:1 block comment is not closed"},
+	},
+	{
+		name: "unexpected character",
+		src:  "let x = 1 ~ 2\n",
+		want: []string{"HARN-PAR-003 1:11 unexpected character `~`"},
+	},
+	{
+		name: "braces inside strings and interpolations do not count",
+		src:  "let s = \"{ ${ {a: 1}.a } [\"\nlog(s)\n",
+		want: nil,
+	},
+	{
+		name: "expression cut off at the end",
+		src:  "let x = 1 +\n",
+		want: []string{"HARN-PAR-002 1:12 unexpected end of file: expected a name"},
+	},
+	{
+		name: "missing name",
+		src:  "fn f() {\n  let = 3\n}\n",
+		want: []string{"HARN-PAR-001 2:6 expected a name in binding"},
+	},
+	{
+		name: "unexpected token in a parameter list",
+		src:  "fn f(a: int, +) { }\n",
+		want: []string{"HARN-PAR-001 1:14 unexpected `+` in parameter list"},
+	},
+}
+
+func render(src []byte, ds []diagnostics.Diagnostic) []string {
+	idx := diagnostics.NewLineIndex(src)
+	var out []string
+	for _, d := range ds {
+		p := idx.RuneColumn(d.Span.Start)
+		out = append(out, fmt.Sprintf("%s %d:%d %s", d.Code, p.Line+1, p.Column+1, d.Message))
+	}
+	return out
+}
+
+func TestDiagnose(t *testing.T) {
+	var sources []string
+	for _, c := range cases {
+		sources = append(sources, c.src)
+	}
+	trees, err := harntest.Parse(sources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := render([]byte(c.src), syntaxdiag.Diagnose("t.harn", []byte(c.src), trees[i]))
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("diagnostics of %q:\ngot:\n  %s\nwant:\n  %s", c.src, strings.Join(got, "\n  "), strings.Join(c.want, "\n  "))
+			}
+			if trees[i].HasError() && len(got) == 0 {
+				t.Errorf("the tree has errors but no diagnostic was reported")
+			}
+		})
+	}
+}
+
+// TestTenScatteredErrors: a file with ten independent mistakes gets one
+// diagnostic near each, and nothing else.
+func TestTenScatteredErrors(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "ten_errors.harn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees, err := harntest.Parse([]string{string(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := syntaxdiag.Diagnose("ten_errors.harn", src, trees[0])
+	// Each mistake is on a line marked `// error`.
+	idx := diagnostics.NewLineIndex(src)
+	var marked []int
+	for i, line := range strings.Split(string(src), "\n") {
+		if strings.Contains(line, "// error") {
+			marked = append(marked, i)
+		}
+	}
+	if len(marked) != 10 {
+		t.Fatalf("fixture marks %d lines, want 10", len(marked))
+	}
+	got := map[int]bool{}
+	for _, d := range ds {
+		got[idx.Line(d.Span.Start)] = true
+	}
+	for _, line := range marked {
+		if !got[line] {
+			t.Errorf("no diagnostic on line %d", line+1)
+		}
+	}
+	if len(ds) != 10 {
+		t.Errorf("%d diagnostics, want 10:\n  %s", len(ds), strings.Join(render(src, ds), "\n  "))
+	}
+}
+
+// TestExamplesAndMutations: the example programs give no diagnostics;
+// byte-level mutations of them give at least one whenever the tree has an
+// error, and every diagnostic stays inside the file.
+func TestExamplesAndMutations(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "examples", "*", "*.harn"))
+	if len(files) == 0 {
+		t.Fatal("no examples")
+	}
+	var sources []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, string(data))
+	}
+	rng := rand.New(rand.NewSource(9))
+	n := len(sources)
+	for i := 0; i < n; i++ {
+		for k := 0; k < 5; k++ {
+			sources = append(sources, string(difftest.Mutate(rng, []byte(sources[i]))))
+		}
+	}
+	trees, err := harntest.Parse(sources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, src := range sources {
+		ds := syntaxdiag.Diagnose("x.harn", []byte(src), trees[i])
+		if i < n && len(ds) != 0 {
+			t.Errorf("%s: unexpected diagnostics:\n  %s", files[i], strings.Join(render([]byte(src), ds), "\n  "))
+		}
+		if trees[i].HasError() && len(ds) == 0 {
+			t.Errorf("mutated input has a syntax error but no diagnostic: %q", src)
+		}
+		for _, d := range ds {
+			if d.Span.Start < 0 || d.Span.End > len(src) || d.Span.Start > d.Span.End {
+				t.Errorf("diagnostic span %v outside the file", d.Span)
+			}
+			if !strings.HasPrefix(d.Code, "HARN-PAR-00") {
+				t.Errorf("unexpected code %s", d.Code)
+			}
+		}
+	}
+}
