@@ -8,13 +8,21 @@
 // document, looks up its language and delegates. Sub-packages:
 //
 //   - cache: open documents (immutable versions, incremental sync,
-//     tree-sitter-shaped edits) and their analysis through the driver
+//     tree-sitter-shaped edits, a per-version syntax tree for languages that
+//     register a cache.Syntax) and their analysis through the driver
 //     registry harn-check uses, so editor and CI see the same diagnostics.
 //   - mapper: byte offsets <-> UTF-16 protocol positions, diagnostics and
 //     fixes -> protocol types. The only place positions change units.
 //   - features: the plain-data interface language front ends implement for
 //     hover, definition and the other editor features.
 //   - wire: JSON-RPC framing that answers malformed frames and keeps going.
+//   - lsptest: the in-process protocol client the tests drive the server
+//     with, and the Fake language they control.
+//
+// A front end plugs in with three registrations, made by cmd/leia-lsp (and,
+// for the first, by cmd/harn-check): driver.Register (checking),
+// cache.RegisterSyntax (the incremental tree) and features.Register (hover,
+// definition and the rest).
 //
 // Invariants: no checker logic lives here; the package calls the driver
 // registry and the registered features and converts their answers. Only
