@@ -39,7 +39,7 @@ func currentLimits() limits {
 	if os.Getenv("HARN_DIFFTEST_FULL") == "1" {
 		return limits{files: 0, maxSize: 1 << 20, editFiles: 40, editsPerFile: 25, mutFiles: 40, mutsPerFile: 25, editMaxSize: 256 << 10}
 	}
-	return limits{files: 30, maxSize: 256 << 10, editFiles: 6, editsPerFile: 10, mutFiles: 6, mutsPerFile: 10, editMaxSize: 48 << 10}
+	return limits{files: 50, maxSize: 256 << 10, editFiles: 8, editsPerFile: 10, mutFiles: 8, mutsPerFile: 15, editMaxSize: 48 << 10}
 }
 
 func selected(p npmcache.Package) bool {
@@ -102,7 +102,11 @@ func TestDifferential(t *testing.T) {
 	lim := currentLimits()
 	var rep report
 	t.Cleanup(func() {
-		t.Logf("difftest summary (mode %s, limits %+v):\n%s", mode, lim, strings.Join(rep.lines, "\n"))
+		summary := fmt.Sprintf("difftest summary (mode %s, limits %+v):\n%s\n", mode, lim, strings.Join(rep.lines, "\n"))
+		t.Log(summary)
+		if root, err := CacheDir(); err == nil {
+			os.WriteFile(filepath.Join(root, "last-summary.txt"), []byte(summary), 0o644)
+		}
 	})
 	for _, p := range npmcache.Grammars {
 		if !selected(p) {

@@ -41,8 +41,8 @@
 //   - random byte mutations: no crash or hang, and both parsers agree on
 //     HasError.
 //
-// The default run is capped (30 disk files per language, 6x10 edits, 6x10
-// mutations) to stay within a few minutes on 2 cores. Environment:
+// The default run is capped (50 disk files per language, 8 files x 10 edits,
+// 8 files x 15 mutations) to stay within a few minutes on 2 cores. Environment:
 //
 //	HARN_DIFFTEST_FULL=1     every sample file up to 1 MiB, 40x25 edits and mutations
 //	HARN_DIFFTEST_OURS=MODE  auto | generated | official
@@ -56,5 +56,6 @@
 //
 //	HARN_DIFFTEST_FULL=1 go test ./grammar/generate/difftest -run TestDifferential -v -timeout 2h
 //
-// Inputs that crash, hang or disagree are saved under CacheDir/failures.
+// Inputs that crash, hang or disagree are saved under CacheDir/failures; the
+// last run's summary is written to CacheDir/last-summary.txt.
 package difftest
