@@ -113,9 +113,10 @@ type Token struct {
 }
 
 // TokenTypes and TokenModifiers are the semantic token legend the server
-// announces. They follow the capture names of queries/highlights.scm
-// mapped to the protocol's standard names; a token with a type outside the
-// legend is dropped.
+// announces: the protocol's standard names. A front end producing tokens
+// from queries/highlights.scm converts each capture with TokenForCapture,
+// so editor colours follow the same queries; a token with a type outside
+// the legend is dropped.
 var (
 	TokenTypes = []string{"namespace", "type", "class", "enum", "interface", "struct", "typeParameter",
 		"parameter", "variable", "property", "enumMember", "event", "function", "method", "macro",
