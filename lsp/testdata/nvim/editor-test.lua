@@ -103,6 +103,22 @@ vim.api.nvim_buf_set_text(bufnr, 0, 9, 0, 12, { "fine" })
 wait_for("the diagnostic to clear after the edit", function() return #diags(bufnr) == 0 end)
 step("edit cleared the diagnostic")
 
+-- 3b. A diagnostic with a registered code links its explanation page.
+vim.api.nvim_buf_set_text(bufnr, 0, 0, 0, 0, { "warn " })
+wait_for("the HARN-LNT-079 diagnostic", function() return #diags(bufnr) == 1 end)
+d = diags(bufnr)[1]
+local lspdiag = d.user_data and d.user_data.lsp or {}
+local href = lspdiag.codeDescription and lspdiag.codeDescription.href
+check(d.code == "HARN-LNT-079" and href, "no code description: " .. vim.inspect(d))
+local page = io.open(vim.uri_to_fname(href))
+check(page, "explanation page missing: " .. href)
+local first = page:read("*l")
+page:close()
+check(first:find("^HARN%-LNT%-079 %(warning%)"), "explanation page starts with " .. first)
+vim.api.nvim_buf_set_text(bufnr, 0, 0, 0, 5, { "" })
+wait_for("the warning to clear", function() return #diags(bufnr) == 0 end)
+step("code description links " .. href)
+
 -- 4. Hover and definition round-trip through the editor.
 local pos = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = { line = 1, character = 8 } }
 resp = vim.lsp.buf_request_sync(bufnr, "textDocument/hover", pos, timeout)
