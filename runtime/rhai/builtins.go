@@ -3,6 +3,7 @@ package rhai
 import (
 	"encoding/json"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,6 +41,18 @@ func argTypes(args []*Value, types ...string) bool {
 		}
 	}
 	return true
+}
+
+// byteOffset returns the byte offset of character k of s (len(s) past
+// the end).
+func byteOffset(s string, k int64) int {
+	for i := range s {
+		if k == 0 {
+			return i
+		}
+		k--
+	}
+	return len(s)
 }
 
 func runeIndex(s string, sub string) int64 {
@@ -106,11 +119,16 @@ func isMermaid(s string) bool {
 	return false
 }
 
-func (it *interp) ownedArray(pv *Value) *Array {
+// ownedArray returns the array in *pv, copied first if shared, ready to
+// be changed in place: its size cache is dropped unless keep.
+func (it *interp) ownedArray(pv *Value, keep ...bool) *Array {
 	a := (*pv).(*Array)
 	if a.shared {
 		a = it.ownA(a)
 		*pv = a
+	}
+	if len(keep) == 0 {
+		a.szOK = false
 	}
 	return a
 }
@@ -121,6 +139,7 @@ func (it *interp) ownedMap(pv *Value) *Map {
 		m = it.ownM(m)
 		*pv = m
 	}
+	m.szOK = false
 	return m
 }
 
@@ -134,6 +153,13 @@ func (it *interp) predicate(fp *FnPtr, item Value, idx int, pos int) (bool, erro
 		return false, it.errf(ErrRuntime, pos, "Data type incorrect: %s (expecting bool)", TypeName(v))
 	}
 	return b, nil
+}
+
+// copyingStringBuiltins build a new string or array from their string.
+var copyingStringBuiltins = map[string]bool{
+	"to_upper": true, "to_lower": true, "make_upper": true, "make_lower": true, "to_chars": true,
+	"chars": true, "replace": true, "pad": true, "truncate": true, "split": true, "sub_string": true,
+	"trim": true, "parse_json": true,
 }
 
 // linearBuiltins visit every element of their container argument.
@@ -159,6 +185,10 @@ func (it *interp) native(name string, args []*Value, pos int) (Value, bool, erro
 		if err := it.charge(len(s0), pos); err != nil {
 			return nil, true, err
 		}
+	}
+	if isStr && copyingStringBuiltins[name] {
+		// These allocate a copy of the string (or of its characters).
+		it.ops += int64(len(s0) >> 10)
 	}
 	if linearBuiltins[name] {
 		it.ops += int64(sizeHint(a0) >> elemShift)
@@ -236,14 +266,15 @@ func (it *interp) native(name string, args []*Value, pos int) (Value, bool, erro
 			if n == 3 {
 				start = (*args[2]).(int64)
 			}
-			rs := []rune(s0)
+			nchars := int64(utf8.RuneCountInString(s0))
 			if start < 0 {
-				start = max(int64(len(rs))+start, 0)
+				start = max(nchars+start, 0)
 			}
-			if start > int64(len(rs)) {
+			if start > nchars {
 				return int64(-1), true, nil
 			}
-			i := runeIndex(string(rs[start:]), sub)
+			rest := s0[byteOffset(s0, start):]
+			i := runeIndex(rest, sub)
 			if i < 0 {
 				return int64(-1), true, nil
 			}
@@ -383,19 +414,16 @@ func (it *interp) native(name string, args []*Value, pos int) (Value, bool, erro
 		}
 	case "push":
 		if isArr && n == 2 {
-			a := it.ownedArray(args[0])
-			a.Items = append(a.Items, share(*args[1]))
+			it.appendItems(it.ownedArray(args[0], true), *args[1])
 			return Unit{}, true, nil
 		}
 	case "append":
 		if isArr && n == 2 {
-			a := it.ownedArray(args[0])
+			a := it.ownedArray(args[0], true)
 			if b, ok := (*args[1]).(*Array); ok {
-				for _, x := range b.Items {
-					a.Items = append(a.Items, share(x))
-				}
+				it.appendItems(a, b.Items...)
 			} else {
-				a.Items = append(a.Items, share(*args[1]))
+				it.appendItems(a, *args[1])
 			}
 			return Unit{}, true, nil
 		}
@@ -484,15 +512,19 @@ func (it *interp) native(name string, args []*Value, pos int) (Value, bool, erro
 			return Unit{}, true, nil
 		}
 		if isStr && argTypes(args, "string", "i64") {
-			rs := []rune(s0)
 			k := (*args[1]).(int64)
 			if k < 0 {
-				k += int64(len(rs))
+				k += int64(utf8.RuneCountInString(s0))
 			}
-			if k < 0 || k >= int64(len(rs)) {
+			if k < 0 {
 				return Unit{}, true, nil
 			}
-			return rs[k], true, nil
+			off := byteOffset(s0, k)
+			if off >= len(s0) {
+				return Unit{}, true, nil
+			}
+			r, _ := utf8.DecodeRuneInString(s0[off:])
+			return r, true, nil
 		}
 	case "filter", "map", "some", "all", "find", "reduce":
 		if !isArr || n < 2 {
@@ -514,7 +546,7 @@ func (it *interp) native(name string, args []*Value, pos int) (Value, bool, erro
 		}
 	case "reverse":
 		if isArr && n == 1 {
-			slices.Reverse(it.ownedArray(args[0]).Items)
+			slices.Reverse(it.ownedArray(args[0], true).Items)
 			return Unit{}, true, nil
 		}
 	case "join":
@@ -788,7 +820,10 @@ func (it *interp) arrayFn(name string, a *Array, fp *FnPtr, args []*Value, pos i
 }
 
 func (it *interp) sortArray(pv *Value, fp *FnPtr, pos int) (Value, bool, error) {
-	a := it.ownedArray(pv)
+	a := it.ownedArray(pv, true)
+	if n := len(a.Items); n > 1 {
+		it.ops += int64(n*bits.Len(uint(n))) >> elemShift
+	}
 	var failure error
 	if fp == nil {
 		if len(a.Items) > 0 {

@@ -16,8 +16,10 @@
 // Deliberate differences from Rhai, each a hardening choice:
 //   - work proportional to data size (scanning or copying big strings,
 //     comparing, searching, copying or size-checking big containers) is
-//     charged to the budget at one operation per 4 KiB of string or 128
-//     container entries visited, so it cannot outlast the budget; this only
+//     charged to the budget: one operation per 4 KiB of string scanned,
+//     per 1 KiB of string copied, per 32 container entries visited, per
+//     32 values parse_json reads (on top of its own budget), and n·log n/32
+//     for a sort, so it cannot outlast the budget; this only
 //     changes verdicts of scripts that are near the budget anyway;
 //   - closures capture the variables in scope by value when created;
 //   - parse_json is a strict JSON reader (see json.go) rather than Rhai's

@@ -121,6 +121,8 @@ func TestLanguage(t *testing.T) {
 		{name: "closure gets index", src: "[5, 6].map(|x, i| x * i)", want: "array [0, 6]"},
 		{name: "value semantics on copy", src: "let a = [1, [2]]; let b = a; b[1].push(3); b[0] = 9; `${a} ${b}`", want: `string "[1, [2]] [9, [2, 3]]"`},
 		{name: "value semantics for maps", src: "let a = #{x: #{y: 1}}; let b = a; b.x.y = 2; a.x.y * 10 + b.x.y", want: "i64 12"},
+		{name: "pushing an array into itself pushes a copy", src: "let a = [1]; a.push(0); a.push(a); a.push(a); a", want: "array [1, 0, [1, 0], [1, 0, [1, 0]]]"},
+		{name: "assigning a map into itself stores a copy", src: "let m = #{a: 1}; m.b = 2; m.x = m; m.x = m; m.x.x.x == ()", want: "bool true"},
 		{name: "missing map key is unit", src: "let m = #{a: 1}; m.b == ()", want: "bool true"},
 		{name: "missing key read leaves map unchanged", src: "let m = #{a: 1}; let v = m.b; m.len()", want: "i64 1"},
 		{name: "property on unit is an error", src: "let m = #{}; m.a.b", err: "Unknown property 'b' - a getter is not registered for type '()'", kind: ErrRuntime},

@@ -171,6 +171,14 @@ func (it *interp) charge(n int, pos int) error {
 	return nil
 }
 
+// sizeOf measures v, charging the entries walked to refresh size caches.
+func (it *interp) sizeOf(v Value) dsize {
+	visited := 0
+	d := sizeOf(v, &visited, 0)
+	it.ops += int64(visited >> elemShift)
+	return d
+}
+
 // checkSize enforces the data limits on v.
 func (it *interp) checkSize(v Value, pos int) error {
 	switch t := v.(type) {
@@ -179,20 +187,16 @@ func (it *interp) checkSize(v Value, pos int) error {
 			return it.errf(ErrDataTooLarge, pos, "Length of string too large")
 		}
 	case *Array, *Map:
-		var arr, mp, str int
-		dataSize(v, &arr, &mp, &str, 0)
-		if arr > it.lim.MaxArraySize {
+		d := it.sizeOf(v)
+		if d.arr > it.lim.MaxArraySize {
 			return it.errf(ErrDataTooLarge, pos, "Size of array too large")
 		}
-		if mp > it.lim.MaxMapSize {
+		if d.mp > it.lim.MaxMapSize {
 			return it.errf(ErrDataTooLarge, pos, "Size of object map too large")
 		}
-		if str > it.lim.MaxStringSize {
+		if d.str > it.lim.MaxStringSize {
 			return it.errf(ErrDataTooLarge, pos, "Length of string too large")
 		}
-		// Re-checking after every mutation is this engine's own overhead
-		// (Rhai does the same walk uncharged), so it is priced lower.
-		it.ops += int64((arr + mp) >> 11)
 	}
 	return nil
 }
@@ -758,6 +762,9 @@ func (it *interp) method(x *methodExpr) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, a := range args {
+		share(a) // a.push(a) must push a copy, not a itself
+	}
 	f := it.prog.fns[x.name][len(args)]
 	if (f != nil || mutating[x.name]) && isTarget(x.obj) {
 		var out Value
@@ -830,14 +837,16 @@ func (it *interp) modify(target node, f func(*Value) error, pos int) error {
 				m = it.ownM(m)
 				*pv = m
 			}
-			cur, ok := m.m[t.name]
-			if !ok {
+			cur, existed := m.m[t.name]
+			if !existed {
 				cur = Unit{}
 			}
+			before := it.sizeOf(cur)
 			if err := f(&cur); err != nil {
 				return err
 			}
 			m.m[t.name] = cur
+			it.adjustMap(m, before, cur, existed)
 			return nil
 		}, pos)
 	case *indexExpr:
@@ -863,7 +872,15 @@ func (it *interp) modify(target node, f func(*Value) error, pos int) error {
 					c = it.ownA(c)
 					*pv = c
 				}
-				return f(&c.Items[k])
+				before := it.sizeOf(c.Items[k])
+				if err := f(&c.Items[k]); err != nil {
+					c.szOK = false
+					return err
+				}
+				if c.szOK {
+					c.sz = c.sz.minus(before).plus(it.sizeOf(c.Items[k]))
+				}
+				return nil
 			case *Map:
 				k, ok := idx.(string)
 				if !ok {
@@ -873,14 +890,16 @@ func (it *interp) modify(target node, f func(*Value) error, pos int) error {
 					c = it.ownM(c)
 					*pv = c
 				}
-				cur, ok := c.m[k]
-				if !ok {
+				cur, existed := c.m[k]
+				if !existed {
 					cur = Unit{}
 				}
+				before := it.sizeOf(cur)
 				if err := f(&cur); err != nil {
 					return err
 				}
 				c.m[k] = cur
+				it.adjustMap(c, before, cur, existed)
 				return nil
 			case string:
 				k, ok := idx.(int64)
@@ -918,6 +937,9 @@ func (it *interp) assign(s *assignStmt) error {
 	if err != nil {
 		return err
 	}
+	// Mark the value before descending the target, so that assigning a
+	// container into itself copies it instead of making a cycle.
+	share(v)
 	return it.modify(s.target, func(pv *Value) error {
 		if s.op == "=" {
 			*pv = share(v)
@@ -931,11 +953,9 @@ func (it *interp) assign(s *assignStmt) error {
 					*pv = a
 				}
 				if b, ok := v.(*Array); ok {
-					for _, x := range b.Items {
-						a.Items = append(a.Items, share(x))
-					}
+					it.appendItems(a, b.Items...)
 				} else {
-					a.Items = append(a.Items, share(v))
+					it.appendItems(a, v)
 				}
 				return nil
 			}
@@ -1045,13 +1065,8 @@ func (it *interp) getIndex(obj, idx Value, pos int) (Value, error) {
 		if k < 0 || k >= n {
 			return nil, it.errf(ErrRuntime, pos, "%s", boundsMsg("String", "character", "string", idx, n))
 		}
-		for i, r := range c {
-			_ = i
-			if k == 0 {
-				return r, nil
-			}
-			k--
-		}
+		r, _ := utf8.DecodeRuneInString(c[byteOffset(c, k):])
+		return r, nil
 	}
 	return nil, it.errf(ErrRuntime, pos, "Indexer unavailable: %s", TypeName(obj))
 }
@@ -1065,4 +1080,27 @@ func boundsMsg(kind, unit, container string, idx Value, n int64) string {
 		return fmt.Sprintf("%s index %d out of bounds: only 1 %s in %s", kind, idx, unit, container)
 	}
 	return fmt.Sprintf("%s index %d out of bounds: only %d %ss in %s", kind, idx, n, unit, container)
+}
+
+// adjustMap updates m's size cache after the entry that held a value of
+// size before now holds cur.
+func (it *interp) adjustMap(m *Map, before dsize, cur Value, existed bool) {
+	if !m.szOK {
+		return
+	}
+	m.sz = m.sz.minus(before).plus(it.sizeOf(cur))
+	if !existed {
+		m.sz.mp++
+	}
+}
+
+// appendItems appends to an owned array, keeping its size cache.
+func (it *interp) appendItems(a *Array, items ...Value) {
+	for _, x := range items {
+		a.Items = append(a.Items, share(x))
+		if a.szOK {
+			a.sz = a.sz.plus(it.sizeOf(x))
+			a.sz.arr++
+		}
+	}
 }

@@ -64,6 +64,10 @@ func (it *interp) parseJSON(text string, pos int) (Value, error) {
 		}
 		return nil, it.errf(je.kind, pos, "%s", je.msg)
 	}
+	// The parse has its own budget, as in Rhai; a share of it is also
+	// charged to the script so that re-parsing in a loop cannot outlast
+	// the script's budget (one operation per 32 JSON values).
+	it.ops += p.ops >> 5
 	if _, ok := v.(*Map); !ok {
 		return nil, it.errf(ErrRuntime, pos, "Output type incorrect: %s (expecting map)", TypeName(v))
 	}

@@ -368,6 +368,7 @@ other:
 		if x, ok := a.(*Map); ok {
 			if y, ok := b.(*Map); ok {
 				out := it.ownM(x)
+				out.szOK = false
 				for k, v := range y.m {
 					out.m[k] = share(v)
 				}

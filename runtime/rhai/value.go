@@ -19,13 +19,25 @@ type Unit struct{}
 type Array struct {
 	Items  []Value
 	shared bool
+	// sz caches the recursive data size while szOK holds.
+	sz   dsize
+	szOK bool
 }
 
 // Map is a Rhai object map (keys come out sorted, as from a BTreeMap).
 type Map struct {
 	m      map[string]Value
 	shared bool
+	sz     dsize
+	szOK   bool
 }
+
+// dsize is a recursive data size: array elements, map entries, string
+// bytes.
+type dsize struct{ arr, mp, str int }
+
+func (d dsize) plus(e dsize) dsize  { return dsize{d.arr + e.arr, d.mp + e.mp, d.str + e.str} }
+func (d dsize) minus(e dsize) dsize { return dsize{d.arr - e.arr, d.mp - e.mp, d.str - e.str} }
 
 // Range is an integer range a..b or a..=b.
 type Range struct {
@@ -112,16 +124,17 @@ func share(v Value) Value {
 }
 
 // ownArray returns a copy of a shared array whose elements are shared.
+// The copy has the same contents, so it keeps the size cache.
 func ownArray(a *Array) *Array {
 	items := make([]Value, len(a.Items), max(len(a.Items), 4))
 	for i, v := range a.Items {
 		items[i] = share(v)
 	}
-	return &Array{Items: items}
+	return &Array{Items: items, sz: a.sz, szOK: a.szOK}
 }
 
 func ownMap(m *Map) *Map {
-	out := &Map{m: make(map[string]Value, len(m.m))}
+	out := &Map{m: make(map[string]Value, len(m.m)), sz: m.sz, szOK: m.szOK}
 	for k, v := range m.m {
 		out.m[k] = share(v)
 	}
@@ -132,33 +145,49 @@ func ownMap(m *Map) *Map {
 // keep real data far shallower; this is a backstop.
 const maxValueDepth = 50_000
 
-// dataSize counts array elements and map entries recursively, and string
-// bytes, stopping early once every count is past its limit.
-func dataSize(v Value, arr, mp, str *int, depth int) {
-	if depth > maxValueDepth {
-		*arr = math.MaxInt32
-		return
-	}
+// sizeOf returns the recursive data size of v, from the containers'
+// caches where valid, filling them otherwise; visited counts the entries
+// walked to fill caches.
+func sizeOf(v Value, visited *int, depth int) dsize {
 	switch t := v.(type) {
 	case string:
-		*str += len(t)
+		return dsize{str: len(t)}
 	case *Array:
-		*arr += len(t.Items)
+		if t.szOK {
+			return t.sz
+		}
+		if depth > maxValueDepth {
+			return dsize{arr: math.MaxInt32}
+		}
+		d := dsize{arr: len(t.Items)}
+		*visited += len(t.Items)
 		for _, x := range t.Items {
 			switch x.(type) {
 			case *Array, *Map, string:
-				dataSize(x, arr, mp, str, depth+1)
+				d = d.plus(sizeOf(x, visited, depth+1))
 			}
 		}
+		t.sz, t.szOK = d, true
+		return d
 	case *Map:
-		*mp += len(t.m)
+		if t.szOK {
+			return t.sz
+		}
+		if depth > maxValueDepth {
+			return dsize{mp: math.MaxInt32}
+		}
+		d := dsize{mp: len(t.m)}
+		*visited += len(t.m)
 		for _, x := range t.m {
 			switch x.(type) {
 			case *Array, *Map, string:
-				dataSize(x, arr, mp, str, depth+1)
+				d = d.plus(sizeOf(x, visited, depth+1))
 			}
 		}
+		t.sz, t.szOK = d, true
+		return d
 	}
+	return dsize{}
 }
 
 // equal is Rhai's ==: same types by value (containers deeply), ints and
@@ -353,7 +382,7 @@ func sizeHint(v Value) int {
 	return 0
 }
 
-// ownA and ownM copy a shared container, spending one operation per 128
+// ownA and ownM copy a shared container, spending one operation per 32
 // elements copied (the next tick reports an exhausted budget).
 func (it *interp) ownA(a *Array) *Array {
 	it.ops += int64(len(a.Items) >> elemShift)
@@ -367,4 +396,4 @@ func (it *interp) ownM(m *Map) *Map {
 
 // elemShift sets the price of linear container work: one operation per
 // 1<<elemShift elements visited.
-const elemShift = 7
+const elemShift = 5
