@@ -253,6 +253,21 @@ func (p *jsonParser) number() (Value, error) {
 func (p *jsonParser) str_() (string, error) {
 	start := p.pos
 	p.pos++
+	// Fast path: no escapes, so the value is a slice of the input.
+	for i := p.pos; i < len(p.src); i++ {
+		c := p.src[i]
+		if c == '"' {
+			p.pos = i + 1
+			p.str += i - start - 1
+			if p.str > p.it.lim.MaxStringSize {
+				return "", &jsonErr{kind: ErrDataTooLarge, msg: "Length of string too large"}
+			}
+			return p.src[start+1 : i], nil
+		}
+		if c == '\\' || c == '\n' {
+			break
+		}
+	}
 	var b strings.Builder
 	for {
 		if p.pos >= len(p.src) {
