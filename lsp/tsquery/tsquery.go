@@ -1,0 +1,270 @@
+// Package tsquery derives a language's syntax-level editor features from
+// its tree-sitter grammar and query files, the same for every language:
+// a cache.Syntax that keeps one tree per document version and reparses
+// incrementally, semantic tokens from queries/highlights.scm and folding
+// ranges from queries/folds.scm.
+//
+// A front end with a tree-sitter binding plugs in with
+//
+//	syn := tsquery.NewSyntax(binding.Language())
+//	cache.RegisterSyntax(".harn", syn)
+//	q, err := tsquery.NewQueries(binding.Language(), highlightsSCM, foldsSCM)
+//	features.Register(".harn", tsquery.Features{Queries: q})
+//
+// (embedding Features in its own implementation to add hover and the
+// rest).
+//
+// Invariants: no LSP types (results are features values in byte spans);
+// highlight precedence is tree-sitter's: the first pattern that matches a
+// node wins, and a node nested in another paints over it.
+package tsquery
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/tsutil"
+	"github.com/harnlang/harn-check/lsp/cache"
+	"github.com/harnlang/harn-check/lsp/features"
+)
+
+// Tree is a document version's tree-sitter tree.
+type Tree struct {
+	T *sitter.Tree
+}
+
+// Close releases the tree.
+func (t *Tree) Close() { t.T.Close() }
+
+// Syntax is a cache.Syntax for one tree-sitter language.
+type Syntax struct {
+	lang    *sitter.Language
+	parsers sync.Pool
+}
+
+// NewSyntax returns the Syntax of lang.
+func NewSyntax(lang *sitter.Language) *Syntax {
+	return &Syntax{lang: lang}
+}
+
+// Parse implements cache.Syntax: it copies prev, applies the edits to the
+// copy and reparses with it, leaving prev untouched.
+func (s *Syntax) Parse(prev cache.Tree, edits []cache.Edit, text []byte) cache.Tree {
+	p, _ := s.parsers.Get().(*sitter.Parser)
+	if p == nil {
+		p = sitter.NewParser()
+		if err := p.SetLanguage(s.lang); err != nil {
+			panic(fmt.Sprintf("tsquery: %v", err)) // a build problem, not an input one
+		}
+	}
+	defer s.parsers.Put(p)
+	var old *sitter.Tree
+	if pt, ok := prev.(*Tree); ok && pt != nil {
+		old = pt.T.Clone()
+		defer old.Close()
+		for _, e := range edits {
+			old.Edit(InputEdit(e))
+		}
+	}
+	t := tsutil.Parse(p, text, old)
+	if t == nil {
+		return nil
+	}
+	return &Tree{T: t}
+}
+
+// InputEdit converts a cache.Edit to tree-sitter's form.
+func InputEdit(e cache.Edit) *sitter.InputEdit {
+	return &sitter.InputEdit{
+		StartByte: e.StartByte, OldEndByte: e.OldEndByte, NewEndByte: e.NewEndByte,
+		StartPosition:  sitter.Point{Row: e.StartPoint.Row, Column: e.StartPoint.Column},
+		OldEndPosition: sitter.Point{Row: e.OldEndPoint.Row, Column: e.OldEndPoint.Column},
+		NewEndPosition: sitter.Point{Row: e.NewEndPoint.Row, Column: e.NewEndPoint.Column},
+	}
+}
+
+// Queries holds a language's compiled highlight and fold queries.
+type Queries struct {
+	highlights, folds *sitter.Query
+	// styles[i] is the token of highlight capture i; ok false for
+	// captures that are not tokens (punctuation).
+	styles []style
+}
+
+type style struct {
+	typ  string
+	mods []string
+	ok   bool
+}
+
+// NewQueries compiles the highlight and fold queries of lang; either may
+// be empty. A query error names the file and its row and column.
+func NewQueries(lang *sitter.Language, highlights, folds string) (*Queries, error) {
+	q := &Queries{}
+	var qerr *sitter.QueryError
+	if highlights != "" {
+		if q.highlights, qerr = sitter.NewQuery(lang, highlights); qerr != nil {
+			return nil, fmt.Errorf("highlights.scm:%d:%d: %s", qerr.Row+1, qerr.Column+1, qerr.Message)
+		}
+		for _, name := range q.highlights.CaptureNames() {
+			typ, mods, ok := features.TokenForCapture(name)
+			q.styles = append(q.styles, style{typ, mods, ok})
+		}
+	}
+	if folds != "" {
+		if q.folds, qerr = sitter.NewQuery(lang, folds); qerr != nil {
+			return nil, fmt.Errorf("folds.scm:%d:%d: %s", qerr.Row+1, qerr.Column+1, qerr.Message)
+		}
+	}
+	return q, nil
+}
+
+// capture is one highlight capture of a node.
+type capture struct {
+	start, end int
+	pattern    uint
+	capture    uint32
+}
+
+// Tokens returns the semantic tokens of tree over src, in document order,
+// never overlapping and each within one line.
+func (q *Queries) Tokens(tree *sitter.Tree, src []byte) []features.Token {
+	if q.highlights == nil || tree == nil {
+		return nil
+	}
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	// The first pattern matching a node wins: keep, per node range, the
+	// capture of the lowest pattern index.
+	best := map[[2]int]capture{}
+	matches := qc.Matches(q.highlights, tree.RootNode(), src)
+	for m := matches.Next(); m != nil; m = matches.Next() {
+		for _, c := range m.Captures {
+			k := [2]int{int(c.Node.StartByte()), int(c.Node.EndByte())}
+			if k[0] >= k[1] {
+				continue
+			}
+			if old, ok := best[k]; !ok || m.PatternIndex < old.pattern {
+				best[k] = capture{k[0], k[1], m.PatternIndex, c.Index}
+			}
+		}
+	}
+	caps := make([]capture, 0, len(best))
+	for _, c := range best {
+		caps = append(caps, c)
+	}
+	// Paint outer nodes first so nested ones override them.
+	slices.SortFunc(caps, func(a, b capture) int {
+		if d := (b.end - b.start) - (a.end - a.start); d != 0 {
+			return d
+		}
+		return a.start - b.start
+	})
+	paint := make([]int32, len(src)) // style index + 1; 0 = nothing
+	for _, c := range caps {
+		v := int32(c.capture) + 1
+		if !q.styles[c.capture].ok {
+			v = -1 // claimed by a non-token capture such as punctuation
+		}
+		for i := c.start; i < min(c.end, len(src)); i++ {
+			paint[i] = v
+		}
+	}
+	var out []features.Token
+	for i := 0; i < len(src); {
+		if src[i] == '\n' || src[i] == '\r' {
+			i++ // tokens never span lines
+			continue
+		}
+		v := paint[i]
+		j := i + 1
+		for j < len(src) && paint[j] == v && src[j] != '\n' && src[j] != '\r' {
+			j++
+		}
+		if v > 0 {
+			st := q.styles[v-1]
+			out = append(out, features.Token{Span: diagnostics.Span{Start: i, End: j}, Type: st.typ, Modifiers: st.mods})
+		}
+		i = j
+	}
+	return mergeAdjacent(out)
+}
+
+// mergeAdjacent joins touching tokens of the same style on one line (two
+// captures of one style side by side are one token to the editor).
+func mergeAdjacent(ts []features.Token) []features.Token {
+	out := ts[:0]
+	for _, t := range ts {
+		if n := len(out); n > 0 && out[n-1].Span.End == t.Span.Start && out[n-1].Type == t.Type &&
+			slices.Equal(out[n-1].Modifiers, t.Modifiers) {
+			out[n-1].Span.End = t.Span.End
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// Folds returns the folding ranges of tree: every node captured by the
+// fold query, once per range, comments marked as such.
+func (q *Queries) Folds(tree *sitter.Tree, src []byte) []features.Fold {
+	if q.folds == nil || tree == nil {
+		return nil
+	}
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	seen := map[diagnostics.Span]bool{}
+	var out []features.Fold
+	matches := qc.Matches(q.folds, tree.RootNode(), src)
+	for m := matches.Next(); m != nil; m = matches.Next() {
+		for _, c := range m.Captures {
+			sp := diagnostics.Span{Start: int(c.Node.StartByte()), End: int(c.Node.EndByte())}
+			if seen[sp] {
+				continue
+			}
+			seen[sp] = true
+			kind := ""
+			if strings.Contains(c.Node.Kind(), "comment") {
+				kind = "comment"
+			}
+			out = append(out, features.Fold{Span: sp, Kind: kind})
+		}
+	}
+	slices.SortFunc(out, func(a, b features.Fold) int {
+		if a.Span.Start != b.Span.Start {
+			return a.Span.Start - b.Span.Start
+		}
+		return b.Span.End - a.Span.End
+	})
+	return out
+}
+
+// Features serves semantic tokens and folding ranges from Queries over the
+// document's tsquery Tree; embed it to add the other features.
+type Features struct {
+	features.Unimplemented
+	Queries *Queries
+}
+
+func treeOf(s features.Snapshot) *sitter.Tree {
+	if t, ok := s.Doc.Tree.(*Tree); ok && t != nil {
+		return t.T
+	}
+	return nil
+}
+
+// SemanticTokens implements features.Features.
+func (f Features) SemanticTokens(_ context.Context, s features.Snapshot) ([]features.Token, error) {
+	return f.Queries.Tokens(treeOf(s), s.Doc.Text), nil
+}
+
+// FoldingRanges implements features.Features.
+func (f Features) FoldingRanges(_ context.Context, s features.Snapshot) ([]features.Fold, error) {
+	return f.Queries.Folds(treeOf(s), s.Doc.Text), nil
+}

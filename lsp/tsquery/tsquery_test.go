@@ -1,0 +1,156 @@
+package tsquery
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/lsp/cache"
+	"github.com/harnlang/harn-check/lsp/features"
+)
+
+// Go stands in for Harn and Leia; the queries use the same capture
+// vocabulary as theirs.
+var goLang = sitter.NewLanguage(tsgo.Language())
+
+const highlights = `
+(comment) @comment
+(call_expression function: (selector_expression field: (field_identifier) @function.method.call))
+(identifier) @variable
+; A later pattern on the same node loses: "s" stays a variable.
+((identifier) @variable.builtin (#eq? @variable.builtin "s"))
+(interpreted_string_literal) @string
+(raw_string_literal) @string
+; A style unlike the string's, to show a nested node painting over its parent.
+(escape_sequence) @string.regexp
+(int_literal) @number
+["func" "package"] @keyword
+["(" ")"] @punctuation.bracket
+`
+
+const folds = `
+[(block) (comment)] @fold
+`
+
+const goSrc = "package main\n\n/* a\n   b */\nfunc main() {\n\ts := \"x\\ny\"\n\tfmt.Println(s, 42, `r\n2`)\n}\n"
+
+func render(src string, toks []features.Token) string {
+	var out []string
+	for _, t := range toks {
+		s := fmt.Sprintf("%q %s", src[t.Span.Start:t.Span.End], t.Type)
+		if len(t.Modifiers) > 0 {
+			s += "+" + strings.Join(t.Modifiers, "+")
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "\n")
+}
+
+func parse(t *testing.T, src string) *sitter.Tree {
+	t.Helper()
+	tree := NewSyntax(goLang).Parse(nil, nil, []byte(src))
+	t.Cleanup(tree.Close)
+	return tree.(*Tree).T
+}
+
+func TestTokens(t *testing.T) {
+	q, err := NewQueries(goLang, highlights, folds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := render(goSrc, q.Tokens(parse(t, goSrc), []byte(goSrc)))
+	want := strings.Join([]string{
+		`"package" keyword`, // "main" here is a package_identifier: no pattern
+		`"/* a" comment`,    // a multi-line token is split per line
+		`"   b */" comment`,
+		`"func" keyword`,
+		`"main" variable`,
+		`"s" variable`, // the first pattern wins over the later variable.builtin
+		`"\"x" string`,
+		`"\\n" regexp`, // nested in the string, painted over it
+		`"y\"" string`,
+		`"fmt" variable`,
+		`"Println" method`,
+		`"s" variable`,
+		`"42" number`,
+		"\"`r\" string",
+		"\"2`\" string",
+	}, "\n")
+	if got != want {
+		t.Errorf("tokens:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestFolds(t *testing.T) {
+	q, err := NewQueries(goLang, "", folds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range q.Folds(parse(t, goSrc), []byte(goSrc)) {
+		got = append(got, fmt.Sprintf("%q %s", goSrc[f.Span.Start:min(f.Span.End, f.Span.Start+6)], f.Kind))
+	}
+	if want := []string{`"/* a\n " comment`, `"{\n\ts :" `}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("folds %q, want %q", got, want)
+	}
+}
+
+func TestQueryErrorsNameTheFile(t *testing.T) {
+	for _, tc := range []struct{ hl, fold, want string }{
+		{"(nonexistent_node) @x", "", "highlights.scm:1:2: "},
+		{"", "\n\n  (block @fold", "folds.scm:3:"},
+	} {
+		if _, err := NewQueries(goLang, tc.hl, tc.fold); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("NewQueries(%q, %q) err = %v, want prefix %q", tc.hl, tc.fold, err, tc.want)
+		}
+	}
+}
+
+// TestThroughTheStore: with the Syntax registered, a document's tokens and
+// folds after incremental edits equal those of a fresh open of its text.
+func TestThroughTheStore(t *testing.T) {
+	driver.Register(driver.Language{Name: "Go test", Extension: ".gotest"})
+	cache.RegisterSyntax(".gotest", NewSyntax(goLang))
+	q, err := NewQueries(goLang, highlights, folds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Features{Queries: q}
+	s := cache.NewStore()
+	const uri = "file:///w/x.gotest"
+	s.Open(uri, "", 1, goSrc)
+	pos := func(l, c int) diagnostics.Position { return diagnostics.Position{Line: l, Column: c} }
+	d, err := s.Change(uri, 2, []cache.Change{
+		{Range: &cache.Range{Start: pos(5, 1), End: pos(5, 2)}, Text: "total"},            // rename s
+		{Range: &cache.Range{Start: pos(2, 0), End: pos(3, 7)}, Text: "// one line"},      // comment no longer folds
+		{Range: &cache.Range{Start: pos(6, 0), End: pos(6, 0)}, Text: "\tif x { y() }\n"}, // a new block
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := cache.NewStore().Open(uri, "", 2, string(d.Text))
+	snap := func(doc *cache.Document) features.Snapshot {
+		return features.Snapshot{Doc: features.Document{Text: doc.Text, Tree: doc.Tree()}}
+	}
+	ctx := context.Background()
+	gt, _ := f.SemanticTokens(ctx, snap(d))
+	wt, _ := f.SemanticTokens(ctx, snap(fresh))
+	if got, want := render(string(d.Text), gt), render(string(fresh.Text), wt); got != want || !strings.Contains(got, `"total" variable`) {
+		t.Errorf("tokens after edits:\n%s\nwant:\n%s", got, want)
+	}
+	gf, _ := f.FoldingRanges(ctx, snap(d))
+	wf, _ := f.FoldingRanges(ctx, snap(fresh))
+	if fmt.Sprint(gf) != fmt.Sprint(wf) || len(gf) != 2 {
+		t.Errorf("folds after edits %v, want %v (two blocks)", gf, wf)
+	}
+	// Without a tree the features answer nothing rather than fail.
+	if toks, err := f.SemanticTokens(ctx, features.Snapshot{}); toks != nil || err != nil {
+		t.Errorf("no tree: %v, %v", toks, err)
+	}
+}
