@@ -197,6 +197,25 @@ static bool scan_raw_string(TSLexer *lexer) {
 // has already marked the end of the newline token.
 static bool continues_expression(TSLexer *lexer) {
   int32_t c = lexer->lookahead;
+  // Line comments between the lines of a chain are skipped: the line after
+  // them decides. (The parser's own lexer then reads them as extras.) A
+  // block comment ends the statement, since only this scanner can lex it.
+  while (c == '/') {
+    advance(lexer);
+    if (lexer->lookahead != '/') {
+      return lexer->lookahead != '*';
+    }
+    while (!lexer->eof(lexer) && lexer->lookahead != '\n') {
+      advance(lexer);
+    }
+    while (lexer->lookahead == '\n' || is_horizontal_space(lexer->lookahead)) {
+      advance(lexer);
+    }
+    if (lexer->eof(lexer)) {
+      return false;
+    }
+    c = lexer->lookahead;
+  }
   switch (c) {
     case '.': // member access, `...` cannot start a statement
     case '?': // `?.`, `??`, ternary `?`
@@ -209,10 +228,6 @@ static bool continues_expression(TSLexer *lexer) {
     case '>':
     case ':': // the `:` of a ternary
       return true;
-    case '/':
-      advance(lexer);
-      // `//` and `/*` start comments, not a division.
-      return lexer->lookahead != '/' && lexer->lookahead != '*';
     case '=':
       advance(lexer);
       return lexer->lookahead == '=';
