@@ -15,6 +15,9 @@
 //     fixes -> protocol types. The only place positions change units.
 //   - features: the plain-data interface language front ends implement for
 //     hover, definition and the other editor features.
+//   - tsquery: language-neutral syntax features from a tree-sitter grammar
+//     (incremental trees, semantic tokens from highlights.scm, folds from
+//     folds.scm).
 //   - wire: JSON-RPC framing that answers malformed frames and keeps going.
 //   - lsptest: the in-process protocol client the tests drive the server
 //     with, and the Fake language they control.
