@@ -53,6 +53,8 @@ func commands() []command {
 		{"parse", "print the syntax tree of files", runParse},
 		{"manifest", "print the predicate-site manifests of files", runManifest},
 		{"explain", "explain a diagnostic code", runExplain},
+		{"validate", "compile Rhai output validators and the blueprints that use them", runValidate},
+		{"validate-output", "run one validator on one answer and print the verdict", runValidateOutput},
 		{"version", "print the version", func(e *env, _ []string) int {
 			fmt.Fprintf(e.stdout, "harn-check %s\n", version.Version)
 			return exitOK

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"io"
+	"os"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/runtime/validator"
+)
+
+// runValidate compiles Rhai validator scripts and the blueprints that
+// reference them, before any token is spent.
+func runValidate(e *env, args []string) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	var out outputFlags
+	out.register(fs)
+	paths, ok := parseFlags(e, fs, args)
+	if !ok {
+		return exitUsage
+	}
+	render, color, err := out.resolve(e)
+	if err != nil {
+		return fail(e, "%v", err)
+	}
+	if len(paths) == 0 {
+		return fail(e, "no paths given (usage: harn-check validate PATH...)")
+	}
+	results, err := validator.CheckPaths(paths)
+	if err != nil {
+		return driverError(e, &driver.UsageError{Msg: err.Error()})
+	}
+	report := &diagnostics.Report{Files: []diagnostics.File{}}
+	for _, r := range results {
+		report.Files = append(report.Files, diagnostics.File{Path: r.Path, Source: r.Content, Diagnostics: r.Diagnostics})
+	}
+	if err := render(e, e.stdout, report, color); err != nil {
+		return fail(e, "writing output: %v", err)
+	}
+	if !report.OK() {
+		return exitFail
+	}
+	return exitOK
+}
+
+// runValidateOutput runs one validator on one answer and prints the
+// verdict as JSON.
+func runValidateOutput(e *env, args []string) int {
+	fs := flag.NewFlagSet("validate-output", flag.ContinueOnError)
+	script := fs.String("validator", "", "the Rhai validator script (required)")
+	onError := fs.String("on-error", "reject", "what a failing validator does: reject or accept")
+	contentPath := fs.String("content", "", "file holding the answer (default: standard input)")
+	rest, ok := parseFlags(e, fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(rest) > 0 {
+		return fail(e, "validate-output takes no positional arguments (got %q)", rest[0])
+	}
+	if *script == "" {
+		return fail(e, "--validator FILE is required")
+	}
+	if *onError != "reject" && *onError != "accept" {
+		return fail(e, "--on-error must be reject or accept, not %q", *onError)
+	}
+	var content []byte
+	var err error
+	if *contentPath == "" {
+		content, err = io.ReadAll(e.stdin)
+	} else {
+		content, err = os.ReadFile(*contentPath)
+	}
+	if err != nil {
+		return fail(e, "reading the answer: %v", err)
+	}
+	res, code, compileDiags := validator.RunOutput(validator.OutputRequest{
+		ValidatorPath: *script, OnError: *onError, Content: content,
+	})
+	if len(compileDiags) > 0 {
+		report := &diagnostics.Report{}
+		src, _ := os.ReadFile(*script)
+		byPath := map[string][]diagnostics.Diagnostic{}
+		var order []string
+		for _, d := range compileDiags {
+			if _, seen := byPath[d.Path]; !seen {
+				order = append(order, d.Path)
+			}
+			byPath[d.Path] = append(byPath[d.Path], d)
+		}
+		for _, p := range order {
+			f := diagnostics.File{Path: p, Diagnostics: byPath[p]}
+			if p == *script {
+				f.Source = src
+			}
+			report.Files = append(report.Files, f)
+		}
+		_ = diagnostics.RenderText(e.stderr, report, diagnostics.TextOptions{})
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(res); err != nil {
+		return fail(e, "internal error: %v", err)
+	}
+	e.stdout.Write(b.Bytes())
+	return code
+}
