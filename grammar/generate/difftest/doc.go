@@ -19,7 +19,9 @@
 //
 // The "ours" side comes from internal/gendriver, which calls
 // generate.Generate and is built with -tags harn_gen (so the repository builds
-// before the generator exists). The scanner is copied from the official
+// before the generator exists). Ours is generated for ABI 15 when the official
+// parser is ABI 15 (reserved words decide which inputs parse), else ABI 14;
+// HARN_DIFFTEST_ABI overrides. The scanner is copied from the official
 // package. Mode (HARN_DIFFTEST_OURS) picks the side: "auto" (default) uses
 // the generator as soon as grammar/generate declares func Generate, and
 // otherwise compares each official parser with itself, which proves the
@@ -46,6 +48,7 @@
 //
 //	HARN_DIFFTEST_FULL=1     every sample file up to 1 MiB, 40x25 edits and mutations
 //	HARN_DIFFTEST_OURS=MODE  auto | generated | official
+//	HARN_DIFFTEST_ABI=N      generate ours for ABI 14 or 15 (default: the official parser's, 13 -> 14)
 //	HARN_DIFFTEST_ONLY=LIST  comma-separated package keys, npm names or languages
 //	HARN_DIFFTEST_STRETCH=0  skip the stretch grammars
 //	HARN_DIFFTEST_DEBUG=1    save and log mutations whose trees differ softly

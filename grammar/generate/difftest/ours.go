@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -91,15 +93,45 @@ func BuildDriver(ctx context.Context, repoRoot, dir string) (string, error) {
 	return bin, nil
 }
 
+var abiRe = regexp.MustCompile(`(?m)^#define LANGUAGE_VERSION (\d+)`)
+
+// TargetABI returns the ABI our parser should be generated with to be
+// comparable with the official parser in officialSrc: 15 when the official
+// parser.c is ABI 15 (reserved words change which inputs parse), else 14.
+// $HARN_DIFFTEST_ABI=14 or 15 overrides it.
+func TargetABI(officialSrc string) (int, error) {
+	switch v := os.Getenv("HARN_DIFFTEST_ABI"); v {
+	case "14":
+		return 14, nil
+	case "15":
+		return 15, nil
+	case "":
+	default:
+		return 0, fmt.Errorf("HARN_DIFFTEST_ABI=%q: want 14 or 15", v)
+	}
+	data, err := os.ReadFile(filepath.Join(officialSrc, "parser.c"))
+	if err != nil {
+		return 0, err
+	}
+	if m := abiRe.FindSubmatch(data); m != nil && string(m[1]) == "15" {
+		return 15, nil
+	}
+	return 14, nil
+}
+
 // GenerateOurs runs the driver on officialSrc/grammar.json and lays out a
-// parser source directory in outDir: our parser.c and tree_sitter/parser.h,
-// plus the hand-written scanner and its helper headers copied from the
-// official package (a scanner is not generated).
+// parser source directory in outDir: our parser.c and tree_sitter/parser.h
+// (ABI from TargetABI), plus the hand-written scanner and its helper headers
+// copied from the official package (a scanner is not generated).
 func GenerateOurs(ctx context.Context, driver, officialSrc, outDir string) error {
 	if err := os.RemoveAll(outDir); err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, driver, "-o", outDir, filepath.Join(officialSrc, "grammar.json"))
+	abi, err := TargetABI(officialSrc)
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, driver, "-abi", strconv.Itoa(abi), "-o", outDir, filepath.Join(officialSrc, "grammar.json"))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("our generator failed on %s: %v\n%s", filepath.Join(officialSrc, "grammar.json"), err, truncate(string(out), 4000))
 	}

@@ -19,9 +19,10 @@ import (
 func main() {
 	out := flag.String("o", "", "output directory")
 	name := flag.String("name", "", "override the exported tree_sitter_<name>")
+	abi := flag.Int("abi", 14, "language ABI to emit (14 or 15)")
 	flag.Parse()
 	if *out == "" || flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: gendriver [-name NAME] -o OUTDIR grammar.json")
+		fmt.Fprintln(os.Stderr, "usage: gendriver [-name NAME] [-abi 14|15] -o OUTDIR grammar.json")
 		os.Exit(2)
 	}
 	src, err := os.ReadFile(flag.Arg(0))
@@ -29,7 +30,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	res, err := generate.Generate(src, generate.Options{Name: *name})
+	res, err := generate.Generate(src, generate.Options{Name: *name, ABI: *abi})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "generate:", err)
 		os.Exit(1)
