@@ -16,12 +16,15 @@ var fuzzSeeds = []string{
 	"/* /* nested */ */ let r = 1..10; 5 in r && !(\"a\" !in \"abc\") || 'c' == \"c\"",
 	"#\"raw\"# + `interp ${1 + `nested ${2}`}` + \"\\x41\\u00e9\\U0001F600\"",
 	"let x = 9223372036854775807; x + 1",
+	"let a = [[1, 2], #{k: [3]}]; a[0].push(a); a[1].k += [4, 5]; let b = a; b[0].clear(); a.pop(); a += a; a[0].remove(0); a",
+	"let m = #{a: #{b: [1]}}; m.a.b.insert(0, m); m.a.c = \"xyz\"; m.a.c.pad(9, '-'); m.a.remove(\"b\"); m.x = m; m",
 }
 
 func FuzzCompileAndRun(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}
+	debugSizes = true
 	f.Fuzz(func(t *testing.T, src string) {
 		prog, err := Compile(src, 0)
 		if err != nil {

@@ -188,6 +188,9 @@ func (it *interp) checkSize(v Value, pos int) error {
 		}
 	case *Array, *Map:
 		d := it.sizeOf(v)
+		if debugSizes && d != freshSize(v, 0) {
+			panic(fmt.Sprintf("stale size cache: cached %+v, fresh %+v", d, freshSize(v, 0)))
+		}
 		if d.arr > it.lim.MaxArraySize {
 			return it.errf(ErrDataTooLarge, pos, "Size of array too large")
 		}

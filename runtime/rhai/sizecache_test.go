@@ -9,6 +9,8 @@ import (
 // script sits right at a limit of 50, so a stale count either way flips
 // the outcome.
 func TestSizeCacheStaysExact(t *testing.T) {
+	debugSizes = true
+	defer func() { debugSizes = false }()
 	lim := Limits{MaxArraySize: 50, MaxMapSize: 50}
 	cases := []struct {
 		name, src string

@@ -397,3 +397,31 @@ func (it *interp) ownM(m *Map) *Map {
 // elemShift sets the price of linear container work: one operation per
 // 1<<elemShift elements visited.
 const elemShift = 5
+
+// debugSizes makes every size check compare the cached size with a fresh
+// count (set by tests and fuzz targets only).
+var debugSizes bool
+
+// freshSize counts v's data size ignoring caches.
+func freshSize(v Value, depth int) dsize {
+	if depth > maxValueDepth {
+		return dsize{}
+	}
+	switch t := v.(type) {
+	case string:
+		return dsize{str: len(t)}
+	case *Array:
+		d := dsize{arr: len(t.Items)}
+		for _, x := range t.Items {
+			d = d.plus(freshSize(x, depth+1))
+		}
+		return d
+	case *Map:
+		d := dsize{mp: len(t.m)}
+		for _, x := range t.m {
+			d = d.plus(freshSize(x, depth+1))
+		}
+		return d
+	}
+	return dsize{}
+}
