@@ -21,7 +21,6 @@
 //     32 values parse_json reads (on top of its own budget), and n·log n/32
 //     for a sort, so it cannot outlast the budget; this only
 //     changes verdicts of scripts that are near the budget anyway;
-//   - closures capture the variables in scope by value when created;
 //   - parse_json is a strict JSON reader (see json.go) rather than Rhai's
 //     expression evaluator, so it never runs code found in an answer.
 //

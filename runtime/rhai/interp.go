@@ -60,6 +60,18 @@ type variable struct {
 	name    string
 	value   Value
 	isConst bool
+	// box, when set, holds the value instead: the variable was captured
+	// by a closure and is shared with it, as Rhai's closures share
+	// captured variables.
+	box *Value
+}
+
+// slot returns where the variable's value lives.
+func (v *variable) slot() *Value {
+	if v.box != nil {
+		return v.box
+	}
+	return &v.value
 }
 
 type interp struct {
@@ -343,7 +355,7 @@ func (it *interp) evalNode(n node) (Value, error) {
 		if i < 0 {
 			return nil, it.errf(ErrRuntime, x.pos, "Variable not found: %s", x.name)
 		}
-		return it.scope[i].value, nil
+		return *it.scope[i].slot(), nil
 	case *globalExpr:
 		for i := len(it.globals) - 1; i >= 0; i-- {
 			if it.globals[i].name == x.name {
@@ -470,8 +482,13 @@ func (it *interp) evalNode(n node) (Value, error) {
 	case *closureExpr:
 		fp := &FnPtr{params: x.params, body: x.body}
 		fp.captured = make([]variable, len(it.scope))
-		for i, v := range it.scope {
-			fp.captured[i] = variable{name: v.name, value: share(v.value), isConst: v.isConst}
+		for i := range it.scope {
+			v := &it.scope[i]
+			if v.box == nil {
+				v.box = new(Value)
+				*v.box, v.value = v.value, nil
+			}
+			fp.captured[i] = variable{name: v.name, isConst: v.isConst, box: v.box}
 		}
 		return fp, nil
 	}
@@ -817,11 +834,11 @@ func (it *interp) modify(target node, f func(*Value) error, pos int) error {
 		if it.scope[i].isConst {
 			return it.errf(ErrRuntime, t.pos, "Cannot modify constant %s", t.name)
 		}
-		scope := it.scope
-		if err := f(&scope[i].value); err != nil {
+		slot := it.scope[i].slot()
+		if err := f(slot); err != nil {
 			return err
 		}
-		return it.checkSize(scope[i].value, pos)
+		return it.checkSize(*slot, pos)
 	case *thisExpr:
 		if it.this == nil {
 			return it.errf(ErrRuntime, t.pos, "'this' is not bound")
