@@ -111,7 +111,7 @@ func TestBuiltins(t *testing.T) {
 		{name: "range function", src: "let s = 0; for i in range(0, 5) { s += i; } s", want: "i64 10"},
 		{name: "range step zero", src: "range(0, 5, 0)", err: "step value cannot be zero", kind: ErrRuntime},
 		{name: "string get", src: `["héllo".get(1), "ab".get(5), "ab".get(-1)]`, want: "array ['é', (), 'b']"},
-		{name: "clear map and string", src: `let m = #{a: 1}; m.clear(); let s = "x"; s.clear(); `+"`${m.len()}${s.len()}`", want: `string "00"`},
+		{name: "clear map and string", src: `let m = #{a: 1}; m.clear(); let s = "x"; s.clear(); ` + "`${m.len()}${s.len()}`", want: `string "00"`},
 		{name: "array pad and truncate", src: "let a = [1]; a.pad(3, 0); let b = [1, 2, 3]; b.truncate(1); `${a} ${b}`", want: `string "[1, 0, 0] [1]"`},
 		{name: "append a non-array pushes it", src: "let a = [1]; a.append(2); a", want: "array [1, 2]"},
 		{name: "to_int overflow", src: "to_int(1e300)", err: "Integer overflow", kind: ErrRuntime},
