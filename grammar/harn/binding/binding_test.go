@@ -5,6 +5,7 @@ package binding
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
@@ -40,6 +41,11 @@ func TestBrokenInput(t *testing.T) {
 	file, diags := Parse("x.harn", []byte("fn f() {\n  let x = (1 +\n"))
 	if len(diags) == 0 || len(file.Errors) == 0 {
 		t.Errorf("broken input: %d diagnostics, %d tree errors", len(diags), len(file.Errors))
+	}
+	// The parse table's lookahead names what was expected.
+	_, diags = Parse("x.harn", []byte("fn f(a: int, +) { }\n"))
+	if len(diags) != 1 || !strings.HasSuffix(diags[0].Message, "expected a name, `)` or `...`") {
+		t.Errorf("diagnostics = %+v", diags)
 	}
 }
 

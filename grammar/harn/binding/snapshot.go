@@ -18,6 +18,38 @@ type snap struct {
 	named, err, missing, extra bool
 	fields                     []string
 	children                   []*snap
+	expected                   []string
+}
+
+// Expected implements syntaxdiag.Expecter for ERROR nodes.
+func (s *snap) Expected() []string { return s.expected }
+
+// expectedAt lists the visible symbols the parser accepts in the state of
+// the first leaf of an ERROR node: anonymous tokens in backquotes, named
+// symbols by kind.
+func expectedAt(n *sitter.Node) []string {
+	leaf := n
+	for leaf.ChildCount() > 0 {
+		leaf = leaf.Child(0)
+	}
+	it := language.LookaheadIterator(leaf.ParseState())
+	if it == nil {
+		return nil
+	}
+	defer it.Close()
+	var out []string
+	for _, id := range it.Iter() {
+		if !language.NodeKindIsVisible(id) {
+			continue
+		}
+		name := language.NodeKindForId(id)
+		if language.NodeKindIsNamed(id) {
+			out = append(out, name)
+		} else {
+			out = append(out, "`"+name+"`")
+		}
+	}
+	return out
 }
 
 func (s *snap) Kind() string                   { return s.kind }
@@ -59,6 +91,9 @@ func Snapshot(tree *sitter.Tree) lower.Node {
 		s := &snap{
 			kind: kindOf(n), start: int(n.StartByte()), end: int(n.EndByte()),
 			named: n.IsNamed(), err: n.IsError(), missing: n.IsMissing(), extra: n.IsExtra(),
+		}
+		if s.err {
+			s.expected = expectedAt(n)
 		}
 		if c.GotoFirstChild() {
 			for {

@@ -72,3 +72,24 @@ func TestScanRandom(t *testing.T) {
 		checkScan(t, src)
 	}
 }
+
+func TestSummarize(t *testing.T) {
+	tests := []struct {
+		expected []string
+		tok      string
+		want     string
+	}{
+		{[]string{"identifier", "`)`", "`...`", "parameter"}, "`+`", "a name, `)` or `...`"},
+		{[]string{"identifier", "integer", "binary_expression", "`)`"}, "`=`", "an expression or `)`"},
+		{[]string{"identifier", "integer", "binary_expression", "`)`"}, "integer", ""},
+		{[]string{"variable_declaration", "identifier"}, "`}`", ""},
+		{[]string{"`,`"}, "integer", "`,`"},
+		{nil, "`x`", ""},
+		{[]string{"block_comment"}, "`x`", ""},
+	}
+	for _, tt := range tests {
+		if got := summarize(tt.expected, tt.tok); got != tt.want {
+			t.Errorf("summarize(%v, %s) = %q, want %q", tt.expected, tt.tok, got, tt.want)
+		}
+	}
+}

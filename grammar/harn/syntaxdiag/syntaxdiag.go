@@ -25,6 +25,13 @@ import (
 	"github.com/harnlang/harn-check/grammar/harn/lower"
 )
 
+// Expecter is implemented by trees whose ERROR nodes know what the parser
+// would have accepted where they start (from the parse table's lookahead
+// set): anonymous tokens in backquotes, named symbols by kind.
+type Expecter interface {
+	Expected() []string
+}
+
 // Diagnose returns the syntax diagnostics of src, whose tree is root.
 func Diagnose(path string, src []byte, root lower.Node) []diagnostics.Diagnostic {
 	d := &diagnoser{path: path, src: src, root: root, lines: diagnostics.NewLineIndex(src)}
@@ -247,6 +254,15 @@ func (d *diagnoser) errorNode(n lower.Node, parent lower.Node) {
 		text = text[:40] + "…"
 	}
 	msg := fmt.Sprintf("unexpected `%s`%s", text, context(parent))
+	if e, ok := n.(Expecter); ok {
+		tokKind := tok.Kind()
+		if !tok.IsNamed() {
+			tokKind = "`" + tokKind + "`"
+		}
+		if want := summarize(e.Expected(), tokKind); want != "" {
+			msg += "; expected " + want
+		}
+	}
 	d.tree = append(d.tree, treeDiag{diagnostics.New(d.path, diagnostics.SourceParser, "HARN-PAR-001",
 		d.span(tok.StartByte(), tok.EndByte()), msg), n.StartByte(), n.EndByte()})
 }
@@ -393,4 +409,48 @@ func (d *diagnoser) containsOpen(start, end int) bool {
 		}
 	}
 	return false
+}
+
+// punctuation worth naming in an "expected" list, in the order named.
+var punctuation = []string{"`,`", "`)`", "`]`", "`}`", "`:`", "`->`", "`=`", "`...`", "`;`"}
+
+// summarize condenses a lookahead set into a short phrase ("an expression
+// or `)`"), or "" when the set is too broad to help or contains the
+// unexpected token itself (the parser gave up earlier than the token).
+func summarize(expected []string, tokKind string) string {
+	if len(expected) == 0 {
+		return ""
+	}
+	set := map[string]bool{}
+	for _, e := range expected {
+		set[e] = true
+	}
+	if set[tokKind] {
+		return ""
+	}
+	var parts []string
+	switch {
+	case set["variable_declaration"]:
+		return "" // a statement may start here: nothing specific to say
+	case set["binary_expression"] || set["call_expression"]:
+		parts = append(parts, "an expression")
+	case set["or_pattern"]:
+		parts = append(parts, "a pattern")
+	case set["union_type"]:
+		parts = append(parts, "a type")
+	case set["identifier"]:
+		parts = append(parts, "a name")
+	}
+	for _, p := range punctuation {
+		if set[p] {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 || len(parts) > 5 {
+		return ""
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }

@@ -88,7 +88,17 @@ var cases = []struct {
 	{
 		name: "unexpected token in a parameter list",
 		src:  "fn f(a: int, +) { }\n",
-		want: []string{"HARN-PAR-001 1:14 unexpected `+` in parameter list"},
+		want: []string{"HARN-PAR-001 1:14 unexpected `+` in parameter list; expected a name, `)` or `...`"},
+	},
+	{
+		name: "operator where an expression must start",
+		src:  "x = = 1\n",
+		want: []string{"HARN-PAR-001 1:5 unexpected `=`; expected an expression"},
+	},
+	{
+		name: "wrong arrow in a match arm",
+		src:  "match v { \"a\" => { } }\n",
+		want: []string{"HARN-PAR-001 1:11 unexpected `\"a\"` in match"},
 	},
 }
 

@@ -47,7 +47,12 @@ type Tree struct {
 	T int      `json:"t"`
 	F []string `json:"f"`
 	C []*Tree  `json:"c"`
+	// XP, on ERROR nodes, lists what the parser would have accepted there.
+	XP []string `json:"xp"`
 }
+
+// Expected implements syntaxdiag.Expecter.
+func (n *Tree) Expected() []string { return n.XP }
 
 // Kind implements lower.Node.
 func (n *Tree) Kind() string { return n.K }
