@@ -149,7 +149,7 @@ func TestParseJSON(t *testing.T) {
 		{name: "comment rejected (deliberately stricter than Rhai)", src: `parse_json("{/* c */}")`, err: "Syntax error", kind: ErrJSONSyntax},
 		{name: "text after value", src: `parse_json("{} x")`, err: "unexpected text after the JSON value", kind: ErrJSONSyntax},
 		{name: "error position in the json text", src: "parse_json(\"{\\n  \\\"a\\\": tru\\n}\")", err: "in the JSON text (line 2, position 8)", kind: ErrJSONSyntax},
-		{name: "nesting limit (read from source)", src: `let s = ""; for i in 0..200 { s += "{\"a\":"; } s += "1"; for i in 0..200 { s += "}"; } parse_json(s)`, err: "expression exceeds maximum complexity", kind: ErrJSONSyntax},
+		{name: "nesting limit (read from source)", src: `let s = ""; for i in 0..200 { s += "{\"a\":"; } s += "1"; for i in 0..200 { s += "}"; } parse_json(s)`, err: "Expression exceeds maximum complexity", kind: ErrJSONSyntax},
 		{name: "array size limit counts recursively (read from source)", src: `let s = "{\"a\": ["; for i in 0..6000 { s += "[1],"; } s += "1]}"; parse_json(s)`, err: "Size of array too large", kind: ErrDataTooLarge},
 	})
 }

@@ -90,7 +90,7 @@ func (p *jsonParser) value(depth int) (Value, error) {
 		return nil, &jsonErr{kind: ErrTooManyOperations, msg: "Too many operations"}
 	}
 	if depth >= p.maxDepth {
-		return nil, p.fail("expression exceeds maximum complexity")
+		return nil, p.fail("Expression exceeds maximum complexity")
 	}
 	p.space()
 	if p.pos >= len(p.src) {

@@ -83,7 +83,7 @@ func (lx *lexer) skipSpace() *ParseError {
 			depth := 0
 			for {
 				if lx.pos >= len(lx.src) {
-					return lx.errAt(start, "unterminated comment")
+					return lx.errAt(start, "Unterminated comment")
 				}
 				if strings.HasPrefix(lx.src[lx.pos:], "/*") {
 					depth++
@@ -126,7 +126,7 @@ func (lx *lexer) next() (token, *ParseError) {
 		}
 		name := lx.src[start:lx.pos]
 		if name != "_" && (strings.Trim(name, "_") == "" || isDigit(strings.TrimLeft(name, "_")[0])) {
-			return token{}, lx.errAt(start, "invalid identifier '%s'", name)
+			return token{}, lx.errAt(start, "Invalid identifier '%s'", name)
 		}
 		return token{kind: tIdent, text: name, pos: start, end: lx.pos}, nil
 	case isDigit(c):
@@ -143,7 +143,7 @@ func (lx *lexer) next() (token, *ParseError) {
 			return token{}, err
 		}
 		if utf8.RuneCountInString(s) != 1 {
-			return token{}, lx.errAt(start, "a character literal must hold exactly one character")
+			return token{}, lx.errAt(start, "A character literal must hold exactly one character")
 		}
 		r, _ := utf8.DecodeRuneInString(s)
 		return token{kind: tChar, cval: r, pos: start, end: lx.pos}, nil
@@ -160,7 +160,7 @@ func (lx *lexer) next() (token, *ParseError) {
 	}
 	r, size := utf8.DecodeRuneInString(lx.src[lx.pos:])
 	lx.pos += size
-	return token{}, lx.errAt(start, "unexpected character '%c'", r)
+	return token{}, lx.errAt(start, "Unexpected character '%c'", r)
 }
 
 func (lx *lexer) number() (token, *ParseError) {
@@ -176,7 +176,7 @@ func (lx *lexer) number() (token, *ParseError) {
 		digits := strings.ReplaceAll(src[ds:lx.pos], "_", "")
 		u, err := strconv.ParseUint(digits, base, 64)
 		if err != nil || digits == "" {
-			return token{}, lx.errAt(start, "invalid number literal '%s'", src[start:lx.pos])
+			return token{}, lx.errAt(start, "Invalid number literal '%s'", src[start:lx.pos])
 		}
 		return token{kind: tInt, ival: int64(u), pos: start, end: lx.pos}, nil
 	}
@@ -208,19 +208,19 @@ func (lx *lexer) number() (token, *ParseError) {
 		for lx.pos < len(src) && isIdentChar(src[lx.pos]) {
 			lx.pos++
 		}
-		return token{}, lx.errAt(start, "invalid number literal '%s'", src[start:lx.pos])
+		return token{}, lx.errAt(start, "Invalid number literal '%s'", src[start:lx.pos])
 	}
 	text := strings.ReplaceAll(src[start:lx.pos], "_", "")
 	if isFloat {
 		f, err := strconv.ParseFloat(text, 64)
 		if err != nil && !math.IsInf(f, 0) {
-			return token{}, lx.errAt(start, "invalid number literal '%s'", text)
+			return token{}, lx.errAt(start, "Invalid number literal '%s'", text)
 		}
 		return token{kind: tFloat, fval: f, pos: start, end: lx.pos}, nil
 	}
 	i, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
-		return token{}, lx.errAt(start, "integer literal '%s' is too large", text)
+		return token{}, lx.errAt(start, "Integer literal '%s' is too large", text)
 	}
 	return token{kind: tInt, ival: i, pos: start, end: lx.pos}, nil
 }
@@ -232,7 +232,7 @@ func (lx *lexer) quoted(q byte) (string, *ParseError) {
 	var b strings.Builder
 	for {
 		if lx.pos >= len(lx.src) {
-			return "", lx.errAt(start, "unterminated string literal")
+			return "", lx.errAt(start, "Unterminated string literal")
 		}
 		c := lx.src[lx.pos]
 		switch c {
@@ -240,12 +240,12 @@ func (lx *lexer) quoted(q byte) (string, *ParseError) {
 			lx.pos++
 			return b.String(), nil
 		case '\n':
-			return "", lx.errAt(start, "unterminated string literal")
+			return "", lx.errAt(start, "Unterminated string literal")
 		case '\\':
 			esc := lx.pos
 			lx.pos++
 			if lx.pos >= len(lx.src) {
-				return "", lx.errAt(start, "unterminated string literal")
+				return "", lx.errAt(start, "Unterminated string literal")
 			}
 			e := lx.src[lx.pos]
 			lx.pos++
@@ -260,17 +260,17 @@ func (lx *lexer) quoted(q byte) (string, *ParseError) {
 				b.WriteByte('\t')
 			case '"', '\'':
 				if e != q {
-					return "", lx.errAt(esc, "invalid escape sequence '\\%c'", e)
+					return "", lx.errAt(esc, "Invalid escape sequence '\\%c'", e)
 				}
 				b.WriteByte(e)
 			case 'x', 'u', 'U':
 				n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
 				if lx.pos+n > len(lx.src) {
-					return "", lx.errAt(esc, "invalid escape sequence")
+					return "", lx.errAt(esc, "Invalid escape sequence")
 				}
 				v, err := strconv.ParseUint(lx.src[lx.pos:lx.pos+n], 16, 32)
 				if err != nil || !utf8.ValidRune(rune(v)) {
-					return "", lx.errAt(esc, "invalid escape sequence '%s'", lx.src[esc:lx.pos+n])
+					return "", lx.errAt(esc, "Invalid escape sequence '%s'", lx.src[esc:lx.pos+n])
 				}
 				lx.pos += n
 				b.WriteRune(rune(v))
@@ -280,7 +280,7 @@ func (lx *lexer) quoted(q byte) (string, *ParseError) {
 					lx.pos++
 				}
 			default:
-				return "", lx.errAt(esc, "invalid escape sequence '\\%c'", e)
+				return "", lx.errAt(esc, "Invalid escape sequence '\\%c'", e)
 			}
 		default:
 			r, size := utf8.DecodeRuneInString(lx.src[lx.pos:])
@@ -299,13 +299,13 @@ func (lx *lexer) raw() (token, *ParseError) {
 		lx.pos++
 	}
 	if lx.pos >= len(lx.src) || lx.src[lx.pos] != '"' {
-		return token{}, lx.errAt(start, "unexpected character '#'")
+		return token{}, lx.errAt(start, "Unexpected character '#'")
 	}
 	lx.pos++
 	closing := "\"" + strings.Repeat("#", n)
 	i := strings.Index(lx.src[lx.pos:], closing)
 	if i < 0 {
-		return token{}, lx.errAt(start, "unterminated raw string literal")
+		return token{}, lx.errAt(start, "Unterminated raw string literal")
 	}
 	s := lx.src[lx.pos : lx.pos+i]
 	lx.pos += i + len(closing)
@@ -317,7 +317,7 @@ func (lx *lexer) raw() (token, *ParseError) {
 func (lx *lexer) backtick() (token, *ParseError) {
 	start := lx.pos
 	if lx.nest >= maxInterpNesting {
-		return token{}, lx.errAt(start, "string interpolation is nested too deeply")
+		return token{}, lx.errAt(start, "String interpolation is nested too deeply")
 	}
 	lx.nest++
 	defer func() { lx.nest-- }()
@@ -326,7 +326,7 @@ func (lx *lexer) backtick() (token, *ParseError) {
 	var lit strings.Builder
 	for {
 		if lx.pos >= len(lx.src) {
-			return token{}, lx.errAt(start, "unterminated string literal")
+			return token{}, lx.errAt(start, "Unterminated string literal")
 		}
 		c := lx.src[lx.pos]
 		if c == '`' {
@@ -350,7 +350,7 @@ func (lx *lexer) backtick() (token, *ParseError) {
 					return token{}, err
 				}
 				if t.kind == tEOF {
-					return token{}, lx.errAt(start, "unterminated string interpolation")
+					return token{}, lx.errAt(start, "Unterminated string interpolation")
 				}
 				if t.kind == tPunct && (t.text == "{" || t.text == "#{") {
 					depth++

@@ -164,7 +164,7 @@ func (p *parser) describe() string {
 
 func (p *parser) expect(s, what string) *ParseError {
 	if !p.isPunct(s) {
-		return p.errf(p.tok.pos, "expecting '%s' %s, found %s", s, what, p.describe())
+		return p.errf(p.tok.pos, "Expecting '%s' %s, found %s", s, what, p.describe())
 	}
 	return p.advance()
 }
@@ -172,7 +172,7 @@ func (p *parser) expect(s, what string) *ParseError {
 func (p *parser) enter() *ParseError {
 	p.depth++
 	if p.depth > p.maxDepth {
-		return p.errf(p.tok.pos, "expression exceeds maximum complexity")
+		return p.errf(p.tok.pos, "Expression exceeds maximum complexity")
 	}
 	return nil
 }
@@ -182,7 +182,7 @@ func (p *parser) leave() { p.depth-- }
 // name consumes an identifier usable as a variable, function or parameter.
 func (p *parser) name(what string) (string, int, *ParseError) {
 	if p.tok.kind != tIdent {
-		return "", 0, p.errf(p.tok.pos, "expecting %s, found %s", what, p.describe())
+		return "", 0, p.errf(p.tok.pos, "Expecting %s, found %s", what, p.describe())
 	}
 	n, pos := p.tok.text, p.tok.pos
 	if err := p.checkName(n, pos); err != nil {
@@ -196,10 +196,10 @@ func (p *parser) name(what string) (string, int, *ParseError) {
 
 func (p *parser) checkName(n string, pos int) *ParseError {
 	if n == "_" {
-		return p.errf(pos, "invalid identifier '_'")
+		return p.errf(pos, "Invalid identifier '_'")
 	}
 	if n == "eval" {
-		return p.errf(pos, "reserved keyword 'eval' is disabled")
+		return p.errf(pos, "Reserved keyword 'eval' is disabled")
 	}
 	if reserved[n] {
 		return p.errf(pos, "'%s' is a reserved keyword", n)
@@ -213,7 +213,7 @@ func (p *parser) fnDef() *ParseError {
 			return err
 		}
 		if !p.isWord("fn") {
-			return p.errf(p.tok.pos, "expecting 'fn' after 'private'")
+			return p.errf(p.tok.pos, "Expecting 'fn' after 'private'")
 		}
 	}
 	start := p.tok.pos
@@ -237,7 +237,7 @@ func (p *parser) fnDef() *ParseError {
 			return err
 		}
 		if seen[n] {
-			return p.errf(pos, "duplicated parameter '%s' in function '%s'", n, name)
+			return p.errf(pos, "Duplicated parameter %s for function %s", n, name)
 		}
 		seen[n] = true
 		params = append(params, n)
@@ -246,14 +246,14 @@ func (p *parser) fnDef() *ParseError {
 				return err
 			}
 		} else if !p.isPunct(")") {
-			return p.errf(p.tok.pos, "expecting ',' or ')' in the parameter list of '%s', found %s", name, p.describe())
+			return p.errf(p.tok.pos, "Expecting ',' or ')' in the parameter list of '%s', found %s", name, p.describe())
 		}
 	}
 	if err := p.advance(); err != nil {
 		return err
 	}
 	if !p.isPunct("{") {
-		return p.errf(p.tok.pos, "expecting '{' to start the body of function '%s', found %s", name, p.describe())
+		return p.errf(p.tok.pos, "Expecting '{' to start the body of function '%s', found %s", name, p.describe())
 	}
 	saveLoop := p.loopDepth
 	p.loopDepth, p.inFn = 0, true
@@ -266,7 +266,7 @@ func (p *parser) fnDef() *ParseError {
 		p.prog.fns[name] = map[int]*fnDef{}
 	}
 	if _, dup := p.prog.fns[name][len(params)]; dup {
-		return p.errf(nameTok.pos, "function '%s' with %d parameter(s) is defined more than once", name, len(params))
+		return p.errf(nameTok.pos, "Function %s with %s already exists", name, plural(len(params)))
 	}
 	f := &fnDef{name: name, params: params, body: body, pos: nameTok.pos, nameEnd: nameTok.end}
 	_ = start
@@ -287,7 +287,7 @@ func (p *parser) block() (*blockExpr, *ParseError) {
 	}
 	for !p.isPunct("}") {
 		if p.tok.kind == tEOF {
-			return nil, p.errf(b.pos, "expecting '}' to end this block, found end of script")
+			return nil, p.errf(b.pos, "Expecting '}' to end this block, found end of script")
 		}
 		if p.isPunct(";") {
 			if err := p.advance(); err != nil {
@@ -296,7 +296,7 @@ func (p *parser) block() (*blockExpr, *ParseError) {
 			continue
 		}
 		if p.isWord("fn") || p.isWord("private") {
-			return nil, p.errf(p.tok.pos, "functions can only be defined at global level")
+			return nil, p.errf(p.tok.pos, "Function definitions must be at global level and cannot be inside a block or another function")
 		}
 		st, err := p.statement()
 		if err != nil {
@@ -316,7 +316,7 @@ func (p *parser) endStatement() *ParseError {
 	if p.isPunct("}") || p.tok.kind == tEOF {
 		return nil
 	}
-	return p.errf(p.tok.pos, "expecting ';' to terminate this statement, found %s", p.describe())
+	return p.errf(p.tok.pos, "Expecting ';' to terminate this statement, found %s", p.describe())
 }
 
 func (p *parser) statement() (node, *ParseError) {
@@ -341,7 +341,7 @@ func (p *parser) statement() (node, *ParseError) {
 					return nil, err
 				}
 			} else if isConst {
-				return nil, p.errf(p.tok.pos, "expecting '=' to give constant '%s' a value", n)
+				return nil, p.errf(p.tok.pos, "Expecting '=' to give constant '%s' a value", n)
 			}
 			return st, p.endStatement()
 		case "return", "throw", "break":
@@ -350,7 +350,7 @@ func (p *parser) statement() (node, *ParseError) {
 				return nil, err
 			}
 			if kw == "break" && p.loopDepth == 0 {
-				return nil, p.errf(pos, "'break' must be inside a loop")
+				return nil, p.errf(pos, "Break statement should only be used inside a loop")
 			}
 			var v node
 			if !p.isPunct(";") && !p.isPunct("}") && p.tok.kind != tEOF {
@@ -371,7 +371,7 @@ func (p *parser) statement() (node, *ParseError) {
 			return st, p.endStatement()
 		case "continue":
 			if p.loopDepth == 0 {
-				return nil, p.errf(pos, "'continue' must be inside a loop")
+				return nil, p.errf(pos, "Continue statement should only be used inside a loop")
 			}
 			if err := p.advance(); err != nil {
 				return nil, err
@@ -426,7 +426,7 @@ func (p *parser) statement() (node, *ParseError) {
 	if p.tok.kind == tPunct && assignOps[p.tok.text] {
 		op, opPos := p.tok.text, p.tok.pos
 		if !isTarget(x) {
-			return nil, p.errf(opPos, "cannot assign to this expression")
+			return nil, p.errf(opPos, "Expression cannot be assigned to")
 		}
 		if err := p.advance(); err != nil {
 			return nil, err
@@ -539,7 +539,7 @@ func (p *parser) postfix() (node, *ParseError) {
 				return nil, err
 			}
 			if p.tok.kind != tIdent {
-				return nil, p.errf(p.tok.pos, "expecting a property or method name after '.', found %s", p.describe())
+				return nil, p.errf(p.tok.pos, "Expecting a property or method name after '.', found %s", p.describe())
 			}
 			name := p.tok.text
 			if err := p.checkName(name, p.tok.pos); err != nil {
@@ -584,7 +584,7 @@ func (p *parser) args() ([]node, *ParseError) {
 	var args []node
 	for !p.isPunct(")") {
 		if p.tok.kind == tEOF {
-			return nil, p.errf(open, "expecting ')' to close the argument list")
+			return nil, p.errf(open, "Expecting ')' to close the argument list")
 		}
 		a, err := p.expr(0)
 		if err != nil {
@@ -596,7 +596,7 @@ func (p *parser) args() ([]node, *ParseError) {
 				return nil, err
 			}
 		} else if !p.isPunct(")") {
-			return nil, p.errf(p.tok.pos, "expecting ',' or ')' in the argument list, found %s", p.describe())
+			return nil, p.errf(p.tok.pos, "Expecting ',' or ')' in the argument list, found %s", p.describe())
 		}
 	}
 	return args, p.advance()
@@ -607,7 +607,7 @@ func (p *parser) primary() (node, *ParseError) {
 	pos := t.pos
 	switch t.kind {
 	case tEOF:
-		return nil, p.errf(pos, "expecting an expression, found end of script")
+		return nil, p.errf(pos, "Expecting an expression, found end of script")
 	case tInt:
 		return &litExpr{base{pos}, t.ival}, p.advance()
 	case tFloat:
@@ -641,7 +641,7 @@ func (p *parser) primary() (node, *ParseError) {
 		case "|", "||":
 			return p.closure()
 		}
-		return nil, p.errf(pos, "unexpected %s", p.describe())
+		return nil, p.errf(pos, "Unexpected %s", p.describe())
 	}
 	// identifiers and keywords
 	switch t.text {
@@ -675,13 +675,13 @@ func (p *parser) primary() (node, *ParseError) {
 	case "try":
 		return p.tryExpr()
 	case "fn", "private":
-		return nil, p.errf(pos, "functions can only be defined at global level")
+		return nil, p.errf(pos, "Function definitions must be at global level and cannot be inside a block or another function")
 	}
 	if err := p.checkName(t.text, pos); err != nil {
 		return nil, err
 	}
 	if keywords[t.text] {
-		return nil, p.errf(pos, "unexpected keyword '%s'", t.text)
+		return nil, p.errf(pos, "Unexpected keyword '%s'", t.text)
 	}
 	if err := p.advance(); err != nil {
 		return nil, err
@@ -710,14 +710,14 @@ func (p *parser) interp(t token) (node, *ParseError) {
 			return nil, err
 		}
 		if sub.isPunct("}") {
-			return nil, sub.errf(part.start, "expecting an expression inside '${ }'")
+			return nil, sub.errf(part.start, "Expecting an expression inside '${ }'")
 		}
 		e, err := sub.expr(0)
 		if err != nil {
 			return nil, err
 		}
 		if sub.tok.pos != part.end {
-			return nil, sub.errf(sub.tok.pos, "expecting '}' to end the interpolation, found %s", sub.describe())
+			return nil, sub.errf(sub.tok.pos, "Expecting '}' to end the interpolation, found %s", sub.describe())
 		}
 		x.parts = append(x.parts, e)
 	}
@@ -731,7 +731,7 @@ func (p *parser) array() (node, *ParseError) {
 	}
 	for !p.isPunct("]") {
 		if p.tok.kind == tEOF {
-			return nil, p.errf(a.pos, "expecting ']' to end this array literal")
+			return nil, p.errf(a.pos, "Expecting ']' to end this array literal")
 		}
 		x, err := p.expr(0)
 		if err != nil {
@@ -743,7 +743,7 @@ func (p *parser) array() (node, *ParseError) {
 				return nil, err
 			}
 		} else if !p.isPunct("]") {
-			return nil, p.errf(p.tok.pos, "expecting ',' or ']' in this array literal, found %s", p.describe())
+			return nil, p.errf(p.tok.pos, "Expecting ',' or ']' in this array literal, found %s", p.describe())
 		}
 	}
 	return a, p.advance()
@@ -764,12 +764,12 @@ func (p *parser) mapLit() (node, *ParseError) {
 		case tString:
 			key = p.tok.sval
 		case tEOF:
-			return nil, p.errf(m.pos, "expecting '}' to end this object map literal")
+			return nil, p.errf(m.pos, "Expecting '}' to end this object map literal")
 		default:
-			return nil, p.errf(kpos, "expecting a property name, found %s", p.describe())
+			return nil, p.errf(kpos, "Expecting a property name, found %s", p.describe())
 		}
 		if seen[key] {
-			return nil, p.errf(kpos, "duplicated property '%s' in object map literal", key)
+			return nil, p.errf(kpos, "Duplicated property for object map literal: %s", key)
 		}
 		seen[key] = true
 		if err := p.advance(); err != nil {
@@ -789,7 +789,7 @@ func (p *parser) mapLit() (node, *ParseError) {
 				return nil, err
 			}
 		} else if !p.isPunct("}") {
-			return nil, p.errf(p.tok.pos, "expecting ',' or '}' in this object map literal, found %s", p.describe())
+			return nil, p.errf(p.tok.pos, "Expecting ',' or '}' in this object map literal, found %s", p.describe())
 		}
 	}
 	return m, p.advance()
@@ -816,7 +816,7 @@ func (p *parser) closure() (node, *ParseError) {
 					return nil, err
 				}
 			} else if !p.isPunct("|") {
-				return nil, p.errf(p.tok.pos, "expecting ',' or '|' in the closure parameters, found %s", p.describe())
+				return nil, p.errf(p.tok.pos, "Expecting ',' or '|' in the closure parameters, found %s", p.describe())
 			}
 		}
 		if err := p.advance(); err != nil {
@@ -848,7 +848,7 @@ func (p *parser) ifExpr() (node, *ParseError) {
 		return nil, err
 	}
 	if !p.isPunct("{") {
-		return nil, p.errf(p.tok.pos, "expecting '{' to start the body of 'if', found %s", p.describe())
+		return nil, p.errf(p.tok.pos, "Expecting '{' to start the body of 'if', found %s", p.describe())
 	}
 	if x.then, err = p.block(); err != nil {
 		return nil, err
@@ -866,7 +866,7 @@ func (p *parser) ifExpr() (node, *ParseError) {
 				return nil, err
 			}
 		} else {
-			return nil, p.errf(p.tok.pos, "expecting '{' or 'if' after 'else', found %s", p.describe())
+			return nil, p.errf(p.tok.pos, "Expecting '{' or 'if' after 'else', found %s", p.describe())
 		}
 	}
 	return x, nil
@@ -874,7 +874,7 @@ func (p *parser) ifExpr() (node, *ParseError) {
 
 func (p *parser) loopBody() (*blockExpr, *ParseError) {
 	if !p.isPunct("{") {
-		return nil, p.errf(p.tok.pos, "expecting '{' to start the loop body, found %s", p.describe())
+		return nil, p.errf(p.tok.pos, "Expecting '{' to start the loop body, found %s", p.describe())
 	}
 	p.loopDepth++
 	b, err := p.block()
@@ -907,7 +907,7 @@ func (p *parser) whileExpr() (node, *ParseError) {
 		case p.isWord("until"):
 			x.until = true
 		default:
-			return nil, p.errf(p.tok.pos, "expecting 'while' or 'until' after the body of 'do', found %s", p.describe())
+			return nil, p.errf(p.tok.pos, "Expecting 'while' or 'until' after the body of 'do', found %s", p.describe())
 		}
 		if err := p.advance(); err != nil {
 			return nil, err
@@ -946,7 +946,7 @@ func (p *parser) forExpr() (node, *ParseError) {
 		return nil, err
 	}
 	if !p.isWord("in") {
-		return nil, p.errf(p.tok.pos, "expecting 'in' after the loop variable, found %s", p.describe())
+		return nil, p.errf(p.tok.pos, "Expecting 'in' after the loop variable, found %s", p.describe())
 	}
 	if err := p.advance(); err != nil {
 		return nil, err
@@ -967,13 +967,13 @@ func (p *parser) tryExpr() (node, *ParseError) {
 	}
 	var err *ParseError
 	if !p.isPunct("{") {
-		return nil, p.errf(p.tok.pos, "expecting '{' after 'try', found %s", p.describe())
+		return nil, p.errf(p.tok.pos, "Expecting '{' after 'try', found %s", p.describe())
 	}
 	if x.body, err = p.block(); err != nil {
 		return nil, err
 	}
 	if !p.isWord("catch") {
-		return nil, p.errf(p.tok.pos, "expecting 'catch' after the 'try' block, found %s", p.describe())
+		return nil, p.errf(p.tok.pos, "Expecting 'catch' after the 'try' block, found %s", p.describe())
 	}
 	if err := p.advance(); err != nil {
 		return nil, err
@@ -990,7 +990,7 @@ func (p *parser) tryExpr() (node, *ParseError) {
 		}
 	}
 	if !p.isPunct("{") {
-		return nil, p.errf(p.tok.pos, "expecting '{' to start the 'catch' block, found %s", p.describe())
+		return nil, p.errf(p.tok.pos, "Expecting '{' to start the 'catch' block, found %s", p.describe())
 	}
 	if x.catch, err = p.block(); err != nil {
 		return nil, err
@@ -1006,7 +1006,7 @@ func (p *parser) caseLiteral(c *switchCase) *ParseError {
 	}
 	lit, ok := x.(*litExpr)
 	if !ok {
-		return p.errf(x.at(), "a switch case must be a literal value")
+		return p.errf(x.at(), "A switch case must be a literal value")
 	}
 	if p.isPunct("..") || p.isPunct("..=") {
 		incl := p.tok.text == "..="
@@ -1024,7 +1024,7 @@ func (p *parser) caseLiteral(c *switchCase) *ParseError {
 			hv, ok2 = hi.v.(int64)
 		}
 		if !ok1 || !ok2 {
-			return p.errf(x.at(), "a range case needs integer bounds")
+			return p.errf(x.at(), "A range case needs integer bounds")
 		}
 		c.ranges = append(c.ranges, Range{Start: lo, End: hv, Inclusive: incl})
 		return nil
@@ -1052,10 +1052,10 @@ func (p *parser) switchExpr() (node, *ParseError) {
 	seen := map[string]bool{}
 	for !p.isPunct("}") {
 		if p.tok.kind == tEOF {
-			return nil, p.errf(x.pos, "expecting '}' to end the switch")
+			return nil, p.errf(x.pos, "Expecting '}' to end the switch")
 		}
 		if x.def != nil {
-			return nil, p.errf(p.tok.pos, "the default case '_' must be the last one")
+			return nil, p.errf(p.tok.pos, "Default switch case must be the last")
 		}
 		casePos := p.tok.pos
 		var c switchCase
@@ -1088,7 +1088,7 @@ func (p *parser) switchExpr() (node, *ParseError) {
 				for _, v := range c.values {
 					k := fmt.Sprintf("%T:%v", v, v)
 					if seen[k] {
-						return nil, p.errf(casePos, "duplicated switch case")
+						return nil, p.errf(casePos, "Duplicated switch case")
 					}
 					seen[k] = true
 				}
@@ -1118,7 +1118,7 @@ func (p *parser) switchExpr() (node, *ParseError) {
 			}
 		} else if !p.isPunct("}") {
 			if _, isBlock := body.(*blockExpr); !isBlock {
-				return nil, p.errf(p.tok.pos, "expecting ',' or '}' after the switch case, found %s", p.describe())
+				return nil, p.errf(p.tok.pos, "Expecting ',' or '}' after the switch case, found %s", p.describe())
 			}
 		}
 	}
@@ -1131,4 +1131,14 @@ func identIsName(s string) bool {
 		return false
 	}
 	return strings.IndexFunc(s, func(r rune) bool { return r > 127 || !isIdentChar(byte(r)) }) < 0
+}
+
+func plural(n int) string {
+	switch n {
+	case 0:
+		return "no parameters"
+	case 1:
+		return "1 parameter"
+	}
+	return fmt.Sprintf("%d parameters", n)
 }

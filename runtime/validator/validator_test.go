@@ -23,7 +23,7 @@ func TestCompileContract(t *testing.T) {
 		{name: "any parameter name", src: "fn validate(answer) { () }"},
 		{name: "return type is not checked at compile time", src: "fn validate(c) { #{ valid: true } }"},
 		{name: "unknown function is not checked at compile time", src: "fn validate(c) { open_file(c) }"},
-		{name: "syntax error", src: "fn validate(c) {\n  let x = 1\n  x\n}", code: CodeSyntax, spanText: "x", msg: "expecting ';'"},
+		{name: "syntax error", src: "fn validate(c) {\n  let x = 1\n  x\n}", code: CodeSyntax, spanText: "x", msg: "Expecting ';'"},
 		{name: "eval is a compile error", src: "fn validate(c) { eval(c) }", code: CodeSyntax, spanText: "eval", msg: "eval"},
 		{name: "missing validate", src: "fn check(c) { () }", code: CodeNoValidate, msg: "script must define fn validate(content)"},
 		{name: "empty script", src: "", code: CodeNoValidate, msg: "script must define fn validate(content)"},
@@ -61,7 +61,7 @@ func TestCompileContract(t *testing.T) {
 
 func TestCompileErrorWording(t *testing.T) {
 	_, err := Compile("validators/x.rhai", "fn validate(c) {\n  let x = 1\n  x\n}", rhai.Limits{})
-	want := "output validator failed to compile: Script compilation failed: validators/x.rhai: expecting ';' to terminate this statement, found 'x' (line 3, position 3)"
+	want := "output validator failed to compile: Script compilation failed: validators/x.rhai: Expecting ';' to terminate this statement, found 'x' (line 3, position 3)"
 	if err.Error() != want {
 		t.Fatalf("got  %q\nwant %q", err.Error(), want)
 	}
