@@ -114,13 +114,15 @@ func (l *lowerer) collect(n Node, inError bool) {
 	}
 }
 
-// children returns the named, non-extra children of n (ERROR nodes
-// included) with their field names.
+// children returns the named, non-extra children of n, ERROR nodes
+// included, with their field names.
 func (l *lowerer) children(n Node) []child {
 	var out []child
 	for i := 0; i < n.ChildCount(); i++ {
 		c := n.Child(i)
-		if c == nil || c.IsExtra() || (!c.IsNamed() && !c.IsError()) {
+		// Recovery marks the ERROR nodes it builds from skipped tokens as
+		// extras; they still stand where a child was expected.
+		if c == nil || (c.IsExtra() && !c.IsError()) || (!c.IsNamed() && !c.IsError()) {
 			continue
 		}
 		out = append(out, child{c, n.FieldNameForChild(i)})

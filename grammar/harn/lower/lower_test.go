@@ -2,6 +2,7 @@ package lower_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -176,4 +177,48 @@ func parseAll(t *testing.T, sources []string) []*harntest.Tree {
 		t.Fatal(err)
 	}
 	return trees
+}
+
+// TestCorpusGolden lowers every case of the grammar corpus, one golden file
+// per corpus topic (testdata/corpus/<topic>.golden), so that every construct
+// the corpus pins as a tree is also pinned as a typed syntax tree.
+func TestCorpusGolden(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "test", "corpus", "*.txt"))
+	if len(files) == 0 {
+		t.Fatal("no corpus files")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles, sources []string
+		for _, m := range caseRe.FindAllStringSubmatch(string(data), -1) {
+			titles = append(titles, m[1])
+			sources = append(sources, strings.Trim(m[2], "\n")+"\n")
+		}
+		trees := parseAll(t, sources)
+		var b strings.Builder
+		for i := range trees {
+			fmt.Fprintf(&b, "=== %s\n%s\n", titles[i], ast.Dump(lower.File([]byte(sources[i]), trees[i])))
+		}
+		topic := strings.TrimSuffix(filepath.Base(f), ".txt")
+		path := filepath.Join("testdata", "corpus", topic+".golden")
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update to create)", err)
+		}
+		if b.String() != string(want) {
+			t.Errorf("lowering of corpus %s differs from %s:\n%s", topic, path, diffLines(string(want), b.String()))
+		}
+	}
 }
