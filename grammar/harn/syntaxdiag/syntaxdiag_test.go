@@ -166,6 +166,7 @@ func TestTenScatteredErrors(t *testing.T) {
 			t.Errorf("no diagnostic on line %d", line+1)
 		}
 	}
+	t.Logf("diagnostics:\n  %s", strings.Join(render(src, ds), "\n  "))
 	if len(ds) != 10 {
 		t.Errorf("%d diagnostics, want 10:\n  %s", len(ds), strings.Join(render(src, ds), "\n  "))
 	}
