@@ -25,13 +25,20 @@ type FileResult struct {
 // see blueprint.LooksLikeBlueprint) and every *.rhai script found under
 // paths (directories are walked in lexical order, skipping .git and
 // node_modules; a file named explicitly is checked whatever its
-// extension, as a blueprint if it ends in .toml). Validators that a
-// blueprint references are compiled even when they lie outside paths;
-// their problems are reported on the script file. Results are sorted by
-// path, one per file, with sorted, de-duplicated diagnostics. The error is
-// only for a path that does not exist.
+// extension, as a blueprint if it ends in .toml).
+//
+// The validator contract (exactly one validate, with one parameter)
+// applies to scripts a blueprint references and to scripts named
+// explicitly. Other scripts found by walking may be tools or providers
+// with contracts of their own: they are checked for syntax, and for the
+// contract only if they define a validate function. Referenced scripts
+// are compiled even when they lie outside paths; their problems are
+// reported on the script file. Results are sorted by path, one per file,
+// with sorted, de-duplicated diagnostics. The error is only for a path
+// that does not exist.
 func CheckPaths(paths []string) ([]FileResult, error) {
 	var files []string
+	explicit := map[string]bool{}
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -39,6 +46,7 @@ func CheckPaths(paths []string) ([]FileResult, error) {
 		}
 		if !st.IsDir() {
 			files = append(files, p)
+			explicit[filepath.Clean(p)] = true
 			continue
 		}
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
@@ -61,11 +69,16 @@ func CheckPaths(paths []string) ([]FileResult, error) {
 		}
 	}
 	c := &checker{results: map[string]*FileResult{}, compiled: map[string]bool{}}
+	// Blueprints first, so that the scripts they reference get the full
+	// contract whatever the walk order.
 	for _, f := range files {
 		if strings.HasSuffix(f, ".toml") {
 			c.blueprint(f)
-		} else {
-			c.script(f)
+		}
+	}
+	for _, f := range files {
+		if !strings.HasSuffix(f, ".toml") {
+			c.script(f, explicit[filepath.Clean(f)])
 		}
 	}
 	out := make([]FileResult, 0, len(c.results))
@@ -100,8 +113,9 @@ func (c *checker) result(path string, content []byte) *FileResult {
 	return r
 }
 
-// script compiles one .rhai file once.
-func (c *checker) script(path string) {
+// script compiles one .rhai file once. Unless contract is set, a script
+// without any validate function is not held to the validator contract.
+func (c *checker) script(path string, contract bool) {
 	path = filepath.Clean(path)
 	if c.compiled[path] {
 		return
@@ -109,7 +123,7 @@ func (c *checker) script(path string) {
 	c.compiled[path] = true
 	_, data, cerr := Load(path, path, rhai.Limits{})
 	r := c.result(path, data)
-	if cerr != nil {
+	if cerr != nil && (contract || cerr.Code != CodeNoValidate) {
 		r.Diagnostics = append(r.Diagnostics, cerr.Diagnostic(path))
 	}
 }
@@ -130,7 +144,7 @@ func (c *checker) blueprint(path string) {
 	r.Diagnostics = append(r.Diagnostics, diags...)
 	for _, ref := range refs(bp) {
 		if ref.Inline == "" {
-			c.script(ref.Resolved)
+			c.script(ref.Resolved, true)
 			continue
 		}
 		_, cerr := Compile(ref.Label, ref.Inline, rhai.Limits{})

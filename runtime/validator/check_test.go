@@ -49,7 +49,9 @@ func TestCheckPaths(t *testing.T) {
 		"testdata/check/bad/validators/syntax.rhai":     {"RHAI-SYN-001 3:5"},
 		"testdata/check/bad/validators/twice.rhai":      {"RHAI-VAL-003 2:4"},
 		"testdata/check/broken.toml":                    {"RHAI-BLU-004 1:6"},
+		"testdata/check/bad/tools_broken.rhai":          {"RHAI-SYN-001 1:14"}, // walked, not a validator: syntax only
 		"testdata/check/good/blueprint.toml":            {},
+		"testdata/check/good/tools/fetch.rhai":          {}, // walked tool script without validate: no contract
 		"testdata/check/good/validators/a2ui.rhai":      {},
 	}
 	got := summarize(rs)
@@ -95,13 +97,14 @@ func TestCheckPathsWalking(t *testing.T) {
 	bad := write("agent/validators/bad.rhai", "fn validate() { () }")
 	bp := write("agent/blueprint.toml", "[agent.output]\nvalidator = \"validators/bad.rhai\"\n")
 	other := write("other.txt", "fn validate(c) {")
+	tool := write("agent/tools/fetch.rhai", "fn run(args) { args.url }")
 
 	rs, err := CheckPaths([]string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := summarize(rs)
-	want := map[string][]string{bp: {}, bad: {"RHAI-VAL-002 1:4"}}
+	want := map[string][]string{bp: {}, bad: {"RHAI-VAL-002 1:4"}, tool: {}}
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v (.git and node_modules are skipped, problems reported once)", got, want)
 	}
@@ -119,6 +122,11 @@ func TestCheckPathsWalking(t *testing.T) {
 	rs, _ = CheckPaths([]string{other})
 	if got := summarize(rs); !slices.Equal(got[other], []string{"RHAI-SYN-001 1:16"}) {
 		t.Errorf("explicit file: %v", got)
+	}
+	// A script named explicitly is held to the validator contract.
+	rs, _ = CheckPaths([]string{tool})
+	if got := summarize(rs); !slices.Equal(got[tool], []string{"RHAI-VAL-001 1:1"}) {
+		t.Errorf("explicit tool script: %v", got)
 	}
 	if _, err := CheckPaths([]string{filepath.Join(dir, "missing")}); err == nil {
 		t.Error("a missing path must be an error")

@@ -9,7 +9,10 @@
 //	type FileResult struct { Path string; Content []byte; Diagnostics []diagnostics.Diagnostic }
 //	    // one result per blueprint (*.toml declaring outputs) and per *.rhai
 //	    // script, sorted by path; error only for a path that does not exist.
-//	    // Exit 1 when any diagnostic has error severity (all codes here do).
+//	    // Referenced and explicitly named scripts get the validator contract;
+//	    // other walked scripts (tools, providers) only a syntax check unless
+//	    // they define validate. Exit 1 when any diagnostic has error
+//	    // severity (all codes here do).
 //
 //	// harn-check validate-output --validator FILE [--on-error reject|accept] [--content FILE]
 //	func RunOutput(req OutputRequest) (res OutputResult, exitCode int, compileDiags []diagnostics.Diagnostic)
