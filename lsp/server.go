@@ -104,7 +104,7 @@ func New(opts Options) *Server {
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	stream := wire.NewStream(in, out, nil)
 	stream.Logf = s.log.Printf
-	conn := jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle))
+	conn := jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(s.log))
 	s.mu.Lock()
 	s.conn = conn
 	s.mu.Unlock()
@@ -183,32 +183,29 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "server not initialized"}
 	}
 	r, validMethod, validParams, herr := s.handler.Handle(gctx)
+	var rpcErr *jsonrpc2.Error
 	switch {
 	case !validMethod:
-		if req.Notif {
-			s.log.Printf("ignored notification %s", req.Method)
-		}
-		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + req.Method}
+		rpcErr = &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + req.Method}
 	case !validParams:
 		msg := "invalid params for " + req.Method
 		if herr != nil {
 			msg += ": " + herr.Error()
 		}
-		if req.Notif {
-			s.log.Printf("%s", msg)
-		}
-		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
+		rpcErr = &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: msg}
 	case herr != nil:
-		var rpcErr *jsonrpc2.Error
-		if errors.As(herr, &rpcErr) {
-			return nil, rpcErr
+		if !errors.As(herr, &rpcErr) {
+			rpcErr = &jsonrpc2.Error{Code: codeRequestFailed, Message: herr.Error()}
 		}
-		if req.Notif {
-			s.log.Printf("%s: %v", req.Method, herr)
-		}
-		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: herr.Error()}
+	default:
+		return r, nil
 	}
-	return r, nil
+	if req.Notif {
+		// Notifications get no response; the log is where they fail.
+		s.log.Printf("notification %s: %s", req.Method, rpcErr.Message)
+		return nil, nil
+	}
+	return nil, rpcErr
 }
 
 // invalidParams is the error a handler returns for a request it cannot

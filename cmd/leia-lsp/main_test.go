@@ -97,7 +97,8 @@ func TestStdio(t *testing.T) {
 		{"exit without shutdown", nil, initialize + exit, 1, 1},
 		{"input ends", nil, initialize, 1, 1},
 		{"malformed frame then shutdown", nil, initialize + frame(`{oops`) + shutdown + exit, 0, 3},
-		{"log to a file", []string{"--log", logPath}, initialize + shutdown + exit, 0, 2},
+		{"log to a file, even the transport's complaints", []string{"--log", logPath},
+			initialize + frame(`{"jsonrpc":"2.0","method":"leia/unknown","params":{}}`) + frame(`[1]`) + shutdown + exit, 0, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], append([]string{"--explain-dir", t.TempDir()}, tc.args...)...)
