@@ -30,6 +30,7 @@ type RPCError struct {
 	Message string `json:"message"`
 }
 
+// Error formats the code and message.
 func (e *RPCError) Error() string { return fmt.Sprintf("%d: %s", e.Code, e.Message) }
 
 // Client is an in-process LSP client connected to a server over pipes.
