@@ -1,6 +1,6 @@
 // Command tsgen generates a tree-sitter parser with the pure-Go generator.
 //
-//	tsgen [-name NAME] [-abi 14] -o OUTDIR GRAMMAR
+//	tsgen [-name NAME] [-abi 14|15] [-version X.Y.Z] -o OUTDIR GRAMMAR
 //
 // GRAMMAR is a grammar.json, or a grammar.js (evaluated with Node.js, which
 // must then be installed). tsgen writes OUTDIR/parser.c,
@@ -39,13 +39,13 @@ func grammarJSON(path string) ([]byte, error) {
 func run(args []string) error {
 	fs := flag.NewFlagSet("tsgen", flag.ContinueOnError)
 	name := fs.String("name", "", "override the language name (exported as tree_sitter_NAME)")
-	abi := fs.Int("abi", 14, "language ABI version to emit")
+	abi := fs.Int("abi", 0, "language ABI version to emit: 14 or 15 (default 14, or 15 if the grammar declares reserved words)")
 	out := fs.String("o", "", "output directory")
 	stats := fs.Bool("stats", false, "print table sizes")
 	version := fs.String("version", "", "grammar version MAJOR.MINOR.PATCH for ABI-15 metadata "+
 		"(default: metadata.version of a tree-sitter.json beside the grammar or one directory up)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tsgen [-name NAME] [-abi 14] -o OUTDIR GRAMMAR(.json|.js)")
+		fmt.Fprintln(fs.Output(), "usage: tsgen [-name NAME] [-abi 14|15] [-version X.Y.Z] [-stats] -o OUTDIR GRAMMAR(.json|.js)")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

@@ -27,8 +27,10 @@ type Options struct {
 	// Name overrides the grammar's name in the exported
 	// tree_sitter_<name> function.
 	Name string
-	// ABI is the language version to emit: 14 (the default) or 15, which
-	// adds reserved words, the supertype map, the name and Version.
+	// ABI is the language version to emit: 14 or 15, which adds reserved
+	// words, the supertype map, the name and Version. Zero means 14, or 15
+	// when the grammar declares reserved words (ABI 14 cannot carry them,
+	// and parsers would then read keywords differently).
 	ABI int
 	// Version is the grammar's semantic version, recorded in ABI-15
 	// parsers.
@@ -78,6 +80,9 @@ func generate(grammarJSON []byte, opts Options) (*Output, error) {
 	abi := opts.ABI
 	if abi == 0 {
 		abi = 14
+		if len(in.Reserved) > 0 {
+			abi = 15
+		}
 	}
 	if abi != 14 && abi != 15 {
 		return nil, fmt.Errorf("generate: ABI %d is not supported; use 14 or 15", abi)

@@ -126,7 +126,14 @@ func TestGenerateABI15(t *testing.T) {
 	if len(out.Warnings) != 0 {
 		t.Errorf("unexpected warnings %q", out.Warnings)
 	}
-	out14, err := Generate([]byte(src), Options{})
+	auto, err := Generate([]byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(auto.ParserC), "#define LANGUAGE_VERSION 15") {
+		t.Error("a grammar with reserved words should default to ABI 15")
+	}
+	out14, err := Generate([]byte(src), Options{ABI: 14})
 	if err != nil {
 		t.Fatal(err)
 	}
