@@ -44,17 +44,19 @@ const PREC = {
   statement: 10,
 };
 
-// Keywords reserved everywhere (spec "Keywords", internal/lexer/token.go).
-// `in` and `var` are reserved too but start no form, so they are no tokens
-// here; the checker rejects them as names.
-const RESERVED = [
-  'func', 'return', 'if', 'else', 'elseif', 'for', 'range', 'break',
-  'continue', 'go', 'chan', 'defer', 'const', 'goto', 'true', 'false', 'nil',
-];
+// Leia reserves func return if else elseif for range break continue in var go
+// chan defer const goto true false nil (spec "Keywords"). They are keywords
+// here wherever they start a form; the grammar declares no `reserved` set
+// because ABI 14 parsers cannot carry one, so a reserved word in a position
+// no keyword fits (`t.range`) reads as a name and the checker rejects it.
 
 // Contextual words: keywords only where they start their own form, plain
-// names everywhere else (spec "Keywords": `agent := "x"` is legal).
-const CONTEXTUAL = ['agent', 'tool', 'evaluate', 'select', 'quote', 'import'];
+// names everywhere else (spec "Keywords": `agent := "x"` is legal). `tool`,
+// `evaluate` and `flow` are not keyword tokens at all: the scanner reports
+// them only in front of their forms (`tool name(`, `evaluate "`, `flow {`),
+// as Leia's parser decides, which also keeps the runtime's error recovery
+// from looping on unterminated blocks of those forms.
+const CONTEXTUAL = ['agent', 'select', 'quote', 'import'];
 
 // Element types of dense typed arrays (`[]i64{1, 2}`).
 const DENSE_TYPES = ['i32', 'i64', 'f32', 'f64', 'bool'];
@@ -98,6 +100,8 @@ module.exports = grammar({
     $._method_colon,
     // `:` after a table key; offered only where a key can end.
     $._pair_colon,
+    // `:` ending a select case (`case <-ch: f()` is not a method call).
+    $._case_colon,
     // Body of a double-quoted string between escapes and `${`.
     $._string_content,
     // Opening delimiter of a tagged template, only directly after the tag
@@ -110,6 +114,11 @@ module.exports = grammar({
     // Zero-width, right after `for` when a `{` follows: the loop has no
     // header, so the `{` opens its body, never a table in a header.
     $._infinite_loop,
+    // The words `tool`, `evaluate` and `flow`, each only where its legacy or
+    // dialect form follows: `tool name (`, `evaluate` and a string, `flow {`.
+    $._tool_keyword,
+    $._evaluate_keyword,
+    $._flow_keyword,
     // An untagged fenced raw block: ```...```, no escapes, no interpolation.
     $.fenced_string,
     // Never produced: present only so the scanner can recognise error
@@ -129,10 +138,6 @@ module.exports = grammar({
   ],
 
   word: $ => $.identifier,
-
-  reserved: {
-    global: _ => RESERVED,
-  },
 
   conflicts: $ => [
     // `{[k]: v}` against `{[k]}` (a one-element list as a positional entry):
@@ -298,7 +303,7 @@ module.exports = grammar({
         $.receive_statement,
         $._expression,
       )),
-      ':',
+      alias($._case_colon, ':'),
       repeat(choice($._statement, ';')),
     ),
 
@@ -354,20 +359,20 @@ module.exports = grammar({
     )),
 
     // `evaluate "name" { ... }` (ai-dialect "Evaluate Blocks").
-    evaluate_statement: $ => prec(PREC.statement, seq(
-      'evaluate',
+    evaluate_statement: $ => seq(
+      alias($._evaluate_keyword, 'evaluate'),
       field('name', $._string_literal),
       field('body', $.block),
-    )),
+    ),
 
     // Legacy `tool name(params) { ... }`; its `//leia:requires` and
     // `//leia:param` directives are the directive comments just above it.
-    tool_declaration: $ => prec(PREC.statement, seq(
-      'tool',
+    tool_declaration: $ => seq(
+      alias($._tool_keyword, 'tool'),
       field('name', $.identifier),
       field('parameters', $.parameters),
       field('body', $.block),
-    )),
+    ),
 
     // Legacy `agent name(params) { config } flow { ... }`.
     agent_declaration: $ => prec(PREC.statement, seq(
@@ -375,7 +380,7 @@ module.exports = grammar({
       field('name', $.identifier),
       optional(field('parameters', $.parameters)),
       field('config', $.table),
-      optional(seq('flow', field('flow', $.block))),
+      optional(seq(alias($._flow_keyword, 'flow'), field('flow', $.block))),
     )),
 
     // Legacy `agent defaults { ... }`.
@@ -569,7 +574,7 @@ module.exports = grammar({
       'agent',
       optional(field('parameters', $.parameters)),
       field('config', $.table),
-      optional(seq('flow', field('flow', $.block))),
+      optional(seq(alias($._flow_keyword, 'flow'), field('flow', $.block))),
     ),
 
     template: $ => seq(

@@ -4,6 +4,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/harnlang/harn-check/grammar/generate/difftest"
@@ -31,6 +32,17 @@ func samples(t *testing.T) map[string][]byte {
 	return out
 }
 
+// sortedNames returns the keys of m in order, so that the random edits and
+// mutations each sample receives are the same on every run.
+func sortedNames(m map[string][]byte) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
 // TestIncrementalReparse edits every sample at random and requires each
 // incremental reparse to equal a fresh parse. The scanner is stateless, so
 // a difference would be a scanner that reads past what it reports (wrong
@@ -38,7 +50,9 @@ func samples(t *testing.T) map[string][]byte {
 func TestIncrementalReparse(t *testing.T) {
 	h := startParser(t)
 	rng := rand.New(rand.NewSource(11))
-	for name, src := range samples(t) {
+	all := samples(t)
+	for _, name := range sortedNames(all) {
+		src := all[name]
 		res, err := h.Edits(src, difftest.RandomEdits(rng, src, 4), false)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -58,7 +72,9 @@ func TestIncrementalReparse(t *testing.T) {
 func TestMutatedInputs(t *testing.T) {
 	h := startParser(t)
 	rng := rand.New(rand.NewSource(5))
-	for name, src := range samples(t) {
+	all := samples(t)
+	for _, name := range sortedNames(all) {
+		src := all[name]
 		for i := 0; i < 3; i++ {
 			mutated := difftest.Mutate(rng, src)
 			res, err := h.ParseText(mutated, false)

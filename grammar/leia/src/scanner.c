@@ -3,13 +3,15 @@
 // It decides what the generated lexer cannot with one token of lookahead:
 //
 //   - a `:` that starts a method call (`obj:m(`) against a `:` that ends a
-//     table key, a label or a select case;
+//     table key, a select case or a label;
 //   - the opening delimiter of a tagged template, which must touch its tag
 //     (`tag` + "`" or "```", no whitespace between);
 //   - the text of double-quoted strings and of templates, which runs up to
 //     the closing delimiter, an escape or `${`;
 //   - untagged fenced raw blocks ("```" ... "```"), which have no escapes;
-//   - a `for` with no header (`for {`), so that its `{` opens the body.
+//   - a `for` with no header (`for {`), so that its `{` opens the body;
+//   - the words `tool`, `evaluate` and `flow`, which are keywords only in
+//     front of their forms.
 //
 // The scanner keeps no state between tokens: everything it decides is local
 // to the characters ahead, so serialization writes nothing.
@@ -23,12 +25,16 @@
 enum TokenType {
   METHOD_COLON,
   PAIR_COLON,
+  CASE_COLON,
   STRING_CONTENT,
   TEMPLATE_START,
   FENCED_TEMPLATE_START,
   TEMPLATE_CONTENT,
   FENCED_TEMPLATE_CONTENT,
   INFINITE_LOOP,
+  TOOL_KEYWORD,
+  EVALUATE_KEYWORD,
+  FLOW_KEYWORD,
   FENCED_STRING,
   ERROR_SENTINEL,
 };
@@ -126,8 +132,9 @@ static bool scan_template_start(TSLexer *lexer, const bool *valid_symbols) {
 
 // scan_colon handles a `:` that is not part of `:=`. Where a key can end
 // it is always the key's colon (`{a: f(x)}` is a pair, as in Leia's
-// parser); otherwise it starts a method call only when a name and `(`
-// follow on the same line, and is left to the grammar's own `:` else.
+// parser), and where a select case can end it ends the case; otherwise it
+// starts a method call only when a name and `(` follow on the same line,
+// and is left to the grammar's own `:` (labels) else.
 static bool scan_colon(TSLexer *lexer, const bool *valid_symbols) {
   advance(lexer);
   if (lexer->lookahead == '=') {
@@ -136,6 +143,10 @@ static bool scan_colon(TSLexer *lexer, const bool *valid_symbols) {
   lexer->mark_end(lexer);
   if (valid_symbols[PAIR_COLON]) {
     lexer->result_symbol = PAIR_COLON;
+    return true;
+  }
+  if (valid_symbols[CASE_COLON]) {
+    lexer->result_symbol = CASE_COLON;
     return true;
   }
   if (!valid_symbols[METHOD_COLON]) {
@@ -158,6 +169,77 @@ static bool scan_colon(TSLexer *lexer, const bool *valid_symbols) {
   }
   lexer->result_symbol = METHOD_COLON;
   return true;
+}
+
+// scan_word consumes `word` when it is the whole name at the lookahead and
+// marks the token's end after it.
+static bool scan_word(TSLexer *lexer, const char *word) {
+  for (int i = 0; word[i]; i++) {
+    if (lexer->lookahead != word[i]) {
+      return false;
+    }
+    advance(lexer);
+  }
+  if (is_ident_char(lexer->lookahead)) {
+    return false;
+  }
+  lexer->mark_end(lexer);
+  return true;
+}
+
+static void skip_space(TSLexer *lexer) {
+  while (is_space(lexer->lookahead)) {
+    advance(lexer);
+  }
+}
+
+// scan_contextual reports `tool`, `evaluate` or `flow` as keywords only in
+// front of their forms; anywhere else they stay names, so `tool := x` and
+// `flow {` as a tagged block after other code keep working.
+static bool scan_contextual(TSLexer *lexer, const bool *valid_symbols) {
+  switch (lexer->lookahead) {
+    case 't':
+      // `tool name(` (a legacy tool declaration).
+      if (!valid_symbols[TOOL_KEYWORD] || !scan_word(lexer, "tool")) {
+        return false;
+      }
+      skip_space(lexer);
+      if (!is_ident_start(lexer->lookahead)) {
+        return false;
+      }
+      while (is_ident_char(lexer->lookahead)) {
+        advance(lexer);
+      }
+      skip_space(lexer);
+      if (lexer->lookahead != '(') {
+        return false;
+      }
+      lexer->result_symbol = TOOL_KEYWORD;
+      return true;
+    case 'e':
+      // `evaluate "name"` (also with a single-quoted or raw name).
+      if (!valid_symbols[EVALUATE_KEYWORD] || !scan_word(lexer, "evaluate")) {
+        return false;
+      }
+      skip_space(lexer);
+      if (lexer->lookahead != '"' && lexer->lookahead != '\'' && lexer->lookahead != '`') {
+        return false;
+      }
+      lexer->result_symbol = EVALUATE_KEYWORD;
+      return true;
+    case 'f':
+      // `flow {` after a legacy agent's configuration.
+      if (!valid_symbols[FLOW_KEYWORD] || !scan_word(lexer, "flow")) {
+        return false;
+      }
+      skip_space(lexer);
+      if (lexer->lookahead != '{') {
+        return false;
+      }
+      lexer->result_symbol = FLOW_KEYWORD;
+      return true;
+  }
+  return false;
 }
 
 // scan_fenced_string reads a whole untagged ```...``` block. An unterminated
@@ -245,7 +327,14 @@ bool tree_sitter_leia_external_scanner_scan(void *payload, TSLexer *lexer,
     return true;
   }
 
-  if (lexer->lookahead == ':' && (valid_symbols[PAIR_COLON] || valid_symbols[METHOD_COLON])) {
+  if ((lexer->lookahead == 't' && valid_symbols[TOOL_KEYWORD]) ||
+      (lexer->lookahead == 'e' && valid_symbols[EVALUATE_KEYWORD]) ||
+      (lexer->lookahead == 'f' && valid_symbols[FLOW_KEYWORD])) {
+    return scan_contextual(lexer, valid_symbols);
+  }
+
+  if (lexer->lookahead == ':' &&
+      (valid_symbols[PAIR_COLON] || valid_symbols[CASE_COLON] || valid_symbols[METHOD_COLON])) {
     return scan_colon(lexer, valid_symbols);
   }
 
