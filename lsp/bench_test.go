@@ -8,8 +8,12 @@ import (
 	"testing"
 	"time"
 
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/lsp/lsptest"
+	"github.com/harnlang/harn-check/lsp/tsquery"
 )
 
 // benchSource returns a Fake document of n lines, a few of them with
@@ -108,4 +112,51 @@ func BenchmarkOpenFiles200(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkDidChangeWithTree measures didChange -> publishDiagnostics for a
+// 5,000-line document of a tree-sitter language (tree-sitter-go standing in
+// for Harn), so the incremental reparse is on the path, with a checker that
+// reports nothing: the server's floor under any real checker. Reference, in
+// the same loop: a fresh (non-incremental) parse of the same text.
+func BenchmarkDidChangeWithTree(b *testing.B) {
+	registerGoStandIn(b)
+	var src strings.Builder
+	src.WriteString("package main\n\n")
+	for i := range 4998 / 4 {
+		fmt.Fprintf(&src, "func f%d(x int) int {\n\ty := x + %d // é\n\treturn y\n}\n", i, i)
+	}
+	text := src.String()
+	c := lsptest.Start(b, testOptions())
+	c.Initialize("file:///w", nil)
+	const uri = "file:///w/big.gostandin"
+	c.Open(uri, "", 0, text)
+	c.WaitDiagnostics(uri, 0)
+	lat := make([]time.Duration, 0, b.N)
+	fresh := make([]time.Duration, 0, b.N)
+	syn := tsquery.NewSyntax(sitter.NewLanguage(tsgo.Language()))
+	b.ResetTimer()
+	for i := range b.N {
+		v := int32(i + 1)
+		e := lsptest.Edit{StartLine: 2500, StartChar: 6, EndLine: 2500, EndChar: 6, Text: "z"}
+		if i%2 == 1 {
+			e = lsptest.Edit{StartLine: 2500, StartChar: 6, EndLine: 2500, EndChar: 7}
+		}
+		start := time.Now()
+		c.Change(uri, v, e)
+		c.WaitDiagnostics(uri, v)
+		lat = append(lat, time.Since(start))
+		b.StopTimer()
+		start = time.Now()
+		syn.Parse(nil, nil, []byte(text)).Close()
+		fresh = append(fresh, time.Since(start))
+		b.StartTimer()
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	slices.Sort(fresh)
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(lat[len(lat)/2]), "ms-median")
+	b.ReportMetric(ms(lat[min(len(lat)-1, len(lat)*95/100)]), "ms-p95")
+	b.ReportMetric(ms(fresh[len(fresh)/2]), "ms-fresh-parse-median")
 }

@@ -19,7 +19,7 @@ import (
 // registerGoStandIn registers tree-sitter-go as a stand-in tree-sitter
 // language (".gostandin") the way a Harn or Leia front end will: a Syntax
 // for incremental trees and tsquery Features for tokens and folds.
-func registerGoStandIn(t *testing.T) {
+func registerGoStandIn(t testing.TB) {
 	lang := sitter.NewLanguage(tsgo.Language())
 	q, err := tsquery.NewQueries(lang, `
 (comment) @comment
