@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"log"
 	"strings"
 	"testing"
 
@@ -11,7 +12,10 @@ import (
 // response or is ignored, and the server keeps answering.
 func TestRobustness(t *testing.T) {
 	tr := &transcript{t: t}
-	c := lsptest.Start(t, testOptions())
+	logs := &syncBuffer{}
+	opts := testOptions()
+	opts.Logger = log.New(logs, "", 0)
+	c := lsptest.Start(t, opts)
 	c.Initialize("file:///w", nil)
 	c.Open(fakeURI, "fake", 1, "one bad\ntwo panic\n")
 	c.WaitDiagnostics(fakeURI, 1)
@@ -71,6 +75,17 @@ func TestRobustness(t *testing.T) {
 		t.Errorf("shutdown: %v", err)
 	}
 	tr.check("robustness")
+	for _, want := range []string{
+		"ignored didChange of file:///w/nope.fake: the document is not open",
+		"ignored didClose of file:///w/nope.fake: the document is not open",
+		"notification leia/unknownNotification: method not supported",
+		"panic in textDocument/hover: fake language: hover on \"panic\"",
+		"rejected frame: missing Content-Length header",
+	} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log lacks %q", want)
+		}
+	}
 }
 
 func TestShutdownRefusesRequests(t *testing.T) {
