@@ -2,8 +2,9 @@
  * @file Tree-sitter grammar for Harn (.harn), the typed scripting language for
  *       AI workflows.
  *
- * The language is described in docs/reference harn-language.md (sections cited
- * as §N below) and the decision-evaluation contract. The grammar carries no
+ * The language is described in the project's Harn language reference
+ * (harn-language.md; sections cited as §N below) and the decision-evaluation
+ * contract (harn-evaluation-contract.md). The grammar carries no
  * semantics: which names are types, which patterns are legal where, and which
  * call is an evaluation site are the checker's business.
  *
@@ -11,7 +12,13 @@
  * (src/scanner.c) only where a statement may end and only when the next line
  * does not continue the expression (§1 "Line continuation"). Everywhere else a
  * newline is ordinary whitespace, so lists, argument lists and dict literals
- * may span lines freely.
+ * may span lines freely. A line starting with `else`, `catch` or `finally`
+ * also continues, and line comments between continued lines are skipped.
+ *
+ * Known limits: explicit type arguments are only parsed after a plain name
+ * (`map<int>(xs)`, not `obj.m<int>()`); a block comment between continued
+ * lines ends the statement; bare `{ ... }` blocks are not statements (a `{`
+ * at statement start is a dict or closure expression).
  */
 
 /// <reference types="tree-sitter-cli/dsl" />
