@@ -84,6 +84,25 @@ type interp struct {
 	globals []variable
 	this    *Value
 	caught  []*EvalError
+	// free holds scope slices of finished calls for reuse.
+	free [][]variable
+}
+
+// newScope returns an empty scope slice, reusing a finished call's.
+func (it *interp) newScope(capHint int) []variable {
+	if n := len(it.free); n > 0 {
+		sc := it.free[n-1]
+		it.free = it.free[:n-1]
+		return sc[:0]
+	}
+	return make([]variable, 0, max(capHint, 16))
+}
+
+// releaseScope returns a finished call's scope slice for reuse. Nothing
+// points into it once the call is over: closures copy what they capture.
+func (it *interp) releaseScope(sc []variable) {
+	clear(sc[:cap(sc)])
+	it.free = append(it.free, sc[:0])
 }
 
 // Call runs the top-level statements (as Rhai's call_fn does before every
@@ -662,13 +681,14 @@ func (it *interp) callFn(f *fnDef, args []Value, this *Value, pos int) (Value, e
 	}
 	it.calls++
 	savedScope, savedThis, savedCaught := it.scope, it.this, it.caught
-	it.scope = make([]variable, 0, len(args)+8)
+	it.scope = it.newScope(len(args) + 8)
 	it.caught = nil
 	for i, p := range f.params {
 		it.push(p, args[i], false)
 	}
 	it.this = this
 	v, err := it.block(f.body)
+	it.releaseScope(it.scope)
 	it.scope, it.this, it.caught = savedScope, savedThis, savedCaught
 	it.calls--
 	if err != nil {
@@ -693,14 +713,14 @@ func (it *interp) callClosure(fp *FnPtr, args []Value, pos int) (Value, error) {
 	}
 	it.calls++
 	savedScope, savedThis, savedCaught := it.scope, it.this, it.caught
-	it.scope = make([]variable, len(fp.captured), len(fp.captured)+len(fp.params)+4)
-	copy(it.scope, fp.captured)
+	it.scope = append(it.newScope(len(fp.captured)+len(fp.params)+4), fp.captured...)
 	it.caught = nil
 	for i, p := range fp.params {
 		it.push(p, args[i], false)
 	}
 	it.this = nil
 	v, err := it.eval(fp.body)
+	it.releaseScope(it.scope)
 	it.scope, it.this, it.caught = savedScope, savedThis, savedCaught
 	it.calls--
 	if err != nil {
