@@ -191,21 +191,36 @@ func Check(paths []string, opts Options) (*diagnostics.Report, error) {
 }
 
 func checkFile(path string, src []byte, sources map[string][]byte) diagnostics.File {
-	f := diagnostics.File{Path: path, Source: src}
-	lang, ok := Lookup(path)
-	if !ok || lang.Check == nil {
-		name := languageNames[filepath.Ext(path)]
-		d := diagnostics.New(path, diagnostics.SourceSetup, "HARN-CHK-001", diagnostics.Span{},
-			fmt.Sprintf("not checked: no %s analyzer is available in this build of harn-check", name))
-		d.Help = "this file was skipped, not found clean; upgrade harn-check to a release that analyses " + name + " files"
-		f.Diagnostics = []diagnostics.Diagnostic{d}
-		return f
-	}
-	res := lang.Check(path, src)
-	f.Diagnostics = res.Diagnostics
-	f.Manifest = res.Manifest
+	res := CheckSource(path, src)
 	for p, s := range res.Sources {
 		sources[p] = s
 	}
-	return f
+	return diagnostics.File{Path: path, Source: src, Diagnostics: res.Diagnostics, Manifest: res.Manifest}
+}
+
+// CheckSource analyses one file's content with the checker registered for
+// its extension. Without one, the result is the single HARN-CHK-001 info
+// saying the file was not analysed, so no caller can mistake it for clean.
+// The CLI and the language server both call it, so they report the same.
+func CheckSource(path string, src []byte) Result {
+	return CheckSourceAs(filepath.Ext(path), path, src)
+}
+
+// CheckSourceAs is CheckSource for content whose language is given by ext
+// rather than by path (an editor buffer with no file name, say).
+func CheckSourceAs(ext, path string, src []byte) Result {
+	mu.RLock()
+	lang, ok := languages[ext]
+	mu.RUnlock()
+	if !ok || lang.Check == nil {
+		name := languageNames[ext]
+		if name == "" && ok {
+			name = lang.Name
+		}
+		d := diagnostics.New(path, diagnostics.SourceSetup, "HARN-CHK-001", diagnostics.Span{},
+			fmt.Sprintf("not checked: no %s analyzer is available in this build of harn-check", name))
+		d.Help = "this file was skipped, not found clean; upgrade harn-check to a release that analyses " + name + " files"
+		return Result{Diagnostics: []diagnostics.Diagnostic{d}}
+	}
+	return lang.Check(path, src)
 }
