@@ -271,6 +271,12 @@ func ToString(v Value) string {
 		return t
 	case rune:
 		return string(t)
+	case int64:
+		return strconv.FormatInt(t, 10)
+	case bool:
+		return strconv.FormatBool(t)
+	case float64:
+		return formatFloat(t)
 	}
 	var b strings.Builder
 	writeDebug(&b, v, 0)
