@@ -1,6 +1,7 @@
 package validator
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -330,5 +331,31 @@ func TestRunOutput(t *testing.T) {
 				t.Fatalf("diags %+v, want %s", diags, c.diag)
 			}
 		})
+	}
+}
+
+// TestOutputResultJSON pins the wire shape validate-output prints: key
+// order, null for absent reason and failure, [] for no broken scripts.
+func TestOutputResultJSON(t *testing.T) {
+	reason := "needs root"
+	cases := []struct {
+		res  OutputResult
+		want string
+	}{
+		{OutputResult{Verdict: "pass", BrokenScripts: []string{}}, `{"verdict":"pass","reason":null,"failure":null,"broken_scripts":[]}`},
+		{OutputResult{Verdict: "reject", Reason: &reason, BrokenScripts: []string{}}, `{"verdict":"reject","reason":"needs root","failure":null,"broken_scripts":[]}`},
+		{OutputResult{Verdict: "failure", Failure: &FailureInfo{Kind: "throw", Message: "v.rhai: validate: Runtime error: x"}, BrokenScripts: []string{"v.rhai"}},
+			`{"verdict":"failure","reason":null,"failure":{"kind":"throw","message":"v.rhai: validate: Runtime error: x"},"broken_scripts":["v.rhai"]}`},
+	}
+	for _, c := range cases {
+		got, err := json.Marshal(c.res)
+		if err != nil || string(got) != c.want {
+			t.Errorf("got %s (%v)\nwant %s", got, err, c.want)
+		}
+	}
+	// RunOutput never leaves broken_scripts null.
+	res, _, _ := RunOutput(OutputRequest{ValidatorPath: filepath.Join(t.TempDir(), "none.rhai")})
+	if got, _ := json.Marshal(res); !strings.Contains(string(got), `"broken_scripts":[]`) {
+		t.Errorf("got %s", got)
 	}
 }
