@@ -11,3 +11,7 @@
 // uses (tool, agent, model, ...) and whether a legacy declaration form was
 // used are decided by package ast and the checker, not here.
 package leia
+
+// Generated files (src/parser.c, src/tree_sitter/parser.h, src/grammar.json,
+// src/node-types.json) come from grammar.js through our generator.
+//go:generate go run ../../cmd/tsgen -o src grammar.js
