@@ -36,8 +36,15 @@ func (o *outputFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.color, "color", "auto", "colour text output: auto (terminal and NO_COLOR unset), always or never")
 }
 
-// resolve validates the flags and returns the renderer and colour choice.
+// resolve validates the flags and returns the renderer and the colour
+// choice for output written to stdout.
 func (o *outputFlags) resolve(e *env) (func(*env, io.Writer, *diagnostics.Report, bool) error, bool, error) {
+	return o.resolveFor(e, e.isTerminal)
+}
+
+// resolveFor is resolve for output going to a stream whose terminal-ness
+// is terminal.
+func (o *outputFlags) resolveFor(e *env, terminal bool) (func(*env, io.Writer, *diagnostics.Report, bool) error, bool, error) {
 	if o.json {
 		o.format = "json"
 	}
@@ -48,7 +55,7 @@ func (o *outputFlags) resolve(e *env) (func(*env, io.Writer, *diagnostics.Report
 	var color bool
 	switch o.color {
 	case "auto":
-		color = e.isTerminal && e.getenv("NO_COLOR") == ""
+		color = terminal && e.getenv("NO_COLOR") == ""
 	case "always":
 		color = true
 	case "never":

@@ -20,6 +20,8 @@ import (
 	"os"
 	"strings"
 
+	"golang.org/x/term"
+
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/version"
 )
@@ -42,9 +44,10 @@ type command struct {
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	// isTerminal reports whether stdout is a terminal.
-	isTerminal bool
-	getenv     func(string) string
+	// isTerminal and stderrTerminal report whether stdout and stderr are
+	// terminals.
+	isTerminal, stderrTerminal bool
+	getenv                     func(string) string
 }
 
 func commands() []command {
@@ -63,13 +66,15 @@ func commands() []command {
 }
 
 func main() {
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, isTerminal: isTerminal(os.Stdout), getenv: os.Getenv}
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		isTerminal: isTerminal(os.Stdout), stderrTerminal: isTerminal(os.Stderr), getenv: os.Getenv}
 	os.Exit(run(e, os.Args[1:]))
 }
 
+// isTerminal reports whether f is a terminal (not merely a character
+// device such as /dev/null).
 func isTerminal(f *os.File) bool {
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return term.IsTerminal(int(f.Fd()))
 }
 
 // run dispatches args to a subcommand; without a known subcommand name the

@@ -35,7 +35,7 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 		{"unknown format", []string{"--format", "xml", "testdata/tree"}, `unknown format "xml"`},
 		{"no paths", []string{"check"}, "no paths given"},
 		{"wrong kind of file", []string{"testdata/tree/notes.txt"}, "not a .harn or .leia file"},
-		{"parse without parser", []string{"parse", "testdata/tree/a.harn"}, "no parser"},
+		{"parse without parser", []string{"parse", "testdata/tree/notes.txt"}, "no parser"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, tc.args...)
@@ -92,23 +92,50 @@ func TestDiscoverySkipsVCSAndDependencies(t *testing.T) {
 	}
 }
 
-// Until a language front end is registered, a file must not come out
-// clean: it carries a diagnostic naming the missing analyzer.
-func TestUnanalyzedFilesAreNotReportedClean(t *testing.T) {
-	_, out, _ := runCLI(t, "--format", "json", "testdata/tree/a.harn")
-	var env struct {
+// A file must never come out clean when it was not fully analysed: until
+// the Harn type checker exists a parsed file carries HARN-CHK-002, and a
+// file with syntax errors carries those instead.
+func TestPartialAnalysisIsNotReportedClean(t *testing.T) {
+	type result struct {
 		Data struct {
 			Files []struct {
+				Status      string
 				Diagnostics []struct{ Code, Message string }
 			}
 		}
 	}
-	if err := json.Unmarshal([]byte(out), &env); err != nil {
+	code, out, _ := runCLI(t, "--format", "json", "testdata/tree/a.harn")
+	var r result
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	ds := env.Data.Files[0].Diagnostics
-	if len(ds) != 1 || ds[0].Code != "HARN-CHK-001" || !strings.Contains(ds[0].Message, "Harn analyzer") {
-		t.Errorf("diagnostics %+v", ds)
+	ds := r.Data.Files[0].Diagnostics
+	if code != exitOK || len(ds) != 1 || ds[0].Code != "HARN-CHK-002" {
+		t.Errorf("exit %d, diagnostics %+v", code, ds)
+	}
+	code, out, _ = runCLI(t, "--format", "json", "testdata/broken.harn")
+	r = result{}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	ds = r.Data.Files[0].Diagnostics
+	if code != exitFail || len(ds) != 1 || ds[0].Code != "HARN-PAR-002" || r.Data.Files[0].Status != "error" {
+		t.Errorf("broken file: exit %d, diagnostics %+v", code, ds)
+	}
+}
+
+func TestParse(t *testing.T) {
+	code, out, stderr := runCLI(t, "parse", "--sexp", "testdata/tree/a.harn")
+	if code != exitOK || !strings.HasPrefix(out, "(source_file (function_declaration") || stderr != "" {
+		t.Errorf("exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, _ = runCLI(t, "parse", "testdata/tree/a.harn")
+	if code != exitOK || !strings.HasPrefix(out, "File [0,") {
+		t.Errorf("outline: exit %d\n%s", code, out)
+	}
+	code, out, stderr = runCLI(t, "parse", "--sexp", "testdata/broken.harn")
+	if code != exitFail || !(strings.Contains(out, "MISSING") || strings.Contains(out, "ERROR")) || !strings.Contains(stderr, "error[HARN-PAR-002]") {
+		t.Errorf("broken: exit %d\n%s%s", code, out, stderr)
 	}
 }
 
@@ -190,7 +217,7 @@ func TestSARIFRequiredProperties(t *testing.T) {
 }
 
 func TestGitHubFormatGolden(t *testing.T) {
-	code, out, _ := runCLI(t, "--format", "github", "testdata/tree")
+	code, out, _ := runCLI(t, "--format", "github", "testdata/tree", "testdata/broken.harn")
 	if code == exitUsage {
 		t.Fatalf("exit %d", code)
 	}

@@ -19,7 +19,8 @@ func runParse(e *env, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	render, color, err := out.resolve(e)
+	// The tree goes to stdout, the diagnostics to stderr.
+	render, color, err := out.resolveFor(e, e.stderrTerminal)
 	if err != nil {
 		return fail(e, "%v", err)
 	}

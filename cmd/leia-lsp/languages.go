@@ -1,14 +1,18 @@
 package main
 
-import "log"
+import (
+	"log"
 
-// registerLanguages wires the language front ends into the driver and
-// feature registries. The Harn and Leia front ends register here once they
-// exist (a blank import of their packages, as cmd/harn-check will do, plus
-// features.Register for their editor features).
+	"github.com/harnlang/harn-check/internal/frontends"
+)
+
+// registerLanguages wires the language front ends into the driver (the
+// same frontends.Register harn-check calls, so the editor shows what CI
+// reports) and the feature registries.
 //
-// TODO(issue 9): import the Harn and Leia checkers and register their
-// features.Features implementations.
+// TODO(issue 9): register the Harn and Leia features.Features
+// implementations and their incremental syntax trees.
 func registerLanguages(logger *log.Logger) {
+	frontends.Register()
 	registerTestLanguage(logger)
 }

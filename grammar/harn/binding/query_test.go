@@ -1,5 +1,3 @@
-//go:build harn_parser
-
 package binding
 
 import (
