@@ -130,6 +130,8 @@ func TestLanguage(t *testing.T) {
 		{name: "missing key read leaves map unchanged", src: "let m = #{a: 1}; let v = m.b; m.len()", want: "i64 1"},
 		{name: "property on unit is an error", src: "let m = #{}; m.a.b", err: "Unknown property 'b' - a getter is not registered for type '()'", kind: ErrRuntime},
 		{name: "safe property on unit", src: "let m = #{}; m.a?.b", want: "() ()"},
+		{name: "safe mutating method on unit", src: "let m = #{}; m.list?.push(1)", want: "() ()"},
+		{name: "safe method on a value runs", src: "let m = #{list: [1]}; m.list?.push(2); m.list", want: "array [1, 2]"},
 		{name: "safe index on unit", src: "let m = #{}; m.a?[0]", want: "() ()"},
 		{name: "len property on map reads a key", src: "let m = #{a: 1}; m.len", want: "() ()"},
 		{name: "len property on string", src: `"héllo".len`, want: "i64 5"},

@@ -806,7 +806,20 @@ func (it *interp) method(x *methodExpr) (Value, error) {
 		share(a) // a.push(a) must push a copy, not a itself
 	}
 	f := it.prog.fns[x.name][len(args)]
-	if (f != nil || mutating[x.name]) && isTarget(x.obj) {
+	inPlace := (f != nil || mutating[x.name]) && isTarget(x.obj)
+	var obj Value
+	if x.safe || !inPlace {
+		// (A safe call on a place reads the place once more to see
+		// whether it is (); places are variables, properties and
+		// indices, so only an index expression's side effects repeat.)
+		if obj, err = it.eval(x.obj); err != nil {
+			return nil, err
+		}
+		if _, ok := obj.(Unit); ok && x.safe {
+			return Unit{}, nil
+		}
+	}
+	if inPlace {
 		var out Value
 		err := it.modify(x.obj, func(pv *Value) error {
 			var err error
@@ -823,13 +836,6 @@ func (it *interp) method(x *methodExpr) (Value, error) {
 			return err
 		}, x.pos)
 		return out, err
-	}
-	obj, err := it.eval(x.obj)
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := obj.(Unit); ok && x.safe {
-		return Unit{}, nil
 	}
 	if f != nil {
 		return it.callFn(f, args, &obj, x.pos)
