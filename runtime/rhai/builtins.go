@@ -198,7 +198,7 @@ func (it *interp) native(name string, args []*Value, pos int) (Value, bool, erro
 		return Unit{}, n == 1, nil
 	case "type_of":
 		if n == 1 {
-			return TypeName(a0), true, nil
+			return typeNameValue(a0), true, nil
 		}
 	case "to_string":
 		if n == 1 {
@@ -872,3 +872,15 @@ func (it *interp) sortArray(pv *Value, fp *FnPtr, pos int) (Value, bool, error) 
 	}
 	return Unit{}, true, nil
 }
+
+// typeNames holds the type names already boxed as values, so type_of
+// does not allocate.
+var typeNames = func() map[string]Value {
+	m := map[string]Value{}
+	for _, n := range []string{"()", "bool", "i64", "f64", "char", "string", "array", "map", "range", "range=", "Fn", "unknown"} {
+		m[n] = n
+	}
+	return m
+}()
+
+func typeNameValue(v Value) Value { return typeNames[TypeName(v)] }

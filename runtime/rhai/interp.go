@@ -783,7 +783,12 @@ func (it *interp) call(x *callExpr) (Value, error) {
 	if f := it.prog.fns[x.name][len(args)]; f != nil {
 		return it.callFn(f, args, nil, x.pos)
 	}
-	ptrs := make([]*Value, len(args))
+	var buf [4]*Value
+	ptrs := buf[:0]
+	if len(args) > len(buf) {
+		ptrs = make([]*Value, 0, len(args))
+	}
+	ptrs = ptrs[:len(args)]
 	for i := range args {
 		ptrs[i] = &args[i]
 	}
@@ -827,7 +832,12 @@ func (it *interp) method(x *methodExpr) (Value, error) {
 				out, err = it.callFn(f, args, pv, x.pos)
 				return err
 			}
-			ptrs := make([]*Value, len(args)+1)
+			var buf [4]*Value
+			ptrs := buf[:0]
+			if len(args)+1 > len(buf) {
+				ptrs = make([]*Value, 0, len(args)+1)
+			}
+			ptrs = ptrs[:len(args)+1]
 			ptrs[0] = pv
 			for i := range args {
 				ptrs[i+1] = &args[i]
@@ -840,7 +850,12 @@ func (it *interp) method(x *methodExpr) (Value, error) {
 	if f != nil {
 		return it.callFn(f, args, &obj, x.pos)
 	}
-	ptrs := make([]*Value, len(args)+1)
+	var buf [4]*Value
+	ptrs := buf[:0]
+	if len(args)+1 > len(buf) {
+		ptrs = make([]*Value, 0, len(args)+1)
+	}
+	ptrs = ptrs[:len(args)+1]
 	ptrs[0] = &obj
 	for i := range args {
 		ptrs[i+1] = &args[i]
