@@ -333,3 +333,34 @@ func TestUnnecessaryConflictWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// States that differ in an external token never merge, whatever the
+// lexical relations say: the scanner's valid-symbol set would change.
+func TestMinimizeKeepsExternalLookaheadsApart(t *testing.T) {
+	g, tab, err := build(t, `,"externals":[{"type":"SYMBOL","name":"open"},{"type":"SYMBOL","name":"close"}]`,
+		R("program", seq(S("begin"), rep(Y("item")))),
+		R("item", choice(seq(Y("open"), rep(Y("item")), Y("close")), S("x"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	PopulateErrorState(tab, g.Syntax, ir.TokenSet{})
+	PopulateUsedSymbols(tab, g.Syntax, len(g.Lexical.Variables))
+	Minimize(tab, g, fakeRelations{}, ir.TokenSet{})
+	item := nonTerminal(g, "item")
+	n := 0
+	for _, s := range tab.States {
+		for _, e := range s.Terminal {
+			if a := e.Actions[0]; a.Kind == Reduce && a.Symbol == item && a.ChildCount == 1 {
+				n++
+				break
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d states reduce item -> 'x', want 2 (EOF and the external 'close' kept apart)", n)
+	}
+	PopulateExternalLexStates(tab, g.Syntax)
+	if len(tab.ExternalLexStates) < 3 {
+		t.Errorf("external lex states %v, want the empty row plus distinct sets", tab.ExternalLexStates)
+	}
+}
