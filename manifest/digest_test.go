@@ -59,9 +59,12 @@ func TestQuestionSetDigestSensitivity(t *testing.T) {
 		"rename a question id": func(qs []Question) []Question { qs[0].ID = "disposition2"; return qs },
 		"relabel":              func(qs []Question) []Question { qs[0].Labels[2] = "discard"; return qs },
 		"reorder questions":    func(qs []Question) []Question { qs[0], qs[1] = qs[1], qs[0]; return qs },
-		"reorder labels":       func(qs []Question) []Question { qs[1].Labels[0], qs[1].Labels[1] = qs[1].Labels[1], qs[1].Labels[0]; return qs },
-		"change instructions":  func(qs []Question) []Question { qs[2].Instructions += " "; return qs },
-		"change a kind":        func(qs []Question) []Question { qs[2].Kind = "choice"; return qs },
+		"reorder labels": func(qs []Question) []Question {
+			qs[1].Labels[0], qs[1].Labels[1] = qs[1].Labels[1], qs[1].Labels[0]
+			return qs
+		},
+		"change instructions": func(qs []Question) []Question { qs[2].Instructions += " "; return qs },
+		"change a kind":       func(qs []Question) []Question { qs[2].Kind = "choice"; return qs },
 		"move a label between questions": func(qs []Question) []Question {
 			qs[0].Labels = qs[0].Labels[:2]
 			qs[1].Labels = append([]string{"drop"}, qs[1].Labels...)
