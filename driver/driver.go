@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
 // Result is what an analyzer says about one file.
@@ -28,6 +29,11 @@ type Result struct {
 	Manifest json.RawMessage
 	// Sources holds other files the diagnostics point into (imports).
 	Sources map[string][]byte
+	// Deps lists the files besides the checked one that the result depends
+	// on (transitive imports, the route catalog, files whose absence
+	// mattered), so a cached result is reused only while they are
+	// unchanged.
+	Deps []checkcache.Dep
 }
 
 // Language is a front end plugged into the driver.
@@ -158,6 +164,12 @@ func unwrapPathError(err error) error {
 type Options struct {
 	// Extensions restricts discovery; nil means every known extension.
 	Extensions []string
+	// Cache, when set, stores results and reproduces them for unchanged
+	// files.
+	Cache *checkcache.Cache
+	// Salt names the checker build in cache keys, so that a new build
+	// never reuses an old build's results.
+	Salt string
 }
 
 // Check discovers the files under paths, analyses each with its language's
@@ -172,6 +184,7 @@ func Check(paths []string, opts Options) (*diagnostics.Report, error) {
 		return nil, err
 	}
 	report := &diagnostics.Report{Files: []diagnostics.File{}, Sources: map[string][]byte{}}
+	hashes := fileHashes{}
 	for _, path := range files {
 		display := filepath.ToSlash(path)
 		src, err := os.ReadFile(path)
@@ -185,9 +198,42 @@ func Check(paths []string, opts Options) (*diagnostics.Report, error) {
 			}})
 			continue
 		}
-		report.Files = append(report.Files, checkFile(display, src, report.Sources))
+		report.Files = append(report.Files, checkCached(opts, display, src, report.Sources, hashes))
 	}
 	return report, nil
+}
+
+// fileHashes memoises content hashes of dependencies within one run.
+type fileHashes map[string]string
+
+func (h fileHashes) hash(path string) string {
+	if v, ok := h[path]; ok {
+		return v
+	}
+	v := checkcache.HashFile(path)
+	h[path] = v
+	return v
+}
+
+// checkCached is checkFile through the cache, when there is one.
+func checkCached(opts Options, path string, src []byte, sources map[string][]byte, hashes fileHashes) diagnostics.File {
+	if opts.Cache == nil {
+		return checkFile(path, src, sources)
+	}
+	key := checkcache.Key(opts.Salt, path, src)
+	if e, ok := opts.Cache.Get(key, hashes.hash); ok {
+		for p, s := range e.Sources {
+			sources[p] = s
+		}
+		return diagnostics.File{Path: path, Source: src, Diagnostics: e.Diagnostics, Manifest: e.Manifest}
+	}
+	res := CheckSource(path, src)
+	for p, s := range res.Sources {
+		sources[p] = s
+	}
+	// A failed store only costs a later re-check.
+	_ = opts.Cache.Put(key, &checkcache.Entry{Diagnostics: res.Diagnostics, Manifest: res.Manifest, Sources: res.Sources, Deps: res.Deps})
+	return diagnostics.File{Path: path, Source: src, Diagnostics: res.Diagnostics, Manifest: res.Manifest}
 }
 
 func checkFile(path string, src []byte, sources map[string][]byte) diagnostics.File {

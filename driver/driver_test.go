@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
 func writeTree(t *testing.T, files ...string) string {
@@ -93,5 +94,85 @@ func TestCheckUsesRegisteredLanguage(t *testing.T) {
 	}
 	if len(harn.Diagnostics) != 1 || harn.Diagnostics[0].Code != "HARN-CHK-001" || harn.Diagnostics[0].Severity != diagnostics.Info {
 		t.Errorf("unregistered harn file must carry HARN-CHK-001: %+v", harn.Diagnostics)
+	}
+}
+
+// A fake language whose files import others with `import PATH` lines; its
+// result depends on the imported files' content.
+func registerImporting(t *testing.T, calls *int) {
+	t.Helper()
+	Register(Language{Name: "Leia", Extension: ".leia", Check: func(path string, src []byte) Result {
+		*calls++
+		var res Result
+		for _, line := range strings.Split(string(src), "\n") {
+			dep, ok := strings.CutPrefix(line, "import ")
+			if !ok {
+				continue
+			}
+			dep = filepath.Join(filepath.Dir(path), dep)
+			content, err := os.ReadFile(dep)
+			res.Deps = append(res.Deps, checkcache.Dep{Path: dep, SHA256: checkcache.HashFile(dep)})
+			if err == nil && strings.Contains(string(content), "broken") {
+				res.Diagnostics = append(res.Diagnostics, diagnostics.New(path, diagnostics.SourcePredicate, "LEIA1001",
+					diagnostics.Span{Start: 0, End: len(line)}, "imported module "+dep+" is broken"))
+			}
+		}
+		res.Manifest = []byte(`{"sites":[]}`)
+		return res
+	}})
+	t.Cleanup(func() {
+		mu.Lock()
+		delete(languages, ".leia")
+		mu.Unlock()
+	})
+}
+
+func TestCacheReproducesAndInvalidates(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("main.leia", "import helper.lib\n")
+	write("other.leia", "import helper.lib\n")
+	write("helper.lib", "fine\n")
+	calls := 0
+	registerImporting(t, &calls)
+	cache, err := checkcache.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Cache: cache, Salt: "test"}
+	render := func() string {
+		r, err := Check([]string{root}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := diagnostics.RenderJSON(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	cold := render()
+	if calls != 2 {
+		t.Fatalf("cold run checked %d files, want 2", calls)
+	}
+	if warm := render(); warm != cold || calls != 2 {
+		t.Errorf("warm run re-checked (%d calls) or differs:\n%s\n%s", calls, warm, cold)
+	}
+	write("helper.lib", "broken\n")
+	edited := render()
+	if calls != 4 || edited == cold || strings.Count(edited, "is broken") != 2 {
+		t.Errorf("editing the helper must invalidate both importers: %d calls\n%s", calls, edited)
+	}
+	if again := render(); again != edited || calls != 4 {
+		t.Errorf("second warm run differs or re-checked (%d calls)", calls)
+	}
+	if other := (Options{Cache: cache, Salt: "new build"}); true {
+		if _, err := Check([]string{root}, other); err != nil || calls != 6 {
+			t.Errorf("a new salt must not reuse entries (%d calls)", calls)
+		}
 	}
 }

@@ -70,6 +70,8 @@ func runCheck(e *env, args []string) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	var out outputFlags
 	out.register(fs)
+	var cache cacheFlags
+	cache.register(fs)
 	paths, ok := parseFlags(e, fs, args)
 	if !ok {
 		return exitUsage
@@ -81,7 +83,7 @@ func runCheck(e *env, args []string) int {
 	if len(paths) == 0 {
 		return fail(e, "no paths given (usage: harn-check [check] [flags] PATH...)")
 	}
-	report, err := checkPaths(paths)
+	report, err := checkPaths(e, cache, paths)
 	if err != nil {
 		return driverError(e, err)
 	}

@@ -1,17 +1,48 @@
 package main
 
 import (
+	"flag"
+
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/frontends"
+	"github.com/harnlang/harn-check/internal/version"
+	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
 func init() {
 	frontends.Register()
 }
 
+// cacheFlags are the flags of commands that check files.
+type cacheFlags struct {
+	dir     string
+	noCache bool
+}
+
+func (c *cacheFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.dir, "cache-dir", "", "directory of the check-result cache (default: under the user cache directory)")
+	fs.BoolVar(&c.noCache, "no-cache", false, "check every file, neither reading nor writing the cache")
+}
+
 // checkPaths is the one place the CLI runs the driver, so every output
 // format sees the same report.
-func checkPaths(paths []string) (*diagnostics.Report, error) {
-	return driver.Check(paths, driver.Options{})
+func checkPaths(e *env, c cacheFlags, paths []string) (*diagnostics.Report, error) {
+	opts := driver.Options{Salt: version.BuildID()}
+	if !c.noCache {
+		dir := c.dir
+		if dir == "" {
+			dir = e.cacheDir
+		}
+		if dir == "" {
+			dir, _ = checkcache.DefaultDir()
+		}
+		// Without a usable cache directory the check still runs, uncached.
+		if dir != "" {
+			if cache, err := checkcache.Open(dir); err == nil {
+				opts.Cache = cache
+			}
+		}
+	}
+	return driver.Check(paths, opts)
 }

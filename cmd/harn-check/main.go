@@ -48,6 +48,9 @@ type env struct {
 	// terminals.
 	isTerminal, stderrTerminal bool
 	getenv                     func(string) string
+	// cacheDir overrides the default cache directory ("" = the user cache
+	// directory); tests point it at a temporary directory.
+	cacheDir string
 }
 
 func commands() []command {

@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }, cacheDir: t.TempDir()}
 	code = run(e, args)
 	return code, out.String(), errb.String()
 }
@@ -250,7 +250,7 @@ func TestColorOnlyOnTerminalWithoutNoColor(t *testing.T) {
 		{true, "", "never", false},
 	} {
 		var out bytes.Buffer
-		e := &env{stdout: &out, stderr: &out, isTerminal: tc.terminal, getenv: func(k string) string {
+		e := &env{stdout: &out, stderr: &out, isTerminal: tc.terminal, cacheDir: t.TempDir(), getenv: func(k string) string {
 			if k == "NO_COLOR" {
 				return tc.noColor
 			}
@@ -275,5 +275,30 @@ func TestManifestCommand(t *testing.T) {
 	code, out, _ = runCLI(t, "manifest", "testdata/tree/a.harn")
 	if code != exitOK || out != "testdata/tree/a.harn: no manifest (the file was not checked completely)\n" {
 		t.Errorf("text: exit %d %q", code, out)
+	}
+}
+
+func TestWarmRunEqualsColdRun(t *testing.T) {
+	dir := t.TempDir()
+	for _, format := range []string{"json", "text", "sarif", "github"} {
+		var outs []string
+		for i := 0; i < 2; i++ {
+			code, out, _ := runCLI(t, "--format", format, "--cache-dir", dir, "testdata/tree", "testdata/broken.harn")
+			if code != exitFail {
+				t.Fatalf("exit %d", code)
+			}
+			outs = append(outs, out)
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("%s: warm output differs from cold", format)
+		}
+		_, uncached, _ := runCLI(t, "--format", format, "--no-cache", "testdata/tree", "testdata/broken.harn")
+		if uncached != outs[0] {
+			t.Errorf("%s: cached output differs from --no-cache", format)
+		}
+	}
+	entries, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	if len(entries) != 3 {
+		t.Errorf("%d cache entries, want one per file (3)", len(entries))
 	}
 }

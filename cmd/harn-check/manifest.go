@@ -24,6 +24,8 @@ type manifestFile struct {
 func runManifest(e *env, args []string) int {
 	fs := flag.NewFlagSet("manifest", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON document with every file's manifest")
+	var cache cacheFlags
+	cache.register(fs)
 	paths, ok := parseFlags(e, fs, args)
 	if !ok {
 		return exitUsage
@@ -31,7 +33,7 @@ func runManifest(e *env, args []string) int {
 	if len(paths) == 0 {
 		return fail(e, "no paths given (usage: harn-check manifest [--json] PATH...)")
 	}
-	report, err := checkPaths(paths)
+	report, err := checkPaths(e, cache, paths)
 	if err != nil {
 		return driverError(e, err)
 	}
