@@ -27,9 +27,6 @@
 // Operator precedence, weakest first (spec "Operator precedence"; the
 // grammar appendix puts `**` above unary and takes a unary right operand).
 const PREC = {
-  // Reading a contextual word (tool, agent, ...) as a plain name loses to
-  // every form the word introduces.
-  contextual: -2,
   or: 1,
   and: 2,
   compare: 3,
@@ -50,13 +47,13 @@ const PREC = {
 // because ABI 14 parsers cannot carry one, so a reserved word in a position
 // no keyword fits (`t.range`) reads as a name and the checker rejects it.
 
-// Contextual words: keywords only where they start their own form, plain
-// names everywhere else (spec "Keywords": `agent := "x"` is legal). `tool`,
-// `evaluate` and `flow` are not keyword tokens at all: the scanner reports
-// them only in front of their forms (`tool name(`, `evaluate "`, `flow {`),
-// as Leia's parser decides, which also keeps the runtime's error recovery
-// from looping on unterminated blocks of those forms.
-const CONTEXTUAL = ['agent', 'select', 'quote', 'import'];
+// Contextual words (agent, tool, evaluate, flow, select, quote, import) are
+// plain names except in front of their forms (spec "Keywords": `agent :=
+// "x"` is legal). They are no keyword tokens: the scanner reports each one
+// only where its form follows, with the lookahead Leia's parser uses
+// (`tool name(`, `agent name {`, `select {`, ...). Keyword tokens that can
+// also be names made the tree-sitter runtime's error recovery loop forever
+// on unterminated nested blocks (`func f() { select { default:`).
 
 // Element types of dense typed arrays (`[]i64{1, 2}`).
 const DENSE_TYPES = ['i32', 'i64', 'f32', 'f64', 'bool'];
@@ -114,11 +111,20 @@ module.exports = grammar({
     // Zero-width, right after `for` when a `{` follows: the loop has no
     // header, so the `{` opens its body, never a table in a header.
     $._infinite_loop,
-    // The words `tool`, `evaluate` and `flow`, each only where its legacy or
-    // dialect form follows: `tool name (`, `evaluate` and a string, `flow {`.
+    // The words `tool` and `evaluate`, each only where its form follows:
+    // `tool name (`, `evaluate` and a string; and `flow {` (both tokens).
     $._tool_keyword,
     $._evaluate_keyword,
     $._flow_keyword,
+    // `select {` at statement start; `quote {` / `quote! {`; `import`
+    // followed by a path, an alias and a path, or `(`.
+    $._select_keyword,
+    $._quote_keyword,
+    $._import_keyword,
+    // `agent` before a declaration (`agent name(`, `agent name {`, `agent
+    // defaults {`), and before a literal (`agent(` or `agent {`).
+    $._agent_declaration_keyword,
+    $._agent_keyword,
     // An untagged fenced raw block: ```...```, no escapes, no interpolation.
     $.fenced_string,
     // Never produced: present only so the scanner can recognise error
@@ -290,7 +296,7 @@ module.exports = grammar({
     ),
 
     select_statement: $ => seq(
-      'select',
+      alias($._select_keyword, 'select'),
       '{',
       repeat(choice($.communication_case, $.default_case)),
       '}',
@@ -339,7 +345,7 @@ module.exports = grammar({
     // `import "json"`, `import p "path"`, `import ( "a"  b "c" )`,
     // legacy `import "go:net/http" as http`.
     import_declaration: $ => prec(PREC.statement, seq(
-      'import',
+      alias($._import_keyword, 'import'),
       choice(
         $.import_spec,
         seq('(', repeat(choice($.import_spec, ';')), ')'),
@@ -376,16 +382,26 @@ module.exports = grammar({
 
     // Legacy `agent name(params) { config } flow { ... }`.
     agent_declaration: $ => prec(PREC.statement, seq(
-      'agent',
+      alias($._agent_declaration_keyword, 'agent'),
       field('name', $.identifier),
       optional(field('parameters', $.parameters)),
       field('config', $.table),
-      optional(seq(alias($._flow_keyword, 'flow'), field('flow', $.block))),
+      optional(field('flow', alias($._flow_block, $.block))),
     )),
+
+    // `flow { statements }` after a legacy agent's configuration. The
+    // scanner reads `flow {` as one token (a separate `{` after a `flow`
+    // keyword made the runtime's error recovery loop on an unterminated
+    // flow inside another block); the node is a block like any other.
+    _flow_block: $ => seq(
+      alias($._flow_keyword, 'flow'),
+      repeat(choice($._statement, ';')),
+      '}',
+    ),
 
     // Legacy `agent defaults { ... }`.
     agent_defaults: $ => seq(
-      'agent',
+      alias($._agent_declaration_keyword, 'agent'),
       'defaults',
       field('config', $.table),
     ),
@@ -432,11 +448,9 @@ module.exports = grammar({
       $.agent_expression,
     ),
 
-    // A name: an identifier, or a contextual word used as one.
-    _name: $ => choice(
-      $.identifier,
-      prec(PREC.contextual, alias(choice(...CONTEXTUAL), $.identifier)),
-    ),
+    // A name (kept as a rule of its own so that tags, keys and labels
+    // read alike).
+    _name: $ => $.identifier,
 
     _string_literal: $ => choice(
       $.string,
@@ -563,7 +577,7 @@ module.exports = grammar({
 
     // `quote { statements }`: the one tag whose block holds statements.
     quote_block: $ => seq(
-      'quote',
+      alias($._quote_keyword, 'quote'),
       optional(field('bang', token.immediate('!'))),
       field('body', $.block),
     ),
@@ -571,10 +585,10 @@ module.exports = grammar({
     // `agent { fields }` (current), and the legacy literal forms
     // `agent(params) { config } [flow { ... }]`, `agent { config } flow { ... }`.
     agent_expression: $ => seq(
-      'agent',
+      alias($._agent_keyword, 'agent'),
       optional(field('parameters', $.parameters)),
       field('config', $.table),
-      optional(seq(alias($._flow_keyword, 'flow'), field('flow', $.block))),
+      optional(field('flow', alias($._flow_block, $.block))),
     ),
 
     template: $ => seq(

@@ -107,3 +107,31 @@ func TestUnclosedConstructs(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedUnterminatedForms parses each contextual form left open inside
+// other open constructs. The runtime's error recovery looped forever on
+// several of these while the contextual words were keyword tokens; each
+// must now come back with a tree that reports an error.
+func TestNestedUnterminatedForms(t *testing.T) {
+	h := startParser(t)
+	outers := []string{"", "func f() { ", "x := [", "x := {", "if a { ", "f := func() { g := func() { "}
+	inners := []string{
+		"agent a {} flow {", "x := agent {} flow {", "tool a() {", "evaluate \"x\" {",
+		"quote {", "x := quote! {", "select { case <-c: ", "select { default:", "for {",
+		"budget {} {", "agent defaults {", "import (", "x := agent(a) {", "m := model {",
+		"x := \"a${", "x := t`${", "func f() { evaluate \"x\" { y()", "tool a(b) { y()",
+	}
+	for _, o := range outers {
+		for _, in := range inners {
+			text := o + in
+			res, err := h.ParseText([]byte(text), false)
+			if err != nil || res.Err != "" {
+				t.Errorf("%q: %v %s", text, err, res.Err)
+				continue
+			}
+			if !res.HasError {
+				t.Errorf("%q parsed without an error", text)
+			}
+		}
+	}
+}

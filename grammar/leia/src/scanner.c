@@ -10,8 +10,8 @@
 //     the closing delimiter, an escape or `${`;
 //   - untagged fenced raw blocks ("```" ... "```"), which have no escapes;
 //   - a `for` with no header (`for {`), so that its `{` opens the body;
-//   - the words `tool`, `evaluate` and `flow`, which are keywords only in
-//     front of their forms.
+//   - the contextual words (agent, tool, evaluate, flow, select, quote,
+//     import), which are keywords only in front of their forms.
 //
 // The scanner keeps no state between tokens: everything it decides is local
 // to the characters ahead, so serialization writes nothing.
@@ -35,6 +35,11 @@ enum TokenType {
   TOOL_KEYWORD,
   EVALUATE_KEYWORD,
   FLOW_KEYWORD,
+  SELECT_KEYWORD,
+  QUOTE_KEYWORD,
+  IMPORT_KEYWORD,
+  AGENT_DECLARATION_KEYWORD,
+  AGENT_KEYWORD,
   FENCED_STRING,
   ERROR_SENTINEL,
 };
@@ -193,22 +198,100 @@ static void skip_space(TSLexer *lexer) {
   }
 }
 
-// scan_contextual reports `tool`, `evaluate` or `flow` as keywords only in
-// front of their forms; anywhere else they stay names, so `tool := x` and
-// `flow {` as a tagged block after other code keep working.
+// skip_name consumes an identifier; false if none starts here.
+static bool skip_name(TSLexer *lexer) {
+  if (!is_ident_start(lexer->lookahead)) {
+    return false;
+  }
+  while (is_ident_char(lexer->lookahead)) {
+    advance(lexer);
+  }
+  return true;
+}
+
+static inline bool is_quote(int32_t c) { return c == '"' || c == '\'' || c == '`'; }
+
+// scan_agent decides between the two `agent` keywords. A declaration
+// (statement start only) is `agent name(` or `agent name {` (including
+// `agent defaults {`); a literal is `agent(` or `agent {`.
+static bool scan_agent(TSLexer *lexer, const bool *valid_symbols) {
+  if (!scan_word(lexer, "agent")) {
+    return false;
+  }
+  skip_space(lexer);
+  if (lexer->lookahead == '(' || lexer->lookahead == '{') {
+    if (!valid_symbols[AGENT_KEYWORD]) {
+      return false;
+    }
+    lexer->result_symbol = AGENT_KEYWORD;
+    return true;
+  }
+  if (!valid_symbols[AGENT_DECLARATION_KEYWORD] || !skip_name(lexer)) {
+    return false;
+  }
+  skip_space(lexer);
+  if (lexer->lookahead != '(' && lexer->lookahead != '{') {
+    return false;
+  }
+  lexer->result_symbol = AGENT_DECLARATION_KEYWORD;
+  return true;
+}
+
+// scan_contextual reports a contextual word as a keyword only in front of
+// its form; anywhere else it stays a name, so `tool := x`, `select := 1`
+// and `flow {` as a tagged block after other code keep working.
 static bool scan_contextual(TSLexer *lexer, const bool *valid_symbols) {
   switch (lexer->lookahead) {
+    case 'a':
+      return scan_agent(lexer, valid_symbols);
+    case 's':
+      // `select {`
+      if (!valid_symbols[SELECT_KEYWORD] || !scan_word(lexer, "select")) {
+        return false;
+      }
+      skip_space(lexer);
+      if (lexer->lookahead != '{') {
+        return false;
+      }
+      lexer->result_symbol = SELECT_KEYWORD;
+      return true;
+    case 'q':
+      // `quote {` or `quote! {`
+      if (!valid_symbols[QUOTE_KEYWORD] || !scan_word(lexer, "quote")) {
+        return false;
+      }
+      if (lexer->lookahead != '!') {
+        skip_space(lexer);
+      }
+      if (lexer->lookahead != '{' && lexer->lookahead != '!') {
+        return false;
+      }
+      lexer->result_symbol = QUOTE_KEYWORD;
+      return true;
+    case 'i':
+      // `import "p"`, `import alias "p"`, `import (`
+      if (!valid_symbols[IMPORT_KEYWORD] || !scan_word(lexer, "import")) {
+        return false;
+      }
+      skip_space(lexer);
+      if (skip_name(lexer)) {
+        skip_space(lexer);
+        if (!is_quote(lexer->lookahead)) {
+          return false;
+        }
+      } else if (!is_quote(lexer->lookahead) && lexer->lookahead != '(') {
+        return false;
+      }
+      lexer->result_symbol = IMPORT_KEYWORD;
+      return true;
     case 't':
       // `tool name(` (a legacy tool declaration).
       if (!valid_symbols[TOOL_KEYWORD] || !scan_word(lexer, "tool")) {
         return false;
       }
       skip_space(lexer);
-      if (!is_ident_start(lexer->lookahead)) {
+      if (!skip_name(lexer)) {
         return false;
-      }
-      while (is_ident_char(lexer->lookahead)) {
-        advance(lexer);
       }
       skip_space(lexer);
       if (lexer->lookahead != '(') {
@@ -222,13 +305,14 @@ static bool scan_contextual(TSLexer *lexer, const bool *valid_symbols) {
         return false;
       }
       skip_space(lexer);
-      if (lexer->lookahead != '"' && lexer->lookahead != '\'' && lexer->lookahead != '`') {
+      if (!is_quote(lexer->lookahead)) {
         return false;
       }
       lexer->result_symbol = EVALUATE_KEYWORD;
       return true;
     case 'f':
-      // `flow {` after a legacy agent's configuration.
+      // `flow {` after a legacy agent's configuration, read as one token
+      // up to and including the brace.
       if (!valid_symbols[FLOW_KEYWORD] || !scan_word(lexer, "flow")) {
         return false;
       }
@@ -236,6 +320,8 @@ static bool scan_contextual(TSLexer *lexer, const bool *valid_symbols) {
       if (lexer->lookahead != '{') {
         return false;
       }
+      advance(lexer);
+      lexer->mark_end(lexer);
       lexer->result_symbol = FLOW_KEYWORD;
       return true;
   }
@@ -329,7 +415,12 @@ bool tree_sitter_leia_external_scanner_scan(void *payload, TSLexer *lexer,
 
   if ((lexer->lookahead == 't' && valid_symbols[TOOL_KEYWORD]) ||
       (lexer->lookahead == 'e' && valid_symbols[EVALUATE_KEYWORD]) ||
-      (lexer->lookahead == 'f' && valid_symbols[FLOW_KEYWORD])) {
+      (lexer->lookahead == 'f' && valid_symbols[FLOW_KEYWORD]) ||
+      (lexer->lookahead == 's' && valid_symbols[SELECT_KEYWORD]) ||
+      (lexer->lookahead == 'q' && valid_symbols[QUOTE_KEYWORD]) ||
+      (lexer->lookahead == 'i' && valid_symbols[IMPORT_KEYWORD]) ||
+      (lexer->lookahead == 'a' &&
+       (valid_symbols[AGENT_KEYWORD] || valid_symbols[AGENT_DECLARATION_KEYWORD]))) {
     return scan_contextual(lexer, valid_symbols);
   }
 
