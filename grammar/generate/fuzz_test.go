@@ -3,6 +3,7 @@ package generate
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzGenerate feeds corrupted grammars to the generator's stages
@@ -17,12 +18,19 @@ func FuzzGenerate(f *testing.F) {
 		if len(data) > 1<<14 {
 			return
 		}
-		defer func() {
-			if r := recover(); r != nil {
+		done := make(chan any, 1)
+		go func() {
+			defer func() { done <- recover() }()
+			_, _ = generate(data, Options{})
+		}()
+		select {
+		case r := <-done:
+			if r != nil {
 				t.Fatalf("panic: %v\ninput: %s", r, data)
 			}
-		}()
-		_, _ = generate(data, Options{})
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no answer after 20s\ninput: %s", data)
+		}
 	})
 }
 
