@@ -7,7 +7,7 @@ import (
 )
 
 var (
-	astFieldRe = regexp.MustCompile(`(?:\.field\(|fields\[)"(\w+)"`)
+	astFieldRe = regexp.MustCompile(`(?:\.field\(|\.all\()"(\w+)"`)
 	astKindRe  = regexp.MustCompile(`case ((?:"[^"]+"(?:, )?)+):`)
 	astStrRe   = regexp.MustCompile(`"([^"]+)"`)
 	astHasRe   = regexp.MustCompile(`\.has\("([^"]+)"\)`)

@@ -67,16 +67,24 @@ type errorKey struct {
 // children splits a node's children into fields and the named children
 // that are neither comments nor errors' contents.
 type children struct {
-	fields map[string][]TreeNode
+	fields []fieldChild
 	named  []TreeNode // named, non-extra children in order (errors included)
 	kinds  []string   // kinds of all children in order
+}
+
+// fieldChild is a child with its field name. Nodes have few children, so a
+// slice scanned by name is cheaper than a map per node.
+type fieldChild struct {
+	name string
+	node TreeNode
 }
 
 func isCommentKind(k string) bool { return k == "comment" || k == "directive" }
 
 func (l *lowerer) kids(n TreeNode) children {
-	c := children{fields: map[string][]TreeNode{}}
-	for i := 0; i < n.ChildCount(); i++ {
+	count := n.ChildCount()
+	c := children{kinds: make([]string, 0, count)}
+	for i := 0; i < count; i++ {
 		ch := n.Child(i)
 		if ch == nil {
 			continue
@@ -87,7 +95,7 @@ func (l *lowerer) kids(n TreeNode) children {
 			continue
 		}
 		if f := n.FieldNameForChild(i); f != "" {
-			c.fields[f] = append(c.fields[f], ch)
+			c.fields = append(c.fields, fieldChild{f, ch})
 		}
 		if ch.IsNamed() || ch.IsError() {
 			c.named = append(c.named, ch)
@@ -97,10 +105,23 @@ func (l *lowerer) kids(n TreeNode) children {
 }
 
 func (c children) field(name string) TreeNode {
-	if v := c.fields[name]; len(v) > 0 {
-		return v[0]
+	for _, f := range c.fields {
+		if f.name == name {
+			return f.node
+		}
 	}
 	return nil
+}
+
+// all returns every child carrying the field name, in order.
+func (c children) all(name string) []TreeNode {
+	var out []TreeNode
+	for _, f := range c.fields {
+		if f.name == name {
+			out = append(out, f.node)
+		}
+	}
+	return out
 }
 
 func (c children) has(kind string) bool {
@@ -271,7 +292,7 @@ func (l *lowerer) stmt(n TreeNode) Stmt {
 		return &ReceiveStmt{Span: sp, Left: l.exprList(c.field("left"), sp.End), Declare: c.has(":="), Right: l.expr(c.field("right"), sp.End)}
 	case "const_declaration":
 		d := &ConstDecl{Span: sp, Declare: c.has(":="), Values: l.exprList(c.field("value"), sp.End)}
-		for _, nm := range c.fields["name"] {
+		for _, nm := range c.all("name") {
 			d.Names = append(d.Names, l.ident(nm, sp.End))
 		}
 		return d
@@ -279,7 +300,7 @@ func (l *lowerer) stmt(n TreeNode) Stmt {
 		return &FuncDecl{Span: sp, Name: l.ident(c.field("name"), sp.End), Params: l.params(c.field("parameters"), sp.End), Body: l.block(c.field("body"), sp.End)}
 	case "if_statement":
 		s := &IfStmt{Span: sp, Cond: l.expr(c.field("condition"), sp.End), Then: l.block(c.field("consequence"), sp.End)}
-		for _, alt := range c.fields["alternative"] {
+		for _, alt := range c.all("alternative") {
 			ac := l.kids(alt)
 			switch alt.Kind() {
 			case "elseif_clause":
@@ -634,7 +655,7 @@ func (l *lowerer) expr(n TreeNode, parentEnd int) Expr {
 		return l.table(n, sp.End)
 	case "list":
 		le := &ListExpr{Span: sp}
-		for _, el := range c.fields["element"] {
+		for _, el := range c.all("element") {
 			le.Elems = append(le.Elems, l.expr(el, sp.End))
 		}
 		return le
@@ -644,7 +665,7 @@ func (l *lowerer) expr(n TreeNode, parentEnd int) Expr {
 			d.ElemType = l.text(t)
 		}
 		if size := c.field("size"); size != nil {
-			if els := l.kids(size).fields["element"]; len(els) > 0 {
+			if els := l.kids(size).all("element"); len(els) > 0 {
 				d.Size = l.expr(els[0], sp.End)
 			}
 		}
