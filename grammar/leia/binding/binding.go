@@ -132,6 +132,17 @@ func SyntaxDiagnostics(path string, src []byte, root *sitter.Node) []diagnostics
 
 func errorDiagnostic(path string, src []byte, n *sitter.Node) diagnostics.Diagnostic {
 	start, end := int(n.StartByte()), int(n.EndByte())
+	// An error that runs to the end of the file is usually a bracket left
+	// open; name it where it was opened rather than where recovery began.
+	if strings.TrimSpace(string(src[end:])) == "" {
+		if open, ok := unclosedBracket(src[start:end]); ok {
+			d := diagnostics.New(path, diagnostics.SourceParser, SyntaxCode,
+				diagnostics.Span{Start: start + open, End: start + open + 1},
+				fmt.Sprintf("`%c` is never closed", src[start+open]))
+			d.Help = fmt.Sprintf("add the matching `%c`", closer[src[start+open]])
+			return d
+		}
+	}
 	first := firstToken(n)
 	what := "end of file"
 	if first != nil && first.EndByte() > first.StartByte() {
@@ -148,6 +159,49 @@ func errorDiagnostic(path string, src []byte, n *sitter.Node) diagnostics.Diagno
 		span = diagnostics.Span{Start: int(first.StartByte()), End: int(first.EndByte())}
 	}
 	return diagnostics.New(path, diagnostics.SourceParser, SyntaxCode, span, msg)
+}
+
+var closer = map[byte]byte{'{': '}', '(': ')', '[': ']'}
+
+// unclosedBracket returns the offset of the innermost bracket in text that
+// is never closed, skipping strings, raw strings and comments.
+func unclosedBracket(text []byte) (int, bool) {
+	var stack []int
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '"', '\'':
+			for i++; i < len(text) && text[i] != c && text[i] != '\n'; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+		case '`':
+			for i++; i < len(text) && text[i] != '`'; i++ {
+			}
+		case '/':
+			if i+1 < len(text) && text[i+1] == '/' {
+				for i < len(text) && text[i] != '\n' {
+					i++
+				}
+			} else if i+1 < len(text) && text[i+1] == '*' {
+				j := strings.Index(string(text[i+2:]), "*/")
+				if j < 0 {
+					return 0, false
+				}
+				i += j + 3
+			}
+		case '{', '(', '[':
+			stack = append(stack, i)
+		case '}', ')', ']':
+			if len(stack) > 0 && closer[text[stack[len(stack)-1]]] == c {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return 0, false
+	}
+	return stack[len(stack)-1], true
 }
 
 // firstToken returns the first leaf inside n.

@@ -51,7 +51,7 @@ func TestSyntaxDiagnostics(t *testing.T) {
 		at        int
 	}{
 		{"x := (y = 2)\n", "unexpected `=`", 8},
-		{"func f() {\n  return 1\n", "unexpected `func`", 0},
+		{"func f() {\n  return 1\n", "`{` is never closed", 9},
 		{"s := \"abc\n", "missing `\"`", -1},
 		{"total := a +\n", "missing identifier", 12},
 		{"x := 1 @ 2\n", "unexpected `@`", 7},
@@ -140,6 +140,32 @@ func TestSnapshotMatchesLiveTree(t *testing.T) {
 		tree.Close()
 		if live != snap {
 			t.Errorf("%s: snapshot lowering differs from the live tree", name)
+		}
+	}
+}
+
+// TestUnclosedBracket pins the bracket scan behind "is never closed":
+// brackets inside strings, raw strings and comments do not count.
+func TestUnclosedBracket(t *testing.T) {
+	cases := []struct {
+		text string
+		at   int
+		ok   bool
+	}{
+		{"f() {", 4, true},
+		{"a[{}](", 5, true},
+		{"x := \"{\"", 0, false},
+		{"x := `{` + '{'", 0, false},
+		{"// {\nx", 0, false},
+		{"/* { */ (", 8, true},
+		{"/* { ", 0, false},
+		{"{ } ( )", 0, false},
+		{"{ ( }", 2, true},
+	}
+	for _, c := range cases {
+		at, ok := unclosedBracket([]byte(c.text))
+		if ok != c.ok || (ok && at != c.at) {
+			t.Errorf("unclosedBracket(%q) = %d, %v; want %d, %v", c.text, at, ok, c.at, c.ok)
 		}
 	}
 }
