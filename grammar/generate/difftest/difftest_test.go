@@ -290,7 +290,8 @@ func oldWhitespace(officialABI uint32, text []byte) bool {
 
 // compareNodeTypes reports (without failing: node-types.json does not
 // affect parsing) whether our node-types.json equals the official one as JSON
-// values, ignoring the "extra" flag when the official file predates it.
+// values, ignoring the "extra" and "root" flags when the official file
+// predates them.
 func compareNodeTypes(officialSrc, oursSrc string) string {
 	want, err := os.ReadFile(filepath.Join(officialSrc, "node-types.json"))
 	if err != nil {
@@ -307,12 +308,15 @@ func compareNodeTypes(officialSrc, oursSrc string) string {
 	if json.Unmarshal(want, &b) != nil {
 		return "official invalid"
 	}
-	if !bytes.Contains(want, []byte(`"extra"`)) {
-		// CLIs before 0.25 did not mark extras in node-types.json.
+	// Older CLIs did not mark extras ("extra") or the start rule ("root").
+	for _, key := range []string{"extra", "root"} {
+		if bytes.Contains(want, []byte(`"`+key+`"`)) {
+			continue
+		}
 		if list, ok := a.([]any); ok {
 			for _, n := range list {
 				if m, ok := n.(map[string]any); ok {
-					delete(m, "extra")
+					delete(m, key)
 				}
 			}
 		}
