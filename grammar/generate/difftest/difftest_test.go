@@ -170,6 +170,18 @@ func runGrammar(t *testing.T, p npmcache.Package, officialSrc, oursSrc string, g
 			t.Errorf("%s: ours %d, official %d", n, gi.Counts[i], oi.Counts[i])
 		}
 	}
+	// Issue 3's target: states and parse-table bytes within 10% of official.
+	for _, c := range []struct {
+		what      string
+		ours, off float64
+	}{
+		{"state count", float64(gi.Counts[4]), float64(oi.Counts[4])},
+		{"parse-table bytes", float64(gi.TableBytes), float64(oi.TableBytes)},
+	} {
+		if c.ours > 1.1*c.off || c.ours < 0.9*c.off {
+			t.Errorf("%s: ours %.0f, official %.0f: more than 10%% apart", c.what, c.ours, c.off)
+		}
+	}
 	if !reflect.DeepEqual(oi.Symbols, gi.Symbols) {
 		t.Errorf("symbol tables differ: %s", firstSymbolDiff(gi.Symbols, oi.Symbols))
 	}
