@@ -72,10 +72,35 @@ func UsingCAllocator() bool {
 
 // Parse parses src with p, reusing oldTree (already edited with Tree.Edit to
 // match src) when it is not nil. It feeds the input in DefaultChunkSize
-// chunks. It returns nil when the parser has no language or parsing was
-// cancelled, as Parser.Parse does.
+// chunks and bounds the parser's work (see Budget), so that no input can
+// keep it busy forever. It returns nil when the parser has no language or
+// the budget ran out; callers report that as a diagnostic.
 func Parse(p *sitter.Parser, src []byte, oldTree *sitter.Tree) *sitter.Tree {
-	return ParseChunked(p, src, oldTree, DefaultChunkSize, nil)
+	return ParseChunked(p, src, oldTree, DefaultChunkSize, BudgetOptions(len(src)))
+}
+
+// The runtime calls the progress callback about every 100 parse
+// operations; a clean parse of Harn source takes about 0.006 calls per
+// byte and one full of errors barely more. The budget allows a fixed
+// BudgetBase calls plus BudgetPerByte per input byte, hundreds of times
+// what real input needs, and stops only runaway error recovery.
+const (
+	BudgetBase    = 10000
+	BudgetPerByte = 2
+)
+
+// Budget returns the number of progress callbacks a parse of n bytes may
+// take before it is cancelled.
+func Budget(n int) int { return BudgetBase + BudgetPerByte*n }
+
+// BudgetOptions returns parse options that cancel the parse once it has
+// taken Budget(n) progress callbacks.
+func BudgetOptions(n int) *sitter.ParseOptions {
+	limit, calls := Budget(n), 0
+	return &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
+		calls++
+		return calls > limit
+	}}
 }
 
 // ParseChunked is Parse with an explicit chunk size (values below 1 mean
@@ -91,5 +116,11 @@ func ParseChunked(p *sitter.Parser, src []byte, oldTree *sitter.Tree, chunkSize 
 		}
 		return src[offset:min(n, offset+chunkSize)]
 	}
-	return p.ParseWithOptions(read, oldTree, opts)
+	tree := p.ParseWithOptions(read, oldTree, opts)
+	if tree == nil {
+		// A cancelled parse would otherwise be resumed by the next call,
+		// even for different input.
+		p.Reset()
+	}
+	return tree
 }

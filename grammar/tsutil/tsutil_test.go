@@ -297,3 +297,50 @@ func BenchmarkGain(b *testing.B) {
 		})
 	}
 }
+
+// The work budget must leave real input alone (here, Go sources far from
+// the limit) and must cancel a parse that exceeds it.
+func TestParseBudget(t *testing.T) {
+	p := newParser(t, tsgo.Language())
+	src := goSource(t)
+	calls := 0
+	tree := ParseChunked(p, src, nil, 0, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { calls++; return false }})
+	if tree == nil {
+		t.Fatal("nil tree")
+	}
+	want := tree.RootNode().ToSexp()
+	tree.Close()
+	if calls == 0 || calls*20 > Budget(len(src)) {
+		t.Errorf("%d callbacks for %d bytes: the budget (%d) leaves too little headroom", calls, len(src), Budget(len(src)))
+	}
+	budgeted := Parse(p, src, nil)
+	if budgeted == nil || budgeted.RootNode().ToSexp() != want {
+		t.Fatal("Parse with its budget differs from an unbounded parse")
+	}
+	budgeted.Close()
+	// A budget smaller than the work needed cancels the parse.
+	stop := 0
+	if tree := ParseChunked(p, src, nil, 0, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { stop++; return stop > calls/2 }}); tree != nil {
+		tree.Close()
+		t.Error("a parse over budget was not cancelled")
+	}
+	// The parser is usable again after a cancelled parse, on other input
+	// too (a cancelled parse must not be resumed).
+	other := []byte("package x\n\nfunc f() {}\n")
+	ref := newParser(t, tsgo.Language()).Parse(other, nil)
+	if got := Parse(p, other, nil); got == nil || got.RootNode().ToSexp() != ref.RootNode().ToSexp() {
+		t.Error("a parse after a cancelled one resumed the old input")
+	} else {
+		got.Close()
+	}
+	ref.Close()
+	stop = 0
+	if tree := ParseChunked(p, src, nil, 0, &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool { stop++; return stop > calls/2 }}); tree != nil {
+		tree.Close()
+	}
+	again := Parse(p, src, nil)
+	if again == nil || again.RootNode().ToSexp() != want {
+		t.Error("parser unusable after cancellation")
+	}
+	again.Close()
+}

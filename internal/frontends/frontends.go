@@ -41,6 +41,10 @@ func Harn() driver.Language {
 			file, diags := harnbinding.Parse(path, src)
 			if sexp {
 				tree := harnbinding.ParseTree(src, nil)
+				if tree == nil {
+					// The parser gave up; Parse's diagnostic says so.
+					return "(ERROR)", diags
+				}
 				defer tree.Close()
 				return tree.RootNode().ToSexp(), diags
 			}

@@ -85,9 +85,20 @@ func (x Node) Child(i int) lower.Node { return Wrap(x.n.Child(uint(i))) }
 func (x Node) FieldNameForChild(i int) string { return x.n.FieldNameForChild(uint32(i)) }
 
 // Parse parses and lowers one file: the syntax tree and the syntax
-// diagnostics (HARN-PAR-001 to 005) for path.
+// diagnostics (HARN-PAR-001 to 005) for path. If the parser's work budget
+// runs out (runaway error recovery, see tsutil.Budget) the file is one
+// Error node and the diagnostic HARN-SYN-001.
 func Parse(path string, src []byte) (*ast.File, []diagnostics.Diagnostic) {
 	tree := ParseTree(src, nil)
+	if tree == nil {
+		span := ast.Span{Start: 0, End: len(src)}
+		file := &ast.File{Span: span}
+		file.Errors = []*ast.Error{{Span: span}}
+		d := diagnostics.New(path, diagnostics.SourceParser, "HARN-SYN-001", diagnostics.Span{Start: 0, End: 0},
+			"the parser gave up on this file: recovering from its syntax errors took too long")
+		d.Help = "fix the first syntax error the editor shows and check again; please report the file, this is a parser limitation"
+		return file, []diagnostics.Diagnostic{d}
+	}
 	root := Snapshot(tree)
 	tree.Close()
 	return lower.File(src, root), syntaxdiag.Diagnose(path, src, root)
