@@ -191,7 +191,9 @@ func ScoreAnswerShape(common []types.Field, levels types.Type) *types.Record {
 		f("probabilities", &types.Dict{Key: strT, Value: floatT})}, common...)...)
 }
 
-// commonAnswerFields are the fields every answer carries.
+// CommonAnswerFields are the fields every answer carries.
+func CommonAnswerFields() []types.Field { return commonAnswerFields() }
+
 func commonAnswerFields() []types.Field {
 	m := Predicate()
 	return []types.Field{f("confidence", floatT), f("confidence_kind", m.Types["ConfidenceKind"]),

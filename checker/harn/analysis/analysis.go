@@ -1,0 +1,223 @@
+// Package analysis is the contract between the Harn checker's inference
+// pass and its rules, in the manner of golang.org/x/tools/go/analysis: a
+// Rule is a small named unit with documentation and the codes it may
+// report; a Pass hands it one module's syntax tree, the facts the
+// inference pass recorded (types after narrowing, evaluation sites,
+// conditions, field reads, matches, bindings, calls) and a Report method.
+//
+// Invariants: rules never print, never do IO and never choose a severity
+// (the diagnostics registry does). The package holds data and plumbing
+// only; no rule logic lives here.
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+// Rule is one named check.
+type Rule struct {
+	// Name identifies the rule (a package name under checker/harn/rules).
+	Name string
+	// Doc is the rule's documentation; its first line is the title.
+	Doc string
+	// Codes lists every diagnostic code the rule may report.
+	Codes []string
+	// Run inspects the pass and reports through it.
+	Run func(*Pass)
+}
+
+// Pass is one rule's view of one checked module.
+type Pass struct {
+	// Path is the module's path as the user named it.
+	Path string
+	// Src is the module's source.
+	Src []byte
+	// File is the module's syntax tree.
+	File *ast.File
+	// Facts are what the inference pass recorded.
+	Facts *Facts
+	// Catalog is the model route catalog in force for the module.
+	Catalog *catalog.Catalog
+	// Rule is the rule being run.
+	Rule *Rule
+
+	report func(diagnostics.Diagnostic)
+}
+
+// NewPass returns a pass whose reports go to report.
+func NewPass(path string, src []byte, file *ast.File, facts *Facts, cat *catalog.Catalog, report func(diagnostics.Diagnostic)) *Pass {
+	return &Pass{Path: path, Src: src, File: file, Facts: facts, Catalog: cat, report: report}
+}
+
+// Report records a diagnostic. The code must be one of the rule's Codes;
+// reporting another is a programming error that panics in tests through
+// the registry check and is otherwise passed on.
+func (p *Pass) Report(d diagnostics.Diagnostic) {
+	if d.Path == "" {
+		d.Path = p.Path
+	}
+	p.report(d)
+}
+
+// Diag builds a diagnostic of code at span with a formatted message; the
+// severity is the registry's.
+func (p *Pass) Diag(source diagnostics.Source, code string, span ast.Span, format string, args ...any) diagnostics.Diagnostic {
+	return diagnostics.New(p.Path, source, code, Span(span), fmt.Sprintf(format, args...))
+}
+
+// Text returns the source text of span.
+func (p *Pass) Text(span ast.Span) string {
+	if span.Start < 0 || span.End > len(p.Src) || span.Start > span.End {
+		return ""
+	}
+	return string(p.Src[span.Start:span.End])
+}
+
+// Span converts a syntax span to a diagnostics span.
+func Span(s ast.Span) diagnostics.Span { return diagnostics.Span{Start: s.Start, End: s.End} }
+
+// Facts is what the inference pass learnt about one module.
+type Facts struct {
+	// Types maps each inferred expression to its type at that point of the
+	// flow (after narrowing).
+	Types map[ast.Expr]types.Type
+	// Sites are the evaluation calls, valid or not, in source order.
+	Sites []*Site
+	// MethodValues are evaluation methods taken as values (not called).
+	MethodValues []MethodValue
+	// Conditions are expressions used as booleans.
+	Conditions []Condition
+	// Binaries are binary operations with their operand types.
+	Binaries []Binary
+	// Reads are property, index and destructuring reads.
+	Reads []Read
+	// Matches are match expressions with their subject types.
+	Matches []Match
+	// Discards are values evaluated and thrown away.
+	Discards []Discard
+	// Bindings are the named const/let/var bindings.
+	Bindings []*Binding
+	// Unresolved are names that resolve to nothing.
+	Unresolved []Unresolved
+	// Calls are calls whose callee signature is known.
+	Calls []Call
+	// Labels maps a label-union type built for a literal question set to
+	// the question that declared it, so messages can point there.
+	Labels map[types.Type]*Question
+	// Degraded is set when an import failed: unresolved names are then
+	// not certain errors.
+	Degraded bool
+}
+
+// TypeOf returns the recorded type of e, or any.
+func (f *Facts) TypeOf(e ast.Expr) types.Type {
+	if t, ok := f.Types[e]; ok && t != nil {
+		return t
+	}
+	return types.AnyType
+}
+
+// LabelQuestion returns the question whose declared labels form the
+// literal union t, or nil.
+func (f *Facts) LabelQuestion(t types.Type) *Question {
+	if q, ok := f.Labels[t]; ok {
+		return q
+	}
+	for lt, q := range f.Labels {
+		if types.Identical(lt, t) {
+			return q
+		}
+	}
+	return nil
+}
+
+// MethodValue is `recv.evaluate` read without calling it.
+type MethodValue struct {
+	Span   ast.Span
+	Method string
+}
+
+// Condition is an expression whose value is used as a boolean.
+type Condition struct {
+	Expr ast.Expr
+	Type types.Type
+	// Context names the construct: "if", "while", "guard", "require",
+	// "ternary", "!", "&&", "||".
+	Context string
+}
+
+// Binary is a binary operation with the types of its operands.
+type Binary struct {
+	Node        *ast.Binary
+	Left, Right types.Type
+}
+
+// Read is a read of a field from a value.
+type Read struct {
+	// Span covers the whole read expression (or the pattern entry).
+	Span ast.Span
+	// NameSpan covers the field name.
+	NameSpan ast.Span
+	// X is the receiver expression.
+	X ast.Expr
+	// Recv is the receiver's type at the read.
+	Recv types.Type
+	// Field is the field name; empty for a dynamic index.
+	Field string
+	// Dynamic marks an index whose key is not a literal.
+	Dynamic bool
+	// Kind is "property", "optional property", "index" or "destructuring".
+	Kind string
+}
+
+// Match is a match expression.
+type Match struct {
+	Node *ast.Match
+	// Subject is the type of the matched value.
+	Subject types.Type
+}
+
+// Discard is a value evaluated and dropped.
+type Discard struct {
+	Span ast.Span
+	Type types.Type
+	// Kind is "statement" or "discard binding".
+	Kind string
+}
+
+// Binding is a named const/let/var binding or parameter.
+type Binding struct {
+	Name string
+	Span ast.Span
+	Type types.Type
+	// Uses counts the reads of the binding (lexically resolved).
+	Uses int
+	// Param marks a function parameter.
+	Param bool
+}
+
+// Unresolved is a name no scope declares.
+type Unresolved struct {
+	Ident *ast.Ident
+	// Call is set when the name is called.
+	Call bool
+}
+
+// Call is a call of a function whose signature is known.
+type Call struct {
+	Node *ast.Call
+	// Name names the callee for messages.
+	Name string
+	Sig  *types.Func
+	// Args are the argument types (nil entries for spread arguments).
+	Args []types.Type
+	// Builtin marks a built-in or standard-library function.
+	Builtin bool
+	// DeclSpan is the callee's declaration, when in this module.
+	DeclSpan *ast.Span
+}

@@ -1,0 +1,329 @@
+// Package harn is the Harn checker: it parses a module and its imports,
+// runs the inference pass (package infer) and every rule (packages under
+// rules/), and returns the diagnostics together with the facts about each
+// evaluation site.
+//
+// # API
+//
+//	res := harn.Check(path, src, harn.Options{Loader: harn.OSLoader{}})
+//	res.Diagnostics // of the checked file (imports add HARN-MOD-001/007 here)
+//	res.Sites       // evaluation sites of the file and its import closure
+//	res.Failed      // the file or an import has errors: no complete census
+//
+// # Loader
+//
+// The checker does no IO of its own. Imports (`import "./helpers"`, the
+// `.harn` extension appended when absent) and the project file harn.toml
+// are read through a Loader: OSLoader reads the file system; a language
+// server passes one that serves open buffers first. `std/predicate` is
+// built in; other `std/` and package imports are not resolved, which
+// degrades checking (names they might bring are not reported) without an
+// error. A relative import that cannot be read is HARN-MOD-001; an import
+// that has errors of its own is HARN-MOD-007 on the import.
+//
+// # Site facts
+//
+// Site (an alias of analysis.Site) describes one evaluation call: Source
+// (module path), Method, Span/Line/Column of the call, ID and IDSpan,
+// Questions (id, kind, instructions, labels with spans, in declared
+// order; evaluate_predicate contributes one boolean question named by the
+// site), RuntimeAdmission for evaluate_request, Input (inferred type) and
+// InputDeclared (annotation), Policy (compile-time value of the policy
+// when constant: Const, Fields, or Parameter/Reason), Outcome and
+// OutcomeKind. Declared() reports whether the site passed every rule and
+// so belongs in the manifest.
+//
+// # Catalog
+//
+// Options.Catalog, when nil, is the built-in route catalog extended by the
+// nearest harn.toml found walking up from the checked file (format in
+// package catalog).
+package harn
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/checker/harn/infer"
+	"github.com/harnlang/harn-check/checker/harn/rules/booleanuse"
+	"github.com/harnlang/harn-check/checker/harn/rules/callargs"
+	"github.com/harnlang/harn-check/checker/harn/rules/closedinput"
+	"github.com/harnlang/harn-check/checker/harn/rules/discarded"
+	"github.com/harnlang/harn-check/checker/harn/rules/exhaustive"
+	"github.com/harnlang/harn-check/checker/harn/rules/modelroute"
+	"github.com/harnlang/harn-check/checker/harn/rules/names"
+	"github.com/harnlang/harn-check/checker/harn/rules/nativestate"
+	"github.com/harnlang/harn-check/checker/harn/rules/operators"
+	"github.com/harnlang/harn-check/checker/harn/rules/questionset"
+	"github.com/harnlang/harn-check/checker/harn/rules/siteid"
+	"github.com/harnlang/harn-check/checker/harn/rules/unnarrowed"
+	"github.com/harnlang/harn-check/checker/harn/stdlib"
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/grammar/harn/binding"
+)
+
+// Site is the checker's record of one evaluation site.
+type Site = analysis.Site
+
+// Rules lists every rule, in the order they run. Site rules that reject
+// sites run before the rules that read their facts.
+var Rules = []*analysis.Rule{
+	siteid.Rule,
+	questionset.Rule,
+	closedinput.Rule,
+	modelroute.Rule,
+	nativestate.Rule,
+	booleanuse.Rule,
+	discarded.Rule,
+	unnarrowed.Rule,
+	operators.Rule,
+	exhaustive.Rule,
+	names.Rule,
+	callargs.Rule,
+}
+
+// Loader reads source files for the module graph.
+type Loader interface {
+	// ReadFile returns the content of the file at path; an error wrapping
+	// fs.ErrNotExist means there is no such file.
+	ReadFile(path string) ([]byte, error)
+}
+
+// OSLoader reads the file system.
+type OSLoader struct{}
+
+// ReadFile reads path from disk.
+func (OSLoader) ReadFile(path string) ([]byte, error) { return os.ReadFile(path) }
+
+// MapLoader serves files from memory (tests, editor overlays); a missing
+// path is fs.ErrNotExist. Paths are compared after path.Clean.
+type MapLoader map[string][]byte
+
+// ReadFile returns the named entry.
+func (m MapLoader) ReadFile(p string) ([]byte, error) {
+	if src, ok := m[path.Clean(filepath.ToSlash(p))]; ok {
+		return src, nil
+	}
+	return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrNotExist}
+}
+
+// Options configure a check.
+type Options struct {
+	// Loader reads imports and harn.toml; nil means no file can be read
+	// (every relative import is unresolved, the default catalog is used).
+	Loader Loader
+	// Catalog overrides the route catalog (nil: defaults plus harn.toml).
+	Catalog *catalog.Catalog
+	// Rules restricts the rules run (nil: Rules).
+	Rules []*analysis.Rule
+}
+
+// Result is the outcome of checking one file.
+type Result struct {
+	// Diagnostics are about the checked file, sorted.
+	Diagnostics []diagnostics.Diagnostic
+	// Sites are the evaluation sites of the file and of its import
+	// closure, in module then source order.
+	Sites []*Site
+	// Sources holds the imported files that diagnostics point into.
+	Sources map[string][]byte
+	// Failed is set when the file or any module of its import closure has
+	// an error (or an import failed): the site census is incomplete.
+	Failed bool
+	// File is the checked file's syntax tree; Facts its inference facts.
+	File  *ast.File
+	Facts *analysis.Facts
+}
+
+type module struct {
+	path    string
+	src     []byte
+	exports *infer.Exports
+	diags   []diagnostics.Diagnostic
+	sites   []*Site
+	failed  bool
+	file    *ast.File
+	facts   *analysis.Facts
+	imports []*module
+}
+
+type session struct {
+	opts    Options
+	modules map[string]*module
+	active  map[string]bool
+	catalog *catalog.Catalog
+	catDiag *diagnostics.Diagnostic
+}
+
+// Check checks the file at path with content src.
+func Check(path string, src []byte, opts Options) *Result {
+	s := &session{opts: opts, modules: map[string]*module{}, active: map[string]bool{}}
+	s.catalog = opts.Catalog
+	if s.catalog == nil {
+		s.catalog = s.findCatalog(path)
+	}
+	m := s.check(path, src)
+	res := &Result{Diagnostics: m.diags, Sources: map[string][]byte{}, File: m.file, Facts: m.facts}
+	if s.catDiag != nil {
+		res.Diagnostics = append(res.Diagnostics, *s.catDiag)
+	}
+	seen := map[*module]bool{}
+	var walk func(*module)
+	walk = func(x *module) {
+		if seen[x] {
+			return
+		}
+		seen[x] = true
+		res.Sites = append(res.Sites, x.sites...)
+		if x.failed {
+			res.Failed = true
+		}
+		for _, im := range x.imports {
+			walk(im)
+		}
+	}
+	walk(m)
+	for _, d := range res.Diagnostics {
+		for _, r := range d.Related {
+			if r.Path != "" && r.Path != path {
+				if im := s.modules[r.Path]; im != nil {
+					res.Sources[r.Path] = im.src
+				}
+			}
+		}
+	}
+	diagnostics.Sort(res.Diagnostics)
+	return res
+}
+
+func (s *session) findCatalog(file string) *catalog.Catalog {
+	def := catalog.Default()
+	if s.opts.Loader == nil {
+		return def
+	}
+	dir := filepath.Dir(file)
+	for range 64 {
+		p := filepath.Join(dir, "harn.toml")
+		data, err := s.opts.Loader.ReadFile(p)
+		if err == nil {
+			cat, perr := def.Parse(filepath.ToSlash(p), data)
+			if perr != nil {
+				d := diagnostics.New(file, diagnostics.SourceSetup, "HARN-CFG-001", diagnostics.Span{}, perr.Error())
+				d.Help = "fix the [[routes]] table of harn.toml; the built-in route catalog was used instead"
+				s.catDiag = &d
+				return def
+			}
+			return cat
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return def
+}
+
+func (s *session) check(p string, src []byte) *module {
+	if m := s.modules[p]; m != nil {
+		return m
+	}
+	m := &module{path: p, src: src}
+	s.modules[p] = m
+	s.active[p] = true
+	defer delete(s.active, p)
+
+	file, syn := binding.Parse(p, src)
+	m.file = file
+	m.diags = append(m.diags, syn...)
+
+	resolved := map[string]*infer.Exports{}
+	for _, im := range file.Imports() {
+		if im.Source == nil {
+			continue
+		}
+		spec, ok := im.Source.Value()
+		if !ok || spec == stdlib.PredicateModule {
+			continue
+		}
+		if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+			continue // std/ and package imports: not resolved, checking degrades
+		}
+		target := filepath.Join(filepath.Dir(p), filepath.FromSlash(spec))
+		if filepath.Ext(target) == "" {
+			target += ".harn"
+		}
+		target = filepath.ToSlash(target)
+		if s.active[target] {
+			continue // an import cycle: the module is being checked
+		}
+		var data []byte
+		var err error
+		if s.opts.Loader == nil {
+			err = fs.ErrNotExist
+		} else {
+			data, err = s.opts.Loader.ReadFile(target)
+		}
+		if err != nil {
+			why := "it cannot be read"
+			if errors.Is(err, fs.ErrNotExist) {
+				why = "no file " + target + " exists"
+			}
+			d := diagnostics.New(p, diagnostics.SourceType, "HARN-MOD-001", analysis.Span(im.Source.Span), "import "+spec+" does not resolve: "+why)
+			d.Help = "fix the path (relative to this file, .harn appended) or create the module"
+			m.diags = append(m.diags, d)
+			m.failed = true
+			continue
+		}
+		sub := s.check(target, data)
+		m.imports = append(m.imports, sub)
+		if first := firstError(sub.diags); first != nil {
+			d := diagnostics.New(p, diagnostics.SourceType, "HARN-MOD-007", analysis.Span(im.Source.Span), "imported module "+spec+" has errors: "+first.Code+" "+first.Message)
+			d.Related = []diagnostics.Related{{Path: target, Span: first.Span, Message: first.Message}}
+			d.Help = "run harn-check on " + target + " and fix its errors"
+			m.diags = append(m.diags, d)
+			m.failed = true
+		}
+		resolved[spec] = sub.exports
+	}
+
+	facts, exports := infer.Check(file, infer.Config{
+		Path: p,
+		Src:  src,
+		Resolve: func(spec string) (*infer.Exports, bool) {
+			ex, ok := resolved[spec]
+			return ex, ok && ex != nil
+		},
+	})
+	m.exports, m.facts, m.sites = exports, facts, facts.Sites
+
+	rules := s.opts.Rules
+	if rules == nil {
+		rules = Rules
+	}
+	for _, r := range rules {
+		pass := analysis.NewPass(p, src, file, facts, s.catalog, func(d diagnostics.Diagnostic) { m.diags = append(m.diags, d) })
+		pass.Rule = r
+		r.Run(pass)
+	}
+	if firstError(m.diags) != nil {
+		m.failed = true
+	}
+	return m
+}
+
+func firstError(ds []diagnostics.Diagnostic) *diagnostics.Diagnostic {
+	for i := range ds {
+		if ds[i].Severity == diagnostics.Error {
+			return &ds[i]
+		}
+	}
+	return nil
+}

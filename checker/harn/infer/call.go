@@ -1,0 +1,146 @@
+package infer
+
+import (
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/stdlib"
+	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+func (c *checker) args(sc *scope, args []ast.Expr) []types.Type {
+	out := make([]types.Type, len(args))
+	for i, a := range args {
+		t := c.expr(sc, a)
+		if _, ok := a.(*ast.Spread); ok {
+			t = nil
+		}
+		out[i] = t
+	}
+	return out
+}
+
+func (c *checker) call(sc *scope, e *ast.Call) types.Type {
+	switch f := unparen(e.Func).(type) {
+	case *ast.Member:
+		return c.methodCall(sc, e, f)
+	case *ast.Ident:
+		return c.funcCall(sc, e, f)
+	default:
+		c.expr(sc, e.Func)
+		c.args(sc, e.Args)
+		return types.AnyType
+	}
+}
+
+func (c *checker) funcCall(sc *scope, e *ast.Call, id *ast.Ident) types.Type {
+	v := sc.lookup(id.Name)
+	ft := c.ident(sc, id, true)
+	c.facts.Types[e.Func] = ft
+	args := c.args(sc, e.Args)
+	if v == nil {
+		if sig, ok := builtinSigs[id.Name]; ok {
+			c.facts.Calls = append(c.facts.Calls, analysis.Call{Node: e, Name: id.Name, Sig: sig, Args: args, Builtin: true})
+			return sig.Result
+		}
+		return types.AnyType
+	}
+	if v.kind == kindType {
+		return v.typ
+	}
+	sig, ok := types.Unalias(ft).(*types.Func)
+	if !ok {
+		return types.AnyType
+	}
+	switch {
+	case v.fn != nil:
+		span := v.decl
+		c.facts.Calls = append(c.facts.Calls, analysis.Call{Node: e, Name: id.Name, Sig: sig, Args: args, DeclSpan: &span})
+	case v.kind == kindImport:
+		_, std := stdlib.Predicate().Functions[id.Name]
+		c.facts.Calls = append(c.facts.Calls, analysis.Call{Node: e, Name: id.Name, Sig: sig, Args: args, Builtin: std && !v.imported})
+	}
+	return sig.Result
+}
+
+func (c *checker) methodCall(sc *scope, e *ast.Call, m *ast.Member) types.Type {
+	xt := c.expr(sc, m.X)
+	if m.Name == nil {
+		c.args(sc, e.Args)
+		return types.AnyType
+	}
+	name := m.Name.Name
+	if isEvalMethod(name) {
+		if isLlm(xt) {
+			return c.site(sc, e, m, "")
+		}
+		if types.IsGradual(types.StripNil(xt)) || isBareDict(xt) {
+			if looksLikeLlm(m.X) {
+				return c.site(sc, e, m, "the receiver's static type is "+types.Describe(xt)+", not HarnessLlm")
+			}
+		}
+	}
+	args := c.args(sc, e.Args)
+	recv := types.StripNil(xt)
+	if cp, ok := types.Unalias(recv).(*types.Capability); ok {
+		if mt, ok := cp.Member(name); ok {
+			if sig, ok := mt.(*types.Func); ok {
+				c.facts.Calls = append(c.facts.Calls, analysis.Call{Node: e, Name: cp.Name + "." + name, Sig: sig, Args: args, Builtin: true})
+				return sig.Result
+			}
+		}
+		return types.AnyType
+	}
+	// A record field holding a function.
+	if ft, p := types.FieldOf(recv, name, false); p == types.FieldAll {
+		if sig, ok := types.Unalias(ft).(*types.Func); ok {
+			return sig.Result
+		}
+	}
+	return methodResult(recv, name)
+}
+
+// methodResult types a few built-in methods whose result is certain.
+func methodResult(t types.Type, name string) types.Type {
+	switch u := types.Unalias(widen(types.Unalias(t))).(type) {
+	case *types.List:
+		switch name {
+		case "filter", "reverse", "sort", "take", "skip", "unique":
+			return u
+		case "contains", "any", "all", "has", "empty":
+			return types.BoolType
+		case "join":
+			return types.StringType
+		}
+	case *types.Basic:
+		if u.Kind == types.String {
+			switch name {
+			case "trim", "upper", "lower", "uppercase", "lowercase", "replace", "repeat", "substring":
+				return types.StringType
+			case "contains", "starts_with", "ends_with":
+				return types.BoolType
+			case "split":
+				return &types.List{Elem: types.StringType}
+			}
+		}
+	}
+	return types.AnyType
+}
+
+func isBareDict(t types.Type) bool {
+	d, ok := types.Unalias(types.StripNil(t)).(*types.Dict)
+	return ok && d.Bare
+}
+
+// looksLikeLlm reports whether a receiver expression names the LLM
+// capability (`harness.llm`, `x.llm`, a variable named llm), so that a call
+// of an evaluation method on it is meant as a site even though its static
+// type was erased. Other erased receivers are ordinary untyped data.
+func looksLikeLlm(x ast.Expr) bool {
+	switch x := unparen(x).(type) {
+	case *ast.Ident:
+		return x.Name == "llm"
+	case *ast.Member:
+		return x.Name != nil && x.Name.Name == "llm"
+	}
+	return false
+}

@@ -1,0 +1,348 @@
+package infer
+
+import (
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/stdlib"
+	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+// Exports is what a module offers its importers.
+type Exports struct {
+	// Values are functions (and other values) by name.
+	Values map[string]types.Type
+	// Types are type aliases and structs by name.
+	Types map[string]types.Type
+}
+
+// Config configures one module's inference.
+type Config struct {
+	// Path is the module's path, recorded on its sites.
+	Path string
+	// Src is the module's source (for line and column of sites).
+	Src []byte
+	// Resolve returns the exports of an imported module by its import
+	// string; false means the import failed, which degrades checking.
+	Resolve func(spec string) (*Exports, bool)
+}
+
+type checker struct {
+	cfg     Config
+	file    *ast.File
+	facts   *analysis.Facts
+	module  *scope
+	aliases map[string]*types.Alias
+	lines   *diagnostics.LineIndex
+	// policies are site policies evaluated once the module is walked.
+	policies []pendingPolicy
+	siteFns  map[*analysis.Site]*scope
+}
+
+type pendingPolicy struct {
+	site *analysis.Site
+	expr ast.Expr
+	sc   *scope
+}
+
+// Check runs inference over one module.
+func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
+	c := &checker{
+		cfg:  cfg,
+		file: file,
+		facts: &analysis.Facts{
+			Types:  map[ast.Expr]types.Type{},
+			Labels: map[types.Type]*analysis.Question{},
+		},
+		aliases: map[string]*types.Alias{},
+		lines:   diagnostics.NewLineIndex(cfg.Src),
+	}
+	universe := newScope(nil)
+	universe.declare(&variable{name: "harness", kind: kindGlobal, typ: stdlib.Harness()})
+	universe.declare(&variable{name: "context", kind: kindGlobal, typ: types.AnyType})
+	c.module = newScope(universe)
+	c.module.fn = &fnCtx{}
+	c.declareModule()
+	for _, it := range file.Items {
+		switch it.(type) {
+		case *ast.FuncDecl, *ast.TypeAlias, *ast.StructDecl, *ast.EnumDecl, *ast.InterfaceDecl, *ast.Import:
+			continue
+		}
+		c.stmt(c.module, it)
+	}
+	for _, it := range file.Items {
+		switch d := it.(type) {
+		case *ast.FuncDecl:
+			c.checkFunc(c.module.vars[nameOf(d.Name)])
+		case *ast.ImplDecl:
+			for _, m := range d.Methods {
+				c.funcBody(m.Params, m.ReturnType, m.Body, c.module, true)
+			}
+		}
+	}
+	c.finish()
+	return c.facts, c.exports()
+}
+
+func nameOf(id *ast.Ident) string {
+	if id == nil {
+		return ""
+	}
+	return id.Name
+}
+
+// declareModule declares imports, types, functions and top-level bindings
+// before anything is checked, so order of declaration does not matter.
+func (c *checker) declareModule() {
+	pred := stdlib.Predicate()
+	for _, it := range c.file.Items {
+		im, ok := it.(*ast.Import)
+		if !ok {
+			continue
+		}
+		spec := ""
+		if im.Source != nil {
+			spec, _ = im.Source.Value()
+		}
+		if spec == stdlib.PredicateModule {
+			if len(im.Names) == 0 {
+				for name, fn := range pred.Functions {
+					c.module.declare(&variable{name: name, kind: kindImport, typ: fn, decl: im.Span})
+				}
+			}
+			for _, n := range im.Names {
+				var t types.Type = types.AnyType
+				if fn, ok := pred.Functions[n.Name]; ok {
+					t = fn
+				} else if a, ok := pred.Types[n.Name]; ok {
+					c.aliases[n.Name] = a
+					continue
+				}
+				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: t, decl: n.Span})
+			}
+			continue
+		}
+		var ex *Exports
+		ok = false
+		if c.cfg.Resolve != nil && spec != "" {
+			ex, ok = c.cfg.Resolve(spec)
+		}
+		if !ok || ex == nil {
+			c.facts.Degraded = true
+			for _, n := range im.Names {
+				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: types.AnyType, decl: n.Span})
+			}
+			continue
+		}
+		if len(im.Names) == 0 {
+			for name, t := range ex.Values {
+				c.module.declare(&variable{name: name, kind: kindImport, typ: t, decl: im.Span, imported: true})
+			}
+			for name, t := range ex.Types {
+				if a, ok := t.(*types.Alias); ok {
+					c.aliases[name] = a
+				}
+			}
+			continue
+		}
+		for _, n := range im.Names {
+			if t, ok := ex.Values[n.Name]; ok {
+				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: t, decl: n.Span, imported: true})
+			} else if t, ok := ex.Types[n.Name]; ok {
+				if a, ok := t.(*types.Alias); ok {
+					c.aliases[n.Name] = a
+				}
+			} else {
+				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: types.AnyType, decl: n.Span})
+			}
+		}
+	}
+	// Types first (aliases may refer to each other), then their targets.
+	for _, it := range c.file.Items {
+		switch d := it.(type) {
+		case *ast.TypeAlias:
+			c.aliases[nameOf(d.Name)] = &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path}
+		case *ast.StructDecl:
+			c.aliases[nameOf(d.Name)] = &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path}
+		case *ast.EnumDecl:
+			c.aliases[nameOf(d.Name)] = &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path, Target: types.AnyType}
+			c.module.declare(&variable{name: nameOf(d.Name), kind: kindType, typ: types.AnyType, decl: d.Name.Span})
+		case *ast.InterfaceDecl:
+			c.aliases[nameOf(d.Name)] = &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path, Target: types.AnyType}
+		}
+	}
+	for _, it := range c.file.Items {
+		switch d := it.(type) {
+		case *ast.TypeAlias:
+			tp := typeParams(d.TypeParams)
+			c.aliases[nameOf(d.Name)].Target = c.convType(d.Type, tp)
+		case *ast.StructDecl:
+			tp := typeParams(d.TypeParams)
+			rec := &types.Record{}
+			for _, f := range d.Fields {
+				rec.Fields = append(rec.Fields, types.Field{Name: nameOf(f.Name), Type: c.convType(f.Type, tp), Optional: f.Optional})
+			}
+			a := c.aliases[nameOf(d.Name)]
+			a.Target = rec
+			c.module.declare(&variable{name: nameOf(d.Name), kind: kindType, typ: a, decl: d.Name.Span})
+		}
+	}
+	for _, it := range c.file.Items {
+		switch d := it.(type) {
+		case *ast.FuncDecl:
+			c.module.declare(&variable{name: nameOf(d.Name), kind: kindFunc, decl: d.Name.Span, fn: c.signature(d), typ: nil})
+		case *ast.Pipeline:
+			c.module.declare(&variable{name: nameOf(d.Name), kind: kindFunc, typ: types.AnyType, decl: d.Name.Span})
+		case *ast.ToolDecl:
+			c.module.declare(&variable{name: nameOf(d.Name), kind: kindFunc, typ: types.AnyType, decl: d.Name.Span})
+		case *ast.SkillDecl:
+			c.module.declare(&variable{name: nameOf(d.Name), kind: kindGlobal, typ: types.AnyType, decl: d.Name.Span})
+		case *ast.EvalPackDecl:
+			c.module.declare(&variable{name: nameOf(d.Name), kind: kindGlobal, typ: types.AnyType, decl: d.Name.Span})
+		case *ast.VarDecl:
+			if id, ok := d.Pattern.(*ast.Ident); ok && id.Name != "_" {
+				c.module.declare(&variable{name: id.Name, kind: kindLet, typ: types.AnyType, decl: id.Span, pending: true})
+			}
+		}
+	}
+	for _, v := range c.module.vars {
+		if v.fn != nil {
+			v.typ = v.fn.sig
+		}
+	}
+}
+
+func typeParams(tps []*ast.TypeParam) map[string]bool {
+	if len(tps) == 0 {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, tp := range tps {
+		m[nameOf(tp.Name)] = true
+	}
+	return m
+}
+
+func (c *checker) signature(d *ast.FuncDecl) *fnInfo {
+	tp := typeParams(d.TypeParams)
+	sig := &types.Func{Result: types.AnyType}
+	for _, p := range d.Params {
+		pt := types.AnyType
+		if p.Type != nil {
+			pt = c.convType(p.Type, tp)
+		}
+		if p.Rest {
+			sig.Variadic = true
+		}
+		sig.Params = append(sig.Params, types.Param{Name: nameOf(p.Name), Type: pt, Optional: p.Default != nil || p.Rest})
+	}
+	info := &fnInfo{decl: d, sig: sig}
+	if d.ReturnType != nil {
+		sig.Result = c.convType(d.ReturnType, tp)
+		info.hasResult = true
+	}
+	return info
+}
+
+// checkFunc checks a function body once; unannotated results are
+// inferred from its returns.
+func (c *checker) checkFunc(v *variable) {
+	if v == nil || v.fn == nil || v.fn.checked || v.fn.inProgress {
+		return
+	}
+	fi := v.fn
+	fi.inProgress = true
+	res := c.funcBody(fi.decl.Params, fi.decl.ReturnType, fi.decl.Body, c.module, fi.hasResult)
+	if !fi.hasResult {
+		fi.sig.Result = res
+	}
+	fi.inProgress = false
+	fi.checked = true
+}
+
+// funcBody checks params and body in a new scope under parent and returns
+// the result type (declared, or the union of the returns).
+func (c *checker) funcBody(params []*ast.Param, ret ast.Type, body *ast.Block, parent *scope, declared bool) types.Type {
+	sc := newScope(parent)
+	sc.fn = &fnCtx{}
+	if ret != nil {
+		sc.fn.declared = c.convType(ret, nil)
+	}
+	c.params(sc, params)
+	if body != nil {
+		c.block(sc, body.Stmts)
+	}
+	if sc.fn.declared != nil {
+		return sc.fn.declared
+	}
+	if len(sc.fn.returns) == 0 {
+		return types.NilType
+	}
+	return widenUnion(sc.fn.returns)
+}
+
+func widenUnion(ts []types.Type) types.Type {
+	out := make([]types.Type, len(ts))
+	for i, t := range ts {
+		out[i] = widen(t)
+	}
+	return types.NewUnion(out...)
+}
+
+func (c *checker) params(sc *scope, params []*ast.Param) {
+	for _, p := range params {
+		if p.Name == nil {
+			continue
+		}
+		var t types.Type = types.AnyType
+		var declared types.Type
+		if p.Type != nil {
+			t = c.convType(p.Type, nil)
+			declared = t
+		}
+		if p.Rest {
+			t = &types.List{Elem: t}
+		}
+		if p.Default != nil {
+			c.expr(sc, p.Default)
+		}
+		b := &analysis.Binding{Name: p.Name.Name, Span: p.Name.Span, Type: t, Param: true}
+		sc.declare(&variable{name: p.Name.Name, kind: kindParam, typ: t, declared: declared, decl: p.Name.Span, binding: b})
+	}
+}
+
+// exports lists the module's functions (the pub ones, or all when none is
+// pub) and its types.
+func (c *checker) exports() *Exports {
+	ex := &Exports{Values: map[string]types.Type{}, Types: map[string]types.Type{}}
+	anyPub := false
+	for _, it := range c.file.Items {
+		if d, ok := it.(*ast.FuncDecl); ok && d.Pub {
+			anyPub = true
+		}
+	}
+	for _, it := range c.file.Items {
+		switch d := it.(type) {
+		case *ast.FuncDecl:
+			if d.Pub || !anyPub {
+				if v := c.module.vars[nameOf(d.Name)]; v != nil && v.fn != nil {
+					ex.Values[v.name] = v.fn.sig
+				}
+			}
+		case *ast.TypeAlias, *ast.StructDecl, *ast.EnumDecl:
+			var n *ast.Ident
+			switch d := d.(type) {
+			case *ast.TypeAlias:
+				n = d.Name
+			case *ast.StructDecl:
+				n = d.Name
+			case *ast.EnumDecl:
+				n = d.Name
+			}
+			if a := c.aliases[nameOf(n)]; a != nil {
+				ex.Types[a.Name] = a
+			}
+		}
+	}
+	return ex
+}

@@ -1,0 +1,112 @@
+// Package infer is the Harn checker's inference pass: scopes and name
+// resolution, conversion of type annotations, gradual type inference for
+// bindings, calls, returns and closures, flow-sensitive narrowing (match
+// arms on a tag, `==`/`!=` tests, early exits, nil checks), recognition of
+// evaluation sites with their literal question sets and constant
+// policies. It records what it learns as analysis.Facts; it reports
+// nothing itself — the rules under checker/harn/rules do.
+//
+// Invariants: no IO (imports arrive through Config.Resolve); never panics
+// on a partial tree; deterministic.
+package infer
+
+import (
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+type varKind int
+
+const (
+	kindLet varKind = iota
+	kindConst
+	kindParam
+	kindFunc
+	kindType
+	kindImport
+	kindGlobal
+)
+
+// variable is one declared name.
+type variable struct {
+	name     string
+	kind     varKind
+	typ      types.Type
+	declared types.Type // the annotation, when there is one
+	decl     ast.Span
+	binding  *analysis.Binding
+	init     ast.Expr
+	fn       *fnInfo
+	// reassigned and fieldWritten invalidate constant evaluation.
+	reassigned, fieldWritten bool
+	// home is the scope the binding was declared in.
+	home *scope
+	// pending marks a top-level binding declared ahead of its statement.
+	pending bool
+	// imported marks names bound by an import (types from other modules).
+	imported bool
+}
+
+// fnInfo is a function declaration whose body is checked once.
+type fnInfo struct {
+	decl       *ast.FuncDecl
+	sig        *types.Func
+	hasResult  bool
+	checked    bool
+	inProgress bool
+}
+
+type scope struct {
+	parent *scope
+	vars   map[string]*variable
+	narrow map[*variable]types.Type
+	fn     *fnCtx
+}
+
+// fnCtx is the function being checked.
+type fnCtx struct {
+	returns  []types.Type
+	declared types.Type
+}
+
+func newScope(parent *scope) *scope {
+	s := &scope{parent: parent}
+	if parent != nil {
+		s.fn = parent.fn
+	}
+	return s
+}
+
+func (s *scope) declare(v *variable) {
+	if s.vars == nil {
+		s.vars = map[string]*variable{}
+	}
+	s.vars[v.name] = v
+}
+
+func (s *scope) lookup(name string) *variable {
+	for sc := s; sc != nil; sc = sc.parent {
+		if v, ok := sc.vars[name]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+// typeOf returns v's type at this point of the flow.
+func (s *scope) typeOf(v *variable) types.Type {
+	for sc := s; sc != nil; sc = sc.parent {
+		if t, ok := sc.narrow[v]; ok {
+			return t
+		}
+	}
+	return v.typ
+}
+
+func (s *scope) refine(v *variable, t types.Type) {
+	if s.narrow == nil {
+		s.narrow = map[*variable]types.Type{}
+	}
+	s.narrow[v] = t
+}

@@ -1,0 +1,483 @@
+package infer
+
+import (
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/stdlib"
+	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+// block checks statements in sc; after an `if` whose branch always exits,
+// the rest of the block sees the opposite narrowing. It returns the type
+// of the last statement when it is an expression.
+func (c *checker) block(sc *scope, stmts []ast.Stmt) types.Type {
+	var last types.Type = types.NilType
+	for i, s := range stmts {
+		last = c.stmtValue(sc, s, i == len(stmts)-1)
+		if iff, ok := s.(*ast.If); ok {
+			thenExits := exits(iff.Then)
+			elseExits := iff.Else != nil && exitsNode(iff.Else)
+			switch {
+			case thenExits && !elseExits:
+				c.apply(sc, c.cond(sc, iff.Cond, false))
+			case elseExits && !thenExits:
+				c.apply(sc, c.cond(sc, iff.Cond, true))
+			}
+		}
+	}
+	return last
+}
+
+func (c *checker) apply(sc *scope, m map[*variable]types.Type) {
+	for v, t := range m {
+		sc.refine(v, t)
+	}
+}
+
+// exits reports whether a block always leaves by return, throw, break or
+// continue.
+func exits(b *ast.Block) bool {
+	if b == nil || len(b.Stmts) == 0 {
+		return false
+	}
+	return exitsNode(b.Stmts[len(b.Stmts)-1])
+}
+
+func exitsNode(n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.Return, *ast.Throw, *ast.Break, *ast.Continue:
+		return true
+	case *ast.Block:
+		return exits(n)
+	case *ast.If:
+		return exits(n.Then) && n.Else != nil && exitsNode(n.Else)
+	case *ast.Match:
+		if len(n.Arms) == 0 {
+			return false
+		}
+		for _, a := range n.Arms {
+			if !exits(a.Body) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func (c *checker) stmt(sc *scope, s ast.Stmt) { c.stmtValue(sc, s, false) }
+
+// stmtValue checks one statement; last marks the final statement of a
+// block, whose value may be the block's value.
+func (c *checker) stmtValue(sc *scope, s ast.Stmt, last bool) types.Type {
+	switch s := s.(type) {
+	case *ast.VarDecl:
+		c.varDecl(sc, s)
+	case *ast.Assign:
+		c.assign(sc, s)
+	case *ast.Return:
+		if s.Value != nil {
+			t := c.expr(sc, s.Value)
+			if sc.fn != nil {
+				sc.fn.returns = append(sc.fn.returns, t)
+			}
+		} else if sc.fn != nil {
+			sc.fn.returns = append(sc.fn.returns, types.NilType)
+		}
+	case *ast.Throw:
+		c.expr(sc, s.Value)
+	case *ast.For:
+		it := c.expr(sc, s.Iterable)
+		inner := newScope(sc)
+		c.bindPattern(inner, s.Pattern, elemType(it), kindLet, nil)
+		c.block(inner, blockStmts(s.Body))
+	case *ast.While:
+		t := c.expr(sc, s.Cond)
+		c.condition(s.Cond, t, "while")
+		inner := newScope(sc)
+		c.apply(inner, c.cond(sc, s.Cond, true))
+		c.block(inner, blockStmts(s.Body))
+	case *ast.Guard:
+		t := c.expr(sc, s.Cond)
+		c.condition(s.Cond, t, "guard")
+		inner := newScope(sc)
+		c.apply(inner, c.cond(sc, s.Cond, false))
+		c.block(inner, blockStmts(s.Else))
+		c.apply(sc, c.cond(sc, s.Cond, true))
+	case *ast.Require:
+		t := c.expr(sc, s.Cond)
+		c.condition(s.Cond, t, "require")
+		if s.Message != nil {
+			c.expr(sc, s.Message)
+		}
+		c.apply(sc, c.cond(sc, s.Cond, true))
+	case *ast.Defer:
+		c.block(newScope(sc), blockStmts(s.Body))
+	case *ast.Mutex:
+		c.block(newScope(sc), blockStmts(s.Body))
+	case *ast.Select:
+		for _, cs := range s.Cases {
+			c.expr(sc, cs.Channel)
+			inner := newScope(sc)
+			if cs.Name != nil {
+				inner.declare(&variable{name: cs.Name.Name, kind: kindLet, typ: types.AnyType, decl: cs.Name.Span})
+			}
+			c.block(inner, blockStmts(cs.Body))
+		}
+		if s.Timeout != nil {
+			c.expr(sc, s.Timeout.Duration)
+			c.block(newScope(sc), blockStmts(s.Timeout.Body))
+		}
+		if s.Default != nil {
+			c.block(newScope(sc), blockStmts(s.Default))
+		}
+	case *ast.Yield:
+		if s.Value != nil {
+			c.expr(sc, s.Value)
+		}
+	case *ast.Emit:
+		c.expr(sc, s.Value)
+	case *ast.Break, *ast.Continue:
+	case *ast.FuncDecl:
+		if sc == c.module {
+			return types.NilType
+		}
+		info := c.signature(s)
+		v := &variable{name: nameOf(s.Name), kind: kindFunc, decl: s.Name.Span, fn: info, typ: info.sig}
+		sc.declare(v)
+		info.inProgress = true
+		res := c.funcBody(s.Params, s.ReturnType, s.Body, sc, info.hasResult)
+		if !info.hasResult {
+			info.sig.Result = res
+		}
+		info.inProgress, info.checked = false, true
+	case *ast.Pipeline:
+		inner := newScope(sc)
+		inner.fn = &fnCtx{}
+		for _, p := range s.Params {
+			if p.Name != nil && p.Type == nil && p.Name.Name == "harness" {
+				p := *p
+				p.Type = &ast.NamedType{Name: &ast.Ident{Name: "Harness"}}
+				c.params(inner, []*ast.Param{&p})
+				continue
+			}
+			c.params(inner, []*ast.Param{p})
+		}
+		c.block(inner, blockStmts(s.Body))
+	case *ast.Override:
+		inner := newScope(sc)
+		inner.fn = &fnCtx{}
+		c.params(inner, s.Params)
+		c.block(inner, blockStmts(s.Body))
+	case *ast.ToolDecl:
+		inner := newScope(sc)
+		inner.fn = &fnCtx{}
+		c.params(inner, s.Params)
+		c.block(inner, s.Body)
+	case *ast.SkillDecl:
+		for _, f := range s.Fields {
+			c.expr(sc, f.Value)
+		}
+	case *ast.EvalPackDecl:
+		inner := newScope(sc)
+		for _, f := range s.Fields {
+			c.expr(inner, f.Value)
+		}
+		c.block(inner, s.Body)
+		for _, b := range s.Summarizes {
+			c.block(newScope(inner), blockStmts(b))
+		}
+	case *ast.ImplDecl, *ast.Import, *ast.TypeAlias, *ast.StructDecl, *ast.EnumDecl, *ast.InterfaceDecl:
+	case *ast.Error:
+		for _, p := range s.Partial {
+			if st, ok := p.(ast.Stmt); ok {
+				c.stmt(sc, st)
+			}
+		}
+	case ast.Expr:
+		t := c.expr(sc, s)
+		// The last expression of a block may be its value (implicitly
+		// returned or used by an enclosing expression); only top-level
+		// script statements are certainly dropped there.
+		if stdlib.IsOutcome(t) && (!last || sc.fn == c.module.fn) {
+			c.facts.Discards = append(c.facts.Discards, analysis.Discard{Span: s.Pos(), Type: t, Kind: "statement"})
+		}
+		return t
+	}
+	return types.NilType
+}
+
+func blockStmts(b *ast.Block) []ast.Stmt {
+	if b == nil {
+		return nil
+	}
+	return b.Stmts
+}
+
+func elemType(t types.Type) types.Type {
+	switch u := types.Unalias(types.StripNil(t)).(type) {
+	case *types.List:
+		return u.Elem
+	case *types.Tuple:
+		return types.NewUnion(u.Elems...)
+	}
+	return types.AnyType
+}
+
+func (c *checker) varDecl(sc *scope, d *ast.VarDecl) {
+	var vt types.Type = types.AnyType
+	if d.Value != nil {
+		vt = c.expr(sc, d.Value)
+	}
+	var declared types.Type
+	if d.Type != nil {
+		declared = c.convType(d.Type, nil)
+	}
+	kind := kindLet
+	if d.Kind == ast.Const {
+		kind = kindConst
+	}
+	t := vt
+	if declared != nil {
+		t = declared
+		if d.Value != nil && !types.IsGradual(vt) {
+			if _, isList := unparen(d.Value).(*ast.ListLit); !isList && !types.Assignable(vt, declared) {
+				// Reported by no rule yet (TYP-007); keep the declared type.
+				_ = vt
+			}
+		}
+	} else if kind != kindConst {
+		t = widen(vt)
+	}
+	_, wild := d.Pattern.(*ast.WildcardPattern)
+	if id, ok := d.Pattern.(*ast.Ident); wild || (ok && id.Name == "_") {
+		if stdlib.IsOutcome(vt) {
+			c.facts.Discards = append(c.facts.Discards, analysis.Discard{Span: d.Span, Type: vt, Kind: "discard binding"})
+		}
+		return
+	}
+	c.bindPattern(sc, d.Pattern, t, kind, d)
+}
+
+// bindPattern declares the names of a binding pattern with parts of t.
+func (c *checker) bindPattern(sc *scope, p ast.Pattern, t types.Type, kind varKind, d *ast.VarDecl) {
+	switch p := p.(type) {
+	case *ast.Ident:
+		if p.Name == "_" {
+			return
+		}
+		v := &variable{name: p.Name, kind: kind, typ: t, decl: p.Span, home: sc}
+		if d != nil {
+			v.init = d.Value
+			if d.Type != nil {
+				v.declared = t
+			}
+			v.binding = &analysis.Binding{Name: p.Name, Span: p.Span, Type: t}
+			c.facts.Bindings = append(c.facts.Bindings, v.binding)
+		}
+		if old := sc.vars[p.Name]; old != nil && old.pending {
+			// A top-level binding declared ahead: complete it in place so
+			// earlier resolutions see the final type.
+			old.typ, old.kind, old.init, old.declared, old.binding, old.pending, old.home = v.typ, v.kind, v.init, v.declared, v.binding, false, sc
+			return
+		}
+		sc.declare(v)
+	case *ast.DictPattern:
+		for _, e := range p.Entries {
+			ft := c.readField(sc, nil, t, e.Key, e.Span, e.KeySpan, "destructuring", false)
+			if e.Default != nil {
+				c.expr(sc, e.Default)
+			}
+			if e.Pattern != nil {
+				c.bindPattern(sc, e.Pattern, ft, kind, nil)
+			} else {
+				sc.declare(&variable{name: e.Key, kind: kind, typ: ft, decl: e.KeySpan})
+			}
+		}
+		if p.Rest != nil {
+			sc.declare(&variable{name: p.Rest.Name, kind: kind, typ: types.AnyType, decl: p.Rest.Span})
+		}
+	case *ast.ListPattern:
+		et := elemType(t)
+		for _, e := range p.Elements {
+			if e.Default != nil {
+				c.expr(sc, e.Default)
+			}
+			c.bindPattern(sc, e.Pattern, et, kind, nil)
+		}
+		if p.Rest != nil {
+			sc.declare(&variable{name: p.Rest.Name, kind: kind, typ: t, decl: p.Rest.Span})
+		}
+	case *ast.PairPattern:
+		c.bindPattern(sc, p.First, types.AnyType, kind, nil)
+		c.bindPattern(sc, p.Second, types.AnyType, kind, nil)
+	}
+}
+
+func (c *checker) assign(sc *scope, a *ast.Assign) {
+	c.expr(sc, a.Value)
+	switch t := unparen(a.Target).(type) {
+	case *ast.Ident:
+		if v := sc.lookup(t.Name); v != nil {
+			v.reassigned = true
+		} else if t.Name != "_" {
+			c.facts.Unresolved = append(c.facts.Unresolved, analysis.Unresolved{Ident: t})
+		}
+	case *ast.Member, *ast.Index:
+		root := rootIdent(t)
+		if root != nil {
+			if v := sc.lookup(root.Name); v != nil {
+				v.fieldWritten = true
+			}
+		}
+		// Evaluate the receiver for name resolution, without counting the
+		// write as a read of the field.
+		switch t := t.(type) {
+		case *ast.Member:
+			c.expr(sc, t.X)
+		case *ast.Index:
+			c.expr(sc, t.X)
+			c.expr(sc, t.Index)
+		}
+	default:
+		c.expr(sc, a.Target)
+	}
+}
+
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.Member:
+			e = x.X
+		case *ast.Index:
+			e = x.X
+		case *ast.Paren:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+func unparen(e ast.Expr) ast.Expr {
+	for {
+		p, ok := e.(*ast.Paren)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// condition records a boolean use.
+func (c *checker) condition(e ast.Expr, t types.Type, ctx string) {
+	c.facts.Conditions = append(c.facts.Conditions, analysis.Condition{Expr: e, Type: t, Context: ctx})
+}
+
+// cond returns the narrowing that holds when e evaluates to truth.
+func (c *checker) cond(sc *scope, e ast.Expr, truth bool) map[*variable]types.Type {
+	switch e := unparen(e).(type) {
+	case *ast.Unary:
+		if e.Op == ast.Not {
+			return c.cond(sc, e.X, !truth)
+		}
+	case *ast.Binary:
+		switch e.Op {
+		case ast.And, ast.Or:
+			if (e.Op == ast.And) != truth {
+				return nil
+			}
+			left := c.cond(sc, e.Left, truth)
+			tmp := newScope(sc)
+			c.apply(tmp, left)
+			right := c.cond(tmp, e.Right, truth)
+			for v, t := range right {
+				if left == nil {
+					left = map[*variable]types.Type{}
+				}
+				left[v] = t
+			}
+			return left
+		case ast.Equal, ast.NotEqual:
+			eq := (e.Op == ast.Equal) == truth
+			if m := c.tagTest(sc, e.Left, e.Right, eq); m != nil {
+				return m
+			}
+			return c.tagTest(sc, e.Right, e.Left, eq)
+		}
+	case *ast.Ident:
+		if v := sc.lookup(e.Name); v != nil && truth {
+			return map[*variable]types.Type{v: types.StripNil(sc.typeOf(v))}
+		}
+	}
+	return nil
+}
+
+// tagTest narrows for `x.tag == "lit"`, `x == nil` and `x == "lit"`.
+func (c *checker) tagTest(sc *scope, subj, other ast.Expr, eq bool) map[*variable]types.Type {
+	subj = unparen(subj)
+	switch o := unparen(other).(type) {
+	case *ast.NilLit:
+		id, ok := subj.(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		v := sc.lookup(id.Name)
+		if v == nil {
+			return nil
+		}
+		if eq {
+			return map[*variable]types.Type{v: types.NilType}
+		}
+		return map[*variable]types.Type{v: types.StripNil(sc.typeOf(v))}
+	case *ast.StringLit:
+		s, ok := o.Value()
+		if !ok {
+			return nil
+		}
+		lit := types.StringLit(s)
+		switch x := subj.(type) {
+		case *ast.Member:
+			id, ok := unparen(x.X).(*ast.Ident)
+			if !ok || x.Name == nil {
+				return nil
+			}
+			v := sc.lookup(id.Name)
+			if v == nil {
+				return nil
+			}
+			t := sc.typeOf(v)
+			if eq {
+				return map[*variable]types.Type{v: types.Narrow(types.StripNil(t), x.Name.Name, lit)}
+			}
+			return map[*variable]types.Type{v: types.Exclude(t, x.Name.Name, lit)}
+		case *ast.Ident:
+			v := sc.lookup(x.Name)
+			if v == nil {
+				return nil
+			}
+			t := sc.typeOf(v)
+			if _, ok := types.Literals(t); !ok {
+				return nil
+			}
+			if eq {
+				return map[*variable]types.Type{v: lit}
+			}
+			return map[*variable]types.Type{v: dropLiteral(t, lit)}
+		}
+	}
+	return nil
+}
+
+func dropLiteral(t types.Type, lit *types.Literal) types.Type {
+	var keep []types.Type
+	for _, m := range types.Members(t) {
+		if l, ok := types.Unalias(m).(*types.Literal); ok && l.Value == lit.Value {
+			continue
+		}
+		keep = append(keep, m)
+	}
+	return types.NewUnion(keep...)
+}

@@ -1,0 +1,115 @@
+package infer
+
+import (
+	"github.com/harnlang/harn-check/checker/harn/stdlib"
+	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+var basicTypes = map[string]types.Type{
+	"int": types.IntType, "float": types.FloatType, "string": types.StringType, "bool": types.BoolType,
+	"nil": types.NilType, "any": types.AnyType, "unknown": types.UnknownType, "never": types.NeverType,
+	"bytes": types.BytesType,
+}
+
+// convType turns an annotation into a type. Unknown names are gradual
+// (any): the checker reports only what is certain.
+func (c *checker) convType(t ast.Type, tparams map[string]bool) types.Type {
+	switch t := t.(type) {
+	case nil:
+		return types.AnyType
+	case *ast.NamedType:
+		name := nameOf(t.Name)
+		if tparams[name] {
+			return types.AnyType
+		}
+		if b, ok := basicTypes[name]; ok && len(t.Args) == 0 {
+			return b
+		}
+		args := make([]types.Type, len(t.Args))
+		for i, a := range t.Args {
+			args[i] = c.convType(a, tparams)
+		}
+		switch name {
+		case "list":
+			if len(args) == 1 {
+				return &types.List{Elem: args[0]}
+			}
+			return &types.List{Elem: types.AnyType, Bare: true}
+		case "dict":
+			if len(args) == 2 {
+				return &types.Dict{Key: args[0], Value: args[1]}
+			}
+			return &types.Dict{Key: types.AnyType, Value: types.AnyType, Bare: true}
+		case "tuple":
+			return &types.Tuple{Elems: args}
+		case "closure":
+			return &types.Func{Result: types.AnyType, Variadic: true, Params: []types.Param{{Name: "args", Type: types.AnyType, Optional: true}}}
+		case "Harness":
+			return stdlib.Harness()
+		case "HarnessLlm":
+			return stdlib.HarnessLlm()
+		}
+		if a, ok := c.aliases[name]; ok {
+			return a
+		}
+		if a, ok := stdlib.Predicate().Types[name]; ok {
+			return a
+		}
+		return types.AnyType
+	case *ast.ListType:
+		return &types.List{Elem: c.convType(t.Element, tparams)}
+	case *ast.ShapeType:
+		rec := &types.Record{}
+		for _, f := range t.Fields {
+			rec.Fields = append(rec.Fields, types.Field{Name: f.Name, Type: c.convType(f.Type, tparams), Optional: f.Optional})
+		}
+		return rec
+	case *ast.UnionType:
+		ms := make([]types.Type, len(t.Members))
+		for i, m := range t.Members {
+			ms[i] = c.convType(m, tparams)
+		}
+		return types.NewUnion(ms...)
+	case *ast.OptionalType:
+		return types.Optional(c.convType(t.Type, tparams))
+	case *ast.LiteralType:
+		switch v := t.Value.(type) {
+		case *ast.StringLit:
+			if s, ok := v.Value(); ok {
+				return types.StringLit(s)
+			}
+			return types.StringType
+		case *ast.IntLit:
+			if t.Negative {
+				return types.IntLit(-v.Value)
+			}
+			return types.IntLit(v.Value)
+		case *ast.BoolLit:
+			return &types.Literal{Value: v.Value}
+		case *ast.NilLit:
+			return types.NilType
+		}
+		return types.AnyType
+	case *ast.FuncType:
+		f := &types.Func{Result: types.AnyType}
+		for i, p := range t.Params {
+			f.Params = append(f.Params, types.Param{Name: "p" + string(rune('0'+i%10)), Type: c.convType(p, tparams)})
+		}
+		if t.Result != nil {
+			f.Result = c.convType(t.Result, tparams)
+		}
+		return f
+	}
+	return types.AnyType
+}
+
+// widen turns literal types into their base types (the type of a mutable
+// binding initialised with a literal), keeping literal unions that were
+// declared.
+func widen(t types.Type) types.Type {
+	if l, ok := t.(*types.Literal); ok {
+		return l.Base()
+	}
+	return t
+}

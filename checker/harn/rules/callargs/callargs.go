@@ -1,0 +1,164 @@
+// Package callargs defines the callargs rule.
+//
+// # Rule callargs
+//
+// callargs: calls of known functions take the right number and types of
+// arguments (HARN-STD-003 argument count, HARN-TYP-006 argument type).
+//
+// Known functions are the module's own declarations, functions imported
+// from checked modules, the std/predicate builders (boolean, choice,
+// score, evaluation_windows), the HarnessLlm methods and the built-ins
+// whose signatures the checker models. Too few arguments (fewer than the
+// required parameters) or too many (more than the parameters of a
+// function without a rest parameter) is HARN-STD-003. An argument whose
+// type is certain and not assignable to its parameter's type is
+// HARN-TYP-006; gradual arguments (any, unknown) are never reported.
+// Calls with a spread argument are not counted.
+package callargs
+
+import (
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+const (
+	codeCount = "HARN-STD-003"
+	codeType  = "HARN-TYP-006"
+)
+
+// Rule is the callargs rule.
+var Rule = &analysis.Rule{
+	Name:  "callargs",
+	Doc:   "callargs: calls of known functions take the right number and types of arguments (HARN-STD-003, HARN-TYP-006)",
+	Codes: []string{codeCount, codeType},
+	Run:   run,
+}
+
+func run(p *analysis.Pass) {
+	for _, c := range p.Facts.Calls {
+		check(p, c)
+	}
+}
+
+func check(p *analysis.Pass, c analysis.Call) {
+	spread := false
+	for _, a := range c.Node.Args {
+		if _, ok := a.(*ast.Spread); ok {
+			spread = true
+		}
+	}
+	required, max := 0, len(c.Sig.Params)
+	for _, prm := range c.Sig.Params {
+		if !prm.Optional {
+			required++
+		}
+	}
+	if c.Sig.Variadic {
+		max = -1
+	}
+	n := len(c.Node.Args)
+	if !spread && (n < required || (max >= 0 && n > max)) {
+		want := ""
+		switch {
+		case max < 0:
+			want = plural(required, "at least %d argument")
+		case required == max:
+			want = plural(required, "%d argument")
+		default:
+			want = plural(max, "%d to %d argument", required)
+		}
+		d := p.Diag(diagnostics.SourceType, codeCount, callSpan(c.Node), "%s takes %s, but %d %s given", c.Name, want, n, were(n))
+		if c.DeclSpan != nil {
+			d.Related = []diagnostics.Related{{Span: analysis.Span(*c.DeclSpan), Message: c.Name + " declared here"}}
+		}
+		d.Help = "pass " + want + " (" + paramList(c.Sig) + ")"
+		p.Report(d)
+		return
+	}
+	if spread {
+		return
+	}
+	for i, at := range c.Args {
+		if i >= len(c.Sig.Params) || at == nil {
+			break
+		}
+		pt := c.Sig.Params[i].Type
+		if types.IsGradual(at) || containsGradual(at) {
+			continue
+		}
+		if _, isFn := types.Unalias(at).(*types.Func); isFn {
+			continue
+		}
+		if types.Assignable(at, pt) {
+			continue
+		}
+		d := p.Diag(diagnostics.SourceType, codeType, c.Node.Args[i].Pos(), "argument %s of %s has type %s, which is not assignable to %s", c.Sig.Params[i].Name, c.Name, types.Describe(at), types.Describe(pt))
+		if c.DeclSpan != nil {
+			d.Related = []diagnostics.Related{{Span: analysis.Span(*c.DeclSpan), Message: c.Name + " declared here"}}
+		}
+		d.Help = "pass a value of type " + types.Describe(pt)
+		p.Report(d)
+	}
+}
+
+func containsGradual(t types.Type) bool {
+	for _, m := range types.Members(t) {
+		if types.IsGradual(m) {
+			return true
+		}
+		switch u := types.Unalias(m).(type) {
+		case *types.Record:
+			if u.Open {
+				return true
+			}
+			for _, f := range u.Fields {
+				if containsGradual(f.Type) {
+					return true
+				}
+			}
+		case *types.List:
+			if u.Bare || containsGradual(u.Elem) {
+				return true
+			}
+		case *types.Dict:
+			if u.Bare || containsGradual(u.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func callSpan(c *ast.Call) ast.Span { return c.Span }
+
+func were(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
+}
+
+func plural(n int, format string, args ...any) string {
+	s := format
+	if n != 1 {
+		s += "s"
+	}
+	return sprintf(s, append(args, n)...)
+}
+
+func paramList(f *types.Func) string {
+	out := ""
+	for i, prm := range f.Params {
+		if i > 0 {
+			out += ", "
+		}
+		out += prm.Name
+		if prm.Optional {
+			out += "?"
+		}
+		out += ": " + types.Describe(prm.Type)
+	}
+	return out
+}

@@ -1,0 +1,5 @@
+package callargs
+
+import "fmt"
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

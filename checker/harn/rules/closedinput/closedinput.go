@@ -1,0 +1,72 @@
+// Package closedinput defines the closedinput rule.
+//
+// # Rule closedinput
+//
+// closedinput: evaluation inputs and policies must have closed
+// serializable types (HARN-TYP-030).
+//
+// The state (evaluate, evaluate_request), input (evaluate_predicate),
+// policy and, for evaluate_request, the question map are sent to a model
+// and bound into the receipt's identity, so their static types must be
+// closed and serializable: string, bool, int, float, nil, string and int
+// literal types, closed shapes of those, list<T>, tuples, non-empty unions
+// and dict<string, V>, recursively. any, unknown, a bare dict or list, a
+// function, a capability handle (passing `harness` itself), an open
+// record, a recursive type, or an input whose type cannot be inferred is
+// rejected; validate external data into a declared shape first. A
+// rejected site declares no manifest entry.
+package closedinput
+
+import (
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/stdlib"
+	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+const code = "HARN-TYP-030"
+
+// Rule is the closedinput rule.
+var Rule = &analysis.Rule{
+	Name:  "closedinput",
+	Doc:   "closedinput: evaluation inputs and policies must have closed serializable types (HARN-TYP-030)",
+	Codes: []string{code},
+	Run:   run,
+}
+
+func run(p *analysis.Pass) {
+	for _, s := range p.Facts.Sites {
+		if s.ReceiverProblem != "" {
+			continue
+		}
+		what := "state"
+		if s.Method == stdlib.MethodEvaluatePredicate {
+			what = "input"
+		}
+		if s.Input != nil {
+			check(p, s, what, s.Input, s.InputSpan)
+		}
+		if s.Policy.Present {
+			check(p, s, "policy", s.Policy.Type, s.Policy.Span)
+		}
+		if s.RuntimeAdmission && s.QuestionsType != nil {
+			check(p, s, "question map", s.QuestionsType, s.QuestionSpan)
+		}
+	}
+}
+
+func check(p *analysis.Pass, s *analysis.Site, what string, t types.Type, span ast.Span) {
+	prob, ok := types.CheckSerializable(t)
+	if ok {
+		return
+	}
+	msg := prob.String()
+	if types.IsGradual(t) {
+		msg = "its type cannot be inferred (" + t.String() + ")"
+	}
+	d := p.Diag(diagnostics.SourceType, code, span, "the %s of %s is not a closed serializable type: %s", what, s.Method, msg)
+	d.Help = "annotate the value with a closed shape (e.g. {claim: string, score: int}) and validate external data into it before the call"
+	p.Report(d)
+	s.Reject(code)
+}

@@ -1,0 +1,52 @@
+// Package nativestate defines the nativestate rule.
+//
+// # Rule nativestate
+//
+// nativestate: a native decision route needs a bounded input
+// (HARN-LNT-079, lint `unbounded-native-decision-state`, a warning).
+//
+// Native decision routes admit a request only when its encoded input has a
+// finite size bound. When a site's policy const-evaluates to
+// backend: "native_decision" and the declared type of its state or input
+// argument (aliases resolved) contains string, list<T>, dict<K, V>, any or
+// an open record anywhere, the request may be refused as state_too_large
+// at run time. Finite types are int, bool, float, literal unions and
+// records built only from those. Not reported for structured_llm, for
+// unannotated bindings (an argument that is not a name with a declared
+// type) or for types declared in other modules.
+package nativestate
+
+import (
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/diagnostics"
+)
+
+const code = "HARN-LNT-079"
+
+// Rule is the nativestate rule.
+var Rule = &analysis.Rule{
+	Name:  "nativestate",
+	Doc:   "nativestate: a native decision route needs a bounded input (HARN-LNT-079)",
+	Codes: []string{code},
+	Run:   run,
+}
+
+func run(p *analysis.Pass) {
+	for _, s := range p.Facts.Sites {
+		if s.ReceiverProblem != "" || !s.Policy.Const || s.InputDeclared == nil {
+			continue
+		}
+		if b, _ := s.Policy.String("backend"); b != "native_decision" {
+			continue
+		}
+		prob, ok := types.CheckFinite(s.InputDeclared)
+		if ok {
+			continue
+		}
+		d := p.Diag(diagnostics.SourceLint, code, s.InputSpan, "unbounded-native-decision-state: the native_decision site's input type %s has no size bound (%s)", types.Describe(s.InputDeclared), prob)
+		d.Help = "declare the input with bounded fields (int, bool, float, string-literal unions), or use backend \"structured_llm\"; split long lists with evaluation_windows"
+		d.Related = []diagnostics.Related{{Span: analysis.Span(s.Policy.Span), Message: "the policy selecting native_decision"}}
+		p.Report(d)
+	}
+}

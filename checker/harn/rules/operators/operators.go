@@ -1,0 +1,211 @@
+// Package operators defines the operators rule.
+//
+// # Rule operators
+//
+// operators: binary operators must be defined for their operand types
+// (HARN-TYP-002).
+//
+// Arithmetic is defined on int and float (mixing gives float); `+` also
+// joins two strings, two lists or two dicts; `*` repeats a string an int
+// number of times; `<`, `>`, `<=`, `>=` order two numbers or two strings.
+// Anything else is reported when both operand types are certain (gradual
+// or union types are left alone).
+//
+// Comparing with `==` or `!=` a value whose type is a union of string
+// literals against a string literal outside that union, in either operand
+// order, can never be true (or, with `!=`, never false). This is how a
+// misspelled or renamed label is caught: at a literal evaluation site, a
+// choice answer's `choice` and a score answer's `level` are typed as the
+// union of the declared labels. The diagnostic points at the declared
+// labels and offers the nearest one as a fix.
+package operators
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+const code = "HARN-TYP-002"
+
+// Rule is the operators rule.
+var Rule = &analysis.Rule{
+	Name:  "operators",
+	Doc:   "operators: binary operators must be defined for their operand types (HARN-TYP-002)",
+	Codes: []string{code},
+	Run:   run,
+}
+
+func run(p *analysis.Pass) {
+	for _, b := range p.Facts.Binaries {
+		switch b.Node.Op {
+		case ast.Equal, ast.NotEqual:
+			if !label(p, b.Node.Right, b.Left, b.Node) {
+				label(p, b.Node.Left, b.Right, b.Node)
+			}
+		default:
+			arith(p, b)
+		}
+	}
+}
+
+// label reports lit compared with a value of literal-union type other
+// that does not contain it.
+func label(p *analysis.Pass, litExpr ast.Expr, other types.Type, n *ast.Binary) bool {
+	for {
+		pe, ok := litExpr.(*ast.Paren)
+		if !ok {
+			break
+		}
+		litExpr = pe.X
+	}
+	sl, ok := litExpr.(*ast.StringLit)
+	if !ok {
+		return false
+	}
+	val, ok := sl.Value()
+	if !ok {
+		return false
+	}
+	lits, ok := types.Literals(types.StripNil(other))
+	if !ok || len(lits) == 0 {
+		return false
+	}
+	var names []string
+	for _, l := range lits {
+		s, ok := l.Value.(string)
+		if !ok {
+			return false
+		}
+		if s == val {
+			return false
+		}
+		names = append(names, s)
+	}
+	always := "false"
+	if n.Op == ast.NotEqual {
+		always = "true"
+	}
+	quoted := make([]string, len(names))
+	for i, s := range names {
+		quoted[i] = strconv.Quote(s)
+	}
+	var d diagnostics.Diagnostic
+	if q := p.Facts.LabelQuestion(types.StripNil(other)); q != nil {
+		d = p.Diag(diagnostics.SourceType, code, sl.Span, "%q is not a declared label of question %s (declared: %s); this %s comparison is always %s",
+			val, q.ID, strings.Join(quoted, ", "), n.Op, always)
+		for i, l := range q.Labels {
+			d.Related = append(d.Related, diagnostics.Related{Span: analysis.Span(q.LabelSpans[i]), Message: fmt.Sprintf("label %q declared here", l)})
+		}
+	} else {
+		d = p.Diag(diagnostics.SourceType, code, sl.Span, "%q is not one of the values of %s (%s); this %s comparison is always %s",
+			val, types.Describe(other), strings.Join(quoted, ", "), n.Op, always)
+	}
+	best := Nearest(val, names)
+	d.Help = "compare with one of " + strings.Join(quoted, ", ") + ", or add the label where it is declared"
+	d.Fixes = []diagnostics.Fix{{Title: fmt.Sprintf("Replace with %q", best), Edits: []diagnostics.TextEdit{{Span: analysis.Span(sl.Span), NewText: strconv.Quote(best)}}}}
+	p.Report(d)
+	return true
+}
+
+// Nearest returns the candidate closest to s by edit distance (the first
+// on ties).
+func Nearest(s string, cands []string) string {
+	best, bestD := "", -1
+	for _, c := range cands {
+		if d := distance(s, c); bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+type category int
+
+const (
+	catUnknown category = iota
+	catNum
+	catInt
+	catString
+	catList
+	catDict
+	catBool
+	catNil
+)
+
+func categorize(t types.Type) category {
+	switch u := types.Unalias(t).(type) {
+	case *types.Basic:
+		switch u.Kind {
+		case types.Int:
+			return catInt
+		case types.Float:
+			return catNum
+		case types.String:
+			return catString
+		case types.Bool:
+			return catBool
+		case types.Nil:
+			return catNil
+		}
+	case *types.Literal:
+		return categorize(u.Base())
+	case *types.List:
+		return catList
+	case *types.Dict, *types.Record:
+		return catDict
+	}
+	return catUnknown
+}
+
+func num(c category) bool { return c == catNum || c == catInt }
+
+func arith(p *analysis.Pass, b analysis.Binary) {
+	l, r := categorize(b.Left), categorize(b.Right)
+	if l == catUnknown || r == catUnknown {
+		return
+	}
+	ok := true
+	switch b.Node.Op {
+	case ast.Add:
+		ok = (num(l) && num(r)) || (l == r && (l == catString || l == catList || l == catDict))
+	case ast.Sub, ast.Div, ast.Mod, ast.Pow:
+		ok = num(l) && num(r)
+	case ast.Mul:
+		ok = (num(l) && num(r)) || (l == catString && r == catInt) || (l == catInt && r == catString)
+	case ast.Less, ast.Greater, ast.LessEq, ast.GreaterEq:
+		ok = (num(l) && num(r)) || (l == catString && r == catString)
+	}
+	if ok {
+		return
+	}
+	d := p.Diag(diagnostics.SourceType, code, b.Node.Span, "operator %s is not defined for %s and %s", b.Node.Op, types.Describe(b.Left), types.Describe(b.Right))
+	d.Help = "convert one operand first (to_string, to_int, to_float), or build strings with interpolation \"${...}\""
+	p.Report(d)
+}

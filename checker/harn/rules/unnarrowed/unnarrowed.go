@@ -1,0 +1,118 @@
+// Package unnarrowed defines the unnarrowed rule.
+//
+// # Rule unnarrowed
+//
+// unnarrowed: an outcome's variant fields need narrowing first
+// (HARN-TYP-034).
+//
+// Every outcome carries kind and receipt; everything else (value,
+// candidates, reason, threshold, ...) belongs to some variants only.
+// Reading such a field by property, optional property, literal index or
+// dict destructuring before the outcome is narrowed to variants that all
+// have it is an error; a dynamic index read of an outcome always is.
+// Narrow with `match o.kind { "answered" -> { ... } }`, with
+// `if o.kind == "verdict" { ... }`, or by returning early from the other
+// kinds.
+package unnarrowed
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/stdlib"
+	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/diagnostics"
+)
+
+const code = "HARN-TYP-034"
+
+// Rule is the unnarrowed rule.
+var Rule = &analysis.Rule{
+	Name:  "unnarrowed",
+	Doc:   "unnarrowed: an outcome's variant fields need narrowing first (HARN-TYP-034)",
+	Codes: []string{code},
+	Run:   run,
+}
+
+func run(p *analysis.Pass) {
+	for _, r := range p.Facts.Reads {
+		if !stdlib.IsOutcome(r.Recv) {
+			continue
+		}
+		recv := types.StripNil(r.Recv)
+		x := "o"
+		if r.X != nil {
+			x = p.Text(r.X.Pos())
+		}
+		if r.Dynamic {
+			d := p.Diag(diagnostics.SourceType, code, r.Span, "a dynamic index into an evaluation outcome cannot be checked; read its fields by name after narrowing")
+			d.Help = scaffold(x, recv, "")
+			p.Report(d)
+			continue
+		}
+		_, pres := types.FieldOf(recv, r.Field, false)
+		if pres == types.FieldAll {
+			continue
+		}
+		have := kindsWith(recv, r.Field)
+		var msg string
+		if len(have) == 0 {
+			msg = fmt.Sprintf("no variant of %s has a field %s (outcomes it can still be: %s)", x, r.Field, strings.Join(kinds(recv), ", "))
+		} else {
+			msg = fmt.Sprintf("%s.%s is read before %s is narrowed: only the %s variant%s ha%s %s", x, r.Field, x, strings.Join(have, ", "), plural(len(have)), verb(len(have)), r.Field)
+		}
+		d := p.Diag(diagnostics.SourceType, code, r.Span, "%s", msg)
+		d.Help = scaffold(x, recv, r.Field)
+		p.Report(d)
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func verb(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return "ve"
+}
+
+func kinds(t types.Type) []string {
+	var out []string
+	tags, _ := types.TagValues(t, "kind")
+	for _, l := range tags {
+		out = append(out, fmt.Sprintf("%q", l.Value))
+	}
+	return out
+}
+
+func kindsWith(t types.Type, field string) []string {
+	var out []string
+	for _, m := range types.Members(t) {
+		if _, p := types.FieldOf(m, field, false); p != types.FieldAll {
+			continue
+		}
+		if kt, p := types.FieldOf(m, "kind", false); p == types.FieldAll {
+			if l, ok := types.Unalias(kt).(*types.Literal); ok {
+				out = append(out, fmt.Sprintf("%q", l.Value))
+			}
+		}
+	}
+	return out
+}
+
+// scaffold suggests the match that narrows x before the read.
+func scaffold(x string, t types.Type, field string) string {
+	arm := `"answered"`
+	if have := kindsWith(t, field); field != "" && len(have) > 0 {
+		arm = have[0]
+	} else if ks := kinds(t); len(ks) > 0 {
+		arm = ks[0]
+	}
+	return fmt.Sprintf("narrow first: match %s.kind { %s -> { ... %s.%s ... } _ -> { ... } }", x, arm, x, field)
+}
