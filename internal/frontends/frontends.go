@@ -7,6 +7,7 @@ package frontends
 import (
 	"sync"
 
+	harnchecker "github.com/harnlang/harn-check/checker/harn"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
@@ -30,9 +31,9 @@ func Register() {
 	})
 }
 
-// Harn is the Harn front end: its parser, and a check that reports syntax
-// errors and says honestly that the type and contract rules are not yet
-// available.
+// Harn is the Harn front end: its parser, and the Harn checker (syntax,
+// types, narrowing and the decision-evaluation contract) over the file and
+// its imports.
 func Harn() driver.Language {
 	return driver.Language{
 		Name:      "Harn",
@@ -51,14 +52,10 @@ func Harn() driver.Language {
 			return ast.Dump(file), diags
 		},
 		Check: func(path string, src []byte) driver.Result {
-			_, diags := harnbinding.Parse(path, src)
-			if len(diags) == 0 {
-				d := diagnostics.New(path, diagnostics.SourceSetup, "HARN-CHK-002", diagnostics.Span{},
-					"syntax checked only: the Harn type and contract rules are not available in this build")
-				d.Help = "no syntax errors were found; type errors and evaluation-contract violations were not looked for"
-				diags = append(diags, d)
-			}
-			return driver.Result{Diagnostics: diags}
+			// Imports and harn.toml are read from disk; HARN-CHK-002 ("syntax
+			// checked only") is no longer emitted now that the checker runs.
+			res := harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.OSLoader{}})
+			return driver.Result{Diagnostics: res.Diagnostics, Sources: res.Sources}
 		},
 	}
 }

@@ -57,6 +57,8 @@ func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
 		aliases: map[string]*types.Alias{},
 		lines:   diagnostics.NewLineIndex(cfg.Src),
 	}
+	// Names inside a region the parser could not read are not certain.
+	c.facts.Degraded = len(file.Errors) > 0
 	universe := newScope(nil)
 	universe.declare(&variable{name: "harness", kind: kindGlobal, typ: stdlib.Harness()})
 	universe.declare(&variable{name: "context", kind: kindGlobal, typ: types.AnyType})

@@ -202,7 +202,7 @@ func (c *checker) readQuestions(s *analysis.Site, q ast.Expr) {
 		if kl, ok := types.Unalias(kt).(*types.Literal); ok {
 			kind, _ = kl.Value.(string)
 		}
-		if (kind != stdlib.KindBoolean && kind != stdlib.KindChoice && kind != stdlib.KindScore) {
+		if kind != stdlib.KindBoolean && kind != stdlib.KindChoice && kind != stdlib.KindScore {
 			bad(call.Span, "question %q must be built by boolean, choice or score from std/predicate", id)
 			continue
 		}
@@ -222,7 +222,7 @@ func (c *checker) readQuestions(s *analysis.Site, q ast.Expr) {
 		addLabel := func(l string, span ast.Span) {
 			for i, prev := range question.Labels {
 				if prev == l {
-					bad(span, "label %q appears twice in question %q (first at byte %d)", l, id, question.LabelSpans[i].Start)
+					bad(span, "label %q appears twice in question %q (first on line %d)", l, id, c.lines.Line(question.LabelSpans[i].Start)+1)
 					okLabels = false
 					return
 				}

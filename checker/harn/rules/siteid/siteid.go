@@ -87,4 +87,3 @@ func lineOf(src []byte, off int) int {
 	}
 	return line
 }
-
