@@ -9,6 +9,9 @@
 // closers, unterminated strings and block comments, and characters no token
 // can start. Then each outermost ERROR or MISSING node of the tree that the
 // scan has not already explained becomes one diagnostic at its first token.
+// A tree error is explained when it holds a bracket the scan reports, lies
+// between a bracket and the wrong closer met instead of its own, or sits at
+// the end of a file whose bracket, comment or string runs to the end.
 // At most one diagnostic is reported per line, so one mistake yields one
 // diagnostic rather than a cascade.
 //
@@ -62,6 +65,10 @@ type diagnoser struct {
 	tree  []treeDiag
 	// opens are the brackets the scan found left open at the end.
 	opens []int
+	// explained are the stretches of source a lexical diagnostic accounts
+	// for: from a bracket left open to the mismatched closer met instead.
+	// The parser's errors inside such a stretch are that bracket's echo.
+	explained []diagnostics.Span
 	// unclosed is set when the scan found a bracket, comment or multi-line
 	// string left open at the end of the file; the parser's complaints at
 	// the end are then the same error.
@@ -98,6 +105,7 @@ func (d *diagnoser) addLexical(p lexProblem) {
 			diag.Message = fmt.Sprintf("expected %s to close the %s opened at %s", closer, what, at)
 		} else {
 			diag.Message = fmt.Sprintf("unexpected `%c`: expected %s to close the %s opened at %s", p.found, closer, what, at)
+			d.explained = append(d.explained, diagnostics.Span{Start: p.open.pos, End: p.start})
 		}
 		diag.Related = []diagnostics.Related{{
 			Span:    d.span(p.open.pos, p.open.pos+p.open.width),
@@ -370,7 +378,7 @@ func (d *diagnoser) dedupe() []diagnostics.Diagnostic {
 		if d.unclosed && (t.Code == "HARN-PAR-002" || d.atEOF(t.Span.Start) || d.atEOF(t.end)) {
 			continue
 		}
-		if d.containsOpen(t.start, t.end) {
+		if d.containsOpen(t.start, t.end) || d.inExplained(t.start, t.end) {
 			continue
 		}
 		line := lineOf(t.Span.Start)
@@ -396,6 +404,20 @@ func (d *diagnoser) isCloser(sp diagnostics.Span) bool {
 	switch d.src[sp.Start] {
 	case '}', ')', ']':
 		return true
+	}
+	return false
+}
+
+// inExplained reports whether a tree error's extent [start, end) meets a
+// stretch that a lexical diagnostic already explains (an ERROR node that
+// swallowed the unclosed bracket, or a MISSING closer the parser invented
+// inside it). An empty extent (a MISSING node) counts as its position.
+func (d *diagnoser) inExplained(start, end int) bool {
+	end = max(end, start+1)
+	for _, r := range d.explained {
+		if start <= r.End && end > r.Start {
+			return true
+		}
 	}
 	return false
 }

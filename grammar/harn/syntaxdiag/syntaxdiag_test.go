@@ -96,6 +96,31 @@ var cases = []struct {
 		want: []string{"HARN-PAR-001 1:5 unexpected `=`; expected an expression"},
 	},
 	{
+		name: "unclosed parenthesis before a closing brace",
+		src:  "fn main() {\n  let x = (1 + \n}\n",
+		want: []string{"HARN-PAR-001 3:1 unexpected `}`: expected `)` to close the parenthesis opened at 2:11"},
+	},
+	{
+		name: "unclosed list before a closing brace",
+		src:  "fn main() {\n  let xs = [1, 2\n  log(xs)\n}\n",
+		want: []string{"HARN-PAR-001 4:1 unexpected `}`: expected `]` to close the list opened at 2:12"},
+	},
+	{
+		name: "unclosed dict inside a call",
+		src:  "fn main() {\n  log({a: 1)\n}\n",
+		want: []string{"HARN-PAR-001 2:12 unexpected `)`: expected `}` to close the dict opened at 2:7"},
+	},
+	{
+		name: "unterminated string inside a block",
+		src:  "fn main() {\n  let s = \"abc\n  log(s)\n}\n",
+		want: []string{"HARN-PAR-004 2:11 string is not closed on its line"},
+	},
+	{
+		name: "unclosed call inside an if block",
+		src:  "fn main() {\n  if ok {\n    log(1, 2\n  }\n}\n",
+		want: []string{"HARN-PAR-001 4:3 unexpected `}`: expected `)` to close the argument list opened at 3:8"},
+	},
+	{
 		name: "wrong arrow in a match arm",
 		src:  "match v { \"a\" => { } }\n",
 		want: []string{"HARN-PAR-001 1:11 unexpected `\"a\"` in match"},
