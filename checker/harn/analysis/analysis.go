@@ -125,15 +125,7 @@ func (f *Facts) TypeOf(e ast.Expr) types.Type {
 // LabelQuestion returns the question whose declared labels form the
 // literal union t, or nil.
 func (f *Facts) LabelQuestion(t types.Type) *Question {
-	if q, ok := f.Labels[t]; ok {
-		return q
-	}
-	for lt, q := range f.Labels {
-		if types.Identical(lt, t) {
-			return q
-		}
-	}
-	return nil
+	return f.Labels[t]
 }
 
 // MethodValue is `recv.evaluate` read without calling it.

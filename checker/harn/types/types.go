@@ -313,6 +313,13 @@ func Members(t Type) []Type {
 // is never if nothing remains and the lone member if one does. Member
 // order is first occurrence, so messages read as the user wrote the type.
 func NewUnion(ts ...Type) Type {
+	if len(ts) == 1 {
+		if u, ok := ts[0].(*Union); ok {
+			// Already normalised: keep its identity, which the checker
+			// uses to trace a label union back to its question.
+			return u
+		}
+	}
 	var flat []Type
 	var add func(t Type)
 	add = func(t Type) {

@@ -17,6 +17,8 @@
 package callargs
 
 import (
+	"strings"
+
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
@@ -77,7 +79,9 @@ func check(p *analysis.Pass, c analysis.Call) {
 		p.Report(d)
 		return
 	}
-	if spread {
+	if spread || strings.HasPrefix(c.Name, "llm.") {
+		// Evaluation-site arguments are judged by the site rules
+		// (HARN-TYP-030, 033, 035, 036), not twice.
 		return
 	}
 	for i, at := range c.Args {

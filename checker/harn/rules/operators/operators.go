@@ -103,8 +103,12 @@ func label(p *analysis.Pass, litExpr ast.Expr, other types.Type, n *ast.Binary) 
 			d.Related = append(d.Related, diagnostics.Related{Span: analysis.Span(q.LabelSpans[i]), Message: fmt.Sprintf("label %q declared here", l)})
 		}
 	} else {
-		d = p.Diag(diagnostics.SourceType, code, sl.Span, "%q is not one of the values of %s (%s); this %s comparison is always %s",
-			val, types.Describe(other), strings.Join(quoted, ", "), n.Op, always)
+		of := "the possible values"
+		if a, ok := other.(*types.Alias); ok {
+			of = "the values of " + a.Name
+		}
+		d = p.Diag(diagnostics.SourceType, code, sl.Span, "%q is not one of %s (%s); this %s comparison is always %s",
+			val, of, strings.Join(quoted, ", "), n.Op, always)
 	}
 	best := Nearest(val, names)
 	d.Help = "compare with one of " + strings.Join(quoted, ", ") + ", or add the label where it is declared"
