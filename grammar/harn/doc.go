@@ -4,7 +4,9 @@
 //
 // The generated parser (src/parser.c, src/tree_sitter/parser.h,
 // src/grammar.json, src/node-types.json) comes from grammar.js through the
-// pure-Go generator in grammar/generate (`go generate ./grammar/harn`).
+// pure-Go generator in grammar/generate (`go generate ./grammar/harn`), which
+// also stamps binding/parser_stamp.go with a digest of the C sources so the
+// Go build cache rebuilds the binding when they change.
 // Subpackages: ast (the typed syntax tree), lower (tree to ast), syntaxdiag
 // (syntax errors as HARN-PAR diagnostics) and binding (the Go binding; it
 // needs the generated parser). The tests of this package evaluate grammar.js,
@@ -17,3 +19,4 @@
 package harn
 
 //go:generate go run ../../cmd/tsgen -o src grammar.js
+//go:generate go run ./internal/stamp

@@ -15,10 +15,27 @@
  * may span lines freely. A line starting with `else`, `catch` or `finally`
  * also continues, and line comments between continued lines are skipped.
  *
- * Known limits: explicit type arguments are only parsed after a plain name
- * (`map<int>(xs)`, not `obj.m<int>()`); a block comment between continued
- * lines ends the statement; bare `{ ... }` blocks are not statements (a `{`
- * at statement start is a dict or closure expression).
+ * Choices where the reference leaves room:
+ * - `throws` follows the return type and precedes `where`
+ *   (`fn f(x) -> R throws E1 | E2 where T: I {`), on declarations, interface
+ *   methods, tools and `fn` literals; its type is any type, so a union lists
+ *   several error types. This is the order upstream's tree-sitter grammar uses.
+ * - The approval primitives `request_approval`, `dual_control`, `ask_user` and
+ *   `escalate_to` are reserved words that start a call-like
+ *   `approval_expression` whose arguments may be positional or named
+ *   (`request_approval("deploy", reviewers: ["a"], quorum: 2)`), as upstream's
+ *   runtime parser dispatches them. They stay usable as property names and
+ *   bare dict keys.
+ * - A plain lexical block is written `block { ... }` (upstream's spelling);
+ *   `block {` is one token, so `block` stays an ordinary name elsewhere. A
+ *   bare `{` at statement start is a dict or closure expression, as before.
+ * - Explicit type arguments follow a name or a member access
+ *   (`map<int>(xs)`, `obj.m<int>()`); the call reading wins over a comparison
+ *   only when `>(` completes it.
+ * - A line or block comment between continued lines does not end the
+ *   statement; a block comment there that itself nests is lexed without
+ *   nesting (the scanner's fallback), which only matters for a nested comment
+ *   placed between the lines of one expression.
  */
 
 /// <reference types="tree-sitter-cli/dsl" />
@@ -139,6 +156,12 @@ module.exports = grammar({
     // the external scanner lexes them.
 
     line_comment: _ => token(seq('//', /[^\n]*/)),
+
+    // The internal twin of the external block comment. The scanner lexes
+    // every block comment it is asked for (nesting included); this fallback
+    // only runs where the scanner declines a newline because the next line
+    // continues the expression and a block comment comes first.
+    block_comment: _ => token(seq('/*', /[^*]*\*+([^/*][^*]*\*+)*/, '/')),
 
     // ---------------------------------------------------------------------
     // Imports (§2)
@@ -369,6 +392,7 @@ module.exports = grammar({
       field('name', $.identifier),
       field('parameters', $.parameters),
       optional(seq('->', field('return_type', $._type))),
+      optional(field('throws', $.throws_clause)),
       field('body', $.tool_body),
     ),
 
@@ -436,10 +460,19 @@ module.exports = grammar({
       $.select_statement,
       $.yield_statement,
       $.emit_statement,
+      $.block_statement,
       $._expression,
     ),
 
     block: $ => seq('{', statementList($, $._statement), '}'),
+
+    // `block { ... }`: a plain lexical scope (§4 "Scoping"). `block {` is
+    // one token so that `block` remains an ordinary name.
+    block_statement: $ => seq(
+      alias(token(prec(1, /block[ \t]*\{/)), 'block {'),
+      statementList($, $._statement),
+      '}',
+    ),
 
     // `let`/`var` take a pattern; `const` takes a name (checked later). Which
     // of them is mutable depends on the Harn version (§4), so the grammar
@@ -647,6 +680,7 @@ module.exports = grammar({
       $.deadline_expression,
       $.parallel_expression,
       $.spawn_expression,
+      $.approval_expression,
     ),
 
     parenthesized_expression: $ => seq('(', field('expression', $._expression), ')'),
@@ -659,7 +693,7 @@ module.exports = grammar({
       // Explicit type arguments `map<int, string>(xs, f)` follow a plain
       // name only; `f < x` stays a comparison unless `>(` completes the call.
       prec.dynamic(1, seq(
-        field('function', $.identifier),
+        field('function', choice($.identifier, $.member_expression)),
         field('type_arguments', $.type_arguments),
         field('arguments', $.arguments),
       )),
@@ -825,6 +859,25 @@ module.exports = grammar({
 
     spawn_expression: $ => seq('spawn', field('body', $.block)),
 
+    // Human-in-the-loop primitives (§1 newer keywords):
+    // `request_approval("deploy", reviewers: ["a"], quorum: 2)`.
+    approval_expression: $ => seq(
+      field('primitive', choice('request_approval', 'dual_control', 'ask_user', 'escalate_to')),
+      field('arguments', $.approval_arguments),
+    ),
+
+    approval_arguments: $ => seq(
+      '(',
+      commaSepTrailing(choice($.named_argument, $._expression, $.spread_element)),
+      ')',
+    ),
+
+    named_argument: $ => seq(
+      field('name', $.identifier),
+      ':',
+      field('value', $._expression),
+    ),
+
     closure: $ => seq(
       '{',
       optional(field('parameters', $.closure_parameters)),
@@ -845,6 +898,7 @@ module.exports = grammar({
       'fn',
       field('parameters', $.parameters),
       optional(seq('->', field('return_type', $._type))),
+      optional(field('throws', $.throws_clause)),
       field('body', $.block),
     ),
 

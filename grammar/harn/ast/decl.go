@@ -196,6 +196,7 @@ type ToolDecl struct {
 	Name        *Ident
 	Params      []*Param
 	ReturnType  Type
+	Throws      Type       // nil when absent
 	Description *StringLit // nil when absent
 	Body        []Stmt
 }

@@ -129,6 +129,7 @@ type FuncLit struct {
 	Span       Span
 	Params     []*Param
 	ReturnType Type
+	Throws     Type // nil when absent
 	Body       *Block
 }
 
@@ -162,6 +163,25 @@ type Call struct {
 	Func     Expr
 	TypeArgs []Type
 	Args     []Expr // may contain *Spread
+}
+
+// Approval is a human-in-the-loop primitive called with positional and
+// named arguments, `request_approval("deploy", quorum: 2)` (grammar
+// `approval_expression`). Primitive is one of "request_approval",
+// "dual_control", "ask_user" and "escalate_to".
+type Approval struct {
+	Span      Span
+	Primitive string
+	Args      []*ApprovalArg
+}
+
+// ApprovalArg is one argument of an Approval: `name: value` when Name is
+// set, else positional (Value may then be a *Spread) (grammar
+// `named_argument` or an expression).
+type ApprovalArg struct {
+	Span  Span
+	Name  *Ident // nil when positional
+	Value Expr
 }
 
 // Member is `x.name` or `x?.name` (grammar `member_expression`).
@@ -355,6 +375,8 @@ func (n *StructLit) Pos() Span   { return n.Span }
 func (n *FieldInit) Pos() Span   { return n.Span }
 func (n *Paren) Pos() Span       { return n.Span }
 func (n *Call) Pos() Span        { return n.Span }
+func (n *Approval) Pos() Span    { return n.Span }
+func (n *ApprovalArg) Pos() Span { return n.Span }
 func (n *Member) Pos() Span      { return n.Span }
 func (n *Index) Pos() Span       { return n.Span }
 func (n *Slice) Pos() Span       { return n.Span }
@@ -389,6 +411,7 @@ func (*FuncLit) stmtNode()     {}
 func (*StructLit) stmtNode()   {}
 func (*Paren) stmtNode()       {}
 func (*Call) stmtNode()        {}
+func (*Approval) stmtNode()    {}
 func (*Member) stmtNode()      {}
 func (*Index) stmtNode()       {}
 func (*Slice) stmtNode()       {}
@@ -422,6 +445,7 @@ func (*FuncLit) exprNode()     {}
 func (*StructLit) exprNode()   {}
 func (*Paren) exprNode()       {}
 func (*Call) exprNode()        {}
+func (*Approval) exprNode()    {}
 func (*Member) exprNode()      {}
 func (*Index) exprNode()       {}
 func (*Slice) exprNode()       {}

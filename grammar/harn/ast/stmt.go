@@ -167,6 +167,13 @@ type SelectTimeout struct {
 	Body     *Block
 }
 
+// BlockStmt is `block { ... }`, a plain lexical scope (grammar
+// `block_statement`). Body spans from its `{`.
+type BlockStmt struct {
+	Span Span
+	Body *Block
+}
+
 // Yield is `yield [value]` (grammar `yield_statement`).
 type Yield struct {
 	Span  Span
@@ -196,20 +203,22 @@ func (n *Select) Pos() Span        { return n.Span }
 func (n *SelectCase) Pos() Span    { return n.Span }
 func (n *SelectTimeout) Pos() Span { return n.Span }
 func (n *Yield) Pos() Span         { return n.Span }
+func (n *BlockStmt) Pos() Span     { return n.Span }
 func (n *Emit) Pos() Span          { return n.Span }
 
-func (*VarDecl) stmtNode()  {}
-func (*Assign) stmtNode()   {}
-func (*Return) stmtNode()   {}
-func (*Throw) stmtNode()    {}
-func (*Break) stmtNode()    {}
-func (*Continue) stmtNode() {}
-func (*For) stmtNode()      {}
-func (*While) stmtNode()    {}
-func (*Guard) stmtNode()    {}
-func (*Require) stmtNode()  {}
-func (*Defer) stmtNode()    {}
-func (*Mutex) stmtNode()    {}
-func (*Select) stmtNode()   {}
-func (*Yield) stmtNode()    {}
-func (*Emit) stmtNode()     {}
+func (*VarDecl) stmtNode()   {}
+func (*Assign) stmtNode()    {}
+func (*Return) stmtNode()    {}
+func (*Throw) stmtNode()     {}
+func (*Break) stmtNode()     {}
+func (*Continue) stmtNode()  {}
+func (*For) stmtNode()       {}
+func (*While) stmtNode()     {}
+func (*Guard) stmtNode()     {}
+func (*Require) stmtNode()   {}
+func (*Defer) stmtNode()     {}
+func (*Mutex) stmtNode()     {}
+func (*Select) stmtNode()    {}
+func (*Yield) stmtNode()     {}
+func (*BlockStmt) stmtNode() {}
+func (*Emit) stmtNode()      {}

@@ -1,6 +1,10 @@
 package lower
 
-import "github.com/harnlang/harn-check/grammar/harn/ast"
+import (
+	"strings"
+
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
 
 // stmt lowers any node found where a statement may stand.
 func (l *lowerer) stmt(n Node) ast.Stmt {
@@ -59,6 +63,17 @@ func (l *lowerer) stmt(n Node) ast.Stmt {
 		return &ast.Yield{Span: l.span(n), Value: l.optExpr(l.field(n, "value"))}
 	case "emit_statement":
 		return &ast.Emit{Span: l.span(n), Value: l.reqExpr(n, "value")}
+	case "block_statement":
+		// The first token is `block {`; the body starts at its brace.
+		sp := l.span(n)
+		body := &ast.Block{Span: sp}
+		if i := strings.IndexByte(l.text(n), '{'); i >= 0 {
+			body.Span.Start = sp.Start + i
+		}
+		for _, c := range l.unfielded(n) {
+			body.Stmts = append(body.Stmts, l.stmt(c))
+		}
+		return &ast.BlockStmt{Span: sp, Body: body}
 	}
 	return l.expr(n)
 }
@@ -247,6 +262,7 @@ func (l *lowerer) decl(n Node) ast.Stmt {
 			Name:       l.requiredIdent(n, "name"),
 			Params:     l.params(l.field(n, "parameters")),
 			ReturnType: l.optType(l.field(n, "return_type")),
+			Throws:     l.throws(l.field(n, "throws")),
 		}
 		if body := l.field(n, "body"); body != nil {
 			for _, s := range l.unfielded(body) {

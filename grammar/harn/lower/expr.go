@@ -53,6 +53,7 @@ func (l *lowerer) expr(n Node) ast.Expr {
 			Span:       sp,
 			Params:     l.params(l.field(n, "parameters")),
 			ReturnType: l.optType(l.field(n, "return_type")),
+			Throws:     l.throws(l.field(n, "throws")),
 			Body:       l.reqBlock(n, "body"),
 		}
 	case "struct_expression":
@@ -185,6 +186,18 @@ func (l *lowerer) expr(n Node) ast.Expr {
 		return p
 	case "spawn_expression":
 		return &ast.Spawn{Span: sp, Body: l.reqBlock(n, "body")}
+	case "approval_expression":
+		a := &ast.Approval{Span: sp, Primitive: l.fieldText(n, "primitive"), Args: []*ast.ApprovalArg{}}
+		if args := l.field(n, "arguments"); args != nil {
+			for _, c := range l.unfielded(args) {
+				if c.Kind() == "named_argument" {
+					a.Args = append(a.Args, &ast.ApprovalArg{Span: l.span(c), Name: l.requiredIdent(c, "name"), Value: l.reqExpr(c, "value")})
+					continue
+				}
+				a.Args = append(a.Args, &ast.ApprovalArg{Span: l.span(c), Value: l.element(c)})
+			}
+		}
+		return a
 	case "block":
 		return l.block(n)
 	}

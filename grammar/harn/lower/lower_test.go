@@ -117,6 +117,18 @@ let l = [1, 2.5, 30s, true, false, nil]
 // comment
 /* block */
 `},
+	{"newer", `fn f() -> int throws A | B { return 1 }
+let g = fn() throws E { }
+tool t() throws E { description "d" }
+let ok = request_approval("deploy", reviewers: ["a"], ...more)
+let v = obj.m<int>(1)
+let w = xs
+  /* c */
+  .first
+block {
+  let x = 2w
+}
+`},
 	{"errors", `fn f() {
   let = 3
 }

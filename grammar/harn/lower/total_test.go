@@ -152,10 +152,12 @@ var kinds = []string{
 	"attributed_declaration", "attribute", "struct_declaration", "enum_declaration", "enum_variant",
 	"union_type", "generic_type", "shape_type", "shape_field", "literal_type", "negative_literal",
 	"or_pattern", "dict_pattern", "list_pattern", "variant_pattern", "select_statement", "tool_declaration",
+	"approval_expression", "approval_arguments", "named_argument", "block_statement", "throws_clause",
 }
 
 var fieldNames = []string{"", "", "name", "value", "left", "right", "body", "pattern", "type", "key",
-	"operator", "function", "arguments", "parameters", "declaration", "attribute", "condition", "names", "path"}
+	"operator", "function", "arguments", "parameters", "declaration", "attribute", "condition", "names", "path",
+	"primitive", "throws"}
 
 // synth builds an arbitrary tree from fuzz bytes.
 func synth(data []byte, src int) *harntest.Tree {

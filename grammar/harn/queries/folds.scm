@@ -1,6 +1,7 @@
 ; Foldable regions.
 [
   (block)
+  (block_statement)
   (struct_body)
   (enum_body)
   (interface_body)

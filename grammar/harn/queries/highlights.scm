@@ -74,7 +74,9 @@
 ["return" "yield" "emit"] @keyword.return
 [(break_statement) (continue_statement)] @keyword.repeat
 ["try" "catch" "finally" "throw"] @keyword.exception
-["require" "defer" "deadline" "mutex" "select" "timeout" "default" "spawn"] @keyword
+["require" "defer" "deadline" "mutex" "select" "timeout" "default" "spawn" "block {"] @keyword
+["request_approval" "dual_control" "ask_user" "escalate_to"] @function.builtin
+(named_argument name: (identifier) @variable.parameter)
 ["in" "not" "to" "exclusive"] @keyword.operator
 ["in" "out"] @keyword.modifier
 

@@ -2,6 +2,7 @@
 ; level; the closing delimiter dedents.
 [
   (block)
+  (block_statement)
   (struct_body)
   (enum_body)
   (interface_body)

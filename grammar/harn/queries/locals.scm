@@ -3,6 +3,7 @@
 [
   (source_file)
   (block)
+  (block_statement)
   (closure)
   (function_declaration)
   (function_expression)

@@ -8,7 +8,8 @@
 //                             an operator that continues the expression
 //                             (`|>`, `&&`, `.`, `?.`, `??`, ...) or with
 //                             `else`, `catch` or `finally`. Blank lines fold
-//                             into the same token.
+//                             into the same token; line and block comments
+//                             between the lines are looked through.
 //   block_comment             `/* ... */`, which nests.
 //   string_content            text inside "...", up to a quote, a backslash,
 //                             `${` or the end of the line.
@@ -197,16 +198,32 @@ static bool scan_raw_string(TSLexer *lexer) {
 // has already marked the end of the newline token.
 static bool continues_expression(TSLexer *lexer) {
   int32_t c = lexer->lookahead;
-  // Line comments between the lines of a chain are skipped: the line after
-  // them decides. (The parser's own lexer then reads them as extras.) A
-  // block comment ends the statement, since only this scanner can lex it.
+  // Comments between the lines of a chain are skipped: the line after them
+  // decides. (The parser's lexer then reads them as extras; a block comment
+  // there goes through the grammar's internal block_comment twin, since this
+  // scanner has declined the token.)
   while (c == '/') {
     advance(lexer);
-    if (lexer->lookahead != '/') {
-      return lexer->lookahead != '*';
-    }
-    while (!lexer->eof(lexer) && lexer->lookahead != '\n') {
+    if (lexer->lookahead == '/') {
+      while (!lexer->eof(lexer) && lexer->lookahead != '\n') {
+        advance(lexer);
+      }
+    } else if (lexer->lookahead == '*') {
       advance(lexer);
+      unsigned depth = 1;
+      while (depth > 0 && !lexer->eof(lexer)) {
+        int32_t d = lexer->lookahead;
+        advance(lexer);
+        if (d == '/' && lexer->lookahead == '*') {
+          advance(lexer);
+          depth++;
+        } else if (d == '*' && lexer->lookahead == '/') {
+          advance(lexer);
+          depth--;
+        }
+      }
+    } else {
+      return true; // a `/` starting a line continues a division
     }
     while (lexer->lookahead == '\n' || is_horizontal_space(lexer->lookahead)) {
       advance(lexer);
