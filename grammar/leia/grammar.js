@@ -127,6 +127,13 @@ module.exports = grammar({
     $._agent_keyword,
     // An untagged fenced raw block: ```...```, no escapes, no interpolation.
     $.fenced_string,
+    // Zero-width, at the end of the input, ending the top-level statement
+    // list. Only the top level expects it, so the minimised table cannot
+    // merge a nested state with its top-level twin (an external lookahead
+    // keeps states apart): no state inside an open block then reduces on
+    // end-of-input, which is what let the runtime's recovery at the end of
+    // the file loop forever (tree-sitter/tree-sitter#1617).
+    $._end_of_file,
     // Never produced: present only so the scanner can recognise error
     // recovery (every symbol valid).
     $._error_sentinel,
@@ -158,7 +165,7 @@ module.exports = grammar({
   ],
 
   rules: {
-    source_file: $ => repeat(choice($._statement, ';')),
+    source_file: $ => seq(repeat(choice($._statement, ';')), optional($._end_of_file)),
 
     // ----------------------------------------------------------------------
     // Statements (spec "Statements")

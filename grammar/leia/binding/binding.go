@@ -40,6 +40,7 @@ var language = sitter.NewLanguage(unsafe.Pointer(C.tree_sitter_leia()))
 func Language() *sitter.Language { return language }
 
 // ParseTree parses src, reusing oldTree (already edited) when it is not nil.
+// It returns nil when the parse exceeds its budget (grammar/tsutil).
 func ParseTree(src []byte, oldTree *sitter.Tree) *sitter.Tree {
 	p := sitter.NewParser()
 	defer p.Close()
@@ -93,9 +94,24 @@ func (x Node) FieldNameForChild(i int) string { return x.n.FieldNameForChild(uin
 // *ast.Error nodes in the tree and LEIA1001 diagnostics.
 func Parse(path string, src []byte) (*ast.File, []diagnostics.Diagnostic) {
 	tree := ParseTree(src, nil)
+	if tree == nil {
+		return gaveUp(path, src)
+	}
 	defer tree.Close()
 	root := tree.RootNode()
 	return ast.Lower(Snapshot(root), src), SyntaxDiagnostics(path, src, root)
+}
+
+// gaveUp is the result for a file whose parse ran out of its budget
+// (grammar/tsutil): one Error over the whole file and one diagnostic that
+// says so, instead of a hang.
+func gaveUp(path string, src []byte) (*ast.File, []diagnostics.Diagnostic) {
+	span := ast.Span{Start: 0, End: len(src)}
+	file := &ast.File{Span: span, Errors: []*ast.Error{{Span: span, Text: string(src)}}}
+	d := diagnostics.New(path, diagnostics.SourceParser, SyntaxCode, diagnostics.Span{},
+		"the parser gave up on this file: recovering from its syntax errors took too long")
+	d.Help = "fix the first syntax error and check again; please report the file, this is a parser limitation"
+	return file, []diagnostics.Diagnostic{d}
 }
 
 // SyntaxDiagnostics reports each outermost ERROR and MISSING node of the
@@ -107,6 +123,10 @@ func SyntaxDiagnostics(path string, src []byte, root *sitter.Node) []diagnostics
 	walk = func(n *sitter.Node) {
 		switch {
 		case n.IsMissing():
+			if d, ok := unclosedOpener(path, n); ok {
+				out = append(out, d)
+				return
+			}
 			span := diagnostics.Span{Start: int(n.StartByte()), End: int(n.EndByte())}
 			out = append(out, diagnostics.New(path, diagnostics.SourceParser, SyntaxCode, span,
 				fmt.Sprintf("missing %s", describe(n.Kind(), n.IsNamed()))))
@@ -162,6 +182,41 @@ func errorDiagnostic(path string, src []byte, n *sitter.Node) diagnostics.Diagno
 }
 
 var closer = map[byte]byte{'{': '}', '(': ')', '[': ']'}
+
+// unclosedOpener reports a missing closing bracket whose opener is on an
+// earlier line (a block left open) at the opener, where the mistake is;
+// a bracket missing on its opener's own line stays "missing `]`".
+func unclosedOpener(path string, missing *sitter.Node) (diagnostics.Diagnostic, bool) {
+	kind := missing.Kind()
+	if len(kind) != 1 {
+		return diagnostics.Diagnostic{}, false
+	}
+	var open byte
+	for o, c := range closer {
+		if c == kind[0] {
+			open = o
+		}
+	}
+	parent := missing.Parent()
+	if open == 0 || parent == nil {
+		return diagnostics.Diagnostic{}, false
+	}
+	for i := uint(0); i < parent.ChildCount(); i++ {
+		c := parent.Child(i)
+		if c == nil || c.StartByte() >= missing.StartByte() || c.Kind() != string(open) || c.IsMissing() {
+			continue
+		}
+		if c.StartPosition().Row == missing.StartPosition().Row {
+			return diagnostics.Diagnostic{}, false
+		}
+		d := diagnostics.New(path, diagnostics.SourceParser, SyntaxCode,
+			diagnostics.Span{Start: int(c.StartByte()), End: int(c.EndByte())},
+			fmt.Sprintf("`%c` is never closed", open))
+		d.Help = fmt.Sprintf("add the matching `%s`", kind)
+		return d, true
+	}
+	return diagnostics.Diagnostic{}, false
+}
 
 // unclosedBracket returns the offset of the innermost bracket in text that
 // is never closed, skipping strings, raw strings and comments.

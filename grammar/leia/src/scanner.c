@@ -41,6 +41,7 @@ enum TokenType {
   AGENT_DECLARATION_KEYWORD,
   AGENT_KEYWORD,
   FENCED_STRING,
+  END_OF_FILE,
   ERROR_SENTINEL,
 };
 
@@ -377,6 +378,14 @@ void tree_sitter_leia_external_scanner_deserialize(void *payload, const char *bu
   (void)length;
 }
 
+// end_of_file reports the zero-width token that ends the top-level
+// statement list.
+static bool end_of_file(TSLexer *lexer) {
+  lexer->mark_end(lexer);
+  lexer->result_symbol = END_OF_FILE;
+  return true;
+}
+
 bool tree_sitter_leia_external_scanner_scan(void *payload, TSLexer *lexer,
                                             const bool *valid_symbols) {
   (void)payload;
@@ -384,6 +393,11 @@ bool tree_sitter_leia_external_scanner_scan(void *payload, TSLexer *lexer,
   // decide then.
   if (valid_symbols[ERROR_SENTINEL]) {
     return false;
+  }
+
+  // The end of the input, where the top level may end (see grammar.js).
+  if (valid_symbols[END_OF_FILE] && lexer->eof(lexer)) {
+    return end_of_file(lexer);
   }
 
   // Content tokens: no whitespace skipping, it belongs to the text.
@@ -405,6 +419,10 @@ bool tree_sitter_leia_external_scanner_scan(void *payload, TSLexer *lexer,
 
   while (is_space(lexer->lookahead)) {
     skip(lexer);
+  }
+
+  if (valid_symbols[END_OF_FILE] && lexer->eof(lexer)) {
+    return end_of_file(lexer);
   }
 
   if (valid_symbols[INFINITE_LOOP] && lexer->lookahead == '{') {
