@@ -165,6 +165,8 @@ type Read struct {
 	Dynamic bool
 	// Kind is "property", "optional property", "index" or "destructuring".
 	Kind string
+	// Stmt is the span of the innermost statement containing the read.
+	Stmt ast.Span
 }
 
 // Match is a match expression.

@@ -134,7 +134,7 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 			}
 		}
 		if stdlib.IsOutcome(xt) {
-			c.facts.Reads = append(c.facts.Reads, analysis.Read{Span: e.Span, NameSpan: e.Index.Pos(), X: e.X, Recv: xt, Dynamic: true, Kind: kind})
+			c.facts.Reads = append(c.facts.Reads, analysis.Read{Span: e.Span, NameSpan: e.Index.Pos(), X: e.X, Recv: xt, Dynamic: true, Kind: kind, Stmt: c.curStmt})
 		}
 		_ = it
 		var res types.Type = types.AnyType
@@ -307,7 +307,7 @@ func (c *checker) readField(sc *scope, x ast.Expr, t types.Type, name string, sp
 	if optional && kind == "property" {
 		kind = "optional property"
 	}
-	c.facts.Reads = append(c.facts.Reads, analysis.Read{Span: span, NameSpan: nameSpan, X: x, Recv: t, Field: name, Kind: kind})
+	c.facts.Reads = append(c.facts.Reads, analysis.Read{Span: span, NameSpan: nameSpan, X: x, Recv: t, Field: name, Kind: kind, Stmt: c.curStmt})
 	recv := t
 	if optional {
 		recv = types.StripNil(t)

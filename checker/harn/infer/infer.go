@@ -36,6 +36,8 @@ type checker struct {
 	lines   *diagnostics.LineIndex
 	// policies are site policies evaluated once the module is walked.
 	policies []pendingPolicy
+	// curStmt is the span of the statement being checked.
+	curStmt ast.Span
 	siteFns  map[*analysis.Site]*scope
 }
 

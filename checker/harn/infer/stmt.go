@@ -70,6 +70,9 @@ func (c *checker) stmt(sc *scope, s ast.Stmt) { c.stmtValue(sc, s, false) }
 // stmtValue checks one statement; last marks the final statement of a
 // block, whose value may be the block's value.
 func (c *checker) stmtValue(sc *scope, s ast.Stmt, last bool) types.Type {
+	saved := c.curStmt
+	c.curStmt = s.Pos()
+	defer func() { c.curStmt = saved }()
 	switch s := s.(type) {
 	case *ast.VarDecl:
 		c.varDecl(sc, s)

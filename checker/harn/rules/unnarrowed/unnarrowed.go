@@ -64,6 +64,9 @@ func run(p *analysis.Pass) {
 		}
 		d := p.Diag(diagnostics.SourceType, code, r.Span, "%s", msg)
 		d.Help = scaffold(x, recv, r.Field)
+		if fix, ok := wrapFix(p, r, x, have); ok {
+			d.Fixes = []diagnostics.Fix{fix}
+		}
 		p.Report(d)
 	}
 }
@@ -104,6 +107,43 @@ func kindsWith(t types.Type, field string) []string {
 		}
 	}
 	return out
+}
+
+// wrapFix wraps the statement holding the read in a match on the kind,
+// with the read in the arm of the first variant that has the field and a
+// catch-all arm to fill in.
+func wrapFix(p *analysis.Pass, r analysis.Read, x string, have []string) (diagnostics.Fix, bool) {
+	st := r.Stmt
+	if len(have) == 0 || st.End <= st.Start || st.End > len(p.Src) || !isIdent(x) {
+		return diagnostics.Fix{}, false
+	}
+	lineStart := st.Start
+	for lineStart > 0 && p.Src[lineStart-1] != '\n' {
+		lineStart--
+	}
+	indent := string(p.Src[lineStart:st.Start])
+	if strings.TrimLeft(indent, " \t") != "" {
+		return diagnostics.Fix{}, false
+	}
+	body := strings.ReplaceAll(p.Text(st), "\n", "\n  ")
+	var b strings.Builder
+	fmt.Fprintf(&b, "match %s.kind {\n%s  %s -> {\n%s    %s\n%s  }\n%s  _ -> { }\n%s}", x, indent, have[0], indent, body, indent, indent, indent)
+	return diagnostics.Fix{
+		Title: fmt.Sprintf("Wrap in match %s.kind", x),
+		Edits: []diagnostics.TextEdit{{Span: analysis.Span(st), NewText: b.String()}},
+	}, true
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r != '_' && !(r >= 'a' && r <= 'z') && !(r >= 'A' && r <= 'Z') && !(i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // scaffold suggests the match that narrows x before the read.
