@@ -38,7 +38,7 @@ type checker struct {
 	policies []pendingPolicy
 	// curStmt is the span of the statement being checked.
 	curStmt ast.Span
-	siteFns  map[*analysis.Site]*scope
+	siteFns map[*analysis.Site]*scope
 }
 
 type pendingPolicy struct {
