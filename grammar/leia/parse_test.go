@@ -1,29 +1,24 @@
 package leia
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/harnlang/harn-check/grammar/generate"
-	"github.com/harnlang/harn-check/grammar/generate/difftest"
 	"github.com/harnlang/harn-check/grammar/generate/dsl"
 )
 
-// The parser is generated from grammar.js and built into a helper program
-// once per test binary (the helper is cached by content across runs).
+// The parser is generated from grammar.js once per test binary; the tests
+// that parse use the committed copy through package binding
+// (TestGeneratedFilesCurrent keeps the two equal).
 var (
-	genOnce   sync.Once
-	genOut    *generate.Output
-	genErr    error
-	buildOnce sync.Once
-	helperBin string
-	buildErr  error
+	genOnce sync.Once
+	genOut  *generate.Output
+	genErr  error
 )
 
 func generated(t *testing.T) *generate.Output {
@@ -53,57 +48,6 @@ func TestGrammarGenerates(t *testing.T) {
 	}
 	t.Logf("states %d (large %d), symbols %d, tokens %d, lex states %d",
 		out.Stats.States, out.Stats.LargeStates, out.Stats.Symbols, out.Stats.Tokens, out.Stats.LexStates)
-}
-
-// startParser builds the helper linking the generated parser with
-// src/scanner.c and starts it.
-func startParser(t *testing.T) *difftest.Helper {
-	t.Helper()
-	out := generated(t)
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "leia-parser-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		defer os.RemoveAll(dir)
-		scanner, err := os.ReadFile(filepath.Join("src", "scanner.c"))
-		if err != nil {
-			buildErr = err
-			return
-		}
-		files := map[string][]byte{
-			"parser.c":             out.ParserC,
-			"tree_sitter/parser.h": out.ParserH,
-			"scanner.c":            scanner,
-		}
-		for name, data := range files {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			if buildErr = os.MkdirAll(filepath.Dir(p), 0o755); buildErr != nil {
-				return
-			}
-			if buildErr = os.WriteFile(p, data, 0o644); buildErr != nil {
-				return
-			}
-		}
-		sum, err := difftest.RepoGoSum()
-		if err != nil {
-			buildErr = err
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-		defer cancel()
-		helperBin, buildErr = difftest.Build(ctx, dir, sum)
-	})
-	if buildErr != nil {
-		t.Fatalf("building the Leia parser: %v", buildErr)
-	}
-	h, err := difftest.Start(helperBin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Close)
-	return h
 }
 
 var (

@@ -1,5 +1,3 @@
-//go:build leia_parser
-
 package binding
 
 import sitter "github.com/tree-sitter/go-tree-sitter"

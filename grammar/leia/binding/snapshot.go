@@ -1,5 +1,3 @@
-//go:build leia_parser
-
 package binding
 
 import (
