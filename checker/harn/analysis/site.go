@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 )
 
@@ -121,4 +122,14 @@ type Policy struct {
 func (p Policy) String(name string) (string, bool) {
 	v, ok := p.Fields[name].(string)
 	return v, ok
+}
+
+// LabelsRelated points at a question's declared labels: one related span
+// covering them all, named after the question.
+func LabelsRelated(q *Question) []diagnostics.Related {
+	if len(q.LabelSpans) == 0 {
+		return nil
+	}
+	span := q.LabelSpans[0].Cover(q.LabelSpans[len(q.LabelSpans)-1])
+	return []diagnostics.Related{{Span: Span(span), Message: "labels of question " + q.ID + " declared here"}}
 }

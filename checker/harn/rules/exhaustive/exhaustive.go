@@ -115,9 +115,7 @@ func check(p *analysis.Pass, m analysis.Match) {
 	span := ast.Span{Start: m.Node.Span.Start, End: m.Node.Value.Pos().End}
 	d := p.Diag(diagnostics.SourceType, codeMissing, span, "match on %s is not exhaustive: missing %s", p.Text(m.Node.Value.Pos()), list(missing))
 	if q := p.Facts.LabelQuestion(m.Subject); q != nil {
-		for i, l := range q.Labels {
-			d.Related = append(d.Related, diagnostics.Related{Span: analysis.Span(q.LabelSpans[i]), Message: fmt.Sprintf("label %q declared here", l)})
-		}
+		d.Related = analysis.LabelsRelated(q)
 	}
 	d.Help = "add an arm for each missing value, or a `_ -> { ... }` arm"
 	var b strings.Builder

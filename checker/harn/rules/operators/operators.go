@@ -99,9 +99,7 @@ func label(p *analysis.Pass, litExpr ast.Expr, other types.Type, n *ast.Binary) 
 	if q := p.Facts.LabelQuestion(types.StripNil(other)); q != nil {
 		d = p.Diag(diagnostics.SourceType, code, sl.Span, "%q is not a declared label of question %s (declared: %s); this %s comparison is always %s",
 			val, q.ID, strings.Join(quoted, ", "), n.Op, always)
-		for i, l := range q.Labels {
-			d.Related = append(d.Related, diagnostics.Related{Span: analysis.Span(q.LabelSpans[i]), Message: fmt.Sprintf("label %q declared here", l)})
-		}
+		d.Related = analysis.LabelsRelated(q)
 	} else {
 		of := "the possible values"
 		if a, ok := other.(*types.Alias); ok {

@@ -125,7 +125,7 @@ func wrapFix(p *analysis.Pass, r analysis.Read, x string, have []string) (diagno
 	if strings.TrimLeft(indent, " \t") != "" {
 		return diagnostics.Fix{}, false
 	}
-	body := strings.ReplaceAll(p.Text(st), "\n", "\n  ")
+	body := strings.ReplaceAll(p.Text(st), "\n", "\n    ")
 	var b strings.Builder
 	fmt.Fprintf(&b, "match %s.kind {\n%s  %s -> {\n%s    %s\n%s  }\n%s  _ -> { }\n%s}", x, indent, have[0], indent, body, indent, indent, indent)
 	return diagnostics.Fix{
