@@ -65,3 +65,58 @@ func TestSnapshotMatchesAdapter(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotFlags: every node of the Go copy has the kind, span and flags
+// the tree reports directly, on valid and broken inputs (ERROR and MISSING
+// nodes included).
+func TestSnapshotFlags(t *testing.T) {
+	sources := []string{
+		"fn f() {\n  let x = (1 +\n}\n",
+		"let xs = [1, 2\nlog(xs)\n",
+		"fn f(a: int, +) { }\n",
+		"match v { \"a\" => { } }\n",
+		"let s = \"abc\nlet t = 1\n",
+		"block {\n  let a = request_approval(\"x\", quorum: 2)\n",
+		"/* c */ let y = obj.m<int>() // d\n",
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "examples", "*", "*.harn"))
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, string(src))
+	}
+	var errs, missing int
+	var compare func(path string, a, b lower.Node)
+	compare = func(path string, a, b lower.Node) {
+		if a.Kind() != b.Kind() || a.StartByte() != b.StartByte() || a.EndByte() != b.EndByte() ||
+			a.IsNamed() != b.IsNamed() || a.IsError() != b.IsError() || a.IsMissing() != b.IsMissing() ||
+			a.IsExtra() != b.IsExtra() || a.ChildCount() != b.ChildCount() {
+			t.Errorf("%s: tree node %s [%d,%d) named=%v error=%v missing=%v extra=%v, snapshot %s [%d,%d) named=%v error=%v missing=%v extra=%v",
+				path, a.Kind(), a.StartByte(), a.EndByte(), a.IsNamed(), a.IsError(), a.IsMissing(), a.IsExtra(),
+				b.Kind(), b.StartByte(), b.EndByte(), b.IsNamed(), b.IsError(), b.IsMissing(), b.IsExtra())
+			return
+		}
+		if a.IsError() {
+			errs++
+		}
+		if a.IsMissing() {
+			missing++
+		}
+		for i := 0; i < a.ChildCount(); i++ {
+			if a.FieldNameForChild(i) != b.FieldNameForChild(i) {
+				t.Errorf("%s: child %d field %q, snapshot %q", path, i, a.FieldNameForChild(i), b.FieldNameForChild(i))
+			}
+			compare(path+"/"+a.Kind(), a.Child(i), b.Child(i))
+		}
+	}
+	for _, src := range sources {
+		tree := ParseTree([]byte(src), nil)
+		compare("", Wrap(tree.RootNode()), Snapshot(tree))
+		tree.Close()
+	}
+	if errs == 0 || missing == 0 {
+		t.Errorf("inputs gave %d ERROR and %d MISSING nodes; the test needs both", errs, missing)
+	}
+}

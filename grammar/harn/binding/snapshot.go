@@ -61,21 +61,30 @@ func (s *snap) ChildCount() int                { return len(s.children) }
 func (s *snap) Child(i int) lower.Node         { return s.children[i] }
 func (s *snap) FieldNameForChild(i int) string { return s.fields[i] }
 
-// kindNames caches symbol names by id (and namedness, since an anonymous
-// token and a named rule may share a name).
-var kindNames sync.Map // uint16 -> string
+// kinds caches, by symbol id, a symbol's name and whether it is named (an
+// alias has its own id, so both are properties of the id). Reading them
+// from the cache saves cgo calls per node.
+var kinds sync.Map // uint16 -> kindInfo
 
-func kindOf(n *sitter.Node) string {
+type kindInfo struct {
+	name  string
+	named bool
+}
+
+// errorSymbol is tree-sitter's id of ERROR nodes (ts_builtin_sym_error).
+const errorSymbol = 0xFFFF
+
+func kindOf(n *sitter.Node) (uint16, kindInfo) {
 	id := n.KindId()
-	if n.IsError() {
-		return "ERROR"
+	if v, ok := kinds.Load(id); ok {
+		return id, v.(kindInfo)
 	}
-	if v, ok := kindNames.Load(id); ok {
-		return v.(string)
+	k := kindInfo{name: n.Kind(), named: n.IsNamed()}
+	if id == errorSymbol {
+		k = kindInfo{name: "ERROR", named: true}
 	}
-	k := n.Kind()
-	kindNames.Store(id, k)
-	return k
+	kinds.Store(id, k)
+	return id, k
 }
 
 // Snapshot copies a tree into Go memory with one cursor walk, for
@@ -86,9 +95,14 @@ func Snapshot(tree *sitter.Tree) lower.Node {
 	var build func() *snap
 	build = func() *snap {
 		n := c.Node()
+		id, k := kindOf(n)
 		s := &snap{
-			kind: kindOf(n), start: int(n.StartByte()), end: int(n.EndByte()),
-			named: n.IsNamed(), err: n.IsError(), missing: n.IsMissing(), extra: n.IsExtra(),
+			kind: k.name, start: int(n.StartByte()), end: int(n.EndByte()),
+			named: k.named, err: id == errorSymbol, extra: n.IsExtra(),
+		}
+		// Only a zero-width node can be MISSING.
+		if s.start == s.end {
+			s.missing = n.IsMissing()
 		}
 		if s.err {
 			s.expected = expectedAt(n)
