@@ -76,10 +76,10 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 					rec.Open = true
 				}
 			case en.Name != nil:
-				rec.Fields = setField(rec.Fields, types.Field{Name: en.Name.Name, Type: vt})
+				rec.Fields = setField(rec.Fields, types.Field{Name: en.Name.Name, Type: widen(vt)})
 			case en.StringKey != nil:
 				if s, ok := en.StringKey.Value(); ok {
-					rec.Fields = setField(rec.Fields, types.Field{Name: s, Type: vt})
+					rec.Fields = setField(rec.Fields, types.Field{Name: s, Type: widen(vt)})
 				} else {
 					c.expr(sc, en.StringKey)
 					rec.Open = true

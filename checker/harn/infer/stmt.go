@@ -249,7 +249,9 @@ func (c *checker) varDecl(sc *scope, d *ast.VarDecl) {
 				_ = vt
 			}
 		}
-	} else if kind != kindConst {
+	} else {
+		// An inferred binding takes the base type of a literal: a constant
+		// flag edited between runs must not make comparisons "always false".
 		t = widen(vt)
 	}
 	_, wild := d.Pattern.(*ast.WildcardPattern)
