@@ -139,6 +139,29 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestParseLeia runs the parse command on Leia files: a clean file exits 0
+// with its tree; a broken one exits 1 and its LEIA1001 diagnostic names
+// what was expected.
+func TestParseLeia(t *testing.T) {
+	code, out, stderr := runCLI(t, "parse", "--sexp", "testdata/tree/sub/b.leia")
+	if code != exitOK || !strings.HasPrefix(out, "(source_file (short_var_declaration") || stderr != "" {
+		t.Errorf("exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, _ = runCLI(t, "parse", "testdata/tree/sub/b.leia")
+	if code != exitOK || !strings.HasPrefix(out, "File [0,") {
+		t.Errorf("outline: exit %d\n%s", code, out)
+	}
+	code, out, stderr = runCLI(t, "parse", "--sexp", "testdata/broken.leia")
+	if code != exitFail || !strings.Contains(out, "ERROR") ||
+		!strings.Contains(stderr, "error[LEIA1001]: unexpected `b`, expected `)` or `,`") {
+		t.Errorf("broken: exit %d\n%s%s", code, out, stderr)
+	}
+	code, _, stderr = runCLI(t, "parse", "testdata/broken_eof.leia")
+	if code != exitFail || !strings.Contains(stderr, "error[LEIA1001]: `{` is never closed") {
+		t.Errorf("unclosed block: exit %d\n%s", code, stderr)
+	}
+}
+
 func TestUnreadableFileAmongManyIsAnIODiagnostic(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.harn"), []byte("fn main() {}\n"), 0o644); err != nil {

@@ -12,13 +12,15 @@ import (
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	harnbinding "github.com/harnlang/harn-check/grammar/harn/binding"
+	leiaast "github.com/harnlang/harn-check/grammar/leia/ast"
+	leiabinding "github.com/harnlang/harn-check/grammar/leia/binding"
 )
 
 var once sync.Once
 
 // Languages returns every available front end.
 func Languages() []driver.Language {
-	return []driver.Language{Harn()}
+	return []driver.Language{Harn(), Leia()}
 }
 
 // Register installs every available front end with the driver. It is
@@ -56,6 +58,43 @@ func Harn() driver.Language {
 			// checked only") is no longer emitted now that the checker runs.
 			res := harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.OSLoader{}})
 			return driver.Result{Diagnostics: res.Diagnostics, Sources: res.Sources}
+		},
+	}
+}
+
+// LeiaSyntaxOnlyCode is the info Check attaches to a Leia file without
+// syntax errors while no Leia checker exists: the AI-dialect contract
+// rules were not applied.
+const LeiaSyntaxOnlyCode = "LEIA0002"
+
+// Leia is the Leia front end: its parser, and a check that reports syntax
+// errors (LEIA1001, naming what was expected) and says honestly that the
+// AI-dialect contract rules are not yet available.
+func Leia() driver.Language {
+	return driver.Language{
+		Name:      "Leia",
+		Extension: ".leia",
+		Parse: func(path string, src []byte, sexp bool) (string, []diagnostics.Diagnostic) {
+			file, diags := leiabinding.Parse(path, src)
+			if sexp {
+				tree := leiabinding.ParseTree(src, nil)
+				if tree == nil {
+					return "", diags
+				}
+				defer tree.Close()
+				return tree.RootNode().ToSexp(), diags
+			}
+			return leiaast.Dump(file), diags
+		},
+		Check: func(path string, src []byte) driver.Result {
+			_, diags := leiabinding.Parse(path, src)
+			if len(diags) == 0 {
+				d := diagnostics.New(path, diagnostics.SourceSetup, LeiaSyntaxOnlyCode, diagnostics.Span{},
+					"syntax checked only: the Leia AI-dialect contract rules are not available in this build")
+				d.Help = "no syntax errors were found; tool capabilities, agent, turn, model and evaluate contracts were not looked for"
+				diags = append(diags, d)
+			}
+			return driver.Result{Diagnostics: diags}
 		},
 	}
 }

@@ -167,7 +167,7 @@ func errorDiagnostic(path string, src []byte, n *sitter.Node) diagnostics.Diagno
 		what = "`" + truncate(string(src[start:end]), 30) + "`"
 	}
 	msg := "unexpected " + what
-	if exp := expected(n); len(exp) > 0 {
+	if exp := expected(n, src[:start]); len(exp) > 0 {
 		msg += ", expected " + exp
 	}
 	span := diagnostics.Span{Start: start, End: end}
@@ -264,8 +264,9 @@ func firstToken(n *sitter.Node) *sitter.Node {
 }
 
 // expected lists the visible tokens the parser accepted in the state
-// before the error, as "`x`, `y` or identifier" (at most eight).
-func expected(n *sitter.Node) string {
+// before the error, as "`x`, `y` or identifier" (at most eight). before is
+// the source up to the error.
+func expected(n *sitter.Node, before []byte) string {
 	var state uint16
 	if prev := n.PrevSibling(); prev != nil {
 		state = prev.NextParseState()
@@ -291,6 +292,23 @@ func expected(n *sitter.Node) string {
 		}
 		seen[name] = true
 		names = append(names, describe(name, language.NodeKindIsNamed(sym)))
+	}
+	if len(names) > 8 {
+		// Too many to list (an expression could continue with any
+		// operator): name only the brackets and separators that would
+		// close or continue the construct, which is what is usually missing.
+		// A merged parse state accepts every closer, so only the closer of
+		// the innermost bracket still open (and `,`) is named.
+		var kept []string
+		if open, ok := unclosedBracket(before); ok {
+			want := map[string]bool{"`" + string(closer[before[open]]) + "`": true, "`,`": true}
+			for _, n := range names {
+				if want[n] {
+					kept = append(kept, n)
+				}
+			}
+		}
+		names = kept
 	}
 	if len(names) == 0 || len(names) > 8 {
 		return ""

@@ -54,6 +54,8 @@ func TestSyntaxDiagnostics(t *testing.T) {
 		{"total := a +\n", "missing identifier", 12},
 		{"x := 1 @ 2\n", "unexpected `@`", 7},
 		{"x := [1, 2\n", "missing `]`", -1},
+		{"f(a b)\n", "unexpected `b`, expected `)` or `,`", 4},
+		{"x = = 2\n", "unexpected `=`", 4},
 	}
 	for _, c := range cases {
 		_, diags := Parse("t.leia", []byte(c.src))
