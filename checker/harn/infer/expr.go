@@ -336,7 +336,15 @@ func (c *checker) member(sc *scope, e *ast.Member) types.Type {
 		c.facts.MethodValues = append(c.facts.MethodValues, analysis.MethodValue{Span: e.Span, Method: e.Name.Name})
 		return types.AnyType
 	}
-	return c.readField(sc, e.X, xt, e.Name.Name, e.Span, e.Name.Span, "property", e.Optional)
+	t := c.readField(sc, e.X, xt, e.Name.Name, e.Span, e.Name.Span, "property", e.Optional)
+	if !e.Optional {
+		if key, ok := c.pathKey(sc, e); ok {
+			if nt, ok := sc.pathType(key); ok {
+				return nt
+			}
+		}
+	}
+	return t
 }
 
 // builtinProperty types the built-in properties of lists and strings.
@@ -447,15 +455,17 @@ func isNum(t types.Type) bool { return types.IsBasic(t, types.Int) || types.IsBa
 func (c *checker) match(sc *scope, e *ast.Match) types.Type {
 	st := c.expr(sc, e.Value)
 	c.facts.Matches = append(c.facts.Matches, analysis.Match{Node: e, Subject: st})
-	var target *variable
+	// The narrowed target: the matched variable or path itself, or the
+	// variable or path whose tag field is matched (`match o.kind`).
+	var key any
+	var base types.Type
 	field := ""
-	switch x := unparen(e.Value).(type) {
-	case *ast.Ident:
-		target = sc.lookup(x.Name)
-	case *ast.Member:
-		if id, ok := unparen(x.X).(*ast.Ident); ok && x.Name != nil {
-			target = sc.lookup(id.Name)
-			field = x.Name.Name
+	if k, t, ok := c.target(sc, e.Value); ok {
+		key, base = k, t
+	}
+	if m, ok := unparen(e.Value).(*ast.Member); ok && m.Name != nil {
+		if k, t, ok := c.target(sc, m.X); ok {
+			key, base, field = k, t, m.Name.Name
 		}
 	}
 	var seen []*types.Literal
@@ -463,8 +473,7 @@ func (c *checker) match(sc *scope, e *ast.Match) types.Type {
 	for _, arm := range e.Arms {
 		inner := newScope(sc)
 		lits, wildcard := armLiterals(arm.Pattern)
-		if target != nil {
-			base := sc.typeOf(target)
+		if key != nil {
 			var nt types.Type
 			switch {
 			case wildcard:
@@ -480,7 +489,7 @@ func (c *checker) match(sc *scope, e *ast.Match) types.Type {
 				nt = types.NewUnion(parts...)
 			}
 			if nt != nil {
-				inner.refine(target, nt)
+				inner.refine(key, nt)
 			}
 		}
 		if id, ok := arm.Pattern.(*ast.Ident); ok && id.Name != "_" {

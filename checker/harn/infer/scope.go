@@ -60,7 +60,7 @@ type fnInfo struct {
 type scope struct {
 	parent *scope
 	vars   map[string]*variable
-	narrow map[*variable]types.Type
+	narrow narrowing
 	fn     *fnCtx
 }
 
@@ -104,9 +104,24 @@ func (s *scope) typeOf(v *variable) types.Type {
 	return v.typ
 }
 
-func (s *scope) refine(v *variable, t types.Type) {
+// narrowing maps a *variable, or the string key of a member path rooted
+// at one (see pathKey), to its type on one side of a test.
+type narrowing map[any]types.Type
+
+// pathType returns the narrowed type of a member path, if any scope holds
+// one.
+func (s *scope) pathType(key string) (types.Type, bool) {
+	for sc := s; sc != nil; sc = sc.parent {
+		if t, ok := sc.narrow[key]; ok {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+func (s *scope) refine(v any, t types.Type) {
 	if s.narrow == nil {
-		s.narrow = map[*variable]types.Type{}
+		s.narrow = narrowing{}
 	}
 	s.narrow[v] = t
 }

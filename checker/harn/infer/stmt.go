@@ -1,6 +1,8 @@
 package infer
 
 import (
+	"fmt"
+
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/checker/harn/types"
@@ -28,7 +30,7 @@ func (c *checker) block(sc *scope, stmts []ast.Stmt) types.Type {
 	return last
 }
 
-func (c *checker) apply(sc *scope, m map[*variable]types.Type) {
+func (c *checker) apply(sc *scope, m narrowing) {
 	for v, t := range m {
 		sc.refine(v, t)
 	}
@@ -382,7 +384,7 @@ func (c *checker) condition(e ast.Expr, t types.Type, ctx string) {
 }
 
 // cond returns the narrowing that holds when e evaluates to truth.
-func (c *checker) cond(sc *scope, e ast.Expr, truth bool) map[*variable]types.Type {
+func (c *checker) cond(sc *scope, e ast.Expr, truth bool) narrowing {
 	switch e := unparen(e).(type) {
 	case *ast.Unary:
 		if e.Op == ast.Not {
@@ -400,7 +402,7 @@ func (c *checker) cond(sc *scope, e ast.Expr, truth bool) map[*variable]types.Ty
 			right := c.cond(tmp, e.Right, truth)
 			for v, t := range right {
 				if left == nil {
-					left = map[*variable]types.Type{}
+					left = narrowing{}
 				}
 				left[v] = t
 			}
@@ -412,31 +414,70 @@ func (c *checker) cond(sc *scope, e ast.Expr, truth bool) map[*variable]types.Ty
 			}
 			return c.tagTest(sc, e.Right, e.Left, eq)
 		}
-	case *ast.Ident:
-		if v := sc.lookup(e.Name); v != nil && truth {
-			return map[*variable]types.Type{v: types.StripNil(sc.typeOf(v))}
+	case *ast.Ident, *ast.Member:
+		if key, t, ok := c.target(sc, e); ok && truth {
+			return narrowing{key: types.StripNil(t)}
 		}
 	}
 	return nil
 }
 
+// target resolves a narrowable expression — a variable, or a member path
+// rooted at one (`x.outcome`) — to its narrowing key and current type.
+func (c *checker) target(sc *scope, e ast.Expr) (any, types.Type, bool) {
+	switch e := unparen(e).(type) {
+	case *ast.Ident:
+		v := sc.lookup(e.Name)
+		if v == nil {
+			return nil, nil, false
+		}
+		return v, sc.typeOf(v), true
+	case *ast.Member:
+		key, ok := c.pathKey(sc, e)
+		if !ok {
+			return nil, nil, false
+		}
+		if t, ok := sc.pathType(key); ok {
+			return key, t, true
+		}
+		return key, c.facts.TypeOf(e), true
+	}
+	return nil, nil, false
+}
+
+// pathKey names a member path rooted at a variable: the variable's
+// identity followed by the field names. Optional steps are not paths.
+func (c *checker) pathKey(sc *scope, e ast.Expr) (string, bool) {
+	switch e := unparen(e).(type) {
+	case *ast.Ident:
+		v := sc.lookup(e.Name)
+		if v == nil {
+			return "", false
+		}
+		return fmt.Sprintf("%p", v), true
+	case *ast.Member:
+		if e.Optional || e.Name == nil {
+			return "", false
+		}
+		root, ok := c.pathKey(sc, e.X)
+		return root + "." + e.Name.Name, ok
+	}
+	return "", false
+}
+
 // tagTest narrows for `x.tag == "lit"`, `x == nil` and `x == "lit"`.
-func (c *checker) tagTest(sc *scope, subj, other ast.Expr, eq bool) map[*variable]types.Type {
+func (c *checker) tagTest(sc *scope, subj, other ast.Expr, eq bool) narrowing {
 	subj = unparen(subj)
 	switch o := unparen(other).(type) {
 	case *ast.NilLit:
-		id, ok := subj.(*ast.Ident)
+		key, t, ok := c.target(sc, subj)
 		if !ok {
 			return nil
 		}
-		v := sc.lookup(id.Name)
-		if v == nil {
-			return nil
-		}
 		if eq {
-			return map[*variable]types.Type{v: types.NilType}
+			return narrowing{key: types.NilType}
 		}
-		return map[*variable]types.Type{v: types.StripNil(sc.typeOf(v))}
+		return narrowing{key: types.StripNil(t)}
 	case *ast.StringLit:
 		s, ok := o.Value()
 		if !ok {
@@ -445,19 +486,17 @@ func (c *checker) tagTest(sc *scope, subj, other ast.Expr, eq bool) map[*variabl
 		lit := types.StringLit(s)
 		switch x := subj.(type) {
 		case *ast.Member:
-			id, ok := unparen(x.X).(*ast.Ident)
-			if !ok || x.Name == nil {
+			if x.Name == nil {
 				return nil
 			}
-			v := sc.lookup(id.Name)
-			if v == nil {
+			key, t, ok := c.target(sc, x.X)
+			if !ok {
 				return nil
 			}
-			t := sc.typeOf(v)
 			if eq {
-				return map[*variable]types.Type{v: types.Narrow(types.StripNil(t), x.Name.Name, lit)}
+				return narrowing{key: types.Narrow(types.StripNil(t), x.Name.Name, lit)}
 			}
-			return map[*variable]types.Type{v: types.Exclude(t, x.Name.Name, lit)}
+			return narrowing{key: types.Exclude(t, x.Name.Name, lit)}
 		case *ast.Ident:
 			v := sc.lookup(x.Name)
 			if v == nil {
@@ -468,9 +507,9 @@ func (c *checker) tagTest(sc *scope, subj, other ast.Expr, eq bool) map[*variabl
 				return nil
 			}
 			if eq {
-				return map[*variable]types.Type{v: lit}
+				return narrowing{v: lit}
 			}
-			return map[*variable]types.Type{v: dropLiteral(t, lit)}
+			return narrowing{v: dropLiteral(t, lit)}
 		}
 	}
 	return nil
