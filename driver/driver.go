@@ -44,6 +44,11 @@ type Language struct {
 	Extension string
 	// Check analyses one file. It is nil until the language has a checker.
 	Check func(path string, src []byte) Result
+	// CheckWith is Check with the files the analysis reads besides the
+	// checked one (imports, project files) served by read, so that an
+	// editor can supply unsaved buffers. Nil when the language reads no
+	// other files; CheckSourceWith then falls back to Check.
+	CheckWith func(path string, src []byte, read func(path string) ([]byte, error)) Result
 	// Parse returns the file's syntax tree as an S-expression or an
 	// indented outline, and its syntax diagnostics. Nil until the language
 	// has a parser.
@@ -269,4 +274,16 @@ func CheckSourceAs(ext, path string, src []byte) Result {
 		return Result{Diagnostics: []diagnostics.Diagnostic{d}}
 	}
 	return lang.Check(path, src)
+}
+
+// CheckSourceWith is CheckSource with other files (imports, harn.toml)
+// read through read instead of from disk.
+func CheckSourceWith(path string, src []byte, read func(path string) ([]byte, error)) Result {
+	mu.RLock()
+	lang, ok := languages[filepath.Ext(path)]
+	mu.RUnlock()
+	if ok && lang.CheckWith != nil && read != nil {
+		return lang.CheckWith(path, src, read)
+	}
+	return CheckSource(path, src)
 }

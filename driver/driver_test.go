@@ -176,3 +176,23 @@ func TestCacheReproducesAndInvalidates(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckSourceWithUsesTheReader(t *testing.T) {
+	Register(Language{Name: "Test", Extension: ".tst",
+		Check: func(path string, src []byte) Result { return Result{} },
+		CheckWith: func(path string, src []byte, read func(string) ([]byte, error)) Result {
+			data, err := read("dep.tst")
+			if err != nil {
+				return Result{}
+			}
+			return Result{Sources: map[string][]byte{"dep.tst": data}}
+		},
+	})
+	got := CheckSourceWith("a.tst", nil, func(p string) ([]byte, error) { return []byte("overlay"), nil })
+	if string(got.Sources["dep.tst"]) != "overlay" {
+		t.Errorf("reader not used: %+v", got)
+	}
+	if fallback := CheckSourceWith("a.tst", nil, nil); fallback.Sources != nil {
+		t.Errorf("nil reader should fall back to Check: %+v", fallback)
+	}
+}

@@ -102,6 +102,12 @@ type OSLoader struct{}
 // ReadFile reads path from disk.
 func (OSLoader) ReadFile(path string) ([]byte, error) { return os.ReadFile(path) }
 
+// LoaderFunc adapts a function to Loader.
+type LoaderFunc func(path string) ([]byte, error)
+
+// ReadFile calls f.
+func (f LoaderFunc) ReadFile(path string) ([]byte, error) { return f(path) }
+
 // MapLoader serves files from memory (tests, editor overlays); a missing
 // path is fs.ErrNotExist. Paths are compared after path.Clean.
 type MapLoader map[string][]byte

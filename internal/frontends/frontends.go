@@ -59,6 +59,10 @@ func Harn() driver.Language {
 			res := harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.OSLoader{}})
 			return driver.Result{Diagnostics: res.Diagnostics, Sources: res.Sources}
 		},
+		CheckWith: func(path string, src []byte, read func(string) ([]byte, error)) driver.Result {
+			res := harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.LoaderFunc(read)})
+			return driver.Result{Diagnostics: res.Diagnostics, Sources: res.Sources}
+		},
 	}
 }
 
