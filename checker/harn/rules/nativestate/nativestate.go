@@ -18,6 +18,7 @@ package nativestate
 
 import (
 	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 )
@@ -39,6 +40,9 @@ func run(p *analysis.Pass) {
 		}
 		if b, _ := s.Policy.String("backend"); b != "native_decision" {
 			continue
+		}
+		if a, ok := s.InputDeclared.(*types.Alias); ok && a.Module != p.Path && a.Module != stdlib.PredicateModule {
+			continue // declared in another module: not this file's to bound
 		}
 		prob, ok := types.CheckFinite(s.InputDeclared)
 		if ok {

@@ -115,9 +115,17 @@ func label(p *analysis.Pass, litExpr ast.Expr, other types.Type, n *ast.Binary) 
 	return true
 }
 
-// Nearest returns the candidate closest to s by edit distance (the first
-// on ties).
+// Nearest returns the candidate closest to s: one that s abbreviates or
+// extends (case-insensitively) first, else the least edit distance (the
+// first on ties).
 func Nearest(s string, cands []string) string {
+	ls := strings.ToLower(s)
+	for _, c := range cands {
+		lc := strings.ToLower(c)
+		if ls != "" && (strings.HasPrefix(lc, ls) || strings.HasPrefix(ls, lc)) {
+			return c
+		}
+	}
 	best, bestD := "", -1
 	for _, c := range cands {
 		if d := distance(s, c); bestD < 0 || d < bestD {
