@@ -9,8 +9,8 @@ import (
 var builtinSigs = map[string]*types.Func{
 	"len":            fn(types.IntType, p("value", types.AnyType)),
 	"to_string":      fn(types.StringType, p("value", types.AnyType)),
-	"to_int":         fn(types.Optional(types.IntType), p("value", types.AnyType)),
-	"to_float":       fn(types.Optional(types.FloatType), p("value", types.AnyType)),
+	"to_int":         fn(types.IntType, p("value", types.AnyType)),
+	"to_float":       fn(types.FloatType, p("value", types.AnyType)),
 	"type_of":        fn(types.StringType, p("value", types.AnyType)),
 	"abs":            fn(types.FloatType, p("value", types.FloatType)),
 	"json_stringify": fn(types.StringType, p("value", types.AnyType)),

@@ -142,7 +142,9 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 		case *types.List:
 			res = u.Elem
 		case *types.Dict:
-			res = types.Optional(u.Value)
+			// A missing key reads nil at run time; the checker stays
+			// gradual about it rather than flag every lookup.
+			res = u.Value
 		}
 		if e.Optional {
 			res = types.Optional(res)
