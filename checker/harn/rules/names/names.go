@@ -10,7 +10,9 @@
 // that resolves nowhere is HARN-NAM-002; any other is HARN-NAM-001. When
 // an import of the module failed to resolve, the names it would have
 // brought are unknown, so nothing is reported (checking degrades rather
-// than guessing).
+// than guessing). The built-ins are the functions of Harn's builtin
+// reference (package infer lists them), `harness` (a Harness) and
+// `context`.
 package names
 
 import (
