@@ -1,40 +1,63 @@
 package binding
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	golang "github.com/tree-sitter/tree-sitter-go/bindings/go"
 
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/grammar/tsutil"
 )
 
-// benchSource concatenates the example programs into one file.
-func benchSource(b *testing.B) []byte {
+// largeLeia repeats the example programs until the text reaches size bytes.
+func largeLeia(b *testing.B, size int) []byte {
 	b.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "..", "..", "examples", "leia", "*.leia"))
 	if err != nil || len(files) == 0 {
 		b.Fatalf("no Leia examples: %v", err)
 	}
-	var src []byte
+	var parts [][]byte
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			b.Fatal(err)
 		}
-		src = append(append(src, data...), '\n')
+		parts = append(parts, data, []byte("\n"))
 	}
-	return src
+	var buf bytes.Buffer
+	for buf.Len() < size {
+		for _, p := range parts {
+			buf.Write(p)
+		}
+	}
+	return buf.Bytes()
 }
 
-// BenchmarkParseAndLower measures parsing the examples and lowering the
-// tree (snapshot plus ast.Lower) in the same run, and reports lowering's
-// cost as a ratio of the parse (lower/parse).
+// BenchmarkParse parses 1 MB of the example programs.
+func BenchmarkParse(b *testing.B) {
+	src := largeLeia(b, 1<<20)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		ParseTree(src, nil).Close()
+	}
+}
+
+// BenchmarkParseAndLower parses the same megabyte and lowers the tree
+// (snapshot plus ast.Lower), timing both steps in the same loop; lowering's
+// cost is reported as a ratio of the parse (lower/parse).
 func BenchmarkParseAndLower(b *testing.B) {
-	src := benchSource(b)
+	src := largeLeia(b, 1<<20)
 	b.SetBytes(int64(len(src)))
 	var parseTime, lowerTime time.Duration
-	for i := 0; i < b.N; i++ {
+	for b.Loop() {
 		t0 := time.Now()
 		tree := ParseTree(src, nil)
 		t1 := time.Now()
@@ -44,6 +67,7 @@ func BenchmarkParseAndLower(b *testing.B) {
 		if len(f.Errors) > 0 {
 			b.Fatalf("examples have %d syntax errors", len(f.Errors))
 		}
+		runtime.KeepAlive(f)
 		parseTime += t1.Sub(t0)
 		lowerTime += t2.Sub(t1)
 	}
@@ -52,28 +76,109 @@ func BenchmarkParseAndLower(b *testing.B) {
 	}
 }
 
-// BenchmarkIncrementalReparse measures reparsing after a one-byte edit
-// against a fresh parse of the same text, reported as incremental/fresh.
+// BenchmarkReferenceGoParse parses about 1 MB of Go source with the
+// official tree-sitter-go parser in the same run: the yardstick for
+// BenchmarkParse.
+func BenchmarkReferenceGoParse(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
+	var buf bytes.Buffer
+	for _, f := range files {
+		if buf.Len() >= 1<<20 {
+			break
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf.Write(data)
+	}
+	src := buf.Bytes()
+	lang := sitter.NewLanguage(unsafe.Pointer(golang.Language()))
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		p := sitter.NewParser()
+		if err := p.SetLanguage(lang); err != nil {
+			b.Fatal(err)
+		}
+		tsutil.Parse(p, src, nil).Close()
+		p.Close()
+	}
+}
+
+// leiaLines generates a Leia file of at least n lines: functions with
+// loops, tables and string interpolation, and current-form tool blocks.
+func leiaLines(n int) []byte {
+	return repeatLines(n, "func step%[1]d(x, ...) {\n  y := x * %[2]d + 1\n  for k, v := range {a: y, b: [1, 2]} {\n    print(\"${k}=${v}\")\n  }\n  return y, #t\n}\nt%[1]d := tool {\n  name: \"t%[1]d\"\n  run: func(q) { return q .. \"!\" }\n}\n")
+}
+
+// repeatLines instantiates form (with %[1]d an index and %[2]d a digit)
+// until the text has at least n lines.
+func repeatLines(n int, form string) []byte {
+	var buf bytes.Buffer
+	for i := 0; bytes.Count(buf.Bytes(), []byte("\n")) < n; i++ {
+		fmt.Fprintf(&buf, form, i, i%9)
+	}
+	return buf.Bytes()
+}
+
+// BenchmarkIncrementalReparse changes one character in the middle of a
+// 5,000-line file (a digit) and reparses with the edited old tree; each
+// iteration also parses the edited text from scratch, and the ratio
+// incremental/fresh is reported. The sub-benchmarks are files made of one
+// form only, to show which forms the runtime can reuse.
 func BenchmarkIncrementalReparse(b *testing.B) {
-	src := benchSource(b)
-	old := ParseTree(src, nil)
-	defer old.Close()
+	for _, c := range []struct{ name, form string }{
+		{"mixed", ""},
+		{"functions", "func step%[1]d(x) {\n  y := x * %[2]d + 1\n  return y\n}\n"},
+		{"top-level-assignments", "x%[1]d := %[2]d + 1\n"},
+		{"top-level-calls", "print(a%[1]d, %[2]d + 1)\n"},
+		{"tool-blocks", "t%[1]d := tool {\n  name: \"t%[1]d\"\n  limit: %[2]d + 1\n}\n"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			src := leiaLines(5000)
+			if c.form != "" {
+				src = repeatLines(5000, c.form)
+			}
+			benchReparse(b, src)
+		})
+	}
+}
+
+func benchReparse(b *testing.B, src []byte) {
+	off := bytes.Index(src[len(src)/2:], []byte("+ 1")) + len(src)/2 + 2
+	edited := append([]byte(nil), src...)
+	edited[off] = '2'
+	base := ParseTree(src, nil)
+	defer base.Close()
+	if base.RootNode().HasError() {
+		b.Fatal("the generated file has syntax errors")
+	}
+	pos := point(src, off)
+	end := sitter.Point{Row: pos.Row, Column: pos.Column + 1}
+	edit := &sitter.InputEdit{
+		StartByte: uint(off), OldEndByte: uint(off + 1), NewEndByte: uint(off + 1),
+		StartPosition: pos, OldEndPosition: end, NewEndPosition: end,
+	}
 	var incr, fresh time.Duration
-	for i := 0; i < b.N; i++ {
-		edited := old.Clone()
-		edited.Edit(editAt(src, len(src)/2))
+	for b.Loop() {
+		old := base.Clone()
+		old.Edit(edit)
 		t0 := time.Now()
-		re := ParseTree(src, edited)
+		re := ParseTree(edited, old)
 		t1 := time.Now()
-		full := ParseTree(src, nil)
+		full := ParseTree(edited, nil)
 		t2 := time.Now()
+		if re.RootNode().ToSexp() == "" {
+			b.Fatal("empty tree")
+		}
 		re.Close()
 		full.Close()
-		edited.Close()
+		old.Close()
 		incr += t1.Sub(t0)
 		fresh += t2.Sub(t1)
 	}
 	if fresh > 0 {
 		b.ReportMetric(float64(incr)/float64(fresh), "incremental/fresh")
+		b.ReportMetric(float64(incr.Microseconds())/float64(b.N), "incr-µs/op")
 	}
 }

@@ -45,16 +45,28 @@ func Snapshot(root *sitter.Node) ast.TreeNode {
 	}
 	c := root.Walk()
 	defer c.Close()
-	kinds := map[uint16]string{}
+	// Kind and namedness depend only on the symbol, so they are read once
+	// per symbol; MISSING nodes exist only in a tree with errors. Every
+	// call saved here is a cgo call saved per node.
+	type symbol struct {
+		kind  string
+		named bool
+	}
+	symbols := map[uint16]symbol{}
+	hasError := root.HasError()
 	var build func() *snapNode
 	build = func() *snapNode {
 		n := c.Node()
-		kind, ok := kinds[n.KindId()]
+		id := n.KindId()
+		sym, ok := symbols[id]
 		if !ok {
-			kind = n.Kind()
-			kinds[n.KindId()] = kind
+			sym = symbol{kind: n.Kind(), named: n.IsNamed()}
+			symbols[id] = sym
 		}
-		s := &snapNode{kind: kind, start: n.StartByte(), end: n.EndByte(), named: n.IsNamed(), isErr: n.IsError(), missing: n.IsMissing()}
+		s := &snapNode{kind: sym.kind, start: n.StartByte(), end: n.EndByte(), named: sym.named}
+		if hasError {
+			s.isErr, s.missing = n.IsError(), n.IsMissing()
+		}
 		if c.GotoFirstChild() {
 			for {
 				field := c.FieldName()
