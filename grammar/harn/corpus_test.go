@@ -220,24 +220,29 @@ func TestParseCorpusFormat(t *testing.T) {
 	}
 }
 
-// TestExamplesParse parses every Harn program under examples/ and requires a
-// tree without ERROR or MISSING nodes.
+// TestExamplesParse parses every Harn program under examples/ and the
+// language tour under testdata/programs (every construct of the reference)
+// and requires a tree without ERROR or MISSING nodes.
 func TestExamplesParse(t *testing.T) {
 	var files []string
-	err := filepath.WalkDir(filepath.Join("..", "..", "examples"), func(path string, d os.DirEntry, err error) error {
+	for _, root := range []string{filepath.Join("..", "..", "examples"), filepath.Join("testdata", "programs")} {
+		var found []string
+		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(path, ".harn") {
+				found = append(found, path)
+			}
+			return nil
+		})
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		if !d.IsDir() && strings.HasSuffix(path, ".harn") {
-			files = append(files, path)
+		if len(found) == 0 {
+			t.Fatalf("no .harn files under %s", root)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no .harn files under examples/")
+		files = append(files, found...)
 	}
 	h := startParser(t)
 	for _, f := range files {

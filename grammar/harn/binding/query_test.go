@@ -14,6 +14,12 @@ import (
 func TestQueriesCompileAndRun(t *testing.T) {
 	queries, _ := filepath.Glob(filepath.Join("..", "queries", "*.scm"))
 	examples, _ := filepath.Glob(filepath.Join("..", "..", "..", "examples", "*", "*.harn"))
+	// The language tour programs use every construct of the reference.
+	tour, _ := filepath.Glob(filepath.Join("..", "testdata", "programs", "*.harn"))
+	if len(tour) == 0 {
+		t.Fatal("no tour programs under testdata/programs")
+	}
+	examples = append(examples, tour...)
 	if len(queries) == 0 || len(examples) == 0 {
 		t.Fatal("no queries or no examples")
 	}
