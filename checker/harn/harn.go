@@ -146,6 +146,19 @@ type Result struct {
 	// File is the checked file's syntax tree; Facts its inference facts.
 	File  *ast.File
 	Facts *analysis.Facts
+	// Reads lists every file the check read or looked for through the
+	// Loader besides the checked one (imports, harn.toml candidates), in
+	// first-read order, so a cache can tell when the result is stale.
+	Reads []Read
+}
+
+// Read is one file the check depended on.
+type Read struct {
+	Path string
+	// Content is what was read; nil with Missing set when the file did
+	// not exist (its absence mattered too).
+	Content []byte
+	Missing bool
 }
 
 type module struct {
@@ -162,6 +175,8 @@ type module struct {
 
 type session struct {
 	opts    Options
+	reads   []Read
+	seen    map[string]bool
 	modules map[string]*module
 	active  map[string]bool
 	catalog *catalog.Catalog
@@ -170,13 +185,13 @@ type session struct {
 
 // Check checks the file at path with content src.
 func Check(path string, src []byte, opts Options) *Result {
-	s := &session{opts: opts, modules: map[string]*module{}, active: map[string]bool{}}
+	s := &session{opts: opts, modules: map[string]*module{}, active: map[string]bool{}, seen: map[string]bool{}}
 	s.catalog = opts.Catalog
 	if s.catalog == nil {
 		s.catalog = s.findCatalog(path)
 	}
 	m := s.check(path, src)
-	res := &Result{Diagnostics: m.diags, Sources: map[string][]byte{}, File: m.file, Facts: m.facts}
+	res := &Result{Diagnostics: m.diags, Sources: map[string][]byte{}, File: m.file, Facts: m.facts, Reads: s.reads}
 	if s.catDiag != nil {
 		res.Diagnostics = append(res.Diagnostics, *s.catDiag)
 	}
@@ -215,9 +230,15 @@ func (s *session) findCatalog(file string) *catalog.Catalog {
 		return def
 	}
 	dir := filepath.Dir(file)
+	if _, ok := s.opts.Loader.(OSLoader); ok {
+		// Walk up from the real directory, past the working directory.
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+	}
 	for range 64 {
 		p := filepath.Join(dir, "harn.toml")
-		data, err := s.opts.Loader.ReadFile(p)
+		data, err := s.read(p)
 		if err == nil {
 			cat, perr := def.Parse(filepath.ToSlash(p), data)
 			if perr != nil {
@@ -275,7 +296,7 @@ func (s *session) check(p string, src []byte) *module {
 		if s.opts.Loader == nil {
 			err = fs.ErrNotExist
 		} else {
-			data, err = s.opts.Loader.ReadFile(target)
+			data, err = s.read(target)
 		}
 		if err != nil {
 			why := "it cannot be read"
@@ -323,6 +344,20 @@ func (s *session) check(p string, src []byte) *module {
 		m.failed = true
 	}
 	return m
+}
+
+// read reads through the loader and records the dependency.
+func (s *session) read(p string) ([]byte, error) {
+	data, err := s.opts.Loader.ReadFile(p)
+	if !s.seen[p] {
+		s.seen[p] = true
+		if err != nil {
+			s.reads = append(s.reads, Read{Path: p, Missing: true})
+		} else {
+			s.reads = append(s.reads, Read{Path: p, Content: data})
+		}
+	}
+	return data, err
 }
 
 func firstError(ds []diagnostics.Diagnostic) *diagnostics.Diagnostic {

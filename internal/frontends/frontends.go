@@ -14,6 +14,7 @@ import (
 	harnbinding "github.com/harnlang/harn-check/grammar/harn/binding"
 	leiaast "github.com/harnlang/harn-check/grammar/leia/ast"
 	leiabinding "github.com/harnlang/harn-check/grammar/leia/binding"
+	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
 var once sync.Once
@@ -56,12 +57,10 @@ func Harn() driver.Language {
 		Check: func(path string, src []byte) driver.Result {
 			// Imports and harn.toml are read from disk; HARN-CHK-002 ("syntax
 			// checked only") is no longer emitted now that the checker runs.
-			res := harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.OSLoader{}})
-			return driver.Result{Diagnostics: res.Diagnostics, Sources: res.Sources}
+			return harnResult(harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.OSLoader{}}))
 		},
 		CheckWith: func(path string, src []byte, read func(string) ([]byte, error)) driver.Result {
-			res := harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.LoaderFunc(read)})
-			return driver.Result{Diagnostics: res.Diagnostics, Sources: res.Sources}
+			return harnResult(harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.LoaderFunc(read)}))
 		},
 	}
 }
@@ -101,4 +100,19 @@ func Leia() driver.Language {
 			return driver.Result{Diagnostics: diags}
 		},
 	}
+}
+
+// harnResult converts a Harn check result for the driver: the files the
+// check read (imports, harn.toml, and the ones it looked for and did not
+// find) become cache dependencies.
+func harnResult(res *harnchecker.Result) driver.Result {
+	out := driver.Result{Diagnostics: res.Diagnostics, Sources: res.Sources}
+	for _, r := range res.Reads {
+		dep := checkcache.Dep{Path: r.Path}
+		if !r.Missing {
+			dep.SHA256 = checkcache.HashBytes(r.Content)
+		}
+		out.Deps = append(out.Deps, dep)
+	}
+	return out
 }
