@@ -322,11 +322,19 @@ func (c *checker) bindPattern(sc *scope, p ast.Pattern, t types.Type, kind varKi
 }
 
 func (c *checker) assign(sc *scope, a *ast.Assign) {
-	c.expr(sc, a.Value)
+	vt := c.expr(sc, a.Value)
 	switch t := unparen(a.Target).(type) {
 	case *ast.Ident:
 		if v := sc.lookup(t.Name); v != nil {
 			v.reassigned = true
+			// From here on the variable holds the assigned value: a plain
+			// assignment of a fitting, certain type narrows to it; anything
+			// else resets to the declared (or first inferred) type.
+			next := v.typ
+			if a.Op == ast.AssignPlain && !types.IsGradual(vt) && types.Assignable(vt, v.typ) {
+				next = widen(vt)
+			}
+			sc.refine(v, next)
 		} else if t.Name != "_" {
 			c.facts.Unresolved = append(c.facts.Unresolved, analysis.Unresolved{Ident: t})
 		}
