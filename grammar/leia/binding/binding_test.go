@@ -144,6 +144,20 @@ func TestSnapshotMatchesLiveTree(t *testing.T) {
 	}
 }
 
+// TestGaveUp pins the result for a parse that ran out of its budget: one
+// Error over the whole file and one LEIA1001 diagnostic saying so, which
+// keeps "diagnostics exactly when there are errors" true.
+func TestGaveUp(t *testing.T) {
+	src := []byte("x := 1\n")
+	f, diags := gaveUp("t.leia", src)
+	if len(f.Errors) != 1 || f.Errors[0].Start != 0 || f.Errors[0].End != len(src) {
+		t.Errorf("errors = %+v, want one covering %d bytes", f.Errors, len(src))
+	}
+	if len(diags) != 1 || diags[0].Code != SyntaxCode || !strings.Contains(diags[0].Message, "gave up") {
+		t.Errorf("diagnostics = %+v", diags)
+	}
+}
+
 // TestUnclosedBracket pins the bracket scan behind "is never closed":
 // brackets inside strings, raw strings and comments do not count.
 func TestUnclosedBracket(t *testing.T) {
