@@ -49,8 +49,7 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 		gradual := false
 		for _, el := range e.Elements {
 			t := c.expr(sc, el)
-			if sp, ok := el.(*ast.Spread); ok {
-				_ = sp
+			if _, ok := el.(*ast.Spread); ok {
 				t = elemType(t)
 			}
 			elems = append(elems, widen(t))
@@ -103,10 +102,10 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 		if len(inner.fn.returns) > 0 {
 			res = widenUnion(append(inner.fn.returns, res))
 		}
-		return c.funcType(e.Params, types.AnyType, res)
+		return c.funcType(e.Params, res)
 	case *ast.FuncLit:
 		res := c.funcBody(e.Params, e.ReturnType, e.Body, sc, e.ReturnType != nil)
-		return c.funcType(e.Params, types.AnyType, res)
+		return c.funcType(e.Params, res)
 	case *ast.StructLit:
 		for _, f := range e.Fields {
 			c.expr(sc, f.Value)
@@ -126,7 +125,7 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 		return c.member(sc, e)
 	case *ast.Index:
 		xt := c.expr(sc, e.X)
-		it := c.expr(sc, e.Index)
+		c.expr(sc, e.Index)
 		kind := "index"
 		if s, ok := unparen(e.Index).(*ast.StringLit); ok {
 			if key, ok := s.Value(); ok {
@@ -136,7 +135,6 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 		if stdlib.IsOutcome(xt) {
 			c.facts.Reads = append(c.facts.Reads, analysis.Read{Span: e.Span, NameSpan: e.Index.Pos(), X: e.X, Recv: xt, Dynamic: true, Kind: kind, Stmt: c.curStmt})
 		}
-		_ = it
 		var res types.Type = types.AnyType
 		switch u := types.Unalias(types.StripNil(xt)).(type) {
 		case *types.List:
@@ -260,7 +258,7 @@ func setField(fs []types.Field, f types.Field) []types.Field {
 	return append(fs, f)
 }
 
-func (c *checker) funcType(params []*ast.Param, _ types.Type, res types.Type) types.Type {
+func (c *checker) funcType(params []*ast.Param, res types.Type) types.Type {
 	f := &types.Func{Result: res}
 	for _, p := range params {
 		var t types.Type = types.AnyType
@@ -561,9 +559,6 @@ func armLiterals(p ast.Pattern) ([]*types.Literal, bool) {
 	}
 	return nil, false
 }
-
-// LiteralOf returns the literal type of a literal expression, or nil.
-func LiteralOf(e ast.Expr) *types.Literal { return literalOf(e) }
 
 func literalOf(e ast.Expr) *types.Literal {
 	switch v := e.(type) {

@@ -244,13 +244,9 @@ func (c *checker) varDecl(sc *scope, d *ast.VarDecl) {
 	}
 	t := vt
 	if declared != nil {
+		// The declared type wins; an initialiser that does not fit it
+		// (HARN-TYP-007) is not reported yet.
 		t = declared
-		if d.Value != nil && !types.IsGradual(vt) {
-			if _, isList := unparen(d.Value).(*ast.ListLit); !isList && !types.Assignable(vt, declared) {
-				// Reported by no rule yet (TYP-007); keep the declared type.
-				_ = vt
-			}
-		}
 	} else {
 		// An inferred binding takes the base type of a literal: a constant
 		// flag edited between runs must not make comparisons "always false".

@@ -71,7 +71,7 @@ func check(p *analysis.Pass, c analysis.Call) {
 		default:
 			want = plural(max, "%d to %d argument", required)
 		}
-		d := p.Diag(diagnostics.SourceType, codeCount, callSpan(c.Node), "%s takes %s, but %d %s given", c.Name, want, n, were(n))
+		d := p.Diag(diagnostics.SourceType, codeCount, c.Node.Span, "%s takes %s, but %d %s given", c.Name, want, n, were(n))
 		if c.DeclSpan != nil {
 			d.Related = []diagnostics.Related{{Span: analysis.Span(*c.DeclSpan), Message: c.Name + " declared here"}}
 		}
@@ -134,8 +134,6 @@ func containsGradual(t types.Type) bool {
 	}
 	return false
 }
-
-func callSpan(c *ast.Call) ast.Span { return c.Span }
 
 func were(n int) string {
 	if n == 1 {
