@@ -2,6 +2,7 @@ package binding
 
 import (
 	"math/rand"
+	"sort"
 	"testing"
 	"time"
 
@@ -85,15 +86,13 @@ func TestMutationsTerminate(t *testing.T) {
 	}
 }
 
+// sortedKeys returns the keys of m in order, so each run mutates the same
+// sources the same way.
 func sortedKeys(m map[string][]byte) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
+	sort.Strings(keys)
 	return keys
 }
