@@ -1,19 +1,8 @@
-// Package booleanuse defines the booleanuse rule.
-//
-// # Rule booleanuse
-//
-// booleanuse: an evaluation outcome is not a boolean (HARN-TYP-031).
-//
-// EvaluationOutcome and PredicateOutcome are tagged unions; every arm,
-// refusals included, is a non-empty record and therefore truthy. Using
-// one as the condition of if, while, guard, require or a ternary, or as an
-// operand of !, && or ||, treats a refusal as a yes. Outcome-ness is
-// nominal: after removing nil, every member must be one of std/predicate's
-// outcome variants (a user record {kind: "verdict", receipt: "x"} is not
-// one). Match the kind and read the verdict in the "verdict" arm instead.
 package booleanuse
 
 import (
+	_ "embed"
+
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/diagnostics"
@@ -21,10 +10,13 @@ import (
 
 const code = "HARN-TYP-031"
 
+//go:embed doc.go
+var doc string
+
 // Rule is the booleanuse rule.
 var Rule = &analysis.Rule{
 	Name:  "booleanuse",
-	Doc:   "booleanuse: an evaluation outcome is not a boolean (HARN-TYP-031)",
+	Doc:   analysis.ExtractDoc(doc, "booleanuse"),
 	Codes: []string{code},
 	Run:   run,
 }

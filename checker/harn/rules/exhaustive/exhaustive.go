@@ -1,22 +1,8 @@
-// Package exhaustive defines the exhaustive rule.
-//
-// # Rule exhaustive
-//
-// exhaustive: a match over a literal union must cover every value, and
-// every arm must be reachable (HARN-MAT-001, HARN-MAT-002).
-//
-// When the matched value's type is a union of literals — the kinds of an
-// outcome (`match o.kind`), the declared labels of a choice or score
-// answer at a literal evaluation site, or a user's `type T = "a" | "b"` —
-// the match must have an arm for each value or end with `_`
-// (HARN-MAT-001; the fix adds the missing arms). An arm after an
-// unguarded `_` or binding arm, an arm repeating a literal an earlier
-// unguarded arm matched, or a literal arm outside the union can never run
-// (HARN-MAT-002). Matches over types that are not literal unions are left
-// alone.
 package exhaustive
 
 import (
+	_ "embed"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -32,10 +18,13 @@ const (
 	codeUnreachable = "HARN-MAT-002"
 )
 
+//go:embed doc.go
+var doc string
+
 // Rule is the exhaustive rule.
 var Rule = &analysis.Rule{
 	Name:  "exhaustive",
-	Doc:   "exhaustive: a match over a literal union must cover every value, and every arm must be reachable (HARN-MAT-001, HARN-MAT-002)",
+	Doc:   analysis.ExtractDoc(doc, "exhaustive"),
 	Codes: []string{codeMissing, codeUnreachable},
 	Run:   run,
 }

@@ -1,21 +1,8 @@
-// Package names defines the names rule.
-//
-// # Rule names
-//
-// names: every name must resolve (HARN-NAM-001 undefined variable,
-// HARN-NAM-002 undefined function).
-//
-// A name is looked up lexically: block, enclosing functions, the module
-// (declarations in any order, imports), then the built-ins. A called name
-// that resolves nowhere is HARN-NAM-002; any other is HARN-NAM-001. When
-// an import of the module failed to resolve, the names it would have
-// brought are unknown, so nothing is reported (checking degrades rather
-// than guessing). The built-ins are the functions of Harn's builtin
-// reference (package infer lists them), `harness` (a Harness) and
-// `context`.
 package names
 
 import (
+	_ "embed"
+
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 )
@@ -25,10 +12,13 @@ const (
 	codeFunction = "HARN-NAM-002"
 )
 
+//go:embed doc.go
+var doc string
+
 // Rule is the names rule.
 var Rule = &analysis.Rule{
 	Name:  "names",
-	Doc:   "names: every name must resolve (HARN-NAM-001, HARN-NAM-002)",
+	Doc:   analysis.ExtractDoc(doc, "names"),
 	Codes: []string{codeVariable, codeFunction},
 	Run:   run,
 }

@@ -1,0 +1,17 @@
+// Package callargs defines the callargs rule.
+//
+// # Rule callargs
+//
+// callargs: calls of known functions take the right number and types of
+// arguments (HARN-STD-003 argument count, HARN-TYP-006 argument type).
+//
+// Known functions are the module's own declarations, functions imported
+// from checked modules, the std/predicate builders (boolean, choice,
+// score, evaluation_windows), the HarnessLlm methods and the built-ins
+// whose signatures the checker models. Too few arguments (fewer than the
+// required parameters) or too many (more than the parameters of a
+// function without a rest parameter) is HARN-STD-003. An argument whose
+// type is certain and not assignable to its parameter's type is
+// HARN-TYP-006; gradual arguments (any, unknown) are never reported.
+// Calls with a spread argument are not counted.
+package callargs
