@@ -11,7 +11,9 @@
 // scan has not already explained becomes one diagnostic at its first token.
 // A tree error is explained when it holds a bracket the scan reports, lies
 // between a bracket and the wrong closer met instead of its own, or sits at
-// the end of a file whose bracket, comment or string runs to the end.
+// the end of a file whose bracket, comment or string runs to the end. Of
+// several brackets left open at the end only the innermost is reported (it
+// took the outer ones' closers); the others are its related locations.
 // At most one diagnostic is reported per line, so one mistake yields one
 // diagnostic rather than a cascade.
 //
@@ -40,7 +42,20 @@ func Diagnose(path string, src []byte, root lower.Node) []diagnostics.Diagnostic
 	d := &diagnoser{path: path, src: src, root: root, lines: diagnostics.NewLineIndex(src)}
 	problems, toEOF := scan(src)
 	d.unclosed = toEOF
+	// Brackets left open at the end come innermost first. Only the
+	// innermost is reported: an inner bracket left open takes the closers
+	// meant for the outer ones, so `log({a: 1` followed by the function's
+	// `}` is one mistake, not two. The outer ones are named as related
+	// locations of that one diagnostic.
+	innermost := -1
 	for _, p := range problems {
+		if p.open != nil && p.found == 0 && innermost >= 0 {
+			d.alsoOpen(innermost, p)
+			continue
+		}
+		if p.open != nil && p.found == 0 {
+			innermost = len(d.lex)
+		}
 		d.addLexical(p)
 	}
 	d.walk(root, nil)
@@ -113,6 +128,17 @@ func (d *diagnoser) addLexical(p lexProblem) {
 		}}
 	}
 	d.lex = append(d.lex, diag)
+}
+
+// alsoOpen records a bracket left open at the end outside the innermost
+// one (the diagnostic d.lex[i]) as a related location of that diagnostic.
+func (d *diagnoser) alsoOpen(i int, p lexProblem) {
+	d.opens = append(d.opens, p.open.pos)
+	what := d.describeOpener(p.open)
+	d.lex[i].Related = append(d.lex[i].Related, diagnostics.Related{
+		Span:    d.span(p.open.pos, p.open.pos+p.open.width),
+		Message: "the " + what + " opened here is still open too",
+	})
 }
 
 // openerNames names the construct a bracket opens, by the tree node that

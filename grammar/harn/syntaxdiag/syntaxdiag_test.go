@@ -121,6 +121,16 @@ var cases = []struct {
 		want: []string{"HARN-PAR-001 4:3 unexpected `}`: expected `)` to close the argument list opened at 3:8"},
 	},
 	{
+		name: "unclosed dict in a call takes the function's closing brace",
+		src:  "fn main() {\n  log({a: 1\n}\n",
+		want: []string{"HARN-PAR-002 4:1 expected `)` to close the argument list opened at 2:6"},
+	},
+	{
+		name: "argument list left open in a function left open",
+		src:  "fn main() {\n  log(1\n",
+		want: []string{"HARN-PAR-002 3:1 expected `)` to close the argument list opened at 2:6"},
+	},
+	{
 		name: "wrong arrow in a match arm",
 		src:  "match v { \"a\" => { } }\n",
 		want: []string{"HARN-PAR-001 1:11 unexpected `\"a\"` in match"},
@@ -240,5 +250,32 @@ func TestExamplesAndMutations(t *testing.T) {
 				t.Errorf("unexpected code %s", d.Code)
 			}
 		}
+	}
+}
+
+// TestOuterOpenBracketsAreRelated: of several brackets left open at the end,
+// the innermost is the diagnostic and the outer ones are its related
+// locations, outermost last.
+func TestOuterOpenBracketsAreRelated(t *testing.T) {
+	src := "fn main() {\n  if ok {\n    log(1\n"
+	trees, err := harntest.Parse([]string{src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := syntaxdiag.Diagnose("t.harn", []byte(src), trees[0])
+	if len(ds) != 1 {
+		t.Fatalf("%d diagnostics, want 1:\n  %s", len(ds), strings.Join(render([]byte(src), ds), "\n  "))
+	}
+	var got []string
+	for _, r := range ds[0].Related {
+		got = append(got, fmt.Sprintf("%d %s", r.Span.Start, r.Message))
+	}
+	want := []string{
+		"29 the argument list opened here",
+		"20 the block opened here is still open too",
+		"10 the block opened here is still open too",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("related:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
