@@ -28,7 +28,8 @@
  *   bare dict keys.
  * - A plain lexical block is written `block { ... }` (upstream's spelling);
  *   `block {` is one token, so `block` stays an ordinary name elsewhere. A
- *   bare `{` at statement start is a dict or closure expression, as before.
+ *   bare `{` at statement start is a dict or closure expression, as before,
+ *   and a struct literal of a type named `block` cannot start a statement.
  * - Explicit type arguments follow a name or a member access
  *   (`map<int>(xs)`, `obj.m<int>()`); the call reading wins over a comparison
  *   only when `>(` completes it.
