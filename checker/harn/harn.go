@@ -56,6 +56,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/rules/closedinput"
 	"github.com/harnlang/harn-check/checker/harn/rules/discarded"
 	"github.com/harnlang/harn-check/checker/harn/rules/exhaustive"
+	"github.com/harnlang/harn-check/checker/harn/rules/initializers"
 	"github.com/harnlang/harn-check/checker/harn/rules/modelroute"
 	"github.com/harnlang/harn-check/checker/harn/rules/names"
 	"github.com/harnlang/harn-check/checker/harn/rules/nativestate"
@@ -87,6 +88,7 @@ var Rules = []*analysis.Rule{
 	exhaustive.Rule,
 	names.Rule,
 	callargs.Rule,
+	initializers.Rule,
 }
 
 // Loader reads source files for the module graph.

@@ -106,6 +106,8 @@ type Facts struct {
 	Unresolved []Unresolved
 	// Calls are calls whose callee signature is known.
 	Calls []Call
+	// Inits are bindings declared with a type and an initialiser.
+	Inits []Init
 	// Labels maps a label-union type built for a literal question set to
 	// the question that declared it, so messages can point there.
 	Labels map[types.Type]*Question
@@ -126,6 +128,13 @@ func (f *Facts) TypeOf(e ast.Expr) types.Type {
 // literal union t, or nil.
 func (f *Facts) LabelQuestion(t types.Type) *Question {
 	return f.Labels[t]
+}
+
+// Init is `let|var|const name: T = value`.
+type Init struct {
+	Decl *ast.VarDecl
+	// Declared is T; Value is the initialiser's inferred type.
+	Declared, Value types.Type
 }
 
 // MethodValue is `recv.evaluate` read without calling it.

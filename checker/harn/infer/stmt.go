@@ -244,9 +244,12 @@ func (c *checker) varDecl(sc *scope, d *ast.VarDecl) {
 	}
 	t := vt
 	if declared != nil {
-		// The declared type wins; an initialiser that does not fit it
-		// (HARN-TYP-007) is not reported yet.
+		// The declared type wins; the initialiser is checked against it
+		// by a rule.
 		t = declared
+		if d.Value != nil {
+			c.facts.Inits = append(c.facts.Inits, analysis.Init{Decl: d, Declared: declared, Value: vt})
+		}
 	} else {
 		// An inferred binding takes the base type of a literal: a constant
 		// flag edited between runs must not make comparisons "always false".

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
@@ -68,9 +69,13 @@ func check(p *analysis.Pass, c analysis.Call) {
 		p.Report(d)
 		return
 	}
-	if spread || strings.HasPrefix(c.Name, "llm.") {
+	if spread {
+		return
+	}
+	if strings.HasPrefix(c.Name, "llm.") {
 		// Evaluation-site arguments are judged by the site rules
-		// (HARN-TYP-030, 033, 035, 036), not twice.
+		// (HARN-TYP-030, 033, 035, 036), except the policy's shape.
+		checkPolicy(p, c)
 		return
 	}
 	for i, at := range c.Args {
@@ -152,4 +157,47 @@ func paramList(f *types.Func) string {
 		out += ": " + types.Describe(prm.Type)
 	}
 	return out
+}
+
+// checkPolicy compares a record-typed policy argument of an evaluation
+// call with EvaluationPolicy field by field: the runtime refuses unknown
+// fields, and a missing provider or model leaves no route to check.
+func checkPolicy(p *analysis.Pass, c analysis.Call) {
+	if len(c.Node.Args) < 4 || len(c.Args) < 4 || c.Args[3] == nil {
+		return
+	}
+	rec, ok := types.Unalias(c.Args[3]).(*types.Record)
+	if !ok || rec.Open {
+		return
+	}
+	want, ok := types.Unalias(stdlib.Predicate().Types["EvaluationPolicy"]).(*types.Record)
+	if !ok {
+		return
+	}
+	arg := c.Node.Args[3]
+	var names []string
+	for _, f := range want.Fields {
+		names = append(names, f.Name)
+	}
+	for _, f := range rec.Fields {
+		if _, ok := want.Lookup(f.Name); !ok {
+			d := p.Diag(diagnostics.SourceType, codeType, arg.Pos(), "the policy of %s has an unknown field %s; EvaluationPolicy has %s", c.Name, f.Name, strings.Join(names, ", "))
+			d.Help = "remove or rename the field; the evaluator refuses policies with unknown fields"
+			p.Report(d)
+			return
+		}
+	}
+	for _, f := range want.Fields {
+		if _, ok := rec.Lookup(f.Name); !ok && !f.Optional {
+			d := p.Diag(diagnostics.SourceType, codeType, arg.Pos(), "the policy of %s lacks the required field %s", c.Name, f.Name)
+			d.Help = "an EvaluationPolicy needs backend, provider, model and threshold"
+			p.Report(d)
+			return
+		}
+	}
+	if !types.Assignable(rec, want) && !containsGradual(rec) {
+		d := p.Diag(diagnostics.SourceType, codeType, arg.Pos(), "the policy of %s has type %s, which is not assignable to EvaluationPolicy", c.Name, types.Describe(rec))
+		d.Help = "backend is \"structured_llm\" or \"native_decision\", provider and model are strings, threshold a float"
+		p.Report(d)
+	}
 }

@@ -13,5 +13,8 @@
 // function without a rest parameter) is HARN-STD-003. An argument whose
 // type is certain and not assignable to its parameter's type is
 // HARN-TYP-006; gradual arguments (any, unknown) are never reported.
-// Calls with a spread argument are not counted.
+// Calls with a spread argument are not counted. The arguments of
+// evaluation calls are judged by the site rules, except the policy: a
+// record policy with a field EvaluationPolicy does not have, missing a
+// required field, or with a field of the wrong type is HARN-TYP-006.
 package callargs
