@@ -43,6 +43,9 @@ func run(p *analysis.Pass) {
 }
 
 func check(p *analysis.Pass, m analysis.Match) {
+	if m.Node == nil || m.Node.Value == nil {
+		return
+	}
 	values, ok := types.Literals(m.Subject)
 	if !ok || len(values) == 0 {
 		return
@@ -58,6 +61,9 @@ func check(p *analysis.Pass, m analysis.Match) {
 	covered := map[any]ast.Span{}
 	wildcard := false
 	for _, arm := range m.Node.Arms {
+		if arm == nil || arm.Pattern == nil {
+			continue
+		}
 		if wildcard {
 			d := p.Diag(diagnostics.SourceType, codeUnreachable, arm.Pattern.Pos(), "unreachable match arm: an earlier arm matches every value")
 			d.Help = "remove this arm or move it before the catch-all arm"
