@@ -206,3 +206,16 @@ func TestCanonical(t *testing.T) {
 		t.Errorf("digest %q", got)
 	}
 }
+
+// A union passed alone to NewUnion keeps its identity: the checker traces
+// label unions back to their question by pointer.
+func TestNewUnionKeepsANormalisedUnion(t *testing.T) {
+	u := NewUnion(StringLit("a"), StringLit("b"))
+	if got := NewUnion(u); got != u {
+		t.Errorf("NewUnion(u) built a new union %v", got)
+	}
+	rec := NewRecord(Field{Name: "choice", Type: u})
+	if ft, p := FieldOf(rec, "choice", false); ft != u || p != FieldAll {
+		t.Errorf("FieldOf lost the union: %v %v", ft, p)
+	}
+}
