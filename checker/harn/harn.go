@@ -46,6 +46,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
@@ -65,6 +66,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/rules/siteid"
 	"github.com/harnlang/harn-check/checker/harn/rules/unnarrowed"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
+	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
@@ -321,6 +323,23 @@ func (s *session) check(p string, src []byte) *module {
 			m.failed = true
 		}
 		resolved[spec] = sub.exports
+		missingNames(m, im, spec, sub.exports)
+	}
+	for _, im := range file.Imports() {
+		if im.Source == nil {
+			continue
+		}
+		if spec, ok := im.Source.Value(); ok && spec == stdlib.PredicateModule {
+			pred := stdlib.Predicate()
+			ex := &infer.Exports{Values: map[string]types.Type{}, Types: map[string]types.Type{}}
+			for n, f := range pred.Functions {
+				ex.Values[n] = f
+			}
+			for n, a := range pred.Types {
+				ex.Types[n] = a
+			}
+			missingNames(m, im, spec, ex)
+		}
 	}
 
 	facts, exports := infer.Check(file, infer.Config{
@@ -346,6 +365,35 @@ func (s *session) check(p string, src []byte) *module {
 		m.failed = true
 	}
 	return m
+}
+
+// missingNames reports selectively imported names the module does not
+// export (HARN-IMP-002).
+func missingNames(m *module, im *ast.Import, spec string, ex *infer.Exports) {
+	if ex == nil {
+		return
+	}
+	for _, n := range im.Names {
+		if _, ok := ex.Values[n.Name]; ok {
+			continue
+		}
+		if _, ok := ex.Types[n.Name]; ok {
+			continue
+		}
+		var names []string
+		for k := range ex.Values {
+			names = append(names, k)
+		}
+		for k := range ex.Types {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		d := diagnostics.New(m.path, diagnostics.SourceType, "HARN-IMP-002", analysis.Span(n.Span), spec+" has no exported "+n.Name)
+		if len(names) > 0 {
+			d.Help = "it exports " + strings.Join(names, ", ")
+		}
+		m.diags = append(m.diags, d)
+	}
 }
 
 // read reads through the loader and records the dependency.
