@@ -29,7 +29,7 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 	if r.doc.Ext == "" {
 		return actions, nil
 	}
-	res, err := r.doc.Check()
+	res, err := r.doc.CheckWith(workspace{s}.ReadFile)
 	if err != nil {
 		return nil, err
 	}

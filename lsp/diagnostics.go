@@ -25,10 +25,14 @@ type publisher struct {
 	mu      sync.Mutex
 	timers  map[string]*time.Timer
 	stopped bool
+	// deps[uri] are the files the last analysis of uri read besides the
+	// document (its imports, harn.toml): a change of one of them, open in
+	// the editor, analyses uri again.
+	deps map[string]map[string]bool
 }
 
 func newPublisher(s *Server) *publisher {
-	return &publisher{s: s, sem: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))), timers: map[string]*time.Timer{}}
+	return &publisher{s: s, sem: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))), timers: map[string]*time.Timer{}, deps: map[string]map[string]bool{}}
 }
 
 // schedule (re)starts uri's debounce timer.
@@ -58,7 +62,7 @@ func (p *publisher) run(uri string) {
 		return
 	}
 	p.sem <- struct{}{}
-	res, err := d.Check()
+	res, err := d.CheckWith(workspace{p.s}.ReadFile)
 	<-p.sem
 	if err != nil {
 		p.s.log.Printf("analysis of %s version %d failed: %v", uri, d.Version, err)
@@ -70,6 +74,11 @@ func (p *publisher) run(uri string) {
 	if p.stopped {
 		return
 	}
+	deps := map[string]bool{}
+	for _, dep := range res.Deps {
+		deps[dep.Path] = true
+	}
+	p.deps[uri] = deps
 	if cur := p.s.store.Get(uri); cur != d {
 		// Stale: a newer version (or a close) arrived meanwhile, and it
 		// schedules its own analysis.
@@ -77,6 +86,26 @@ func (p *publisher) run(uri string) {
 		return
 	}
 	p.s.notify(protocol.ServerTextDocumentPublishDiagnostics, params)
+}
+
+// dependents schedules the analysis of every open document whose last
+// analysis read the file of uri, which changed, opened or closed.
+func (p *publisher) dependents(uri string) {
+	path := cache.URIToPath(uri)
+	if path == "" {
+		return
+	}
+	p.mu.Lock()
+	var due []string
+	for other, deps := range p.deps {
+		if other != uri && deps[path] {
+			due = append(due, other)
+		}
+	}
+	p.mu.Unlock()
+	for _, other := range due {
+		p.schedule(other)
+	}
 }
 
 // clear cancels pending work for uri and publishes an empty list, as a
@@ -88,6 +117,7 @@ func (p *publisher) clear(uri string) {
 		t.Stop()
 		delete(p.timers, uri)
 	}
+	delete(p.deps, uri)
 	if p.stopped {
 		return
 	}

@@ -25,12 +25,13 @@ func TestDiagnostics(t *testing.T) {
 	c.Notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": fakeURI}})
 	tr.add("closed: cleared without version", c.WaitDiagnostics(fakeURI, -1))
 
-	// A language without a registered checker gets exactly what the CLI
-	// reports for it: one HARN-CHK-001 info.
-	c.Open("file:///w/m.harn", "harn", 7, "let x = 1\n")
-	tr.add("harn without checker", c.WaitDiagnostics("file:///w/m.harn", 7))
+	// The registered front ends report exactly what the CLI reports: a
+	// clean Harn file has no diagnostics; a Leia file, while no Leia
+	// checker exists, the one LEIA0002 info.
+	c.Open("file:///w/m.harn", "harn", 7, "let x = 1\nlog(x)\n")
+	tr.add("clean harn", c.WaitDiagnostics("file:///w/m.harn", 7))
 	c.Open("file:///w/n.leia", "leia", 1, "x := 1\n")
-	tr.add("leia without checker", c.WaitDiagnostics("file:///w/n.leia", 1))
+	tr.add("leia syntax checked only", c.WaitDiagnostics("file:///w/n.leia", 1))
 	tr.check("diagnostics")
 }
 

@@ -14,9 +14,9 @@ func at(uri string, line, char int) map[string]any {
 	return map[string]any{"textDocument": doc(uri), "position": lsptest.Pos(line, char)}
 }
 
-// TestFeatures drives every feature request through the protocol, for the
-// Fake language (which implements them) and for Harn (which has no
-// front end yet and so answers empty).
+// TestFeatures drives every feature request through the protocol for the
+// Fake language, which implements them all (real Harn documents are in
+// testdata/scripts/harn_*.txtar).
 func TestFeatures(t *testing.T) {
 	for _, tc := range []struct {
 		name, uri, lang string
@@ -25,7 +25,6 @@ func TestFeatures(t *testing.T) {
 		{"features_fake", fakeURI, "fake", map[string]any{"textDocument": map[string]any{
 			"documentSymbol": map[string]any{"hierarchicalDocumentSymbolSupport": true}}}},
 		{"features_fake_flat_symbols", fakeURI, "fake", nil},
-		{"features_harn", "file:///w/m.harn", "harn", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := &transcript{t: t}

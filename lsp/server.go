@@ -182,6 +182,9 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "server not initialized"}
 	}
+	if req.Method == MethodSyntaxTree && !req.Notif {
+		return s.syntaxTree(gctx.Params)
+	}
 	r, validMethod, validParams, herr := s.handler.Handle(gctx)
 	var rpcErr *jsonrpc2.Error
 	switch {

@@ -9,13 +9,23 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/lsp"
+	"github.com/harnlang/harn-check/lsp/harnlang"
 	"github.com/harnlang/harn-check/lsp/lsptest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-func init() { lsptest.RegisterFake() }
+// init registers what leia-lsp registers: the front ends harn-check uses,
+// Harn's editor features, and the Fake test language.
+func init() {
+	frontends.Register()
+	if err := harnlang.Register(); err != nil {
+		panic(err)
+	}
+	lsptest.RegisterFake()
+}
 
 // testOptions: no debounce, and explanation links with a fixed base so
 // goldens do not depend on the machine.

@@ -17,6 +17,7 @@ func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 		return nil
 	}
 	s.diags.schedule(d.URI)
+	s.diags.dependents(d.URI)
 	return nil
 }
 
@@ -51,6 +52,7 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 	if d.Ext != "" {
 		s.diags.schedule(d.URI)
 	}
+	s.diags.dependents(d.URI)
 	return nil
 }
 
@@ -60,6 +62,7 @@ func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 		return nil
 	}
 	s.diags.clear(p.TextDocument.URI)
+	s.diags.dependents(p.TextDocument.URI)
 	s.tokens.forget(p.TextDocument.URI)
 	return nil
 }

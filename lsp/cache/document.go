@@ -2,12 +2,14 @@ package cache
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"runtime/debug"
 	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
 // Document is one version of an open document. It is immutable once the
@@ -36,9 +38,10 @@ type Document struct {
 	tree     Tree
 	parseErr error
 
-	checkOnce sync.Once
-	result    driver.Result
-	checkErr  error
+	checkMu  sync.Mutex
+	checked  bool
+	result   driver.Result
+	checkErr error
 }
 
 func newDocument(uri, languageID string, version int32, text []byte, edits []Edit) *Document {
@@ -58,20 +61,49 @@ func (d *Document) CheckPath() string {
 	return d.URI
 }
 
-// Check returns the analysis of this version, running the language's
-// checker the first time only. A checker panic becomes an error; the
-// server logs it and keeps what it published before.
-func (d *Document) Check() (driver.Result, error) {
-	d.checkOnce.Do(func() {
-		if d.Ext == "" {
-			return
-		}
+// Check returns the analysis of this version, with other files (imports,
+// harn.toml) read from disk. See CheckWith.
+func (d *Document) Check() (driver.Result, error) { return d.CheckWith(nil) }
+
+// CheckWith returns the analysis of this version, reading the other files
+// the language's checker needs through read (the open documents over the
+// disk; nil reads the disk). The result is computed once and reused while
+// every file it depends on (driver.Result.Deps) reads the same through
+// read; when one changed, for instance an imported module edited in the
+// editor, the version is checked again. A checker panic becomes an error;
+// the server logs it and keeps what it published before.
+func (d *Document) CheckWith(read func(path string) ([]byte, error)) (driver.Result, error) {
+	d.checkMu.Lock()
+	defer d.checkMu.Unlock()
+	if d.Ext == "" {
+		return driver.Result{}, nil
+	}
+	if d.checked && (d.checkErr != nil || depsUnchanged(d.result.Deps, read)) {
+		return d.result, d.checkErr
+	}
+	d.checked = true
+	d.result, d.checkErr = driver.Result{}, nil
+	func() {
 		defer func() {
 			if r := recover(); r != nil {
 				d.checkErr = fmt.Errorf("checker panicked on %s: %v\n%s", path.Base(d.URI), r, debug.Stack())
 			}
 		}()
-		d.result = check(d.Ext, d.CheckPath(), d.Text)
-	})
+		d.result = check(d.Ext, d.CheckPath(), d.Text, read)
+	}()
 	return d.result, d.checkErr
+}
+
+// depsUnchanged reports whether every dependency still reads as it did.
+func depsUnchanged(deps []checkcache.Dep, read func(string) ([]byte, error)) bool {
+	if read == nil {
+		read = os.ReadFile
+	}
+	for _, dep := range deps {
+		b, err := read(dep.Path)
+		if (err != nil) != (dep.SHA256 == "") || err == nil && checkcache.HashBytes(b) != dep.SHA256 {
+			return false
+		}
+	}
+	return true
 }

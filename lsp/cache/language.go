@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -35,7 +36,12 @@ func ResolveExtension(uri, languageID string) string {
 }
 
 // check runs the analyzer registered for ext on one file, exactly as
-// `harn-check check` does for a file on disk (driver.CheckSource).
-func check(ext, path string, src []byte) driver.Result {
+// `harn-check check` does for a file on disk (driver.CheckSource), with
+// the files it reads besides src served by read when the language can
+// (driver.CheckSourceWith; nil reads the disk).
+func check(ext, path string, src []byte, read func(string) ([]byte, error)) driver.Result {
+	if read != nil && filepath.Ext(path) == ext {
+		return driver.CheckSourceWith(path, src, read)
+	}
 	return driver.CheckSourceAs(ext, path, src)
 }

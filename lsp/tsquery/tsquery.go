@@ -42,6 +42,9 @@ type Tree struct {
 // Close releases the tree.
 func (t *Tree) Close() { t.T.Close() }
 
+// Sexp returns the tree as tree-sitter's S-expression.
+func (t *Tree) Sexp() string { return t.T.RootNode().ToSexp() }
+
 // Syntax is a cache.Syntax for one tree-sitter language.
 type Syntax struct {
 	lang    *sitter.Language

@@ -1,0 +1,201 @@
+// Package harnlang is the Harn language's editor features for leia-lsp,
+// the ones that need only syntax: an incremental tree-sitter tree per
+// document, semantic tokens and folding ranges from grammar/harn's
+// highlights.scm and folds.scm, document and workspace symbols from the
+// Harn AST, and definition, references and hover of names resolved
+// through locals.scm (plus the declarations of the file and of the
+// relative modules it imports).
+//
+// Register installs it for ".harn" (cmd/leia-lsp and the lsp tests call
+// it). It registers only a cache.Syntax and features.Features: checking,
+// and so diagnostics, comes from the driver.Language that
+// internal/frontends registers for harn-check and leia-lsp alike.
+//
+// Invariants: no LSP types and no checker logic; answers are byte spans
+// into the request's document (or into another file named by path), and
+// a broken tree gives partial answers, never a panic.
+package harnlang
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	harngrammar "github.com/harnlang/harn-check/grammar/harn"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/grammar/harn/lower"
+	"github.com/harnlang/harn-check/lsp/cache"
+	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/tsquery"
+)
+
+// Extension is the file extension Register serves.
+const Extension = ".harn"
+
+var (
+	once     sync.Once
+	instance *Features
+	initErr  error
+)
+
+// New compiles the Harn queries into a Features. An error means an
+// embedded query does not fit the compiled grammar (a build problem).
+func New() (*Features, error) {
+	lang := binding.Language()
+	q, err := tsquery.NewQueries(lang, harngrammar.HighlightsQuery(), harngrammar.FoldsQuery())
+	if err != nil {
+		return nil, fmt.Errorf("harn queries: %w", err)
+	}
+	locals, qerr := sitter.NewQuery(lang, harngrammar.LocalsQuery())
+	if qerr != nil {
+		return nil, fmt.Errorf("harn locals.scm:%d:%d: %s", qerr.Row+1, qerr.Column+1, qerr.Message)
+	}
+	decls, qerr := sitter.NewQuery(lang, declQuery)
+	if qerr != nil {
+		return nil, fmt.Errorf("harn declaration query:%d:%d: %s", qerr.Row+1, qerr.Column+1, qerr.Message)
+	}
+	return &Features{
+		Features: tsquery.Features{Queries: q},
+		syntax:   tsquery.NewSyntax(lang),
+		locals:   locals,
+		decls:    decls,
+		disk:     map[string]diskSymbols{},
+	}, nil
+}
+
+// Register installs Harn's incremental syntax and features for ".harn".
+// It is idempotent and returns the error of New.
+func Register() error {
+	once.Do(func() {
+		instance, initErr = New()
+		if initErr != nil {
+			return
+		}
+		cache.RegisterSyntax(Extension, instance.syntax)
+		features.Register(Extension, instance)
+	})
+	return initErr
+}
+
+// Features are Harn's syntax-level editor features. Semantic tokens and
+// folding ranges come from the embedded tsquery.Features.
+type Features struct {
+	tsquery.Features
+	syntax *tsquery.Syntax
+	locals *sitter.Query // locals.scm
+	decls  *sitter.Query // declQuery
+
+	mu   sync.Mutex
+	disk map[string]diskSymbols // workspace files not open, by path
+}
+
+// Syntax returns the incremental tree-sitter syntax Register installs.
+func (f *Features) Syntax() cache.Syntax { return f.syntax }
+
+// treeOf returns the document's tree, parsing the text when the document
+// came without one.
+func treeOf(doc features.Document) (*sitter.Tree, func()) {
+	if t, ok := doc.Tree.(*tsquery.Tree); ok && t != nil && t.T != nil {
+		return t.T, func() {}
+	}
+	t := binding.ParseTree(doc.Text, nil)
+	if t == nil {
+		return nil, func() {}
+	}
+	return t, t.Close
+}
+
+// fileOf lowers a tree to the Harn AST.
+func fileOf(tree *sitter.Tree, src []byte) *ast.File {
+	return lower.File(src, binding.Snapshot(tree))
+}
+
+// Definition implements features.Features: the declaration of the name at
+// offset, in this file or in a relative module it imports.
+func (f *Features) Definition(_ context.Context, s features.Snapshot, offset int) ([]features.Location, error) {
+	tree, done := treeOf(s.Doc)
+	defer done()
+	if tree == nil {
+		return nil, nil
+	}
+	ix := f.index(tree, s.Doc.Text)
+	d := ix.resolveAt(offset)
+	if d == nil {
+		return nil, nil
+	}
+	if d.kind == kindImport {
+		if loc, ok := f.importTarget(s, ix, d); ok {
+			return []features.Location{loc}, nil
+		}
+	}
+	return []features.Location{{Span: d.span}}, nil
+}
+
+// References implements features.Features: every use in this file of the
+// declaration the name at offset resolves to.
+func (f *Features) References(_ context.Context, s features.Snapshot, offset int, includeDeclaration bool) ([]features.Location, error) {
+	tree, done := treeOf(s.Doc)
+	defer done()
+	if tree == nil {
+		return nil, nil
+	}
+	ix := f.index(tree, s.Doc.Text)
+	d := ix.resolveAt(offset)
+	if d == nil {
+		return nil, nil
+	}
+	var out []features.Location
+	for _, sp := range ix.uses(d) {
+		if sp == d.span && !includeDeclaration {
+			continue
+		}
+		out = append(out, features.Location{Span: sp})
+	}
+	return out, nil
+}
+
+// Hover implements features.Features: the declaration the name at offset
+// resolves to, as written, with its doc comment.
+func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*features.Hover, error) {
+	tree, done := treeOf(s.Doc)
+	defer done()
+	if tree == nil {
+		return nil, nil
+	}
+	ix := f.index(tree, s.Doc.Text)
+	d := ix.resolveAt(offset)
+	if d == nil {
+		return nil, nil
+	}
+	use, ok := ix.nameAt(offset)
+	if !ok {
+		return nil, nil
+	}
+	src := s.Doc.Text
+	if d.kind == kindImport {
+		if loc, ok := f.importTarget(s, ix, d); ok && loc.Path != "" {
+			if other, err := s.Workspace.ReadFile(loc.Path); err == nil {
+				if t := binding.ParseTree(other, nil); t != nil {
+					defer t.Close()
+					oix := f.index(t, other)
+					if od := oix.defAtName(loc.Span); od != nil {
+						return &features.Hover{Span: use, Markdown: hoverText(other, od) + "\n\nfrom `" + d.module + "`"}, nil
+					}
+				}
+			}
+		}
+	}
+	return &features.Hover{Span: use, Markdown: hoverText(src, d)}, nil
+}
+
+// PrepareRename and Rename stay unimplemented: a rename must reach every
+// importing module, which needs the checker's module graph.
+
+var _ features.Features = (*Features)(nil)
+
+// span converts an AST span.
+func span(s ast.Span) diagnostics.Span { return diagnostics.Span{Start: s.Start, End: s.End} }
