@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -64,6 +65,30 @@ func BenchmarkParseAndLower(b *testing.B) {
 		runtime.KeepAlive(f)
 		tree.Close()
 	}
+}
+
+// BenchmarkParseAndLowerRatio alternates the two measurements above within
+// each iteration, so both see the same machine load, and reports their
+// throughputs and the ratio parse+lower time / parse time.
+func BenchmarkParseAndLowerRatio(b *testing.B) {
+	src := largeHarn(b, 1<<20)
+	var parse, full time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		ParseTree(src, nil).Close()
+		t1 := time.Now()
+		tree := ParseTree(src, nil)
+		f := lower.File(src, Snapshot(tree))
+		runtime.KeepAlive(f)
+		tree.Close()
+		t2 := time.Now()
+		parse += t1.Sub(t0)
+		full += t2.Sub(t1)
+	}
+	mb := float64(len(src)) * float64(b.N) / 1e6
+	b.ReportMetric(mb/parse.Seconds(), "parse-MB/s")
+	b.ReportMetric(mb/full.Seconds(), "parse+lower-MB/s")
+	b.ReportMetric(full.Seconds()/parse.Seconds(), "lower/parse-time")
 }
 
 // BenchmarkReferenceGoParse parses Go source of a similar size with the

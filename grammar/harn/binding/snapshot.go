@@ -87,6 +87,26 @@ func kindOf(n *sitter.Node) (uint16, kindInfo) {
 	return id, k
 }
 
+// fieldNames are the grammar's field names by id (index 0, no field, is
+// ""), read once so that the walk asks only for the id of each child's
+// field.
+var fieldNames = func() []string {
+	names := make([]string, language.FieldCount()+1)
+	for id := range names {
+		if id > 0 {
+			names[id] = language.FieldNameForId(uint16(id))
+		}
+	}
+	return names
+}()
+
+func fieldName(id uint16) string {
+	if int(id) < len(fieldNames) {
+		return fieldNames[id]
+	}
+	return ""
+}
+
 // Snapshot copies a tree into Go memory with one cursor walk, for
 // lowering and diagnostics.
 func Snapshot(tree *sitter.Tree) lower.Node {
@@ -109,7 +129,7 @@ func Snapshot(tree *sitter.Tree) lower.Node {
 		}
 		if c.GotoFirstChild() {
 			for {
-				s.fields = append(s.fields, c.FieldName())
+				s.fields = append(s.fields, fieldName(c.FieldId()))
 				s.children = append(s.children, build())
 				if !c.GotoNextSibling() {
 					break
