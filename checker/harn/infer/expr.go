@@ -470,6 +470,10 @@ func (c *checker) match(sc *scope, e *ast.Match) types.Type {
 	}
 	var seen []*types.Literal
 	var results []types.Type
+	// survivors are the narrowed types of the arms that fall through; after
+	// the match only those remain possible.
+	var survivors []types.Type
+	allNarrowed := key != nil
 	for _, arm := range e.Arms {
 		inner := newScope(sc)
 		lits, wildcard := armLiterals(arm.Pattern)
@@ -490,6 +494,11 @@ func (c *checker) match(sc *scope, e *ast.Match) types.Type {
 			}
 			if nt != nil {
 				inner.refine(key, nt)
+				if !exits(arm.Body) {
+					survivors = append(survivors, nt)
+				}
+			} else {
+				allNarrowed = false
 			}
 		}
 		if id, ok := arm.Pattern.(*ast.Ident); ok && id.Name != "_" {
@@ -504,6 +513,9 @@ func (c *checker) match(sc *scope, e *ast.Match) types.Type {
 			seen = append(seen, lits...)
 		}
 		results = append(results, widen(c.block(inner, blockStmts(arm.Body))))
+	}
+	if allNarrowed && len(survivors) > 0 {
+		c.afterMatch = &pendingNarrow{match: e, key: key, t: types.NewUnion(survivors...)}
 	}
 	if len(results) == 0 {
 		return types.NilType

@@ -36,9 +36,17 @@ type checker struct {
 	lines   *diagnostics.LineIndex
 	// policies are site policies evaluated once the module is walked.
 	policies []pendingPolicy
+	// afterMatch is the narrowing a match statement leaves behind.
+	afterMatch *pendingNarrow
 	// curStmt is the span of the statement being checked.
 	curStmt ast.Span
 	siteFns map[*analysis.Site]*scope
+}
+
+type pendingNarrow struct {
+	match *ast.Match
+	key   any
+	t     types.Type
 }
 
 type pendingPolicy struct {

@@ -15,7 +15,12 @@ import (
 func (c *checker) block(sc *scope, stmts []ast.Stmt) types.Type {
 	var last types.Type = types.NilType
 	for i, s := range stmts {
+		c.afterMatch = nil
 		last = c.stmtValue(sc, s, i == len(stmts)-1)
+		if m, ok := s.(*ast.Match); ok && c.afterMatch != nil && c.afterMatch.match == m {
+			sc.refine(c.afterMatch.key, c.afterMatch.t)
+		}
+		c.afterMatch = nil
 		if iff, ok := s.(*ast.If); ok {
 			thenExits := exits(iff.Then)
 			elseExits := iff.Else != nil && exitsNode(iff.Else)
