@@ -1,0 +1,160 @@
+package harnlang
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/tsquery"
+)
+
+const resolveSrc = `fn helper(x: int) -> int {
+  return x + later()
+}
+
+fn later() -> int { return 1 }
+
+pipeline main(task) {
+  let x = helper(2)
+  let cfg = {x: 1}
+  if x > 0 {
+    let x = "shadow"
+    log(x)
+  }
+  log(cfg.x)
+  for item in [1, 2] {
+    log(item)
+  }
+  log(item)
+}
+`
+
+// fakeWorkspace serves files from a map.
+type fakeWorkspace map[string]string
+
+func (fakeWorkspace) Roots() []string                { return nil }
+func (fakeWorkspace) Documents() []features.Document { return nil }
+func (w fakeWorkspace) ReadFile(p string) ([]byte, error) {
+	if s, ok := w[p]; ok {
+		return []byte(s), nil
+	}
+	return nil, os.ErrNotExist
+}
+
+// at returns the offset of the n-th (1-based) occurrence of needle.
+func at(t *testing.T, src, needle string, n int) int {
+	t.Helper()
+	off := -1
+	for range n {
+		i := strings.Index(src[off+1:], needle)
+		if i < 0 {
+			t.Fatalf("no occurrence %d of %q", n, needle)
+		}
+		off += 1 + i
+	}
+	return off
+}
+
+func TestDefinition(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := f.syntax.Parse(nil, nil, []byte(resolveSrc)).(*tsquery.Tree)
+	defer tree.Close()
+	snap := features.Snapshot{Doc: features.Document{Path: "/p/m.harn", Text: []byte(resolveSrc), Tree: tree}, Workspace: fakeWorkspace{}}
+	for _, tc := range []struct {
+		name      string
+		needle    string
+		n         int
+		defNeedle string // "" for no definition
+		defN      int
+	}{
+		{"parameter", "x + later", 1, "x: int", 1},
+		{"function declared later (hoisted)", "later()", 1, "later() -> int", 1},
+		{"call of a function", "helper(2)", 1, "helper(x", 1},
+		{"outer let", "x > 0", 1, "x = helper", 1},
+		{"shadowing let", "x)\n  }", 1, "x = \"shadow\"", 1},
+		{"member property is not the variable", "x)\n  for", 1, "", 0},
+		{"object of a member", "cfg.x", 1, "cfg =", 1},
+		{"loop variable", "item)\n  }", 1, "item in", 1},
+		{"loop variable out of scope", "item)\n}", 1, "", 0},
+		{"builtin", "log(x)", 1, "", 0},
+		{"a declaration's own name", "helper(x", 1, "helper(x", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			locs, err := f.Definition(context.Background(), snap, at(t, resolveSrc, tc.needle, tc.n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.defNeedle == "" {
+				if len(locs) != 0 {
+					t.Fatalf("want no definition, got %+v", locs)
+				}
+				return
+			}
+			want := at(t, resolveSrc, tc.defNeedle, tc.defN)
+			if len(locs) != 1 || locs[0].Span.Start != want || locs[0].Path != "" {
+				t.Fatalf("definition %+v, want one at offset %d (%q)", locs, want, tc.defNeedle)
+			}
+		})
+	}
+}
+
+func TestImportedDefinitionAndHover(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := "import {clamp} from \"./lib/util\"\nlet y = clamp(3)\n"
+	util := "/// Bounds a value.\npub fn clamp(v: int) -> int { return v }\n"
+	ws := fakeWorkspace{"/p/lib/util.harn": util}
+	snap := features.Snapshot{Doc: features.Document{Path: "/p/m.harn", Text: []byte(main)}, Workspace: ws}
+	locs, err := f.Definition(context.Background(), snap, at(t, main, "clamp(3)", 1))
+	if err != nil || len(locs) != 1 || locs[0].Path != "/p/lib/util.harn" || locs[0].Span.Start != at(t, util, "clamp", 1) {
+		t.Fatalf("definition %+v %v, want clamp in /p/lib/util.harn", locs, err)
+	}
+	h, err := f.Hover(context.Background(), snap, at(t, main, "clamp(3)", 1))
+	if err != nil || h == nil || !strings.Contains(h.Markdown, "pub fn clamp(v: int) -> int") ||
+		!strings.Contains(h.Markdown, "Bounds a value.") || !strings.Contains(h.Markdown, "./lib/util") {
+		t.Fatalf("hover %+v %v", h, err)
+	}
+	// A missing module leaves the import itself as the definition.
+	snap.Workspace = fakeWorkspace{}
+	locs, _ = f.Definition(context.Background(), snap, at(t, main, "clamp(3)", 1))
+	if len(locs) != 1 || locs[0].Path != "" || locs[0].Span.Start != at(t, main, "clamp", 1) {
+		t.Fatalf("definition without the module: %+v", locs)
+	}
+}
+
+// TestBrokenInputs: features on broken and empty texts answer without
+// panicking, with spans inside the text.
+func TestBrokenInputs(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{"", "fn", "fn (", "let = ", "struct { x: }", "import {a from", "}}}{{{", "pipeline p( { let x = x"} {
+		tree := binding.ParseTree([]byte(src), nil)
+		snap := features.Snapshot{Doc: features.Document{Path: "/p/m.harn", Text: []byte(src), Tree: &tsquery.Tree{T: tree}}, Workspace: fakeWorkspace{}}
+		for off := 0; off <= len(src); off++ {
+			defs, _ := f.Definition(context.Background(), snap, off)
+			refs, _ := f.References(context.Background(), snap, off, true)
+			for _, l := range append(defs, refs...) {
+				if l.Span.Start < 0 || l.Span.End > len(src) || l.Span.Start > l.Span.End {
+					t.Errorf("%q at %d: span %+v outside the text", src, off, l.Span)
+				}
+			}
+			if h, _ := f.Hover(context.Background(), snap, off); h != nil && (h.Span.Start > off || h.Span.End < off) {
+				t.Errorf("%q at %d: hover span %+v does not hold the offset", src, off, h.Span)
+			}
+		}
+		if _, err := f.DocumentSymbols(context.Background(), snap); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+		tree.Close()
+	}
+}
