@@ -92,10 +92,13 @@ type Question struct {
 	Site *Site
 }
 
-// Problem is a located reason.
+// Problem is a located reason, optionally pointing at an earlier
+// location (the first declaration of a duplicated id or label).
 type Problem struct {
 	Span    ast.Span
 	Message string
+	// Earlier, when set, is where the duplicated thing first appears.
+	Earlier *ast.Span
 }
 
 // Policy is what const evaluation learnt about a policy argument.

@@ -187,8 +187,9 @@ func (c *checker) readQuestions(s *analysis.Site, q ast.Expr) {
 			bad(en.Span, "a question id must be an identifier or a non-empty string literal, not a computed key")
 			continue
 		}
-		if _, dup := seen[id]; dup {
+		if first, dup := seen[id]; dup {
 			bad(idSpan, "question id %q is declared twice in this set", id)
+			s.QuestionProblems[len(s.QuestionProblems)-1].Earlier = &first
 			continue
 		}
 		seen[id] = idSpan
@@ -223,6 +224,8 @@ func (c *checker) readQuestions(s *analysis.Site, q ast.Expr) {
 			for i, prev := range question.Labels {
 				if prev == l {
 					bad(span, "label %q appears twice in question %q (first on line %d)", l, id, c.lines.Line(question.LabelSpans[i].Start)+1)
+					first := question.LabelSpans[i]
+					s.QuestionProblems[len(s.QuestionProblems)-1].Earlier = &first
 					okLabels = false
 					return
 				}

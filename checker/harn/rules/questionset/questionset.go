@@ -28,7 +28,11 @@ func run(p *analysis.Pass) {
 		}
 		for _, prob := range s.QuestionProblems {
 			d := p.Diag(diagnostics.SourceType, code, prob.Span, "question set of site %s cannot be read: %s", siteName(s), prob.Message)
-			d.Related = []diagnostics.Related{{Span: analysis.Span(s.Span), Message: "the evaluation site"}}
+			if prob.Earlier != nil {
+				d.Related = append(d.Related, diagnostics.Related{Span: analysis.Span(*prob.Earlier), Message: "first declared here"})
+				d.Help = "remove or rename the duplicate: ids and labels must be unique, or answers cannot be told apart"
+			}
+			d.Related = append(d.Related, diagnostics.Related{Span: analysis.Span(s.ReceiverSpan), Message: "the evaluation site"})
 			d.Help = "write the questions at the call as {id: boolean(\"...\"), id2: choice(\"...\", {label: \"...\"}), ...}; use evaluate_request for a set known only at run time"
 			p.Report(d)
 		}
