@@ -33,7 +33,9 @@ func run(p *analysis.Pass) {
 				d.Help = "remove or rename the duplicate: ids and labels must be unique, or answers cannot be told apart"
 			}
 			d.Related = append(d.Related, diagnostics.Related{Span: analysis.Span(s.ReceiverSpan), Message: "the evaluation site"})
-			d.Help = "write the questions at the call as {id: boolean(\"...\"), id2: choice(\"...\", {label: \"...\"}), ...}; use evaluate_request for a set known only at run time"
+			if d.Help == "" {
+				d.Help = "write the questions at the call as {id: boolean(\"...\"), id2: choice(\"...\", {label: \"...\"}), ...}; use evaluate_request for a set known only at run time"
+			}
 			p.Report(d)
 		}
 		if len(s.QuestionProblems) > 0 {
