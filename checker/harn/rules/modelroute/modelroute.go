@@ -6,6 +6,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
 )
 
 const code = "HARN-TYP-035"
@@ -43,19 +44,38 @@ func run(p *analysis.Pass) {
 		if p.Catalog == nil {
 			continue
 		}
+		span := routeSpan(s, pol.Span)
 		r, ok := p.Catalog.Lookup(provider, model)
 		if !ok {
-			d := p.Diag(diagnostics.SourceType, code, pol.Span, "route %s/%s is not in the model catalog, so it cannot serve the decision operation", provider, model)
+			d := p.Diag(diagnostics.SourceType, code, span, "route %s/%s is not in the model catalog, so it cannot serve the decision operation", provider, model)
 			d.Help = "use a catalog route, or declare this one in harn.toml: [[routes]] provider = \"" + provider + "\" model = \"" + model + "\" operations = [\"decision\"]"
 			p.Report(d)
 			s.Reject(code)
 			continue
 		}
 		if missing, ok := r.Supports(backend); !ok {
-			d := p.Diag(diagnostics.SourceType, code, pol.Span, "route %s/%s lacks the %s operation that backend %q needs", provider, model, missing, backend)
+			d := p.Diag(diagnostics.SourceType, code, span, "route %s/%s lacks the %s operation that backend %q needs", provider, model, missing, backend)
 			d.Help = "choose a route whose catalog entry supports " + missing + ", or change the backend"
 			p.Report(d)
 			s.Reject(code)
 		}
 	}
+}
+
+// routeSpan narrows a policy written inline as a record literal to its
+// model entry; a named policy keeps the argument's span.
+func routeSpan(s *analysis.Site, span ast.Span) ast.Span {
+	if s.Call == nil || len(s.Call.Args) < 4 {
+		return span
+	}
+	d, ok := s.Call.Args[3].(*ast.DictLit)
+	if !ok {
+		return span
+	}
+	for _, en := range d.Entries {
+		if en.Name != nil && en.Name.Name == "model" && en.Value != nil {
+			return en.Span
+		}
+	}
+	return span
 }
