@@ -7,20 +7,20 @@
 -- buf_attach_client rather than vim.lsp.start. Each step waits for the
 -- server through the editor's own LSP client and fails with a message.
 --
--- Today the documents are in the Fake test language (.fake, compiled into
--- leia-lsp with -tags leialsptest): the word "bad" is an error
--- FAKE-BAD-001 with a fix to "good"; hover names a word; definition jumps
--- to a word's first occurrence.
---
--- TODO(issue 9): once the Harn checker exists, add the same steps for a
--- .harn file with a HARN-TYP-036 error (an evaluation site whose question
--- set is built at run time) and the edit that makes it static; once the
--- Leia front end exists, a .leia file with a syntax error (LEIA1001) and
--- its fix; hover and definition on a Harn identifier.
+-- Steps 1-4 use the Fake test language (.fake, compiled into leia-lsp
+-- with -tags leialsptest): the word "bad" is an error FAKE-BAD-001 with a
+-- fix to "good"; hover names a word; definition jumps to a word's first
+-- occurrence. Steps 5-8 use the real front ends: a Harn syntax error
+-- (HARN-PAR-001) and the edit fixing it, hover and definition on a Harn
+-- function, a Harn evaluation site with a HARN-TYP-036 error and its fix
+-- (run when LEIA_LSP_TYP036=1, which ./editor-test sets when harn-check
+-- itself reports HARN-TYP-036 for the fixture; otherwise the step prints
+-- that it was skipped), and a Leia syntax error (LEIA1001) and its fix.
 
 local server = assert(os.getenv("LEIA_LSP"), "LEIA_LSP not set")
 local work = assert(os.getenv("LEIA_LSP_WORK"), "LEIA_LSP_WORK not set")
 local logfile = assert(os.getenv("LEIA_LSP_LOG"), "LEIA_LSP_LOG not set")
+local testdata = assert(os.getenv("LEIA_LSP_TESTDATA"), "LEIA_LSP_TESTDATA not set")
 local timeout = 10000
 
 local function fail(msg)
@@ -132,7 +132,93 @@ check(defs and #defs == 1 and defs[1].range.start.line == 0 and defs[1].range.st
   "definition: " .. vim.inspect(defs))
 step("definition: 0:4")
 
--- 5. Orderly shutdown.
+-- Opens a copy of a fixture in a new buffer attached to the same client.
+local function open_fixture(src, name, filetype)
+  local inp = assert(io.open(src))
+  local content = inp:read("*a")
+  inp:close()
+  local path = work .. "/" .. name
+  local out = assert(io.open(path, "w"))
+  out:write(content)
+  out:close()
+  vim.cmd("edit " .. path)
+  local b = vim.api.nvim_get_current_buf()
+  vim.bo[b].filetype = filetype
+  vim.lsp.buf_attach_client(b, client_id)
+  return b
+end
+
+local function request(b, method, params)
+  local r = vim.lsp.buf_request_sync(b, method, params, timeout)
+  return r and r[client_id] and r[client_id].result
+end
+
+local function errors(b)
+  return vim.diagnostic.get(b, { severity = vim.diagnostic.severity.ERROR })
+end
+
+-- 5. Harn: a syntax error arrives at the right range; the edit closing
+-- the call clears it.
+local hbuf = open_fixture(testdata .. "/nvim/review.harn", "review.harn", "harn")
+wait_for("the HARN-PAR-001 diagnostic", function() return #diags(hbuf) > 0 end)
+d = diags(hbuf)
+check(#d == 1, "review.harn: want 1 diagnostic, got " .. vim.inspect(d))
+d = d[1]
+check(d.code == "HARN-PAR-001" and d.severity == vim.diagnostic.severity.ERROR, "review.harn: " .. vim.inspect(d))
+check(d.lnum == 11 and d.col == 0 and d.end_lnum == 11 and d.end_col == 1,
+  string.format("HARN-PAR-001 range %d:%d-%d:%d, want 11:0-11:1", d.lnum, d.col, d.end_lnum, d.end_col))
+step("Harn syntax error arrived at 11:0-11:1: " .. d.message)
+vim.api.nvim_buf_set_text(hbuf, 10, 14, 10, 14, { ")" })
+wait_for("the Harn syntax error to clear", function() return #diags(hbuf) == 0 end)
+step("closing the call cleared it")
+
+-- 6. Harn hover and go-to-definition of a function through the editor.
+local hpos = { textDocument = { uri = vim.uri_from_bufnr(hbuf) }, position = { line = 10, character = 7 } }
+hover = request(hbuf, "textDocument/hover", hpos)
+local value = hover and hover.contents and hover.contents.value or ""
+check(value:find("fn grade(score: int) -> string", 1, true) and value:find("Grades a score.", 1, true),
+  "Harn hover: " .. vim.inspect(hover))
+step("Harn hover shows the signature and doc comment")
+defs = request(hbuf, "textDocument/definition", hpos)
+check(defs and #defs == 1 and defs[1].uri == vim.uri_from_bufnr(hbuf) and defs[1].range.start.line == 1
+  and defs[1].range.start.character == 3, "Harn definition: " .. vim.inspect(defs))
+vim.lsp.util.jump_to_location(defs[1], "utf-16")
+local cursor = vim.api.nvim_win_get_cursor(0)
+check(cursor[1] == 2 and cursor[2] == 3, "the editor jumped to " .. vim.inspect(cursor) .. ", want {2, 3}")
+step("Harn go-to-definition jumped to grade's declaration (2:3)")
+
+-- 7. Harn HARN-TYP-036: the question set of an evaluation site is a
+-- variable; writing it at the call clears the error.
+if os.getenv("LEIA_LSP_TYP036") == "1" then
+  local ebuf = open_fixture(testdata .. "/harn/decide.harn", "decide.harn", "harn")
+  wait_for("the HARN-TYP-036 diagnostic", function() return #errors(ebuf) > 0 end)
+  d = errors(ebuf)
+  check(#d == 1 and d[1].code == "HARN-TYP-036", "decide.harn: " .. vim.inspect(d))
+  d = d[1]
+  check(d.lnum == 6 and d.col == 57 and d.end_lnum == 6 and d.end_col == 66,
+    string.format("HARN-TYP-036 range %d:%d-%d:%d, want 6:57-6:66", d.lnum, d.col, d.end_lnum, d.end_col))
+  step("HARN-TYP-036 arrived at 6:57-6:66")
+  vim.api.nvim_buf_set_text(ebuf, 6, 57, 6, 66, { '{safe: boolean("Is this safe to run without asking?")}' })
+  wait_for("HARN-TYP-036 to clear", function() return #diags(ebuf) == 0 end)
+  step("writing the questions at the call cleared HARN-TYP-036")
+else
+  step("SKIPPED HARN-TYP-036 step: harn-check does not report HARN-TYP-036 for lsp/testdata/harn/decide.harn in this build")
+end
+
+-- 8. Leia: a syntax error (LEIA1001) arrives at the right range; closing
+-- the call clears it (the LEIA0002 "syntax checked only" info stays).
+local lbuf = open_fixture(testdata .. "/nvim/broken.leia", "broken.leia", "leia")
+wait_for("the LEIA1001 diagnostic", function() return #errors(lbuf) > 0 end)
+d = errors(lbuf)
+check(#d == 1 and d[1].code == "LEIA1001", "broken.leia: " .. vim.inspect(d))
+d = d[1]
+check(d.lnum == 1 and d.col == 12, string.format("LEIA1001 at %d:%d, want 1:12", d.lnum, d.col))
+step("Leia syntax error arrived at 1:12: " .. d.message)
+vim.api.nvim_buf_set_text(lbuf, 1, 12, 1, 12, { ")" })
+wait_for("the Leia syntax error to clear", function() return #errors(lbuf) == 0 end)
+step("closing the call cleared it")
+
+-- 9. Orderly shutdown.
 vim.lsp.stop_client(client_id)
 wait_for("the server to stop", function() return vim.lsp.get_client_by_id(client_id) == nil end)
 step("PASS")
