@@ -12,3 +12,9 @@ import (
 func TestAcceptance(t *testing.T) {
 	harntest.Run(t, "testdata/acceptance")
 }
+
+// TestQuiet: ordinary, partly untyped Harn programs produce no diagnostic
+// at all (gradual code must not drown in noise).
+func TestQuiet(t *testing.T) {
+	harntest.Run(t, "testdata/quiet")
+}

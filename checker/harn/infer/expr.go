@@ -291,9 +291,8 @@ func (c *checker) ident(sc *scope, id *ast.Ident, call bool) types.Type {
 	if v.binding != nil {
 		v.binding.Uses++
 	}
-	if v.fn != nil && !v.fn.checked && !v.fn.hasResult && sc != c.module {
-		c.checkFunc(v)
-	} else if v.fn != nil && !v.fn.checked && !v.fn.hasResult {
+	if v.fn != nil && !v.fn.checked && !v.fn.hasResult {
+		// Infer the result of an unannotated function on first use.
 		c.checkFunc(v)
 	}
 	if v.kind == kindType && !call {
