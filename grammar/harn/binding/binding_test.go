@@ -1,6 +1,9 @@
 package binding
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,5 +121,23 @@ func TestSnapshotFlags(t *testing.T) {
 	}
 	if errs == 0 || missing == 0 {
 		t.Errorf("inputs gave %d ERROR and %d MISSING nodes; the test needs both", errs, missing)
+	}
+}
+
+// TestStampMatchesCSources: binding/parser_stamp.go holds the digest of the
+// C sources it compiles, so a scanner or parser change without `go generate
+// ./grammar/harn` fails here rather than leaving a stale build cached.
+func TestStampMatchesCSources(t *testing.T) {
+	h := sha256.New()
+	for _, name := range []string{"parser.c", "scanner.c"} {
+		data, err := os.ReadFile(filepath.Join("..", "src", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(h, "%s %d\n", name, len(data))
+		h.Write(data)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != cSourcesDigest {
+		t.Errorf("src/parser.c and src/scanner.c digest %s, stamp %s: run go generate ./grammar/harn", got, cSourcesDigest)
 	}
 }
