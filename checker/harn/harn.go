@@ -63,6 +63,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/rules/nativestate"
 	"github.com/harnlang/harn-check/checker/harn/rules/operators"
 	"github.com/harnlang/harn-check/checker/harn/rules/questionset"
+	"github.com/harnlang/harn-check/checker/harn/rules/returns"
 	"github.com/harnlang/harn-check/checker/harn/rules/siteid"
 	"github.com/harnlang/harn-check/checker/harn/rules/unnarrowed"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
@@ -91,6 +92,7 @@ var Rules = []*analysis.Rule{
 	names.Rule,
 	callargs.Rule,
 	initializers.Rule,
+	returns.Rule,
 }
 
 // Loader reads source files for the module graph.

@@ -108,6 +108,9 @@ type Facts struct {
 	Calls []Call
 	// Inits are bindings declared with a type and an initialiser.
 	Inits []Init
+	// Returns are return statements with a value in functions that
+	// declare a result type.
+	Returns []Return
 	// Labels maps a label-union type built for a literal question set to
 	// the question that declared it, so messages can point there.
 	Labels map[types.Type]*Question
@@ -135,6 +138,51 @@ type Init struct {
 	Decl *ast.VarDecl
 	// Declared is T; Value is the initialiser's inferred type.
 	Declared, Value types.Type
+}
+
+// Return is `return value` in a function declaring its result type.
+type Return struct {
+	Node *ast.Return
+	// Declared is the function's result type; Value the value's type.
+	Declared, Value types.Type
+}
+
+// Uncertain reports whether t contains any, unknown, an open record, a
+// bare container or a function anywhere: nothing about such a value's
+// shape is certain, so rules comparing it with a declared type stay quiet.
+func Uncertain(t types.Type) bool { return uncertain(t, 0) }
+
+func uncertain(t types.Type, depth int) bool {
+	if depth > 32 {
+		return true
+	}
+	for _, m := range types.Members(t) {
+		if types.IsGradual(m) {
+			return true
+		}
+		switch u := types.Unalias(m).(type) {
+		case *types.Record:
+			if u.Open {
+				return true
+			}
+			for _, f := range u.Fields {
+				if uncertain(f.Type, depth+1) {
+					return true
+				}
+			}
+		case *types.List:
+			if u.Bare || uncertain(u.Elem, depth+1) {
+				return true
+			}
+		case *types.Dict:
+			if u.Bare || uncertain(u.Value, depth+1) {
+				return true
+			}
+		case *types.Func:
+			return true
+		}
+	}
+	return false
 }
 
 // MethodValue is `recv.evaluate` read without calling it.

@@ -90,6 +90,9 @@ func (c *checker) stmtValue(sc *scope, s ast.Stmt, last bool) types.Type {
 			t := c.expr(sc, s.Value)
 			if sc.fn != nil {
 				sc.fn.returns = append(sc.fn.returns, t)
+				if sc.fn.declared != nil {
+					c.facts.Returns = append(c.facts.Returns, analysis.Return{Node: s, Declared: sc.fn.declared, Value: t})
+				}
 			}
 		} else if sc.fn != nil {
 			sc.fn.returns = append(sc.fn.returns, types.NilType)

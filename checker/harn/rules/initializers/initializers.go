@@ -48,7 +48,7 @@ func check(p *analysis.Pass, in analysis.Init) {
 			return
 		}
 	}
-	if gradual(in.Value) {
+	if analysis.Uncertain(in.Value) {
 		return
 	}
 	name := p.Text(in.Decl.Pattern.Pos())
@@ -99,41 +99,4 @@ func fieldSpan(e ast.Expr, field string) ast.Span {
 		}
 	}
 	return e.Pos()
-}
-
-// gradual reports whether t contains any, unknown, an open record, a bare
-// container or a function anywhere: nothing about it is certain.
-func gradual(t types.Type) bool { return walk(t, 0) }
-
-func walk(t types.Type, depth int) bool {
-	if depth > 32 {
-		return true
-	}
-	for _, m := range types.Members(t) {
-		if types.IsGradual(m) {
-			return true
-		}
-		switch u := types.Unalias(m).(type) {
-		case *types.Record:
-			if u.Open {
-				return true
-			}
-			for _, f := range u.Fields {
-				if walk(f.Type, depth+1) {
-					return true
-				}
-			}
-		case *types.List:
-			if u.Bare || walk(u.Elem, depth+1) {
-				return true
-			}
-		case *types.Dict:
-			if u.Bare || walk(u.Value, depth+1) {
-				return true
-			}
-		case *types.Func:
-			return true
-		}
-	}
-	return false
 }
