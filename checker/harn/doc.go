@@ -1,0 +1,51 @@
+// Package harn is the Harn checker: it parses a module and its imports,
+// runs the inference pass (package infer) and every rule (packages under
+// rules/), and returns the diagnostics together with the facts about each
+// evaluation site.
+//
+// # API
+//
+//	res := harn.Check(path, src, harn.Options{Loader: harn.OSLoader{}})
+//	res.Diagnostics // of the checked file (imports add HARN-MOD-001/007 here)
+//	res.Sites       // evaluation sites of the file and its import closure
+//	res.Failed      // the file or an import has errors: no complete census
+//
+// # Loader
+//
+// The checker does no IO of its own. Imports (`import "./helpers"`, the
+// `.harn` extension appended when absent) and the project file harn.toml
+// are read through a Loader: OSLoader reads the file system; a language
+// server passes one that serves open buffers first. `std/predicate` is
+// built in; other `std/` and package imports are not resolved, which
+// degrades checking (names they might bring are not reported) without an
+// error. A relative import that cannot be read is HARN-MOD-001; an import
+// that has errors of its own is HARN-MOD-007 on the import.
+//
+// # Site facts
+//
+// Site (an alias of analysis.Site) describes one evaluation call: Source
+// (module path), Method, Span/Line/Column of the call, ID and IDSpan,
+// Questions (id, kind, instructions, labels with spans, in declared
+// order; evaluate_predicate contributes one boolean question named by the
+// site), RuntimeAdmission for evaluate_request, Input (inferred type) and
+// InputDeclared (annotation), Policy (compile-time value of the policy
+// when constant: Const, Fields, or Parameter/Reason), Outcome and
+// OutcomeKind. Declared() reports whether the site passed every rule and
+// so belongs in the manifest.
+//
+// Result.Reads lists every file the check read or looked for through the
+// Loader (imports, harn.toml candidates), so a result cache can tell when
+// a result is stale.
+//
+// # Catalog
+//
+// Options.Catalog, when nil, is the built-in route catalog extended by the
+// nearest harn.toml found walking up from the checked file (format in
+// package catalog).
+//
+// # Invariants
+//
+// The checker does no IO except through the Loader, never panics on a
+// partial syntax tree, and is deterministic: the same sources and loader
+// give the same diagnostics in the same order. It prints nothing.
+package harn
