@@ -409,7 +409,23 @@ func (c *checker) cond(sc *scope, e ast.Expr, truth bool) narrowing {
 		switch e.Op {
 		case ast.And, ast.Or:
 			if (e.Op == ast.And) != truth {
-				return nil
+				// `a || b` true (or `a && b` false): either a held, or a
+				// failed and b held; a key narrowed on both paths gets
+				// the union of the two.
+				viaLeft := c.cond(sc, e.Left, truth)
+				tmp := newScope(sc)
+				c.apply(tmp, c.cond(sc, e.Left, !truth))
+				viaRight := c.cond(tmp, e.Right, truth)
+				var out narrowing
+				for k, lt := range viaLeft {
+					if rt, ok := viaRight[k]; ok {
+						if out == nil {
+							out = narrowing{}
+						}
+						out[k] = types.NewUnion(lt, rt)
+					}
+				}
+				return out
 			}
 			left := c.cond(sc, e.Left, truth)
 			tmp := newScope(sc)
