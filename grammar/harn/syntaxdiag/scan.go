@@ -22,6 +22,8 @@ type opener struct {
 	pos    int
 	width  int  // 2 for `${`
 	interp bool // `${`: its `}` returns to the string that contains it
+	// single marks the interpolation of a single-line "..." string.
+	single bool
 }
 
 // scanner walks the source once, tracking strings, comments and brackets
@@ -36,6 +38,9 @@ type scanner struct {
 	// runsToEOF is set when a comment or multi-line string swallows the rest
 	// of the file.
 	runsToEOF bool
+	// abort unwinds the scan of an interpolation whose `}` never came: a
+	// string inside it ran to the end of its line.
+	abort bool
 }
 
 // scan returns the lexical problems of src, and whether one of them runs
@@ -89,7 +94,7 @@ func isIdentChar(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9')
 // code scans program text until the end of the file, or until the `}` that
 // closes the interpolation on top of the stack.
 func (s *scanner) code() {
-	for s.pos < len(s.src) {
+	for s.pos < len(s.src) && !s.abort {
 		c := s.src[s.pos]
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f':
@@ -185,6 +190,18 @@ func (s *scanner) close(c byte) bool {
 			break
 		}
 	}
+	if match < 0 && closing(top.char) == s.nextBracket(s.pos+1) {
+		// Nothing open takes this closer and the next bracket closes the
+		// top: it is one closer too many (`log(1))`), not a wrong one.
+		s.problems = append(s.problems, lexProblem{
+			code:    "HARN-PAR-001",
+			start:   s.pos,
+			end:     s.pos + 1,
+			message: "unexpected `" + string(c) + "`: no `" + string(openingOf(c)) + "` is open here",
+		})
+		s.pos++
+		return false
+	}
 	s.problems = append(s.problems, lexProblem{
 		code:  "HARN-PAR-001",
 		start: s.pos,
@@ -200,6 +217,51 @@ func (s *scanner) close(c byte) bool {
 	interp := s.stack[match].interp
 	s.stack = s.stack[:match]
 	return interp
+}
+
+func openingOf(c byte) byte {
+	switch c {
+	case ')':
+		return '('
+	case ']':
+		return '['
+	}
+	return '{'
+}
+
+// nextBracket returns the next bracket character at or after pos outside
+// line comments, block comments and one-line strings (a rough look ahead:
+// interpolations are skipped with their string), or 0 at the end.
+func (s *scanner) nextBracket(pos int) byte {
+	for pos < len(s.src) {
+		c := s.src[pos]
+		switch {
+		case c == '/' && pos+1 < len(s.src) && s.src[pos+1] == '/':
+			for pos < len(s.src) && s.src[pos] != '\n' {
+				pos++
+			}
+		case c == '/' && pos+1 < len(s.src) && s.src[pos+1] == '*':
+			pos += 2
+			for pos+1 < len(s.src) && (s.src[pos] != '*' || s.src[pos+1] != '/') {
+				pos++
+			}
+			pos += 2
+		case c == '"':
+			pos++
+			for pos < len(s.src) && s.src[pos] != '"' && s.src[pos] != '\n' {
+				if s.src[pos] == '\\' {
+					pos++
+				}
+				pos++
+			}
+			pos++
+		case c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}':
+			return c
+		default:
+			pos++
+		}
+	}
+	return 0
 }
 
 func (s *scanner) blockComment() {
@@ -244,11 +306,14 @@ func (s *scanner) str() {
 		case c == '\\' && s.pos+1 < len(s.src) && s.src[s.pos+1] != '\n':
 			s.pos += 2
 		case c == '\n':
+			if s.unclosedInterpolation(start) {
+				return
+			}
 			s.unterminated(start, s.pos, "string is not closed on its line")
 			s.dropOpenedOnLine(start)
 			return
 		case c == '$' && s.peek(1) == '{':
-			if !s.interpolation() {
+			if !s.interpolation(true) {
 				return
 			}
 		default:
@@ -256,6 +321,41 @@ func (s *scanner) str() {
 		}
 	}
 	s.unterminated(start, s.pos, "string is not closed")
+}
+
+// unclosedInterpolation handles a "..." string that starts inside the
+// interpolation of another single-line string on the same line and runs to
+// the end of the line: `"a ${x")`. Its quote was meant to close the outer
+// string, so the mistake is the interpolation's missing `}`. That is
+// reported once, and the scan unwinds to the code around the outer string.
+func (s *scanner) unclosedInterpolation(start int) bool {
+	lineStart := start
+	for lineStart > 0 && s.src[lineStart-1] != '\n' {
+		lineStart--
+	}
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		o := s.stack[i]
+		if o.pos < lineStart {
+			return false
+		}
+		if !o.interp {
+			continue
+		}
+		if !o.single {
+			return false
+		}
+		s.problems = append(s.problems, lexProblem{
+			code:  "HARN-PAR-001",
+			start: start,
+			end:   start + 1,
+			open:  &o,
+			found: '"',
+		})
+		s.stack = s.stack[:i+1]
+		s.abort = true
+		return true
+	}
+	return false
 }
 
 // multiline scans a """...""" string.
@@ -271,7 +371,7 @@ func (s *scanner) multiline() {
 		case c == '\\' && s.pos+1 < len(s.src):
 			s.pos += 2
 		case c == '$' && s.peek(1) == '{':
-			if !s.interpolation() {
+			if !s.interpolation(false) {
 				return
 			}
 		default:
@@ -282,13 +382,22 @@ func (s *scanner) multiline() {
 	s.unterminated(start, start+3, "multi-line string is not closed")
 }
 
-// interpolation scans `${ ... }` inside a string; it returns false when the
-// file ends inside it.
-func (s *scanner) interpolation() bool {
-	s.stack = append(s.stack, opener{char: '{', pos: s.pos, width: 2, interp: true})
+// interpolation scans `${ ... }` inside a string (single: a one-line
+// "..." string); it returns false when the file ends inside it or its `}`
+// never came (the string around it is then over, already reported).
+func (s *scanner) interpolation(single bool) bool {
+	s.stack = append(s.stack, opener{char: '{', pos: s.pos, width: 2, interp: true, single: single})
 	depth := len(s.stack)
 	s.pos += 2
 	s.code()
+	if s.abort {
+		// As for any string cut at the end of its line, brackets opened
+		// earlier on the line were most likely closed inside it.
+		s.abort = false
+		s.stack = s.stack[:depth-1]
+		s.dropOpenedOnLine(s.pos)
+		return false
+	}
 	if len(s.stack) >= depth {
 		// The file ended inside the interpolation.
 		s.stack = s.stack[:depth-1]

@@ -13,7 +13,11 @@
 // between a bracket and the wrong closer met instead of its own, or sits at
 // the end of a file whose bracket, comment or string runs to the end. Of
 // several brackets left open at the end only the innermost is reported (it
-// took the outer ones' closers); the others are its related locations.
+// took the outer ones' closers), at the closer the parser found missing when
+// there is one; the others are its related locations. A closer that nothing
+// takes while the next bracket closes the innermost open one is reported as
+// one too many; a string that starts inside an interpolation and runs to the
+// end of the line is reported as the interpolation's missing `}`.
 // At most one diagnostic is reported per line, so one mistake yields one
 // diagnostic rather than a cascade.
 //
@@ -48,17 +52,21 @@ func Diagnose(path string, src []byte, root lower.Node) []diagnostics.Diagnostic
 	// `}` is one mistake, not two. The outer ones are named as related
 	// locations of that one diagnostic.
 	innermost := -1
+	var innerOpen *opener
 	for _, p := range problems {
 		if p.open != nil && p.found == 0 && innermost >= 0 {
 			d.alsoOpen(innermost, p)
 			continue
 		}
 		if p.open != nil && p.found == 0 {
-			innermost = len(d.lex)
+			innermost, innerOpen = len(d.lex), p.open
 		}
 		d.addLexical(p)
 	}
 	d.walk(root, nil)
+	if innermost >= 0 {
+		d.placeAtMissingCloser(innermost, innerOpen)
+	}
 	out := d.dedupe()
 	diagnostics.Sort(out)
 	return out
@@ -69,6 +77,8 @@ func Diagnose(path string, src []byte, root lower.Node) []diagnostics.Diagnostic
 type treeDiag struct {
 	diagnostics.Diagnostic
 	start, end int
+	// missing is the kind of a MISSING node ("" for an ERROR node).
+	missing string
 }
 
 type diagnoser struct {
@@ -130,6 +140,25 @@ func (d *diagnoser) addLexical(p lexProblem) {
 	d.lex = append(d.lex, diag)
 }
 
+// placeAtMissingCloser moves the diagnostic of the innermost bracket left
+// open at the end (d.lex[i]) to where the parser inserted the missing
+// closer of that bracket, when it did: `fn f(a: int {` is reported at the
+// `{`, where the `)` belongs, not at the end of the file. The MISSING node's
+// own diagnostic is then the same mistake and is dropped.
+func (d *diagnoser) placeAtMissingCloser(i int, o *opener) {
+	want := string(closing(o.char))
+	for k, t := range d.tree {
+		if t.missing != want || t.start < o.pos+o.width || d.atEOF(t.start) {
+			continue
+		}
+		d.lex[i].Code = "HARN-PAR-001"
+		d.lex[i].Source = diagnostics.SourceParser
+		d.lex[i].Span = d.span(t.start, t.start)
+		d.tree = append(d.tree[:k], d.tree[k+1:]...)
+		return
+	}
+}
+
 // alsoOpen records a bracket left open at the end outside the innermost
 // one (the diagnostic d.lex[i]) as a related location of that diagnostic.
 func (d *diagnoser) alsoOpen(i int, p lexProblem) {
@@ -170,6 +199,9 @@ var openerNames = map[string]string{
 }
 
 func (d *diagnoser) describeOpener(o *opener) string {
+	if o.interp {
+		return "interpolation"
+	}
 	if name := d.nodeStartingAt(d.root, o.pos); name != "" {
 		return name
 	}
@@ -266,7 +298,7 @@ func (d *diagnoser) missing(n lower.Node, parent lower.Node) {
 		code = "HARN-PAR-002"
 		msg = "unexpected end of file: expected " + what
 	}
-	d.tree = append(d.tree, treeDiag{diagnostics.New(d.path, diagnostics.SourceParser, code, d.span(n.StartByte(), n.StartByte()), msg), n.StartByte(), n.EndByte()})
+	d.tree = append(d.tree, treeDiag{diagnostics.New(d.path, diagnostics.SourceParser, code, d.span(n.StartByte(), n.StartByte()), msg), n.StartByte(), n.EndByte(), n.Kind()})
 }
 
 func (d *diagnoser) errorNode(n lower.Node, parent lower.Node) {
@@ -280,7 +312,7 @@ func (d *diagnoser) errorNode(n lower.Node, parent lower.Node) {
 	}
 	if tok == nil || d.atEOF(n.StartByte()) {
 		d.tree = append(d.tree, treeDiag{diagnostics.New(d.path, diagnostics.SourceParser, "HARN-PAR-002",
-			d.span(len(d.src), len(d.src)), "unexpected end of file"+context(parent)), n.StartByte(), n.EndByte()})
+			d.span(len(d.src), len(d.src)), "unexpected end of file"+context(parent)), n.StartByte(), n.EndByte(), ""})
 		return
 	}
 	text := string(d.src[min(tok.StartByte(), len(d.src)):min(max(tok.EndByte(), tok.StartByte()), len(d.src))])
@@ -298,7 +330,7 @@ func (d *diagnoser) errorNode(n lower.Node, parent lower.Node) {
 		}
 	}
 	d.tree = append(d.tree, treeDiag{diagnostics.New(d.path, diagnostics.SourceParser, "HARN-PAR-001",
-		d.span(tok.StartByte(), tok.EndByte()), msg), n.StartByte(), n.EndByte()})
+		d.span(tok.StartByte(), tok.EndByte()), msg), n.StartByte(), n.EndByte(), ""})
 }
 
 // firstToken returns the first non-extra leaf of n.

@@ -131,6 +131,26 @@ var cases = []struct {
 		want: []string{"HARN-PAR-002 3:1 expected `)` to close the argument list opened at 2:6"},
 	},
 	{
+		name: "parameter list left open before the body",
+		src:  "fn f(a: int {\n  return a\n}\n",
+		want: []string{"HARN-PAR-001 1:12 expected `)` to close the parameter list opened at 1:5"},
+	},
+	{
+		name: "interpolation left open in a string",
+		src:  "fn main() {\n  log(\"a ${x\")\n}\n",
+		want: []string{"HARN-PAR-001 2:13 unexpected `\"`: expected `}` to close the interpolation opened at 2:10"},
+	},
+	{
+		name: "one closing parenthesis too many",
+		src:  "fn main() {\n  log(1))\n}\n",
+		want: []string{"HARN-PAR-001 2:9 unexpected `)`: no `(` is open here"},
+	},
+	{
+		name: "one closing bracket too many",
+		src:  "fn main() {\n  let xs = [1, 2]]\n}\n",
+		want: []string{"HARN-PAR-001 2:18 unexpected `]`: no `[` is open here"},
+	},
+	{
 		name: "wrong arrow in a match arm",
 		src:  "match v { \"a\" => { } }\n",
 		want: []string{"HARN-PAR-001 1:11 unexpected `\"a\"` in match"},
