@@ -438,6 +438,41 @@ func (c *checker) cond(sc *scope, e ast.Expr, truth bool) narrowing {
 				left[v] = t
 			}
 			return left
+		case ast.InOp, ast.NotInOp:
+			// `x.kind in ["a", "b"]`: the tag is one of the literals.
+			list, ok := unparen(e.Right).(*ast.ListLit)
+			if !ok || len(list.Elements) == 0 {
+				return nil
+			}
+			in := (e.Op == ast.InOp) == truth
+			var out narrowing
+			for i, el := range list.Elements {
+				m := c.tagTest(sc, e.Left, el, in)
+				if m == nil {
+					return nil
+				}
+				if i == 0 {
+					out = m
+					continue
+				}
+				for k, t := range m {
+					prev, ok := out[k]
+					if !ok {
+						return nil
+					}
+					if in {
+						out[k] = types.NewUnion(prev, t)
+					} else {
+						// Not any of them: exclude each in turn.
+						tmp := newScope(sc)
+						tmp.refine(k, prev)
+						if m2 := c.tagTest(tmp, e.Left, el, false); m2 != nil {
+							out[k] = m2[k]
+						}
+					}
+				}
+			}
+			return out
 		case ast.Equal, ast.NotEqual:
 			eq := (e.Op == ast.Equal) == truth
 			if m := c.tagTest(sc, e.Left, e.Right, eq); m != nil {
