@@ -8,12 +8,14 @@ import (
 	"sync"
 
 	harnchecker "github.com/harnlang/harn-check/checker/harn"
+	harntypes "github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	harnbinding "github.com/harnlang/harn-check/grammar/harn/binding"
 	leiaast "github.com/harnlang/harn-check/grammar/leia/ast"
 	leiabinding "github.com/harnlang/harn-check/grammar/leia/binding"
+	"github.com/harnlang/harn-check/manifest"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
@@ -114,5 +116,34 @@ func harnResult(res *harnchecker.Result) driver.Result {
 		}
 		out.Deps = append(out.Deps, dep)
 	}
+	if !res.Failed {
+		out.Manifest = harnManifest(res.Sites)
+	}
 	return out
+}
+
+// harnManifest builds the file's harn.predicate_sites.v2 document from the
+// checker's site facts (the file's sites and its imports'). It is only
+// called when the whole import closure checked without errors; otherwise
+// the manifest stays null.
+func harnManifest(sites []*harnchecker.Site) []byte {
+	facts := []manifest.SiteFacts{}
+	for _, s := range sites {
+		if !s.Declared() {
+			continue
+		}
+		f := manifest.SiteFacts{Source: s.Source, ID: s.ID, Method: s.Method, Line: s.Line, Column: s.Column}
+		for _, q := range s.Questions {
+			f.Questions = append(f.Questions, manifest.Question{ID: q.ID, Kind: q.Kind, Instructions: q.Instructions, Labels: q.Labels})
+		}
+		input := s.InputDeclared
+		if input == nil {
+			input = s.Input
+		}
+		if input != nil {
+			f.InputTypeCanonical = harntypes.Canonical(input)
+		}
+		facts = append(facts, f)
+	}
+	return manifest.Build(facts).Encode()
 }
