@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	harnchecker "github.com/harnlang/harn-check/checker/harn"
-	harntypes "github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
@@ -59,10 +58,10 @@ func Harn() driver.Language {
 		Check: func(path string, src []byte) driver.Result {
 			// Imports and harn.toml are read from disk; HARN-CHK-002 ("syntax
 			// checked only") is no longer emitted now that the checker runs.
-			return harnResult(harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.OSLoader{}}))
+			return harnResult(path, src, harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.OSLoader{}}))
 		},
 		CheckWith: func(path string, src []byte, read func(string) ([]byte, error)) driver.Result {
-			return harnResult(harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.LoaderFunc(read)}))
+			return harnResult(path, src, harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.LoaderFunc(read)}))
 		},
 	}
 }
@@ -106,8 +105,10 @@ func Leia() driver.Language {
 
 // harnResult converts a Harn check result for the driver: the files the
 // check read (imports, harn.toml, and the ones it looked for and did not
-// find) become cache dependencies.
-func harnResult(res *harnchecker.Result) driver.Result {
+// find) become cache dependencies, and the site facts become the file's
+// predicate manifest (null, with a note saying why, when the file or an
+// import failed checking).
+func harnResult(path string, src []byte, res *harnchecker.Result) driver.Result {
 	out := driver.Result{Diagnostics: res.Diagnostics, Sources: res.Sources}
 	for _, r := range res.Reads {
 		dep := checkcache.Dep{Path: r.Path}
@@ -116,34 +117,8 @@ func harnResult(res *harnchecker.Result) driver.Result {
 		}
 		out.Deps = append(out.Deps, dep)
 	}
-	if !res.Failed {
-		out.Manifest = harnManifest(res.Sites)
-	}
+	m, notes := manifest.FromCheck(path, src, res)
+	out.Manifest = m
+	out.Diagnostics = append(out.Diagnostics, notes...)
 	return out
-}
-
-// harnManifest builds the file's harn.predicate_sites.v2 document from the
-// checker's site facts (the file's sites and its imports'). It is only
-// called when the whole import closure checked without errors; otherwise
-// the manifest stays null.
-func harnManifest(sites []*harnchecker.Site) []byte {
-	facts := []manifest.SiteFacts{}
-	for _, s := range sites {
-		if !s.Declared() {
-			continue
-		}
-		f := manifest.SiteFacts{Source: s.Source, ID: s.ID, Method: s.Method, Line: s.Line, Column: s.Column}
-		for _, q := range s.Questions {
-			f.Questions = append(f.Questions, manifest.Question{ID: q.ID, Kind: q.Kind, Instructions: q.Instructions, Labels: q.Labels})
-		}
-		input := s.InputDeclared
-		if input == nil {
-			input = s.Input
-		}
-		if input != nil {
-			f.InputTypeCanonical = harntypes.Canonical(input)
-		}
-		facts = append(facts, f)
-	}
-	return manifest.Build(facts).Encode()
 }
