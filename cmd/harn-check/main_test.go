@@ -332,3 +332,48 @@ func TestWarmRunEqualsColdRun(t *testing.T) {
 		t.Errorf("%d cache entries, want one per file (3)", len(entries))
 	}
 }
+
+// With the cache on, editing an imported helper must invalidate the
+// importer's cached result, and a truncated cache entry is survived.
+func TestCacheFollowsImports(t *testing.T) {
+	dir := t.TempDir()
+	cacheDir := t.TempDir()
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("helper.harn", "pub fn helper() -> int {\n  return 1\n}\n")
+	write("main.harn", "import {helper} from \"./helper\"\n\nfn main() {\n  log(helper())\n}\n")
+	run := func() (int, string) {
+		code, out, _ := runCLI(t, "--json", "--cache-dir", cacheDir, filepath.Join(dir, "main.harn"))
+		return code, out
+	}
+	cold, coldOut := run()
+	warm, warmOut := run()
+	if cold != exitOK || warm != exitOK || coldOut != warmOut {
+		t.Fatalf("clean run: exit %d/%d, warm differs: %v", cold, warm, coldOut != warmOut)
+	}
+	write("helper.harn", "pub fn helper() -> int {\n  return \"one\" - 1\n}\n")
+	code, out := run()
+	if code != exitFail || !strings.Contains(out, "HARN-MOD-007") || !strings.Contains(out, `"predicate_manifest": null`) {
+		t.Errorf("after breaking the helper: exit %d\n%s", code, out)
+	}
+	// Truncate every entry: the next run ignores them and rewrites them.
+	entries, _ := filepath.Glob(filepath.Join(cacheDir, "*", "*.json"))
+	if len(entries) == 0 {
+		t.Fatal("no cache entries written")
+	}
+	for _, e := range entries {
+		data, _ := os.ReadFile(e)
+		os.WriteFile(e, data[:len(data)/3], 0o644)
+	}
+	code2, out2 := run()
+	if code2 != code || out2 != out {
+		t.Errorf("a truncated cache changed the result")
+	}
+	code3, out3 := run()
+	if code3 != code || out3 != out {
+		t.Errorf("the rewritten cache changed the result")
+	}
+}
