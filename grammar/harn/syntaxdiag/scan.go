@@ -41,6 +41,8 @@ type scanner struct {
 	// abort unwinds the scan of an interpolation whose `}` never came: a
 	// string inside it ran to the end of its line.
 	abort bool
+	// simulations counts look-ahead scans (bounded by maxSimulations).
+	simulations int
 }
 
 // scan returns the lexical problems of src, and whether one of them runs
@@ -190,15 +192,16 @@ func (s *scanner) close(c byte) bool {
 			break
 		}
 	}
-	if match < 0 && closing(top.char) == s.nextBracket(s.pos+1) {
-		// Nothing open takes this closer and the next bracket closes the
-		// top: it is one closer too many (`log(1))`), not a wrong one.
-		s.problems = append(s.problems, lexProblem{
-			code:    "HARN-PAR-001",
-			start:   s.pos,
-			end:     s.pos + 1,
-			message: "unexpected `" + string(c) + "`: no `" + string(openingOf(c)) + "` is open here",
-		})
+	if s.strayFits(match) {
+		// Taking the closer as one too many (an opener deleted, or typed
+		// twice) leaves the rest of the file more consistent than letting
+		// it close anything: report it and leave the stack alone.
+		p := lexProblem{code: "HARN-PAR-001", start: s.pos, end: s.pos + 1, open: &top, found: c}
+		if match < 0 {
+			p.open, p.found = nil, 0
+			p.message = "unexpected `" + string(c) + "`: no `" + string(openingOf(c)) + "` is open here"
+		}
+		s.problems = append(s.problems, p)
 		s.pos++
 		return false
 	}
@@ -229,10 +232,67 @@ func openingOf(c byte) byte {
 	return '{'
 }
 
-// nextBracket returns the next bracket character at or after pos outside
-// line comments, block comments and one-line strings (a rough look ahead:
-// interpolations are skipped with their string), or 0 at the end.
-func (s *scanner) nextBracket(pos int) byte {
+// maxSimulations bounds the look-ahead work of strayFits and
+// unterminatedIsStray on inputs with very many bracket mistakes.
+const maxSimulations = 64
+
+// strayFits reports whether the rest of the file balances better if the
+// mismatched closer at s.pos is skipped than if it closes the top of the
+// stack (or, when match >= 0, everything down to the opener it matches).
+// Inside an interpolation the current behaviour stays.
+func (s *scanner) strayFits(match int) bool {
+	for _, o := range s.stack {
+		if o.interp {
+			return false
+		}
+	}
+	if s.simulations >= maxSimulations {
+		return false
+	}
+	s.simulations++
+	closeTo := len(s.stack) - 1
+	if match >= 0 {
+		closeTo = match
+	}
+	return s.misfits(s.pos+1, s.stack) < s.misfits(s.pos+1, s.stack[:closeTo])
+}
+
+// quoteWasStray reports whether the rest of the file balances better if the
+// line after an unterminated string's quote (at start; the scan is at the
+// end of the line) is read as code rather than as the string's text, with
+// the brackets opened earlier on the line kept open. Inside an
+// interpolation the current behaviour stays.
+func (s *scanner) quoteWasStray(start int) bool {
+	for _, o := range s.stack {
+		if o.interp {
+			return false
+		}
+	}
+	if s.simulations >= maxSimulations {
+		return false
+	}
+	s.simulations++
+	lineStart := start
+	for lineStart > 0 && s.src[lineStart-1] != '\n' {
+		lineStart--
+	}
+	kept := len(s.stack)
+	for kept > 0 && s.stack[kept-1].pos >= lineStart {
+		kept--
+	}
+	return s.misfits(start+1, s.stack) < s.misfits(s.pos, s.stack[:kept])
+}
+
+// misfits counts the bracket problems of src[pos:] when scanned with the
+// given open brackets: closers that match nothing on top, and brackets
+// still open at the end. Strings and comments are skipped roughly (an
+// interpolation is skipped with its string).
+func (s *scanner) misfits(pos int, open []opener) int {
+	stack := make([]byte, 0, len(open)+16)
+	for _, o := range open {
+		stack = append(stack, o.char)
+	}
+	n := 0
 	for pos < len(s.src) {
 		c := s.src[pos]
 		switch {
@@ -255,13 +315,28 @@ func (s *scanner) nextBracket(pos int) byte {
 				pos++
 			}
 			pos++
-		case c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}':
-			return c
+		case c == '(' || c == '[' || c == '{':
+			stack = append(stack, c)
+			pos++
+		case c == ')' || c == ']' || c == '}':
+			switch {
+			case len(stack) > 0 && closing(stack[len(stack)-1]) == c:
+				stack = stack[:len(stack)-1]
+			default:
+				n++
+				for i := len(stack) - 1; i >= 0; i-- {
+					if closing(stack[i]) == c {
+						stack = stack[:i]
+						break
+					}
+				}
+			}
+			pos++
 		default:
 			pos++
 		}
 	}
-	return 0
+	return n + len(stack)
 }
 
 func (s *scanner) blockComment() {
@@ -310,6 +385,12 @@ func (s *scanner) str() {
 				return
 			}
 			s.unterminated(start, s.pos, "string is not closed on its line")
+			if s.quoteWasStray(start) {
+				// The opening quote was lost and this one closed nothing:
+				// what follows it on the line is code.
+				s.pos = start + 1
+				return
+			}
 			s.dropOpenedOnLine(start)
 			return
 		case c == '$' && s.peek(1) == '{':

@@ -43,7 +43,7 @@ type Expecter interface {
 
 // Diagnose returns the syntax diagnostics of src, whose tree is root.
 func Diagnose(path string, src []byte, root lower.Node) []diagnostics.Diagnostic {
-	d := &diagnoser{path: path, src: src, root: root, lines: diagnostics.NewLineIndex(src)}
+	d := &diagnoser{path: path, src: src, root: root, lines: diagnostics.NewLineIndex(src), eofOpen: -1}
 	problems, toEOF := scan(src)
 	d.unclosed = toEOF
 	// Brackets left open at the end come innermost first. Only the
@@ -65,6 +65,7 @@ func Diagnose(path string, src []byte, root lower.Node) []diagnostics.Diagnostic
 	}
 	d.walk(root, nil)
 	if innermost >= 0 {
+		d.eofOpen = innermost
 		d.placeAtMissingCloser(innermost, innerOpen)
 	}
 	out := d.dedupe()
@@ -88,8 +89,11 @@ type diagnoser struct {
 	lines *diagnostics.LineIndex
 	lex   []diagnostics.Diagnostic
 	tree  []treeDiag
-	// opens are the brackets the scan found left open at the end.
-	opens []int
+	// opens are the brackets the scan found left open at the end,
+	// innermost first; eofOpen is the index in lex of the diagnostic of
+	// the innermost one, or -1.
+	opens   []int
+	eofOpen int
 	// explained are the stretches of source a lexical diagnostic accounts
 	// for: from a bracket left open to the mismatched closer met instead.
 	// The parser's errors inside such a stretch are that bracket's echo.
@@ -427,11 +431,27 @@ func context(parent lower.Node) string {
 func (d *diagnoser) dedupe() []diagnostics.Diagnostic {
 	lineOf := func(off int) int { return d.lines.Line(min(max(off, 0), len(d.src))) }
 	used := map[int]bool{}
-	out := append([]diagnostics.Diagnostic(nil), d.lex...)
+	// A line whose string is cut at its end has its other lexical
+	// complaints (a `$` of an interpolation the string was meant to hold)
+	// explained, and so is the next line's parser error (the parser
+	// resumes there inside the wrong construct).
+	stringCut := map[int]bool{}
 	for _, l := range d.lex {
-		used[lineOf(l.Span.Start)] = true
+		if l.Code == "HARN-PAR-004" || strings.Contains(l.Message, "the interpolation opened") {
+			stringCut[lineOf(l.Span.Start)] = true
+		}
+	}
+	var out []diagnostics.Diagnostic
+	for _, l := range d.lex {
+		line := lineOf(l.Span.Start)
+		if l.Code == "HARN-PAR-003" && stringCut[line] {
+			continue
+		}
+		used[line] = true
+		out = append(out, l)
 	}
 	sort.SliceStable(d.tree, func(i, j int) bool { return d.tree[i].Span.Start < d.tree[j].Span.Start })
+	stumbled := false
 	for _, t := range d.tree {
 		if d.unclosed && (t.Code == "HARN-PAR-002" || d.atEOF(t.Span.Start) || d.atEOF(t.end)) {
 			continue
@@ -439,8 +459,26 @@ func (d *diagnoser) dedupe() []diagnostics.Diagnostic {
 		if d.containsOpen(t.start, t.end) || d.inExplained(t.start, t.end) {
 			continue
 		}
+		if d.eofOpen >= 0 && t.start > d.opens[0] {
+			// After the innermost bracket left open at the end, the parser
+			// is inside the wrong construct: its complaints are that
+			// bracket's. The first one is where it noticed.
+			if !stumbled {
+				stumbled = true
+				d.lex[d.eofOpen].Related = append(d.lex[d.eofOpen].Related, diagnostics.Related{
+					Span:    t.Span,
+					Message: "the parser first stumbled here",
+				})
+				for i := range out {
+					if out[i].Span == d.lex[d.eofOpen].Span && out[i].Message == d.lex[d.eofOpen].Message {
+						out[i].Related = d.lex[d.eofOpen].Related
+					}
+				}
+			}
+			continue
+		}
 		line := lineOf(t.Span.Start)
-		if used[line] {
+		if used[line] || stringCut[line-1] {
 			continue
 		}
 		// With brackets balanced, an unexpected closer right after another

@@ -151,6 +151,26 @@ var cases = []struct {
 		want: []string{"HARN-PAR-001 2:18 unexpected `]`: no `[` is open here"},
 	},
 	{
+		name: "opening quote lost before an interpolation",
+		src:  "fn main() {\n  log(routing to ${chosen}\")\n}\n",
+		want: []string{"HARN-PAR-004 2:27 string is not closed on its line"},
+	},
+	{
+		name: "closing quote lost in a multi-line dict",
+		src:  "let d = {\n  explain: \"Explains code,\n  review: \"Reviews\",\n}\n",
+		want: []string{"HARN-PAR-004 2:12 string is not closed on its line"},
+	},
+	{
+		name: "opening quote lost before brackets on the same line",
+		src:  "let s = choice(Keep this?\", {\n  a: 1,\n})\n",
+		want: []string{"HARN-PAR-004 1:26 string is not closed on its line"},
+	},
+	{
+		name: "match arm block left open",
+		src:  "fn f(x) {\n  match x {\n    1 -> { log(1) }\n    _ -> { return nil\n  }\n}\n",
+		want: []string{"HARN-PAR-002 7:1 expected `}` to close the block opened at 1:9"},
+	},
+	{
 		name: "wrong arrow in a match arm",
 		src:  "match v { \"a\" => { } }\n",
 		want: []string{"HARN-PAR-001 1:11 unexpected `\"a\"` in match"},
@@ -297,5 +317,62 @@ func TestOuterOpenBracketsAreRelated(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("related:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+// TestOneMistakeOneDiagnostic deletes one bracket or quote at a time from
+// the example programs and the language tour, and measures how often the
+// broken file gets exactly one diagnostic. Most single deletions must; the
+// floor guards against regressions (0.69 when it was set; about 0.5
+// before the bracket look-ahead and echo rules).
+func TestOneMistakeOneDiagnostic(t *testing.T) {
+	var files []string
+	for _, pattern := range []string{
+		filepath.Join("..", "..", "..", "examples", "harn", "*.harn"),
+		filepath.Join("..", "..", "..", "examples", "triage", "*.harn"),
+		filepath.Join("..", "testdata", "programs", "*.harn"),
+	} {
+		found, _ := filepath.Glob(pattern)
+		files = append(files, found...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no programs")
+	}
+	var sources []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := 0
+		for i, c := range data {
+			if !strings.ContainsRune("()[]{}\"", rune(c)) {
+				continue
+			}
+			if k++; k%3 != 0 {
+				continue
+			}
+			sources = append(sources, string(data[:i])+string(data[i+1:]))
+		}
+	}
+	trees, err := harntest.Parse(sources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken, single := 0, 0
+	for i, src := range sources {
+		ds := syntaxdiag.Diagnose("x.harn", []byte(src), trees[i])
+		if len(ds) == 0 {
+			continue // the deletion left a valid program
+		}
+		broken++
+		if len(ds) == 1 {
+			single++
+		}
+	}
+	rate := float64(single) / float64(broken)
+	t.Logf("%d of %d single-deletion mistakes give exactly one diagnostic (%.2f)", single, broken, rate)
+	if rate < 0.65 {
+		t.Errorf("only %d of %d single-deletion mistakes give exactly one diagnostic (%.2f, floor 0.65)", single, broken, rate)
 	}
 }
