@@ -13,6 +13,11 @@ type lexProblem struct {
 	// mismatched closer met instead (0 at the end of the file).
 	open  *opener
 	found byte
+	// orphan marks a closer met with nothing open; since is where the
+	// top-level item holding it starts (its opener was lost somewhere
+	// after that).
+	orphan bool
+	since  int
 }
 
 // opener is an open bracket (or an interpolation's `${`) awaiting its
@@ -43,6 +48,10 @@ type scanner struct {
 	abort bool
 	// simulations counts look-ahead scans (bounded by maxSimulations).
 	simulations int
+	// item is where the current top-level item starts: the last line
+	// that starts at column 0, with nothing open, with something other
+	// than a closer.
+	item int
 }
 
 // scan returns the lexical problems of src, and whether one of them runs
@@ -98,6 +107,9 @@ func isIdentChar(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9')
 func (s *scanner) code() {
 	for s.pos < len(s.src) && !s.abort {
 		c := s.src[s.pos]
+		if len(s.stack) == 0 && (s.pos == 0 || s.src[s.pos-1] == '\n') && c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != ')' && c != ']' && c != '}' {
+			s.item = s.pos
+		}
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f':
 			s.pos++
@@ -168,6 +180,8 @@ func (s *scanner) close(c byte) bool {
 			start:   s.pos,
 			end:     s.pos + 1,
 			message: "unexpected `" + string(c) + "`: nothing is open here",
+			orphan:  true,
+			since:   s.item,
 		})
 		s.pos++
 		return false

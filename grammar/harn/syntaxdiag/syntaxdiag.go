@@ -17,7 +17,11 @@
 // there is one; the others are its related locations. A closer that nothing
 // takes while the next bracket closes the innermost open one is reported as
 // one too many; a string that starts inside an interpolation and runs to the
-// end of the line is reported as the interpolation's missing `}`.
+// end of the line is reported as the interpolation's missing `}`. Which
+// reading of a wrong closer or a cut string holds is decided by which leaves
+// the rest of the file balanced. A closer with nothing open hands its report
+// to the parser's first error in the same top-level item (usually where the
+// opener was lost), and the parser's other errors there are dropped.
 // At most one diagnostic is reported per line, so one mistake yields one
 // diagnostic rather than a cascade.
 //
@@ -89,6 +93,9 @@ type diagnoser struct {
 	lines *diagnostics.LineIndex
 	lex   []diagnostics.Diagnostic
 	tree  []treeDiag
+	// orphans parallels lex: for a closer met with nothing open, its
+	// stretch (at < 0 for every other diagnostic).
+	orphans []orphan
 	// opens are the brackets the scan found left open at the end,
 	// innermost first; eofOpen is the index in lex of the diagnostic of
 	// the innermost one, or -1.
@@ -142,6 +149,55 @@ func (d *diagnoser) addLexical(p lexProblem) {
 		}}
 	}
 	d.lex = append(d.lex, diag)
+	o := orphan{at: -1}
+	if p.orphan {
+		o = orphan{since: p.since, at: p.start}
+	}
+	d.orphans = append(d.orphans, o)
+}
+
+// orphan is the stretch of a closer that met nothing open: from the start
+// of its top-level item to the closer.
+type orphan struct {
+	since, at int
+	// adopted is set when a parser error in the stretch reports the
+	// mistake instead.
+	adopted bool
+}
+
+// adoptOrphans handles closers met with nothing open (an opener was lost
+// in the top-level item before the closer): the parser's first
+// error in that stretch is usually where the opener belongs, so it is
+// reported instead of the closer, which becomes its related location, and
+// the parser's other errors in the stretch are dropped (the returned set,
+// by index in d.tree, which must be sorted).
+func (d *diagnoser) adoptOrphans() map[int]bool {
+	drop := map[int]bool{}
+	for i, o := range d.orphans {
+		if o.at < 0 {
+			continue
+		}
+		first := -1
+		for k, t := range d.tree {
+			if max(t.end, t.start+1) <= o.since || t.Span.Start >= o.at || drop[k] {
+				continue
+			}
+			if first < 0 {
+				first = k
+				continue
+			}
+			drop[k] = true
+		}
+		if first < 0 {
+			continue
+		}
+		d.orphans[i].adopted = true
+		d.tree[first].Related = append(d.tree[first].Related, diagnostics.Related{
+			Span:    d.span(o.at, o.at+1),
+			Message: "this `" + string(d.src[o.at]) + "` then has nothing to close",
+		})
+	}
+	return drop
 }
 
 // placeAtMissingCloser moves the diagnostic of the innermost bracket left
@@ -441,18 +497,25 @@ func (d *diagnoser) dedupe() []diagnostics.Diagnostic {
 			stringCut[lineOf(l.Span.Start)] = true
 		}
 	}
+	sort.SliceStable(d.tree, func(i, j int) bool { return d.tree[i].Span.Start < d.tree[j].Span.Start })
+	dropTree := d.adoptOrphans()
 	var out []diagnostics.Diagnostic
-	for _, l := range d.lex {
+	for i, l := range d.lex {
 		line := lineOf(l.Span.Start)
 		if l.Code == "HARN-PAR-003" && stringCut[line] {
+			continue
+		}
+		if d.orphans[i].adopted {
 			continue
 		}
 		used[line] = true
 		out = append(out, l)
 	}
-	sort.SliceStable(d.tree, func(i, j int) bool { return d.tree[i].Span.Start < d.tree[j].Span.Start })
 	stumbled := false
-	for _, t := range d.tree {
+	for k, t := range d.tree {
+		if dropTree[k] {
+			continue
+		}
 		if d.unclosed && (t.Code == "HARN-PAR-002" || d.atEOF(t.Span.Start) || d.atEOF(t.end)) {
 			continue
 		}

@@ -171,6 +171,11 @@ var cases = []struct {
 		want: []string{"HARN-PAR-002 7:1 expected `}` to close the block opened at 1:9"},
 	},
 	{
+		name: "function body opener lost",
+		src:  "fn f(x: int) -> int\n  match x {\n    1 -> { return 1 }\n    _ -> { return 0 }\n  }\n}\n",
+		want: []string{"HARN-PAR-001 2:3 unexpected `match` in function declaration"},
+	},
+	{
 		name: "wrong arrow in a match arm",
 		src:  "match v { \"a\" => { } }\n",
 		want: []string{"HARN-PAR-001 1:11 unexpected `\"a\"` in match"},
@@ -323,8 +328,8 @@ func TestOuterOpenBracketsAreRelated(t *testing.T) {
 // TestOneMistakeOneDiagnostic deletes one bracket or quote at a time from
 // the example programs and the language tour, and measures how often the
 // broken file gets exactly one diagnostic. Most single deletions must; the
-// floor guards against regressions (0.69 when it was set; about 0.5
-// before the bracket look-ahead and echo rules).
+// floor guards against regressions (0.77 when it was set; about 0.5
+// before the bracket look-ahead, echo and orphan rules).
 func TestOneMistakeOneDiagnostic(t *testing.T) {
 	var files []string
 	for _, pattern := range []string{
@@ -372,7 +377,7 @@ func TestOneMistakeOneDiagnostic(t *testing.T) {
 	}
 	rate := float64(single) / float64(broken)
 	t.Logf("%d of %d single-deletion mistakes give exactly one diagnostic (%.2f)", single, broken, rate)
-	if rate < 0.65 {
-		t.Errorf("only %d of %d single-deletion mistakes give exactly one diagnostic (%.2f, floor 0.65)", single, broken, rate)
+	if rate < 0.72 {
+		t.Errorf("only %d of %d single-deletion mistakes give exactly one diagnostic (%.2f, floor 0.72)", single, broken, rate)
 	}
 }
