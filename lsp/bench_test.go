@@ -2,8 +2,11 @@ package lsp_test
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -159,4 +162,152 @@ func BenchmarkDidChangeWithTree(b *testing.B) {
 	b.ReportMetric(ms(lat[len(lat)/2]), "ms-median")
 	b.ReportMetric(ms(lat[min(len(lat)-1, len(lat)*95/100)]), "ms-p95")
 	b.ReportMetric(ms(fresh[len(fresh)/2]), "ms-fresh-parse-median")
+}
+
+// benchHarnSource returns a Harn program of about n lines: documented
+// functions with a local, a branch and a return, and every twentieth an
+// evaluation site with its question set and a match over the outcome. It
+// checks clean.
+func benchHarnSource(n int) string {
+	var b strings.Builder
+	b.WriteString("import {boolean, choice} from \"std/predicate\"\n\n")
+	for i, lines := 0, 2; lines < n; i++ {
+		if i%20 == 19 {
+			fmt.Fprintf(&b, `fn decide_%d(harness: Harness, window: {messages: list<string>}) -> string {
+  const o = harness.llm.evaluate("bench.decide.v%d", window, {
+    safe: boolean("Is this safe to run without asking?"),
+    next: choice("What next?", {go: "Proceed", stop: "Stop here"}),
+  })
+  match o.kind {
+    "answered" -> {
+      if o.value.safe.verdict {
+        return "run"
+      }
+      return "ask"
+    }
+    _ -> { return "no decision: ${o.kind}" }
+  }
+}
+
+`, i, i)
+			lines += 16
+			continue
+		}
+		fmt.Fprintf(&b, "/// Step %d of the pipeline.\nfn step_%d(x: int, name: string) -> int {\n  let y = x + %d\n  if y > 10 {\n    log(\"big ${name}\")\n  }\n  return y\n}\n\n", i, i, i)
+		lines += 9
+	}
+	return b.String()
+}
+
+// harnEditLine returns the first "let y = x + N" line at or after line
+// from, and the UTF-16 column just after "x + ".
+func harnEditLine(src string, from int) (int, int) {
+	lines := strings.Split(src, "\n")
+	for i := from; i < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "  let y = x + ") {
+			return i, len("  let y = x + ")
+		}
+	}
+	panic("no edit line")
+}
+
+// BenchmarkHarnDidChangeToDiagnostics measures, with the real Harn front
+// end (incremental tree-sitter reparse on the didChange path, then the
+// Harn checker), the latency from a one-character didChange in the middle
+// of a 5,000-line Harn file to its publishDiagnostics, without debounce
+// (an editor adds the debounce delay, 75 ms by default). Reference,
+// interleaved in the same loop: the Harn checker alone (the driver's
+// Check, as harn-check runs it) on the same text; a fresh parse alone.
+func BenchmarkHarnDidChangeToDiagnostics(b *testing.B) {
+	src := benchHarnSource(5000)
+	c := lsptest.Start(b, testOptions())
+	c.Initialize("file:///w", nil)
+	const uri = "file:///w/big.harn"
+	c.Open(uri, "harn", 0, src)
+	if d := c.WaitDiagnostics(uri, 0); len(d.Diagnostics) != 0 {
+		b.Fatalf("the benchmark file has diagnostics: %s", d.Diagnostics)
+	}
+	lang, ok := driver.Lookup("x.harn")
+	if !ok || lang.Check == nil {
+		b.Fatal("no Harn front end registered")
+	}
+	line, col := harnEditLine(src, 2500)
+	text := []byte(src)
+	lat := make([]time.Duration, 0, b.N)
+	checks := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		v := int32(i + 1)
+		e := lsptest.Edit{StartLine: line, StartChar: col, EndLine: line, EndChar: col, Text: "7"}
+		if i%2 == 1 {
+			e = lsptest.Edit{StartLine: line, StartChar: col, EndLine: line, EndChar: col + 1}
+		}
+		start := time.Now()
+		c.Change(uri, v, e)
+		c.WaitDiagnostics(uri, v)
+		lat = append(lat, time.Since(start))
+		b.StopTimer()
+		start = time.Now()
+		lang.Check("/w/big.harn", text)
+		checks = append(checks, time.Since(start))
+		b.StartTimer()
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	slices.Sort(checks)
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(lat[len(lat)/2]), "ms-median")
+	b.ReportMetric(ms(lat[min(len(lat)-1, len(lat)*95/100)]), "ms-p95")
+	b.ReportMetric(ms(checks[len(checks)/2]), "ms-check-median")
+	b.ReportMetric(ms(checks[min(len(checks)-1, len(checks)*95/100)]), "ms-check-p95")
+}
+
+// BenchmarkHarnOpenFiles200 measures the memory in use with 200 open Harn
+// documents of 1,000 lines each, all checked, their trees kept: the Go
+// heap, and the growth of the process's resident set, which also counts
+// the tree-sitter trees (C memory), each measured after returning freed
+// memory to the system, against the size of their text.
+func BenchmarkHarnOpenFiles200(b *testing.B) {
+	src := benchHarnSource(1000)
+	for range b.N {
+		debug.FreeOSMemory() // a GC that also returns freed pages, so the resident set is live memory
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		rssBefore := residentBytes()
+		c := lsptest.Start(b, testOptions())
+		c.Initialize("file:///w", nil)
+		for i := range 200 {
+			c.Open(fmt.Sprintf("file:///w/f%03d.harn", i), "harn", 1, src)
+		}
+		for i := range 200 {
+			c.WaitDiagnostics(fmt.Sprintf("file:///w/f%03d.harn", i), 1)
+		}
+		debug.FreeOSMemory() // a GC that also returns freed pages, so the resident set is live memory
+		runtime.ReadMemStats(&after)
+		rss := float64(residentBytes() - rssBefore)
+		heap := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+		text := float64(200 * len(src))
+		b.ReportMetric(heap/(1<<20), "MB-heap")
+		b.ReportMetric(text/(1<<20), "MB-text")
+		b.ReportMetric(heap/text, "heap/text")
+		b.ReportMetric(rss/(1<<20), "MB-rss-growth")
+		if err := c.Shutdown(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// residentBytes is the process's resident set size from /proc/self/statm,
+// 0 where that file does not exist.
+func residentBytes() int64 {
+	data, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize())
 }
