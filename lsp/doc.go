@@ -18,14 +18,21 @@
 //   - tsquery: language-neutral syntax features from a tree-sitter grammar
 //     (incremental trees, semantic tokens from highlights.scm, folds from
 //     folds.scm).
+//   - harnlang: Harn's syntax-level features (incremental tree, tokens,
+//     folds, symbols from the AST, definition, references and hover of
+//     names through locals.scm and relative imports).
 //   - wire: JSON-RPC framing that answers malformed frames and keeps going.
 //   - lsptest: the in-process protocol client the tests drive the server
 //     with, and the Fake language they control.
 //
-// A front end plugs in with three registrations, made by cmd/leia-lsp (and,
-// for the first, by cmd/harn-check): driver.Register (checking),
+// A front end plugs in with three registrations, made by cmd/leia-lsp:
+// driver.Register (checking; done only through internal/frontends.Register,
+// which cmd/harn-check calls too, so editor and CI agree),
 // cache.RegisterSyntax (the incremental tree) and features.Register (hover,
-// definition and the rest).
+// definition and the rest; for Harn, harnlang.Register makes both).
+//
+// Besides the protocol's methods the server answers leia/syntaxTree
+// (MethodSyntaxTree): a document's current tree as an S-expression.
 //
 // Invariants: no checker logic lives here; the package calls the driver
 // registry and the registered features and converts their answers. Only

@@ -21,8 +21,8 @@ import (
 // file:///w/NAME, the language taken from the extension), a "script" of
 // protocol steps, and the "golden" transcript of what the server answered.
 // `go test ./lsp -update` rewrites the golden section; the other sections
-// are never touched. Later front ends add cases (a Harn file with a
-// HARN-TYP-036 error, a Leia syntax error) as new archives.
+// are never touched. The Harn archives hold the checker's messages
+// verbatim, so a change of their wording needs an -update.
 //
 // Script steps, one a line ("#" starts a comment; LINE is 1-based; a quoted
 // NEEDLE picks the position where its first occurrence on that line starts,
