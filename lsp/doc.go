@@ -21,6 +21,7 @@
 //   - harnlang: Harn's syntax-level features (incremental tree, tokens,
 //     folds, symbols from the AST, definition, references and hover of
 //     names through locals.scm and relative imports).
+//   - leialang: Leia's incremental tree, tokens and folds.
 //   - wire: JSON-RPC framing that answers malformed frames and keeps going.
 //   - lsptest: the in-process protocol client the tests drive the server
 //     with, and the Fake language they control.

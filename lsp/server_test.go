@@ -12,16 +12,20 @@ import (
 	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/lsp"
 	"github.com/harnlang/harn-check/lsp/harnlang"
+	"github.com/harnlang/harn-check/lsp/leialang"
 	"github.com/harnlang/harn-check/lsp/lsptest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // init registers what leia-lsp registers: the front ends harn-check uses,
-// Harn's editor features, and the Fake test language.
+// Harn's and Leia's editor features, and the Fake test language.
 func init() {
 	frontends.Register()
 	if err := harnlang.Register(); err != nil {
+		panic(err)
+	}
+	if err := leialang.Register(); err != nil {
 		panic(err)
 	}
 	lsptest.RegisterFake()

@@ -33,20 +33,40 @@ func syntaxTree(t *testing.T, c *lsptest.Client, uri string) lsp.SyntaxTree {
 	return st
 }
 
-// TestRandomEditsHarnMatchesFreshOpen: thousands of random didChange edits
-// of a real Harn document; along the way and at the end, the server's
-// incrementally reparsed tree (as an S-expression) and its published
-// diagnostics equal those of a fresh open of the same text.
-func TestRandomEditsHarnMatchesFreshOpen(t *testing.T) {
-	seedText, err := os.ReadFile("testdata/harn/decide.harn")
+// leiaPieces are the Leia counterpart of harnPieces.
+var leiaPieces = []string{
+	"func f(x) {", "}", "\n", "x := 1", "if a < b {", "return a", "\"s\"", "// c", "t.name",
+	" ", "42", "(", ")", "é", "𝄞", "{", "for i := 1; i <= #xs; i++ {", "\"${", "`", "```",
+	"select {", "case m := <-ch:", "import \"json\"\n", "obj:save(1)", "..", ",", "[", "]",
+}
+
+// TestRandomEditsMatchFreshOpenRealLanguages: thousands of random
+// didChange edits of a real Harn and a real Leia document; along the way
+// and at the end, the server's incrementally reparsed tree (as an
+// S-expression) and its published diagnostics equal those of a fresh open
+// of the same text.
+func TestRandomEditsMatchFreshOpenRealLanguages(t *testing.T) {
+	for _, tc := range []struct {
+		lang, seed string
+		pieces     []string
+	}{
+		{"harn", "testdata/harn/decide.harn", harnPieces},
+		{"leia", "testdata/leia/sum.leia", leiaPieces},
+	} {
+		t.Run(tc.lang, func(t *testing.T) { randomEditsMatchFreshOpen(t, tc.lang, tc.seed, tc.pieces) })
+	}
+}
+
+func randomEditsMatchFreshOpen(t *testing.T, lang, seedPath string, pieces []string) {
+	seedText, err := os.ReadFile(seedPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := lsptest.Start(t, testOptions())
 	c.Initialize("file:///w", nil)
-	const uri = "file:///w/edited.harn"
+	uri := "file:///w/edited." + lang
 	text := utf16Text(utf16.Encode([]rune(string(seedText))))
-	c.Open(uri, "harn", 0, string(seedText))
+	c.Open(uri, lang, 0, string(seedText))
 	r := rand.New(rand.NewPCG(9, 36))
 	compared := 0
 	compare := func(version int32) {
@@ -57,15 +77,15 @@ func TestRandomEditsHarnMatchesFreshOpen(t *testing.T) {
 		if tree.Version != version {
 			t.Fatalf("tree of version %d, want %d", tree.Version, version)
 		}
-		fresh := "file:///w/fresh.harn"
-		c.Open(fresh, "harn", 1, want)
+		fresh := "file:///w/fresh." + lang
+		c.Open(fresh, lang, 1, want)
 		freshDiags := c.WaitDiagnostics(fresh, 1)
 		if ft := syntaxTree(t, c, fresh); ft.Sexp != tree.Sexp {
 			t.Fatalf("version %d: incremental tree differs from a fresh parse of %q:\n%s\nwant\n%s", version, want, tree.Sexp, ft.Sexp)
 		}
 		g, _ := json.Marshal(got.Diagnostics)
 		w, _ := json.Marshal(freshDiags.Diagnostics)
-		if gs, ws := string(g), strings.ReplaceAll(string(w), "fresh.harn", "edited.harn"); gs != ws {
+		if gs, ws := string(g), strings.ReplaceAll(string(w), "fresh."+lang, "edited."+lang); gs != ws {
 			t.Fatalf("version %d: diagnostics of %q:\n%s\nwant (fresh open)\n%s", version, want, gs, ws)
 		}
 		c.Notify("textDocument/didClose", map[string]any{"textDocument": doc(fresh)})
@@ -80,7 +100,7 @@ func TestRandomEditsHarnMatchesFreshOpen(t *testing.T) {
 		b := text.boundary(min(len(text), a+r.IntN(12)))
 		var ins strings.Builder
 		for range r.IntN(3) {
-			ins.WriteString(harnPieces[r.IntN(len(harnPieces))])
+			ins.WriteString(pieces[r.IntN(len(pieces))])
 		}
 		sl, sc := text.pos(a)
 		el, ec := text.pos(b)

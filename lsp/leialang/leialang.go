@@ -1,0 +1,59 @@
+// Package leialang is the Leia language's editor features for leia-lsp
+// that need only syntax: an incremental tree-sitter tree per document, and
+// semantic tokens and folding ranges from grammar/leia's highlights.scm and
+// folds.scm. Symbols, definition, references and hover are not offered
+// yet.
+//
+// Register installs it for ".leia" (cmd/leia-lsp and the lsp tests call
+// it). It registers only a cache.Syntax and features.Features: checking,
+// and so diagnostics, comes from the driver.Language that
+// internal/frontends registers for harn-check and leia-lsp alike.
+//
+// Invariants: no LSP types and no checker logic.
+package leialang
+
+import (
+	"fmt"
+	"sync"
+
+	leiagrammar "github.com/harnlang/harn-check/grammar/leia"
+	"github.com/harnlang/harn-check/grammar/leia/binding"
+	"github.com/harnlang/harn-check/lsp/cache"
+	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/tsquery"
+)
+
+// Extension is the file extension Register serves.
+const Extension = ".leia"
+
+var (
+	once    sync.Once
+	initErr error
+)
+
+// New compiles the Leia queries into Features (tokens and folds) and
+// returns them with the incremental Syntax. An error means an embedded
+// query does not fit the compiled grammar (a build problem).
+func New() (tsquery.Features, *tsquery.Syntax, error) {
+	lang := binding.Language()
+	q, err := tsquery.NewQueries(lang, leiagrammar.HighlightsQuery(), leiagrammar.FoldsQuery())
+	if err != nil {
+		return tsquery.Features{}, nil, fmt.Errorf("leia queries: %w", err)
+	}
+	return tsquery.Features{Queries: q}, tsquery.NewSyntax(lang), nil
+}
+
+// Register installs Leia's incremental syntax and features for ".leia".
+// It is idempotent and returns the error of New.
+func Register() error {
+	once.Do(func() {
+		f, syn, err := New()
+		if err != nil {
+			initErr = err
+			return
+		}
+		cache.RegisterSyntax(Extension, syn)
+		features.Register(Extension, f)
+	})
+	return initErr
+}
