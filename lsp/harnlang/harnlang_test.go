@@ -3,6 +3,7 @@ package harnlang
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,5 +157,53 @@ func TestBrokenInputs(t *testing.T) {
 			t.Errorf("%q: %v", src, err)
 		}
 		tree.Close()
+	}
+}
+
+func TestCompletion(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := func(src string, offset int) []string {
+		t.Helper()
+		snap := features.Snapshot{Doc: features.Document{Path: "/p/m.harn", Text: []byte(src)}, Workspace: fakeWorkspace{}}
+		items, err := f.Completion(context.Background(), snap, offset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, it := range items {
+			out = append(out, it.Label)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name, src, cursor string // cursor: the text just before the cursor (first occurrence)
+		want, not         []string
+	}{
+		{"names in scope and keywords by prefix", resolveSrc, "log(x", []string{"x"}, []string{"helper"}},
+		{"functions by prefix, hoisted", resolveSrc, "return x + la", []string{"later"}, []string{"let"}},
+		{"keywords", "fn f() {\n  re\n}\n", "  re", []string{"return", "retry"}, nil},
+		{"not declared yet", "fn f() {\n  let aa = 1\n  a\n  let ab = 2\n}\n", "  a", []string{"aa"}, []string{"ab"}},
+		{"after a dot: nothing", resolveSrc, "cfg.", nil, []string{"x", "cfg"}},
+		{"inside a string: nothing", "let s = \"lo\"\n", "\"lo", nil, []string{"log", "let"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := labels(tc.src, strings.Index(tc.src, tc.cursor)+len(tc.cursor))
+			for _, w := range tc.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("want %q among %v", w, got)
+				}
+			}
+			for _, n := range tc.not {
+				if slices.Contains(got, n) {
+					t.Errorf("%q offered: %v", n, got)
+				}
+			}
+			if tc.want == nil && len(got) != 0 {
+				t.Errorf("want nothing, got %v", got)
+			}
+		})
 	}
 }

@@ -1,0 +1,113 @@
+package harnlang
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	harngrammar "github.com/harnlang/harn-check/grammar/harn"
+	"github.com/harnlang/harn-check/lsp/features"
+)
+
+// keywords are the words highlights.scm captures as keywords, so
+// completion offers exactly the grammar's keywords.
+var keywords = func() []string {
+	var out []string
+	group := regexp.MustCompile(`(?s)\[([^\]]*)\]\s*@keyword[\w.]*`)
+	word := regexp.MustCompile(`"([a-z_]+)"`)
+	for _, g := range group.FindAllStringSubmatch(harngrammar.HighlightsQuery(), -1) {
+		for _, w := range word.FindAllStringSubmatch(g[1], -1) {
+			out = append(out, w[1])
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}()
+
+func identByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// Completion implements features.Features with what syntax knows: the
+// names visible at offset (declared before it in an enclosing scope, or
+// hoisted: functions, types, imports) and the keywords, filtered by the
+// word being typed. After a "." it offers nothing (members need types),
+// nor inside a comment or string.
+func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int) ([]features.CompletionItem, error) {
+	src := s.Doc.Text
+	if offset < 0 || offset > len(src) {
+		return nil, nil
+	}
+	start := offset
+	for start > 0 && identByte(src[start-1]) {
+		start--
+	}
+	if start > 0 && src[start-1] == '.' {
+		return nil, nil
+	}
+	prefix := strings.ToLower(string(src[start:offset]))
+	tree, done := treeOf(s.Doc)
+	defer done()
+	if tree == nil {
+		return nil, nil
+	}
+	if n := tree.RootNode().DescendantForByteRange(uint(max(start-1, 0)), uint(max(start-1, 0))); n != nil {
+		for p := n; p != nil; p = p.Parent() {
+			switch p.Kind() {
+			case "line_comment", "block_comment", "string", "raw_string", "multiline_string":
+				if int(p.StartByte()) < start && start < int(p.EndByte()) {
+					return nil, nil
+				}
+			}
+		}
+	}
+	ix := f.index(tree, src)
+	replace := diagnostics.Span{Start: start, End: offset}
+	var out []features.CompletionItem
+	seen := map[string]bool{}
+	here := diagnostics.Span{Start: offset, End: offset}
+	for sc := ix.innermost(here, len(ix.scopes)); sc >= 0; sc = ix.parent[sc] {
+		var local []features.CompletionItem
+		for _, d := range ix.defs {
+			if d.scope != sc || seen[d.name] || !strings.HasPrefix(strings.ToLower(d.name), prefix) {
+				continue
+			}
+			if !hoisted[d.kind] && d.span.End > start {
+				continue // declared later, or the word being typed itself
+			}
+			seen[d.name] = true
+			local = append(local, features.CompletionItem{Label: d.name, Kind: completionKind(d.kind),
+				Detail: firstLine(string(src[d.decl.Start:d.decl.End])), Documentation: d.doc, Replace: replace})
+		}
+		slices.SortFunc(local, func(a, b features.CompletionItem) int { return strings.Compare(a.Label, b.Label) })
+		out = append(out, local...)
+	}
+	for _, k := range keywords {
+		if !seen[k] && strings.HasPrefix(k, prefix) {
+			out = append(out, features.CompletionItem{Label: k, Kind: features.CompletionKeyword, Replace: replace})
+		}
+	}
+	return out, nil
+}
+
+func completionKind(kind string) features.CompletionKind {
+	switch kind {
+	case kindFunction, "pipeline", "tool":
+		return features.CompletionFunction
+	case kindType:
+		return features.CompletionStruct
+	case kindImport, "skill", "eval_pack":
+		return features.CompletionModule
+	}
+	return features.CompletionVariable
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i]) + " …"
+	}
+	return s
+}
