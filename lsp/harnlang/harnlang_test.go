@@ -207,3 +207,46 @@ func TestCompletion(t *testing.T) {
 		})
 	}
 }
+
+func TestSignatureHelp(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "/// Adds.\nfn add(a: int, b: int = 2, ...more: list<int>) -> int { return a + b }\nlet x = add(1, add(2, 3), 4, 5)\nlog(x)\nlet y = add(\n"
+	snap := features.Snapshot{Doc: features.Document{Path: "/p/m.harn", Text: []byte(src)}, Workspace: fakeWorkspace{}}
+	for _, tc := range []struct {
+		name, cursor string // the text just before the cursor
+		active       int    // -1: no signature help
+	}{
+		{"first argument", "let x = add(", 0},
+		{"second argument", "let x = add(1, ", 1},
+		{"nested call", "add(2, ", 1},
+		{"after the nested call", "add(2, 3), ", 2},
+		{"rest parameter absorbs the tail", "3), 4, ", 2},
+		{"built-in", "log(", -1},
+		{"outside a call", "let x", -1},
+		{"unclosed call at the end", "let y = add(", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, err := f.SignatureHelp(context.Background(), snap, strings.Index(src, tc.cursor)+len(tc.cursor))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.active < 0 {
+				if h != nil {
+					t.Fatalf("want none, got %+v", h)
+				}
+				return
+			}
+			if h == nil || len(h.Signatures) != 1 {
+				t.Fatalf("got %+v", h)
+			}
+			sig := h.Signatures[0]
+			if sig.Label != "fn add(a: int, b: int = 2, ...more: list<int>) -> int" || sig.Documentation != "Adds." ||
+				len(sig.Parameters) != 3 || sig.Parameters[1].Label != "b: int = 2" || h.ActiveParameter != tc.active {
+				t.Fatalf("got %+v active %d, want active %d", sig, h.ActiveParameter, tc.active)
+			}
+		})
+	}
+}

@@ -1,0 +1,123 @@
+package harnlang
+
+import (
+	"context"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/lsp/features"
+)
+
+// SignatureHelp implements features.Features for calls of functions,
+// pipelines and tools declared in the file or imported from a relative
+// module: the declaration's signature with its doc comment, and the
+// parameter the cursor is at. Built-ins and methods need the checker's
+// types and get nothing.
+func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset int) (*features.SignatureHelp, error) {
+	tree, done := treeOf(s.Doc)
+	defer done()
+	if tree == nil || offset < 0 || offset > len(s.Doc.Text) {
+		return nil, nil
+	}
+	call, args := enclosingCall(tree, offset)
+	if call == nil {
+		return nil, nil
+	}
+	fn := call.ChildByFieldName("function")
+	if fn == nil || fn.Kind() != "identifier" {
+		return nil, nil
+	}
+	ix := f.index(tree, s.Doc.Text)
+	d := ix.resolve(ix.byRef[nodeSpan(fn)])
+	if d == nil {
+		return nil, nil
+	}
+	src, declTree, declSpan := s.Doc.Text, tree, d.span
+	doc := d.doc
+	if d.kind == kindImport {
+		loc, ok := f.importTarget(s, ix, d)
+		if !ok {
+			return nil, nil
+		}
+		other, err := s.Workspace.ReadFile(loc.Path)
+		if err != nil {
+			return nil, nil
+		}
+		t := binding.ParseTree(other, nil)
+		if t == nil {
+			return nil, nil
+		}
+		defer t.Close()
+		oix := f.index(t, other)
+		od := oix.defAtName(loc.Span)
+		if od == nil {
+			return nil, nil
+		}
+		src, declTree, declSpan, doc = other, t, od.span, od.doc
+	}
+	name := declTree.RootNode().NamedDescendantForByteRange(uint(declSpan.Start), uint(declSpan.End))
+	if name == nil || name.Parent() == nil {
+		return nil, nil
+	}
+	decl := name.Parent()
+	params := decl.ChildByFieldName("parameters")
+	if params == nil {
+		return nil, nil
+	}
+	header := headerSpan(decl, src)
+	sig := features.Signature{Label: oneLine(string(src[header.Start:header.End])), Documentation: doc}
+	rest := -1
+	for i := uint(0); i < params.NamedChildCount(); i++ {
+		p := params.NamedChild(i)
+		if k := p.Kind(); k != "parameter" && k != "rest_parameter" {
+			continue
+		}
+		if p.Kind() == "rest_parameter" {
+			rest = len(sig.Parameters)
+		}
+		sig.Parameters = append(sig.Parameters, features.Parameter{Label: oneLine(p.Utf8Text(src))})
+	}
+	active := 0
+	for i := uint(0); i < args.ChildCount(); i++ {
+		c := args.Child(i)
+		if c.Kind() == "," && int(c.StartByte()) < offset {
+			active++
+		}
+	}
+	if rest >= 0 && active > rest {
+		active = rest
+	}
+	return &features.SignatureHelp{Signatures: []features.Signature{sig}, ActiveParameter: active}, nil
+}
+
+// enclosingCall returns the innermost call whose argument list holds
+// offset (after its "(", up to and including the position before its ")";
+// to the end of an unclosed list), and that argument list.
+func enclosingCall(tree *sitter.Tree, offset int) (*sitter.Node, *sitter.Node) {
+	n := tree.RootNode().DescendantForByteRange(uint(max(offset-1, 0)), uint(max(offset-1, 0)))
+	for ; n != nil; n = n.Parent() {
+		if n.Kind() != "arguments" {
+			continue
+		}
+		sp := nodeSpan(n)
+		if offset > sp.Start && (offset < sp.End || offset == sp.End && !closed(n)) {
+			if p := n.Parent(); p != nil && p.Kind() == "call_expression" {
+				return p, n
+			}
+		}
+	}
+	return nil, nil
+}
+
+// closed reports whether an argument list ends with its ")".
+func closed(args *sitter.Node) bool {
+	if c := args.ChildCount(); c > 0 {
+		last := args.Child(c - 1)
+		return last.Kind() == ")" && !last.IsMissing()
+	}
+	return false
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
