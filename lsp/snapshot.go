@@ -5,6 +5,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/mapper"
@@ -27,7 +28,7 @@ func (s *Server) open(uri protocol.DocumentUri) (*request, error) {
 	}
 	return &request{
 		doc: d, m: s.mapperOf(d), features: features.Lookup(d.Ext),
-		snap: features.Snapshot{Doc: featureDoc(d), Workspace: workspace{s}},
+		snap: features.Snapshot{Doc: s.featureDoc(d), Workspace: workspace{s}},
 	}, nil
 }
 
@@ -44,8 +45,11 @@ func (s *Server) at(uri protocol.DocumentUri, pos protocol.Position) (*request, 
 	return r, off, nil
 }
 
-func featureDoc(d *cache.Document) features.Document {
+func (s *Server) featureDoc(d *cache.Document) features.Document {
 	fd := features.Document{Path: d.Path, URI: d.URI, Version: d.Version, Text: d.Text}
+	if d.Ext != "" {
+		fd.Analysis = func() (driver.Result, error) { return d.CheckWith(workspace{s}.ReadFile) }
+	}
 	if t := d.Tree(); t != nil {
 		fd.Tree = t
 	}
@@ -64,7 +68,7 @@ func (w workspace) Roots() []string {
 func (w workspace) Documents() []features.Document {
 	var out []features.Document
 	for _, d := range w.s.store.All() {
-		out = append(out, featureDoc(d))
+		out = append(out, w.s.featureDoc(d))
 	}
 	return out
 }

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/driver"
 )
 
 // Document is one version of a file as a feature sees it.
@@ -32,6 +33,11 @@ type Document struct {
 	// Tree is the version's syntax tree from the language's registered
 	// cache.Syntax (the front end's own type), nil when it has none.
 	Tree any
+	// Analysis returns the version's check result, the one harn-check
+	// reports for the text (diagnostics and, for Harn, the predicate-site
+	// manifest), computed at most once per version and shared with the
+	// published diagnostics. Nil when the document has no language.
+	Analysis func() (driver.Result, error)
 }
 
 // Workspace is the state shared by all documents: the open documents

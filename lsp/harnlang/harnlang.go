@@ -159,7 +159,10 @@ func (f *Features) References(_ context.Context, s features.Snapshot, offset int
 }
 
 // Hover implements features.Features: the declaration the name at offset
-// resolves to, as written, with its doc comment.
+// resolves to, as written, with its doc comment; elsewhere in an
+// evaluation call (the method name, the punctuation, the literals), the
+// site's facts from the predicate-site manifest: id, question census,
+// digests, outcome schema and effects.
 func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*features.Hover, error) {
 	tree, done := treeOf(s.Doc)
 	defer done()
@@ -169,7 +172,9 @@ func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*f
 	ix := f.index(tree, s.Doc.Text)
 	d := ix.resolveAt(offset)
 	if d == nil {
-		return nil, nil
+		// Not a name: perhaps inside an evaluation call, whose site facts
+		// come from the check (the predicate-site manifest).
+		return siteHover(s, tree, offset), nil
 	}
 	use, ok := ix.nameAt(offset)
 	if !ok {
