@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/tsquery"
@@ -246,6 +247,58 @@ func TestSignatureHelp(t *testing.T) {
 			if sig.Label != "fn add(a: int, b: int = 2, ...more: list<int>) -> int" || sig.Documentation != "Adds." ||
 				len(sig.Parameters) != 3 || sig.Parameters[1].Label != "b: int = 2" || h.ActiveParameter != tc.active {
 				t.Fatalf("got %+v active %d, want active %d", sig, h.ActiveParameter, tc.active)
+			}
+		})
+	}
+}
+
+func TestRename(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "let top = 1\nfn f(p: int) -> int {\n  let a = p + top\n  let b = a\n  return a + b\n}\n"
+	snap := features.Snapshot{Doc: features.Document{Path: "/p/m.harn", Text: []byte(src)}, Workspace: fakeWorkspace{}}
+	apply := func(edits []diagnostics.TextEdit) string {
+		out := src
+		for i := len(edits) - 1; i >= 0; i-- {
+			e := edits[i]
+			out = out[:e.Span.Start] + e.NewText + out[e.Span.End:]
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name, at, to, want, err string
+	}{
+		{"local variable", "a = p", "total", "let top = 1\nfn f(p: int) -> int {\n  let total = p + top\n  let b = total\n  return total + b\n}\n", ""},
+		{"parameter from a use", "p + top", "q", "let top = 1\nfn f(q: int) -> int {\n  let a = q + top\n  let b = a\n  return a + b\n}\n", ""},
+		{"top-level name refused", "top = 1", "x", "", ""},
+		{"keyword refused", "a = p", "return", "", "not a valid Harn name"},
+		{"not an identifier", "a = p", "a b", "", "not a valid Harn name"},
+		{"capture of an outer name refused", "a = p", "top", "", "capture"},
+		{"shadowing an outer name unused after it", "b = a", "top", "let top = 1\nfn f(p: int) -> int {\n  let a = p + top\n  let top = a\n  return a + top\n}\n", ""},
+		{"collision with a visible local refused", "b = a", "a", "", "would make a use refer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			off := strings.Index(src, tc.at)
+			span, _ := f.PrepareRename(context.Background(), snap, off)
+			edits, err := f.Rename(context.Background(), snap, off, tc.to)
+			switch {
+			case tc.err != "":
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+			case tc.want == "":
+				if span != nil || edits != nil || err != nil {
+					t.Fatalf("want a refusal, got span %v edits %v err %v", span, edits, err)
+				}
+			default:
+				if err != nil || span == nil {
+					t.Fatalf("span %v err %v", span, err)
+				}
+				if got := apply(edits); got != tc.want {
+					t.Fatalf("renamed:\n%s\nwant\n%s", got, tc.want)
+				}
 			}
 		})
 	}
