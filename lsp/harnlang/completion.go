@@ -53,6 +53,10 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 	if tree == nil {
 		return nil, nil
 	}
+	ix := f.index(tree, src)
+	if items, ok := f.outcomeCompletion(tree, ix, src, start, offset); ok {
+		return items, nil
+	}
 	if n := tree.RootNode().DescendantForByteRange(uint(max(start-1, 0)), uint(max(start-1, 0))); n != nil {
 		for p := n; p != nil; p = p.Parent() {
 			switch p.Kind() {
@@ -63,7 +67,6 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 			}
 		}
 	}
-	ix := f.index(tree, src)
 	replace := diagnostics.Span{Start: start, End: offset}
 	var out []features.CompletionItem
 	seen := map[string]bool{}

@@ -303,3 +303,62 @@ func TestRename(t *testing.T) {
 		})
 	}
 }
+
+func TestOutcomeKindCompletion(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	evalKinds := outcomeKinds("EvaluationOutcome")
+	if len(evalKinds) < 3 || evalKinds[0] != "answered" {
+		t.Fatalf("EvaluationOutcome kinds from stdlib: %v", evalKinds)
+	}
+	const head = "fn f(harness: Harness, w, p: PredicateOutcome) -> string {\n  const o = harness.llm.evaluate(\"x\", w, {})\n"
+	for _, tc := range []struct {
+		name, src, cursor string
+		want              []string // insert texts; nil: not outcome completion
+		not               []string
+	}{
+		{"arm pattern, unmatched kinds", head + "  match o.kind {\n    \"answered\" -> { return \"a\" }\n    \n  }\n}\n",
+			"{ return \"a\" }\n    ", []string{`"low_confidence"`}, []string{`"answered"`}},
+		{"inside an opened string", head + "  match o.kind {\n    \"lo\n  }\n}\n", "\"lo", []string{"low_confidence"}, nil},
+		{"predicate outcome parameter", head + "  match p.kind {\n    \n  }\n}\n", "p.kind {\n    ", []string{`"verdict"`}, []string{`"answered"`}},
+		{"arm body: ordinary completion", head + "  match o.kind {\n    \"answered\" -> { ret }\n  }\n}\n", "{ ret", nil, nil},
+		{"not an outcome", "fn g(x) {\n  match x.kind {\n    \n  }\n}\n", "x.kind {\n    ", nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := features.Snapshot{Doc: features.Document{Path: "/p/m.harn", Text: []byte(tc.src)}, Workspace: fakeWorkspace{}}
+			items, err := f.Completion(context.Background(), snap, strings.Index(tc.src, tc.cursor)+len(tc.cursor))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			kinds := 0
+			for _, it := range items {
+				if it.Kind == features.CompletionEnumMember {
+					kinds++
+					got = append(got, it.InsertText)
+				}
+			}
+			if tc.want == nil {
+				if kinds != 0 {
+					t.Fatalf("outcome kinds offered: %v", got)
+				}
+				return
+			}
+			if kinds != len(items) {
+				t.Errorf("other items beside the kinds: %+v", items)
+			}
+			for _, w := range tc.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("want %s among %v", w, got)
+				}
+			}
+			for _, n := range tc.not {
+				if slices.Contains(got, n) {
+					t.Errorf("%s offered: %v", n, got)
+				}
+			}
+		})
+	}
+}
