@@ -3,9 +3,11 @@ package harnlang
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
@@ -360,5 +362,61 @@ func TestOutcomeKindCompletion(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// rootWorkspace is a workspace of one root folder and open documents.
+type rootWorkspace struct {
+	root string
+	docs []features.Document
+}
+
+func (w rootWorkspace) Roots() []string                   { return []string{w.root} }
+func (w rootWorkspace) Documents() []features.Document    { return w.docs }
+func (w rootWorkspace) ReadFile(p string) ([]byte, error) { return os.ReadFile(p) }
+
+func TestWorkspaceSymbols(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	write := func(rel, text string) string {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	disk := write("lib/util.harn", "pub fn clamp_value(x: int) -> int { return x }\nstruct Clamp { lo: int }\n")
+	write(".git/hidden.harn", "fn clamp_hidden() {}\n")
+	write("notes.txt", "fn clamp_txt() {}\n")
+	open := write("main.harn", "fn clamp_on_disk() {}\n")
+	ws := rootWorkspace{root: root, docs: []features.Document{{Path: open, Text: []byte("fn clamp_open() {}\n")}}}
+	syms, err := f.WorkspaceSymbols(context.Background(), ws, "CLAMP")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range syms {
+		got = append(got, filepath.Base(s.Location.Path)+":"+s.Name+"/"+s.Container)
+	}
+	want := []string{"util.harn:clamp_value/", "util.harn:Clamp/", "main.harn:clamp_open/"}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("workspace symbols %v, want %v (the open buffer wins over the disk, hidden and non-Harn files skipped)", got, want)
+	}
+	// A changed file on disk is read again.
+	time.Sleep(10 * time.Millisecond)
+	write("lib/util.harn", "fn clamp_renamed() {}\n")
+	now := time.Now().Add(time.Second)
+	os.Chtimes(disk, now, now)
+	syms, _ = f.WorkspaceSymbols(context.Background(), ws, "renamed")
+	if len(syms) != 1 || syms[0].Name != "clamp_renamed" {
+		t.Fatalf("after the change: %+v", syms)
 	}
 }

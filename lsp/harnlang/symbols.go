@@ -163,8 +163,12 @@ func declSymbols(it ast.Stmt, src []byte) []features.Symbol {
 }
 
 // maxWorkspaceFiles bounds how many .harn files a workspace symbol query
-// reads from disk.
-const maxWorkspaceFiles = 5000
+// reads from disk, and maxWorkspaceEntries how many directory entries it
+// visits.
+const (
+	maxWorkspaceFiles   = 5000
+	maxWorkspaceEntries = 100000
+)
 
 type diskSymbols struct {
 	size    int64
@@ -203,9 +207,12 @@ func (f *Features) WorkspaceSymbols(ctx context.Context, w features.Workspace, q
 		}
 		add(d.Path, d.URI, syms, "")
 	}
-	seen := 0
+	seen, visited := 0, 0
 	for _, root := range w.Roots() {
 		_ = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+			if visited++; visited > maxWorkspaceEntries {
+				return fs.SkipAll // a root too big to walk per query (a home directory)
+			}
 			if err != nil || ctx.Err() != nil {
 				return filepath.SkipDir
 			}
