@@ -135,29 +135,6 @@ func (f *Features) Definition(_ context.Context, s features.Snapshot, offset int
 	return []features.Location{{Span: d.span}}, nil
 }
 
-// References implements features.Features: every use in this file of the
-// declaration the name at offset resolves to.
-func (f *Features) References(_ context.Context, s features.Snapshot, offset int, includeDeclaration bool) ([]features.Location, error) {
-	tree, done := treeOf(s.Doc)
-	defer done()
-	if tree == nil {
-		return nil, nil
-	}
-	ix := f.index(tree, s.Doc.Text)
-	d := ix.resolveAt(offset)
-	if d == nil {
-		return nil, nil
-	}
-	var out []features.Location
-	for _, sp := range ix.uses(d) {
-		if sp == d.span && !includeDeclaration {
-			continue
-		}
-		out = append(out, features.Location{Span: sp})
-	}
-	return out, nil
-}
-
 // Hover implements features.Features: the declaration the name at offset
 // resolves to, as written, with its doc comment; elsewhere in an
 // evaluation call (the method name, the punctuation, the literals), the

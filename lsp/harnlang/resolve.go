@@ -1,7 +1,6 @@
 package harnlang
 
 import (
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -266,13 +265,10 @@ func (ix *index) uses(d *def) []diagnostics.Span {
 // importTarget follows an imported name to its declaration in a relative
 // module ("./helpers", the .harn extension added as the checker adds it).
 func (f *Features) importTarget(s features.Snapshot, ix *index, d *def) (features.Location, bool) {
-	if s.Doc.Path == "" || !(strings.HasPrefix(d.module, "./") || strings.HasPrefix(d.module, "../")) {
+	if s.Doc.Path == "" || !relative(d.module) {
 		return features.Location{}, false
 	}
-	path := filepath.Join(filepath.Dir(s.Doc.Path), filepath.FromSlash(d.module))
-	if filepath.Ext(path) != Extension {
-		path += Extension
-	}
+	path := modulePath(s.Doc.Path, d.module)
 	src, err := s.Workspace.ReadFile(path)
 	if err != nil {
 		return features.Location{}, false

@@ -207,11 +207,28 @@ func (f *Features) WorkspaceSymbols(ctx context.Context, w features.Workspace, q
 		}
 		add(d.Path, d.URI, syms, "")
 	}
-	seen, visited := 0, 0
+	for _, path := range diskFiles(ctx, w, open) {
+		add(path, "", f.diskFileSymbols(path), "")
+	}
+	slices.SortStableFunc(out, func(a, b features.WorkspaceSymbol) int {
+		if c := strings.Compare(a.Location.Path, b.Location.Path); c != 0 {
+			return c
+		}
+		return a.Location.Span.Start - b.Location.Span.Start
+	})
+	return out, nil
+}
+
+// diskFiles returns the .harn files under the workspace roots, skipping
+// hidden directories, node_modules and the paths in skip, within the
+// maxWorkspaceFiles and maxWorkspaceEntries bounds.
+func diskFiles(ctx context.Context, w features.Workspace, skip map[string]bool) []string {
+	var out []string
+	visited := 0
 	for _, root := range w.Roots() {
 		_ = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
-			if visited++; visited > maxWorkspaceEntries {
-				return fs.SkipAll // a root too big to walk per query (a home directory)
+			if visited++; visited > maxWorkspaceEntries || len(out) >= maxWorkspaceFiles {
+				return fs.SkipAll // a root too big to walk per request (a home directory)
 			}
 			if err != nil || ctx.Err() != nil {
 				return filepath.SkipDir
@@ -222,23 +239,13 @@ func (f *Features) WorkspaceSymbols(ctx context.Context, w features.Workspace, q
 				}
 				return nil
 			}
-			if filepath.Ext(path) != Extension || open[path] {
-				return nil
+			if filepath.Ext(path) == Extension && !skip[path] {
+				out = append(out, path)
 			}
-			if seen++; seen > maxWorkspaceFiles {
-				return fs.SkipAll
-			}
-			add(path, "", f.diskFileSymbols(path), "")
 			return nil
 		})
 	}
-	slices.SortStableFunc(out, func(a, b features.WorkspaceSymbol) int {
-		if c := strings.Compare(a.Location.Path, b.Location.Path); c != 0 {
-			return c
-		}
-		return a.Location.Span.Start - b.Location.Span.Start
-	})
-	return out, nil
+	return out
 }
 
 // diskFileSymbols returns the symbols of a file on disk, parsed again only

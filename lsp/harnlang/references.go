@@ -1,0 +1,133 @@
+package harnlang
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/tsquery"
+)
+
+// References implements features.Features: every use of the declaration
+// the name at offset resolves to. For a top-level declaration that also
+// means its uses in the workspace's other Harn files (open buffers first,
+// then the files under the roots) that import it from this file by a
+// relative path; a name imported here is followed to its module first.
+func (f *Features) References(ctx context.Context, s features.Snapshot, offset int, includeDeclaration bool) ([]features.Location, error) {
+	tree, done := treeOf(s.Doc)
+	defer done()
+	if tree == nil {
+		return nil, nil
+	}
+	ix := f.index(tree, s.Doc.Text)
+	d := ix.resolveAt(offset)
+	if d == nil {
+		return nil, nil
+	}
+	declPath, declName := s.Doc.Path, d.name
+	var out []features.Location
+	if d.kind == kindImport {
+		loc, ok := f.importTarget(s, ix, d)
+		if !ok {
+			// The module cannot be read: the uses in this file are all
+			// that is known.
+			for _, sp := range ix.uses(d) {
+				if sp != d.span || includeDeclaration {
+					out = append(out, features.Location{Span: sp})
+				}
+			}
+			return out, nil
+		}
+		declPath = loc.Path
+		src, err := s.Workspace.ReadFile(loc.Path)
+		if err != nil {
+			return nil, nil
+		}
+		t := binding.ParseTree(src, nil)
+		if t == nil {
+			return nil, nil
+		}
+		defer t.Close()
+		oix := f.index(t, src)
+		od := oix.defAtName(loc.Span)
+		if od == nil {
+			return nil, nil
+		}
+		for _, sp := range oix.uses(od) {
+			if sp != od.span || includeDeclaration {
+				out = append(out, features.Location{Path: loc.Path, Span: sp})
+			}
+		}
+	} else {
+		for _, sp := range ix.uses(d) {
+			if sp != d.span || includeDeclaration {
+				out = append(out, features.Location{Span: sp})
+			}
+		}
+		if d.scope != 0 || declPath == "" {
+			return out, nil
+		}
+	}
+	// Importers of declPath's top-level declName.
+	open := map[string]bool{}
+	visit := func(path string, src []byte, tree *sitter.Tree) {
+		if path == declPath || !bytes.Contains(src, []byte(declName)) {
+			return
+		}
+		if tree == nil {
+			if tree = binding.ParseTree(src, nil); tree == nil {
+				return
+			}
+			defer tree.Close()
+		}
+		oix := f.index(tree, src)
+		for _, od := range oix.byName[declName] {
+			if od.kind != kindImport || !relative(od.module) || modulePath(path, od.module) != declPath {
+				continue
+			}
+			loc := path
+			if path == s.Doc.Path {
+				loc = ""
+			}
+			for _, sp := range oix.uses(od) {
+				out = append(out, features.Location{Path: loc, Span: sp})
+			}
+		}
+	}
+	for _, doc := range s.Workspace.Documents() {
+		if doc.Path == "" || filepath.Ext(doc.Path) != Extension {
+			continue
+		}
+		open[doc.Path] = true
+		var t *sitter.Tree
+		if tt, ok := doc.Tree.(*tsquery.Tree); ok && tt != nil {
+			t = tt.T
+		}
+		visit(doc.Path, doc.Text, t)
+	}
+	for _, path := range diskFiles(ctx, s.Workspace, open) {
+		if src, err := s.Workspace.ReadFile(path); err == nil {
+			visit(path, src, nil)
+		}
+	}
+	return out, nil
+}
+
+func relative(module string) bool {
+	return strings.HasPrefix(module, "./") || strings.HasPrefix(module, "../")
+}
+
+// modulePath is the file a relative import in file from names, the .harn
+// extension added as the checker adds it.
+func modulePath(from, module string) string {
+	p := filepath.Join(filepath.Dir(from), filepath.FromSlash(module))
+	if filepath.Ext(p) != Extension {
+		p += Extension
+	}
+	return p
+}
