@@ -57,6 +57,9 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 	if items, ok := f.outcomeCompletion(tree, ix, src, start, offset); ok {
 		return items, nil
 	}
+	if items, ok := f.labelCompletion(tree, ix, src, start, offset); ok {
+		return items, nil
+	}
 	if n := tree.RootNode().DescendantForByteRange(uint(max(start-1, 0)), uint(max(start-1, 0))); n != nil {
 		for p := n; p != nil; p = p.Parent() {
 			switch p.Kind() {
@@ -114,3 +117,5 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+func replaceSpan(start, end int) diagnostics.Span { return diagnostics.Span{Start: start, End: end} }

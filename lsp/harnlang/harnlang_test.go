@@ -420,3 +420,47 @@ func TestWorkspaceSymbols(t *testing.T) {
 		t.Fatalf("after the change: %+v", syms)
 	}
 }
+
+func TestLabelCompletion(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const head = "fn f(harness: Harness, w) -> string {\n  const o = harness.llm.evaluate(\"x\", w, {\n" +
+		"    d: choice(\"Keep?\", {keep: \"a\", \"drop\": \"b\", reword: \"c\"}),\n" +
+		"    r: score(\"Risk?\", [\"low\", \"high\"]),\n  })\n"
+	for _, tc := range []struct {
+		name, src, cursor string
+		want              []string // insert texts; nil: no label completion
+	}{
+		{"comparison in a string", head + "  if o.value.d.choice == \"k\" {\n    return \"\"\n  }\n}\n", "== \"k", []string{"keep"}},
+		{"comparison, unquoted prefix", head + "  if o.value.d.choice != r {\n    return \"\"\n  }\n}\n", "!= r", []string{`"reword"`}},
+		{"score level", head + "  if o.value.r.level == \"\" {\n    return \"\"\n  }\n}\n", "== \"", []string{"low", "high"}},
+		{"match over a choice", head + "  match o.value.d.choice {\n    \"dr\" -> { return \"\" }\n  }\n}\n", "    \"dr", []string{"drop"}},
+		{"unknown question", head + "  if o.value.zz.choice == \"\" {\n    return \"\"\n  }\n}\n", "== \"", []string{}},
+		{"not an answer", head + "  if o.kind == \"\" {\n    return \"\"\n  }\n}\n", "== \"", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			snap := features.Snapshot{Doc: features.Document{Path: "/p/m.harn", Text: []byte(tc.src)}, Workspace: fakeWorkspace{}}
+			items, err := f.Completion(context.Background(), snap, strings.Index(tc.src, tc.cursor)+len(tc.cursor))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range items {
+				if strings.HasPrefix(it.Detail, "label of question") {
+					got = append(got, it.InsertText)
+				}
+			}
+			if tc.want == nil {
+				if len(got) != 0 {
+					t.Fatalf("labels offered: %v", got)
+				}
+				return
+			}
+			if len(got) != len(items) || !slices.Equal(got, tc.want) && !(len(got) == 0 && len(tc.want) == 0) {
+				t.Fatalf("got %v (items %+v), want %v", got, items, tc.want)
+			}
+		})
+	}
+}
