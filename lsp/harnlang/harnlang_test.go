@@ -464,3 +464,27 @@ func TestLabelCompletion(t *testing.T) {
 		})
 	}
 }
+
+func TestBuiltinSignatureHelp(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "import {choice} from \"std/predicate\"\nfn g(harness: Harness, w) {\n  const o = harness.llm.evaluate(\"id\", w, {d: choice(\"Keep?\", {keep: \"a\"})})\n}\n"
+	snap := features.Snapshot{Doc: features.Document{Path: "/p/m.harn", Text: []byte(src)}, Workspace: fakeWorkspace{}}
+	for _, tc := range []struct {
+		cursor, label string
+		active        int
+	}{
+		{"evaluate(\"id\", ", "llm.evaluate(id: string", 1},
+		{"choice(\"Keep?\", ", "choice(", 1},
+	} {
+		h, err := f.SignatureHelp(context.Background(), snap, strings.Index(src, tc.cursor)+len(tc.cursor))
+		if err != nil || h == nil || len(h.Signatures) != 1 {
+			t.Fatalf("%s: %+v %v", tc.cursor, h, err)
+		}
+		if sig := h.Signatures[0]; !strings.HasPrefix(sig.Label, tc.label) || h.ActiveParameter != tc.active || len(sig.Parameters) < 2 {
+			t.Errorf("%s: %+v active %d", tc.cursor, sig, h.ActiveParameter)
+		}
+	}
+}

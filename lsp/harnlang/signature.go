@@ -6,6 +6,8 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/harnlang/harn-check/checker/harn/stdlib"
+	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
 	"github.com/harnlang/harn-check/lsp/features"
 )
@@ -26,12 +28,45 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 		return nil, nil
 	}
 	fn := call.ChildByFieldName("function")
-	if fn == nil || fn.Kind() != "identifier" {
+	if fn == nil {
+		return nil, nil
+	}
+	active := 0
+	for i := uint(0); i < args.ChildCount(); i++ {
+		c := args.Child(i)
+		if c.Kind() == "," && int(c.StartByte()) < offset {
+			active++
+		}
+	}
+	if fn.Kind() == "member_expression" {
+		// The evaluation methods of HarnessLlm, by their unique names.
+		prop := fn.ChildByFieldName("property")
+		if prop == nil {
+			return nil, nil
+		}
+		name := prop.Utf8Text(s.Doc.Text)
+		switch name {
+		case stdlib.MethodEvaluate, stdlib.MethodEvaluatePredicate, stdlib.MethodEvaluateRequest, stdlib.MethodEstimateTokens:
+			if t, ok := stdlib.HarnessLlm().Member(name); ok {
+				if ft, ok := t.(*types.Func); ok {
+					return builtinSignature("llm."+name, ft, "", active), nil
+				}
+			}
+		}
+		return nil, nil
+	}
+	if fn.Kind() != "identifier" {
 		return nil, nil
 	}
 	ix := f.index(tree, s.Doc.Text)
 	d := ix.resolve(ix.byRef[nodeSpan(fn)])
 	if d == nil {
+		return nil, nil
+	}
+	if d.kind == kindImport && d.module == stdlib.PredicateModule {
+		if ft, ok := stdlib.Predicate().Functions[d.name]; ok {
+			return builtinSignature(d.name, ft, "from `"+stdlib.PredicateModule+"`", active), nil
+		}
 		return nil, nil
 	}
 	src, declTree, declSpan := s.Doc.Text, tree, d.span
@@ -79,13 +114,6 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 		}
 		sig.Parameters = append(sig.Parameters, features.Parameter{Label: oneLine(p.Utf8Text(src))})
 	}
-	active := 0
-	for i := uint(0); i < args.ChildCount(); i++ {
-		c := args.Child(i)
-		if c.Kind() == "," && int(c.StartByte()) < offset {
-			active++
-		}
-	}
 	if rest >= 0 && active > rest {
 		active = rest
 	}
@@ -118,6 +146,33 @@ func closed(args *sitter.Node) bool {
 		return last.Kind() == ")" && !last.IsMissing()
 	}
 	return false
+}
+
+// builtinSignature is the signature of a function the checker's standard
+// library describes (a std/predicate builder, a HarnessLlm method).
+func builtinSignature(name string, ft *types.Func, doc string, active int) *features.SignatureHelp {
+	sig := features.Signature{Documentation: doc}
+	var labels []string
+	for i, p := range ft.Params {
+		l := p.Name
+		if p.Optional {
+			l += "?"
+		}
+		l += ": " + p.Type.String()
+		if ft.Variadic && i == len(ft.Params)-1 {
+			l = "..." + l
+		}
+		labels = append(labels, l)
+		sig.Parameters = append(sig.Parameters, features.Parameter{Label: l})
+	}
+	sig.Label = name + "(" + strings.Join(labels, ", ") + ")"
+	if ft.Result != nil {
+		sig.Label += " -> " + ft.Result.String()
+	}
+	if n := len(ft.Params); ft.Variadic && n > 0 && active >= n {
+		active = n - 1
+	}
+	return &features.SignatureHelp{Signatures: []features.Signature{sig}, ActiveParameter: active}
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
