@@ -201,6 +201,12 @@ if os.getenv("LEIA_LSP_TYP036") == "1" then
   vim.api.nvim_buf_set_text(ebuf, 6, 57, 6, 66, { '{safe: boolean("Is this safe to run without asking?")}' })
   wait_for("HARN-TYP-036 to clear", function() return #diags(ebuf) == 0 end)
   step("writing the questions at the call cleared HARN-TYP-036")
+  local site = request(ebuf, "textDocument/hover",
+    { textDocument = { uri = vim.uri_from_bufnr(ebuf) }, position = { line = 6, character = 26 } })
+  local sv = site and site.contents and site.contents.value or ""
+  check(sv:find("**evaluation site** `demo.safe.v1`", 1, true) and sv:find("`safe`: boolean", 1, true),
+    "hover on the evaluation call: " .. vim.inspect(site))
+  step("hover on the evaluation call shows the site's facts")
 else
   step("SKIPPED HARN-TYP-036 step: harn-check does not report HARN-TYP-036 for lsp/testdata/harn/decide.harn in this build")
 end
