@@ -89,8 +89,9 @@ type Features struct {
 	locals *sitter.Query // locals.scm
 	decls  *sitter.Query // declQuery
 
-	mu   sync.Mutex
-	disk map[string]diskSymbols // workspace files not open, by path
+	mu      sync.Mutex
+	disk    map[string]diskSymbols // workspace files not open, by path
+	indexes []cachedIndex          // the last name indexes built, oldest first
 }
 
 // Syntax returns the incremental tree-sitter syntax Register installs.

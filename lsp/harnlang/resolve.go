@@ -1,6 +1,7 @@
 package harnlang
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,8 +73,41 @@ type index struct {
 	byRef  map[diagnostics.Span]ref
 }
 
-// index builds the name index of tree.
+// indexCacheSize is how many name indexes Features keeps: the documents
+// being worked on, each at its current version.
+const indexCacheSize = 8
+
+type cachedIndex struct {
+	tree *sitter.Tree
+	src  []byte
+	ix   *index
+}
+
+// index returns the name index of tree over src, built once per tree: a
+// hover, a definition and a completion on the same version share it. The
+// text is compared too, so a tree address reused after a close cannot
+// return another text's index.
 func (f *Features) index(tree *sitter.Tree, src []byte) *index {
+	f.mu.Lock()
+	for _, c := range f.indexes {
+		if c.tree == tree && bytes.Equal(c.src, src) {
+			f.mu.Unlock()
+			return c.ix
+		}
+	}
+	f.mu.Unlock()
+	ix := f.buildIndex(tree, src)
+	f.mu.Lock()
+	f.indexes = append(f.indexes, cachedIndex{tree, src, ix})
+	if len(f.indexes) > indexCacheSize {
+		f.indexes = f.indexes[1:]
+	}
+	f.mu.Unlock()
+	return ix
+}
+
+// buildIndex builds the name index of tree.
+func (f *Features) buildIndex(tree *sitter.Tree, src []byte) *index {
 	ix := &index{byName: map[string][]*def{}, byDef: map[diagnostics.Span]*def{}, byRef: map[diagnostics.Span]ref{}}
 	root := tree.RootNode()
 	ix.scopes = append(ix.scopes, diagnostics.Span{Start: 0, End: max(len(src), int(root.EndByte()))})
