@@ -21,7 +21,10 @@
 //   - harnlang: Harn's syntax-level features (incremental tree, tokens,
 //     folds, symbols from the AST, definition, references and hover of
 //     names through locals.scm and relative imports).
-//   - leialang: Leia's incremental tree, tokens and folds.
+//   - leialang: Leia's incremental tree, tokens, folds, and definition,
+//     references, hover and completion of names.
+//   - names: language-neutral name resolution from a grammar's
+//     locals.scm (scopes, declarations, uses, visibility).
 //   - wire: JSON-RPC framing that answers malformed frames and keeps going.
 //   - lsptest: the in-process protocol client the tests drive the server
 //     with, and the Fake language they control.

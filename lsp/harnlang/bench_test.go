@@ -33,7 +33,7 @@ func BenchmarkFeatures5000(b *testing.B) {
 		name string
 		run  func()
 	}{
-		{"definition(new version)", func() { f.indexes = nil; f.Definition(ctx, snap, mid+3) }},
+		{"definition(new version)", func() { f.names.Forget(); f.Definition(ctx, snap, mid+3) }},
 		{"definition", func() { f.Definition(ctx, snap, mid+3) }},
 		{"hover", func() { f.Hover(ctx, snap, mid+3) }},
 		{"completion", func() { f.Completion(ctx, snap, mid+4) }},

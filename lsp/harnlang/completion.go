@@ -53,7 +53,7 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 	if tree == nil {
 		return nil, nil
 	}
-	ix := f.index(tree, src)
+	ix := f.names.Index(tree, src)
 	if items, ok := f.outcomeCompletion(tree, ix, src, start, offset); ok {
 		return items, nil
 	}
@@ -74,18 +74,18 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 	var out []features.CompletionItem
 	seen := map[string]bool{}
 	here := diagnostics.Span{Start: offset, End: offset}
-	for sc := ix.innermost(here, len(ix.scopes)); sc >= 0; sc = ix.parent[sc] {
+	for sc := ix.Innermost(here, len(ix.Scopes)); sc >= 0; sc = ix.Parent[sc] {
 		var local []features.CompletionItem
-		for _, d := range ix.defs {
-			if d.scope != sc || seen[d.name] || !strings.HasPrefix(strings.ToLower(d.name), prefix) {
+		for _, d := range ix.Defs {
+			if d.Scope != sc || seen[d.Name] || !strings.HasPrefix(strings.ToLower(d.Name), prefix) {
 				continue
 			}
-			if !hoisted[d.kind] && d.span.End > start {
+			if !hoisted[d.Kind] && d.Span.End > start {
 				continue // declared later, or the word being typed itself
 			}
-			seen[d.name] = true
-			local = append(local, features.CompletionItem{Label: d.name, Kind: completionKind(d.kind),
-				Detail: firstLine(string(src[d.decl.Start:d.decl.End])), Documentation: d.doc, Replace: replace})
+			seen[d.Name] = true
+			local = append(local, features.CompletionItem{Label: d.Name, Kind: completionKind(d.Kind),
+				Detail: firstLine(string(src[d.Decl.Start:d.Decl.End])), Documentation: d.Doc, Replace: replace})
 		}
 		slices.SortFunc(local, func(a, b features.CompletionItem) int { return strings.Compare(a.Label, b.Label) })
 		out = append(out, local...)

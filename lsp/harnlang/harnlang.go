@@ -30,6 +30,7 @@ import (
 	"github.com/harnlang/harn-check/grammar/harn/lower"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/names"
 	"github.com/harnlang/harn-check/lsp/tsquery"
 )
 
@@ -50,19 +51,14 @@ func New() (*Features, error) {
 	if err != nil {
 		return nil, fmt.Errorf("harn queries: %w", err)
 	}
-	locals, qerr := sitter.NewQuery(lang, harngrammar.LocalsQuery())
-	if qerr != nil {
-		return nil, fmt.Errorf("harn locals.scm:%d:%d: %s", qerr.Row+1, qerr.Column+1, qerr.Message)
-	}
-	decls, qerr := sitter.NewQuery(lang, declQuery)
-	if qerr != nil {
-		return nil, fmt.Errorf("harn declaration query:%d:%d: %s", qerr.Row+1, qerr.Column+1, qerr.Message)
+	resolver, err := names.New(lang, resolverOptions(harngrammar.LocalsQuery()))
+	if err != nil {
+		return nil, fmt.Errorf("harn names: %w", err)
 	}
 	return &Features{
 		Features: tsquery.Features{Queries: q},
 		syntax:   tsquery.NewSyntax(lang),
-		locals:   locals,
-		decls:    decls,
+		names:    resolver,
 		disk:     map[string]diskSymbols{},
 	}, nil
 }
@@ -86,12 +82,11 @@ func Register() error {
 type Features struct {
 	tsquery.Features
 	syntax *tsquery.Syntax
-	locals *sitter.Query // locals.scm
-	decls  *sitter.Query // declQuery
 
-	mu      sync.Mutex
-	disk    map[string]diskSymbols // workspace files not open, by path
-	indexes []cachedIndex          // the last name indexes built, oldest first
+	names *names.Resolver
+
+	mu   sync.Mutex
+	disk map[string]diskSymbols // workspace files not open, by path
 }
 
 // Syntax returns the incremental tree-sitter syntax Register installs.
@@ -123,17 +118,17 @@ func (f *Features) Definition(_ context.Context, s features.Snapshot, offset int
 	if tree == nil {
 		return nil, nil
 	}
-	ix := f.index(tree, s.Doc.Text)
-	d := ix.resolveAt(offset)
+	ix := f.names.Index(tree, s.Doc.Text)
+	d := ix.ResolveAt(offset)
 	if d == nil {
 		return nil, nil
 	}
-	if d.kind == kindImport {
+	if d.Kind == kindImport {
 		if loc, ok := f.importTarget(s, ix, d); ok {
 			return []features.Location{loc}, nil
 		}
 	}
-	return []features.Location{{Span: d.span}}, nil
+	return []features.Location{{Span: d.Span}}, nil
 }
 
 // Hover implements features.Features: the declaration the name at offset
@@ -147,26 +142,26 @@ func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*f
 	if tree == nil {
 		return nil, nil
 	}
-	ix := f.index(tree, s.Doc.Text)
-	d := ix.resolveAt(offset)
+	ix := f.names.Index(tree, s.Doc.Text)
+	d := ix.ResolveAt(offset)
 	if d == nil {
 		// Not a name: perhaps inside an evaluation call, whose site facts
 		// come from the check (the predicate-site manifest).
 		return siteHover(s, tree, offset), nil
 	}
-	use, ok := ix.nameAt(offset)
+	use, ok := ix.NameAt(offset)
 	if !ok {
 		return nil, nil
 	}
 	src := s.Doc.Text
-	if d.kind == kindImport {
+	if d.Kind == kindImport {
 		if loc, ok := f.importTarget(s, ix, d); ok && loc.Path != "" {
 			if other, err := s.Workspace.ReadFile(loc.Path); err == nil {
 				if t := binding.ParseTree(other, nil); t != nil {
 					defer t.Close()
-					oix := f.index(t, other)
-					if od := oix.defAtName(loc.Span); od != nil {
-						return &features.Hover{Span: use, Markdown: hoverText(other, od) + "\n\nfrom `" + d.module + "`"}, nil
+					oix := f.names.Index(t, other)
+					if od := oix.DefAtName(loc.Span); od != nil {
+						return &features.Hover{Span: use, Markdown: hoverText(other, od) + "\n\nfrom `" + d.Module + "`"}, nil
 					}
 				}
 			}

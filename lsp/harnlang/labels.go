@@ -7,6 +7,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/names"
 )
 
 // answerLabels returns, for an answer field read `X.value.Q.choice` or
@@ -14,7 +15,7 @@ import (
 // set written at the call, the labels question Q declares: the keys of a
 // choice's label dict, the strings of a score's level list. ok is false
 // when expr is no such read.
-func (f *Features) answerLabels(tree *sitter.Tree, ix *index, src []byte, expr *sitter.Node) (labels []string, question string, ok bool) {
+func (f *Features) answerLabels(tree *sitter.Tree, ix *names.Index, src []byte, expr *sitter.Node) (labels []string, question string, ok bool) {
 	if expr == nil || expr.Kind() != "member_expression" {
 		return nil, "", false
 	}
@@ -35,11 +36,11 @@ func (f *Features) answerLabels(tree *sitter.Tree, ix *index, src []byte, expr *
 	if vprop == nil || x == nil || vprop.Utf8Text(src) != "value" || x.Kind() != "identifier" {
 		return nil, "", false
 	}
-	d := ix.resolve(ix.byRef[nodeSpan(x)])
+	d := ix.Resolve(ix.ByRef[nodeSpan(x)])
 	if d == nil {
 		return nil, "", false
 	}
-	decl := tree.RootNode().NamedDescendantForByteRange(uint(d.span.Start), uint(d.span.End))
+	decl := tree.RootNode().NamedDescendantForByteRange(uint(d.Span.Start), uint(d.Span.End))
 	for decl != nil && decl.Kind() != "variable_declaration" {
 		decl = decl.Parent()
 	}
@@ -98,7 +99,7 @@ func keyText(k *sitter.Node, src []byte) string {
 // labelCompletion offers a question's declared labels where an answer's
 // choice or level is compared (== or !=) or matched. ok is false when the
 // cursor is not in such a place.
-func (f *Features) labelCompletion(tree *sitter.Tree, ix *index, src []byte, start, offset int) ([]features.CompletionItem, bool) {
+func (f *Features) labelCompletion(tree *sitter.Tree, ix *names.Index, src []byte, start, offset int) ([]features.CompletionItem, bool) {
 	n := tree.RootNode().DescendantForByteRange(uint(max(start-1, 0)), uint(max(start-1, 0)))
 	var read *sitter.Node
 	for p := n; p != nil && read == nil; p = p.Parent() {

@@ -10,6 +10,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/names"
 )
 
 // outcomeKinds returns the `kind` tags of a std/predicate outcome union
@@ -68,7 +69,7 @@ func outcomeUnion(decl *sitter.Node, src []byte) string {
 // outcomeCompletion offers the outcome kinds not yet matched when the
 // cursor is at an arm's pattern in `match X.kind { ... }` and X holds an
 // evaluation outcome. ok is false when the cursor is not in such a place.
-func (f *Features) outcomeCompletion(tree *sitter.Tree, ix *index, src []byte, start, offset int) ([]features.CompletionItem, bool) {
+func (f *Features) outcomeCompletion(tree *sitter.Tree, ix *names.Index, src []byte, start, offset int) ([]features.CompletionItem, bool) {
 	n := tree.RootNode().DescendantForByteRange(uint(max(start-1, 0)), uint(max(start-1, 0)))
 	var body *sitter.Node
 	for ; n != nil; n = n.Parent() {
@@ -92,11 +93,11 @@ func (f *Features) outcomeCompletion(tree *sitter.Tree, ix *index, src []byte, s
 	if prop == nil || obj == nil || prop.Utf8Text(src) != "kind" || obj.Kind() != "identifier" {
 		return nil, false
 	}
-	d := ix.resolve(ix.byRef[nodeSpan(obj)])
+	d := ix.Resolve(ix.ByRef[nodeSpan(obj)])
 	if d == nil {
 		return nil, false
 	}
-	declNode := tree.RootNode().NamedDescendantForByteRange(uint(d.span.Start), uint(d.span.End))
+	declNode := tree.RootNode().NamedDescendantForByteRange(uint(d.Span.Start), uint(d.Span.End))
 	for declNode != nil && declNode.Kind() != "variable_declaration" && declNode.Kind() != "parameter" {
 		declNode = declNode.Parent()
 	}

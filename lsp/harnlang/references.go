@@ -24,20 +24,20 @@ func (f *Features) References(ctx context.Context, s features.Snapshot, offset i
 	if tree == nil {
 		return nil, nil
 	}
-	ix := f.index(tree, s.Doc.Text)
-	d := ix.resolveAt(offset)
+	ix := f.names.Index(tree, s.Doc.Text)
+	d := ix.ResolveAt(offset)
 	if d == nil {
 		return nil, nil
 	}
-	declPath, declName := s.Doc.Path, d.name
+	declPath, declName := s.Doc.Path, d.Name
 	var out []features.Location
-	if d.kind == kindImport {
+	if d.Kind == kindImport {
 		loc, ok := f.importTarget(s, ix, d)
 		if !ok {
 			// The module cannot be read: the uses in this file are all
 			// that is known.
-			for _, sp := range ix.uses(d) {
-				if sp != d.span || includeDeclaration {
+			for _, sp := range ix.Uses(d) {
+				if sp != d.Span || includeDeclaration {
 					out = append(out, features.Location{Span: sp})
 				}
 			}
@@ -53,23 +53,23 @@ func (f *Features) References(ctx context.Context, s features.Snapshot, offset i
 			return nil, nil
 		}
 		defer t.Close()
-		oix := f.index(t, src)
-		od := oix.defAtName(loc.Span)
+		oix := f.names.Index(t, src)
+		od := oix.DefAtName(loc.Span)
 		if od == nil {
 			return nil, nil
 		}
-		for _, sp := range oix.uses(od) {
-			if sp != od.span || includeDeclaration {
+		for _, sp := range oix.Uses(od) {
+			if sp != od.Span || includeDeclaration {
 				out = append(out, features.Location{Path: loc.Path, Span: sp})
 			}
 		}
 	} else {
-		for _, sp := range ix.uses(d) {
-			if sp != d.span || includeDeclaration {
+		for _, sp := range ix.Uses(d) {
+			if sp != d.Span || includeDeclaration {
 				out = append(out, features.Location{Span: sp})
 			}
 		}
-		if d.scope != 0 || declPath == "" {
+		if d.Scope != 0 || declPath == "" {
 			return out, nil
 		}
 	}
@@ -85,16 +85,16 @@ func (f *Features) References(ctx context.Context, s features.Snapshot, offset i
 			}
 			defer tree.Close()
 		}
-		oix := f.index(tree, src)
-		for _, od := range oix.byName[declName] {
-			if od.kind != kindImport || !relative(od.module) || modulePath(path, od.module) != declPath {
+		oix := f.names.Index(tree, src)
+		for _, od := range oix.ByName[declName] {
+			if od.Kind != kindImport || !relative(od.Module) || modulePath(path, od.Module) != declPath {
 				continue
 			}
 			loc := path
 			if path == s.Doc.Path {
 				loc = ""
 			}
-			for _, sp := range oix.uses(od) {
+			for _, sp := range oix.Uses(od) {
 				out = append(out, features.Location{Path: loc, Span: sp})
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/names"
 )
 
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -16,15 +17,15 @@ var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // matter of this file alone: a parameter or a variable declared inside a
 // function, pipeline, tool or block. Top-level names may be imported by
 // other modules; renaming them needs the module graph and is refused.
-func (f *Features) localDecl(s features.Snapshot, offset int) (*def, diagnostics.Span, *index, func()) {
+func (f *Features) localDecl(s features.Snapshot, offset int) (*names.Def, diagnostics.Span, *names.Index, func()) {
 	tree, done := treeOf(s.Doc)
 	if tree == nil {
 		return nil, diagnostics.Span{}, nil, done
 	}
-	ix := f.index(tree, s.Doc.Text)
-	d := ix.resolveAt(offset)
-	use, ok := ix.nameAt(offset)
-	if d == nil || !ok || d.scope == 0 || (d.kind != kindVar && d.kind != kindParameter) {
+	ix := f.names.Index(tree, s.Doc.Text)
+	d := ix.ResolveAt(offset)
+	use, ok := ix.NameAt(offset)
+	if d == nil || !ok || d.Scope == 0 || (d.Kind != kindVar && d.Kind != kindParameter) {
 		return nil, diagnostics.Span{}, nil, done
 	}
 	return d, use, ix, done
@@ -54,24 +55,24 @@ func (f *Features) Rename(_ context.Context, s features.Snapshot, offset int, ne
 	if !identRE.MatchString(newName) || slices.Contains(keywords, newName) {
 		return nil, fmt.Errorf("%q is not a valid Harn name", newName)
 	}
-	if newName == d.name {
+	if newName == d.Name {
 		return nil, nil
 	}
-	uses := ix.uses(d)
+	uses := ix.Uses(d)
 	for _, sp := range uses {
 		// Another newName declared in d's scope or one nested in it would
 		// be nearer to the use than d; one further out is shadowed.
-		if other := ix.resolve(ref{name: newName, span: sp}); other != nil && other != d && within(ix.scopes[other.scope], ix.scopes[d.scope]) {
+		if other := ix.Resolve(names.Ref{Name: newName, Span: sp}); other != nil && other != d && within(ix.Scopes[other.Scope], ix.Scopes[d.Scope]) {
 			return nil, fmt.Errorf("renaming %s to %s would make a use refer to the %s %s declared at byte %d",
-				d.name, newName, other.kind, newName, other.span.Start)
+				d.Name, newName, other.Kind, newName, other.Span.Start)
 		}
 	}
 	// Nor may the renamed declaration capture a use of another declaration
 	// of newName: one in its scope after it.
-	scope := ix.scopes[d.scope]
-	for _, r := range ix.refs {
-		if r.name == newName && !r.typ && r.span.Start >= d.span.End && r.span.End <= scope.End {
-			return nil, fmt.Errorf("renaming %s to %s would capture the use of %s at byte %d", d.name, newName, newName, r.span.Start)
+	scope := ix.Scopes[d.Scope]
+	for _, r := range ix.Refs {
+		if r.Name == newName && !r.Type && r.Span.Start >= d.Span.End && r.Span.End <= scope.End {
+			return nil, fmt.Errorf("renaming %s to %s would capture the use of %s at byte %d", d.Name, newName, newName, r.Span.Start)
 		}
 	}
 	var edits []diagnostics.TextEdit

@@ -10,6 +10,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
 	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/names"
 )
 
 // SignatureHelp implements features.Features for calls of functions,
@@ -58,20 +59,20 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 	if fn.Kind() != "identifier" {
 		return nil, nil
 	}
-	ix := f.index(tree, s.Doc.Text)
-	d := ix.resolve(ix.byRef[nodeSpan(fn)])
+	ix := f.names.Index(tree, s.Doc.Text)
+	d := ix.Resolve(ix.ByRef[nodeSpan(fn)])
 	if d == nil {
 		return nil, nil
 	}
-	if d.kind == kindImport && d.module == stdlib.PredicateModule {
-		if ft, ok := stdlib.Predicate().Functions[d.name]; ok {
-			return builtinSignature(d.name, ft, "from `"+stdlib.PredicateModule+"`", active), nil
+	if d.Kind == kindImport && d.Module == stdlib.PredicateModule {
+		if ft, ok := stdlib.Predicate().Functions[d.Name]; ok {
+			return builtinSignature(d.Name, ft, "from `"+stdlib.PredicateModule+"`", active), nil
 		}
 		return nil, nil
 	}
-	src, declTree, declSpan := s.Doc.Text, tree, d.span
-	doc := d.doc
-	if d.kind == kindImport {
+	src, declTree, declSpan := s.Doc.Text, tree, d.Span
+	doc := d.Doc
+	if d.Kind == kindImport {
 		loc, ok := f.importTarget(s, ix, d)
 		if !ok {
 			return nil, nil
@@ -85,12 +86,12 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 			return nil, nil
 		}
 		defer t.Close()
-		oix := f.index(t, other)
-		od := oix.defAtName(loc.Span)
+		oix := f.names.Index(t, other)
+		od := oix.DefAtName(loc.Span)
 		if od == nil {
 			return nil, nil
 		}
-		src, declTree, declSpan, doc = other, t, od.span, od.doc
+		src, declTree, declSpan, doc = other, t, od.Span, od.Doc
 	}
 	name := declTree.RootNode().NamedDescendantForByteRange(uint(declSpan.Start), uint(declSpan.End))
 	if name == nil || name.Parent() == nil {
@@ -101,7 +102,7 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 	if params == nil {
 		return nil, nil
 	}
-	header := headerSpan(decl, src)
+	header := names.HeaderSpan(decl, src)
 	sig := features.Signature{Label: oneLine(string(src[header.Start:header.End])), Documentation: doc}
 	rest := -1
 	for i := uint(0); i < params.NamedChildCount(); i++ {

@@ -1,8 +1,9 @@
 // Package leialang is the Leia language's editor features for leia-lsp
-// that need only syntax: an incremental tree-sitter tree per document, and
+// that need only syntax: an incremental tree-sitter tree per document,
 // semantic tokens and folding ranges from grammar/leia's highlights.scm and
-// folds.scm. Symbols, definition, references and hover are not offered
-// yet.
+// folds.scm, and definition, references, hover and completion of names
+// resolved through its locals.scm (package names). Document symbols,
+// signature help and rename are not offered yet.
 //
 // Register installs it for ".leia" (cmd/leia-lsp and the lsp tests call
 // it). It registers only a cache.Syntax and features.Features: checking,
@@ -20,6 +21,7 @@ import (
 	"github.com/harnlang/harn-check/grammar/leia/binding"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/names"
 	"github.com/harnlang/harn-check/lsp/tsquery"
 )
 
@@ -31,16 +33,20 @@ var (
 	initErr error
 )
 
-// New compiles the Leia queries into Features (tokens and folds) and
-// returns them with the incremental Syntax. An error means an embedded
-// query does not fit the compiled grammar (a build problem).
-func New() (tsquery.Features, *tsquery.Syntax, error) {
+// New compiles the Leia queries into Features and returns them with the
+// incremental Syntax. An error means an embedded query does not fit the
+// compiled grammar (a build problem).
+func New() (*Features, *tsquery.Syntax, error) {
 	lang := binding.Language()
 	q, err := tsquery.NewQueries(lang, leiagrammar.HighlightsQuery(), leiagrammar.FoldsQuery())
 	if err != nil {
-		return tsquery.Features{}, nil, fmt.Errorf("leia queries: %w", err)
+		return nil, nil, fmt.Errorf("leia queries: %w", err)
 	}
-	return tsquery.Features{Queries: q}, tsquery.NewSyntax(lang), nil
+	r, err := names.New(lang, resolverOptions())
+	if err != nil {
+		return nil, nil, fmt.Errorf("leia names: %w", err)
+	}
+	return &Features{Features: tsquery.Features{Queries: q}, names: r}, tsquery.NewSyntax(lang), nil
 }
 
 // Register installs Leia's incremental syntax and features for ".leia".

@@ -1,0 +1,185 @@
+package leialang
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	leiagrammar "github.com/harnlang/harn-check/grammar/leia"
+	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/names"
+	"github.com/harnlang/harn-check/lsp/tsquery"
+)
+
+// hoisted are the Leia declaration kinds (of locals.scm) visible in their
+// whole scope.
+var hoisted = map[string]bool{"function": true, "import": true, "label": true}
+
+// notUse are the identifiers locals.scm captures that name no variable:
+// fields, methods, keys, tags and goto labels.
+var notUse = map[string]string{"field_expression": "field", "method_call_expression": "method",
+	"pair": "key", "tagged_block": "tag", "tagged_string": "tag", "goto_statement": "label"}
+
+func resolverOptions() names.Options {
+	return names.Options{
+		Locals:  leiagrammar.LocalsQuery(),
+		Hoisted: hoisted,
+		NotUse: func(n *sitter.Node) bool {
+			p := n.Parent()
+			if p == nil {
+				return false
+			}
+			field, ok := notUse[p.Kind()]
+			if !ok {
+				return false
+			}
+			c := p.ChildByFieldName(field)
+			return c != nil && c.StartByte() == n.StartByte() && c.EndByte() == n.EndByte()
+		},
+		Declaration: func(n *sitter.Node, kind string) *sitter.Node {
+			for p := n.Parent(); p != nil; p = p.Parent() {
+				switch p.Kind() {
+				case "function_declaration", "tool_declaration", "agent_declaration", "const_declaration",
+					"short_var_declaration", "import_spec", "label_statement", "for_statement":
+					return p
+				case "parameters":
+					if fn := p.Parent(); fn != nil {
+						return fn // the parameter's function, up to its body
+					}
+				}
+			}
+			return n.Parent()
+		},
+		Doc: func(decl *sitter.Node, src []byte) string {
+			return names.CommentsAbove(decl, src, []string{"comment"}, false)
+		},
+	}
+}
+
+// keywords are the words highlights.scm captures as keywords.
+var keywords = func() []string {
+	var out []string
+	group := regexp.MustCompile(`(?s)\[([^\]]*)\]\s*@keyword[\w.]*`)
+	word := regexp.MustCompile(`"([a-z_]+)"`)
+	for _, g := range group.FindAllStringSubmatch(leiagrammar.HighlightsQuery(), -1) {
+		for _, w := range word.FindAllStringSubmatch(g[1], -1) {
+			out = append(out, w[1])
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}()
+
+// Features are Leia's syntax-level editor features: tokens and folds from
+// the embedded tsquery.Features, and definition, references, hover and
+// completion of names resolved through locals.scm.
+type Features struct {
+	tsquery.Features
+	names *names.Resolver
+}
+
+func (f *Features) index(s features.Snapshot) *names.Index {
+	t, ok := s.Doc.Tree.(*tsquery.Tree)
+	if !ok || t == nil || t.T == nil {
+		return nil
+	}
+	return f.names.Index(t.T, s.Doc.Text)
+}
+
+// Definition implements features.Features: the declaration of the name at
+// offset in this file.
+func (f *Features) Definition(_ context.Context, s features.Snapshot, offset int) ([]features.Location, error) {
+	ix := f.index(s)
+	if ix == nil {
+		return nil, nil
+	}
+	if d := ix.ResolveAt(offset); d != nil {
+		return []features.Location{{Span: d.Span}}, nil
+	}
+	return nil, nil
+}
+
+// References implements features.Features: the uses in this file of the
+// declaration the name at offset resolves to.
+func (f *Features) References(_ context.Context, s features.Snapshot, offset int, includeDeclaration bool) ([]features.Location, error) {
+	ix := f.index(s)
+	if ix == nil {
+		return nil, nil
+	}
+	d := ix.ResolveAt(offset)
+	if d == nil {
+		return nil, nil
+	}
+	var out []features.Location
+	for _, sp := range ix.Uses(d) {
+		if sp != d.Span || includeDeclaration {
+			out = append(out, features.Location{Span: sp})
+		}
+	}
+	return out, nil
+}
+
+// Hover implements features.Features: the declaration the name at offset
+// resolves to, as written, with the comment above it.
+func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*features.Hover, error) {
+	ix := f.index(s)
+	if ix == nil {
+		return nil, nil
+	}
+	d := ix.ResolveAt(offset)
+	use, ok := ix.NameAt(offset)
+	if d == nil || !ok {
+		return nil, nil
+	}
+	return &features.Hover{Span: use, Markdown: names.HoverText("leia", s.Doc.Text, d)}, nil
+}
+
+func identByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// Completion implements features.Features: the names visible at offset
+// and the keywords, by the typed prefix; nothing after "." or ":".
+func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int) ([]features.CompletionItem, error) {
+	src := s.Doc.Text
+	ix := f.index(s)
+	if ix == nil || offset < 0 || offset > len(src) {
+		return nil, nil
+	}
+	start := offset
+	for start > 0 && identByte(src[start-1]) {
+		start--
+	}
+	if start > 0 && (src[start-1] == '.' || src[start-1] == ':') {
+		return nil, nil
+	}
+	prefix := strings.ToLower(string(src[start:offset]))
+	replace := diagnostics.Span{Start: start, End: offset}
+	var out []features.CompletionItem
+	seen := map[string]bool{}
+	for _, d := range ix.Visible(start) {
+		if !strings.HasPrefix(strings.ToLower(d.Name), prefix) {
+			continue
+		}
+		seen[d.Name] = true
+		kind := features.CompletionVariable
+		if d.Kind == "function" {
+			kind = features.CompletionFunction
+		}
+		detail := strings.TrimSpace(string(src[d.Decl.Start:d.Decl.End]))
+		if i := strings.IndexByte(detail, '\n'); i >= 0 {
+			detail = strings.TrimSpace(detail[:i]) + " …"
+		}
+		out = append(out, features.CompletionItem{Label: d.Name, Kind: kind, Detail: detail, Documentation: d.Doc, Replace: replace})
+	}
+	for _, k := range keywords {
+		if !seen[k] && strings.HasPrefix(k, prefix) {
+			out = append(out, features.CompletionItem{Label: k, Kind: features.CompletionKeyword, Replace: replace})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,451 @@
+// Package names resolves the names of a tree-sitter tree from the
+// grammar's locals.scm (scopes, @local.definition.KIND and
+// @local.reference captures) plus an optional query for declarations
+// locals.scm leaves out: for any language, the declaration a use refers
+// to, every use of a declaration and the names visible at a point. The
+// language front ends of the server (lsp/harnlang, lsp/leialang) build
+// definition, references, hover, completion and local rename on it.
+//
+// Resolution is lexical: a use resolves in the nearest enclosing scope
+// declaring its name, to the last declaration before it, or to any
+// declaration of a hoisted kind (functions, types, imports: visible in
+// their whole scope). A declaration whose node is itself a scope (a named
+// function) belongs to the enclosing scope.
+//
+// Invariants: no LSP types; spans are byte offsets into the indexed text;
+// an index is immutable once built, and a broken tree gives a partial
+// index, never a panic.
+package names
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/harnlang/harn-check/diagnostics"
+)
+
+// Options describe a language to a Resolver.
+type Options struct {
+	// Locals is the text of the grammar's queries/locals.scm.
+	Locals string
+	// Extra is an optional query for declarations Locals leaves out: a
+	// capture named KIND declares the captured identifier with that kind,
+	// and captures named "type.reference" are uses that resolve to
+	// declarations of kind TypeKind only.
+	Extra string
+	// TypeKind is the kind type references resolve to ("type").
+	TypeKind string
+	// Hoisted are the kinds visible in their whole scope.
+	Hoisted map[string]bool
+	// NotUse reports identifiers that name no variable although
+	// locals.scm captures them as references (a member's property).
+	NotUse func(n *sitter.Node) bool
+	// Declaration returns the node hover shows for a declared name of a
+	// kind (default: the name's parent).
+	Declaration func(name *sitter.Node, kind string) *sitter.Node
+	// Doc returns the documentation above a declaration node ("" for none).
+	Doc func(decl *sitter.Node, src []byte) string
+	// Annotate may record language facts about a declaration (the module
+	// an import names) in Def.Module.
+	Annotate func(d *Def, name *sitter.Node, src []byte)
+}
+
+// Def is one declared name.
+type Def struct {
+	Name, Kind string
+	// Span is the name; Decl what hover shows (the declaration up to its
+	// body); Doc the documentation above it.
+	Span, Decl diagnostics.Span
+	Doc        string
+	// Scope indexes Index.Scopes.
+	Scope int
+	// Module is set by Options.Annotate (for an import: the module path).
+	Module string
+}
+
+// Ref is one use of a name.
+type Ref struct {
+	Name string
+	Span diagnostics.Span
+	// Type marks a type reference, resolving to TypeKind declarations only.
+	Type bool
+}
+
+// Index is the names of one tree.
+type Index struct {
+	// Scopes are sorted by start, outer first; Scopes[0] is the file and
+	// Parent[i] the scope enclosing scope i (-1 for the file).
+	Scopes []diagnostics.Span
+	Parent []int
+	Defs   []*Def
+	Refs   []Ref
+	ByName map[string][]*Def
+	ByDef  map[diagnostics.Span]*Def
+	ByRef  map[diagnostics.Span]Ref
+
+	hoisted  map[string]bool
+	typeKind string
+}
+
+// cacheSize is how many indexes a Resolver keeps: the documents being
+// worked on, each at its current version.
+const cacheSize = 8
+
+type cached struct {
+	tree *sitter.Tree
+	src  []byte
+	ix   *Index
+}
+
+// Resolver builds the Index of a language's trees.
+type Resolver struct {
+	opts          Options
+	locals, extra *sitter.Query
+
+	mu    sync.Mutex
+	cache []cached // oldest first
+}
+
+// New compiles the queries of opts for lang. An error names the query and
+// position.
+func New(lang *sitter.Language, opts Options) (*Resolver, error) {
+	r := &Resolver{opts: opts}
+	var qerr *sitter.QueryError
+	if r.locals, qerr = sitter.NewQuery(lang, opts.Locals); qerr != nil {
+		return nil, fmt.Errorf("locals.scm:%d:%d: %s", qerr.Row+1, qerr.Column+1, qerr.Message)
+	}
+	if opts.Extra != "" {
+		if r.extra, qerr = sitter.NewQuery(lang, opts.Extra); qerr != nil {
+			return nil, fmt.Errorf("declaration query:%d:%d: %s", qerr.Row+1, qerr.Column+1, qerr.Message)
+		}
+	}
+	return r, nil
+}
+
+// Index returns the index of tree over src, built once per tree and text:
+// requests on the same document version share it.
+func (r *Resolver) Index(tree *sitter.Tree, src []byte) *Index {
+	r.mu.Lock()
+	for _, c := range r.cache {
+		if c.tree == tree && bytes.Equal(c.src, src) {
+			r.mu.Unlock()
+			return c.ix
+		}
+	}
+	r.mu.Unlock()
+	ix := r.build(tree, src)
+	r.mu.Lock()
+	r.cache = append(r.cache, cached{tree, src, ix})
+	if len(r.cache) > cacheSize {
+		r.cache = r.cache[1:]
+	}
+	r.mu.Unlock()
+	return ix
+}
+
+// Forget drops the cached indexes (for measuring the first request).
+func (r *Resolver) Forget() {
+	r.mu.Lock()
+	r.cache = nil
+	r.mu.Unlock()
+}
+
+func (r *Resolver) build(tree *sitter.Tree, src []byte) *Index {
+	ix := &Index{ByName: map[string][]*Def{}, ByDef: map[diagnostics.Span]*Def{}, ByRef: map[diagnostics.Span]Ref{},
+		hoisted: r.opts.Hoisted, typeKind: r.opts.TypeKind}
+	root := tree.RootNode()
+	ix.Scopes = append(ix.Scopes, diagnostics.Span{Start: 0, End: max(len(src), int(root.EndByte()))})
+	ix.Parent = append(ix.Parent, -1)
+	type pending struct {
+		kind string
+		node sitter.Node
+	}
+	var defs []pending
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	names := r.locals.CaptureNames()
+	matches := qc.Matches(r.locals, root, src)
+	for m := matches.Next(); m != nil; m = matches.Next() {
+		for _, c := range m.Captures {
+			name := names[c.Index]
+			sp := NodeSpan(&c.Node)
+			switch {
+			case name == "local.scope":
+				if sp.Start != 0 || sp.End != ix.Scopes[0].End {
+					ix.Scopes = append(ix.Scopes, sp)
+				}
+			case strings.HasPrefix(name, "local.definition."):
+				defs = append(defs, pending{strings.TrimPrefix(name, "local.definition."), c.Node})
+			case name == "local.reference":
+				if r.opts.NotUse == nil || !r.opts.NotUse(&c.Node) {
+					ix.addRef(Ref{Name: c.Node.Utf8Text(src), Span: sp})
+				}
+			}
+		}
+	}
+	if r.extra != nil {
+		dnames := r.extra.CaptureNames()
+		matches = qc.Matches(r.extra, root, src)
+		for m := matches.Next(); m != nil; m = matches.Next() {
+			for _, c := range m.Captures {
+				if name := dnames[c.Index]; name == "type.reference" {
+					ix.addRef(Ref{Name: c.Node.Utf8Text(src), Span: NodeSpan(&c.Node), Type: true})
+				} else {
+					defs = append(defs, pending{name, c.Node})
+				}
+			}
+		}
+	}
+	outer := ix.Scopes[1:]
+	slices.SortFunc(outer, func(a, b diagnostics.Span) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
+		}
+		return b.End - a.End
+	})
+	outer = slices.Compact(outer)
+	ix.Scopes = append(ix.Scopes[:1], outer...)
+	for i := 1; i < len(ix.Scopes); i++ {
+		ix.Parent = append(ix.Parent, ix.Innermost(ix.Scopes[i], i))
+	}
+	for _, p := range defs {
+		n := p.node
+		d := &Def{Name: n.Utf8Text(src), Kind: p.kind, Span: NodeSpan(&n)}
+		if _, dup := ix.ByDef[d.Span]; dup {
+			continue
+		}
+		declNode := n.Parent()
+		if r.opts.Declaration != nil {
+			declNode = r.opts.Declaration(&n, p.kind)
+		}
+		if declNode == nil {
+			declNode = &n
+		}
+		d.Decl = HeaderSpan(declNode, src)
+		if r.opts.Doc != nil {
+			d.Doc = r.opts.Doc(declNode, src)
+		}
+		d.Scope = ix.Innermost(d.Span, len(ix.Scopes))
+		if ix.hoisted[p.kind] && d.Scope > 0 && ix.Scopes[d.Scope] == NodeSpan(declNode) {
+			// A named function is a scope of its own; its name belongs to
+			// the enclosing one.
+			d.Scope = ix.Parent[d.Scope]
+		}
+		if r.opts.Annotate != nil {
+			r.opts.Annotate(d, &n, src)
+		}
+		ix.Defs = append(ix.Defs, d)
+		ix.ByName[d.Name] = append(ix.ByName[d.Name], d)
+		ix.ByDef[d.Span] = d
+	}
+	return ix
+}
+
+func (ix *Index) addRef(r Ref) {
+	if _, ok := ix.ByRef[r.Span]; ok {
+		return
+	}
+	ix.Refs = append(ix.Refs, r)
+	ix.ByRef[r.Span] = r
+}
+
+// Hoisted reports whether declarations of kind are visible in their whole
+// scope.
+func (ix *Index) Hoisted(kind string) bool { return ix.hoisted[kind] }
+
+// Innermost returns the innermost scope among Scopes[:limit] holding sp
+// (0, the file, when none does).
+func (ix *Index) Innermost(sp diagnostics.Span, limit int) int {
+	best := 0
+	for i := 1; i < limit && i < len(ix.Scopes); i++ {
+		s := ix.Scopes[i]
+		if s.Start > sp.Start {
+			break
+		}
+		if s.Start <= sp.Start && sp.End <= s.End && s != sp {
+			best = i
+		}
+	}
+	return best
+}
+
+// NameAt returns the span of the declared or used name at offset, or just
+// before it (an editor's cursor after the last letter).
+func (ix *Index) NameAt(offset int) (diagnostics.Span, bool) {
+	for _, off := range []int{offset, offset - 1} {
+		for sp := range ix.ByRef {
+			if sp.Start <= off && off < sp.End {
+				return sp, true
+			}
+		}
+		for sp := range ix.ByDef {
+			if sp.Start <= off && off < sp.End {
+				return sp, true
+			}
+		}
+	}
+	return diagnostics.Span{}, false
+}
+
+// ResolveAt returns the declaration the name at offset denotes, or nil.
+func (ix *Index) ResolveAt(offset int) *Def {
+	sp, ok := ix.NameAt(offset)
+	if !ok {
+		return nil
+	}
+	if d := ix.ByDef[sp]; d != nil {
+		return d
+	}
+	return ix.Resolve(ix.ByRef[sp])
+}
+
+// DefAtName returns the declaration whose name is at sp.
+func (ix *Index) DefAtName(sp diagnostics.Span) *Def { return ix.ByDef[sp] }
+
+// Resolve finds the declaration a use refers to, or nil.
+func (ix *Index) Resolve(r Ref) *Def {
+	if r.Name == "" {
+		return nil
+	}
+	if d := ix.ByDef[r.Span]; d != nil {
+		return d
+	}
+	cands := ix.ByName[r.Name]
+	if len(cands) == 0 {
+		return nil
+	}
+	for sc := ix.Innermost(r.Span, len(ix.Scopes)); sc >= 0; sc = ix.Parent[sc] {
+		var best *Def
+		for _, d := range cands {
+			if d.Scope != sc || r.Type != (ix.typeKind != "" && d.Kind == ix.typeKind) {
+				continue
+			}
+			if d.Span.Start <= r.Span.Start || ix.hoisted[d.Kind] {
+				if best == nil || (d.Span.Start <= r.Span.Start && d.Span.Start > best.Span.Start) {
+					best = d
+				}
+			}
+		}
+		if best != nil {
+			return best
+		}
+	}
+	return nil
+}
+
+// Uses returns the declaration's name and every use resolving to it, in
+// source order.
+func (ix *Index) Uses(d *Def) []diagnostics.Span {
+	out := []diagnostics.Span{d.Span}
+	for _, r := range ix.Refs {
+		if r.Name == d.Name && r.Span != d.Span && ix.Resolve(r) == d {
+			out = append(out, r.Span)
+		}
+	}
+	slices.SortFunc(out, func(a, b diagnostics.Span) int { return a.Start - b.Start })
+	return out
+}
+
+// Visible returns the declarations visible at offset, innermost scope
+// first, each name once (the nearest declaration hides outer ones);
+// declarations of non-hoisted kinds count only once they end before
+// offset.
+func (ix *Index) Visible(offset int) []*Def {
+	var out []*Def
+	seen := map[string]bool{}
+	here := diagnostics.Span{Start: offset, End: offset}
+	for sc := ix.Innermost(here, len(ix.Scopes)); sc >= 0; sc = ix.Parent[sc] {
+		for _, d := range ix.Defs {
+			if d.Scope != sc || seen[d.Name] || (!ix.hoisted[d.Kind] && d.Span.End > offset) {
+				continue
+			}
+			seen[d.Name] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// NodeSpan is a node's byte span.
+func NodeSpan(n *sitter.Node) diagnostics.Span {
+	return diagnostics.Span{Start: int(n.StartByte()), End: int(n.EndByte())}
+}
+
+// Ancestor returns the nearest ancestor of n of the kind, or nil.
+func Ancestor(n *sitter.Node, kind string) *sitter.Node {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if p.Kind() == kind {
+			return p
+		}
+	}
+	return nil
+}
+
+// HeaderSpan is a declaration up to its body field (a function's
+// signature), else its first line (imports whole).
+func HeaderSpan(n *sitter.Node, src []byte) diagnostics.Span {
+	sp := NodeSpan(n)
+	if body := n.ChildByFieldName("body"); body != nil {
+		sp.End = int(body.StartByte())
+	} else if i := bytes.IndexByte(src[sp.Start:sp.End], '\n'); i >= 0 && !strings.HasPrefix(n.Kind(), "import") {
+		sp.End = sp.Start + i
+	}
+	return sp
+}
+
+// CommentsAbove returns the comments of the given node kinds directly
+// above n (no blank line between), without their markers: "///" and "//"
+// lines and "/** */" or "/* */" blocks. With docOnly, only "///" lines and
+// "/**" blocks count, and a plain comment ends the run.
+func CommentsAbove(n *sitter.Node, src []byte, kinds []string, docOnly bool) string {
+	var lines []string
+	next := n
+	for c := n.PrevSibling(); c != nil; c = c.PrevSibling() {
+		if !slices.Contains(kinds, c.Kind()) || int(next.StartPosition().Row)-int(c.EndPosition().Row) > 1 {
+			break
+		}
+		text := c.Utf8Text(src)
+		switch {
+		case strings.HasPrefix(text, "///"):
+			lines = append(lines, strings.TrimPrefix(strings.TrimPrefix(text, "///"), " "))
+		case strings.HasPrefix(text, "/**") && text != "/**/", !docOnly && strings.HasPrefix(text, "/*"):
+			body := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(text, "/**"), "/*"), "*/")
+			bl := strings.Split(body, "\n")
+			for i := len(bl) - 1; i >= 0; i-- {
+				lines = append(lines, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(bl[i]), "*")))
+			}
+		case !docOnly && strings.HasPrefix(text, "//"):
+			lines = append(lines, strings.TrimPrefix(strings.TrimPrefix(text, "//"), " "))
+		default:
+			return reverseJoin(lines)
+		}
+		next = c
+	}
+	return reverseJoin(lines)
+}
+
+func reverseJoin(lines []string) string {
+	slices.Reverse(lines)
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+// HoverText renders a declaration for hover in the language lang (the
+// Markdown code-fence tag): its header, its kind and name, and its doc.
+func HoverText(lang string, src []byte, d *Def) string {
+	header := strings.TrimSpace(string(src[d.Decl.Start:d.Decl.End]))
+	if lines := strings.Split(header, "\n"); len(lines) > 12 {
+		header = strings.Join(lines[:12], "\n") + "\n…"
+	}
+	var b strings.Builder
+	b.WriteString("```" + lang + "\n" + header + "\n```\n")
+	b.WriteString("*" + strings.ReplaceAll(d.Kind, "_", " ") + "* `" + d.Name + "`")
+	if d.Doc != "" {
+		b.WriteString("\n\n" + d.Doc)
+	}
+	return b.String()
+}

@@ -1,0 +1,44 @@
+package names
+
+import (
+	"strings"
+	"testing"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	harngrammar "github.com/harnlang/harn-check/grammar/harn"
+	"github.com/harnlang/harn-check/grammar/harn/binding"
+)
+
+// TestVisibleAndComments runs the resolver with Harn's locals.scm alone:
+// what is visible at a point (innermost first, later declarations not yet,
+// hoisted functions always) and the comments above a declaration.
+func TestVisibleAndComments(t *testing.T) {
+	r, err := New(binding.Language(), Options{Locals: harngrammar.LocalsQuery(), Hoisted: map[string]bool{"function": true},
+		Doc: func(decl *sitter.Node, src []byte) string {
+			return CommentsAbove(decl, src, []string{"line_comment", "block_comment"}, false)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "// Plain comment.\n// Second line.\nfn a(p) {\n  let x = 1\n  HERE\n  let y = 2\n}\n\n/** Block\n * doc. */\nfn later() {}\n"
+	tree := binding.ParseTree([]byte(src), nil)
+	defer tree.Close()
+	ix := r.Index(tree, []byte(src))
+	var got []string
+	for _, d := range ix.Visible(strings.Index(src, "HERE")) {
+		got = append(got, d.Name)
+	}
+	if strings.Join(got, ",") != "x,p,a,later" {
+		t.Errorf("visible at HERE: %v, want x,p,a,later (innermost first)", got)
+	}
+	for _, tc := range []struct{ name, doc string }{{"a", "Plain comment.\nSecond line."}, {"later", "Block\ndoc."}} {
+		defs := ix.ByName[tc.name]
+		if len(defs) != 1 || defs[0].Doc != tc.doc {
+			t.Errorf("%s: defs %+v, want doc %q", tc.name, defs, tc.doc)
+		}
+	}
+	if ix2 := r.Index(tree, []byte(src)); ix2 != ix {
+		t.Error("the index of the same tree and text was built twice")
+	}
+}
