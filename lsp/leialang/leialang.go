@@ -1,9 +1,10 @@
 // Package leialang is the Leia language's editor features for leia-lsp
 // that need only syntax: an incremental tree-sitter tree per document,
 // semantic tokens and folding ranges from grammar/leia's highlights.scm and
-// folds.scm, and definition, references, hover and completion of names
-// resolved through its locals.scm (package names). Document symbols,
-// signature help and rename are not offered yet.
+// folds.scm, definition, references, hover and completion of names
+// resolved through its locals.scm (package names), and document and
+// workspace symbols of the top-level declarations. Signature help and
+// rename are not offered yet.
 //
 // Register installs it for ".leia" (cmd/leia-lsp and the lsp tests call
 // it). It registers only a cache.Syntax and features.Features: checking,

@@ -183,3 +183,50 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 	}
 	return out, nil
 }
+
+// symbolKinds maps the top-level declaration kinds of locals.scm to
+// symbol kinds.
+var symbolKinds = map[string]features.SymbolKind{"function": features.SymbolFunction,
+	"constant": features.SymbolConstant, "var": features.SymbolVariable}
+
+// DocumentSymbols implements features.Features: the file's top-level
+// functions, tools, agents, constants and variables, from locals.scm.
+func (f *Features) DocumentSymbols(_ context.Context, s features.Snapshot) ([]features.Symbol, error) {
+	ix := f.index(s)
+	if ix == nil {
+		return nil, nil
+	}
+	var out []features.Symbol
+	for _, d := range ix.Defs {
+		kind, ok := symbolKinds[d.Kind]
+		if d.Scope != 0 || !ok {
+			continue
+		}
+		detail := strings.Join(strings.Fields(string(s.Doc.Text[d.Span.End:max(d.Span.End, d.Decl.End)])), " ")
+		out = append(out, features.Symbol{Name: d.Name, Kind: kind, Detail: detail,
+			Span: diagnostics.Span{Start: min(d.Decl.Start, d.Span.Start), End: max(d.Decl.End, d.Span.End)}, SelectionSpan: d.Span})
+	}
+	slices.SortFunc(out, func(a, b features.Symbol) int { return a.SelectionSpan.Start - b.SelectionSpan.Start })
+	return out, nil
+}
+
+// WorkspaceSymbols implements features.Features over the open Leia
+// documents: their top-level declarations whose name contains query
+// (case-insensitive).
+func (f *Features) WorkspaceSymbols(ctx context.Context, w features.Workspace, query string) ([]features.WorkspaceSymbol, error) {
+	q := strings.ToLower(query)
+	var out []features.WorkspaceSymbol
+	for _, d := range w.Documents() {
+		if !strings.HasSuffix(d.URI, Extension) {
+			continue
+		}
+		syms, _ := f.DocumentSymbols(ctx, features.Snapshot{Doc: d, Workspace: w})
+		for _, s := range syms {
+			if strings.Contains(strings.ToLower(s.Name), q) {
+				out = append(out, features.WorkspaceSymbol{Name: s.Name, Kind: s.Kind,
+					Location: features.Location{Path: d.Path, Span: s.SelectionSpan}})
+			}
+		}
+	}
+	return out, nil
+}
