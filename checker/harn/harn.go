@@ -6,7 +6,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
@@ -95,6 +94,19 @@ type Options struct {
 	Catalog *catalog.Catalog
 	// Rules restricts the rules run (nil: Rules).
 	Rules []*analysis.Rule
+	// Parsed, when set, is the checked file already parsed and lowered
+	// (an editor keeps an incrementally reparsed tree), used instead of
+	// parsing src again. It must be what binding.Parse returns for the
+	// same path and src, or the check reports on other text. Imports are
+	// always parsed.
+	Parsed *Parsed
+}
+
+// Parsed is a file's syntax tree and syntax diagnostics, as binding.Parse
+// returns them.
+type Parsed struct {
+	File   *ast.File
+	Syntax []diagnostics.Diagnostic
 }
 
 // Result is the outcome of checking one file.
@@ -141,6 +153,7 @@ type module struct {
 
 type session struct {
 	opts    Options
+	root    string // the checked file's path
 	reads   []Read
 	seen    map[string]bool
 	modules map[string]*module
@@ -152,6 +165,7 @@ type session struct {
 // Check checks the file at path with content src.
 func Check(path string, src []byte, opts Options) *Result {
 	s := &session{opts: opts, modules: map[string]*module{}, active: map[string]bool{}, seen: map[string]bool{}}
+	s.root = path
 	s.catalog = opts.Catalog
 	if s.catalog == nil {
 		s.catalog = s.findCatalog(path)
@@ -233,7 +247,13 @@ func (s *session) check(p string, src []byte) *module {
 	s.active[p] = true
 	defer delete(s.active, p)
 
-	file, syn := binding.Parse(p, src)
+	var file *ast.File
+	var syn []diagnostics.Diagnostic
+	if pre := s.opts.Parsed; pre != nil && p == s.root {
+		file, syn = pre.File, pre.Syntax
+	} else {
+		file, syn = binding.Parse(p, src)
+	}
 	m.file = file
 	m.diags = append(m.diags, syn...)
 
@@ -285,7 +305,7 @@ func (s *session) check(p string, src []byte) *module {
 			m.failed = true
 		}
 		resolved[spec] = sub.exports
-		missingNames(m, im, spec, sub.exports)
+		missingNames(m, im, spec, target, sub)
 	}
 	for _, im := range file.Imports() {
 		if im.Source == nil {
@@ -300,7 +320,7 @@ func (s *session) check(p string, src []byte) *module {
 			for n, a := range pred.Types {
 				ex.Types[n] = a
 			}
-			missingNames(m, im, spec, ex)
+			missingNames(m, im, spec, "", &module{exports: ex})
 		}
 	}
 
@@ -327,35 +347,6 @@ func (s *session) check(p string, src []byte) *module {
 		m.failed = true
 	}
 	return m
-}
-
-// missingNames reports selectively imported names the module does not
-// export (HARN-IMP-002).
-func missingNames(m *module, im *ast.Import, spec string, ex *infer.Exports) {
-	if ex == nil {
-		return
-	}
-	for _, n := range im.Names {
-		if _, ok := ex.Values[n.Name]; ok {
-			continue
-		}
-		if _, ok := ex.Types[n.Name]; ok {
-			continue
-		}
-		var names []string
-		for k := range ex.Values {
-			names = append(names, k)
-		}
-		for k := range ex.Types {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		d := diagnostics.New(m.path, diagnostics.SourceType, "HARN-IMP-002", analysis.Span(n.Span), spec+" has no exported "+n.Name)
-		if len(names) > 0 {
-			d.Help = "it exports " + strings.Join(names, ", ")
-		}
-		m.diags = append(m.diags, d)
-	}
 }
 
 // read reads through the loader and records the dependency.
