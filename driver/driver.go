@@ -49,6 +49,13 @@ type Language struct {
 	// editor can supply unsaved buffers. Nil when the language reads no
 	// other files; CheckSourceWith then falls back to Check.
 	CheckWith func(path string, src []byte, read func(path string) ([]byte, error)) Result
+	// CheckTree is CheckWith for an editor that already keeps a syntax
+	// tree of src (lsp/cache reparses one incrementally per document
+	// version): the language may use tree instead of parsing src again,
+	// and must return exactly what Check or CheckWith would. tree's type
+	// is the language's business; one it does not recognise is ignored.
+	// read nil reads the disk. Nil when the language cannot use a tree.
+	CheckTree func(path string, src []byte, tree any, read func(path string) ([]byte, error)) Result
 	// Parse returns the file's syntax tree as an S-expression or an
 	// indented outline, and its syntax diagnostics. Nil until the language
 	// has a parser.
@@ -274,6 +281,20 @@ func CheckSourceAs(ext, path string, src []byte) Result {
 		return Result{Diagnostics: []diagnostics.Diagnostic{d}}
 	}
 	return lang.Check(path, src)
+}
+
+// CheckSourceTree is CheckSourceAs with the editor's syntax tree of src,
+// and other files read through read (nil: the disk), for a language with
+// a CheckTree. ok is false, and nothing was checked, when the language
+// registered for ext has none or tree is nil.
+func CheckSourceTree(ext, path string, src []byte, tree any, read func(path string) ([]byte, error)) (res Result, ok bool) {
+	mu.RLock()
+	lang, found := languages[ext]
+	mu.RUnlock()
+	if !found || lang.CheckTree == nil || tree == nil {
+		return Result{}, false
+	}
+	return lang.CheckTree(path, src, tree, read), true
 }
 
 // CheckSourceWith is CheckSource with other files (imports, harn.toml)

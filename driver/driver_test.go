@@ -196,3 +196,39 @@ func TestCheckSourceWithUsesTheReader(t *testing.T) {
 		t.Errorf("nil reader should fall back to Check: %+v", fallback)
 	}
 }
+
+func TestCheckSourceTreeHandsOverTheTree(t *testing.T) {
+	Register(Language{Name: "Tree test", Extension: ".ttst",
+		Check: func(path string, src []byte) Result { return Result{} },
+		CheckTree: func(path string, src []byte, tree any, read func(string) ([]byte, error)) Result {
+			msg, _ := tree.(string)
+			if read != nil {
+				data, _ := read("dep")
+				msg += "+" + string(data)
+			}
+			return Result{Sources: map[string][]byte{path: []byte(msg)}}
+		},
+	})
+	Register(Language{Name: "No tree", Extension: ".nttst", Check: func(string, []byte) Result { return Result{} }})
+	overlay := func(string) ([]byte, error) { return []byte("overlay"), nil }
+	for _, tc := range []struct {
+		name, ext string
+		tree      any
+		read      func(string) ([]byte, error)
+		wantOK    bool
+		want      string
+	}{
+		{"tree and reader", ".ttst", "the tree", overlay, true, "the tree+overlay"},
+		{"tree, disk", ".ttst", "the tree", nil, true, "the tree"},
+		{"no tree", ".ttst", nil, overlay, false, ""},
+		{"language without CheckTree", ".nttst", "the tree", overlay, false, ""},
+		{"unknown language", ".none", "the tree", overlay, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := CheckSourceTree(tc.ext, "a"+tc.ext, nil, tc.tree, tc.read)
+			if ok != tc.wantOK || string(got.Sources["a"+tc.ext]) != tc.want {
+				t.Errorf("CheckSourceTree = %q, %v; want %q, %v", got.Sources["a"+tc.ext], ok, tc.want, tc.wantOK)
+			}
+		})
+	}
+}
