@@ -20,6 +20,10 @@
 // degrades checking (names they might bring are not reported) without an
 // error. A relative import that cannot be read is HARN-MOD-001; an import
 // that has errors of its own is HARN-MOD-007 on the import.
+// A selectively imported name the module does not export is HARN-IMP-002
+// on the name: the message says whether the module declares it at all
+// (suggesting the nearest export) or declares it without exporting it
+// (with a related span on the declaration).
 //
 // # Site facts
 //

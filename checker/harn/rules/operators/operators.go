@@ -113,14 +113,16 @@ func Nearest(s string, cands []string) string {
 	}
 	best, bestD := "", -1
 	for _, c := range cands {
-		if d := distance(s, c); bestD < 0 || d < bestD {
+		if d := Distance(s, c); bestD < 0 || d < bestD {
 			best, bestD = c, d
 		}
 	}
 	return best
 }
 
-func distance(a, b string) int {
+// Distance is the edit (Levenshtein) distance between a and b, counted
+// in runes.
+func Distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
