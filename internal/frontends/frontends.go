@@ -7,11 +7,15 @@ package frontends
 import (
 	"sync"
 
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
 	harnchecker "github.com/harnlang/harn-check/checker/harn"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	harnbinding "github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/grammar/harn/lower"
+	"github.com/harnlang/harn-check/grammar/harn/syntaxdiag"
 	leiaast "github.com/harnlang/harn-check/grammar/leia/ast"
 	leiabinding "github.com/harnlang/harn-check/grammar/leia/binding"
 	"github.com/harnlang/harn-check/manifest"
@@ -63,7 +67,44 @@ func Harn() driver.Language {
 		CheckWith: func(path string, src []byte, read func(string) ([]byte, error)) driver.Result {
 			return harnResult(path, src, harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.LoaderFunc(read)}))
 		},
+		CheckTree: func(path string, src []byte, tree any, read func(string) ([]byte, error)) driver.Result {
+			opts := harnchecker.Options{Loader: harnchecker.OSLoader{}, Parsed: harnParsed(path, src, tree)}
+			if read != nil {
+				opts.Loader = harnchecker.LoaderFunc(read)
+			}
+			return harnResult(path, src, harnchecker.Check(path, src, opts))
+		},
 	}
+}
+
+// SitterTree is implemented by an editor's wrapper of a tree-sitter tree
+// (lsp/tsquery.Tree), so that Harn's CheckTree accepts it as well as a
+// bare *sitter.Tree.
+type SitterTree interface {
+	Sitter() *sitter.Tree
+}
+
+// harnParsed lowers tree, a Harn tree-sitter tree of src, as
+// harnbinding.Parse does after parsing: snapshot, lowering, syntax
+// diagnostics. It returns nil, and the check parses src itself, for a
+// tree of another kind or language.
+func harnParsed(path string, src []byte, tree any) *harnchecker.Parsed {
+	var t *sitter.Tree
+	switch x := tree.(type) {
+	case *sitter.Tree:
+		t = x
+	case SitterTree:
+		t = x.Sitter()
+	}
+	if t == nil || t.Language().Inner != harnbinding.Language().Inner {
+		return nil
+	}
+	// The editor's features may read the same tree on other goroutines;
+	// tree-sitter asks each thread to use its own (cheap) copy.
+	t = t.Clone()
+	defer t.Close()
+	root := harnbinding.Snapshot(t)
+	return &harnchecker.Parsed{File: lower.File(src, root), Syntax: syntaxdiag.Diagnose(path, src, root)}
 }
 
 // LeiaSyntaxOnlyCode is the info Check attaches to a Leia file without
