@@ -10,6 +10,9 @@
 // has a golden file beside it (NAME.golden: one "line:column CODE message"
 // per diagnostic) that pins the exact positions and messages; `go test
 // -update` rewrites goldens but never adds expectations.
+//
+// RunFixes applies the fixes the diagnostics of each fixture offer and
+// compares the text with a NAME.fixed golden; ApplyFixes is the edit step.
 package harntest
 
 import (

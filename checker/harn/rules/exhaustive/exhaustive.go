@@ -113,15 +113,90 @@ func check(p *analysis.Pass, m analysis.Match) {
 		d.Related = analysis.LabelsRelated(q)
 	}
 	d.Help = "add an arm for each missing value, or a `_ -> { ... }` arm"
-	var b strings.Builder
-	for _, l := range missing {
-		fmt.Fprintf(&b, "  %s -> { }\n", lit(l.Value))
-	}
-	end := m.Node.Span.End - 1 // the closing brace
-	if end >= m.Node.Span.Start && end < len(p.Src) && p.Src[end] == '}' {
-		d.Fixes = []diagnostics.Fix{{Title: "Add the missing arms", Edits: []diagnostics.TextEdit{{Span: diagnostics.Span{Start: end, End: end}, NewText: b.String()}}}}
+	if fix, ok := addArms(p.Src, m.Node, missing); ok {
+		d.Fixes = []diagnostics.Fix{fix}
 	}
 	p.Report(d)
+}
+
+// addArms is the fix that inserts an empty arm for each missing value
+// before the match's closing brace. Inserted arms take the indentation of
+// the first existing arm that starts its line (else the match line's
+// indentation plus one level); the closing brace keeps its own line and
+// indentation, or gets a line of its own at the match line's indentation
+// when it shared a line with the arms.
+func addArms(src []byte, m *ast.Match, missing []*types.Literal) (diagnostics.Fix, bool) {
+	end := m.Span.End - 1 // the closing brace
+	if end < m.Span.Start || end >= len(src) || src[end] != '}' {
+		return diagnostics.Fix{}, false
+	}
+	matchIndent := indentOf(src, m.Span.Start)
+	armIndent := ""
+	for _, arm := range m.Arms {
+		if arm == nil {
+			continue
+		}
+		if ls := lineStart(src, arm.Span.Start); isBlank(src[ls:arm.Span.Start]) {
+			armIndent = string(src[ls:arm.Span.Start])
+			break
+		}
+	}
+	if armIndent == "" {
+		unit := "  "
+		if strings.HasPrefix(matchIndent, "\t") {
+			unit = "\t"
+		}
+		armIndent = matchIndent + unit
+	}
+	var b strings.Builder
+	start := lineStart(src, end)
+	ownLine := isBlank(src[start:end])
+	if ownLine {
+		end = start // insert whole lines before the brace's line
+	} else {
+		// The brace follows code on its line: replace the blanks before
+		// it and give it a line of its own.
+		start = end
+		for start > m.Span.Start && (src[start-1] == ' ' || src[start-1] == '\t') {
+			start--
+		}
+		b.WriteString("\n")
+	}
+	for _, l := range missing {
+		fmt.Fprintf(&b, "%s%s -> { }\n", armIndent, lit(l.Value))
+	}
+	if !ownLine {
+		b.WriteString(matchIndent)
+	}
+	edit := diagnostics.TextEdit{Span: diagnostics.Span{Start: start, End: end}, NewText: b.String()}
+	return diagnostics.Fix{Title: "Add the missing arms", Edits: []diagnostics.TextEdit{edit}}, true
+}
+
+// lineStart returns the offset where the line holding off begins.
+func lineStart(src []byte, off int) int {
+	for off > 0 && src[off-1] != '\n' {
+		off--
+	}
+	return off
+}
+
+// indentOf returns the leading blanks of the line holding off.
+func indentOf(src []byte, off int) string {
+	ls := lineStart(src, off)
+	i := ls
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return string(src[ls:i])
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
 }
 
 func list(ls []*types.Literal) string {

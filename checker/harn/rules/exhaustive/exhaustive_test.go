@@ -10,3 +10,11 @@ import (
 func TestRule(t *testing.T) {
 	harntest.Run(t, "testdata", exhaustive.Rule)
 }
+
+// TestFixes applies the "Add the missing arms" fixes of each fixture in
+// testdata/fixes and compares the text with its .fixed golden: inserted
+// arms are indented like the existing ones and the closing brace keeps
+// its indentation.
+func TestFixes(t *testing.T) {
+	harntest.RunFixes(t, "testdata/fixes", exhaustive.Rule)
+}
