@@ -70,7 +70,9 @@ func (d *Document) Check() (driver.Result, error) { return d.CheckWith(nil) }
 // disk; nil reads the disk). The result is computed once and reused while
 // every file it depends on (driver.Result.Deps) reads the same through
 // read; when one changed, for instance an imported module edited in the
-// editor, the version is checked again. A checker panic becomes an error;
+// editor, the version is checked again. The version's syntax tree is
+// handed to a checker that can use it (driver.Language.CheckTree), so the
+// text is not parsed twice. A checker panic becomes an error;
 // the server logs it and keeps what it published before.
 func (d *Document) CheckWith(read func(path string) ([]byte, error)) (driver.Result, error) {
 	d.checkMu.Lock()
@@ -89,7 +91,7 @@ func (d *Document) CheckWith(read func(path string) ([]byte, error)) (driver.Res
 				d.checkErr = fmt.Errorf("checker panicked on %s: %v\n%s", path.Base(d.URI), r, debug.Stack())
 			}
 		}()
-		d.result = check(d.Ext, d.CheckPath(), d.Text, read)
+		d.result = check(d.Ext, d.CheckPath(), d.Text, d.tree, read)
 	}()
 	return d.result, d.checkErr
 }

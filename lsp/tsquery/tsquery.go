@@ -42,6 +42,15 @@ type Tree struct {
 // Close releases the tree.
 func (t *Tree) Close() { t.T.Close() }
 
+// Sitter returns the tree-sitter tree (nil for a nil Tree), so that a
+// checker can reuse it (internal/frontends.SitterTree).
+func (t *Tree) Sitter() *sitter.Tree {
+	if t == nil {
+		return nil
+	}
+	return t.T
+}
+
 // Sexp returns the tree as tree-sitter's S-expression.
 func (t *Tree) Sexp() string { return t.T.RootNode().ToSexp() }
 
