@@ -1,0 +1,152 @@
+// Package tsflat copies a tree-sitter tree into Go memory in one cgo call:
+// a C cursor walk fills a flat, preorder array of node records (symbol,
+// span, flags, field, parent, child count), and the language's symbol and
+// field names come from tables read once per language. Callers build their
+// own Go node types from the records without calling into C again.
+//
+// It exists because the obvious Go walk (go-tree-sitter's TreeCursor and
+// Node methods) makes several cgo calls per node, which dominated the cost
+// of copying a tree (BENCHMARKS.md, "Harn front end").
+//
+// The package knows no grammar. It depends on the C runtime and memory
+// layout of github.com/tree-sitter/go-tree-sitter v0.25.0: the runtime's
+// functions are linked from that module, and a *sitter.Node is read as a
+// pointer to the runtime's TSNode (checked at init).
+package tsflat
+
+/*
+#include "walk.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// Flag bits of Record.Flags.
+const (
+	Named    = C.TSFLAT_NAMED     // ts_node_is_named
+	Missing  = C.TSFLAT_MISSING   // ts_node_is_missing
+	Extra    = C.TSFLAT_EXTRA     // ts_node_is_extra
+	Error    = C.TSFLAT_ERROR     // ts_node_is_error (an ERROR node)
+	HasError = C.TSFLAT_HAS_ERROR // ts_node_has_error (an ERROR or MISSING node inside, or the node itself)
+)
+
+// NoParent is Record.Parent of the walk's root.
+const NoParent = ^uint32(0)
+
+// Record is one visible node of a tree. Records come in preorder: a node's
+// children follow it, each child's subtree before the next child.
+type Record struct {
+	StartByte, EndByte uint32
+	// Parent is the index of the parent's record, NoParent for the root.
+	Parent uint32
+	// ChildCount is the number of records whose Parent is this one, the
+	// node's ChildCount in go-tree-sitter terms.
+	ChildCount uint32
+	// Symbol is the node's KindId (aliases resolved, public symbol).
+	Symbol uint16
+	// Field is the id of the node's field in its parent, 0 for none.
+	Field uint16
+	// LeafState is set for ERROR nodes only: the ParseState of the node's
+	// first leaf (the Child(0) descent), where the parser's expectations
+	// for the error can be looked up.
+	LeafState uint16
+	// Flags holds the Named, Missing, Extra, Error and HasError bits.
+	Flags uint8
+	_     uint8
+}
+
+// The Go and C records must agree byte for byte.
+var _ [unsafe.Sizeof(Record{}) - unsafe.Sizeof(C.tsflat_node{})]struct{}
+var _ [unsafe.Sizeof(C.tsflat_node{}) - unsafe.Sizeof(Record{})]struct{}
+
+// tsNodeSize is sizeof(TSNode) in the runtime's api.h: four uint32 of
+// context, then the id and tree pointers.
+const tsNodeSize = 16 + 2*unsafe.Sizeof(uintptr(0))
+
+func init() {
+	// go-tree-sitter's Node is a struct whose only field is the C TSNode;
+	// Walk reads it through a pointer. A different layout in another
+	// version of the binding must fail loudly, not read garbage.
+	t := reflect.TypeOf(sitter.Node{})
+	if t.NumField() != 1 || t.Size() != tsNodeSize || t.Field(0).Offset != 0 {
+		panic(fmt.Sprintf("tsflat: go-tree-sitter's Node layout changed (%d fields, %d bytes); tsflat needs updating", t.NumField(), t.Size()))
+	}
+}
+
+// Walk returns the records of the subtree at root, reusing buf's storage
+// when it is large enough. A nil root gives no records. It makes one cgo
+// call, two when buf is too small.
+func Walk(root *sitter.Node, buf []Record) []Record {
+	if root == nil {
+		return buf[:0]
+	}
+	if cap(buf) == 0 {
+		buf = make([]Record, 1024)
+	}
+	for {
+		buf = buf[:cap(buf)]
+		n := int(C.tsflat_walk(unsafe.Pointer(root), (*C.tsflat_node)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf))))
+		runtime.KeepAlive(root)
+		if n <= len(buf) {
+			return buf[:n]
+		}
+		buf = make([]Record, n)
+	}
+}
+
+// Names holds a language's symbol and field names, read once.
+type Names struct {
+	lang    *sitter.Language
+	symbols []string // by symbol id; ERROR's id is outside the table
+	fields  []string // by field id; index 0, no field, is ""
+	extra   sync.Map // uint16 -> string, symbols outside the table
+}
+
+var names sync.Map // *sitter.Language -> *Names
+
+// NamesOf returns the name tables of lang, reading them on first use.
+func NamesOf(lang *sitter.Language) *Names {
+	if v, ok := names.Load(lang); ok {
+		return v.(*Names)
+	}
+	n := &Names{lang: lang}
+	n.symbols = make([]string, lang.NodeKindCount())
+	for id := range n.symbols {
+		n.symbols[id] = lang.NodeKindForId(uint16(id))
+	}
+	n.fields = make([]string, lang.FieldCount()+1)
+	for id := 1; id < len(n.fields); id++ {
+		n.fields[id] = lang.FieldNameForId(uint16(id))
+	}
+	v, _ := names.LoadOrStore(lang, n)
+	return v.(*Names)
+}
+
+// Symbol returns the name of symbol id (a node's Kind).
+func (n *Names) Symbol(id uint16) string {
+	if int(id) < len(n.symbols) {
+		return n.symbols[id]
+	}
+	if v, ok := n.extra.Load(id); ok {
+		return v.(string)
+	}
+	s := n.lang.NodeKindForId(id)
+	n.extra.Store(id, s)
+	return s
+}
+
+// Field returns the name of field id, "" for 0 or an unknown id.
+func (n *Names) Field(id uint16) string {
+	if int(id) < len(n.fields) {
+		return n.fields[id]
+	}
+	return ""
+}

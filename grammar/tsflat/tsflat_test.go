@@ -1,0 +1,207 @@
+package tsflat
+
+import (
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"testing"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tsjson "github.com/tree-sitter/tree-sitter-json/bindings/go"
+
+	"github.com/harnlang/harn-check/grammar/tsutil"
+)
+
+// refWalk computes the records with go-tree-sitter's own cursor and node
+// methods, the walk Walk replaces.
+func refWalk(root *sitter.Node) []Record {
+	var out []Record
+	c := root.Walk()
+	defer c.Close()
+	var visit func(parent uint32)
+	visit = func(parent uint32) {
+		n := c.Node()
+		r := Record{
+			StartByte: uint32(n.StartByte()), EndByte: uint32(n.EndByte()), Parent: parent,
+			Symbol: n.KindId(), Field: c.FieldId(),
+		}
+		for _, f := range []struct {
+			on  bool
+			bit uint8
+		}{{n.IsNamed(), Named}, {n.IsMissing(), Missing}, {n.IsExtra(), Extra}, {n.IsError(), Error}, {n.HasError(), HasError}} {
+			if f.on {
+				r.Flags |= f.bit
+			}
+		}
+		if n.IsError() {
+			leaf := n
+			for leaf.ChildCount() > 0 {
+				leaf = leaf.Child(0)
+			}
+			r.LeafState = leaf.ParseState()
+		}
+		self := uint32(len(out))
+		out = append(out, r)
+		if parent != NoParent {
+			out[parent].ChildCount++
+		}
+		if c.GotoFirstChild() {
+			for {
+				visit(self)
+				if !c.GotoNextSibling() {
+					break
+				}
+			}
+			c.GotoParent()
+		}
+	}
+	visit(NoParent)
+	return out
+}
+
+func parse(t *testing.T, lang *sitter.Language, src []byte) *sitter.Tree {
+	t.Helper()
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(lang); err != nil {
+		t.Fatal(err)
+	}
+	tree := tsutil.Parse(p, src, nil)
+	if tree == nil {
+		t.Fatalf("parse of %d bytes gave no tree", len(src))
+	}
+	return tree
+}
+
+// inputs are Go sources from GOROOT and JSON documents, each also with
+// random byte damage, so that ERROR and MISSING nodes occur.
+func inputs(t *testing.T) []struct {
+	lang *sitter.Language
+	src  []byte
+} {
+	t.Helper()
+	goLang := sitter.NewLanguage(unsafe.Pointer(tsgo.Language()))
+	jsonLang := sitter.NewLanguage(unsafe.Pointer(tsjson.Language()))
+	var out []struct {
+		lang *sitter.Language
+		src  []byte
+	}
+	add := func(lang *sitter.Language, src []byte) {
+		out = append(out, struct {
+			lang *sitter.Language
+			src  []byte
+		}{lang, src})
+	}
+	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "strings", "*.go"))
+	if len(files) == 0 {
+		t.Fatal("no Go sources under GOROOT/src/strings")
+	}
+	rng := rand.New(rand.NewSource(7))
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(goLang, src)
+		for range 3 {
+			damaged := append([]byte(nil), src...)
+			for range 5 {
+				i := rng.Intn(len(damaged))
+				damaged[i] = "{}()[]\"'`;:=,\n x"[rng.Intn(16)]
+			}
+			add(goLang, damaged)
+		}
+	}
+	for _, s := range []string{`{"a": [1, 2, {"b": null}], "c": "d"}`, `{"a": [1, 2`, `[1,,2]`, `{"a" 1}`, ``, `"x`} {
+		add(jsonLang, []byte(s))
+	}
+	return out
+}
+
+func TestWalkMatchesCursorWalk(t *testing.T) {
+	var errs, missing, nodes int
+	for i, in := range inputs(t) {
+		tree := parse(t, in.lang, in.src)
+		root := tree.RootNode()
+		want := refWalk(root)
+		got := Walk(root, nil)
+		if len(got) != len(want) {
+			t.Fatalf("input %d: %d records, cursor walk %d", i, len(got), len(want))
+		}
+		for j := range want {
+			if got[j] != want[j] {
+				t.Fatalf("input %d record %d: %+v, cursor walk %+v", i, j, got[j], want[j])
+			}
+			if want[j].Flags&Error != 0 {
+				errs++
+			}
+			if want[j].Flags&Missing != 0 {
+				missing++
+			}
+		}
+		nodes += len(want)
+		tree.Close()
+	}
+	if errs == 0 || missing == 0 {
+		t.Errorf("inputs gave %d ERROR and %d MISSING nodes; the test needs both", errs, missing)
+	}
+	t.Logf("%d records compared, %d ERROR, %d MISSING", nodes, errs, missing)
+}
+
+// TestWalkBuffers: a buffer that is too small is replaced (the second call
+// counts exactly), one that is large enough is reused, and a subtree or a
+// nil root works.
+func TestWalkBuffers(t *testing.T) {
+	lang := sitter.NewLanguage(unsafe.Pointer(tsjson.Language()))
+	tree := parse(t, lang, []byte(`{"a": [1, 2, {"b": null}], "c": "d"}`))
+	defer tree.Close()
+	want := refWalk(tree.RootNode())
+	for _, size := range []int{1, 2, len(want) - 1, len(want), len(want) + 5, 4096} {
+		buf := make([]Record, size)
+		got := Walk(tree.RootNode(), buf)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("buffer of %d: %d records, want %d", size, len(got), len(want))
+		}
+		if reused := &got[0] == &buf[0]; reused != (size >= len(want)) {
+			t.Errorf("buffer of %d records reused = %v", size, reused)
+		}
+	}
+	sub := tree.RootNode().Child(0).Child(1) // the pair "a": [...]
+	if sub == nil {
+		t.Fatal("no pair node")
+	}
+	if got, want := Walk(sub, nil), refWalk(sub); !reflect.DeepEqual(got, want) {
+		t.Errorf("subtree: %+v, want %+v", got, want)
+	}
+	if got := Walk(nil, make([]Record, 3)); len(got) != 0 {
+		t.Errorf("nil root gave %d records", len(got))
+	}
+}
+
+func TestNames(t *testing.T) {
+	lang := sitter.NewLanguage(unsafe.Pointer(tsgo.Language()))
+	n := NamesOf(lang)
+	if NamesOf(lang) != n {
+		t.Error("NamesOf does not cache per language")
+	}
+	for id := uint16(0); id < uint16(lang.NodeKindCount()); id++ {
+		if got, want := n.Symbol(id), lang.NodeKindForId(id); got != want {
+			t.Errorf("symbol %d: %q, want %q", id, got, want)
+		}
+	}
+	if got := n.Symbol(0xFFFF); got != "ERROR" {
+		t.Errorf("symbol 0xFFFF = %q, want ERROR", got)
+	}
+	for id := uint16(1); id <= uint16(lang.FieldCount()); id++ {
+		if got, want := n.Field(id), lang.FieldNameForId(id); got != want || got == "" {
+			t.Errorf("field %d: %q, want %q", id, got, want)
+		}
+	}
+	if n.Field(0) != "" || n.Field(uint16(lang.FieldCount()+1)) != "" {
+		t.Error("field 0 or an unknown field has a name")
+	}
+}

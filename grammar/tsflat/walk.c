@@ -1,0 +1,115 @@
+// The C half of package tsflat: one cursor walk over a tree-sitter tree that
+// records every visible node, so that Go pays one cgo call per tree instead
+// of several per node.
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "walk.h"
+
+// The runtime compiled into github.com/tree-sitter/go-tree-sitter (v0.25.0)
+// defines these; the layouts are those of its tree_sitter/api.h, and
+// tsflat.go checks at init that the Go binding's Node has the same size.
+typedef struct {
+	uint32_t context[4];
+	const void *id;
+	const void *tree;
+} tsflat_ts_node;
+
+typedef struct {
+	const void *tree;
+	const void *id;
+	uint32_t context[3];
+} tsflat_ts_cursor;
+
+extern tsflat_ts_cursor ts_tree_cursor_new(tsflat_ts_node node);
+extern void ts_tree_cursor_delete(tsflat_ts_cursor *self);
+extern tsflat_ts_node ts_tree_cursor_current_node(const tsflat_ts_cursor *self);
+extern uint16_t ts_tree_cursor_current_field_id(const tsflat_ts_cursor *self);
+extern bool ts_tree_cursor_goto_first_child(tsflat_ts_cursor *self);
+extern bool ts_tree_cursor_goto_next_sibling(tsflat_ts_cursor *self);
+extern bool ts_tree_cursor_goto_parent(tsflat_ts_cursor *self);
+extern uint16_t ts_node_symbol(tsflat_ts_node self);
+extern uint32_t ts_node_start_byte(tsflat_ts_node self);
+extern uint32_t ts_node_end_byte(tsflat_ts_node self);
+extern bool ts_node_is_named(tsflat_ts_node self);
+extern bool ts_node_is_missing(tsflat_ts_node self);
+extern bool ts_node_is_extra(tsflat_ts_node self);
+extern bool ts_node_is_error(tsflat_ts_node self);
+extern bool ts_node_has_error(tsflat_ts_node self);
+extern uint32_t ts_node_child_count(tsflat_ts_node self);
+extern tsflat_ts_node ts_node_child(tsflat_ts_node self, uint32_t index);
+extern uint16_t ts_node_parse_state(tsflat_ts_node self);
+
+// first_leaf_state is the parse state of the first leaf under n, found
+// the way the Go binding's Child(0) descent finds it.
+static uint16_t first_leaf_state(tsflat_ts_node n) {
+	while (ts_node_child_count(n) > 0) {
+		tsflat_ts_node c = ts_node_child(n, 0);
+		if (c.id == NULL) {
+			break;
+		}
+		n = c;
+	}
+	return ts_node_parse_state(n);
+}
+
+uint32_t tsflat_walk(const void *root, tsflat_node *out, uint32_t cap) {
+	const tsflat_ts_node *r = (const tsflat_ts_node *)root;
+	if (r->id == NULL) {
+		return 0;
+	}
+	tsflat_ts_cursor c = ts_tree_cursor_new(*r);
+	uint32_t n = 0;
+	uint32_t parent = UINT32_MAX;
+	// Once the records no longer fit, the walk only counts: the parent
+	// chain lives in the records, so it is not followed any more.
+	bool fits = true;
+	for (;;) {
+		if (n >= cap) {
+			fits = false;
+		}
+		if (fits) {
+			tsflat_ts_node node = ts_tree_cursor_current_node(&c);
+			tsflat_node *rec = &out[n];
+			rec->start_byte = ts_node_start_byte(node);
+			rec->end_byte = ts_node_end_byte(node);
+			rec->parent = parent;
+			rec->child_count = 0;
+			rec->symbol = ts_node_symbol(node);
+			rec->field = ts_tree_cursor_current_field_id(&c);
+			rec->leaf_state = 0;
+			rec->reserved = 0;
+			uint8_t flags = 0;
+			if (ts_node_is_named(node)) flags |= TSFLAT_NAMED;
+			if (ts_node_is_missing(node)) flags |= TSFLAT_MISSING;
+			if (ts_node_is_extra(node)) flags |= TSFLAT_EXTRA;
+			if (ts_node_has_error(node)) flags |= TSFLAT_HAS_ERROR;
+			if (ts_node_is_error(node)) {
+				flags |= TSFLAT_ERROR;
+				rec->leaf_state = first_leaf_state(node);
+			}
+			rec->flags = flags;
+			if (parent != UINT32_MAX) {
+				out[parent].child_count++;
+			}
+		}
+		uint32_t self = n++;
+		if (ts_tree_cursor_goto_first_child(&c)) {
+			parent = self;
+			continue;
+		}
+		for (;;) {
+			if (ts_tree_cursor_goto_next_sibling(&c)) {
+				break;
+			}
+			if (!ts_tree_cursor_goto_parent(&c)) {
+				ts_tree_cursor_delete(&c);
+				return n;
+			}
+			if (fits) {
+				parent = out[parent].parent;
+			}
+		}
+	}
+}

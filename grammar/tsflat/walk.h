@@ -1,0 +1,35 @@
+// Declarations shared by walk.c and tsflat.go. See tsflat.go for the
+// package documentation.
+#ifndef HARN_TSFLAT_WALK_H
+#define HARN_TSFLAT_WALK_H
+
+#include <stdint.h>
+
+// tsflat_node is one visible node of a tree, in preorder. 24 bytes.
+typedef struct {
+	uint32_t start_byte;
+	uint32_t end_byte;
+	uint32_t parent;      // index of the parent's record; UINT32_MAX for the root
+	uint32_t child_count; // number of children (the records that name this one as parent)
+	uint16_t symbol;      // ts_node_symbol: the public, alias-resolved symbol id
+	uint16_t field;       // field id of the node in its parent, 0 for none
+	uint16_t leaf_state;  // for ERROR nodes: ts_node_parse_state of the first leaf; else 0
+	uint8_t flags;        // TSFLAT_* bits
+	uint8_t reserved;
+} tsflat_node;
+
+enum {
+	TSFLAT_NAMED = 1,
+	TSFLAT_MISSING = 2,
+	TSFLAT_EXTRA = 4,
+	TSFLAT_ERROR = 8,
+	TSFLAT_HAS_ERROR = 16,
+};
+
+// tsflat_walk writes the records of the subtree at *root (a TSNode) into
+// out, which has room for cap records, and returns the number of nodes in
+// the subtree. When that number is larger than cap, only the first cap
+// records are written and the caller must call again with more room.
+uint32_t tsflat_walk(const void *root, tsflat_node *out, uint32_t cap);
+
+#endif
