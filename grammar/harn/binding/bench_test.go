@@ -156,3 +156,26 @@ func BenchmarkFullReparse(b *testing.B) {
 		ParseTree(src, nil).Close()
 	}
 }
+
+// BenchmarkSnapshotRatio times the one-call Snapshot and the previous
+// cursor walk (refSnapshot, kept in the tests) on the same tree, alternately
+// in each iteration, and reports their time ratio.
+func BenchmarkSnapshotRatio(b *testing.B) {
+	src := largeHarn(b, 1<<20)
+	tree := ParseTree(src, nil)
+	defer tree.Close()
+	var flat, ref time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		runtime.KeepAlive(Snapshot(tree))
+		t1 := time.Now()
+		runtime.KeepAlive(refSnapshot(tree))
+		t2 := time.Now()
+		flat += t1.Sub(t0)
+		ref += t2.Sub(t1)
+	}
+	n := float64(b.N)
+	b.ReportMetric(flat.Seconds()*1e3/n, "snapshot-ms")
+	b.ReportMetric(ref.Seconds()*1e3/n, "cursor-walk-ms")
+	b.ReportMetric(ref.Seconds()/flat.Seconds(), "cursor/snapshot-time")
+}

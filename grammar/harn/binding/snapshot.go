@@ -1,11 +1,13 @@
 package binding
 
 import (
+	"slices"
 	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/harnlang/harn-check/grammar/harn/lower"
+	"github.com/harnlang/harn-check/grammar/tsflat"
 )
 
 // snap is a Go copy of one tree node. Lowering asks for children and field
@@ -19,36 +21,9 @@ type snap struct {
 	expected                   []string
 }
 
-// Expected implements syntaxdiag.Expecter for ERROR nodes.
+// Expected implements syntaxdiag.Expecter for ERROR nodes. The slice is
+// shared between nodes (see expectedIn) and must not be modified.
 func (s *snap) Expected() []string { return s.expected }
-
-// expectedAt lists the visible symbols the parser accepts in the state of
-// the first leaf of an ERROR node: anonymous tokens in backquotes, named
-// symbols by kind.
-func expectedAt(n *sitter.Node) []string {
-	leaf := n
-	for leaf.ChildCount() > 0 {
-		leaf = leaf.Child(0)
-	}
-	it := language.LookaheadIterator(leaf.ParseState())
-	if it == nil {
-		return nil
-	}
-	defer it.Close()
-	var out []string
-	for _, id := range it.Iter() {
-		if !language.NodeKindIsVisible(id) {
-			continue
-		}
-		name := language.NodeKindForId(id)
-		if language.NodeKindIsNamed(id) {
-			out = append(out, name)
-		} else {
-			out = append(out, "`"+name+"`")
-		}
-	}
-	return out
-}
 
 func (s *snap) Kind() string                   { return s.kind }
 func (s *snap) StartByte() int                 { return s.start }
@@ -61,83 +36,90 @@ func (s *snap) ChildCount() int                { return len(s.children) }
 func (s *snap) Child(i int) lower.Node         { return s.children[i] }
 func (s *snap) FieldNameForChild(i int) string { return s.fields[i] }
 
-// kinds caches, by symbol id, a symbol's name and whether it is named (an
-// alias has its own id, so both are properties of the id). Reading them
-// from the cache saves cgo calls per node.
-var kinds sync.Map // uint16 -> kindInfo
+// names are the Harn language's symbol and field names, read once.
+var names = tsflat.NamesOf(language)
 
-type kindInfo struct {
-	name  string
-	named bool
-}
+// walkBufs recycles the flat record arrays between snapshots.
+var walkBufs = sync.Pool{New: func() any { return new([]tsflat.Record) }}
 
-// errorSymbol is tree-sitter's id of ERROR nodes (ts_builtin_sym_error).
-const errorSymbol = 0xFFFF
-
-func kindOf(n *sitter.Node) (uint16, kindInfo) {
-	id := n.KindId()
-	if v, ok := kinds.Load(id); ok {
-		return id, v.(kindInfo)
-	}
-	k := kindInfo{name: n.Kind(), named: n.IsNamed()}
-	if id == errorSymbol {
-		k = kindInfo{name: "ERROR", named: true}
-	}
-	kinds.Store(id, k)
-	return id, k
-}
-
-// fieldNames are the grammar's field names by id (index 0, no field, is
-// ""), read once so that the walk asks only for the id of each child's
-// field.
-var fieldNames = func() []string {
-	names := make([]string, language.FieldCount()+1)
-	for id := range names {
-		if id > 0 {
-			names[id] = language.FieldNameForId(uint16(id))
-		}
-	}
-	return names
-}()
-
-func fieldName(id uint16) string {
-	if int(id) < len(fieldNames) {
-		return fieldNames[id]
-	}
-	return ""
-}
-
-// Snapshot copies a tree into Go memory with one cursor walk, for
-// lowering and diagnostics.
+// Snapshot copies a tree into Go memory, for lowering and diagnostics. The
+// tree is read in one cgo call (tsflat.Walk), plus one lookahead query per
+// parse state of an ERROR node the first time that state is seen.
 func Snapshot(tree *sitter.Tree) lower.Node {
-	c := tree.Walk()
-	defer c.Close()
-	var build func() *snap
-	build = func() *snap {
-		n := c.Node()
-		id, k := kindOf(n)
-		s := &snap{
-			kind: k.name, start: int(n.StartByte()), end: int(n.EndByte()),
-			named: k.named, err: id == errorSymbol, extra: n.IsExtra(),
-		}
-		// Only a zero-width node can be MISSING.
-		if s.start == s.end {
-			s.missing = n.IsMissing()
-		}
-		if s.err {
-			s.expected = expectedAt(n)
-		}
-		if c.GotoFirstChild() {
-			for {
-				s.fields = append(s.fields, fieldName(c.FieldId()))
-				s.children = append(s.children, build())
-				if !c.GotoNextSibling() {
-					break
-				}
-			}
-			c.GotoParent()
-		}
-		return s
+	bp := walkBufs.Get().(*[]tsflat.Record)
+	recs := tsflat.Walk(tree.RootNode(), *bp)
+	root := build(recs)
+	*bp = recs[:0]
+	walkBufs.Put(bp)
+	return root
+}
+
+// build turns preorder records into snaps. All nodes share one backing
+// array, as do all child lists and all field lists; each list is capped at
+// its own length, so appending to one copies instead of overwriting a
+// neighbour.
+func build(recs []tsflat.Record) *snap {
+	if len(recs) == 0 {
+		return nil
 	}
-	return build()
+	nodes := make([]snap, len(recs))
+	kids := make([]*snap, len(recs)-1)
+	fields := make([]string, len(recs)-1)
+	off := 0
+	for i := range recs {
+		r := &recs[i]
+		s := &nodes[i]
+		s.kind = names.Symbol(r.Symbol)
+		s.start, s.end = int(r.StartByte), int(r.EndByte)
+		s.named = r.Flags&tsflat.Named != 0
+		s.err = r.Flags&tsflat.Error != 0
+		s.missing = r.Flags&tsflat.Missing != 0
+		s.extra = r.Flags&tsflat.Extra != 0
+		if s.err {
+			s.expected = expectedIn(r.LeafState)
+		}
+		if k := int(r.ChildCount); k > 0 {
+			s.children = kids[off : off : off+k]
+			s.fields = fields[off : off : off+k]
+			off += k
+		}
+		if r.Parent != tsflat.NoParent {
+			p := &nodes[r.Parent]
+			p.children = append(p.children, s)
+			p.fields = append(p.fields, names.Field(r.Field))
+		}
+	}
+	return &nodes[0]
+}
+
+// expected caches expectedIn by parse state: the answer depends only on
+// the language's tables.
+var expected sync.Map // uint16 -> []string
+
+// expectedIn lists the visible symbols the parser accepts in parse state
+// state (for an ERROR node, the state of its first leaf): anonymous tokens
+// in backquotes, named symbols by kind. The result is shared; callers must
+// not modify it.
+func expectedIn(state uint16) []string {
+	if v, ok := expected.Load(state); ok {
+		return v.([]string)
+	}
+	var out []string
+	if it := language.LookaheadIterator(state); it != nil {
+		for _, id := range it.Iter() {
+			if !language.NodeKindIsVisible(id) {
+				continue
+			}
+			name := language.NodeKindForId(id)
+			if language.NodeKindIsNamed(id) {
+				out = append(out, name)
+			} else {
+				out = append(out, "`"+name+"`")
+			}
+		}
+		it.Close()
+	}
+	out = slices.Clip(out)
+	expected.Store(state, out)
+	return out
 }
