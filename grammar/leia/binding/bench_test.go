@@ -182,3 +182,26 @@ func benchReparse(b *testing.B, src []byte) {
 		b.ReportMetric(float64(incr.Microseconds())/float64(b.N), "incr-µs/op")
 	}
 }
+
+// BenchmarkSnapshotRatio times the one-call Snapshot and the previous
+// cursor walk (refSnapshot, kept in the tests) on the same tree, alternately
+// in each iteration, and reports their time ratio.
+func BenchmarkSnapshotRatio(b *testing.B) {
+	src := largeLeia(b, 1<<20)
+	tree := ParseTree(src, nil)
+	defer tree.Close()
+	var flat, ref time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		runtime.KeepAlive(Snapshot(tree.RootNode()))
+		t1 := time.Now()
+		runtime.KeepAlive(refSnapshot(tree.RootNode()))
+		t2 := time.Now()
+		flat += t1.Sub(t0)
+		ref += t2.Sub(t1)
+	}
+	n := float64(b.N)
+	b.ReportMetric(flat.Seconds()*1e3/n, "snapshot-ms")
+	b.ReportMetric(ref.Seconds()*1e3/n, "cursor-walk-ms")
+	b.ReportMetric(ref.Seconds()/flat.Seconds(), "cursor/snapshot-time")
+}

@@ -1,9 +1,12 @@
 package binding
 
 import (
+	"sync"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/grammar/tsflat"
 )
 
 // snapNode is a Go copy of one tree-sitter node. Lowering reads every node
@@ -37,48 +40,60 @@ func (s *snapNode) Child(i int) ast.TreeNode {
 	return s.kids[i]
 }
 
-// Snapshot copies the tree under root into Go memory with one cursor walk.
-// The copy stays valid after the tree is closed.
+// names are the Leia language's symbol and field names, read once.
+var names = tsflat.NamesOf(language)
+
+// walkBufs recycles the flat record arrays between snapshots.
+var walkBufs = sync.Pool{New: func() any { return new([]tsflat.Record) }}
+
+// Snapshot copies the tree under root into Go memory, reading the tree in
+// one cgo call (tsflat.Walk). The copy stays valid after the tree is
+// closed.
 func Snapshot(root *sitter.Node) ast.TreeNode {
 	if root == nil {
 		return nil
 	}
-	c := root.Walk()
-	defer c.Close()
-	// Kind and namedness depend only on the symbol, so they are read once
-	// per symbol; MISSING nodes exist only in a tree with errors. Every
-	// call saved here is a cgo call saved per node.
-	type symbol struct {
-		kind  string
-		named bool
+	bp := walkBufs.Get().(*[]tsflat.Record)
+	recs := tsflat.Walk(root, *bp)
+	s := build(recs)
+	*bp = recs[:0]
+	walkBufs.Put(bp)
+	if s == nil {
+		return nil
 	}
-	symbols := map[uint16]symbol{}
-	hasError := root.HasError()
-	var build func() *snapNode
-	build = func() *snapNode {
-		n := c.Node()
-		id := n.KindId()
-		sym, ok := symbols[id]
-		if !ok {
-			sym = symbol{kind: n.Kind(), named: n.IsNamed()}
-			symbols[id] = sym
-		}
-		s := &snapNode{kind: sym.kind, start: n.StartByte(), end: n.EndByte(), named: sym.named}
-		if hasError {
-			s.isErr, s.missing = n.IsError(), n.IsMissing()
-		}
-		if c.GotoFirstChild() {
-			for {
-				field := c.FieldName()
-				s.kids = append(s.kids, build())
-				s.fields = append(s.fields, field)
-				if !c.GotoNextSibling() {
-					break
-				}
-			}
-			c.GotoParent()
-		}
-		return s
+	return s
+}
+
+// build turns preorder records into snapNodes. All nodes share one
+// backing array, as do all child lists and all field lists; each list is
+// capped at its own length, so appending to one copies instead of
+// overwriting a neighbour.
+func build(recs []tsflat.Record) *snapNode {
+	if len(recs) == 0 {
+		return nil
 	}
-	return build()
+	nodes := make([]snapNode, len(recs))
+	kids := make([]*snapNode, len(recs)-1)
+	fields := make([]string, len(recs)-1)
+	off := 0
+	for i := range recs {
+		r := &recs[i]
+		s := &nodes[i]
+		s.kind = names.Symbol(r.Symbol)
+		s.start, s.end = uint(r.StartByte), uint(r.EndByte)
+		s.named = r.Flags&tsflat.Named != 0
+		s.isErr = r.Flags&tsflat.Error != 0
+		s.missing = r.Flags&tsflat.Missing != 0
+		if k := int(r.ChildCount); k > 0 {
+			s.kids = kids[off : off : off+k]
+			s.fields = fields[off : off : off+k]
+			off += k
+		}
+		if r.Parent != tsflat.NoParent {
+			p := &nodes[r.Parent]
+			p.kids = append(p.kids, s)
+			p.fields = append(p.fields, names.Field(r.Field))
+		}
+	}
+	return &nodes[0]
 }

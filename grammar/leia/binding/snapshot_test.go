@@ -1,0 +1,193 @@
+package binding
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"testing"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/harnlang/harn-check/grammar/leia/ast"
+)
+
+// snapshotInputs are the example programs and every corpus case.
+func snapshotInputs(t *testing.T) [][]byte {
+	t.Helper()
+	ex := examples(t)
+	var out [][]byte
+	for _, name := range sortedKeys(ex) {
+		out = append(out, ex[name])
+	}
+	// A case is a title between `===` rules (optionally followed by
+	// attribute lines such as `:error`), the source, and a `---` divider.
+	caseRe := regexp.MustCompile(`(?ms)^=+\n[^\n]*\n(?::[^\n]*\n)*=+\n(.*?)\n-{3,}\n`)
+	corpora, _ := filepath.Glob(filepath.Join("..", "test", "corpus", "*.txt"))
+	sort.Strings(corpora)
+	cases := 0
+	for _, c := range corpora {
+		data, err := os.ReadFile(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range caseRe.FindAllSubmatch(data, -1) {
+			out = append(out, m[1])
+			cases++
+		}
+	}
+	if cases < 50 {
+		t.Fatalf("found %d corpus cases in %d files; the pattern no longer matches the corpus format", cases, len(corpora))
+	}
+	return out
+}
+
+// diffSnap returns the first difference between the reference copy a and
+// the new copy b, or "" when every node agrees on kind, span, flags, field
+// names and children.
+func diffSnap(path string, a *refNode, b ast.TreeNode) string {
+	s, ok := b.(*snapNode)
+	if !ok {
+		return fmt.Sprintf("%s: snapshot node is %T", path, b)
+	}
+	path += "/" + a.kind
+	if a.kind != s.kind || a.start != s.start || a.end != s.end || a.named != s.named ||
+		a.isErr != s.isErr || a.missing != s.missing {
+		return fmt.Sprintf("%s: reference %+v, snapshot %+v", path, *a, *s)
+	}
+	if !reflect.DeepEqual(a.fields, s.fields) {
+		return fmt.Sprintf("%s: fields %q, snapshot %q", path, a.fields, s.fields)
+	}
+	if len(a.kids) != len(s.kids) {
+		return fmt.Sprintf("%s: %d children, snapshot %d", path, len(a.kids), len(s.kids))
+	}
+	for i, c := range a.kids {
+		if d := diffSnap(path, c, s.kids[i]); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// mutate applies one to four random byte edits to src: deletions,
+// insertions of characters that matter to Leia's syntax, duplications and
+// replacements.
+func mutate(rng *rand.Rand, src []byte) []byte {
+	const alphabet = "{}()[]<>\"'`$,;:.=+-*/|&!?#\\ \n\tfuncreturniftool:=0123456789_xyz\x00\xff"
+	out := append([]byte(nil), src...)
+	for range 1 + rng.Intn(4) {
+		i := rng.Intn(len(out) + 1)
+		switch rng.Intn(4) {
+		case 0:
+			j := min(len(out), i+1+rng.Intn(8))
+			out = append(out[:i:i], out[j:]...)
+		case 1:
+			out = append(out[:i:i], append([]byte{alphabet[rng.Intn(len(alphabet))]}, out[i:]...)...)
+		case 2:
+			j := min(len(out), i+1+rng.Intn(16))
+			out = append(out[:j:j], append(append([]byte(nil), out[i:j]...), out[j:]...)...)
+		default:
+			if i < len(out) {
+				out[i] = alphabet[rng.Intn(len(alphabet))]
+			}
+		}
+	}
+	return out
+}
+
+// compareSnapshots parses src (incrementally from old when it is not nil)
+// and checks the new Snapshot against the reference; with lowering set it
+// also compares the lowered trees. It returns the tree for the caller to
+// close and counts ERROR and MISSING nodes.
+func compareSnapshots(t *testing.T, name string, src []byte, old *sitter.Tree, lowering bool, errs, missing *int) *sitter.Tree {
+	t.Helper()
+	tree := ParseTree(src, old)
+	if tree == nil {
+		return nil // the parse budget ran out; Parse reports that without a snapshot
+	}
+	ref, got := refSnapshot(tree.RootNode()), Snapshot(tree.RootNode())
+	if d := diffSnap("", ref, got); d != "" {
+		t.Errorf("%s (%q): %s", name, src[:min(len(src), 200)], d)
+		return tree
+	}
+	var count func(s *refNode)
+	count = func(s *refNode) {
+		if s.isErr {
+			*errs++
+		}
+		if s.missing {
+			*missing++
+		}
+		for _, c := range s.kids {
+			count(c)
+		}
+	}
+	count(ref)
+	if lowering {
+		if a, b := ast.Dump(ast.Lower(ref, src)), ast.Dump(ast.Lower(got, src)); a != b {
+			t.Errorf("%s: lowering differs:\nreference:\n%s\nsnapshot:\n%s", name, a, b)
+		}
+	}
+	return tree
+}
+
+// TestSnapshotMatchesReference: the one-call Snapshot gives exactly the
+// tree the previous cursor walk gave (kept as refSnapshot), on the corpus,
+// the example programs, thousands of random mutations of them, and trees
+// reparsed incrementally after a mutation.
+func TestSnapshotMatchesReference(t *testing.T) {
+	inputs := snapshotInputs(t)
+	var errs, missing int
+	for i, src := range inputs {
+		if tree := compareSnapshots(t, fmt.Sprintf("input %d", i), src, nil, true, &errs, &missing); tree != nil {
+			tree.Close()
+		}
+	}
+	if Snapshot(nil) != nil {
+		t.Error("Snapshot(nil) is not nil")
+	}
+	mutations := 4000
+	if testing.Short() {
+		mutations = 500
+	}
+	rng := rand.New(rand.NewSource(1))
+	for m := range mutations {
+		src := inputs[rng.Intn(len(inputs))]
+		if len(src) > 1500 {
+			i := rng.Intn(len(src) - 1000)
+			src = src[i : i+1000]
+		}
+		mutated := mutate(rng, src)
+		name := fmt.Sprintf("mutation %d", m)
+		tree := compareSnapshots(t, name, mutated, nil, m%10 == 0, &errs, &missing)
+		if tree == nil || m%5 != 0 {
+			if tree != nil {
+				tree.Close()
+			}
+			continue
+		}
+		off := rng.Intn(len(mutated) + 1)
+		end := min(len(mutated), off+rng.Intn(4))
+		ins := []byte{"{}()\"x1 \n:"[rng.Intn(10)]}
+		edited := append(append(append([]byte(nil), mutated[:off]...), ins...), mutated[end:]...)
+		tree.Edit(&sitter.InputEdit{
+			StartByte: uint(off), OldEndByte: uint(end), NewEndByte: uint(off + len(ins)),
+			StartPosition: point(mutated, off), OldEndPosition: point(mutated, end),
+			NewEndPosition: point(edited, off+len(ins)),
+		})
+		if re := compareSnapshots(t, name+" reparsed", edited, tree, false, &errs, &missing); re != nil {
+			re.Close()
+		}
+		tree.Close()
+		if t.Failed() {
+			return
+		}
+	}
+	if errs < 100 || missing < 100 {
+		t.Errorf("the inputs gave %d ERROR and %d MISSING nodes; the test needs many of both", errs, missing)
+	}
+	t.Logf("%d inputs, %d mutations: %d ERROR and %d MISSING nodes compared", len(inputs), mutations, errs, missing)
+}
