@@ -1,0 +1,87 @@
+package names
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/harnlang/harn-check/diagnostics"
+)
+
+// CheckRename reports why renaming declaration d to newName would change
+// what a name in the file means, or nil when it would not: newName is
+// already declared in d's scope, a use of d would then resolve to another
+// declaration of newName, or a use of another newName (or of an undeclared
+// newName, a global) would be captured by the renamed d. It simulates the
+// rename and resolves every use again, so it follows the language's
+// scoping and hoisting rules as the Index does. src is the indexed text,
+// for the positions in the messages.
+func (ix *Index) CheckRename(d *Def, newName string, src []byte) error {
+	if newName == d.Name {
+		return nil
+	}
+	isType := func(x *Def) bool { return ix.typeKind != "" && x.Kind == ix.typeKind }
+	for _, o := range ix.ByName[newName] {
+		if o.Scope == d.Scope && isType(o) == isType(d) {
+			return fmt.Errorf("cannot rename %s to %s: %s is already declared at %s", d.Name, newName, newName, position(src, o.Span.Start))
+		}
+	}
+	uses := map[int]bool{}
+	for _, sp := range ix.Uses(d) {
+		uses[sp.Start] = true
+	}
+	before := make([]*Def, len(ix.Refs))
+	for i, r := range ix.Refs {
+		before[i] = ix.Resolve(r)
+	}
+	renamed := *d
+	renamed.Name = newName
+	after := *ix
+	after.ByName = make(map[string][]*Def, len(ix.ByName)+1)
+	for name, ds := range ix.ByName {
+		for _, o := range ds {
+			if o != d {
+				after.ByName[name] = append(after.ByName[name], o)
+			}
+		}
+	}
+	after.ByName[newName] = append(after.ByName[newName], &renamed)
+	after.ByDef = make(map[diagnostics.Span]*Def, len(ix.ByDef))
+	for sp, o := range ix.ByDef {
+		if o == d {
+			o = &renamed
+		}
+		after.ByDef[sp] = o
+	}
+	for i, r := range ix.Refs {
+		if uses[r.Span.Start] && r.Name == d.Name {
+			r.Name = newName
+		}
+		want := before[i]
+		if want == d {
+			want = &renamed
+		}
+		got := after.Resolve(r)
+		if got == want {
+			continue
+		}
+		switch {
+		case want == &renamed && got != nil:
+			return fmt.Errorf("cannot rename %s to %s: the use at %s would refer to the %s %s declared at %s",
+				d.Name, newName, position(src, r.Span.Start), got.Kind, newName, position(src, got.Span.Start))
+		case want == &renamed:
+			return fmt.Errorf("cannot rename %s to %s: the use at %s would no longer refer to it", d.Name, newName, position(src, r.Span.Start))
+		default:
+			return fmt.Errorf("cannot rename %s to %s: it would capture the use of %s at %s", d.Name, newName, newName, position(src, r.Span.Start))
+		}
+	}
+	return nil
+}
+
+// position renders a byte offset of src as 1-based "line:column" (the
+// column in bytes).
+func position(src []byte, off int) string {
+	off = min(max(off, 0), len(src))
+	line := bytes.Count(src[:off], []byte("\n")) + 1
+	col := off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
+	return fmt.Sprintf("%d:%d", line, col)
+}
