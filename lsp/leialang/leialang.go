@@ -3,8 +3,8 @@
 // semantic tokens and folding ranges from grammar/leia's highlights.scm and
 // folds.scm, definition, references, hover and completion of names
 // resolved through its locals.scm (package names), and document and
-// workspace symbols of the top-level declarations. Signature help and
-// rename are not offered yet.
+// workspace symbols of the top-level declarations, signature help for
+// calls of functions declared in the file, and rename within the file.
 //
 // Register installs it for ".leia" (cmd/leia-lsp and the lsp tests call
 // it). It registers only a cache.Syntax and features.Features: checking,
