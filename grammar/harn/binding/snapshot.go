@@ -51,6 +51,9 @@ func Snapshot(tree *sitter.Tree) lower.Node {
 	root := build(recs)
 	*bp = recs[:0]
 	walkBufs.Put(bp)
+	if root == nil {
+		return nil // no typed nil inside the interface
+	}
 	return root
 }
 

@@ -215,3 +215,36 @@ func TestSnapshotMatchesReference(t *testing.T) {
 	}
 	t.Logf("%d inputs, %d mutations: %d ERROR and %d MISSING nodes compared", len(inputs), mutations, errs, missing)
 }
+
+// TestSnapshotConcurrent: snapshots taken at the same time from several
+// goroutines (the LSP checks documents concurrently) share the name
+// tables, the record buffers' pool and the expected-symbol cache safely.
+// Run with -race to check the sharing.
+func TestSnapshotConcurrent(t *testing.T) {
+	inputs := snapshotInputs(t)
+	errc := make(chan string, 4)
+	for g := range 4 {
+		go func() {
+			rng := rand.New(rand.NewSource(int64(g)))
+			for range 50 {
+				src := mutate(rng, inputs[rng.Intn(len(inputs))])
+				tree := ParseTree(src, nil)
+				if tree == nil {
+					continue
+				}
+				d := diffSnap("", refSnapshot(tree), Snapshot(tree))
+				tree.Close()
+				if d != "" {
+					errc <- d
+					return
+				}
+			}
+			errc <- ""
+		}()
+	}
+	for range 4 {
+		if d := <-errc; d != "" {
+			t.Error(d)
+		}
+	}
+}
