@@ -205,3 +205,17 @@ func TestNames(t *testing.T) {
 		t.Error("field 0 or an unknown field has a name")
 	}
 }
+
+// TestDescendantCountIsExact: the runtime's descendant count, which Walk
+// uses to size its buffer before walking, is the number of records the
+// walk writes, so a too-small buffer never costs a wasted walk.
+func TestDescendantCountIsExact(t *testing.T) {
+	for i, in := range inputs(t) {
+		tree := parse(t, in.lang, in.src)
+		root := tree.RootNode()
+		if got, want := int(root.DescendantCount()), len(refWalk(root)); got != want {
+			t.Errorf("input %d: descendant count %d, walk visits %d", i, got, want)
+		}
+		tree.Close()
+	}
+}

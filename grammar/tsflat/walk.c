@@ -40,6 +40,7 @@ extern bool ts_node_has_error(tsflat_ts_node self);
 extern uint32_t ts_node_child_count(tsflat_ts_node self);
 extern tsflat_ts_node ts_node_child(tsflat_ts_node self, uint32_t index);
 extern uint16_t ts_node_parse_state(tsflat_ts_node self);
+extern uint32_t ts_node_descendant_count(tsflat_ts_node self);
 
 // first_leaf_state is the parse state of the first leaf under n, found
 // the way the Go binding's Child(0) descent finds it.
@@ -58,6 +59,14 @@ uint32_t tsflat_walk(const void *root, tsflat_node *out, uint32_t cap) {
 	const tsflat_ts_node *r = (const tsflat_ts_node *)root;
 	if (r->id == NULL) {
 		return 0;
+	}
+	// The runtime keeps the number of visible descendants in each node, so
+	// a buffer that is too small costs no walk. Should that number ever
+	// fall short of what the walk visits, the walk below still counts
+	// every node.
+	uint32_t hint = ts_node_descendant_count(*r);
+	if (hint > cap) {
+		return hint;
 	}
 	tsflat_ts_cursor c = ts_tree_cursor_new(*r);
 	uint32_t n = 0;

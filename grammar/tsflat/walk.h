@@ -27,9 +27,10 @@ enum {
 };
 
 // tsflat_walk writes the records of the subtree at *root (a TSNode) into
-// out, which has room for cap records, and returns the number of nodes in
-// the subtree. When that number is larger than cap, only the first cap
-// records are written and the caller must call again with more room.
+// out, which has room for cap records, and returns the number of records
+// written. A result larger than cap means the subtree did not fit: nothing
+// usable was written and the caller must call again with room for at least
+// that many records.
 uint32_t tsflat_walk(const void *root, tsflat_node *out, uint32_t cap);
 
 #endif
