@@ -19,4 +19,4 @@
 package harn
 
 //go:generate go run ../../cmd/tsgen -o src grammar.js
-//go:generate go run ./internal/stamp
+//go:generate go run ../internal/stamp

@@ -15,4 +15,4 @@ package leia
 // Generated files (src/parser.c, src/tree_sitter/parser.h, src/grammar.json,
 // src/node-types.json) come from grammar.js through our generator.
 //go:generate go run ../../cmd/tsgen -o src grammar.js
-//go:generate go run ./internal/stamp
+//go:generate go run ../internal/stamp
