@@ -189,7 +189,7 @@ func TestCompletion(t *testing.T) {
 		{"functions by prefix, hoisted", resolveSrc, "return x + la", []string{"later"}, []string{"let"}},
 		{"keywords", "fn f() {\n  re\n}\n", "  re", []string{"return", "retry"}, nil},
 		{"not declared yet", "fn f() {\n  let aa = 1\n  a\n  let ab = 2\n}\n", "  a", []string{"aa"}, []string{"ab"}},
-		{"after a dot: nothing", resolveSrc, "cfg.", nil, []string{"x", "cfg"}},
+		{"after a dot: the receiver's fields, not names", resolveSrc, "cfg.", []string{"x"}, []string{"cfg", "helper", "let"}},
 		{"inside a string: nothing", "let s = \"lo\"\n", "\"lo", nil, []string{"log", "let"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -274,7 +274,7 @@ func TestRename(t *testing.T) {
 	}{
 		{"local variable", "a = p", "total", "let top = 1\nfn f(p: int) -> int {\n  let total = p + top\n  let b = total\n  return total + b\n}\n", ""},
 		{"parameter from a use", "p + top", "q", "let top = 1\nfn f(q: int) -> int {\n  let a = q + top\n  let b = a\n  return a + b\n}\n", ""},
-		{"top-level name refused", "top = 1", "x", "", ""},
+		{"top-level name (no importers)", "top = 1", "x", "let x = 1\nfn f(p: int) -> int {\n  let a = p + x\n  let b = a\n  return a + b\n}\n", ""},
 		{"keyword refused", "a = p", "return", "", "not a valid Harn name"},
 		{"not an identifier", "a = p", "a b", "", "not a valid Harn name"},
 		{"capture of an outer name refused", "a = p", "top", "", "capture"},

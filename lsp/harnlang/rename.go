@@ -32,8 +32,12 @@ func (f *Features) localDecl(s features.Snapshot, offset int) (*names.Def, diagn
 }
 
 // PrepareRename implements features.Features: the name at offset when it
-// is a local variable or parameter.
-func (f *Features) PrepareRename(_ context.Context, s features.Snapshot, offset int) (*diagnostics.Span, error) {
+// is a local variable or parameter, a top-level declaration, or a name
+// imported from a relative module.
+func (f *Features) PrepareRename(ctx context.Context, s features.Snapshot, offset int) (*diagnostics.Span, error) {
+	if use, ok := f.prepareTopLevel(s, offset); ok {
+		return &use, nil
+	}
 	d, use, _, done := f.localDecl(s, offset)
 	defer done()
 	if d == nil {
@@ -42,11 +46,16 @@ func (f *Features) PrepareRename(_ context.Context, s features.Snapshot, offset 
 	return &use, nil
 }
 
-// Rename implements features.Features for local variables and parameters:
+// Rename implements features.Features. A top-level declaration, or a name
+// imported from a relative module, is renamed across the workspace
+// (renameTopLevel). A local variable or parameter is renamed in the file:
 // the declaration and every use resolving to it. The new name must be an
 // identifier, not a keyword, and not already declared in the scopes the
 // uses see (which would capture them).
-func (f *Features) Rename(_ context.Context, s features.Snapshot, offset int, newName string) ([]diagnostics.TextEdit, error) {
+func (f *Features) Rename(ctx context.Context, s features.Snapshot, offset int, newName string) ([]diagnostics.TextEdit, error) {
+	if edits, ok, err := f.renameTopLevel(ctx, s, offset, newName); ok {
+		return edits, err
+	}
 	d, _, ix, done := f.localDecl(s, offset)
 	defer done()
 	if d == nil {
