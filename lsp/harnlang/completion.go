@@ -33,8 +33,8 @@ func identByte(b byte) bool {
 // Completion implements features.Features with what syntax knows: the
 // names visible at offset (declared before it in an enclosing scope, or
 // hoisted: functions, types, imports) and the keywords, filtered by the
-// word being typed. After a "." it offers nothing (members need types),
-// nor inside a comment or string.
+// word being typed; nothing inside a comment or string. After a "." it
+// offers the receiver's members from its inferred type (memberCompletion).
 func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int) ([]features.CompletionItem, error) {
 	src := s.Doc.Text
 	if offset < 0 || offset > len(src) {
@@ -45,7 +45,7 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 		start--
 	}
 	if start > 0 && src[start-1] == '.' {
-		return nil, nil
+		return memberCompletion(s, start, offset), nil
 	}
 	prefix := strings.ToLower(string(src[start:offset]))
 	tree, done := treeOf(s.Doc)

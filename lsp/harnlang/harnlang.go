@@ -132,10 +132,11 @@ func (f *Features) Definition(_ context.Context, s features.Snapshot, offset int
 }
 
 // Hover implements features.Features: the declaration the name at offset
-// resolves to, as written, with its doc comment; elsewhere in an
-// evaluation call (the method name, the punctuation, the literals), the
-// site's facts from the predicate-site manifest: id, question census,
-// digests, outcome schema and effects.
+// resolves to, as written, with its doc comment and the name's inferred
+// type there (after narrowing); on a member read's name, the read and its
+// inferred type; elsewhere in an evaluation call (the method name, the
+// punctuation, the literals), the site's facts from the predicate-site
+// manifest: id, question census, digests, outcome schema and effects.
 func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*features.Hover, error) {
 	tree, done := treeOf(s.Doc)
 	defer done()
@@ -145,8 +146,15 @@ func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*f
 	ix := f.names.Index(tree, s.Doc.Text)
 	d := ix.ResolveAt(offset)
 	if d == nil {
-		// Not a name: perhaps inside an evaluation call, whose site facts
-		// come from the check (the predicate-site manifest).
+		// A member read shows its inferred type, unless it is the callee
+		// of an evaluation call; elsewhere in an evaluation call the
+		// site's facts come from the check (the predicate-site manifest).
+		if n := tree.RootNode().NamedDescendantForByteRange(uint(offset), uint(offset)); n != nil &&
+			n.Parent() != nil && !evaluateCallee(n.Parent(), s.Doc.Text) {
+			if h := typeHover(s, tree, offset); h != nil {
+				return h, nil
+			}
+		}
 		return siteHover(s, tree, offset), nil
 	}
 	use, ok := ix.NameAt(offset)
@@ -154,6 +162,10 @@ func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*f
 		return nil, nil
 	}
 	src := s.Doc.Text
+	typed := ""
+	if t, ok := nameType(s, tree, use.Start, use.End); ok {
+		typed = "\n\n" + typeLine(t)
+	}
 	if d.Kind == kindImport {
 		if loc, ok := f.importTarget(s, ix, d); ok && loc.Path != "" {
 			if other, err := s.Workspace.ReadFile(loc.Path); err == nil {
@@ -161,13 +173,13 @@ func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*f
 					defer t.Close()
 					oix := f.names.Index(t, other)
 					if od := oix.DefAtName(loc.Span); od != nil {
-						return &features.Hover{Span: use, Markdown: hoverText(other, od) + "\n\nfrom `" + d.Module + "`"}, nil
+						return &features.Hover{Span: use, Markdown: hoverText(other, od) + typed + "\n\nfrom `" + d.Module + "`"}, nil
 					}
 				}
 			}
 		}
 	}
-	return &features.Hover{Span: use, Markdown: hoverText(src, d)}, nil
+	return &features.Hover{Span: use, Markdown: hoverText(src, d) + typed}, nil
 }
 
 // PrepareRename and Rename stay unimplemented: a rename must reach every

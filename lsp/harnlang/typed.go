@@ -1,0 +1,226 @@
+package harnlang
+
+import (
+	"strings"
+	"sync"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	harnchecker "github.com/harnlang/harn-check/checker/harn"
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/lsp/features"
+)
+
+// The inference facts hover and member completion read come from running
+// the Harn checker on the request's text, its imports served by the
+// workspace (open buffers first), exactly as the diagnostics' check does.
+// driver.Result carries no facts, so this is a second check; the last
+// one is kept, keyed by document version, so successive hovers on one
+// version check once.
+
+type factsKey struct {
+	uri     string
+	version int32
+	size    int
+	patched bool
+}
+
+var factsCache struct {
+	sync.Mutex
+	key   factsKey
+	src   []byte
+	facts *analysis.Facts
+}
+
+// typeFacts returns the inference facts of src checked as the document
+// s.Doc (its path and imports). tree, when not nil, is src's syntax tree
+// and spares a parse. patched says src is not the document's text (a
+// completion's repaired copy); such a result is cached under its own key.
+func typeFacts(s features.Snapshot, src []byte, tree *sitter.Tree, patched bool) *analysis.Facts {
+	key := factsKey{uri: s.Doc.URI, version: s.Doc.Version, size: len(src), patched: patched}
+	factsCache.Lock()
+	if factsCache.facts != nil && factsCache.key == key && string(factsCache.src) == string(src) {
+		f := factsCache.facts
+		factsCache.Unlock()
+		return f
+	}
+	factsCache.Unlock()
+
+	path := s.Doc.Path
+	if path == "" {
+		path = "untitled.harn"
+	}
+	opts := harnchecker.Options{Loader: harnchecker.LoaderFunc(func(p string) ([]byte, error) {
+		if s.Workspace == nil {
+			return nil, errNoWorkspace
+		}
+		return s.Workspace.ReadFile(p)
+	})}
+	if tree != nil {
+		opts.Parsed = &harnchecker.Parsed{File: fileOf(tree, src)}
+	}
+	res := harnchecker.Check(path, src, opts)
+	if res.Facts == nil {
+		return nil
+	}
+	factsCache.Lock()
+	factsCache.key, factsCache.src, factsCache.facts = key, append([]byte(nil), src...), res.Facts
+	factsCache.Unlock()
+	return res.Facts
+}
+
+type noWorkspace struct{}
+
+func (noWorkspace) Error() string { return "no workspace" }
+
+var errNoWorkspace error = noWorkspace{}
+
+// exprType returns the recorded type of the expression spanning exactly
+// [start, end) that is a name, member read, call, index or parenthesised
+// expression (the widest such when several share the span), and whether
+// one was found. A type of any counts as not found: it says nothing.
+func exprType(facts *analysis.Facts, start, end int) (types.Type, bool) {
+	if facts == nil {
+		return nil, false
+	}
+	var best types.Type
+	for e, t := range facts.Types {
+		if t == nil {
+			continue
+		}
+		p := e.Pos()
+		if p.Start != start || p.End != end {
+			continue
+		}
+		switch e.(type) {
+		case *ast.Ident, *ast.Member, *ast.Call, *ast.Index, *ast.Paren:
+		default:
+			continue
+		}
+		if best == nil || types.IsGradual(best) {
+			best = t
+		}
+	}
+	if best == nil {
+		return nil, false
+	}
+	return best, true
+}
+
+// postfixEndingAt returns the type of the widest name, member read, call,
+// index or parenthesised expression ending at end: the receiver of a
+// member access whose "." is at end.
+func postfixEndingAt(facts *analysis.Facts, end int) (types.Type, bool) {
+	if facts == nil {
+		return nil, false
+	}
+	var best types.Type
+	bestStart := end
+	for e, t := range facts.Types {
+		p := e.Pos()
+		if t == nil || p.End != end || p.Start > bestStart {
+			continue
+		}
+		switch e.(type) {
+		case *ast.Ident, *ast.Member, *ast.Call, *ast.Index, *ast.Paren:
+		default:
+			continue
+		}
+		if p.Start < bestStart || best == nil || types.IsGradual(best) {
+			best, bestStart = t, p.Start
+		}
+	}
+	return best, best != nil
+}
+
+// bindingType returns the type of the binding declared by the name at
+// [start, end), for hovers on a declaration itself.
+func bindingType(facts *analysis.Facts, start, end int) (types.Type, bool) {
+	if facts == nil {
+		return nil, false
+	}
+	for _, b := range facts.Bindings {
+		if b.Span.Start == start && b.Span.End == end && b.Type != nil {
+			return b.Type, true
+		}
+	}
+	return nil, false
+}
+
+// typeLine renders a type for hover, expanding a named type once; a long
+// union is shown as a block with one member a line.
+func typeLine(t types.Type) string {
+	if u, ok := t.(*types.Union); ok && len(t.String()) > 100 {
+		var b strings.Builder
+		b.WriteString("type:\n```harn\n")
+		for i, m := range u.Members {
+			if i > 0 {
+				b.WriteString("| ")
+			} else {
+				b.WriteString("  ")
+			}
+			b.WriteString(m.String())
+			b.WriteString("\n")
+		}
+		b.WriteString("```")
+		return b.String()
+	}
+	s := "type `" + t.String() + "`"
+	if a, ok := t.(*types.Alias); ok && a.Target != nil {
+		if d := types.Unalias(a).String(); d != a.Name && len(d) <= 200 {
+			s += " = `" + d + "`"
+		}
+	}
+	return s
+}
+
+// typeHover is the hover of the expression at offset that a name
+// resolution leaves out: a member read (`review.score`, `o.value`), with
+// its inferred type. nil when the offset is on no member name.
+func typeHover(s features.Snapshot, tree *sitter.Tree, offset int) *features.Hover {
+	src := s.Doc.Text
+	n := tree.RootNode().NamedDescendantForByteRange(uint(offset), uint(offset))
+	if n == nil || n.Kind() != "identifier" {
+		return nil
+	}
+	p := n.Parent()
+	if p == nil || p.Kind() != "member_expression" {
+		return nil
+	}
+	if prop := p.ChildByFieldName("property"); prop == nil || prop.StartByte() != n.StartByte() {
+		return nil
+	}
+	facts := typeFacts(s, src, tree, false)
+	t, ok := exprType(facts, int(p.StartByte()), int(p.EndByte()))
+	if !ok {
+		return nil
+	}
+	return &features.Hover{Span: nodeSpan(n), Markdown: "```harn\n" + p.Utf8Text(src) + "\n```\n\n" + typeLine(t)}
+}
+
+// nameType returns the inferred type of the name use or declaration at
+// [start, end), or false.
+func nameType(s features.Snapshot, tree *sitter.Tree, start, end int) (types.Type, bool) {
+	facts := typeFacts(s, s.Doc.Text, tree, false)
+	if t, ok := exprType(facts, start, end); ok {
+		return t, true
+	}
+	return bindingType(facts, start, end)
+}
+
+// evaluateCallee reports whether n, a member_expression, is the callee of
+// an evaluation call, whose hover is the site's.
+func evaluateCallee(n *sitter.Node, src []byte) bool {
+	p := n.Parent()
+	if p == nil || p.Kind() != "call_expression" {
+		return false
+	}
+	fn := p.ChildByFieldName("function")
+	if fn == nil || fn.StartByte() != n.StartByte() || fn.EndByte() != n.EndByte() {
+		return false
+	}
+	prop := n.ChildByFieldName("property")
+	return prop != nil && len(prop.Utf8Text(src)) >= len("evaluate") && prop.Utf8Text(src)[:len("evaluate")] == "evaluate"
+}
