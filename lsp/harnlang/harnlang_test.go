@@ -189,7 +189,7 @@ func TestCompletion(t *testing.T) {
 		{"functions by prefix, hoisted", resolveSrc, "return x + la", []string{"later"}, []string{"let"}},
 		{"keywords", "fn f() {\n  re\n}\n", "  re", []string{"return", "retry"}, nil},
 		{"not declared yet", "fn f() {\n  let aa = 1\n  a\n  let ab = 2\n}\n", "  a", []string{"aa"}, []string{"ab"}},
-		{"after a dot: nothing", resolveSrc, "cfg.", nil, []string{"x", "cfg"}},
+		{"after a dot: the receiver's fields, not names", resolveSrc, "cfg.", []string{"x"}, []string{"cfg", "helper", "let"}},
 		{"inside a string: nothing", "let s = \"lo\"\n", "\"lo", nil, []string{"log", "let"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
