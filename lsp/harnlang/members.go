@@ -236,7 +236,7 @@ func capabilityItems(c *types.Capability) []features.CompletionItem {
 		switch mt.(type) {
 		case *types.Func:
 			it.Kind = features.CompletionMethod
-			it.Detail = c.Name + "." + name + ": " + mt.String()
+			it.Detail = c.Name + "." + name + funcSignature(mt.(*types.Func))
 		case *types.Capability:
 			it.Kind = features.CompletionModule
 		default:
@@ -271,4 +271,21 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// funcSignature renders a function type with its parameter names:
+// "(id: string, policy?: EvaluationPolicy) -> EvaluationOutcome".
+func funcSignature(f *types.Func) string {
+	parts := make([]string, len(f.Params))
+	for i, p := range f.Params {
+		name := p.Name
+		if p.Optional {
+			name += "?"
+		}
+		if f.Variadic && i == len(f.Params)-1 {
+			name = "..." + name
+		}
+		parts[i] = name + ": " + p.Type.String()
+	}
+	return "(" + strings.Join(parts, ", ") + ") -> " + f.Result.String()
 }

@@ -17,8 +17,10 @@ import (
 // the Harn checker on the request's text, its imports served by the
 // workspace (open buffers first), exactly as the diagnostics' check does.
 // driver.Result carries no facts, so this is a second check; the last
-// one is kept, keyed by document version, so successive hovers on one
-// version check once.
+// document check and the last completion check are kept, keyed by
+// document version, so successive hovers on one version check once
+// (BenchmarkTyped5000: 13 ms for the first hover on a 5,000-line file,
+// 0.2 ms after, against 25-30 ms for its semantic tokens).
 
 type factsKey struct {
 	uri     string
@@ -27,11 +29,24 @@ type factsKey struct {
 	patched bool
 }
 
+// factsCache keeps the last document's facts and the last completion's,
+// so that hovers between completions stay cached.
 var factsCache struct {
 	sync.Mutex
+	entry [2]factsEntry // [0] the document's text, [1] a patched copy
+}
+
+type factsEntry struct {
 	key   factsKey
 	src   []byte
 	facts *analysis.Facts
+}
+
+func slot(patched bool) int {
+	if patched {
+		return 1
+	}
+	return 0
 }
 
 // typeFacts returns the inference facts of src checked as the document
@@ -41,10 +56,9 @@ var factsCache struct {
 func typeFacts(s features.Snapshot, src []byte, tree *sitter.Tree, patched bool) *analysis.Facts {
 	key := factsKey{uri: s.Doc.URI, version: s.Doc.Version, size: len(src), patched: patched}
 	factsCache.Lock()
-	if factsCache.facts != nil && factsCache.key == key && string(factsCache.src) == string(src) {
-		f := factsCache.facts
+	if e := factsCache.entry[slot(patched)]; e.facts != nil && e.key == key && string(e.src) == string(src) {
 		factsCache.Unlock()
-		return f
+		return e.facts
 	}
 	factsCache.Unlock()
 
@@ -66,7 +80,7 @@ func typeFacts(s features.Snapshot, src []byte, tree *sitter.Tree, patched bool)
 		return nil
 	}
 	factsCache.Lock()
-	factsCache.key, factsCache.src, factsCache.facts = key, append([]byte(nil), src...), res.Facts
+	factsCache.entry[slot(patched)] = factsEntry{key: key, src: append([]byte(nil), src...), facts: res.Facts}
 	factsCache.Unlock()
 	return res.Facts
 }
@@ -223,4 +237,11 @@ func evaluateCallee(n *sitter.Node, src []byte) bool {
 	}
 	prop := n.ChildByFieldName("property")
 	return prop != nil && len(prop.Utf8Text(src)) >= len("evaluate") && prop.Utf8Text(src)[:len("evaluate")] == "evaluate"
+}
+
+// forgetFacts drops the cached facts (benchmarks measure a new version).
+func forgetFacts() {
+	factsCache.Lock()
+	factsCache.entry = [2]factsEntry{}
+	factsCache.Unlock()
 }
