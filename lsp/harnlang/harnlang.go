@@ -182,8 +182,8 @@ func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*f
 	return &features.Hover{Span: use, Markdown: hoverText(src, d) + typed}, nil
 }
 
-// PrepareRename and Rename stay unimplemented: a rename must reach every
-// importing module, which needs the checker's module graph.
+// PrepareRename and Rename are in rename.go (locals) and
+// rename_workspace.go (top-level names across the workspace).
 
 var _ features.Features = (*Features)(nil)
 
