@@ -27,6 +27,15 @@ func (f *Features) topLevel(s features.Snapshot, offset int) (*names.Def, diagno
 	ix := f.names.Index(tree, s.Doc.Text)
 	d := ix.ResolveAt(offset)
 	use, ok := ix.NameAt(offset)
+	if r, isRef := ix.ByRef[use]; d == nil && ok && isRef && r.Type {
+		// A type reference resolves to type declarations only: an
+		// undeclared one names a type imported by a selective import.
+		for _, od := range ix.ByName[r.Name] {
+			if od.Kind == kindImport && od.Scope == 0 {
+				d = od
+			}
+		}
+	}
 	if d == nil || !ok || d.Scope != 0 || d.Kind == kindParameter {
 		return nil, diagnostics.Span{}, module{}, done
 	}
@@ -82,6 +91,7 @@ func (f *Features) renameTopLevel(ctx context.Context, s features.Snapshot, offs
 		return nil, true, nil
 	}
 	oldName := d.Name
+	roots := s.Workspace.Roots()
 	var closers []func()
 	defer func() {
 		for _, c := range closers {
@@ -158,11 +168,11 @@ func (f *Features) renameTopLevel(ctx context.Context, s features.Snapshot, offs
 			edits = append(edits, diagnostics.TextEdit{Path: p, Span: sp, NewText: newName})
 		}
 	}
-	if err := topClash(decl, oldName, newName); err != nil {
+	if err := topClash(roots, decl, oldName, newName); err != nil {
 		return nil, true, err
 	}
 	if err := decl.ix.CheckRename(declDef, newName, decl.src); err != nil {
-		return nil, true, fmt.Errorf("%s: %w", displayPath(decl.path), err)
+		return nil, true, fmt.Errorf("%s: %w", displayPath(roots, decl.path), err)
 	}
 	add(decl, decl.ix.Uses(declDef))
 	if decl.path == "" {
@@ -176,11 +186,11 @@ func (f *Features) renameTopLevel(ctx context.Context, s features.Snapshot, offs
 			if od.Kind != kindImport || !relative(od.Module) || modulePath(m.path, od.Module) != decl.path {
 				continue
 			}
-			if err := topClash(m, oldName, newName); err != nil {
+			if err := topClash(roots, m, oldName, newName); err != nil {
 				return err
 			}
 			if err := m.ix.CheckRename(od, newName, m.src); err != nil {
-				return fmt.Errorf("%s: %w", displayPath(m.path), err)
+				return fmt.Errorf("%s: %w", displayPath(roots, m.path), err)
 			}
 			add(m, m.ix.Uses(od))
 			imported = true
@@ -188,7 +198,7 @@ func (f *Features) renameTopLevel(ctx context.Context, s features.Snapshot, offs
 		if imported && declDef.Kind == kindType {
 			// Type references resolve to type declarations only, never to
 			// the import: the undeclared ones name the imported type.
-			spans, err := unresolvedUses(m, oldName, newName, false)
+			spans, err := unresolvedUses(roots, m, oldName, newName, false)
 			if err != nil {
 				return err
 			}
@@ -199,9 +209,9 @@ func (f *Features) renameTopLevel(ctx context.Context, s features.Snapshot, offs
 				continue
 			}
 			if w.reexport {
-				return fmt.Errorf("cannot rename %s: %s re-exports %q (pub import), whose importers are not followed", oldName, displayPath(m.path), w.module)
+				return fmt.Errorf("cannot rename %s: %s re-exports %q (pub import), whose importers are not followed", oldName, displayPath(roots, m.path), w.module)
 			}
-			spans, err := unresolvedUses(m, oldName, newName, true)
+			spans, err := unresolvedUses(roots, m, oldName, newName, true)
 			if err != nil {
 				return err
 			}
@@ -245,10 +255,10 @@ func (f *Features) renameTopLevel(ctx context.Context, s features.Snapshot, offs
 // topClash refuses a top-level rename when newName is declared at the
 // top level of m, a type or a value alike (a struct's name is also its
 // constructor).
-func topClash(m module, oldName, newName string) error {
+func topClash(roots []string, m module, oldName, newName string) error {
 	for _, od := range m.ix.ByName[newName] {
 		if od.Scope == 0 {
-			return fmt.Errorf("%s: cannot rename %s to %s: %s is already declared at %d:%d", displayPath(m.path), oldName, newName, newName, lineOf(m.src, od.Span.Start), colOf(m.src, od.Span.Start))
+			return fmt.Errorf("%s: cannot rename %s to %s: %s is already declared at %d:%d", displayPath(roots, m.path), oldName, newName, newName, lineOf(m.src, od.Span.Start), colOf(m.src, od.Span.Start))
 		}
 	}
 	return nil
@@ -285,8 +295,8 @@ func wholeImports(tree *sitter.Tree, src []byte) []wholeImport {
 // resolves. Refused when newName is declared at its top level or already
 // used there without a declaration (another import provides it), or when
 // a declaration of newName would be nearer to one of the uses.
-func unresolvedUses(m module, oldName, newName string, values bool) ([]diagnostics.Span, error) {
-	if err := topClash(m, oldName, newName); err != nil {
+func unresolvedUses(roots []string, m module, oldName, newName string, values bool) ([]diagnostics.Span, error) {
+	if err := topClash(roots, m, oldName, newName); err != nil {
 		return nil, err
 	}
 	var out []diagnostics.Span
@@ -296,10 +306,10 @@ func unresolvedUses(m module, oldName, newName string, values bool) ([]diagnosti
 		}
 		switch r.Name {
 		case newName:
-			return nil, fmt.Errorf("%s: cannot rename %s to %s: %s is already used at %d:%d", displayPath(m.path), oldName, newName, newName, lineOf(m.src, r.Span.Start), colOf(m.src, r.Span.Start))
+			return nil, fmt.Errorf("%s: cannot rename %s to %s: %s is already used at %d:%d", displayPath(roots, m.path), oldName, newName, newName, lineOf(m.src, r.Span.Start), colOf(m.src, r.Span.Start))
 		case oldName:
 			if o := m.ix.Resolve(names.Ref{Name: newName, Span: r.Span, Type: r.Type}); o != nil {
-				return nil, fmt.Errorf("%s: cannot rename %s to %s: the use at %d:%d would refer to the %s %s declared at %d:%d", displayPath(m.path), oldName, newName,
+				return nil, fmt.Errorf("%s: cannot rename %s to %s: the use at %d:%d would refer to the %s %s declared at %d:%d", displayPath(roots, m.path), oldName, newName,
 					lineOf(m.src, r.Span.Start), colOf(m.src, r.Span.Start), o.Kind, newName, lineOf(m.src, o.Span.Start), colOf(m.src, o.Span.Start))
 			}
 			out = append(out, r.Span)
@@ -311,11 +321,17 @@ func unresolvedUses(m module, oldName, newName string, values bool) ([]diagnosti
 func lineOf(src []byte, off int) int { return bytes.Count(src[:off], []byte("\n")) + 1 }
 func colOf(src []byte, off int) int  { return off - bytes.LastIndexByte(src[:off], '\n') }
 
-// displayPath names a module in a message: its base name, or "this file"
-// for an unsaved buffer.
-func displayPath(path string) string {
+// displayPath names a module in a message: its path relative to the
+// workspace root holding it (else its base name), or "this file" for an
+// unsaved buffer.
+func displayPath(roots []string, path string) string {
 	if path == "" {
 		return "this file"
+	}
+	for _, root := range roots {
+		if rel, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(rel) {
+			return filepath.ToSlash(rel)
+		}
 	}
 	return filepath.Base(path)
 }

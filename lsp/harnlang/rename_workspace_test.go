@@ -81,6 +81,10 @@ func TestWorkspaceRename(t *testing.T) {
 			"lib.harn":  strings.Replace(files["lib.harn"], "Point", "Pt", 1),
 			"main.harn": strings.ReplaceAll(mainSrc, "Point", "Pt"),
 		}, ""},
+		{"struct from a type annotation", "main.harn", "Point)", "Pt", map[string]string{
+			"lib.harn":  strings.Replace(files["lib.harn"], "Point", "Pt", 1),
+			"main.harn": strings.ReplaceAll(mainSrc, "Point", "Pt"),
+		}, ""},
 		{"collision in an importer", "lib.harn", "clamp(x", "bound", nil, "taken.harn: cannot rename clamp to bound: bound is already declared at 3:4"},
 		{"collision in the declaring module", "main.harn", "clamp(p", "Point", nil, "lib.harn: cannot rename clamp to Point: Point is already declared at 5:12"},
 		{"a use in an importer rebound", "lib.harn", "clamp(x", "p", nil, "main.harn: cannot rename clamp to p: the use at 4:10 would refer to the parameter p declared at 3:8"},
