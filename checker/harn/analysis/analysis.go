@@ -140,9 +140,15 @@ type Return struct {
 // Uncertain reports whether t contains any, unknown, an open record, a
 // bare container or a function anywhere: nothing about such a value's
 // shape is certain, so rules comparing it with a declared type stay quiet.
-func Uncertain(t types.Type) bool { return uncertain(t, 0) }
+func Uncertain(t types.Type) bool { return uncertain(t, true, 0) }
 
-func uncertain(t types.Type, depth int) bool {
+// ContainsGradual reports whether t contains any, unknown, an open record
+// or a bare container anywhere (Uncertain without the function case).
+func ContainsGradual(t types.Type) bool { return uncertain(t, false, 0) }
+
+// uncertain walks t; depth bounds the walk so that recursive types
+// (`type Tree = {children: list<Tree>}`) terminate, counting as uncertain.
+func uncertain(t types.Type, funcs bool, depth int) bool {
 	if depth > 32 {
 		return true
 	}
@@ -156,20 +162,22 @@ func uncertain(t types.Type, depth int) bool {
 				return true
 			}
 			for _, f := range u.Fields {
-				if uncertain(f.Type, depth+1) {
+				if uncertain(f.Type, funcs, depth+1) {
 					return true
 				}
 			}
 		case *types.List:
-			if u.Bare || uncertain(u.Elem, depth+1) {
+			if u.Bare || uncertain(u.Elem, funcs, depth+1) {
 				return true
 			}
 		case *types.Dict:
-			if u.Bare || uncertain(u.Value, depth+1) {
+			if u.Bare || uncertain(u.Value, funcs, depth+1) {
 				return true
 			}
 		case *types.Func:
-			return true
+			if funcs {
+				return true
+			}
 		}
 	}
 	return false

@@ -83,7 +83,7 @@ func check(p *analysis.Pass, c analysis.Call) {
 			break
 		}
 		pt := c.Sig.Params[i].Type
-		if types.IsGradual(at) || containsGradual(at) {
+		if types.IsGradual(at) || analysis.ContainsGradual(at) {
 			continue
 		}
 		if _, isFn := types.Unalias(at).(*types.Func); isFn {
@@ -99,34 +99,6 @@ func check(p *analysis.Pass, c analysis.Call) {
 		d.Help = "pass a value of type " + types.Describe(pt)
 		p.Report(d)
 	}
-}
-
-func containsGradual(t types.Type) bool {
-	for _, m := range types.Members(t) {
-		if types.IsGradual(m) {
-			return true
-		}
-		switch u := types.Unalias(m).(type) {
-		case *types.Record:
-			if u.Open {
-				return true
-			}
-			for _, f := range u.Fields {
-				if containsGradual(f.Type) {
-					return true
-				}
-			}
-		case *types.List:
-			if u.Bare || containsGradual(u.Elem) {
-				return true
-			}
-		case *types.Dict:
-			if u.Bare || containsGradual(u.Value) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func were(n int) string {
@@ -195,7 +167,7 @@ func checkPolicy(p *analysis.Pass, c analysis.Call) {
 			return
 		}
 	}
-	if !types.Assignable(rec, want) && !containsGradual(rec) {
+	if !types.Assignable(rec, want) && !analysis.ContainsGradual(rec) {
 		d := p.Diag(diagnostics.SourceType, codeType, arg.Pos(), "the policy of %s has type %s, which is not assignable to EvaluationPolicy", c.Name, types.Describe(rec))
 		d.Help = "backend is \"structured_llm\" or \"native_decision\", provider and model are strings, threshold a float"
 		p.Report(d)
