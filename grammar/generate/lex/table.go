@@ -1,6 +1,7 @@
 package lex
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/harnlang/harn-check/grammar/generate/ir"
@@ -368,7 +369,7 @@ func compareStates(a, b *LexState) int {
 		}
 		return acc
 	}
-	if c := cmpInts(rank(a.Accept), rank(b.Accept)); c != 0 {
+	if c := cmp.Compare(rank(a.Accept), rank(b.Accept)); c != 0 {
 		return c
 	}
 	if a.EOF != b.EOF {
@@ -378,7 +379,7 @@ func compareStates(a, b *LexState) int {
 		return 1
 	}
 	if a.EOF {
-		if c := cmpInts(a.EOFState, b.EOFState); c != 0 {
+		if c := cmp.Compare(a.EOFState, b.EOFState); c != 0 {
 			return c
 		}
 	}
@@ -387,7 +388,7 @@ func compareStates(a, b *LexState) int {
 		if c := x.Chars.Compare(y.Chars); c != 0 {
 			return c
 		}
-		if c := cmpInts(x.State, y.State); c != 0 {
+		if c := cmp.Compare(x.State, y.State); c != 0 {
 			return c
 		}
 		if x.InMainToken != y.InMainToken {
@@ -397,17 +398,7 @@ func compareStates(a, b *LexState) int {
 			return 1
 		}
 	}
-	return cmpInts(len(a.Advances), len(b.Advances))
-}
-
-func cmpInts(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(len(a.Advances), len(b.Advances))
 }
 
 // sortStates orders states 1.. by compareStates (stable), keeping state 0.

@@ -1,6 +1,7 @@
 package lr
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strings"
@@ -383,11 +384,11 @@ func (b *builder) comparePrecedence(left prepare.Precedence, leftSyms []Symbol, 
 	li, ri := left.Kind == prepare.PrecInt, right.Kind == prepare.PrecInt
 	switch {
 	case li && ri && (left.Int != 0 || right.Int != 0):
-		return cmp(left.Int, right.Int)
+		return cmp.Compare(left.Int, right.Int)
 	case li && right.Kind == prepare.PrecNone && left.Int != 0:
-		return cmp(left.Int, 0)
+		return cmp.Compare(left.Int, 0)
 	case left.Kind == prepare.PrecNone && ri && right.Int != 0:
-		return cmp(0, right.Int)
+		return cmp.Compare(0, right.Int)
 	}
 	matches := func(e prepare.PrecedenceEntry, p prepare.Precedence, syms []Symbol) bool {
 		if !e.IsSymbol {

@@ -2,6 +2,7 @@ package lr
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -230,7 +231,7 @@ func (b *builder) handleConflict(set *itemSet, state *State, preceding []Symbol,
 	sort.Slice(actual, func(i, j int) bool { return actual[i].Less(actual[j]) })
 	actual = dedup(actual)
 	for i, c := range b.syn.ExpectedConflicts {
-		if symbolsEqual(c, actual) {
+		if slices.Equal(c, actual) {
 			b.usedConflicts[i] = true
 			return nil
 		}
@@ -308,16 +309,4 @@ func dedup(list []Symbol) []Symbol {
 		}
 	}
 	return out
-}
-
-func symbolsEqual(a, b []Symbol) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -1,6 +1,7 @@
 package lr
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"sort"
@@ -101,22 +102,22 @@ func varOrder(v int) int {
 // precedence, length, precedence and associativity before the dot, then
 // the consumed steps' aliases and fields and the remaining steps.
 func compareItems(a, b item) int {
-	if c := cmp(a.step, b.step); c != 0 {
+	if c := cmp.Compare(a.step, b.step); c != 0 {
 		return c
 	}
-	if c := cmp(varOrder(a.variable), varOrder(b.variable)); c != 0 {
+	if c := cmp.Compare(varOrder(a.variable), varOrder(b.variable)); c != 0 {
 		return c
 	}
-	if c := cmp(a.prod.DynamicPrecedence, b.prod.DynamicPrecedence); c != 0 {
+	if c := cmp.Compare(a.prod.DynamicPrecedence, b.prod.DynamicPrecedence); c != 0 {
 		return c
 	}
-	if c := cmp(len(a.prod.Steps), len(b.prod.Steps)); c != 0 {
+	if c := cmp.Compare(len(a.prod.Steps), len(b.prod.Steps)); c != 0 {
 		return c
 	}
 	if c := a.precedence().Compare(b.precedence()); c != 0 {
 		return c
 	}
-	if c := cmp(int(a.associativity()), int(b.associativity())); c != 0 {
+	if c := cmp.Compare(int(a.associativity()), int(b.associativity())); c != 0 {
 		return c
 	}
 	for i := range a.prod.Steps {
@@ -133,16 +134,6 @@ func compareItems(a, b item) int {
 		if c != 0 {
 			return c
 		}
-	}
-	return 0
-}
-
-func cmp(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
 	}
 	return 0
 }

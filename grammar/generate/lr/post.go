@@ -1,6 +1,7 @@
 package lr
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/harnlang/harn-check/grammar/generate/ir"
@@ -114,7 +115,7 @@ func PopulateExternalLexStates(t *Table, g *prepare.SyntaxGrammar) {
 		list := set.Slice()
 		found := -1
 		for i, row := range t.ExternalLexStates {
-			if intsEqual(row, list) {
+			if slices.Equal(row, list) {
 				found = i
 				break
 			}
@@ -150,16 +151,4 @@ func MarkFragileTokens(t *Table, rel TokenRelations) {
 			}
 		}
 	}
-}
-
-func intsEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -13,6 +13,7 @@
 package prepare
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/harnlang/harn-check/grammar/generate/input"
@@ -105,13 +106,13 @@ func (p Precedence) String() string {
 // Compare orders precedences: none < integers (by value) < names (by text).
 func (p Precedence) Compare(o Precedence) int {
 	if p.Kind != o.Kind {
-		return cmpInt(int(p.Kind), int(o.Kind))
+		return cmp.Compare(int(p.Kind), int(o.Kind))
 	}
 	switch p.Kind {
 	case PrecInt:
-		return cmpInt(p.Int, o.Int)
+		return cmp.Compare(p.Int, o.Int)
 	case PrecName:
-		return cmpStr(p.Name, o.Name)
+		return cmp.Compare(p.Name, o.Name)
 	}
 	return 0
 }
@@ -161,7 +162,7 @@ func (a *Alias) Compare(o *Alias) int {
 	case o == nil:
 		return 1
 	}
-	if c := cmpStr(a.Value, o.Value); c != 0 {
+	if c := cmp.Compare(a.Value, o.Value); c != 0 {
 		return c
 	}
 	return cmpBool(a.Named, o.Named)
@@ -189,16 +190,16 @@ func (s *Step) Compare(o *Step) int {
 	if c := s.Prec.Compare(o.Prec); c != 0 {
 		return c
 	}
-	if c := cmpInt(int(s.Assoc), int(o.Assoc)); c != 0 {
+	if c := cmp.Compare(int(s.Assoc), int(o.Assoc)); c != 0 {
 		return c
 	}
 	if c := s.Alias.Compare(o.Alias); c != 0 {
 		return c
 	}
-	if c := cmpStr(s.Field, o.Field); c != 0 {
+	if c := cmp.Compare(s.Field, o.Field); c != 0 {
 		return c
 	}
-	return cmpInt(s.ReservedSet, o.ReservedSet)
+	return cmp.Compare(s.ReservedSet, o.ReservedSet)
 }
 
 // Production is one flattened alternative of a rule.
@@ -331,26 +332,6 @@ func (e *Error) Error() string {
 
 func errf(rule, format string, args ...any) error {
 	return &Error{Rule: rule, Msg: fmt.Sprintf(format, args...)}
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpStr(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func cmpBool(a, b bool) int {

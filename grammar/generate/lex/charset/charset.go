@@ -10,6 +10,7 @@
 package charset
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -50,7 +51,7 @@ func FromRanges(rs ...Range) Set {
 			sorted = append(sorted, r)
 		}
 	}
-	slices.SortFunc(sorted, func(a, b Range) int { return cmpInt(int(a.Start), int(b.Start)) })
+	slices.SortFunc(sorted, func(a, b Range) int { return cmp.Compare(int(a.Start), int(b.Start)) })
 	var out []Range
 	for _, r := range sorted {
 		if n := len(out); n > 0 && out[n-1].End >= r.Start {
@@ -217,26 +218,16 @@ func (s Set) Equal(o Set) bool {
 // disjoint sets and decides the order of DFA transitions.
 func (s Set) Compare(o Set) int {
 	if a, b := s.Size(), o.Size(); a != b {
-		return cmpInt(a, b)
+		return cmp.Compare(a, b)
 	}
 	for i := 0; i < len(s.r) && i < len(o.r); i++ {
 		a, b := s.r[i], o.r[i]
 		if la, lb := a.End-a.Start, b.End-b.Start; la != lb {
-			return cmpInt(int(la), int(lb))
+			return cmp.Compare(int(la), int(lb))
 		}
 		if a.Start != b.Start {
-			return cmpInt(int(a.Start), int(b.Start))
+			return cmp.Compare(int(a.Start), int(b.Start))
 		}
-	}
-	return 0
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
 	}
 	return 0
 }
