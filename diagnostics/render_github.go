@@ -18,13 +18,8 @@ func RenderGitHub(w io.Writer, r *Report) error {
 	loc := newLocator(r)
 	bw := bufio.NewWriter(w)
 	for _, f := range r.Files {
-		ds := append([]Diagnostic(nil), f.Diagnostics...)
-		Sort(ds)
-		for _, d := range ds {
-			path := f.Path
-			if d.Path != "" {
-				path = d.Path
-			}
+		for _, d := range f.sortedDiagnostics() {
+			path := d.Path
 			level := "notice"
 			switch d.Severity {
 			case Error:

@@ -1,7 +1,6 @@
 package diagnostics
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 )
@@ -127,28 +126,16 @@ func RenderJSON(w io.Writer, r *Report) error {
 		if jf.PredicateManifest == nil {
 			jf.PredicateManifest = json.RawMessage("null")
 		}
-		ds := append([]Diagnostic(nil), f.Diagnostics...)
-		Sort(ds)
-		for _, d := range ds {
-			jf.Diagnostics = append(jf.Diagnostics, jsonDiag(loc, f.Path, d))
+		for _, d := range f.sortedDiagnostics() {
+			jf.Diagnostics = append(jf.Diagnostics, jsonDiag(loc, d))
 		}
 		env.Data.Files = append(env.Data.Files, jf)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(env); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return writeIndentedJSON(w, env)
 }
 
-func jsonDiag(loc *locator, path string, d Diagnostic) jsonDiagnostic {
-	if d.Path != "" {
-		path = d.Path
-	}
+func jsonDiag(loc *locator, d Diagnostic) jsonDiagnostic {
+	path := d.Path
 	rg, _ := loc.resolve(path, d.Span, false)
 	jd := jsonDiagnostic{
 		Source: string(d.Source), Severity: d.Severity.String(), Code: d.Code, Message: d.Message,
@@ -157,10 +144,7 @@ func jsonDiag(loc *locator, path string, d Diagnostic) jsonDiagnostic {
 		Help: d.Help, Related: []jsonRelated{}, Fixes: []jsonFix{},
 	}
 	for _, rel := range d.Related {
-		p := rel.Path
-		if p == "" {
-			p = path
-		}
+		p := orPath(rel.Path, path)
 		rr, _ := loc.resolve(p, rel.Span, false)
 		jd.Related = append(jd.Related, jsonRelated{
 			Path: p, Span: jsonSpan{rel.Span.Start, rel.Span.End},
@@ -170,10 +154,7 @@ func jsonDiag(loc *locator, path string, d Diagnostic) jsonDiagnostic {
 	for _, fix := range d.Fixes {
 		jf := jsonFix{Title: fix.Title, Edits: []jsonEdit{}}
 		for _, e := range fix.Edits {
-			p := e.Path
-			if p == "" {
-				p = path
-			}
+			p := orPath(e.Path, path)
 			er, _ := loc.resolve(p, e.Span, false)
 			jf.Edits = append(jf.Edits, jsonEdit{
 				Path: p, Span: jsonSpan{e.Span.Start, e.Span.End},

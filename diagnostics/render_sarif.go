@@ -1,8 +1,6 @@
 package diagnostics
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
 	"net/url"
 	"path/filepath"
@@ -161,13 +159,8 @@ func RenderSARIF(w io.Writer, r *Report, opts SARIFOptions) error {
 	}
 	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "utf16CodeUnits", Results: []sarifResult{}}
 	for _, f := range r.Files {
-		ds := append([]Diagnostic(nil), f.Diagnostics...)
-		Sort(ds)
-		for _, d := range ds {
-			path := f.Path
-			if d.Path != "" {
-				path = d.Path
-			}
+		for _, d := range f.sortedDiagnostics() {
+			path := d.Path
 			res := sarifResult{
 				RuleID:    d.Code,
 				Level:     SARIFLevel(d.Severity),
@@ -178,11 +171,7 @@ func RenderSARIF(w io.Writer, r *Report, opts SARIFOptions) error {
 				res.RuleIndex = &i
 			}
 			for i, rel := range d.Related {
-				p := rel.Path
-				if p == "" {
-					p = path
-				}
-				l := sarifLoc(loc, p, rel.Span)
+				l := sarifLoc(loc, orPath(rel.Path, path), rel.Span)
 				id := i + 1
 				l.ID = &id
 				l.Message = &sarifText{rel.Message}
@@ -191,11 +180,7 @@ func RenderSARIF(w io.Writer, r *Report, opts SARIFOptions) error {
 			for _, fix := range d.Fixes {
 				sf := sarifFix{Description: sarifText{fix.Title}}
 				for _, e := range fix.Edits {
-					p := e.Path
-					if p == "" {
-						p = path
-					}
-					l := sarifLoc(loc, p, e.Span)
+					l := sarifLoc(loc, orPath(e.Path, path), e.Span)
 					region := sarifRegion{CharOffset: e.Span.Start, CharLength: e.Span.Len()}
 					if l.PhysicalLocation.Region != nil {
 						region = *l.PhysicalLocation.Region
@@ -211,15 +196,7 @@ func RenderSARIF(w io.Writer, r *Report, opts SARIFOptions) error {
 		}
 	}
 	log := sarifLog{Schema: SARIFSchema, Version: SARIFVersion, Runs: []sarifRun{run}}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(log); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return writeIndentedJSON(w, log)
 }
 
 func sarifMessage(d Diagnostic) string {

@@ -53,12 +53,7 @@ func RenderText(w io.Writer, r *Report, opts TextOptions) error {
 	bw := bufio.NewWriter(w)
 	t := &textRenderer{w: bw, opts: opts, loc: newLocator(r)}
 	for _, f := range r.Files {
-		ds := append([]Diagnostic(nil), f.Diagnostics...)
-		Sort(ds)
-		for _, d := range ds {
-			if d.Path == "" {
-				d.Path = f.Path
-			}
+		for _, d := range f.sortedDiagnostics() {
 			t.diagnostic(d)
 		}
 	}
@@ -106,24 +101,14 @@ func (t *textRenderer) diagnostic(d Diagnostic) {
 
 	// The gutter is as wide as the largest line number shown.
 	width := 1
-	lines := []struct {
-		path string
-		span Span
-	}{{d.Path, d.Span}}
-	for _, rel := range d.Related {
-		p := rel.Path
-		if p == "" {
-			p = d.Path
-		}
-		lines = append(lines, struct {
-			path string
-			span Span
-		}{p, rel.Span})
-	}
-	for _, l := range lines {
-		if rg, ok := t.loc.resolve(l.path, l.span, false); ok {
+	widen := func(path string, span Span) {
+		if rg, ok := t.loc.resolve(path, span, false); ok {
 			width = max(width, len(strconv.Itoa(rg.EndLine)))
 		}
+	}
+	widen(d.Path, d.Span)
+	for _, rel := range d.Related {
+		widen(orPath(rel.Path, d.Path), rel.Span)
 	}
 	pad := strings.Repeat(" ", width)
 
@@ -132,10 +117,7 @@ func (t *textRenderer) diagnostic(d Diagnostic) {
 		t.snippet(pad, d.Path, d.Span, '^', "", severityColor(d.Severity))
 	}
 	for _, rel := range d.Related {
-		p := rel.Path
-		if p == "" {
-			p = d.Path
-		}
+		p := orPath(rel.Path, d.Path)
 		if p == d.Path && t.loc.index(p) != nil {
 			t.snippet(pad, p, rel.Span, '-', rel.Message, ansiBlue)
 			continue

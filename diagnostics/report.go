@@ -1,6 +1,10 @@
 package diagnostics
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+)
 
 // File is one checked file as the renderers see it.
 type File struct {
@@ -149,4 +153,39 @@ func (l *locator) resolve(path string, s Span, utf16 bool) (Range, bool) {
 	}
 	a, b := col(s.Start), col(max(s.End, s.Start))
 	return Range{a.Line + 1, a.Column + 1, b.Line + 1, b.Column + 1}, true
+}
+
+// sortedDiagnostics returns a copy of the file's diagnostics in rendering
+// order, each with Path set (to the file's path when it was empty).
+func (f File) sortedDiagnostics() []Diagnostic {
+	ds := make([]Diagnostic, len(f.Diagnostics))
+	for i, d := range f.Diagnostics {
+		d.Path = orPath(d.Path, f.Path)
+		ds[i] = d
+	}
+	Sort(ds)
+	return ds
+}
+
+// orPath returns p, or def when p is empty: related spans and edits with
+// no path of their own are in their diagnostic's file.
+func orPath(p, def string) string {
+	if p == "" {
+		return def
+	}
+	return p
+}
+
+// writeIndentedJSON writes v as two-space indented JSON without HTML
+// escaping, in one write, as the JSON and SARIF renderers print.
+func writeIndentedJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
 }
