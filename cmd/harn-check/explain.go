@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"strings"
@@ -20,8 +19,15 @@ type explainJSON struct {
 }
 
 type explainExam struct {
-	Wrong diagnostics.Example `json:"wrong"`
-	Right diagnostics.Example `json:"right"`
+	Wrong explainExample `json:"wrong"`
+	Right explainExample `json:"right"`
+}
+
+// explainExample is the wire form of a diagnostics.Example, so the JSON
+// keys stay lower-case like the rest of the document.
+type explainExample struct {
+	Lang string `json:"lang"`
+	Code string `json:"code"`
 }
 
 func runExplain(e *env, args []string) int {
@@ -44,14 +50,15 @@ func runExplain(e *env, args []string) int {
 			return fail(e, "unknown diagnostic code %q (run 'harn-check explain' to list them)", code)
 		}
 		if *asJSON {
-			data, err := json.MarshalIndent(explainJSON{
+			if err := printJSON(e, explainJSON{
 				Code: info.Code, Severity: info.Severity.String(), Summary: info.Summary, Title: info.Title,
-				Explanation: info.Explanation, Examples: explainExam{Wrong: info.Wrong, Right: info.Right},
-			}, "", "  ")
-			if err != nil {
-				return fail(e, "internal error: %v", err)
+				Explanation: info.Explanation, Examples: explainExam{
+					Wrong: explainExample{Lang: info.Wrong.Lang, Code: info.Wrong.Code},
+					Right: explainExample{Lang: info.Right.Lang, Code: info.Right.Code},
+				},
+			}); err != nil {
+				return fail(e, "writing output: %v", err)
 			}
-			fmt.Fprintf(e.stdout, "%s\n", data)
 			continue
 		}
 		if i > 0 {

@@ -13,6 +13,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -149,4 +151,18 @@ func driverError(e *env, err error) int {
 		return fail(e, "%s", ue.Msg)
 	}
 	return fail(e, "internal error: %s", strings.TrimSpace(err.Error()))
+}
+
+// printJSON writes v to stdout as two-space indented JSON without HTML
+// escaping, the form of every JSON document the CLI prints.
+func printJSON(e *env, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := e.stdout.Write(b.Bytes())
+	return err
 }

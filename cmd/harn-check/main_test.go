@@ -63,7 +63,8 @@ func TestExplain(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &j); err != nil || code != 0 {
 		t.Fatalf("explain --json: exit %d, %v\n%s", code, err, out)
 	}
-	if j.Code != "HARN-TYP-036" || j.Severity != "error" || j.Examples.Wrong.Code == "" || j.Examples.Right.Lang != "harn" {
+	if j.Code != "HARN-TYP-036" || j.Severity != "error" || j.Examples.Wrong.Code == "" || j.Examples.Right.Lang != "harn" ||
+		!strings.Contains(out, `"lang": "harn"`) {
 		t.Errorf("explain --json: %+v", j)
 	}
 	code, out, _ = runCLI(t, "explain")

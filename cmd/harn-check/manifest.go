@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -46,14 +45,9 @@ func runManifest(e *env, args []string) int {
 		doc.Files = append(doc.Files, manifestFile{Path: f.Path, PredicateManifest: m})
 	}
 	if *asJSON {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
-			return fail(e, "internal error: %v", err)
+		if err := printJSON(e, doc); err != nil {
+			return fail(e, "writing output: %v", err)
 		}
-		e.stdout.Write(b.Bytes())
 	} else {
 		for _, f := range report.Files {
 			if f.Manifest == nil {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"io"
 	"os"
@@ -99,13 +97,8 @@ func runValidateOutput(e *env, args []string) int {
 		}
 		_ = diagnostics.RenderText(e.stderr, report, diagnostics.TextOptions{})
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(res); err != nil {
-		return fail(e, "internal error: %v", err)
+	if err := printJSON(e, res); err != nil {
+		return fail(e, "writing output: %v", err)
 	}
-	e.stdout.Write(b.Bytes())
 	return code
 }
