@@ -39,8 +39,13 @@ func (s *syncBuffer) String() string {
 // document changed is not published; the newer version's is.
 func TestStaleDiagnosticsDropped(t *testing.T) {
 	release := make(chan struct{})
+	// started tells the test that version 1's analysis is under way, so the
+	// change below supersedes a running analysis rather than cancelling its
+	// debounce timer before it fired (then there would be nothing to drop).
+	started := make(chan struct{}, 1)
 	driver.Register(driver.Language{Name: "Slow", Extension: ".slow", Check: func(path string, src []byte) driver.Result {
 		if bytes.Contains(src, []byte("block")) {
+			started <- struct{}{}
 			<-release
 		}
 		return driver.Result{Diagnostics: []diagnostics.Diagnostic{
@@ -54,6 +59,11 @@ func TestStaleDiagnosticsDropped(t *testing.T) {
 	c.Initialize("file:///w", nil)
 	const uri = "file:///w/x.slow"
 	c.Open(uri, "", 1, "block")
+	select {
+	case <-started:
+	case <-time.After(lsptest.Timeout):
+		t.Fatal("version 1 was never analysed")
+	}
 	c.Change(uri, 2, lsptest.Edit{StartLine: 0, StartChar: 0, EndLine: 0, EndChar: 5, Text: "fine"})
 	if d := c.WaitDiagnostics(uri, 2); len(d.Diagnostics) != 1 || !strings.Contains(string(d.Diagnostics[0]), `"fine"`) {
 		t.Errorf("version 2 diagnostics: %s", d.Diagnostics)
