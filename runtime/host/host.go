@@ -1,0 +1,222 @@
+package host
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config describes the program a Host serves and what it was granted.
+type Config struct {
+	// Root is the program's folder: relative paths resolve against it and
+	// it is readable and writable. "" means the working directory.
+	Root string
+	// TempDir is the temporary directory the program may use; "" means
+	// os.TempDir().
+	TempDir string
+	// Grants are the user's --allow-* flags.
+	Grants Grants
+	// LookupEnv reads the environment; nil means os.LookupEnv.
+	LookupEnv func(key string) (string, bool)
+	// Now reads the clock; nil means time.Now.
+	Now func() time.Time
+	// Seed, when set, makes Rand deterministic (tests, replays).
+	Seed *uint64
+	// Stdin, Stdout and Stderr are the program's streams; nil means an
+	// empty input and discarded output.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// Host is the capability layer of one running program.
+type Host struct {
+	root, temp string
+	// allowed are the real paths of the directories the program may use.
+	allowed []string
+	grants  Grants
+	lookup  func(string) (string, bool)
+	now     func() time.Time
+	start   time.Time
+
+	envMu  sync.Mutex
+	envSet map[string]*string // overlay: nil value = unset
+
+	randMu sync.Mutex
+	rng    *rand.Rand
+
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	outMu          sync.Mutex
+}
+
+// New builds a Host. It fails when Root or TempDir cannot be resolved to a
+// real directory; a granted --allow-fs directory that does not exist is
+// allowed (its path is checked as written) so that a program may create it.
+func New(cfg Config) (*Host, error) {
+	root := cfg.Root
+	if root == "" {
+		root = "."
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("program folder %s: %v", root, err)
+	}
+	realRoot, err := filepath.EvalSymlinks(absRoot)
+	if err != nil {
+		return nil, fmt.Errorf("program folder %s: %v", root, err)
+	}
+	temp := cfg.TempDir
+	if temp == "" {
+		temp = os.TempDir()
+	}
+	absTemp, err := filepath.Abs(temp)
+	if err != nil {
+		return nil, fmt.Errorf("temp dir %s: %v", temp, err)
+	}
+	realTemp, err := filepath.EvalSymlinks(absTemp)
+	if err != nil {
+		return nil, fmt.Errorf("temp dir %s: %v", temp, err)
+	}
+	h := &Host{
+		root:   realRoot,
+		temp:   realTemp,
+		grants: cfg.Grants,
+		lookup: cfg.LookupEnv,
+		now:    cfg.Now,
+		envSet: map[string]*string{},
+		stdin:  cfg.Stdin,
+		stdout: cfg.Stdout,
+		stderr: cfg.Stderr,
+	}
+	h.allowed = []string{realRoot, realTemp}
+	for _, d := range cfg.Grants.FS {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, fmt.Errorf("--allow-fs=%s: %v", d, err)
+		}
+		if r := realPath(filepath.Clean(abs), 0); r != "" {
+			h.allowed = append(h.allowed, r)
+		}
+	}
+	if h.lookup == nil {
+		h.lookup = os.LookupEnv
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if h.stdin == nil {
+		h.stdin = bytes.NewReader(nil)
+	}
+	if h.stdout == nil {
+		h.stdout = io.Discard
+	}
+	if h.stderr == nil {
+		h.stderr = io.Discard
+	}
+	var seed [32]byte
+	if cfg.Seed != nil {
+		s := *cfg.Seed
+		for i := range 8 {
+			seed[i] = byte(s >> (8 * i))
+		}
+	} else {
+		cryptoFill(seed[:])
+	}
+	h.rng = rand.New(rand.NewChaCha8(seed))
+	h.start = time.Now()
+	return h, nil
+}
+
+// Root is the real path of the program's folder.
+func (h *Host) Root() string { return h.root }
+
+// TempDir is the real path of the program's temporary directory.
+func (h *Host) TempDir() string { return h.temp }
+
+// Grants returns the grants the host was built with.
+func (h *Host) Grants() Grants { return h.grants }
+
+// Stdin is the program's standard input.
+func (h *Host) Stdin() io.Reader { return h.stdin }
+
+// Stdout is the program's standard output. Writes from concurrent tasks
+// should go through WriteStdout so lines do not interleave.
+func (h *Host) Stdout() io.Writer { return h.stdout }
+
+// Stderr is the program's standard error.
+func (h *Host) Stderr() io.Writer { return h.stderr }
+
+// WriteStdout writes s to standard output in one locked write.
+func (h *Host) WriteStdout(s string) error {
+	h.outMu.Lock()
+	defer h.outMu.Unlock()
+	_, err := io.WriteString(h.stdout, s)
+	return err
+}
+
+// WriteStderr writes s to standard error in one locked write.
+func (h *Host) WriteStderr(s string) error {
+	h.outMu.Lock()
+	defer h.outMu.Unlock()
+	_, err := io.WriteString(h.stderr, s)
+	return err
+}
+
+// LookupEnv reads an environment variable, seeing the program's own
+// SetEnv/UnsetEnv calls first.
+func (h *Host) LookupEnv(key string) (string, bool) {
+	h.envMu.Lock()
+	v, ok := h.envSet[key]
+	h.envMu.Unlock()
+	if ok {
+		if v == nil {
+			return "", false
+		}
+		return *v, true
+	}
+	return h.lookup(key)
+}
+
+// SetEnv sets a variable in the program's private overlay; the process
+// environment is never changed. Processes the program runs inherit it.
+func (h *Host) SetEnv(key, value string) {
+	h.envMu.Lock()
+	defer h.envMu.Unlock()
+	h.envSet[key] = &value
+}
+
+// UnsetEnv hides a variable from the program (and its child processes).
+func (h *Host) UnsetEnv(key string) {
+	h.envMu.Lock()
+	defer h.envMu.Unlock()
+	h.envSet[key] = nil
+}
+
+// Environ is the environment a child process gets: the process
+// environment with the program's overlay applied, sorted by name.
+func (h *Host) Environ() []string {
+	base := os.Environ()
+	h.envMu.Lock()
+	defer h.envMu.Unlock()
+	out := make([]string, 0, len(base)+len(h.envSet))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, over := h.envSet[k]; over {
+			continue
+		}
+		out = append(out, kv)
+	}
+	for k, v := range h.envSet {
+		if v != nil {
+			out = append(out, k+"="+*v)
+		}
+	}
+	sortStrings(out)
+	return out
+}
