@@ -33,6 +33,10 @@ func TestLowerRealTrees(t *testing.T) {
 		if (r.Errors > 0) != r.HasError {
 			t.Errorf("%s: lowering found %d errors, tree has error = %v\n%s", n, r.Errors, r.HasError, r.Dump)
 		}
+		// Only the corpus case about malformed numbers has such tokens.
+		if want := strings.Contains(n, "malformed token"); (r.Malformed > 0) != want {
+			t.Errorf("%s: lowering found %d malformed tokens, want some = %v", n, r.Malformed, want)
+		}
 		if r.HasError != errorCase[n] {
 			t.Errorf("%s: tree has error = %v, want %v", n, r.HasError, errorCase[n])
 		}

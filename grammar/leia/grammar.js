@@ -134,6 +134,25 @@ module.exports = grammar({
     // end-of-input, which is what let the runtime's recovery at the end of
     // the file loop forever (tree-sitter/tree-sitter#1617).
     $._end_of_file,
+    // `quote` before a field block (`quote { body: ... }`): the scanner
+    // looks past the brace, and a first entry written `key:` or `"key":`
+    // makes the body table fields rather than statements.
+    $._quote_fields_keyword,
+    // The q dialect's raw source block (spec "Tagged Dialects"): `q` before
+    // `{` or `! {`, the opening brace, the raw q text (balanced braces,
+    // q strings and comments skipped, `${` ends it for an interpolation)
+    // and the closing brace. The scanner keeps the brace depth of each open
+    // block as its state.
+    $._q_open,
+    $._q_lbrace,
+    $._q_content,
+    $._q_close,
+    // A number immediately followed by letters, digits, `_` or `.` in a
+    // way no literal rule accepts (`1name`, `1__2`, `1e_2`, `0xfg`): one
+    // token, so the mistake is one lexical error rather than a number
+    // followed by a name (spec "Numbers": `_` only between digits). The
+    // scanner reads the whole run and leaves valid literals to the lexer.
+    $.malformed_number,
     // Never produced: present only so the scanner can recognise error
     // recovery (every symbol valid).
     $._error_sentinel,
@@ -165,7 +184,15 @@ module.exports = grammar({
   ],
 
   rules: {
-    source_file: $ => seq(repeat(choice($._statement, ';')), optional($._end_of_file)),
+    source_file: $ => seq(
+      optional($.shebang),
+      repeat(choice($._statement, ';')),
+      optional($._end_of_file),
+    ),
+
+    // `#!/usr/bin/env leia` on the first line is a comment (spec "Source
+    // text"), so a script can be executable.
+    shebang: _ => token(seq('#!', /[^\r\n]*/)),
 
     // ----------------------------------------------------------------------
     // Statements (spec "Statements")
@@ -434,6 +461,7 @@ module.exports = grammar({
       $.integer,
       $.float,
       $.duration,
+      $.malformed_number,
       $.true,
       $.false,
       $.nil,
@@ -452,6 +480,7 @@ module.exports = grammar({
       $.tagged_block,
       $.tagged_string,
       $.quote_block,
+      $.q_block,
       $.agent_expression,
     ),
 
@@ -582,11 +611,30 @@ module.exports = grammar({
       field('body', choice($.template, $.fenced_template)),
     ),
 
-    // `quote { statements }`: the one tag whose block holds statements.
-    quote_block: $ => seq(
-      alias($._quote_keyword, 'quote'),
+    // `quote { statements }`: the one tag whose block holds statements;
+    // `quote { body: {...} }`, whose first entry is a `key:`, holds table
+    // fields instead (the scanner decides, see _quote_fields_keyword).
+    quote_block: $ => choice(
+      seq(
+        alias($._quote_keyword, 'quote'),
+        optional(field('bang', token.immediate('!'))),
+        field('body', $.block),
+      ),
+      seq(
+        alias($._quote_fields_keyword, 'quote'),
+        optional(field('bang', token.immediate('!'))),
+        field('body', $.table),
+      ),
+    ),
+
+    // `q { raw q source }` / `q! { ... }`: the q dialect's raw brace block.
+    // The body is q text, not Leia fields; `${expr}` interpolates.
+    q_block: $ => seq(
+      alias($._q_open, 'q'),
       optional(field('bang', token.immediate('!'))),
-      field('body', $.block),
+      alias($._q_lbrace, '{'),
+      repeat(choice(alias($._q_content, $.q_content), $.interpolation)),
+      alias($._q_close, '}'),
     ),
 
     // `agent { fields }` (current), and the legacy literal forms

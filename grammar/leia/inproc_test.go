@@ -95,10 +95,14 @@ func pointAt(src []byte, off int) sitter.Point {
 
 // lowered is one source parsed and lowered in process.
 type lowered struct {
-	Name     string
-	Dump     string
-	Errors   int
-	HasError bool
+	Name string
+	Dump string
+	// Errors counts the parse errors lowering found; Malformed the tokens
+	// the lexer could not read as written (ast.Error.Token set), which are
+	// no ERROR node of the tree.
+	Errors    int
+	Malformed int
+	HasError  bool
 }
 
 // lowerAll parses and lowers each named source with package binding.
@@ -113,7 +117,15 @@ func lowerAll(t *testing.T, names []string, srcs map[string][]byte) map[string]l
 		}
 		root := tree.RootNode()
 		file := ast.Lower(binding.Snapshot(root), src)
-		out[n] = lowered{Name: n, Dump: ast.Dump(file), Errors: len(file.Errors), HasError: root.HasError()}
+		l := lowered{Name: n, Dump: ast.Dump(file), HasError: root.HasError()}
+		for _, e := range file.Errors {
+			if e.Token != "" {
+				l.Malformed++
+			} else {
+				l.Errors++
+			}
+		}
+		out[n] = l
 		tree.Close()
 	}
 	return out

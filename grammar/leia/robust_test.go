@@ -44,9 +44,10 @@ func sortedNames(m map[string][]byte) []string {
 }
 
 // TestIncrementalReparse edits every sample at random and requires each
-// incremental reparse to equal a fresh parse. The scanner is stateless, so
-// a difference would be a scanner that reads past what it reports (wrong
-// lookahead bookkeeping) or a grammar bug.
+// incremental reparse to equal a fresh parse. The scanner's only state is
+// the q raw blocks' brace depths, serialized with each token, so a
+// difference would be a scanner that reads past what it reports (wrong
+// lookahead bookkeeping), a state not restored on reuse, or a grammar bug.
 func TestIncrementalReparse(t *testing.T) {
 	h := startParser(t)
 	rng := rand.New(rand.NewSource(11))

@@ -177,6 +177,10 @@ type Error struct {
 	Missing string
 	// Text is the source of the region (empty for a missing token).
 	Text string
+	// Token is set for an error that is one token the lexer could not read
+	// as written rather than a failed parse: "number" for a number literal
+	// run together with letters or misplaced `_` (`1name`, `1__2`).
+	Token string
 }
 
 func (*Error) stmtNode() {}

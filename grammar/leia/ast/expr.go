@@ -228,21 +228,28 @@ type TaggedBlock struct {
 }
 
 // TaggedString is tag`...`, tag!`...`, tag```...``` or $`...`. Tag is nil
-// for the shell form, whose Kind is DialectShell.
+// for the shell form, whose Kind is DialectShell. The q dialect's raw brace
+// block, `q { raw q source }` or `q! {...}`, is a TaggedString too, with
+// Block set: it means exactly what q`...` with the same text means.
 type TaggedString struct {
 	Span
 	Tag    *Ident
 	Bang   bool
 	Fenced bool
-	Parts  []StringPart
-	Kind   DialectKind
+	// Block marks the raw brace form `q { ... }`.
+	Block bool
+	Parts []StringPart
+	Kind  DialectKind
 }
 
-// QuoteBlock is `quote { statements }` (or `quote! {...}`).
+// QuoteBlock is `quote { statements }` (or `quote! {...}`), or a quote of
+// table fields, `quote { body: {...} }`, when the first entry is a key.
+// Exactly one of Body and Fields is set.
 type QuoteBlock struct {
 	Span
-	Bang bool
-	Body *Block
+	Bang   bool
+	Body   *Block
+	Fields *TableExpr
 }
 
 // AgentExpr is `agent {...}` (FormCurrent: name, config or declarative

@@ -79,7 +79,9 @@ type fieldChild struct {
 	node TreeNode
 }
 
-func isCommentKind(k string) bool { return k == "comment" || k == "directive" }
+// isCommentKind reports the nodes lowering keeps as comments: comments,
+// directives and a first-line `#!` (shebang).
+func isCommentKind(k string) bool { return k == "comment" || k == "directive" || k == "shebang" }
 
 func (l *lowerer) kids(n TreeNode) children {
 	count := n.ChildCount()
@@ -690,7 +692,22 @@ func (l *lowerer) expr(n TreeNode, parentEnd int) Expr {
 		}
 		return ts
 	case "quote_block":
-		return &QuoteBlock{Span: sp, Bang: c.field("bang") != nil, Body: l.block(c.field("body"), sp.End)}
+		q := &QuoteBlock{Span: sp, Bang: c.field("bang") != nil}
+		if body := c.field("body"); body != nil && body.Kind() == "table" {
+			q.Fields = l.table(body, sp.End)
+		} else {
+			q.Body = l.block(body, sp.End)
+		}
+		return q
+	case "q_block":
+		ts := &TaggedString{Span: sp, Bang: c.field("bang") != nil, Block: true, Kind: DialectGeneric}
+		ts.Tag = &Ident{Span: Span{sp.Start, sp.Start + 1}, Name: "q"}
+		ts.Parts = l.parts(c.named)
+		return ts
+	case "malformed_number":
+		e := &Error{Span: sp, Text: l.text(n), Token: "number"}
+		l.errors = append(l.errors, e)
+		return e
 	case "agent_expression":
 		a := &AgentExpr{Span: sp, Config: l.table(c.field("config"), sp.End), Form: FormCurrent}
 		if p := c.field("parameters"); p != nil {
@@ -735,7 +752,7 @@ func (l *lowerer) parts(nodes []TreeNode) []StringPart {
 	for _, ch := range nodes {
 		sp := l.span(ch)
 		switch ch.Kind() {
-		case "string_content", "template_content":
+		case "string_content", "template_content", "q_content":
 			addText(sp, l.text(ch))
 		case "escape_sequence":
 			addText(sp, decodeEscape(l.text(ch)))

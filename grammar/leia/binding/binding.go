@@ -94,8 +94,55 @@ func Parse(path string, src []byte) (*ast.File, []diagnostics.Diagnostic) {
 		return gaveUp(path, src)
 	}
 	defer tree.Close()
+	return Lowered(path, src, tree)
+}
+
+// Lowered lowers an already parsed tree of src (an editor's incrementally
+// reparsed tree, say) exactly as Parse lowers its own: the syntax tree and
+// every LEIA1001 diagnostic, sorted. The caller keeps ownership of tree.
+func Lowered(path string, src []byte, tree *sitter.Tree) (*ast.File, []diagnostics.Diagnostic) {
 	root := tree.RootNode()
-	return ast.Lower(Snapshot(root), src), SyntaxDiagnostics(path, src, root)
+	file := ast.Lower(Snapshot(root), src)
+	diags := SyntaxDiagnostics(path, src, root)
+	if tok := TokenDiagnostics(path, file); len(tok) > 0 {
+		diags = append(diags, tok...)
+		diagnostics.Sort(diags)
+	}
+	return file, diags
+}
+
+// TokenDiagnostics reports the tokens of file the lexer could not read as
+// written (ast.Error with Token set), which the parser accepted as one
+// token so that the rest of the file still parses: a number literal run
+// together with letters (`1name`) or with a misplaced `_` (`1__2`, `1e_2`).
+func TokenDiagnostics(path string, file *ast.File) []diagnostics.Diagnostic {
+	var out []diagnostics.Diagnostic
+	for _, e := range file.Errors {
+		if e.Token != "number" {
+			continue
+		}
+		d := diagnostics.New(path, diagnostics.SourceParser, SyntaxCode,
+			diagnostics.Span{Start: e.Start, End: e.End},
+			fmt.Sprintf("malformed number literal `%s`", truncate(e.Text, 30)))
+		d.Help = numberHelp(e.Text)
+		out = append(out, d)
+	}
+	return out
+}
+
+// numberHelp says what is wrong with a malformed number literal.
+func numberHelp(text string) string {
+	digits := 0
+	for digits < len(text) && text[digits] >= '0' && text[digits] <= '9' {
+		digits++
+	}
+	switch {
+	case strings.Contains(text, "_"):
+		return "`_` may only stand between two digits (1_000, 0xff_ff); a name cannot start with a digit"
+	case digits > 0 && digits < len(text) && text[digits] != '.' && !(digits == 1 && text[0] == '0'):
+		return "a name cannot start with a digit; put an operator or a space between the number and the name"
+	}
+	return "write an integer (42, 0xff, 0b1010, 0o17) or a float (1.5, 2e3, 2.5e-3)"
 }
 
 // gaveUp is the result for a file whose parse ran out of its budget

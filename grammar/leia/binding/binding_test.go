@@ -56,6 +56,9 @@ func TestSyntaxDiagnostics(t *testing.T) {
 		{"x := [1, 2\n", "missing `]`", -1},
 		{"f(a b)\n", "unexpected `b`, expected `)` or `,`", 4},
 		{"x = = 2\n", "unexpected `=`", 4},
+		{"n := 1name\n", "malformed number literal `1name`", 5},
+		{"n := 1__2\n", "malformed number literal `1__2`", 5},
+		{"n := f(1e_2)\n", "malformed number literal `1e_2`", 7},
 	}
 	for _, c := range cases {
 		_, diags := Parse("t.leia", []byte(c.src))
@@ -69,6 +72,24 @@ func TestSyntaxDiagnostics(t *testing.T) {
 		}
 		if c.at >= 0 && d.Span.Start != c.at {
 			t.Errorf("%q: diagnostic at %d, want %d", c.src, d.Span.Start, c.at)
+		}
+	}
+}
+
+// TestMalformedNumberIsOneError checks that a number run into a name is
+// one diagnostic with help, and that the statement around it still parses
+// (the name is not read as a second statement).
+func TestMalformedNumberIsOneError(t *testing.T) {
+	file, diags := Parse("t.leia", []byte("x := 1name + 2\ny := 3\n"))
+	if len(diags) != 1 || diags[0].Help == "" {
+		t.Fatalf("got %v, want one diagnostic with help", diags)
+	}
+	if len(file.Stmts) != 2 {
+		t.Fatalf("got %d statements, want 2:\n%s", len(file.Stmts), ast.Dump(file))
+	}
+	for _, ok := range []string{"x := 1_000 + 0xff_ff + 2.5e-3 + 1e+5 + 30s\n", "r := 1..2\n", "f := 1.5\n"} {
+		if _, diags := Parse("t.leia", []byte(ok)); len(diags) != 0 {
+			t.Errorf("%q: unexpected %v", ok, diags)
 		}
 	}
 }

@@ -5,4 +5,4 @@ package binding
 // cSourcesDigest is the SHA-256 of src/parser.c and src/scanner.c. It is
 // here so that the Go build cache, which does not follow the #include of
 // those files, rebuilds the binding whenever they change.
-const cSourcesDigest = "d29748a93929d47bfd935f043a52bd01327b634183d5f9e2c90bf1f1d4e30a01"
+const cSourcesDigest = "0cc8948fa2a543c24fdd18bbab46871c31dd1ff0d23dd507e7b4fa781d009d22"

@@ -7,6 +7,8 @@
 
 (comment) @comment @spell
 
+(shebang) @keyword.directive
+
 ; Tags of the AI dialect, then any other tag
 
 ((tagged_block
@@ -18,6 +20,11 @@
 
 (tagged_string
   tag: (identifier) @function.macro)
+
+(q_block
+  "q" @function.macro)
+
+(malformed_number) @number
 
 (tagged_string
   "$" @function.macro)
@@ -87,6 +94,7 @@
   (fenced_string)
   (template)
   (fenced_template)
+  (q_content)
 ] @string
 
 (escape_sequence) @string.escape
