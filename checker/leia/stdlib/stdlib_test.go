@@ -1,0 +1,66 @@
+package stdlib
+
+import "testing"
+
+func TestLookup(t *testing.T) {
+	cases := []struct {
+		path     string
+		kind     Kind
+		min, max int
+	}{
+		{"print", Function, 0, Unbounded},
+		{"tostring", Function, 1, 1},
+		{"assert", Function, 1, 2},
+		{"string", Module, 0, 0},
+		{"string.find", Function, 2, 4},
+		{"string.split", Function, 0, Unbounded},
+		{"llm.turn", Function, 1, 1},
+		{"llm.agent", Function, 2, 4},
+		{"math.pi", Value, 0, 0},
+		{"eval.case", Function, 2, 2},
+	}
+	for _, c := range cases {
+		e := LookupPath(c.path)
+		if e == nil {
+			t.Errorf("%s: not found", c.path)
+			continue
+		}
+		if e.Kind != c.kind || e.MinArgs != c.min || e.MaxArgs != c.max {
+			t.Errorf("%s: got %v %d..%d, want %v %d..%d", c.path, e.Kind, e.MinArgs, e.MaxArgs, c.kind, c.min, c.max)
+		}
+	}
+	for _, missing := range []string{"printf", "string.nope", "nope.x", "llm"+".x"} {
+		if LookupPath(missing) != nil {
+			t.Errorf("%s: found, want nil", missing)
+		}
+	}
+	if e := Lookup("eval"); e == nil || e.Scope != EvaluateOnly {
+		t.Errorf("eval: got %+v, want an EvaluateOnly module", e)
+	}
+	if e := LookupPath("llm.turn"); !e.ErrorResult || e.Results != 2 {
+		t.Errorf("llm.turn: got results %d error %v, want a (value, err) pair", e.Results, e.ErrorResult)
+	}
+}
+
+func TestGlobalsSortedAndNamed(t *testing.T) {
+	g := Globals()
+	if len(g) < 40 {
+		t.Fatalf("only %d globals", len(g))
+	}
+	for i, e := range g {
+		if i > 0 && g[i-1].Name >= e.Name {
+			t.Errorf("not sorted: %s before %s", g[i-1].Name, e.Name)
+		}
+		for name, m := range e.Members {
+			if m.Name != e.Name+"."+name {
+				t.Errorf("member %s of %s is named %s", name, e.Name, m.Name)
+			}
+		}
+	}
+}
+
+func TestSignature(t *testing.T) {
+	if got := LookupPath("string.find").Signature(); got != "string.find(s, pattern, init?, plain?)" {
+		t.Errorf("got %q", got)
+	}
+}
