@@ -6,7 +6,10 @@ require (
 	github.com/tree-sitter/go-tree-sitter v0.25.0
 	github.com/tree-sitter/tree-sitter-go v0.25.0
 	github.com/tree-sitter/tree-sitter-json v0.24.8
+	lukechampine.com/blake3 v1.4.1
 )
+
+require github.com/klauspost/cpuid/v2 v2.0.9 // indirect
 
 require (
 	github.com/mattn/go-pointer v0.0.1 // indirect

@@ -1,6 +1,10 @@
-// Package catalog is the model route catalog the Harn checker consults for
-// HARN-TYP-035: which provider/model routes exist and which operations
-// (text_generation, decision) and decision protocol each supports.
+// Package catalog is the model route catalog: the Harn checker consults it
+// for HARN-TYP-035 (which provider/model routes exist and which operations
+// (text_generation, decision) and decision protocol each supports), and the
+// runtime (runtime/llm, runtime/evaluate) reads the same routes for how to
+// reach a model: wire, endpoint, credential variable, windows, limits and
+// prices. One catalog serves both, so a route the checker accepts is the
+// route the runtime dials.
 //
 // The built-in defaults cover the providers the Harn references name. A
 // project extends or overrides them with a `harn.toml` file (found by the
@@ -14,8 +18,16 @@
 //	structured_transport = "tool_schema"    # optional: native_schema, tool_schema,
 //	                                        # format_schema, prompt_validation, unsupported
 //
-// Other tables and keys of harn.toml are ignored. A route with the same
-// provider and model as a default replaces it.
+// The runtime keys of a route (see runtime.go for their meaning) are
+// api, base_url, api_key_env, wire_model, timeout_ms, context_window,
+// state_window_tokens, request_window_tokens, max_questions,
+// max_choice_options, score_levels_min, score_levels_max, question_kinds,
+// input_price_per_mtok, output_price_per_mtok and the [routes.mock] table.
+// A key a route does not know is an error naming it (a misspelt
+// api_key_env must not silently leave a route without credentials).
+//
+// Other tables of harn.toml are ignored. A route with the same provider and
+// model as a default replaces it.
 //
 // Invariants: no IO (callers hand over the file's bytes); lookups are
 // deterministic.
@@ -50,6 +62,8 @@ type Route struct {
 	Operations []string `toml:"operations"`
 	Protocol   string   `toml:"protocol"`
 	Transport  string   `toml:"structured_transport"`
+	// Runtime describes how the runtime reaches the route (runtime.go).
+	Runtime
 }
 
 // Name is "provider/model".
@@ -62,9 +76,10 @@ type Catalog struct {
 	Origin string
 }
 
-// Default returns the built-in catalog.
+// Default returns the built-in catalog. Every route declares its windows
+// and limits (DefaultRuntime fills the runtime facts).
 func Default() *Catalog {
-	return &Catalog{routes: []Route{
+	routes := []Route{
 		{Provider: "mock", Model: "fixture", Operations: []string{OpTextGeneration, OpDecision}},
 		{Provider: "mock", Model: "chat", Operations: []string{OpTextGeneration}},
 		{Provider: "typesafe", Model: "jev-1.13", Operations: []string{OpDecision}, Protocol: "typesafe_system_one"},
@@ -75,7 +90,11 @@ func Default() *Catalog {
 		{Provider: "anthropic", Model: "claude-sonnet-4", Operations: []string{OpTextGeneration}, Transport: "tool_schema"},
 		{Provider: "anthropic", Model: "claude-haiku-4", Operations: []string{OpTextGeneration}, Transport: "tool_schema"},
 		{Provider: "ollama", Model: "llama3", Operations: []string{OpTextGeneration}, Transport: "format_schema"},
-	}}
+	}
+	for i := range routes {
+		routes[i].Runtime = defaultRuntime(routes[i])
+	}
+	return &Catalog{routes: routes}
 }
 
 // Routes returns the catalog's routes.
@@ -100,8 +119,19 @@ func (c *Catalog) Parse(origin string, data []byte) (*Catalog, error) {
 	if err := toml.Unmarshal(data, &doc); err != nil {
 		return c, fmt.Errorf("%s: %v", origin, err)
 	}
+	var raw struct {
+		Routes []map[string]any `toml:"routes"`
+	}
+	if err := toml.Unmarshal(data, &raw); err != nil {
+		return c, fmt.Errorf("%s: %v", origin, err)
+	}
 	out := &Catalog{routes: slices.Clone(c.routes), Origin: origin}
 	for i, r := range doc.Routes {
+		if i < len(raw.Routes) {
+			if key := unknownRouteKey(raw.Routes[i]); key != "" {
+				return c, fmt.Errorf("%s: routes[%d]: unknown key %q", origin, i, key)
+			}
+		}
 		if r.Provider == "" || r.Model == "" {
 			return c, fmt.Errorf("%s: routes[%d]: provider and model are required", origin, i)
 		}
@@ -116,6 +146,10 @@ func (c *Catalog) Parse(origin string, data []byte) (*Catalog, error) {
 		if r.Transport != "" && !slices.Contains(Transports, r.Transport) {
 			return c, fmt.Errorf("%s: routes[%d]: unknown structured_transport %q", origin, i, r.Transport)
 		}
+		if err := r.Runtime.validate(); err != nil {
+			return c, fmt.Errorf("%s: routes[%d] (%s): %v", origin, i, r.Name(), err)
+		}
+		r.Runtime = r.Runtime.withDefaults(r)
 		out.routes = slices.DeleteFunc(out.routes, func(o Route) bool { return o.Provider == r.Provider && o.Model == r.Model })
 		out.routes = append(out.routes, r)
 	}

@@ -1,0 +1,343 @@
+package llm
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"lukechampine.com/blake3"
+
+	"github.com/harnlang/harn-check/runtime/canonjson"
+)
+
+// TapeSchema is the first line of every tape.
+const TapeSchema = "harn-check.tape.v1"
+
+// MaxTapeLine bounds one tape line (a record with its state and answer).
+const MaxTapeLine = 64 << 20
+
+// Record is one recorded exchange.
+type Record struct {
+	// Seq is the 1-based position on the tape.
+	Seq int `json:"seq"`
+	// Kind says what was recorded: "chat" or "evaluation".
+	Kind string `json:"kind"`
+	// Identity binds the record to its request.
+	Identity string          `json:"identity"`
+	Request  json.RawMessage `json:"request"`
+	Response json.RawMessage `json:"response"`
+}
+
+// MismatchError is a replayed request that does not match the tape.
+type MismatchError struct {
+	Kind string
+	// Expected is the recorded identity ("" when the tape has no record
+	// left); Actual the identity of the request being made.
+	Expected, Actual string
+	// Occurrence is the 1-based position on the tape.
+	Occurrence int
+}
+
+func (e *MismatchError) Error() string {
+	if e.Expected == "" {
+		return fmt.Sprintf("replay mismatch: the tape has no record %d for this %s request (%s)", e.Occurrence, e.Kind, e.Actual)
+	}
+	return fmt.Sprintf("replay mismatch at record %d: the tape holds %s, the %s request is %s", e.Occurrence, e.Expected, e.Kind, e.Actual)
+}
+
+// Tape records exchanges, or replays them strictly in order. A Tape is
+// safe for concurrent use.
+type Tape struct {
+	mu      sync.Mutex
+	replay  bool
+	path    string
+	records []Record
+	next    int
+	failure error
+}
+
+// NewRecordingTape returns an empty tape in record mode.
+func NewRecordingTape() *Tape { return &Tape{} }
+
+// OpenTape opens a tape file the way upstream's --tape does: an existing
+// file is replayed, a missing one is recorded (and written by Save).
+func OpenTape(path string) (*Tape, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &Tape{path: path}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	t, err := ReadTape(f, path)
+	if err != nil {
+		return nil, err
+	}
+	t.path = path
+	return t, nil
+}
+
+// ReadTape parses a tape for replay. Errors name the line.
+func ReadTape(r io.Reader, name string) (*Tape, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxTapeLine)
+	t := &Tape{replay: true}
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if line == 1 {
+			var head struct {
+				Schema string `json:"schema"`
+			}
+			if err := strictUnmarshal(b, &head); err != nil || head.Schema != TapeSchema {
+				return nil, fmt.Errorf("%s:1: not a tape (want the line {\"schema\":%q})", name, TapeSchema)
+			}
+			continue
+		}
+		if len(b) == 0 {
+			continue
+		}
+		var rec Record
+		if err := strictUnmarshal(b, &rec); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+		}
+		if rec.Seq != len(t.records)+1 {
+			return nil, fmt.Errorf("%s:%d: record seq %d out of order (want %d)", name, line, rec.Seq, len(t.records)+1)
+		}
+		if rec.Kind == "" || rec.Identity == "" || len(rec.Response) == 0 {
+			return nil, fmt.Errorf("%s:%d: record needs kind, identity and response", name, line)
+		}
+		t.records = append(t.records, rec)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %v", name, line+1, err)
+	}
+	if line == 0 {
+		return nil, fmt.Errorf("%s: empty tape", name)
+	}
+	return t, nil
+}
+
+func strictUnmarshal(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if d.More() {
+		return errors.New("trailing data")
+	}
+	return nil
+}
+
+// Replaying reports whether the tape replays (true) or records.
+func (t *Tape) Replaying() bool { return t.replay }
+
+// Path is the file the tape was opened from, or "".
+func (t *Tape) Path() string { return t.path }
+
+// Next consumes the next record, which must have the given kind and
+// identity. A mismatch is a *MismatchError; it is also kept for Finish,
+// and the record is consumed so later requests stay aligned.
+func (t *Tape) Next(kind, identity string) (*Record, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.replay {
+		return nil, errors.New("the tape is recording, not replaying")
+	}
+	occurrence := t.next + 1
+	if t.next >= len(t.records) {
+		err := &MismatchError{Kind: kind, Actual: identity, Occurrence: occurrence}
+		t.fail(err)
+		return nil, err
+	}
+	rec := t.records[t.next]
+	t.next++
+	if rec.Kind != kind || rec.Identity != identity {
+		err := &MismatchError{Kind: kind, Expected: rec.Identity, Actual: identity, Occurrence: occurrence}
+		t.fail(err)
+		return nil, err
+	}
+	return &rec, nil
+}
+
+// Append records an exchange (record mode).
+func (t *Tape) Append(kind, identity string, request, response any) error {
+	req, err := canonjson.Encode(request)
+	if err != nil {
+		return fmt.Errorf("tape: %v", err)
+	}
+	resp, err := marshalPlain(response)
+	if err != nil {
+		return fmt.Errorf("tape: %v", err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.replay {
+		return errors.New("the tape is replaying, not recording")
+	}
+	t.records = append(t.records, Record{Seq: len(t.records) + 1, Kind: kind, Identity: identity, Request: req, Response: resp})
+	return nil
+}
+
+// Fail keeps err (the first one) for Finish.
+func (t *Tape) Fail(err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.fail(err)
+}
+
+func (t *Tape) fail(err error) {
+	if t.failure == nil {
+		t.failure = err
+	}
+}
+
+// Finish reports the first replay failure, or unconsumed records (a tape
+// whose program made fewer requests fails too).
+func (t *Tape) Finish() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.failure != nil {
+		return t.failure
+	}
+	if t.replay && t.next < len(t.records) {
+		return fmt.Errorf("replay mismatch: %d unconsumed tape record(s), the next is record %d (%s %s)",
+			len(t.records)-t.next, t.next+1, t.records[t.next].Kind, t.records[t.next].Identity)
+	}
+	return nil
+}
+
+// Records returns the records.
+func (t *Tape) Records() []Record {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]Record(nil), t.records...)
+}
+
+// WriteTo writes the tape in its file format.
+func (t *Tape) WriteTo(w io.Writer) (int64, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"schema":"` + TapeSchema + `"}` + "\n")
+	for _, r := range t.Records() {
+		line, err := marshalPlain(r)
+		if err != nil {
+			return 0, err
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	n, err := w.Write(b.Bytes())
+	return int64(n), err
+}
+
+// Save writes a recording tape to the file it was opened from.
+func (t *Tape) Save() error {
+	if t.replay || t.path == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	if _, err := t.WriteTo(&b); err != nil {
+		return err
+	}
+	return os.WriteFile(t.path, b.Bytes(), 0o600)
+}
+
+// marshalPlain is encoding/json without HTML escaping or a newline.
+func marshalPlain(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// Identity is "blake3:" + the hex BLAKE3 of v's canonical JSON.
+func Identity(v any) (string, error) {
+	b, err := canonjson.Encode(v)
+	if err != nil {
+		return "", err
+	}
+	sum := blake3.Sum256(b)
+	return "blake3:" + hex.EncodeToString(sum[:]), nil
+}
+
+// TapeProvider records a live provider's chat turns on a tape, or replays
+// them from it without a live provider. Failures are recorded too and
+// replay as the same typed *Error.
+type TapeProvider struct {
+	Tape *Tape
+	// Live answers in record mode; unused (may be nil) in replay mode.
+	Live Provider
+}
+
+type tapedChat struct {
+	Response *ChatResponse `json:"response,omitempty"`
+	Error    *tapedError   `json:"error,omitempty"`
+}
+
+type tapedError struct {
+	Kind         ErrorKind `json:"kind"`
+	Status       int       `json:"status,omitempty"`
+	RetryAfterMS *int64    `json:"retry_after_ms,omitempty"`
+	Code         string    `json:"code,omitempty"`
+	Attempts     int       `json:"attempts"`
+	Detail       string    `json:"detail,omitempty"`
+}
+
+// Chat implements Provider.
+func (p *TapeProvider) Chat(ctx context.Context, req ChatRequest, onDelta func(Delta)) (*ChatResponse, error) {
+	id, err := Identity(req)
+	if err != nil {
+		return nil, &Error{Kind: ErrUnsupported, Detail: "the request cannot be identified: " + err.Error()}
+	}
+	if p.Tape.Replaying() {
+		rec, err := p.Tape.Next("chat", id)
+		if err != nil {
+			return nil, &Error{Kind: ErrReplay, Detail: err.Error()}
+		}
+		var got tapedChat
+		if err := strictUnmarshal(rec.Response, &got); err != nil || (got.Response == nil) == (got.Error == nil) {
+			return nil, &Error{Kind: ErrReplay, Detail: fmt.Sprintf("tape record %d has no readable response", rec.Seq)}
+		}
+		if got.Error != nil {
+			e := got.Error
+			return nil, &Error{Kind: e.Kind, Status: e.Status, RetryAfterMS: e.RetryAfterMS, Code: e.Code, Detail: e.Detail}
+		}
+		resp := *got.Response
+		resp.Attempts = 0
+		if onDelta != nil && resp.Text != "" {
+			onDelta(Delta{Text: resp.Text})
+		}
+		return &resp, nil
+	}
+	if p.Live == nil {
+		return nil, &Error{Kind: ErrUnconfigured, Detail: "a recording tape needs a live provider"}
+	}
+	resp, err := p.Live.Chat(ctx, req, onDelta)
+	var rec tapedChat
+	var pe *Error
+	switch {
+	case err == nil:
+		rec.Response = resp
+	case errors.As(err, &pe):
+		rec.Error = &tapedError{Kind: pe.Kind, Status: pe.Status, RetryAfterMS: pe.RetryAfterMS, Code: pe.Code, Attempts: pe.Attempts, Detail: pe.Detail}
+	default:
+		return nil, err
+	}
+	if aerr := p.Tape.Append("chat", id, req, rec); aerr != nil {
+		return nil, &Error{Kind: ErrUnsupported, Detail: aerr.Error()}
+	}
+	return resp, err
+}

@@ -1,0 +1,363 @@
+package llm
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/harnlang/harn-check/checker/harn/catalog"
+)
+
+// Bounds on what a provider may send back.
+const (
+	MaxResponseBytes = 32 << 20
+	MaxSSELine       = 4 << 20
+)
+
+// NewHTTPClient returns the client every provider request goes through:
+// redirects are not followed (the 3xx comes back as the response, which
+// the Transport reports as ErrRedirect), requests to loopback addresses
+// bypass any proxy from the environment, and nothing retries.
+func NewHTTPClient() *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = func(r *http.Request) (*url.URL, error) {
+		if isLoopback(r.URL.Hostname()) {
+			return nil, nil
+		}
+		return http.ProxyFromEnvironment(r)
+	}
+	return &http.Client{
+		Transport:     tr,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// AuthStyle is how a credential is sent.
+type AuthStyle int
+
+// Credential header styles.
+const (
+	AuthBearer    AuthStyle = iota // Authorization: Bearer KEY
+	AuthAPIKeyHdr                  // x-api-key: KEY
+)
+
+// Transport sends one request to one route.
+type Transport struct {
+	client  *http.Client
+	baseURL string
+	keyEnv  string
+	getenv  func(string) (string, bool)
+	timeout time.Duration
+}
+
+// NewTransport returns the transport of a route.
+func NewTransport(route catalog.Route, opts Options) *Transport {
+	c := opts.Client
+	if c == nil {
+		c = NewHTTPClient()
+	} else if c.CheckRedirect == nil {
+		cc := *c
+		cc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		c = &cc
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = time.Duration(route.Runtime.TimeoutMS) * time.Millisecond
+	}
+	if timeout <= 0 {
+		timeout = catalog.DefaultTimeoutMS * time.Millisecond
+	}
+	return &Transport{client: c, baseURL: strings.TrimRight(route.Runtime.BaseURL, "/"),
+		keyEnv: route.Runtime.APIKeyEnv, getenv: opts.getenv, timeout: timeout}
+}
+
+// BaseURL is the route's endpoint root without a trailing slash.
+func (t *Transport) BaseURL() string { return t.baseURL }
+
+// Post is one JSON POST.
+type Post struct {
+	// URL is absolute, or a path appended to the route's base URL.
+	URL     string
+	Auth    AuthStyle
+	Headers map[string]string
+	Body    []byte
+}
+
+// Reply is a 2xx response.
+type Reply struct {
+	Status int
+	Header http.Header
+	// Body is the whole body (Do) or nil (Stream).
+	Body []byte
+}
+
+// Do sends p once and returns the 2xx reply, or a typed *Error.
+func (t *Transport) Do(ctx context.Context, p Post) (*Reply, error) {
+	resp, cancel, err := t.send(ctx, p, false)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	defer resp.Body.Close()
+	body, rerr := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
+	if rerr != nil {
+		return nil, t.failure(ctx, rerr, 1)
+	}
+	if len(body) > MaxResponseBytes {
+		return nil, &Error{Kind: ErrMalformed, Status: resp.StatusCode, Attempts: 1, Detail: "response body exceeds the size bound"}
+	}
+	if e := classify(resp, body); e != nil {
+		return nil, e
+	}
+	return &Reply{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
+}
+
+// Stream sends p once and calls onEvent for each server-sent event of a
+// 2xx reply (event name, data); a non-2xx reply is read whole and
+// classified. onEvent's error stops reading and is returned.
+func (t *Transport) Stream(ctx context.Context, p Post, onEvent func(event, data string) error) (*Reply, error) {
+	resp, cancel, err := t.send(ctx, p, true)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes))
+		return nil, classify(resp, body)
+	}
+	r := bufio.NewReaderSize(resp.Body, 64<<10)
+	var event string
+	var data strings.Builder
+	for {
+		line, rerr := readLine(r)
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			var pe *Error
+			if errors.As(rerr, &pe) {
+				return nil, pe
+			}
+			return nil, t.failure(ctx, rerr, 1)
+		}
+		switch {
+		case line == "" && rerr == nil:
+			if data.Len() > 0 || event != "" {
+				if err := onEvent(event, strings.TrimSuffix(data.String(), "\n")); err != nil {
+					return nil, err
+				}
+			}
+			event = ""
+			data.Reset()
+		case strings.HasPrefix(line, ":"):
+		case strings.HasPrefix(line, "event:"):
+			event = strings.TrimSpace(strings.TrimPrefix(line, "event:"))
+		case strings.HasPrefix(line, "data:"):
+			d := strings.TrimPrefix(line, "data:")
+			data.WriteString(strings.TrimPrefix(d, " "))
+			data.WriteByte('\n')
+		}
+		if errors.Is(rerr, io.EOF) {
+			if data.Len() > 0 {
+				if err := onEvent(event, strings.TrimSuffix(data.String(), "\n")); err != nil {
+					return nil, err
+				}
+			}
+			return &Reply{Status: resp.StatusCode, Header: resp.Header}, nil
+		}
+	}
+}
+
+func readLine(r *bufio.Reader) (string, error) {
+	var b []byte
+	for {
+		chunk, isPrefix, err := r.ReadLine()
+		b = append(b, chunk...)
+		if len(b) > MaxSSELine {
+			return "", &Error{Kind: ErrMalformed, Attempts: 1, Detail: "stream line exceeds the size bound"}
+		}
+		if err != nil {
+			return string(b), err
+		}
+		if !isPrefix {
+			return string(b), nil
+		}
+	}
+}
+
+// send performs the one physical request.
+func (t *Transport) send(ctx context.Context, p Post, stream bool) (*http.Response, context.CancelFunc, error) {
+	target := p.URL
+	if !strings.HasPrefix(target, "http://") && !strings.HasPrefix(target, "https://") {
+		if t.baseURL == "" {
+			return nil, nil, &Error{Kind: ErrUnconfigured, Detail: "the route declares no base_url"}
+		}
+		target = t.baseURL + p.URL
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, t.failure(ctx, err, 0)
+	}
+	var key string
+	if t.keyEnv != "" {
+		v, ok := t.getenv(t.keyEnv)
+		if !ok || strings.TrimSpace(v) == "" {
+			return nil, nil, &Error{Kind: ErrAuthorityDenied, Detail: "credential variable " + t.keyEnv + " is not set"}
+		}
+		key = strings.TrimSpace(v)
+	}
+	cctx, cancel := context.WithTimeout(ctx, t.timeout)
+	req, err := http.NewRequestWithContext(cctx, http.MethodPost, target, bytes.NewReader(p.Body))
+	if err != nil {
+		cancel()
+		return nil, nil, &Error{Kind: ErrUnconfigured, Detail: "the route's base_url is not a valid URL"}
+	}
+	req.GetBody = nil // nothing may resend this body
+	req.Header.Set("Content-Type", "application/json")
+	if stream {
+		req.Header.Set("Accept", "text/event-stream")
+	} else {
+		req.Header.Set("Accept", "application/json")
+	}
+	for k, v := range p.Headers {
+		req.Header.Set(k, v)
+	}
+	if key != "" {
+		switch p.Auth {
+		case AuthAPIKeyHdr:
+			req.Header.Set("x-api-key", key)
+		default:
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+	}
+	resp, err := t.client.Do(req)
+	if err != nil {
+		cancel()
+		return nil, nil, t.failureIn(ctx, cctx, err, 1)
+	}
+	return resp, cancel, nil
+}
+
+// failure types an error that happened outside the timeout context.
+func (t *Transport) failure(ctx context.Context, err error, attempts int) *Error {
+	return t.failureIn(ctx, ctx, err, attempts)
+}
+
+// failureIn types err: the caller's cancellation and deadline first, then
+// the route's timeout, then transport failures. Error texts from net/http
+// name the URL, so none is kept.
+func (t *Transport) failureIn(parent, inner context.Context, err error, attempts int) *Error {
+	switch {
+	case errors.Is(parent.Err(), context.Canceled):
+		return &Error{Kind: ErrCancelled, Attempts: attempts, Detail: "the caller cancelled the request"}
+	case errors.Is(parent.Err(), context.DeadlineExceeded):
+		return &Error{Kind: ErrDeadline, Attempts: attempts, Detail: "the caller's deadline passed"}
+	case errors.Is(inner.Err(), context.DeadlineExceeded):
+		return &Error{Kind: ErrTimeout, Attempts: attempts, Detail: "no complete response within " + t.timeout.String()}
+	}
+	var ne net.Error
+	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
+		return &Error{Kind: ErrTimeout, Attempts: attempts, Detail: "no complete response within " + t.timeout.String()}
+	}
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Op == "dial" {
+		return &Error{Kind: ErrTransport, Attempts: attempts, Detail: "could not connect to the provider"}
+	}
+	return &Error{Kind: ErrTransport, Attempts: attempts, Detail: "the request failed in transport"}
+}
+
+// classify returns nil for a 2xx response and the typed error otherwise.
+func classify(resp *http.Response, body []byte) *Error {
+	status := resp.StatusCode
+	if status >= 200 && status <= 299 {
+		return nil
+	}
+	code, message := errorCode(body)
+	e := &Error{Status: status, Attempts: 1, Code: safeCode(code)}
+	lower := strings.ToLower(message)
+	switch {
+	case status >= 300 && status <= 399:
+		e.Kind, e.Detail = ErrRedirect, "the provider answered with a redirect, which is not followed"
+	case status == 429:
+		e.Kind, e.Detail = ErrRateLimited, "the provider rate-limited the request"
+		e.RetryAfterMS = retryAfter(resp.Header)
+	case status == 529 || status == 503:
+		e.Kind, e.Detail = ErrOverloaded, "the provider is overloaded"
+	case status == 401 || status == 403:
+		e.Kind, e.Detail = ErrAuthorityDenied, "the provider refused the credential"
+	case status == 413 || contextCodes[code] ||
+		strings.Contains(lower, "prompt is too long") || strings.Contains(lower, "context length") ||
+		strings.Contains(lower, "maximum context"):
+		e.Kind, e.Detail = ErrContextWindow, "the provider reports the input exceeds its window"
+	default:
+		e.Kind, e.Detail = ErrStatus, "the provider returned an error status"
+	}
+	return e
+}
+
+var contextCodes = map[string]bool{
+	"context_length_exceeded": true, "max_tokens_exceeded": true,
+	"string_above_max_length": true, "request_too_large": true,
+}
+
+// errorCode reads {"error": {"code"|"type", "message"}} (OpenAI, Anthropic,
+// OpenRouter, gateways) or {"error": "text"}.
+func errorCode(body []byte) (code, message string) {
+	var doc struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(body, &doc) != nil || len(doc.Error) == 0 {
+		return "", ""
+	}
+	var e struct {
+		Code    any    `json:"code"`
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(doc.Error, &e) != nil {
+		var s string
+		_ = json.Unmarshal(doc.Error, &s)
+		return "", s
+	}
+	if c, ok := e.Code.(string); ok && c != "" {
+		return c, e.Message
+	}
+	return e.Type, e.Message
+}
+
+// retryAfter reads retry-after-ms, then Retry-After (seconds or date).
+func retryAfter(h http.Header) *int64 {
+	if v := strings.TrimSpace(h.Get("retry-after-ms")); v != "" {
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f < 1e12 {
+			ms := int64(f)
+			return &ms
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return nil
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f < 1e9 {
+		ms := int64(f * 1000)
+		return &ms
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		ms := max(time.Until(t).Milliseconds(), 0)
+		return &ms
+	}
+	return nil
+}
