@@ -2,6 +2,7 @@ package infer
 
 import (
 	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/builtins"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
@@ -38,7 +39,8 @@ func (c *checker) funcCall(sc *scope, e *ast.Call, id *ast.Ident) types.Type {
 	c.facts.Types[e.Func] = ft
 	args := c.args(sc, e.Args)
 	if v == nil {
-		if sig, ok := builtinSigs[id.Name]; ok {
+		if b := builtins.Lookup(id.Name); b != nil {
+			sig := b.Signature()
 			c.facts.Calls = append(c.facts.Calls, analysis.Call{Node: e, Name: id.Name, Sig: sig, Args: args, Builtin: true})
 			return sig.Result
 		}

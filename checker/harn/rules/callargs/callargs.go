@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/builtins"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
@@ -83,6 +84,11 @@ func check(p *analysis.Pass, c analysis.Call) {
 			break
 		}
 		pt := c.Sig.Params[i].Type
+		if c.Builtin && builtins.Lookup(c.Name) != nil && !types.IsBasic(at, types.Nil) {
+			// The standard library takes nil for a missing value almost
+			// everywhere; only a certain nil is reported.
+			at = types.StripNil(at)
+		}
 		if types.IsGradual(at) || analysis.ContainsGradual(at) {
 			continue
 		}

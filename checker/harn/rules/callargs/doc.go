@@ -7,12 +7,15 @@
 //
 // Known functions are the module's own declarations, functions imported
 // from checked modules, the std/predicate builders (boolean, choice,
-// score, evaluation_windows), the HarnessLlm methods and the built-ins
-// whose signatures the checker models. Too few arguments (fewer than the
+// score, evaluation_windows), the HarnessLlm methods and every builtin of
+// the standard library (package builtins). Too few arguments (fewer than the
 // required parameters) or too many (more than the parameters of a
 // function without a rest parameter) is HARN-STD-003. An argument whose
 // type is certain and not assignable to its parameter's type is
-// HARN-TYP-006; gradual arguments (any, unknown) are never reported.
+// HARN-TYP-006; gradual arguments (any, unknown) are never reported. The
+// standard library takes nil wherever a value may be missing, so an
+// argument of a builtin that may be nil (`T | nil`) is judged as T; only
+// a certain nil is reported.
 // Calls with a spread argument are not counted. The arguments of
 // evaluation calls are judged by the site rules, except the policy: a
 // record policy with a field EvaluationPolicy does not have, missing a
