@@ -7,6 +7,7 @@
 package driver
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,20 +43,13 @@ type Language struct {
 	Name string
 	// Extension is the file extension including the dot, e.g. ".harn".
 	Extension string
-	// Check analyses one file. It is nil until the language has a checker.
-	Check func(path string, src []byte) Result
-	// CheckWith is Check with the files the analysis reads besides the
-	// checked one (imports, project files) served by read, so that an
-	// editor can supply unsaved buffers. Nil when the language reads no
-	// other files; CheckSourceWith then falls back to Check.
-	CheckWith func(path string, src []byte, read func(path string) ([]byte, error)) Result
-	// CheckTree is CheckWith for an editor that already keeps a syntax
-	// tree of src (lsp/cache reparses one incrementally per document
-	// version): the language may use tree instead of parsing src again,
-	// and must return exactly what Check or CheckWith would. tree's type
-	// is the language's business; one it does not recognise is ignored.
-	// read nil reads the disk. Nil when the language cannot use a tree.
-	CheckTree func(path string, src []byte, tree any, read func(path string) ([]byte, error)) Result
+	// Check analyses the one file a request names. It is nil until the
+	// language has a checker. It reads the files it needs besides the
+	// checked one through req.ReadFile, may use req.Tree instead of
+	// parsing req.Source when it recognises the tree's type (and must then
+	// return exactly what it returns without one), and should stop early,
+	// returning what it has, when req.Context is done.
+	Check func(req Request) Result
 	// Parse returns the file's syntax tree as an S-expression or an
 	// indented outline, and its syntax diagnostics. Nil until the language
 	// has a parser.
@@ -184,9 +178,10 @@ type Options struct {
 	Salt string
 }
 
-// Check discovers the files under paths, analyses each with its language's
-// checker and returns the report. Files are reported in discovery order.
-func Check(paths []string, opts Options) (*diagnostics.Report, error) {
+// CheckPaths discovers the files under paths, analyses each with its
+// language's checker and returns the report. Files are reported in
+// discovery order.
+func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 	exts := opts.Extensions
 	if exts == nil {
 		exts = Extensions
@@ -239,7 +234,7 @@ func checkCached(opts Options, path string, src []byte, sources map[string][]byt
 		}
 		return diagnostics.File{Path: path, Source: src, Diagnostics: e.Diagnostics, Manifest: e.Manifest}
 	}
-	res := CheckSource(path, src)
+	res := Check(Request{Path: path, Source: src})
 	for p, s := range res.Sources {
 		sources[p] = s
 	}
@@ -249,24 +244,68 @@ func checkCached(opts Options, path string, src []byte, sources map[string][]byt
 }
 
 func checkFile(path string, src []byte, sources map[string][]byte) diagnostics.File {
-	res := CheckSource(path, src)
+	res := Check(Request{Path: path, Source: src})
 	for p, s := range res.Sources {
 		sources[p] = s
 	}
 	return diagnostics.File{Path: path, Source: src, Diagnostics: res.Diagnostics, Manifest: res.Manifest}
 }
 
-// CheckSource analyses one file's content with the checker registered for
-// its extension. Without one, the result is the single HARN-CHK-001 info
-// saying the file was not analysed, so no caller can mistake it for clean.
-// The CLI and the language server both call it, so they report the same.
-func CheckSource(path string, src []byte) Result {
-	return CheckSourceAs(filepath.Ext(path), path, src)
+// Request asks for the analysis of one file. It is the one way into a
+// language's checker: the CLI builds one per discovered file, the language
+// server one per document version, the runtime one per program it runs.
+type Request struct {
+	// Path names the file: its diagnostics carry it, and imports are
+	// resolved relative to it.
+	Path string
+	// Ext chooses the language by extension (".harn"); empty means the
+	// extension of Path. An editor buffer without a file name sets it.
+	Ext string
+	// Source is the file's content.
+	Source []byte
+	// Tree is an editor's syntax tree of Source (lsp/cache reparses one
+	// incrementally per document version), or nil. A language that does
+	// not recognise its type parses Source.
+	Tree any
+	// Read serves the files the analysis reads besides the checked one
+	// (imports, project files), so that an editor can supply unsaved
+	// buffers; nil reads the disk.
+	Read func(path string) ([]byte, error)
+	// Context, when set, cancels a long analysis: the checker stops and
+	// returns what it has, which the caller should then discard.
+	Context context.Context
 }
 
-// CheckSourceAs is CheckSource for content whose language is given by ext
-// rather than by path (an editor buffer with no file name, say).
-func CheckSourceAs(ext, path string, src []byte) Result {
+// Language returns the extension the request is analysed as.
+func (r Request) Language() string {
+	if r.Ext != "" {
+		return r.Ext
+	}
+	return filepath.Ext(r.Path)
+}
+
+// ReadFile reads path through r.Read, or from disk when r.Read is nil.
+func (r Request) ReadFile(path string) ([]byte, error) {
+	if r.Read != nil {
+		return r.Read(path)
+	}
+	return os.ReadFile(path)
+}
+
+// Ctx returns r.Context, or context.Background when it is nil.
+func (r Request) Ctx() context.Context {
+	if r.Context != nil {
+		return r.Context
+	}
+	return context.Background()
+}
+
+// Check analyses one file with the checker registered for its language.
+// Without one, the result is the single HARN-CHK-001 info saying the file
+// was not analysed, so no caller can mistake it for clean. The CLI, the
+// language server and the runtime all call it, so they report the same.
+func Check(req Request) Result {
+	ext := req.Language()
 	mu.RLock()
 	lang, ok := languages[ext]
 	mu.RUnlock()
@@ -275,36 +314,10 @@ func CheckSourceAs(ext, path string, src []byte) Result {
 		if name == "" && ok {
 			name = lang.Name
 		}
-		d := diagnostics.New(path, diagnostics.SourceSetup, "HARN-CHK-001", diagnostics.Span{},
+		d := diagnostics.New(req.Path, diagnostics.SourceSetup, "HARN-CHK-001", diagnostics.Span{},
 			fmt.Sprintf("not checked: no %s analyzer is available in this build of harn-check", name))
 		d.Help = "this file was skipped, not found clean; upgrade harn-check to a release that analyses " + name + " files"
 		return Result{Diagnostics: []diagnostics.Diagnostic{d}}
 	}
-	return lang.Check(path, src)
-}
-
-// CheckSourceTree is CheckSourceAs with the editor's syntax tree of src,
-// and other files read through read (nil: the disk), for a language with
-// a CheckTree. ok is false, and nothing was checked, when the language
-// registered for ext has none or tree is nil.
-func CheckSourceTree(ext, path string, src []byte, tree any, read func(path string) ([]byte, error)) (res Result, ok bool) {
-	mu.RLock()
-	lang, found := languages[ext]
-	mu.RUnlock()
-	if !found || lang.CheckTree == nil || tree == nil {
-		return Result{}, false
-	}
-	return lang.CheckTree(path, src, tree, read), true
-}
-
-// CheckSourceWith is CheckSource with other files (imports, harn.toml)
-// read through read instead of from disk.
-func CheckSourceWith(path string, src []byte, read func(path string) ([]byte, error)) Result {
-	mu.RLock()
-	lang, ok := languages[filepath.Ext(path)]
-	mu.RUnlock()
-	if ok && lang.CheckWith != nil && read != nil {
-		return lang.CheckWith(path, src, read)
-	}
-	return CheckSource(path, src)
+	return lang.Check(req)
 }

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -71,7 +72,8 @@ func TestDiscover(t *testing.T) {
 
 func TestCheckUsesRegisteredLanguage(t *testing.T) {
 	root := writeTree(t, "a.leia", "b.harn")
-	Register(Language{Name: "Leia", Extension: ".leia", Check: func(path string, src []byte) Result {
+	Register(Language{Name: "Leia", Extension: ".leia", Check: func(req Request) Result {
+		path := req.Path
 		return Result{Diagnostics: []diagnostics.Diagnostic{
 			diagnostics.New(path, diagnostics.SourceParser, "LEIA1001", diagnostics.Span{Start: 0, End: 1}, "bad"),
 		}, Manifest: []byte(`{"sites":[]}`)}
@@ -81,7 +83,7 @@ func TestCheckUsesRegisteredLanguage(t *testing.T) {
 		delete(languages, ".leia")
 		mu.Unlock()
 	}()
-	r, err := Check([]string{root}, Options{})
+	r, err := CheckPaths([]string{root}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +103,8 @@ func TestCheckUsesRegisteredLanguage(t *testing.T) {
 // result depends on the imported files' content.
 func registerImporting(t *testing.T, calls *int) {
 	t.Helper()
-	Register(Language{Name: "Leia", Extension: ".leia", Check: func(path string, src []byte) Result {
+	Register(Language{Name: "Leia", Extension: ".leia", Check: func(req Request) Result {
+		path, src := req.Path, req.Source
 		*calls++
 		var res Result
 		for _, line := range strings.Split(string(src), "\n") {
@@ -145,7 +148,7 @@ func TestCacheReproducesAndInvalidates(t *testing.T) {
 	}
 	opts := Options{Cache: cache, Salt: "test"}
 	render := func() string {
-		r, err := Check([]string{root}, opts)
+		r, err := CheckPaths([]string{root}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,64 +174,55 @@ func TestCacheReproducesAndInvalidates(t *testing.T) {
 		t.Errorf("second warm run differs or re-checked (%d calls)", calls)
 	}
 	if other := (Options{Cache: cache, Salt: "new build"}); true {
-		if _, err := Check([]string{root}, other); err != nil || calls != 6 {
+		if _, err := CheckPaths([]string{root}, other); err != nil || calls != 6 {
 			t.Errorf("a new salt must not reuse entries (%d calls)", calls)
 		}
 	}
 }
 
-func TestCheckSourceWithUsesTheReader(t *testing.T) {
-	Register(Language{Name: "Test", Extension: ".tst",
-		Check: func(path string, src []byte) Result { return Result{} },
-		CheckWith: func(path string, src []byte, read func(string) ([]byte, error)) Result {
-			data, err := read("dep.tst")
-			if err != nil {
-				return Result{}
-			}
-			return Result{Sources: map[string][]byte{"dep.tst": data}}
-		},
+// TestCheckHandsTheRequestOver: the language's one check function sees
+// the request as given (reader, tree, context), and its language is the
+// one Ext names, else the path's.
+func TestCheckHandsTheRequestOver(t *testing.T) {
+	Register(Language{Name: "Request test", Extension: ".rtst", Check: func(req Request) Result {
+		msg := "checked"
+		if tree, ok := req.Tree.(string); ok {
+			msg += " tree=" + tree
+		}
+		if data, err := req.ReadFile("dep"); err == nil {
+			msg += " read=" + string(data)
+		}
+		if req.Ctx().Err() != nil {
+			msg += " cancelled"
+		}
+		return Result{Sources: map[string][]byte{req.Path: []byte(msg)}}
+	}})
+	t.Cleanup(func() {
+		mu.Lock()
+		delete(languages, ".rtst")
+		mu.Unlock()
 	})
-	got := CheckSourceWith("a.tst", nil, func(p string) ([]byte, error) { return []byte("overlay"), nil })
-	if string(got.Sources["dep.tst"]) != "overlay" {
-		t.Errorf("reader not used: %+v", got)
-	}
-	if fallback := CheckSourceWith("a.tst", nil, nil); fallback.Sources != nil {
-		t.Errorf("nil reader should fall back to Check: %+v", fallback)
-	}
-}
-
-func TestCheckSourceTreeHandsOverTheTree(t *testing.T) {
-	Register(Language{Name: "Tree test", Extension: ".ttst",
-		Check: func(path string, src []byte) Result { return Result{} },
-		CheckTree: func(path string, src []byte, tree any, read func(string) ([]byte, error)) Result {
-			msg, _ := tree.(string)
-			if read != nil {
-				data, _ := read("dep")
-				msg += "+" + string(data)
-			}
-			return Result{Sources: map[string][]byte{path: []byte(msg)}}
-		},
-	})
-	Register(Language{Name: "No tree", Extension: ".nttst", Check: func(string, []byte) Result { return Result{} }})
 	overlay := func(string) ([]byte, error) { return []byte("overlay"), nil }
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
 	for _, tc := range []struct {
-		name, ext string
-		tree      any
-		read      func(string) ([]byte, error)
-		wantOK    bool
-		want      string
+		name string
+		req  Request
+		want string
 	}{
-		{"tree and reader", ".ttst", "the tree", overlay, true, "the tree+overlay"},
-		{"tree, disk", ".ttst", "the tree", nil, true, "the tree"},
-		{"no tree", ".ttst", nil, overlay, false, ""},
-		{"language without CheckTree", ".nttst", "the tree", overlay, false, ""},
-		{"unknown language", ".none", "the tree", overlay, false, ""},
+		{"tree and reader", Request{Path: "a.rtst", Tree: "T", Read: overlay}, "checked tree=T read=overlay"},
+		{"disk reader", Request{Path: "a.rtst", Read: nil}, "checked"},
+		{"language by Ext", Request{Path: "a.txt", Ext: ".rtst", Read: overlay}, "checked read=overlay"},
+		{"cancelled", Request{Path: "a.rtst", Context: cancelled}, "checked cancelled"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := CheckSourceTree(tc.ext, "a"+tc.ext, nil, tc.tree, tc.read)
-			if ok != tc.wantOK || string(got.Sources["a"+tc.ext]) != tc.want {
-				t.Errorf("CheckSourceTree = %q, %v; want %q, %v", got.Sources["a"+tc.ext], ok, tc.want, tc.wantOK)
+			got := Check(tc.req)
+			if string(got.Sources[tc.req.Path]) != tc.want {
+				t.Errorf("Check = %+v, want %q", got, tc.want)
 			}
 		})
+	}
+	if got := Check(Request{Path: "a.none"}); len(got.Diagnostics) != 1 || got.Diagnostics[0].Code != "HARN-CHK-001" {
+		t.Errorf("a file of no registered language must carry HARN-CHK-001: %+v", got)
 	}
 }

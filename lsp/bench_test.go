@@ -71,7 +71,7 @@ func BenchmarkDidChangeToDiagnostics(b *testing.B) {
 		// the checker alone on a text of the same size.
 		b.StopTimer()
 		start = time.Now()
-		lang.Check("big.fake", text)
+		lang.Check(driver.Request{Path: "big.fake", Source: text})
 		checks = append(checks, time.Since(start))
 		b.StartTimer()
 	}
@@ -248,7 +248,7 @@ func BenchmarkHarnDidChangeToDiagnostics(b *testing.B) {
 		lat = append(lat, time.Since(start))
 		b.StopTimer()
 		start = time.Now()
-		lang.Check("/w/big.harn", text)
+		lang.Check(driver.Request{Path: "/w/big.harn", Source: text})
 		checks = append(checks, time.Since(start))
 		b.StartTimer()
 	}

@@ -43,7 +43,8 @@ func TestStaleDiagnosticsDropped(t *testing.T) {
 	// change below supersedes a running analysis rather than cancelling its
 	// debounce timer before it fired (then there would be nothing to drop).
 	started := make(chan struct{}, 1)
-	driver.Register(driver.Language{Name: "Slow", Extension: ".slow", Check: func(path string, src []byte) driver.Result {
+	driver.Register(driver.Language{Name: "Slow", Extension: ".slow", Check: func(req driver.Request) driver.Result {
+		path, src := req.Path, req.Source
 		if bytes.Contains(src, []byte("block")) {
 			started <- struct{}{}
 			<-release

@@ -44,5 +44,5 @@ func checkPaths(e *env, c cacheFlags, paths []string) (*diagnostics.Report, erro
 			}
 		}
 	}
-	return driver.Check(paths, opts)
+	return driver.CheckPaths(paths, opts)
 }

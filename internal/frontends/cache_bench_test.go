@@ -34,13 +34,13 @@ func BenchmarkCacheWarmVsCold(b *testing.B) {
 		}
 		opts := driver.Options{Cache: cache, Salt: "bench"}
 		t0 := time.Now()
-		first, err := driver.Check([]string{dir}, opts)
+		first, err := driver.CheckPaths([]string{dir}, opts)
 		if err != nil {
 			b.Fatal(err)
 		}
 		cold += time.Since(t0)
 		t1 := time.Now()
-		second, err := driver.Check([]string{dir}, opts)
+		second, err := driver.CheckPaths([]string{dir}, opts)
 		if err != nil {
 			b.Fatal(err)
 		}

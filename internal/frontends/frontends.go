@@ -59,27 +59,19 @@ func Harn() driver.Language {
 			}
 			return ast.Dump(file), diags
 		},
-		Check: func(path string, src []byte) driver.Result {
-			// Imports and harn.toml are read from disk; HARN-CHK-002 ("syntax
-			// checked only") is no longer emitted now that the checker runs.
-			return harnResult(path, src, harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.OSLoader{}}))
-		},
-		CheckWith: func(path string, src []byte, read func(string) ([]byte, error)) driver.Result {
-			return harnResult(path, src, harnchecker.Check(path, src, harnchecker.Options{Loader: harnchecker.LoaderFunc(read)}))
-		},
-		CheckTree: func(path string, src []byte, tree any, read func(string) ([]byte, error)) driver.Result {
-			opts := harnchecker.Options{Loader: harnchecker.OSLoader{}, Parsed: harnParsed(path, src, tree)}
-			if read != nil {
-				opts.Loader = harnchecker.LoaderFunc(read)
+		Check: func(req driver.Request) driver.Result {
+			opts := harnchecker.Options{Loader: harnchecker.OSLoader{}, Parsed: harnParsed(req.Path, req.Source, req.Tree)}
+			if req.Read != nil {
+				opts.Loader = harnchecker.LoaderFunc(req.Read)
 			}
-			return harnResult(path, src, harnchecker.Check(path, src, opts))
+			return harnResult(req.Path, req.Source, harnchecker.Check(req.Path, req.Source, opts))
 		},
 	}
 }
 
 // SitterTree is implemented by an editor's wrapper of a tree-sitter tree
-// (lsp/tsquery.Tree), so that Harn's CheckTree accepts it as well as a
-// bare *sitter.Tree.
+// (lsp/tsquery.Tree), so that the Harn check accepts it as a request's
+// tree as well as a bare *sitter.Tree.
 type SitterTree interface {
 	Sitter() *sitter.Tree
 }
@@ -131,8 +123,9 @@ func Leia() driver.Language {
 			}
 			return leiaast.Dump(file), diags
 		},
-		Check: func(path string, src []byte) driver.Result {
-			_, diags := leiabinding.Parse(path, src)
+		Check: func(req driver.Request) driver.Result {
+			path := req.Path
+			_, diags := leiabinding.Parse(path, req.Source)
 			if len(diags) == 0 {
 				d := diagnostics.New(path, diagnostics.SourceSetup, LeiaSyntaxOnlyCode, diagnostics.Span{},
 					"syntax checked only: the Leia AI-dialect contract rules are not available in this build")

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+
+	"github.com/harnlang/harn-check/driver"
 )
 
 // TestHarnManifest: a clean file gets its site census (imports included),
@@ -22,7 +24,7 @@ func TestHarnManifest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := Harn().Check(tc.path, src)
+		res := Harn().Check(driver.Request{Path: tc.path, Source: src})
 		if tc.ids == nil {
 			if res.Manifest != nil {
 				t.Errorf("%s: manifest %s, want null", tc.path, res.Manifest)

@@ -87,9 +87,9 @@ func TestHarnCheckTreeMatchesFreshCheck(t *testing.T) {
 		}
 		var got, want any
 		if i%2 == 0 {
-			got, want = lang.CheckTree(path, text, tree, read), lang.CheckWith(path, text, read)
+			got, want = lang.Check(driver.Request{Path: path, Source: text, Tree: tree, Read: read}), lang.Check(driver.Request{Path: path, Source: text, Read: read})
 		} else {
-			got, want = lang.CheckTree(path, text, tree, nil), lang.Check(path, text)
+			got, want = lang.Check(driver.Request{Path: path, Source: text, Tree: tree}), lang.Check(driver.Request{Path: path, Source: text})
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("edit %d: check with the incremental tree\n%+v\ndiffers from a fresh check\n%+v\nof\n%s", i, got, want, text)
@@ -120,7 +120,7 @@ func TestHarnCheckTreeUsesOnlyHarnTrees(t *testing.T) {
 	defer harnOther.Close()
 	leia := leiabinding.ParseTree(src, nil)
 	defer leia.Close()
-	fresh := Harn().Check("a.harn", src)
+	fresh := Harn().Check(driver.Request{Path: "a.harn", Source: src})
 	for _, tc := range []struct {
 		name     string
 		tree     any
@@ -132,7 +132,7 @@ func TestHarnCheckTreeUsesOnlyHarnTrees(t *testing.T) {
 		{"nil tree", (*sitter.Tree)(nil), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Harn().CheckTree("a.harn", src, tc.tree, nil)
+			got := Harn().Check(driver.Request{Path: "a.harn", Source: src, Tree: tc.tree})
 			if same := reflect.DeepEqual(got, fresh); same != tc.wantSame {
 				t.Errorf("same as a fresh check: %v, want %v\n%+v\n%+v", same, tc.wantSame, got.Diagnostics, fresh.Diagnostics)
 			}

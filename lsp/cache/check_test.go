@@ -20,7 +20,7 @@ func TestCheckMatchesCLI(t *testing.T) {
 			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			report, err := driver.Check([]string{p}, driver.Options{})
+			report, err := driver.CheckPaths([]string{p}, driver.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,7 +38,7 @@ func TestCheckMatchesCLI(t *testing.T) {
 }
 
 func TestCheckRecoversPanics(t *testing.T) {
-	driver.Register(driver.Language{Name: "Panic", Extension: ".panics", Check: func(string, []byte) driver.Result {
+	driver.Register(driver.Language{Name: "Panic", Extension: ".panics", Check: func(driver.Request) driver.Result {
 		panic("boom")
 	}})
 	d := NewStore().Open("file:///w/x.panics", "", 1, "x")

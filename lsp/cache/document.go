@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path"
@@ -71,7 +72,7 @@ func (d *Document) Check() (driver.Result, error) { return d.CheckWith(nil) }
 // every file it depends on (driver.Result.Deps) reads the same through
 // read; when one changed, for instance an imported module edited in the
 // editor, the version is checked again. The version's syntax tree is
-// handed to a checker that can use it (driver.Language.CheckTree), so the
+// handed over in the request (driver.Request.Tree), so the
 // text is not parsed twice. A checker panic becomes an error;
 // the server logs it and keeps what it published before.
 func (d *Document) CheckWith(read func(path string) ([]byte, error)) (driver.Result, error) {
@@ -91,7 +92,7 @@ func (d *Document) CheckWith(read func(path string) ([]byte, error)) (driver.Res
 				d.checkErr = fmt.Errorf("checker panicked on %s: %v\n%s", path.Base(d.URI), r, debug.Stack())
 			}
 		}()
-		d.result = check(d.Ext, d.CheckPath(), d.Text, d.tree, read)
+		d.result = check(context.Background(), d.Ext, d.CheckPath(), d.Text, d.tree, read)
 	}()
 	return d.result, d.checkErr
 }

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -36,23 +37,20 @@ func ResolveExtension(uri, languageID string) string {
 }
 
 // check runs the analyzer registered for ext on one file, exactly as
-// `harn-check check` does for a file on disk (driver.CheckSource), with
-// the files it reads besides src served by read when the language can
-// (driver.CheckSourceWith; nil reads the disk). tree, the document's
-// syntax tree or nil, is handed to a language that can check from it
-// (driver.CheckSourceTree) instead of parsing src again; its result is
-// the same.
-func check(ext, path string, src []byte, tree any, read func(string) ([]byte, error)) driver.Result {
+// `harn-check check` does for a file on disk (driver.Check), with the
+// files it reads besides src served by read (nil reads the disk). tree,
+// the document's syntax tree or nil, is handed over so that a language
+// that can check from it does not parse src again; its result is the
+// same.
+func check(ctx context.Context, ext, path string, src []byte, tree any, read func(string) ([]byte, error)) driver.Result {
 	if filepath.Ext(path) != ext {
 		// The languageId chose the language, not the path: the check
-		// reads the disk, as CheckSourceAs does.
+		// reads the disk.
 		read = nil
 	}
-	if res, ok := driver.CheckSourceTree(ext, path, src, tree, read); ok {
-		return res
+	req := driver.Request{Path: path, Ext: ext, Source: src, Read: read, Context: ctx}
+	if tree != nil {
+		req.Tree = tree
 	}
-	if read != nil {
-		return driver.CheckSourceWith(path, src, read)
-	}
-	return driver.CheckSourceAs(ext, path, src)
+	return driver.Check(req)
 }

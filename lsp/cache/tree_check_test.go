@@ -15,9 +15,9 @@ type textSyntax struct{}
 
 func (textSyntax) Parse(_ Tree, _ []Edit, text []byte) Tree { return &textTree{string(text)} }
 
-// TestCheckGetsTheDocumentsTree: a language with CheckTree is handed the
+// TestCheckGetsTheDocumentsTree: a language that uses trees is handed the
 // version's own tree and the workspace reader (nil, the disk, when the
-// languageId and not the path chose the language); one without CheckTree,
+// languageId and not the path chose the language); one that ignores them,
 // or a document without a tree, is checked from the text.
 func TestCheckGetsTheDocumentsTree(t *testing.T) {
 	describe := func(how string, src []byte, tree any, read func(string) ([]byte, error)) driver.Result {
@@ -30,26 +30,22 @@ func TestCheckGetsTheDocumentsTree(t *testing.T) {
 		}
 		return driver.Result{Sources: map[string][]byte{"how": []byte(msg)}}
 	}
-	driver.Register(driver.Language{Name: "Tree check", Extension: ".treechk",
-		Check: func(_ string, src []byte) driver.Result { return describe("check", src, nil, nil) },
-		CheckWith: func(_ string, src []byte, read func(string) ([]byte, error)) driver.Result {
-			return describe("with", src, nil, read)
-		},
-		CheckTree: func(_ string, src []byte, tree any, read func(string) ([]byte, error)) driver.Result {
-			return describe("tree", src, tree, read)
-		},
-	})
+	// A language that uses a tree it recognises, one that ignores trees,
+	// and one without a per-document syntax (so no tree to hand over).
+	treeCheck := func(req driver.Request) driver.Result {
+		how := "check"
+		if req.Tree != nil {
+			how = "tree"
+		}
+		return describe(how, req.Source, req.Tree, req.Read)
+	}
+	driver.Register(driver.Language{Name: "Tree check", Extension: ".treechk", Check: treeCheck})
 	RegisterSyntax(".treechk", textSyntax{})
 	driver.Register(driver.Language{Name: "No tree check", Extension: ".notreechk",
-		Check: func(_ string, src []byte) driver.Result { return describe("check", src, nil, nil) },
+		Check: func(req driver.Request) driver.Result { return describe("check", req.Source, nil, nil) },
 	})
 	RegisterSyntax(".notreechk", textSyntax{})
-	driver.Register(driver.Language{Name: "No syntax", Extension: ".nosynchk",
-		Check: func(_ string, src []byte) driver.Result { return describe("check", src, nil, nil) },
-		CheckTree: func(_ string, src []byte, tree any, read func(string) ([]byte, error)) driver.Result {
-			return describe("tree", src, tree, read)
-		},
-	})
+	driver.Register(driver.Language{Name: "No syntax", Extension: ".nosynchk", Check: treeCheck})
 	read := func(string) ([]byte, error) { return nil, nil }
 	for _, tc := range []struct {
 		name, uri, languageID string
@@ -59,7 +55,7 @@ func TestCheckGetsTheDocumentsTree(t *testing.T) {
 		{"tree and reader", "file:///w/a.treechk", "", read, "tree:v2 tree:v2 read"},
 		{"tree, disk", "file:///w/a.treechk", "", nil, "tree:v2 tree:v2"},
 		{"language by languageId", "untitled:x", "treechk", read, "tree:v2 tree:v2"},
-		{"no CheckTree", "file:///w/a.notreechk", "", nil, "check:v2"},
+		{"language ignoring trees", "file:///w/a.notreechk", "", nil, "check:v2"},
 		{"no syntax, no tree", "file:///w/a.nosynchk", "", nil, "check:v2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -70,7 +70,7 @@ func TestCheckFromDocumentTreeMatchesFreshCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := driver.CheckSourceWith(abs, text, read); !reflect.DeepEqual(got, want) {
+		if want := driver.Check(driver.Request{Path: abs, Source: text, Read: read}); !reflect.DeepEqual(got, want) {
 			t.Fatalf("version %d: check from the document's tree\n%+v\nwant (fresh)\n%+v\nof\n%s", v, got.Diagnostics, want.Diagnostics, text)
 		}
 	}

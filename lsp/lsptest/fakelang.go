@@ -57,7 +57,8 @@ func RegisterFake() {
 
 func words(src []byte) [][]int { return wordRE.FindAllIndex(src, -1) }
 
-func fakeCheck(path string, src []byte) driver.Result {
+func fakeCheck(req driver.Request) driver.Result {
+	path, src := req.Path, req.Source
 	var ds []diagnostics.Diagnostic
 	var firstBad *diagnostics.Span
 	for _, w := range words(src) {
