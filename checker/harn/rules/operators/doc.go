@@ -9,7 +9,10 @@
 // joins two strings, two lists or two dicts; `*` repeats a string an int
 // number of times; `<`, `>`, `<=`, `>=` order two numbers or two strings.
 // Anything else is reported when both operand types are certain (gradual
-// or union types are left alone).
+// or union types are left alone), in upstream Harn's words: "can't add
+// bool and bool", "can't use '-' on string and string (needs numeric
+// operands)", "can't multiply bool and int (try string * int)"; an
+// ordering of other types is "operator < is not defined for ...".
 //
 // Comparing with `==` or `!=` a value whose type is a union of string
 // literals against a string literal outside that union, in either operand

@@ -202,7 +202,29 @@ func arith(p *analysis.Pass, b analysis.Binary) {
 	if ok {
 		return
 	}
-	d := p.Diag(diagnostics.SourceType, code, b.Node.Span, "operator %s is not defined for %s and %s", b.Node.Op, types.Describe(b.Left), types.Describe(b.Right))
+	// Upstream Harn's wording for arithmetic, which users search for;
+	// operand types by their base names.
+	lt, rt := types.Describe(base(b.Left)), types.Describe(base(b.Right))
+	var msg string
+	switch b.Node.Op {
+	case ast.Add:
+		msg = fmt.Sprintf("can't add %s and %s", lt, rt)
+	case ast.Sub, ast.Div, ast.Mod, ast.Pow:
+		msg = fmt.Sprintf("can't use '%s' on %s and %s (needs numeric operands)", b.Node.Op, lt, rt)
+	case ast.Mul:
+		msg = fmt.Sprintf("can't multiply %s and %s (try string * int)", lt, rt)
+	default:
+		msg = fmt.Sprintf("operator %s is not defined for %s and %s", b.Node.Op, lt, rt)
+	}
+	d := p.Diag(diagnostics.SourceType, code, b.Node.Span, "%s", msg)
 	d.Help = "convert one operand first (to_string, to_int, to_float), or build strings with interpolation \"${...}\""
 	p.Report(d)
+}
+
+// base is t with a literal type widened to its base type.
+func base(t types.Type) types.Type {
+	if l, ok := t.(*types.Literal); ok {
+		return l.Base()
+	}
+	return t
 }
