@@ -18,3 +18,10 @@ func TestAcceptance(t *testing.T) {
 func TestQuiet(t *testing.T) {
 	harntest.Run(t, "testdata/quiet")
 }
+
+// TestCorpus: our own valid Harn programs, covering the language's
+// declarations, scopes and flow typing and every category of the
+// standard library, check with no diagnostic at all.
+func TestCorpus(t *testing.T) {
+	harntest.Run(t, "testdata/corpus")
+}

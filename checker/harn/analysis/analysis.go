@@ -255,6 +255,9 @@ type Unresolved struct {
 	Ident *ast.Ident
 	// Call is set when the name is called.
 	Call bool
+	// Suggest is the nearest visible or builtin name, for a
+	// "did you mean" hint; empty when none is close.
+	Suggest string
 }
 
 // Call is a call of a function whose signature is known.

@@ -114,7 +114,7 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 			return a
 		}
 		if e.Name != nil && sc.lookup(e.Name.Name) == nil && !c.facts.Degraded {
-			c.facts.Unresolved = append(c.facts.Unresolved, analysis.Unresolved{Ident: e.Name})
+			c.facts.Unresolved = append(c.facts.Unresolved, analysis.Unresolved{Ident: e.Name, Suggest: c.suggest(sc, e.Name.Name, false)})
 		}
 		return types.AnyType
 	case *ast.Paren:
@@ -275,16 +275,26 @@ func (c *checker) funcType(params []*ast.Param, res types.Type) types.Type {
 
 // ident resolves a name; call marks a callee position.
 func (c *checker) ident(sc *scope, id *ast.Ident, call bool) types.Type {
-	if id.Name == "_" {
+	v := sc.lookup(id.Name)
+	if id.Name == "_" && v == nil {
+		// `_` discards in patterns and is a pipe's placeholder; read
+		// anywhere else it names nothing.
+		if !c.facts.Degraded {
+			c.facts.Unresolved = append(c.facts.Unresolved, analysis.Unresolved{Ident: id, Call: call})
+		}
 		return types.AnyType
 	}
-	v := sc.lookup(id.Name)
 	if v == nil {
 		if bt, ok := builtinValue(id.Name); ok {
 			return bt
 		}
+		if _, ok := c.aliases[id.Name]; ok && !call {
+			// A type name as a value: a schema (`schema_of(Verdict)`,
+			// `schema_is(x, Verdict)`) or an interface's namespace.
+			return types.AnyType
+		}
 		if !c.facts.Degraded {
-			c.facts.Unresolved = append(c.facts.Unresolved, analysis.Unresolved{Ident: id, Call: call})
+			c.facts.Unresolved = append(c.facts.Unresolved, analysis.Unresolved{Ident: id, Call: call, Suggest: c.suggest(sc, id.Name, call)})
 		}
 		return types.AnyType
 	}
@@ -453,7 +463,14 @@ func isNum(t types.Type) bool { return types.IsBasic(t, types.Int) || types.IsBa
 // variable whose tag field is matched) in each arm.
 func (c *checker) match(sc *scope, e *ast.Match) types.Type {
 	st := c.expr(sc, e.Value)
-	c.facts.Matches = append(c.facts.Matches, analysis.Match{Node: e, Subject: st})
+	subject := st
+	switch unparen(e.Value).(type) {
+	case *ast.StringLit, *ast.IntLit, *ast.BoolLit:
+		// A literal matched directly has its base type: its arms need
+		// not be exhaustive (no arm matching throws at run time).
+		subject = widen(st)
+	}
+	c.facts.Matches = append(c.facts.Matches, analysis.Match{Node: e, Subject: subject})
 	// The narrowed target: the matched variable or path itself, or the
 	// variable or path whose tag field is matched (`match o.kind`).
 	var key any

@@ -2,6 +2,7 @@ package infer
 
 import (
 	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/builtins"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
@@ -169,48 +170,15 @@ func (c *checker) declareModule() {
 			}
 		}
 	}
-	// Types first (aliases may refer to each other), then their targets.
-	for _, it := range c.file.Items {
-		switch d := it.(type) {
-		case *ast.TypeAlias:
-			c.aliases[nameOf(d.Name)] = &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path}
-		case *ast.StructDecl:
-			c.aliases[nameOf(d.Name)] = &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path}
-		case *ast.EnumDecl:
-			c.aliases[nameOf(d.Name)] = &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path, Target: types.AnyType}
-			c.module.declare(&variable{name: nameOf(d.Name), kind: kindType, typ: types.AnyType, decl: d.Name.Span})
-		case *ast.InterfaceDecl:
-			c.aliases[nameOf(d.Name)] = &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path, Target: types.AnyType}
-		}
-	}
-	for _, it := range c.file.Items {
-		switch d := it.(type) {
-		case *ast.TypeAlias:
-			tp := typeParams(d.TypeParams)
-			c.aliases[nameOf(d.Name)].Target = c.convType(d.Type, tp)
-		case *ast.StructDecl:
-			tp := typeParams(d.TypeParams)
-			rec := &types.Record{}
-			for _, f := range d.Fields {
-				rec.Fields = append(rec.Fields, types.Field{Name: nameOf(f.Name), Type: c.convType(f.Type, tp), Optional: f.Optional})
-			}
-			a := c.aliases[nameOf(d.Name)]
-			a.Target = rec
-			c.module.declare(&variable{name: nameOf(d.Name), kind: kindType, typ: a, decl: d.Name.Span})
-		}
-	}
+	c.declareTypes(c.module, c.file.Items)
 	for _, it := range c.file.Items {
 		switch d := it.(type) {
 		case *ast.FuncDecl:
 			c.module.declare(&variable{name: nameOf(d.Name), kind: kindFunc, decl: d.Name.Span, fn: c.signature(d), typ: nil})
 		case *ast.Pipeline:
 			c.module.declare(&variable{name: nameOf(d.Name), kind: kindFunc, typ: types.AnyType, decl: d.Name.Span})
-		case *ast.ToolDecl:
-			c.module.declare(&variable{name: nameOf(d.Name), kind: kindFunc, typ: types.AnyType, decl: d.Name.Span})
-		case *ast.SkillDecl:
-			c.module.declare(&variable{name: nameOf(d.Name), kind: kindGlobal, typ: types.AnyType, decl: d.Name.Span})
-		case *ast.EvalPackDecl:
-			c.module.declare(&variable{name: nameOf(d.Name), kind: kindGlobal, typ: types.AnyType, decl: d.Name.Span})
+		case *ast.ToolDecl, *ast.SkillDecl, *ast.EvalPackDecl:
+			c.declareRegistry(c.module, d)
 		case *ast.VarDecl:
 			if id, ok := d.Pattern.(*ast.Ident); ok && id.Name != "_" {
 				c.module.declare(&variable{name: id.Name, kind: kindLet, typ: types.AnyType, decl: id.Span, pending: true})
@@ -222,6 +190,99 @@ func (c *checker) declareModule() {
 			v.typ = v.fn.sig
 		}
 	}
+}
+
+// declareTypes declares the type aliases, structs, enums and interfaces
+// among stmts (a module's items or a block's statements) in sc: types
+// first, so that they may refer to each other in any order, then their
+// targets. Structs and enums are also values (constructors, variants).
+// It returns a function restoring the type names the declarations
+// shadowed, for a block's end.
+func (c *checker) declareTypes(sc *scope, stmts []ast.Stmt) (restore func()) {
+	type saved struct {
+		name string
+		prev *types.Alias
+	}
+	var shadowed []saved
+	def := func(name string, a *types.Alias) {
+		if name == "" {
+			return
+		}
+		shadowed = append(shadowed, saved{name, c.aliases[name]})
+		c.aliases[name] = a
+	}
+	for _, it := range stmts {
+		switch d := it.(type) {
+		case *ast.TypeAlias:
+			def(nameOf(d.Name), &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path})
+		case *ast.StructDecl:
+			def(nameOf(d.Name), &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path})
+		case *ast.EnumDecl:
+			def(nameOf(d.Name), &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path, Target: types.AnyType})
+			sc.declare(&variable{name: nameOf(d.Name), kind: kindType, typ: types.AnyType, decl: d.Name.Span})
+		case *ast.InterfaceDecl:
+			def(nameOf(d.Name), &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path, Target: types.AnyType})
+		}
+	}
+	for _, it := range stmts {
+		switch d := it.(type) {
+		case *ast.TypeAlias:
+			if a := c.aliases[nameOf(d.Name)]; a != nil {
+				a.Target = c.convType(d.Type, typeParams(d.TypeParams))
+			}
+		case *ast.StructDecl:
+			a := c.aliases[nameOf(d.Name)]
+			if a == nil {
+				continue
+			}
+			tp := typeParams(d.TypeParams)
+			rec := &types.Record{}
+			for _, f := range d.Fields {
+				rec.Fields = append(rec.Fields, types.Field{Name: nameOf(f.Name), Type: c.convType(f.Type, tp), Optional: f.Optional})
+			}
+			a.Target = rec
+			sc.declare(&variable{name: nameOf(d.Name), kind: kindType, typ: a, decl: d.Name.Span})
+		}
+	}
+	return func() {
+		for i := len(shadowed) - 1; i >= 0; i-- {
+			if shadowed[i].prev == nil {
+				delete(c.aliases, shadowed[i].name)
+			} else {
+				c.aliases[shadowed[i].name] = shadowed[i].prev
+			}
+		}
+	}
+}
+
+// declareRegistry binds the name of a tool, skill or eval_pack
+// declaration: a tool or skill declaration makes a registry holding it,
+// an eval pack a manifest dict.
+func (c *checker) declareRegistry(sc *scope, d ast.Stmt) {
+	var id *ast.Ident
+	var t types.Type = types.AnyType
+	switch d := d.(type) {
+	case *ast.ToolDecl:
+		id = d.Name
+		if rt := builtins.NamedType("tool_registry"); rt != nil {
+			t = rt
+		}
+	case *ast.SkillDecl:
+		id = d.Name
+		if rt := builtins.NamedType("skill_registry"); rt != nil {
+			t = rt
+		}
+	case *ast.EvalPackDecl:
+		id = d.Name
+		t = &types.Dict{Key: types.StringType, Value: types.AnyType, Bare: true}
+	}
+	if id == nil || id.Name == "" {
+		return
+	}
+	if old := sc.vars[id.Name]; old != nil && old.decl == id.Span {
+		return // declared ahead at the module level
+	}
+	sc.declare(&variable{name: id.Name, kind: kindGlobal, typ: t, decl: id.Span})
 }
 
 func typeParams(tps []*ast.TypeParam) map[string]bool {

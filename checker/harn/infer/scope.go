@@ -36,6 +36,9 @@ type variable struct {
 	pending bool
 	// imported marks names bound by an import (types from other modules).
 	imported bool
+	// nilInit marks an unannotated binding initialised with nil: its
+	// first assignment of another value widens its type to `T | nil`.
+	nilInit bool
 }
 
 // fnInfo is a function declaration whose body is checked once.

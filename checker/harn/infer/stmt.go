@@ -13,10 +13,20 @@ import (
 // the rest of the block sees the opposite narrowing. It returns the type
 // of the last statement when it is an expression.
 func (c *checker) block(sc *scope, stmts []ast.Stmt) types.Type {
+	if sc != c.module {
+		// Types declared in a block are visible in all of it, and only
+		// there.
+		defer c.declareTypes(sc, stmts)()
+	}
 	var last types.Type = types.NilType
 	for i, s := range stmts {
 		c.afterMatch = nil
 		last = c.stmtValue(sc, s, i == len(stmts)-1)
+		if exitsNode(s) {
+			// A block ending in return, throw, break or continue has no
+			// value: in an expression branch it is never.
+			last = types.NeverType
+		}
 		if m, ok := s.(*ast.Match); ok && c.afterMatch != nil && c.afterMatch.match == m {
 			sc.refine(c.afterMatch.key, c.afterMatch.t)
 		}
@@ -183,6 +193,7 @@ func (c *checker) stmtValue(sc *scope, s ast.Stmt, last bool) types.Type {
 		c.params(inner, s.Params)
 		c.block(inner, blockStmts(s.Body))
 	case *ast.ToolDecl:
+		c.declareRegistry(sc, s)
 		inner := newScope(sc)
 		inner.fn = &fnCtx{}
 		c.params(inner, s.Params)
@@ -191,12 +202,19 @@ func (c *checker) stmtValue(sc *scope, s ast.Stmt, last bool) types.Type {
 		for _, f := range s.Fields {
 			c.expr(sc, f.Value)
 		}
+		c.declareRegistry(sc, s)
 	case *ast.EvalPackDecl:
+		// The pack's fields are names in its body; the pack itself is
+		// one in its summaries and after it.
 		inner := newScope(sc)
 		for _, f := range s.Fields {
-			c.expr(inner, f.Value)
+			t := c.expr(inner, f.Value)
+			if f.Name != nil {
+				inner.declare(&variable{name: f.Name.Name, kind: kindLet, typ: widen(t), decl: f.Name.Span})
+			}
 		}
 		c.block(inner, s.Body)
+		c.declareRegistry(sc, s)
 		for _, b := range s.Summarizes {
 			c.block(newScope(inner), blockStmts(b))
 		}
@@ -263,6 +281,7 @@ func (c *checker) varDecl(sc *scope, d *ast.VarDecl) {
 		// flag edited between runs must not make comparisons "always false".
 		t = widen(vt)
 	}
+	nilInit := declared == nil && d.Value != nil && kind != kindConst && types.IsBasic(vt, types.Nil)
 	_, wild := d.Pattern.(*ast.WildcardPattern)
 	if id, ok := d.Pattern.(*ast.Ident); wild || (ok && id.Name == "_") {
 		if stdlib.IsOutcome(vt) {
@@ -271,6 +290,11 @@ func (c *checker) varDecl(sc *scope, d *ast.VarDecl) {
 		return
 	}
 	c.bindPattern(sc, d.Pattern, t, kind, d)
+	if id, ok := d.Pattern.(*ast.Ident); ok && nilInit {
+		if v := sc.vars[id.Name]; v != nil {
+			v.nilInit = true
+		}
+	}
 }
 
 // bindPattern declares the names of a binding pattern with parts of t.
@@ -334,6 +358,16 @@ func (c *checker) assign(sc *scope, a *ast.Assign) {
 	case *ast.Ident:
 		if v := sc.lookup(t.Name); v != nil {
 			v.reassigned = true
+			if v.nilInit && a.Op == ast.AssignPlain && !types.IsBasic(vt, types.Nil) {
+				// `var x = nil` then `x = value`: the variable was a slot
+				// for a later value; from its first assignment it holds
+				// that value's type or nil (any stays any).
+				v.nilInit = false
+				v.typ = types.Optional(widen(vt))
+				if v.binding != nil {
+					v.binding.Type = v.typ
+				}
+			}
 			// From here on the variable holds the assigned value: a plain
 			// assignment of a fitting, certain type narrows to it; anything
 			// else resets to the declared (or first inferred) type.
@@ -343,7 +377,7 @@ func (c *checker) assign(sc *scope, a *ast.Assign) {
 			}
 			sc.refine(v, next)
 		} else if t.Name != "_" {
-			c.facts.Unresolved = append(c.facts.Unresolved, analysis.Unresolved{Ident: t})
+			c.facts.Unresolved = append(c.facts.Unresolved, analysis.Unresolved{Ident: t, Suggest: c.suggest(sc, t.Name, false)})
 		}
 	case *ast.Member, *ast.Index:
 		root := rootIdent(t)
