@@ -201,7 +201,7 @@ func number(lit string) (any, error) {
 // Encode returns the canonical form of v.
 func Encode(v any) ([]byte, error) {
 	var b bytes.Buffer
-	if err := encode(&b, v, 0); err != nil {
+	if err := encode(&b, v, 0, true); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -228,7 +228,7 @@ func FromGo(v any) (any, error) {
 	return Decode(data)
 }
 
-func encode(b *bytes.Buffer, v any, depth int) error {
+func encode(b *bytes.Buffer, v any, depth int, sorted bool) error {
 	if depth > MaxDepth {
 		return fmt.Errorf("nesting deeper than %d", MaxDepth)
 	}
@@ -256,7 +256,7 @@ func encode(b *bytes.Buffer, v any, depth int) error {
 	case uint64:
 		b.WriteString(strconv.FormatUint(t, 10))
 	case float32:
-		return encode(b, float64(t), depth)
+		return encode(b, float64(t), depth, sorted)
 	case float64:
 		s, err := FormatFloat(t)
 		if err != nil {
@@ -269,7 +269,7 @@ func encode(b *bytes.Buffer, v any, depth int) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if err := encode(b, e, depth+1); err != nil {
+			if err := encode(b, e, depth+1, sorted); err != nil {
 				return err
 			}
 		}
@@ -284,26 +284,45 @@ func encode(b *bytes.Buffer, v any, depth int) error {
 		}
 		b.WriteByte(']')
 	case *Object:
-		return encodeMap(b, t.Values, depth)
+		if !sorted {
+			return encodeOrdered(b, t, depth)
+		}
+		return encodeMap(b, t.Values, depth, sorted)
 	case map[string]any:
-		return encodeMap(b, t, depth)
+		return encodeMap(b, t, depth, sorted)
 	case json.RawMessage:
 		d, err := Decode(t)
 		if err != nil {
 			return err
 		}
-		return encode(b, d, depth)
+		return encode(b, d, depth, sorted)
 	default:
 		d, err := FromGo(v)
 		if err != nil {
 			return fmt.Errorf("cannot encode %T: %v", v, err)
 		}
-		return encode(b, d, depth)
+		return encode(b, d, depth, sorted)
 	}
 	return nil
 }
 
-func encodeMap(b *bytes.Buffer, m map[string]any, depth int) error {
+func encodeOrdered(b *bytes.Buffer, o *Object, depth int) error {
+	b.WriteByte('{')
+	for i, k := range o.Keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		WriteString(b, k)
+		b.WriteByte(':')
+		if err := encode(b, o.Values[k], depth+1, false); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+func encodeMap(b *bytes.Buffer, m map[string]any, depth int, sorted bool) error {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -316,7 +335,7 @@ func encodeMap(b *bytes.Buffer, m map[string]any, depth int) error {
 		}
 		WriteString(b, k)
 		b.WriteByte(':')
-		if err := encode(b, m[k], depth+1); err != nil {
+		if err := encode(b, m[k], depth+1, sorted); err != nil {
 			return err
 		}
 	}
@@ -458,4 +477,92 @@ func SortedKeys(v any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// MarshalIndent writes v as JSON for people: *Object keys in their own
+// order, map keys sorted, two-space indentation, numbers and strings as
+// in the canonical form. Struct values are converted with FromGo, so
+// their field order is kept.
+func MarshalIndent(v any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := indent(&b, v, 0); err != nil {
+		return nil, err
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+func indent(b *bytes.Buffer, v any, depth int) error {
+	if depth > MaxDepth {
+		return fmt.Errorf("nesting deeper than %d", MaxDepth)
+	}
+	pad := func(d int) {
+		b.WriteByte('\n')
+		for range d {
+			b.WriteString("  ")
+		}
+	}
+	switch t := v.(type) {
+	case *Object:
+		if t.Len() == 0 {
+			b.WriteString("{}")
+			return nil
+		}
+		b.WriteByte('{')
+		for i, k := range t.Keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			pad(depth + 1)
+			WriteString(b, k)
+			b.WriteString(": ")
+			if err := indent(b, t.Values[k], depth+1); err != nil {
+				return err
+			}
+		}
+		pad(depth)
+		b.WriteByte('}')
+	case map[string]any:
+		o := NewObject()
+		for _, k := range SortedKeys(t) {
+			o.Set(k, t[k])
+		}
+		return indent(b, o, depth)
+	case []any:
+		if len(t) == 0 {
+			b.WriteString("[]")
+			return nil
+		}
+		b.WriteByte('[')
+		for i, e := range t {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			pad(depth + 1)
+			if err := indent(b, e, depth+1); err != nil {
+				return err
+			}
+		}
+		pad(depth)
+		b.WriteByte(']')
+	case nil, bool, string, int, int32, int64, uint, uint32, uint64, float32, float64, []string:
+		return encode(b, v, depth, false)
+	default:
+		d, err := FromGo(v)
+		if err != nil {
+			return fmt.Errorf("cannot encode %T: %v", v, err)
+		}
+		return indent(b, d, depth)
+	}
+	return nil
+}
+
+// MarshalJSON writes the object with its keys in their own order (not the
+// canonical order) and numbers in the canonical form, so FromGo keeps both.
+func (o *Object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	if err := encodeOrdered(&b, o, 0); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
