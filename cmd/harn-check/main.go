@@ -63,6 +63,7 @@ func commands() []command {
 		{"explain", "explain a diagnostic code", runExplain},
 		{"validate", "compile Rhai output validators and the blueprints that use them", runValidate},
 		{"validate-output", "run one validator on one answer and print the verdict", runValidateOutput},
+		{"llm", "llm evaluate: run or verify one decision evaluation", runLLM},
 		{"version", "print the version", func(e *env, _ []string) int {
 			fmt.Fprintf(e.stdout, "harn-check %s\n", version.Version)
 			return exitOK

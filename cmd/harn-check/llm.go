@@ -1,0 +1,287 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/runtime/canonjson"
+	"github.com/harnlang/harn-check/runtime/evaluate"
+	"github.com/harnlang/harn-check/runtime/llm"
+)
+
+// runLLM dispatches `harn-check llm SUBCOMMAND`.
+func runLLM(e *env, args []string) int {
+	if len(args) == 0 || args[0] != "evaluate" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			fmt.Fprintln(e.stdout, "usage: harn-check llm evaluate [flags]   (run 'harn-check llm evaluate -h')")
+			return exitOK
+		}
+		return fail(e, "usage: harn-check llm evaluate [flags]")
+	}
+	return runLLMEvaluate(e, args[1:])
+}
+
+// DefaultThreshold and DefaultCeilingUSD make the default policy of
+// `llm evaluate --model`: threshold 0.5 and $0.01 per-evaluation and run
+// ceilings.
+const (
+	defaultThreshold  = 0.5
+	defaultCeilingUSD = 0.01
+)
+
+// runLLMEvaluate is upstream's `harn llm evaluate` in its three forms:
+//
+//	--model ROUTE --state-file F --questions Q.json [--policy P.json]  {outcome, receipt}
+//	--request R.json                                                   {outcome, receipt}
+//	--request R.json --verify-receipt RECEIPT.json                     verification report
+//
+// Exit status: every outcome, refusals included, is 0; a verification is
+// 0 when verified and 1 when refused; a tape that failed to replay
+// (mismatch, unconsumed records) is 1; unreadable or malformed input is 2.
+func runLLMEvaluate(e *env, args []string) int {
+	fs := flag.NewFlagSet("llm evaluate", flag.ContinueOnError)
+	model := fs.String("model", "", "route as provider/model (e.g. mock/fixture)")
+	stateFile := fs.String("state-file", "", "the state: a .json file is a JSON value, any other file is its text as a string")
+	questionsFile := fs.String("questions", "", "JSON file mapping question ids to std/predicate questions")
+	policyFile := fs.String("policy", "", "JSON file with a complete EvaluationPolicy (default: threshold 0.5, $0.01 ceilings)")
+	requestFile := fs.String("request", "", "JSON file with exactly {site_id, state, questions, policy}")
+	siteID := fs.String("site", "cli.evaluate", "site id for --model evaluations")
+	verifyFile := fs.String("verify-receipt", "", "verify this saved receipt against --request (offline)")
+	catalogFile := fs.String("catalog", "", "route catalog (a harn.toml; default: the nearest harn.toml above the working directory)")
+	tapeFile := fs.String("tape", "", "evaluation tape: replayed when the file exists, recorded to it otherwise")
+	asJSON := fs.Bool("json", false, "print JSON")
+	rest, ok := parseFlags(e, fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(rest) > 0 {
+		return fail(e, "llm evaluate takes no positional arguments (got %q)", rest[0])
+	}
+	var cat *catalog.Catalog
+	var err error
+	if *catalogFile != "" {
+		cat, err = llm.LoadCatalog(*catalogFile)
+	} else {
+		cat, _, err = llm.FindCatalog(".")
+	}
+	if err != nil {
+		return fail(e, "catalog: %v", err)
+	}
+
+	if *verifyFile != "" {
+		if *requestFile == "" {
+			return fail(e, "--verify-receipt needs --request")
+		}
+		if *model != "" || *stateFile != "" || *questionsFile != "" || *policyFile != "" || *tapeFile != "" {
+			return fail(e, "--verify-receipt takes only --request (and --catalog)")
+		}
+		return verifyReceipt(e, cat, *requestFile, *verifyFile, *asJSON)
+	}
+
+	var req evaluate.Request
+	switch {
+	case *requestFile != "":
+		if *model != "" || *stateFile != "" || *questionsFile != "" || *policyFile != "" {
+			return fail(e, "--request already holds the state, questions and policy (drop --model, --state-file, --questions, --policy)")
+		}
+		data, err := os.ReadFile(*requestFile)
+		if err != nil {
+			return fail(e, "%v", err)
+		}
+		if req, err = evaluate.DecodeRequest(data); err != nil {
+			return fail(e, "%s: %v", *requestFile, err)
+		}
+	case *stateFile != "" && *questionsFile != "":
+		if req, err = modelRequest(cat, *siteID, *model, *stateFile, *questionsFile, *policyFile); err != nil {
+			return fail(e, "%v", err)
+		}
+	default:
+		return fail(e, "give --model ROUTE --state-file F --questions Q.json, or --request R.json")
+	}
+
+	var tape *llm.Tape
+	if *tapeFile != "" {
+		if tape, err = llm.OpenTape(*tapeFile); err != nil {
+			return fail(e, "tape: %v", err)
+		}
+	}
+	ev := evaluate.New(evaluate.Options{Catalog: cat, Tape: tape, LLM: llm.Options{Getenv: e.lookupEnv}})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := ev.Evaluate(ctx, req)
+	if err != nil {
+		return fail(e, "%v", err)
+	}
+	if *asJSON {
+		if err := writeJSON(e.stdout, res.Value()); err != nil {
+			return fail(e, "writing output: %v", err)
+		}
+	} else {
+		printOutcome(e.stdout, res)
+	}
+	if tape != nil {
+		if tape.Replaying() {
+			if err := tape.Finish(); err != nil {
+				fmt.Fprintf(e.stderr, "harn-check: %s: %v\n", *tapeFile, err)
+				return exitFail
+			}
+		} else if err := tape.Save(); err != nil {
+			return fail(e, "tape: %v", err)
+		}
+	}
+	return exitOK
+}
+
+// modelRequest builds the request of the --model form.
+func modelRequest(cat *catalog.Catalog, site, model, stateFile, questionsFile, policyFile string) (evaluate.Request, error) {
+	req := evaluate.Request{SiteID: site}
+	data, err := os.ReadFile(stateFile)
+	if err != nil {
+		return req, err
+	}
+	if strings.EqualFold(filepath.Ext(stateFile), ".json") {
+		if req.State, err = canonjson.Decode(data); err != nil {
+			return req, fmt.Errorf("%s: %v", stateFile, err)
+		}
+	} else {
+		if !utf8Valid(data) {
+			return req, fmt.Errorf("%s: the state file is not UTF-8 text", stateFile)
+		}
+		req.State = string(data)
+	}
+	if req.Questions, err = readJSONFile(questionsFile); err != nil {
+		return req, err
+	}
+	if policyFile != "" {
+		if req.Policy, err = readJSONFile(policyFile); err != nil {
+			return req, err
+		}
+		if model != "" {
+			p, err := evaluate.DecodePolicy(req.Policy)
+			if err != nil {
+				return req, fmt.Errorf("%s: %v", policyFile, err)
+			}
+			if p.Provider+"/"+p.Model != model {
+				return req, fmt.Errorf("--model %s differs from the policy's route %s/%s", model, p.Provider, p.Model)
+			}
+		}
+		return req, nil
+	}
+	if model == "" {
+		return req, errors.New("give --model ROUTE or --policy P.json")
+	}
+	provider, name, ok := strings.Cut(model, "/")
+	if !ok || provider == "" || name == "" {
+		return req, fmt.Errorf("--model %q is not provider/model", model)
+	}
+	backend := evaluate.BackendStructured
+	if r, ok := cat.Lookup(provider, name); ok && r.IsNative() {
+		backend = evaluate.BackendNative
+	}
+	p := canonjson.NewObject()
+	p.Set("backend", backend)
+	p.Set("provider", provider)
+	p.Set("model", name)
+	p.Set("threshold", defaultThreshold)
+	p.Set("evaluation_cost_limit", defaultCeilingUSD)
+	p.Set("run_cost_limit", defaultCeilingUSD)
+	req.Policy = p
+	return req, nil
+}
+
+func utf8Valid(b []byte) bool { return strings.ToValidUTF8(string(b), "\uFFFD") == string(b) }
+
+func readJSONFile(path string) (any, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	v, err := canonjson.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return v, nil
+}
+
+// verifyReceipt is the offline verification form. The receipt file holds
+// the receipt object, or a whole {outcome, receipt} result.
+func verifyReceipt(e *env, cat *catalog.Catalog, requestFile, receiptFile string, asJSON bool) int {
+	reqData, err := os.ReadFile(requestFile)
+	if err != nil {
+		return fail(e, "%v", err)
+	}
+	rcData, err := os.ReadFile(receiptFile)
+	if err != nil {
+		return fail(e, "%v", err)
+	}
+	if v, err := canonjson.Decode(rcData); err == nil {
+		if o, ok := v.(*canonjson.Object); ok {
+			if inner, ok := o.Values["receipt"].(*canonjson.Object); ok && o.Values["outcome"] != nil {
+				rcData = canonjson.MustEncode(inner)
+			}
+		}
+	}
+	report, err := evaluate.Verify(cat, reqData, rcData)
+	if err != nil {
+		return fail(e, "%v", err)
+	}
+	if asJSON {
+		if err := writeJSON(e.stdout, report.Value()); err != nil {
+			return fail(e, "writing output: %v", err)
+		}
+	} else if report.Verified {
+		fmt.Fprintf(e.stdout, "verified: %s\n", *report.StableRequestID)
+	} else {
+		fmt.Fprintln(e.stdout, "refused:")
+		for _, r := range report.Refusals {
+			fmt.Fprintf(e.stdout, "  %s (%s)\n", r.Code, r.Field)
+		}
+	}
+	if !report.Verified {
+		return exitFail
+	}
+	return exitOK
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := canonjson.MarshalIndent(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// printOutcome is the text form: the outcome kind, its fields, the
+// receipt's key facts.
+func printOutcome(w io.Writer, res *evaluate.Result) {
+	o := res.Outcome.Value()
+	fmt.Fprintf(w, "%s\n", res.Outcome.Kind)
+	for _, k := range canonjson.SortedKeys(o) {
+		if k == "kind" || k == "receipt" {
+			continue
+		}
+		b, _ := canonjson.Encode(o[k])
+		fmt.Fprintf(w, "  %s: %s\n", k, b)
+	}
+	rc := res.Receipt
+	fmt.Fprintf(w, "receipt %s\n  evaluation_id %s\n  source %s, %d physical attempt(s), accounting %s\n",
+		rc.InvocationID, rc.EvaluationID, rc.Source, rc.PhysicalAttempts, rc.AccountingStatus)
+}
+
+// lookupEnv reads a credential variable through the env (tests inject it).
+func (e *env) lookupEnv(name string) (string, bool) {
+	if e.getenv == nil {
+		return os.LookupEnv(name)
+	}
+	v := e.getenv(name)
+	return v, v != ""
+}
