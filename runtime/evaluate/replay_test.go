@@ -185,7 +185,9 @@ func TestNoSecretsInReceipts(t *testing.T) {
 	// Errors from malformed input name the field, never the state.
 	for _, mutate := range []func(r *Request){
 		func(r *Request) { r.Questions = decode(t, `{"a":{"kind":"essay","instructions":"q"}}`) },
-		func(r *Request) { r.Policy = decode(t, `{"backend":"structured_llm","provider":"local","threshold":0.5}`) },
+		func(r *Request) {
+			r.Policy = decode(t, `{"backend":"structured_llm","provider":"local","threshold":0.5}`)
+		},
 	} {
 		bad := request(t, "local", "judge", "")
 		mutate(&bad)

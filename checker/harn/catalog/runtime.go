@@ -310,4 +310,3 @@ func (c *Catalog) LookupName(name string) (Route, bool) {
 
 // IsNative reports whether the route speaks a native decision protocol.
 func (r Route) IsNative() bool { return r.Protocol != "" }
-
