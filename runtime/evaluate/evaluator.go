@@ -187,10 +187,12 @@ func (e *Evaluator) Evaluate(ctx context.Context, req Request) (*Result, error) 
 		return nil, err
 	}
 	route := e.resolve(p)
-	id, err := RequestIdentity(req.State, qs, p, route)
+	// The state is encoded once: identity, estimate and prompt share it.
+	canonical, err := canonjson.Encode(req.State)
 	if err != nil {
 		return nil, fmt.Errorf("evaluation state: %v", err)
 	}
+	id := requestIdentity(canonical, req.State, qs, p, route)
 	evalID := StableRequestID(req.SiteID, id)
 	inv := invocationID(evalID, e.seq.Add(1))
 	rc := notDispatched(evalID, inv, req.SiteID, id, p, qs)
@@ -204,7 +206,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, req Request) (*Result, error) 
 	if t := e.opts.Tape; t != nil && t.Replaying() {
 		return e.replay(req, p, qs, rc, finish)
 	}
-	o, answers := e.run(ctx, req, p, qs, route, rc)
+	o, answers := e.run(ctx, req, canonical, p, qs, route, rc)
 	res, _ := finish(o, answers)
 	if t := e.opts.Tape; t != nil {
 		if err := e.record(t, req, res); err != nil {
@@ -215,7 +217,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, req Request) (*Result, error) 
 }
 
 // run is admission and dispatch; rc is filled as it goes.
-func (e *Evaluator) run(ctx context.Context, req Request, p *Policy, qs *QuestionSet, route *catalog.Route, rc *Receipt) (*Outcome, []*Answer) {
+func (e *Evaluator) run(ctx context.Context, req Request, canonical []byte, p *Policy, qs *QuestionSet, route *catalog.Route, rc *Receipt) (*Outcome, []*Answer) {
 	h := rc.InvocationID
 	reason := func(s string) { rc.ProviderReason = &s }
 
@@ -227,10 +229,7 @@ func (e *Evaluator) run(ctx context.Context, req Request, p *Policy, qs *Questio
 	if r := qs.Admit(rt); r != nil {
 		return questionInvalid(h, r), nil
 	}
-	estimated, err := EstimateStateTokens(req.State)
-	if err != nil {
-		return unavailable(h, "unsupported_options"), nil
-	}
+	estimated := llm.EstimateTextTokens(string(canonical))
 	rc.EstimatedStateTokens = &estimated
 	if rt.StateWindowTokens <= 0 {
 		reason("the route declares no state window")
@@ -324,7 +323,7 @@ func (e *Evaluator) run(ctx context.Context, req Request, p *Policy, qs *Questio
 	}
 
 	// --- One dispatch. ---
-	resp, derr := be.decide(ctx, decision{route: route, policy: p, state: req.State, questions: qs})
+	resp, derr := be.decide(ctx, decision{route: route, policy: p, state: req.State, stateJSON: canonical, questions: qs})
 	var read *rawResponse
 	var ref *refusal
 	var le *llm.Error

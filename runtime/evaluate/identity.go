@@ -101,6 +101,12 @@ func RequestIdentity(state any, qs *QuestionSet, p *Policy, route *catalog.Route
 	if err != nil {
 		return Identity{}, err
 	}
+	return requestIdentity(canonical, state, qs, p, route), nil
+}
+
+// requestIdentity is RequestIdentity with the state's canonical form
+// already computed.
+func requestIdentity(canonical []byte, state any, qs *QuestionSet, p *Policy, route *catalog.Route) Identity {
 	instr := StructuredInstructionVer
 	if route != nil && route.IsNative() {
 		instr = NativeInstructionVer
@@ -116,7 +122,7 @@ func RequestIdentity(state any, qs *QuestionSet, p *Policy, route *catalog.Route
 		OutputSchemaVersion:         OutputSchemaVersion,
 		BackendKind:                 p.Backend,
 		Protocol:                    protocolOf(route),
-	}, nil
+	}
 }
 
 // encodeIdentity is the identity as upstream's serde writes it: fields in

@@ -29,6 +29,7 @@ type decision struct {
 	route     *catalog.Route
 	policy    *Policy
 	state     any
+	stateJSON []byte // canonical form of state
 	questions *QuestionSet
 }
 
@@ -136,10 +137,7 @@ func (b *structuredBackend) decide(ctx context.Context, d decision) (*rawRespons
 	if err != nil {
 		return nil, err
 	}
-	state, err := canonjson.Encode(d.state)
-	if err != nil {
-		return nil, err
-	}
+	state := d.stateJSON
 	zero := 0.0
 	req := llm.ChatRequest{
 		Model:       d.route.Runtime.WireModel,
