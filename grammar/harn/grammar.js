@@ -135,6 +135,9 @@ module.exports = grammar({
     [$.dict, $.shape_type],
     [$._string_literal, $.shape_field],
     [$.closure_parameter, $.shape_field],
+    // `{ y = 10` is an assignment in a block or a closure parameter's
+    // default until `->` decides.
+    [$._expression, $.closure_parameter],
     [$.parameters, $.function_type],
     [$.parameter, $._type],
   ],
@@ -849,14 +852,18 @@ module.exports = grammar({
     ),
 
     // `parallel N { i -> ... }`, `parallel each xs { x -> ... }`,
-    // `parallel settle xs with {max_concurrent: 4} { x -> ... }`.
-    parallel_expression: $ => seq(
+    // `parallel settle xs with {max_concurrent: 4} { x -> ... }`;
+    // `parallel each xs { ... } as stream` yields results as they finish.
+    parallel_expression: $ => prec.right(seq(
       'parallel',
       optional(field('mode', choice('each', 'settle'))),
       field('value', $._expression),
       optional(seq('with', field('options', $._expression))),
       field('body', choice($.closure, $.block)),
-    ),
+      optional(field('as_stream', $.as_stream)),
+    )),
+
+    as_stream: _ => seq('as', 'stream'),
 
     spawn_expression: $ => seq('spawn', field('body', $.block)),
 
@@ -889,10 +896,12 @@ module.exports = grammar({
 
     closure_parameters: $ => commaSep1Trailing($.closure_parameter),
 
-    // No defaults here: `{ x = 1 }` is a block assigning `x`.
+    // A default (`{ x, y = 10 -> x + y }`) reads like an assignment in a
+    // block until `->` decides.
     closure_parameter: $ => seq(
       field('name', $.identifier),
       optional(seq(':', field('type', $._type))),
+      optional(seq('=', field('default', $._expression))),
     ),
 
     function_expression: $ => seq(
@@ -956,9 +965,10 @@ module.exports = grammar({
       '"',
     ),
 
+    // Raw apart from interpolation: a backslash is literal text.
     multiline_string: $ => seq(
       '"""',
-      repeat(choice($.multiline_string_content, $.escape_sequence, $.interpolation)),
+      repeat(choice($.multiline_string_content, $.interpolation)),
       '"""',
     ),
 

@@ -351,6 +351,9 @@ type Parallel struct {
 	Value   Expr
 	Options Expr // nil when absent
 	Body    Expr
+	// AsStream marks `parallel each xs { ... } as stream`: results arrive
+	// as a stream in completion order instead of a list.
+	AsStream bool
 }
 
 // Spawn is `spawn { }` (grammar `spawn_expression`).

@@ -183,6 +183,7 @@ func (l *lowerer) expr(n Node) ast.Expr {
 		} else {
 			p.Body = l.expr(body)
 		}
+		p.AsStream = l.field(n, "as_stream") != nil
 		return p
 	case "spawn_expression":
 		return &ast.Spawn{Span: sp, Body: l.reqBlock(n, "body")}
@@ -285,14 +286,14 @@ func appendText(parts []ast.StringPart, sp ast.Span, text string) []ast.StringPa
 // dedented; it is a noncharacter, so it cannot occur in source text.
 const placeholder = "\uFFFF"
 
-// multiline dedents a `"""` string as written (escapes and interpolations
-// included), then splits it back into parts and decodes the escapes.
+// multiline dedents a `"""` string as written (interpolations included),
+// then splits it back into parts. A backslash there is literal text.
 func (l *lowerer) multiline(n Node, s *ast.StringLit) ast.Expr {
 	var raw strings.Builder
 	var interps []ast.StringPart
 	for _, c := range l.children(n) {
 		switch c.node.Kind() {
-		case "multiline_string_content", "escape_sequence":
+		case "multiline_string_content":
 			raw.WriteString(strings.ReplaceAll(l.text(c.node), placeholder, ""))
 		case "interpolation":
 			raw.WriteString(placeholder)
@@ -302,7 +303,7 @@ func (l *lowerer) multiline(n Node, s *ast.StringLit) ast.Expr {
 	pieces := strings.Split(ast.Dedent(raw.String()), placeholder)
 	for i, p := range pieces {
 		if p != "" {
-			s.Parts = append(s.Parts, ast.StringPart{Span: s.Span, Text: decodeEscapes(p)})
+			s.Parts = append(s.Parts, ast.StringPart{Span: s.Span, Text: p})
 		}
 		if i < len(interps) {
 			s.Parts = append(s.Parts, interps[i])
@@ -311,19 +312,3 @@ func (l *lowerer) multiline(n Node, s *ast.StringLit) ast.Expr {
 	return s
 }
 
-// decodeEscapes replaces every backslash escape in text.
-func decodeEscapes(text string) string {
-	if !strings.Contains(text, `\`) {
-		return text
-	}
-	var b strings.Builder
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\\' && i+1 < len(text) {
-			b.WriteString(ast.DecodeEscape(text[i : i+2]))
-			i++
-			continue
-		}
-		b.WriteByte(text[i])
-	}
-	return b.String()
-}

@@ -13,8 +13,8 @@
 //   block_comment             `/* ... */`, which nests.
 //   string_content            text inside "...", up to a quote, a backslash,
 //                             `${` or the end of the line.
-//   multiline_string_content  text inside """...""", up to `"""`, a
-//                             backslash or `${`.
+//   multiline_string_content  text inside """...""", up to `"""` or
+//                             `${`; a backslash is literal there.
 //   raw_string                r"..." and r#"..."# (any number of #).
 //
 // The scanner keeps no state between tokens, so serialize writes nothing.
@@ -80,12 +80,13 @@ static bool scan_string_content(TSLexer *lexer) {
 }
 
 // scan_multiline_string_content lexes literal text of a """ string,
-// newlines and lone quotes included. It stops before `"""`, `\` and `${`.
+// newlines, lone quotes and backslashes included. It stops before `"""`
+// and `${`.
 static bool scan_multiline_string_content(TSLexer *lexer) {
   bool has_content = false;
   for (;;) {
     int32_t c = lexer->lookahead;
-    if (lexer->eof(lexer) || c == '\\') {
+    if (lexer->eof(lexer)) {
       break;
     }
     if (c == '$') {

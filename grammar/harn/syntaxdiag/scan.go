@@ -453,7 +453,7 @@ func (s *scanner) unclosedInterpolation(start int) bool {
 	return false
 }
 
-// multiline scans a """...""" string.
+// multiline scans a """...""" string; a backslash is literal there.
 func (s *scanner) multiline() {
 	start := s.pos
 	s.pos += 3
@@ -463,8 +463,6 @@ func (s *scanner) multiline() {
 		case c == '"' && s.peek(1) == '"' && s.peek(2) == '"':
 			s.pos += 3
 			return
-		case c == '\\' && s.pos+1 < len(s.src):
-			s.pos += 2
 		case c == '$' && s.peek(1) == '{':
 			if !s.interpolation(false) {
 				return

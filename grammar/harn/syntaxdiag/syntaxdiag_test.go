@@ -56,6 +56,13 @@ var cases = []struct {
 		want: []string{"HARN-PAR-004 1:9 multi-line string is not closed"},
 	},
 	{
+		// A backslash is literal in a multi-line string: it does not
+		// escape the closing quotes, so nothing is wrong here.
+		name: "multi-line string ending in a backslash",
+		src:  "let s = \"\"\"\n  run \\\n  a\\\"\"\"\nlog(s)\n",
+		want: nil,
+	},
+	{
 		name: "unterminated raw string",
 		src:  "let s = r\"abc\nlog(s)\n",
 		want: []string{"HARN-PAR-004 1:9 raw string is not closed on its line"},
