@@ -229,6 +229,9 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 			c.expr(sc, e.Options)
 		}
 		c.expr(sc, e.Body)
+		if e.AsStream {
+			return types.AnyType // a stream, in completion order
+		}
 		return &types.List{Elem: types.AnyType}
 	case *ast.Spawn:
 		c.block(newScope(sc), blockStmts(e.Body))
