@@ -1,0 +1,65 @@
+package leia
+
+import (
+	"github.com/harnlang/harn-check/checker/leia/analysis"
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/grammar/leia/binding"
+)
+
+// Options configure a check.
+type Options struct {
+	// Host serves files and compilers the rules need; nil means none.
+	Host *analysis.Host
+	// Rules restricts the rules run (nil: Rules).
+	Rules []*analysis.Rule
+	// Parsed, when set, is the file already parsed and lowered (an editor
+	// keeps an incrementally reparsed tree). It must be what binding.Parse
+	// returns for the same path and src.
+	Parsed *Parsed
+}
+
+// Parsed is a file's syntax tree and syntax diagnostics, as binding.Parse
+// returns them.
+type Parsed struct {
+	File   *ast.File
+	Syntax []diagnostics.Diagnostic
+}
+
+// Result is the outcome of checking one file.
+type Result struct {
+	// Diagnostics are about the checked file, sorted.
+	Diagnostics []diagnostics.Diagnostic
+	// File is the syntax tree; Facts what the analysis learnt.
+	File  *ast.File
+	Facts *analysis.Facts
+}
+
+// Check checks the file at path with content src.
+func Check(path string, src []byte, opts Options) *Result {
+	var file *ast.File
+	var diags []diagnostics.Diagnostic
+	if opts.Parsed != nil {
+		file, diags = opts.Parsed.File, append([]diagnostics.Diagnostic(nil), opts.Parsed.Syntax...)
+	} else {
+		file, diags = binding.Parse(path, src)
+	}
+	facts := analysis.Compute(file)
+	rules := opts.Rules
+	if rules == nil {
+		rules = Rules
+	}
+	for _, r := range rules {
+		diags = append(diags, runRule(r, path, src, file, facts, opts.Host)...)
+	}
+	diagnostics.Sort(diags)
+	return &Result{Diagnostics: diags, File: file, Facts: facts}
+}
+
+// runRule runs one rule over the file.
+func runRule(r *analysis.Rule, path string, src []byte, file *ast.File, facts *analysis.Facts, host *analysis.Host) (out []diagnostics.Diagnostic) {
+	pass := analysis.NewPass(path, src, file, facts, host, func(d diagnostics.Diagnostic) { out = append(out, d) })
+	pass.Rule = r
+	r.Run(pass)
+	return out
+}

@@ -1,0 +1,23 @@
+// Package names defines the names rule.
+//
+// # Rule names
+//
+// names: every name must be declared (LEIA4001), and eval exists only
+// inside evaluate blocks (LEIA3007).
+//
+// A name is declared by `:=`, `const`, `func`, an import, a parameter, a
+// loop variable, a legacy tool or agent declaration, or it is one of
+// Leia's predeclared names (print, string, llm, ...; package
+// checker/leia/stdlib). Reading a name nothing declares fails at run time,
+// and so does assigning to one: Leia has no implicit globals. A name used
+// before its declaration at the same level is reported with the later
+// declaration as a related span; inside a function body every name its
+// enclosing scopes declare counts, wherever it appears, because the body
+// runs later. The message suggests the nearest declared or predeclared name
+// (edit distance), with a fix that replaces it.
+//
+// Names written in a tools list are left to the tools-list rule, which
+// says more (LEIA3001). The evaluation harness's eval module is
+// predeclared only inside `evaluate "name" { ... }` blocks; using it
+// elsewhere is LEIA3007.
+package names

@@ -1,0 +1,153 @@
+package names
+
+import (
+	_ "embed"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/harnlang/harn-check/checker/leia/analysis"
+	"github.com/harnlang/harn-check/checker/leia/stdlib"
+	"github.com/harnlang/harn-check/diagnostics"
+)
+
+const (
+	codeUndefined = "LEIA4001"
+	codeEval      = "LEIA3007"
+)
+
+//go:embed doc.go
+var doc string
+
+// Rule is the names rule.
+var Rule = &analysis.Rule{
+	Name:  "names",
+	Doc:   analysis.ExtractDoc(doc, "names"),
+	Codes: []string{codeUndefined, codeEval},
+	Run:   run,
+}
+
+func run(p *analysis.Pass) {
+	for _, u := range p.Facts.Unresolved {
+		if p.Facts.ToolListIdents[u.Ident] {
+			continue
+		}
+		id := u.Ident
+		if u.Unavailable != nil {
+			d := p.Diag(diagnostics.SourceType, codeEval, id.Span, "%s is available only inside evaluate blocks, where the evaluation harness installs it", id.Name)
+			d.Help = `move this code into an evaluate "name" { ... } block, or pass the values it needs as arguments`
+			p.Report(d)
+			continue
+		}
+		what := "undefined name"
+		if u.Write {
+			what = "assignment to undeclared name"
+		}
+		msg := fmt.Sprintf("%s %s", what, id.Name)
+		var d diagnostics.Diagnostic
+		switch {
+		case u.Later != nil && u.Later.Ident != nil && u.Later.Ident.Start > id.Start:
+			d = p.Diag(diagnostics.SourceType, codeUndefined, id.Span, "%s: it is declared later, on line %d", msg, p.Line(u.Later.Ident.Start))
+			d.Related = append(d.Related, diagnostics.Related{Span: analysis.Span(u.Later.Ident.Span), Message: "declared here"})
+			d.Help = "move the declaration above its first use"
+		case u.Write:
+			d = p.Diag(diagnostics.SourceType, codeUndefined, id.Span, "%s: Leia has no implicit globals", msg)
+			d.Help = fmt.Sprintf("declare it with %s := ... (or fix the spelling)", id.Name)
+		default:
+			d = p.Diag(diagnostics.SourceType, codeUndefined, id.Span, "%s", msg)
+		}
+		if s := Suggest(id.Name, Candidates(u.Scope)); s != "" && u.Later == nil {
+			d.Message += fmt.Sprintf("; did you mean %s?", s)
+			d.Fixes = append(d.Fixes, diagnostics.Fix{Title: "Replace with " + s,
+				Edits: []diagnostics.TextEdit{{Span: analysis.Span(id.Span), NewText: s}}})
+		}
+		p.Report(d)
+	}
+}
+
+// Candidates lists the names visible from s (declared in s or an enclosing
+// scope) and the predeclared names available there.
+func Candidates(s *analysis.Scope) []string {
+	seen := map[string]bool{}
+	var out []string
+	for x := s; x != nil; x = x.Parent {
+		for n := range x.Names {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	for _, g := range stdlib.Globals() {
+		if g.Scope == stdlib.EvaluateOnly && (s == nil || !s.Evaluate) {
+			continue
+		}
+		if !seen[g.Name] {
+			seen[g.Name] = true
+			out = append(out, g.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Suggest returns the candidate nearest to name: within an edit distance
+// of a third of its length (at least 1, at most 3), ties broken by order.
+// Names of one character get no suggestion.
+func Suggest(name string, candidates []string) string {
+	if len(name) < 2 {
+		return ""
+	}
+	limit := min(max(len(name)/3, 1), 3)
+	best, bestD := "", limit+1
+	for _, c := range candidates {
+		if c == name || len(c) < 2 {
+			continue
+		}
+		d := distance(strings.ToLower(name), strings.ToLower(c), limit)
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// distance is the optimal-string-alignment distance of a and b (edits
+// and swaps of two neighbours), or limit+1 when it exceeds limit.
+func distance(a, b string, limit int) int {
+	if abs(len(a)-len(b)) > limit {
+		return limit + 1
+	}
+	rows := [3][]int{make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)}
+	for j := range rows[0] {
+		rows[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur, prev, pp := rows[i%3], rows[(i+2)%3], rows[(i+1)%3]
+		cur[0] = i
+		rowMin := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], pp[j-2]+1)
+			}
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+	}
+	return rows[len(a)%3][len(b)]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
