@@ -29,7 +29,7 @@ func TestLookup(t *testing.T) {
 			t.Errorf("%s: got %v %d..%d, want %v %d..%d", c.path, e.Kind, e.MinArgs, e.MaxArgs, c.kind, c.min, c.max)
 		}
 	}
-	for _, missing := range []string{"printf", "string.nope", "nope.x", "llm"+".x"} {
+	for _, missing := range []string{"printf", "string.nope", "nope.x", "llm" + ".x"} {
 		if LookupPath(missing) != nil {
 			t.Errorf("%s: found, want nil", missing)
 		}

@@ -150,4 +150,3 @@ func abs(x int) int {
 	}
 	return x
 }
-
