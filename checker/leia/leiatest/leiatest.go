@@ -4,7 +4,8 @@
 // A fixture is a .leia file under a rule's testdata directory. A comment
 // `// want CODE` or `// want CODE "regexp"` (several may follow one
 // `want`) on a line expects a diagnostic of that code starting on that
-// line, whose message matches the regexp. Run fails on every expected
+// line, whose message matches the regexp; `// want-N ...` expects it N
+// lines above (for lines that cannot carry a comment, such as directives). Run fails on every expected
 // diagnostic that is missing and on every diagnostic that was not
 // expected, so a line without `want` asserts silence. Each fixture also
 // has a golden file beside it (NAME.golden: one "line:column CODE message"
@@ -22,6 +23,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,7 +41,7 @@ type want struct {
 	used bool
 }
 
-var wantRe = regexp.MustCompile(`//\s*want\s+(.*)$`)
+var wantRe = regexp.MustCompile(`//\s*want(-[0-9]+)?\s+(.*)$`)
 var wantItem = regexp.MustCompile(`((?:LEIA[0-9]{4})|(?:RHAI-[A-Z]+-[0-9]{3}))(?:\s+"((?:[^"\\]|\\.)*)")?`)
 
 func expectations(t *testing.T, name string, src []byte) []*want {
@@ -49,8 +51,13 @@ func expectations(t *testing.T, name string, src []byte) []*want {
 		if m == nil {
 			continue
 		}
-		for _, it := range wantItem.FindAllStringSubmatch(m[1], -1) {
-			w := &want{line: i + 1, code: it[1]}
+		line := i + 1
+		if m[1] != "" {
+			n, _ := strconv.Atoi(m[1][1:])
+			line -= n
+		}
+		for _, it := range wantItem.FindAllStringSubmatch(m[2], -1) {
+			w := &want{line: line, code: it[1]}
 			if it[2] != "" {
 				re, err := regexp.Compile(strings.ReplaceAll(it[2], `\"`, `"`))
 				if err != nil {

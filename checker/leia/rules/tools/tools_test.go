@@ -1,0 +1,21 @@
+package tools_test
+
+import (
+	"testing"
+
+	"github.com/harnlang/harn-check/checker/leia/leiatest"
+	"github.com/harnlang/harn-check/checker/leia/rules/tools"
+)
+
+func TestRule(t *testing.T) {
+	leiatest.Run(t, "testdata", tools.Rule)
+}
+
+func TestValidCapability(t *testing.T) {
+	for c, want := range map[string]bool{"docs.read": true, "none": true, "all": true, "net_client.v2": true,
+		"": false, ".x": false, "x.": false, "a..b": false, "1x": false, "a-b": false, "a.1": false} {
+		if got := tools.ValidCapability(c); got != want {
+			t.Errorf("%q: got %v, want %v", c, got, want)
+		}
+	}
+}
