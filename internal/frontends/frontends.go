@@ -5,11 +5,14 @@
 package frontends
 
 import (
+	"os"
 	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	harnchecker "github.com/harnlang/harn-check/checker/harn"
+	leiachecker "github.com/harnlang/harn-check/checker/leia"
+	leiaanalysis "github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
@@ -20,6 +23,8 @@ import (
 	leiabinding "github.com/harnlang/harn-check/grammar/leia/binding"
 	"github.com/harnlang/harn-check/manifest"
 	"github.com/harnlang/harn-check/manifest/checkcache"
+	"github.com/harnlang/harn-check/runtime/rhai"
+	"github.com/harnlang/harn-check/runtime/validator"
 )
 
 var once sync.Once
@@ -99,14 +104,13 @@ func harnParsed(path string, src []byte, tree any) *harnchecker.Parsed {
 	return &harnchecker.Parsed{File: lower.File(src, root), Syntax: syntaxdiag.Diagnose(path, src, root)}
 }
 
-// LeiaSyntaxOnlyCode is the info Check attaches to a Leia file without
-// syntax errors while no Leia checker exists: the AI-dialect contract
-// rules were not applied.
-const LeiaSyntaxOnlyCode = "LEIA0002"
-
-// Leia is the Leia front end: its parser, and a check that reports syntax
-// errors (LEIA1001, naming what was expected) and says honestly that the
-// AI-dialect contract rules are not yet available.
+// Leia is the Leia front end: its parser, and the Leia checker (syntax,
+// names, the language's compile-time rules and the AI-dialect contracts)
+// with a host that reads the output validators agents name and compiles
+// them with the Rhai validator engine. It has no CheckTree: the syntax
+// messages name the tokens expected in the parse state before an error,
+// which an incrementally reparsed tree does not always reproduce, so an
+// editor's check parses the text afresh and reports what the CLI reports.
 func Leia() driver.Language {
 	return driver.Language{
 		Name:      "Leia",
@@ -124,17 +128,43 @@ func Leia() driver.Language {
 			return leiaast.Dump(file), diags
 		},
 		Check: func(req driver.Request) driver.Result {
-			path := req.Path
-			_, diags := leiabinding.Parse(path, req.Source)
-			if len(diags) == 0 {
-				d := diagnostics.New(path, diagnostics.SourceSetup, LeiaSyntaxOnlyCode, diagnostics.Span{},
-					"syntax checked only: the Leia AI-dialect contract rules are not available in this build")
-				d.Help = "no syntax errors were found; tool capabilities, agent, turn, model and evaluate contracts were not looked for"
-				diags = append(diags, d)
+			read := req.Read
+			if read == nil {
+				read = os.ReadFile
 			}
-			return driver.Result{Diagnostics: diags}
+			return leiaCheck(req.Path, req.Source, read)
 		},
 	}
+}
+
+// leiaCheck runs the Leia checker; the validator scripts it reads become
+// cache dependencies of the result.
+func leiaCheck(path string, src []byte, read func(string) ([]byte, error)) driver.Result {
+	var deps []checkcache.Dep
+	host := &leiaanalysis.Host{
+		ReadFile: func(p string) ([]byte, error) {
+			data, err := read(p)
+			dep := checkcache.Dep{Path: p}
+			if err == nil {
+				dep.SHA256 = checkcache.HashBytes(data)
+			}
+			deps = append(deps, dep)
+			return data, err
+		},
+		CompileValidator: compileValidator,
+	}
+	res := leiachecker.Check(path, src, leiachecker.Options{Host: host})
+	return driver.Result{Diagnostics: res.Diagnostics, Deps: deps}
+}
+
+// compileValidator checks an output validator script against the
+// validator contract, as harn-check validate does for blueprints.
+func compileValidator(label string, src []byte) *leiaanalysis.ValidatorProblem {
+	_, cerr := validator.Compile(label, string(src), rhai.Limits{})
+	if cerr == nil {
+		return nil
+	}
+	return &leiaanalysis.ValidatorProblem{Code: cerr.Code, Message: cerr.Message, Line: cerr.Line, Column: cerr.Column}
 }
 
 // harnResult converts a Harn check result for the driver: the files the

@@ -22,7 +22,7 @@ type value struct{ name, doc string }
 // "Errors", "Modules", "Concurrency"; the Lua-style base library).
 var builtinFuncs = []fn{
 	{sig: "print(values...)", doc: "write the values to standard output, separated by tabs, ending with a newline"},
-	{sig: "assert(value, message?)", doc: "raise message (or \"assertion failed!\") unless value is truthy; return its arguments"},
+	{sig: "assert(value, message?, values...)", doc: "raise message (or \"assertion failed!\") unless value is truthy; return its arguments"},
 	{sig: "error(value?, level?)", doc: "raise value as an error, unchanged"},
 	{sig: "pcall(f, args...)", doc: "call f in protected mode: true and its results, or false and the error", results: 2},
 	{sig: "xpcall(f, handler, args...)", doc: "pcall with a message handler applied to the error", results: 2},
@@ -133,6 +133,15 @@ var modules = []module{
 	{name: "glob", doc: "file-name patterns"},
 	{name: "context", doc: "cancellation contexts"},
 	{name: "q", doc: "the q dialect's helpers (q.sql, q.query)"},
+	{name: "array", doc: "dense typed arrays (array.i64, array.f64, ...)"},
+	{name: "soa", doc: "structure-of-arrays frames (soa.zip, ...)"},
+	{name: "script", doc: "compiling and running Leia source at run time (script.compile)"},
+	{name: "binary", doc: "binary encoding and decoding"},
+	{name: "bytes", doc: "byte buffers"},
+	{name: "color", doc: "terminal colours"},
+	{name: "yaml", doc: "YAML encoding and decoding"},
+	{name: "xlsx", doc: "spreadsheets"},
+	{name: "net", doc: "network access (subject to the host's capability policy)"},
 	{name: "dialect", doc: "the tagged-dialect runtime: dialect.eval, eval_block, eval_raw, interpolate, register", funcs: []fn{
 		{sig: "dialect.eval(tag, body, opts?)", results: 2}, {sig: "dialect.eval_block(tag, fields, opts?)", results: 2},
 		{sig: "dialect.eval_raw(tag, fn, opts?)", results: 2}, {sig: "dialect.interpolate(tag, parts, values)"},

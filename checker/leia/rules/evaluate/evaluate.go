@@ -1,0 +1,44 @@
+package evaluate
+
+import (
+	_ "embed"
+	"strings"
+
+	"github.com/harnlang/harn-check/checker/leia/analysis"
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/leia/ast"
+)
+
+const code = "LEIA3006"
+
+//go:embed doc.go
+var doc string
+
+// Rule is the evaluate rule.
+var Rule = &analysis.Rule{
+	Name:  "evaluate",
+	Doc:   analysis.ExtractDoc(doc, "evaluate"),
+	Codes: []string{code},
+	Run:   run,
+}
+
+func run(p *analysis.Pass) {
+	analysis.Inspect(p.File, func(n ast.Node) bool {
+		ev, ok := n.(*ast.EvaluateStmt)
+		if !ok || ev.Name == nil {
+			return true
+		}
+		s, literal := ev.Name.Value()
+		switch {
+		case !literal:
+			d := p.Diag(diagnostics.SourceInvariant, code, ev.Name.Span, "evaluate name must be a literal string, without ${...}")
+			d.Help = "reports and baselines identify a case by its name; write it out"
+			p.Report(d)
+		case strings.TrimSpace(s) == "":
+			d := p.Diag(diagnostics.SourceInvariant, code, ev.Name.Span, "evaluate name must not be empty")
+			d.Help = "name the case after what it checks"
+			p.Report(d)
+		}
+		return true
+	})
+}
