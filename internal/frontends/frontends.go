@@ -107,10 +107,11 @@ func harnParsed(path string, src []byte, tree any) *harnchecker.Parsed {
 // Leia is the Leia front end: its parser, and the Leia checker (syntax,
 // names, the language's compile-time rules and the AI-dialect contracts)
 // with a host that reads the output validators agents name and compiles
-// them with the Rhai validator engine. It has no CheckTree: the syntax
-// messages name the tokens expected in the parse state before an error,
-// which an incrementally reparsed tree does not always reproduce, so an
-// editor's check parses the text afresh and reports what the CLI reports.
+// them with the Rhai validator engine. It ignores a request's tree: the
+// syntax messages name the tokens expected in the parse state before an
+// error, which an incrementally reparsed tree does not always reproduce,
+// so an editor's check parses the text afresh and reports what the CLI
+// reports.
 func Leia() driver.Language {
 	return driver.Language{
 		Name:      "Leia",
