@@ -64,6 +64,8 @@ func commands() []command {
 		{"validate", "compile Rhai output validators and the blueprints that use them", runValidate},
 		{"validate-output", "run one validator on one answer and print the verdict", runValidateOutput},
 		{"llm", "llm evaluate: run or verify one decision evaluation", runLLM},
+		{"run", "run a program (checked first): harn-check run [--allow-...] FILE [ARGS...]", runRun},
+		{"test", "run programs against their .expected output or .error", runTest},
 		{"version", "print the version", func(e *env, _ []string) int {
 			fmt.Fprintf(e.stdout, "harn-check %s\n", version.Version)
 			return exitOK

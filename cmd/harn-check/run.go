@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/runtimes"
+	"github.com/harnlang/harn-check/runtime/host"
+	"github.com/harnlang/harn-check/runtime/runner"
+)
+
+func init() {
+	runtimes.Register()
+}
+
+// runFlags are the flags shared by run and test.
+type runFlags struct {
+	grants   host.Grants
+	noCheck  bool
+	seed     string
+	maxSteps int64
+}
+
+func (r *runFlags) register(fs *flag.FlagSet) {
+	r.grants.Register(fs)
+	fs.BoolVar(&r.noCheck, "no-check", false, "run even when the checker reports errors")
+	fs.StringVar(&r.seed, "seed", "", "seed the program's random numbers (deterministic runs)")
+	fs.Int64Var(&r.maxSteps, "max-steps", 0, "stop a program after this many loop iterations and calls (0: no limit)")
+}
+
+func (r *runFlags) env() (runner.Env, error) {
+	env := runner.Env{Grants: r.grants, MaxSteps: r.maxSteps}
+	if r.seed != "" {
+		n, err := strconv.ParseUint(r.seed, 10, 64)
+		if err != nil {
+			return env, fmt.Errorf("--seed %q: want a non-negative integer", r.seed)
+		}
+		env.Seed = &n
+	}
+	return env, nil
+}
+
+// checkErrors runs the checker on one program through the driver and
+// returns its report when it has error diagnostics.
+func checkErrors(path string, src []byte) *diagnostics.Report {
+	res := driver.CheckSource(filepath.ToSlash(path), src)
+	for _, d := range res.Diagnostics {
+		if d.Severity == diagnostics.Error {
+			return &diagnostics.Report{
+				Files:   []diagnostics.File{{Path: filepath.ToSlash(path), Source: src, Diagnostics: res.Diagnostics}},
+				Sources: res.Sources,
+			}
+		}
+	}
+	return nil
+}
+
+// runRun is `harn-check run [flags] FILE [ARGS...]`: check, then run the
+// program with its output on stdout; an uncaught error goes to stderr
+// with its trace and exits 1.
+func runRun(e *env, args []string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var rf runFlags
+	rf.register(fs)
+	replay := fs.String("llm-mock-replay", "", "replay model calls from this .llm-mock.jsonl tape")
+	timeout := fs.Duration("timeout", 0, "stop the program after this long (0: no limit)")
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(e.stdout, "usage: harn-check run [flags] FILE [ARGS...]\n\nflags:\n")
+			fs.SetOutput(e.stdout)
+			fs.PrintDefaults()
+			return exitOK
+		}
+		return fail(e, "run: %v", err)
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		return fail(e, "run: no program given (usage: harn-check run [flags] FILE [ARGS...])")
+	}
+	path, progArgs := rest[0], rest[1:]
+	lang, ok := runner.Lookup(path)
+	if !ok {
+		return fail(e, "run: %s: not a program of a known language (want %s)", path, strings.Join(runner.Extensions(), " or "))
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return fail(e, "run: %s: %v", path, unwrapPath(err))
+	}
+	renv, err := rf.env()
+	if err != nil {
+		return fail(e, "run: %v", err)
+	}
+	if !rf.noCheck {
+		if report := checkErrors(path, src); report != nil {
+			_ = diagnostics.RenderText(e.stderr, report, diagnostics.TextOptions{Color: e.stderrTerminal && e.getenv("NO_COLOR") == ""})
+			fmt.Fprintf(e.stderr, "harn-check run: %s has errors; not running it (use --no-check to run anyway)\n", path)
+			return exitFail
+		}
+	}
+	if *replay != "" {
+		if _, err := os.Stat(*replay); err != nil {
+			return fail(e, "run: --llm-mock-replay %s: %v", *replay, unwrapPath(err))
+		}
+		renv.LLMMockReplay = *replay
+	}
+	out := bufio.NewWriterSize(e.stdout, 64<<10)
+	renv.Stdout = &flushingWriter{w: out, line: e.isTerminal}
+	renv.Stderr = e.stderr
+	renv.Stdin = e.stdin
+	ctx := context.Background()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	err = lang.Run(ctx, runner.Program{Path: path, Src: src, Args: progArgs}, renv)
+	out.Flush()
+	if err != nil {
+		io.WriteString(e.stderr, runner.FormatError(err))
+		return exitFail
+	}
+	return exitOK
+}
+
+// flushingWriter buffers program output: line by line on a terminal,
+// in 32 KiB blocks otherwise.
+type flushingWriter struct {
+	w    *bufio.Writer
+	line bool
+}
+
+func (f *flushingWriter) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err == nil && (f.line && len(p) > 0 && p[len(p)-1] == '\n' || f.w.Buffered() > 32<<10) {
+		err = f.w.Flush()
+	}
+	return n, err
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/runtime/runner"
+)
+
+// runTest is `harn-check test [flags] PATH...`: every program with a
+// sibling .expected must print exactly that, every one with a .error
+// must fail with that error; a .llm-mock.jsonl beside a program replays
+// its model calls.
+func runTest(e *env, args []string) int {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	var rf runFlags
+	rf.register(fs)
+	asJSON := fs.Bool("json", false, "print the results as a JSON document")
+	junit := fs.String("junit", "", "also write JUnit XML to `FILE`")
+	jobs := fs.Int("jobs", 0, "programs run at once (default: the number of CPUs)")
+	filter := fs.String("filter", "", "run only cases whose path matches (substring, a|b, glob, or re:REGEX)")
+	timeout := fs.Duration("timeout", 30*time.Second, "time limit per program")
+	paths, ok := parseFlags(e, fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(paths) == 0 {
+		return fail(e, "test: no paths given (usage: harn-check test [flags] PATH...)")
+	}
+	env, err := rf.env()
+	if err != nil {
+		return fail(e, "test: %v", err)
+	}
+	cases, err := runner.Discover(paths, *filter)
+	if err != nil {
+		return fail(e, "test: %v", unwrapPath(err))
+	}
+	opts := runner.SuiteOptions{Jobs: *jobs, Timeout: *timeout, Env: env}
+	if !rf.noCheck {
+		opts.Check = func(path string, src []byte) error {
+			if report := checkErrors(path, src); report != nil {
+				return checkFailure(report)
+			}
+			return nil
+		}
+	}
+	start := time.Now()
+	results := runner.Suite(context.Background(), cases, opts)
+	passed, failed := 0, 0
+	for _, r := range results {
+		if r.Passed {
+			passed++
+		} else {
+			failed++
+		}
+	}
+	if *junit != "" {
+		if err := writeJUnit(*junit, results, time.Since(start)); err != nil {
+			return fail(e, "test: --junit: %v", err)
+		}
+	}
+	if *asJSON {
+		type jsonCase struct {
+			Path       string `json:"path"`
+			Passed     bool   `json:"passed"`
+			Message    string `json:"message,omitempty"`
+			DurationMS int64  `json:"duration_ms"`
+		}
+		doc := struct {
+			SchemaVersion int `json:"schemaVersion"`
+			OK            bool `json:"ok"`
+			Data          struct {
+				Cases   []jsonCase     `json:"cases"`
+				Summary map[string]int `json:"summary"`
+			} `json:"data"`
+		}{SchemaVersion: 1, OK: failed == 0}
+		doc.Data.Cases = []jsonCase{}
+		for _, r := range results {
+			doc.Data.Cases = append(doc.Data.Cases, jsonCase{Path: r.Rel, Passed: r.Passed, Message: r.Message, DurationMS: r.Duration.Milliseconds()})
+		}
+		doc.Data.Summary = map[string]int{"passed": passed, "failed": failed, "total": len(results)}
+		if err := printJSON(e, doc); err != nil {
+			return fail(e, "writing output: %v", err)
+		}
+	} else {
+		for _, r := range results {
+			status := "PASS"
+			if !r.Passed {
+				status = "FAIL"
+			}
+			fmt.Fprintf(e.stdout, "  %s  %s\n", status, r.Rel)
+		}
+		if failed > 0 {
+			fmt.Fprintln(e.stdout)
+			for _, r := range results {
+				if !r.Passed {
+					fmt.Fprintln(e.stdout, strings.TrimRight(r.Message, "\n"))
+				}
+			}
+		}
+		fmt.Fprintf(e.stdout, "\n%d passed, %d failed, %d total (%.1fs)\n", passed, failed, len(results), time.Since(start).Seconds())
+	}
+	if failed > 0 {
+		return exitFail
+	}
+	return exitOK
+}
+
+// checkFailure is the error a program fails with when the checker
+// rejects it: its error diagnostics, one `path:line:col: CODE message`
+// per line.
+func checkFailure(r *diagnostics.Report) error {
+	var lines []string
+	for _, f := range r.Files {
+		idx := diagnostics.NewLineIndex(f.Source)
+		for _, d := range f.Diagnostics {
+			if d.Severity != diagnostics.Error {
+				continue
+			}
+			p := idx.RuneColumn(d.Span.Start)
+			lines = append(lines, fmt.Sprintf("%s:%d:%d: %s %s", f.Path, p.Line+1, p.Column+1, d.Code, d.Message))
+		}
+	}
+	return errors.New(strings.Join(lines, "\n"))
+}
+
+func writeJUnit(path string, results []runner.CaseResult, total time.Duration) error {
+	type failure struct {
+		Message string `xml:"message,attr"`
+		Text    string `xml:",chardata"`
+	}
+	type testcase struct {
+		Name    string   `xml:"name,attr"`
+		Time    string   `xml:"time,attr"`
+		Failure *failure `xml:"failure,omitempty"`
+	}
+	type suite struct {
+		XMLName  xml.Name   `xml:"testsuite"`
+		Name     string     `xml:"name,attr"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Time     string     `xml:"time,attr"`
+		Cases    []testcase `xml:"testcase"`
+	}
+	s := suite{Name: "harn", Tests: len(results), Time: fmt.Sprintf("%.3f", total.Seconds())}
+	for _, r := range results {
+		tc := testcase{Name: r.Rel, Time: fmt.Sprintf("%.3f", r.Duration.Seconds())}
+		if !r.Passed {
+			s.Failures++
+			tc.Failure = &failure{Message: "test failed", Text: r.Message}
+		}
+		s.Cases = append(s.Cases, tc)
+	}
+	b, err := xml.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
+}

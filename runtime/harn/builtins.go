@@ -1,0 +1,137 @@
+package harn
+
+import (
+	"reflect"
+	"sort"
+	"sync"
+)
+
+// Builtin is a function implemented in Go. Fn receives the call (to reach
+// the interpreter, host and callbacks) and the evaluated arguments.
+type Builtin struct {
+	Name string
+	Fn   func(c *Call, args []Value) (Value, error)
+}
+
+// bound returns a copy whose calls carry self as the receiver.
+func (b *Builtin) bound(self Value) *Builtin {
+	fn := b.Fn
+	return &Builtin{Name: b.Name, Fn: func(c *Call, args []Value) (Value, error) {
+		c.Self = self
+		return fn(c, args)
+	}}
+}
+
+// BuiltinValue wraps a Go function as a program value.
+func BuiltinValue(name string, fn func(c *Call, args []Value) (Value, error)) Value {
+	return Value{k: KindBuiltin, r: &Builtin{Name: name, Fn: fn}}
+}
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]*Builtin{}
+)
+
+// Register adds a builtin to every interpreter. Families register in
+// init functions; a later registration of a name replaces the earlier.
+func Register(name string, fn func(c *Call, args []Value) (Value, error)) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	registry[name] = &Builtin{Name: name, Fn: fn}
+}
+
+// Builtins lists the names of every registered builtin, sorted.
+func Builtins() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	out := make([]string, 0, len(registry))
+	for n := range registry {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (in *Interp) builtin(name string) (*Builtin, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	b, ok := registry[name]
+	return b, ok
+}
+
+// globalValue resolves a name that no program declaration binds: the
+// built-in objects (Result, harness) and builtins used as values.
+func (in *Interp) globalValue(name string) (Value, bool) {
+	switch name {
+	case "Result":
+		return resultType.value, true
+	case "harness":
+		return in.Harness(), true
+	}
+	if b, ok := in.builtin(name); ok {
+		return Value{k: KindBuiltin, r: b}, true
+	}
+	return Nil, false
+}
+
+// unavailableMessage is the error for calling a name that is neither
+// declared nor implemented.
+func unavailableMessage(name string) string {
+	if why, ok := unavailable[name]; ok {
+		return "not available in this runtime: " + name + " needs " + why
+	}
+	return "Undefined builtin: " + name
+}
+
+// unavailable lists known upstream builtins this runtime does not
+// implement, with what they need.
+var unavailable = map[string]string{}
+
+// identity is a value's heap identity, for hashing reference values.
+func identity(v Value) uintptr {
+	if v.r == nil {
+		return 0
+	}
+	rv := reflect.ValueOf(v.r)
+	if rv.Kind() == reflect.Pointer {
+		return rv.Pointer()
+	}
+	return 0
+}
+
+// argument helpers for builtins.
+
+func arg(args []Value, i int) Value {
+	if i < len(args) {
+		return args[i]
+	}
+	return Nil
+}
+
+func argString(c *Call, args []Value, i int) (string, error) {
+	v := arg(args, i)
+	if v.k != KindString {
+		return "", typeError("%s: argument %d must be a string, got %s", c.Name, i+1, v.TypeName())
+	}
+	return v.r.(string), nil
+}
+
+func argInt(c *Call, args []Value, i int) (int64, error) {
+	v := arg(args, i)
+	switch v.k {
+	case KindInt, KindDuration:
+		return int64(v.n), nil
+	case KindFloat:
+		return int64(v.AsFloat()), nil
+	}
+	return 0, typeError("%s: argument %d must be an int, got %s", c.Name, i+1, v.TypeName())
+}
+
+func argCallable(c *Call, args []Value, i int) (Value, error) {
+	v := arg(args, i)
+	switch v.k {
+	case KindClosure, KindBuiltin:
+		return v, nil
+	}
+	return Nil, typeError("%s: argument %d must be a function, got %s", c.Name, i+1, v.TypeName())
+}

@@ -1,0 +1,599 @@
+package harn
+
+import (
+	"unicode/utf8"
+
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+// argsFn evaluates call arguments, expanding spreads.
+type argsFn func(f *frame) ([]Value, error)
+
+func (c *compiler) args(list []ast.Expr) (argsFn, int, bool) {
+	fns := make([]evalFn, len(list))
+	spread := make([]bool, len(list))
+	sites := make([]*site, len(list))
+	any := false
+	for i, a := range list {
+		if sp, ok := a.(*ast.Spread); ok {
+			fns[i] = c.expr(sp.Value)
+			spread[i] = true
+			sites[i] = c.here(sp.Span)
+			any = true
+		} else {
+			fns[i] = c.expr(a)
+		}
+	}
+	if !any {
+		n := len(fns)
+		return func(f *frame) ([]Value, error) {
+			if n == 0 {
+				return nil, nil
+			}
+			out := make([]Value, n)
+			for i, fn := range fns {
+				v, err := fn(f)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = v
+			}
+			return out, nil
+		}, n, false
+	}
+	return func(f *frame) ([]Value, error) {
+		out := make([]Value, 0, len(fns))
+		for i, fn := range fns {
+			v, err := fn(f)
+			if err != nil {
+				return nil, err
+			}
+			if !spread[i] {
+				out = append(out, v)
+				continue
+			}
+			xs, err := spreadItems(v)
+			if err != nil {
+				return nil, sites[i].wrap(err)
+			}
+			out = append(out, xs...)
+		}
+		return out, nil
+	}, len(fns), true
+}
+
+func (c *compiler) call(e *ast.Call) evalFn {
+	s := c.here(e.Span)
+	if m, ok := e.Func.(*ast.Member); ok {
+		return c.methodCall(e, m, s)
+	}
+	if id, ok := e.Func.(*ast.Ident); ok && c.lookup(id.Name) == nil {
+		name := id.Name
+		if b, ok := c.in.builtin(name); ok {
+			args, _, _ := c.args(e.Args)
+			fn := b.Fn
+			return func(f *frame) (Value, error) {
+				as, err := args(f)
+				if err != nil {
+					return Nil, err
+				}
+				v, err := fn(&Call{th: f.th, Name: name}, as)
+				if err != nil {
+					return Nil, s.wrap(err)
+				}
+				return share(v), nil
+			}
+		}
+		if v, ok := c.in.globalValue(name); ok {
+			args, _, _ := c.args(e.Args)
+			return func(f *frame) (Value, error) {
+				as, err := args(f)
+				if err != nil {
+					return Nil, err
+				}
+				r, err := f.th.callValue(v, as)
+				if err != nil {
+					return Nil, s.wrap(err)
+				}
+				return r, nil
+			}
+		}
+		msg := unavailableMessage(name)
+		return func(f *frame) (Value, error) {
+			return Nil, s.wrap(plainError(msg))
+		}
+	}
+	callee := c.borrow(e.Func)
+	spread := false
+	for _, a := range e.Args {
+		if _, ok := a.(*ast.Spread); ok {
+			spread = true
+		}
+	}
+	if !spread {
+		n := len(e.Args)
+		argFns := make([]evalFn, n)
+		for i, a := range e.Args {
+			argFns[i] = c.expr(a)
+		}
+		// Arguments go on the value stack: no allocation per call.
+		return func(f *frame) (Value, error) {
+			fv, err := callee(f)
+			if err != nil {
+				return Nil, err
+			}
+			th := f.th
+			as := th.stack.alloc(n)
+			for i, fn := range argFns {
+				v, err := fn(f)
+				if err != nil {
+					th.stack.free(as)
+					return Nil, err
+				}
+				as[i] = v
+			}
+			var r Value
+			if fv.k == KindClosure {
+				r, err = th.callClosure(fv.r.(*Closure), as)
+			} else {
+				r, err = th.callValue(fv, as)
+			}
+			th.stack.free(as)
+			if err != nil {
+				return Nil, s.wrap(err)
+			}
+			return r, nil
+		}
+	}
+	args, _, _ := c.args(e.Args)
+	return func(f *frame) (Value, error) {
+		fv, err := callee(f)
+		if err != nil {
+			return Nil, err
+		}
+		as, err := args(f)
+		if err != nil {
+			return Nil, err
+		}
+		r, err := f.th.callValue(fv, as)
+		if err != nil {
+			return Nil, s.wrap(err)
+		}
+		return r, nil
+	}
+}
+
+// tailCall compiles `return f(args)` in a position where the caller's
+// frame may be replaced: the callee and arguments are evaluated, and a
+// closure callee runs in place of the current call (no Go recursion).
+func (c *compiler) tailCall(e *ast.Call) evalFn {
+	if _, ok := e.Func.(*ast.Member); ok {
+		return nil
+	}
+	if id, ok := e.Func.(*ast.Ident); ok && c.lookup(id.Name) == nil {
+		return nil
+	}
+	callee := c.borrow(e.Func)
+	args, _, _ := c.args(e.Args)
+	s := c.here(e.Span)
+	return func(f *frame) (Value, error) {
+		fv, err := callee(f)
+		if err != nil {
+			return Nil, err
+		}
+		as, err := args(f)
+		if err != nil {
+			return Nil, err
+		}
+		if fv.k == KindClosure && fv.r.(*Closure).proto.kind == plainFn && len(f.defers) == 0 {
+			f.tail, f.targs = fv.r.(*Closure), as
+			return Nil, errTailCall
+		}
+		r, err := f.th.callValue(fv, as)
+		if err != nil {
+			return Nil, s.wrap(err)
+		}
+		f.ret = r
+		return Nil, errReturn
+	}
+}
+
+func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
+	recv := c.borrow(m.X)
+	name := m.Name.Name
+	args, _, _ := c.args(e.Args)
+	opt := m.Optional
+	return func(f *frame) (Value, error) {
+		r, err := recv(f)
+		if err != nil {
+			return Nil, err
+		}
+		if opt && r.k == KindNil {
+			return Nil, nil
+		}
+		as, err := args(f)
+		if err != nil {
+			return Nil, err
+		}
+		v, err := f.th.callMethod(r, name, as)
+		if err != nil {
+			return Nil, s.wrap(err)
+		}
+		return v, nil
+	}
+}
+
+func (c *compiler) member(e *ast.Member, shareIt bool) evalFn {
+	x := c.borrow(e.X)
+	name := e.Name.Name
+	opt := e.Optional
+	s := c.here(e.Span)
+	return func(f *frame) (Value, error) {
+		v, err := x(f)
+		if err != nil {
+			return Nil, err
+		}
+		if v.k == KindNil && opt {
+			return Nil, nil
+		}
+		r, err := getProperty(v, name, opt)
+		if err != nil {
+			return Nil, s.wrap(err)
+		}
+		if shareIt {
+			share(r)
+		}
+		return r, nil
+	}
+}
+
+func (c *compiler) index(e *ast.Index, shareIt bool) evalFn {
+	x, i := c.borrow(e.X), c.borrow(e.Index)
+	opt := e.Optional
+	s := c.here(e.Span)
+	return func(f *frame) (Value, error) {
+		v, err := x(f)
+		if err != nil {
+			return Nil, err
+		}
+		if v.k == KindNil && opt {
+			return Nil, nil
+		}
+		iv, err := i(f)
+		if err != nil {
+			return Nil, err
+		}
+		if v.k == KindList && iv.k == KindInt {
+			items := v.r.(*List).items
+			n := int64(iv.n)
+			if n < 0 {
+				n += int64(len(items))
+			}
+			if n < 0 || n >= int64(len(items)) {
+				return Nil, nil
+			}
+			if shareIt {
+				return share(items[n]), nil
+			}
+			return items[n], nil
+		}
+		r, err := indexValue(v, iv)
+		if err != nil {
+			return Nil, s.wrap(err)
+		}
+		if shareIt {
+			share(r)
+		}
+		return r, nil
+	}
+}
+
+// getProperty is `v.name`.
+func getProperty(v Value, name string, optional bool) (Value, error) {
+	switch v.k {
+	case KindDict:
+		r, _ := v.r.(*Dict).raw(name)
+		return r, nil
+	case KindList:
+		items := v.r.(*List).items
+		switch name {
+		case "count", "length", "len":
+			return Int(int64(len(items))), nil
+		case "empty":
+			return Bool(len(items) == 0), nil
+		case "first":
+			if len(items) == 0 {
+				return Nil, nil
+			}
+			return items[0], nil
+		case "last":
+			if len(items) == 0 {
+				return Nil, nil
+			}
+			return items[len(items)-1], nil
+		}
+		return Nil, nil
+	case KindString:
+		s := v.r.(string)
+		switch name {
+		case "count", "length", "len":
+			return Int(int64(utf8.RuneCountInString(s))), nil
+		case "empty":
+			return Bool(s == ""), nil
+		}
+		return Nil, nil
+	case KindSet:
+		switch name {
+		case "count", "length", "len":
+			return Int(int64(v.r.(*Set).Len())), nil
+		case "empty":
+			return Bool(v.r.(*Set).Len() == 0), nil
+		}
+		return Nil, nil
+	case KindRange:
+		r := v.r.(*Range)
+		switch name {
+		case "count", "length", "len":
+			return Int(r.Len()), nil
+		case "empty":
+			return Bool(r.Len() == 0), nil
+		case "start":
+			return Int(r.Start), nil
+		case "end":
+			return Int(r.End), nil
+		case "first":
+			if r.Len() == 0 {
+				return Nil, nil
+			}
+			return Int(r.Start), nil
+		case "last":
+			if n := r.Len(); n > 0 {
+				return Int(r.At(n - 1)), nil
+			}
+			return Nil, nil
+		}
+		return Nil, nil
+	case KindEnum:
+		e := v.r.(*EnumValue)
+		switch name {
+		case "variant":
+			return Str(e.Variant), nil
+		case "fields":
+			return NewListValue(append([]Value(nil), e.Fields...)), nil
+		case "enum", "enum_name":
+			return Str(e.Enum), nil
+		}
+		for i, n := range e.Names {
+			if n == name && i < len(e.Fields) {
+				return e.Fields[i], nil
+			}
+		}
+		return Nil, nil
+	case KindStruct:
+		s := v.r.(*StructValue)
+		if i, ok := s.Type.index[name]; ok {
+			return s.Fields[i], nil
+		}
+		return Nil, nil
+	case KindPair:
+		p := v.r.(*Pair)
+		switch name {
+		case "first", "key", "0":
+			return p.First, nil
+		case "second", "value", "1":
+			return p.Second, nil
+		}
+		if optional {
+			return Nil, nil
+		}
+		return Nil, typeError("cannot access property `%s` on pair (expected `first` or `second`)", name)
+	case KindObject:
+		o := v.r.(*Object)
+		if m, ok := o.Members[name]; ok {
+			return m, nil
+		}
+		if et, ok := o.Data.(*enumType); ok {
+			return et.member(name)
+		}
+		if b, ok := o.Methods[name]; ok {
+			return Value{k: KindBuiltin, r: b.bound(v)}, nil
+		}
+		return Nil, nil
+	case KindNil:
+		return Nil, typeError("cannot access property `%s` on nil", name)
+	}
+	if optional {
+		return Nil, nil
+	}
+	return Nil, typeError("cannot access property `%s` on %s", name, v.TypeName())
+}
+
+// indexValue is `v[i]` for every container but the list fast path.
+func indexValue(v, i Value) (Value, error) {
+	switch v.k {
+	case KindList:
+		if i.k != KindInt {
+			break
+		}
+		items := v.r.(*List).items
+		n := int64(i.n)
+		if n < 0 {
+			n += int64(len(items))
+		}
+		if n < 0 || n >= int64(len(items)) {
+			return Nil, nil
+		}
+		return items[n], nil
+	case KindDict:
+		key := ""
+		if i.k == KindString {
+			key = i.r.(string)
+		} else {
+			key = Display(i)
+		}
+		r, _ := v.r.(*Dict).raw(key)
+		return r, nil
+	case KindString:
+		if i.k != KindInt {
+			break
+		}
+		s := v.r.(string)
+		n := int64(i.n)
+		if n < 0 {
+			n += int64(utf8.RuneCountInString(s))
+			if n < 0 {
+				return Nil, nil
+			}
+		}
+		for _, r := range s {
+			if n == 0 {
+				return Str(string(r)), nil
+			}
+			n--
+		}
+		return Nil, nil
+	case KindRange:
+		if i.k != KindInt {
+			break
+		}
+		r := v.r.(*Range)
+		l := r.Len()
+		n := int64(i.n)
+		if n < 0 {
+			n += l
+		}
+		if n < 0 || n >= l {
+			return Nil, runtimeError("range index out of range: index %d for range of length %d", int64(i.n), l)
+		}
+		return Int(r.At(n)), nil
+	case KindStruct:
+		if i.k == KindString {
+			return getProperty(v, i.r.(string), true)
+		}
+	case KindPair:
+		if i.k == KindInt {
+			switch i.n {
+			case 0:
+				return v.r.(*Pair).First, nil
+			case 1:
+				return v.r.(*Pair).Second, nil
+			}
+			return Nil, nil
+		}
+	case KindEnum:
+		if i.k == KindString {
+			return getProperty(v, i.r.(string), true)
+		}
+	case KindObject:
+		if i.k == KindString {
+			return getProperty(v, i.r.(string), true)
+		}
+	}
+	return Nil, typeError("cannot index into %s with %s", v.TypeName(), i.TypeName())
+}
+
+func (c *compiler) slice(e *ast.Slice) evalFn {
+	x := c.borrow(e.X)
+	var lo, hi evalFn
+	if e.Low != nil {
+		lo = c.borrow(e.Low)
+	}
+	if e.High != nil {
+		hi = c.borrow(e.High)
+	}
+	s := c.here(e.Span)
+	opt := e.Optional
+	return func(f *frame) (Value, error) {
+		v, err := x(f)
+		if err != nil {
+			return Nil, err
+		}
+		if v.k == KindNil && opt {
+			return Nil, nil
+		}
+		bound := func(fn evalFn) (*int64, error) {
+			if fn == nil {
+				return nil, nil
+			}
+			b, err := fn(f)
+			if err != nil {
+				return nil, err
+			}
+			if b.k == KindNil {
+				return nil, nil
+			}
+			if b.k != KindInt {
+				return nil, s.wrap(typeError("slice bounds must be integers, got %s", b.TypeName()))
+			}
+			n := int64(b.n)
+			return &n, nil
+		}
+		l, err := bound(lo)
+		if err != nil {
+			return Nil, err
+		}
+		h, err := bound(hi)
+		if err != nil {
+			return Nil, err
+		}
+		r, err := sliceValue(v, l, h)
+		if err != nil {
+			return Nil, s.wrap(err)
+		}
+		return r, nil
+	}
+}
+
+// clampRange resolves optional, possibly negative bounds against n.
+func clampRange(lo, hi *int64, n int64) (int64, int64) {
+	a, b := int64(0), n
+	if lo != nil {
+		a = *lo
+		if a < 0 {
+			a += n
+		}
+	}
+	if hi != nil {
+		b = *hi
+		if b < 0 {
+			b += n
+		}
+	}
+	a = max(0, min(a, n))
+	b = max(0, min(b, n))
+	if b < a {
+		b = a
+	}
+	return a, b
+}
+
+func sliceValue(v Value, lo, hi *int64) (Value, error) {
+	switch v.k {
+	case KindList:
+		items := v.r.(*List).items
+		a, b := clampRange(lo, hi, int64(len(items)))
+		out := make([]Value, b-a)
+		copy(out, items[a:b])
+		for _, x := range out {
+			share(x)
+		}
+		return NewListValue(out), nil
+	case KindString:
+		rs := []rune(v.r.(string))
+		a, b := clampRange(lo, hi, int64(len(rs)))
+		return Str(string(rs[a:b])), nil
+	case KindBytes:
+		bs := v.r.([]byte)
+		a, b := clampRange(lo, hi, int64(len(bs)))
+		return BytesValue(append([]byte(nil), bs[a:b]...)), nil
+	case KindRange:
+		r := v.r.(*Range)
+		a, b := clampRange(lo, hi, r.Len())
+		out := make([]Value, b-a)
+		for i := range out {
+			out[i] = Int(r.At(a + int64(i)))
+		}
+		return NewListValue(out), nil
+	}
+	return Nil, typeError("cannot slice %s", v.TypeName())
+}

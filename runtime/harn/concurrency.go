@@ -1,0 +1,574 @@
+package harn
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+// Generator runs a generator (a fn with yield) or a stream (gen fn with
+// emit) on its own goroutine, one value per pull: the consumer and the
+// producer hand the turn to each other, so only one runs at a time.
+type Generator struct {
+	cl      *Closure
+	args    []Value
+	stream  bool
+	started bool
+	done    bool
+	wake    chan struct{}
+	out     chan genMsg
+}
+
+type genMsg struct {
+	v   Value
+	ok  bool
+	err error
+}
+
+func (g *Generator) isDone() bool { return g.done }
+
+func (th *thread) startGenerator(cl *Closure, args []Value) (Value, error) {
+	g := &Generator{cl: cl, args: append([]Value(nil), args...), stream: cl.proto.kind == streamFn,
+		wake: make(chan struct{}), out: make(chan genMsg)}
+	k := KindGenerator
+	if g.stream {
+		k = KindStream
+	}
+	return Value{k: k, r: g}, nil
+}
+
+// resume pulls the next value: ok false when the body has finished.
+func (g *Generator) resume(th *thread) (Value, bool, error) {
+	if g.done {
+		return Nil, false, nil
+	}
+	in := th.in
+	if !g.started {
+		g.started = true
+		go g.run(in, th.task)
+	}
+	var msg genMsg
+	th.block(func() {
+		select {
+		case g.wake <- struct{}{}:
+		case <-in.root.Done():
+			msg = genMsg{err: &limitError{msg: "run cancelled", category: "cancelled"}}
+			return
+		}
+		select {
+		case msg = <-g.out:
+		case <-in.root.Done():
+			msg = genMsg{err: &limitError{msg: "run cancelled", category: "cancelled"}}
+		}
+	})
+	if !msg.ok {
+		g.done = true
+	}
+	return msg.v, msg.ok, msg.err
+}
+
+func (g *Generator) run(in *Interp, task *Task) {
+	select {
+	case <-g.wake:
+	case <-in.root.Done():
+		return
+	}
+	in.sched.acquire()
+	th := in.newThread(in.root, task)
+	th.gen = g
+	var msg genMsg
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = genMsg{err: runtimeError("internal error in generator: %v", r)}
+			}
+		}()
+		p := g.cl.proto
+		f := th.pushFrame(p.nslots, g.cl)
+		if err := p.bind(f, g.cl, g.args); err != nil {
+			msg = genMsg{err: err}
+			return
+		}
+		_, err := p.body(f)
+		if len(f.defers) > 0 {
+			err = runDefers(f, err)
+		}
+		th.popFrame(f)
+		if err == errReturn {
+			err = nil
+		}
+		msg = genMsg{err: err}
+	}()
+	in.sched.release()
+	select {
+	case g.out <- msg:
+	case <-in.root.Done():
+	}
+}
+
+// yield hands v to the consumer and waits to be resumed.
+func (g *Generator) yield(th *thread, v Value) error {
+	in := th.in
+	stopped := false
+	th.block(func() {
+		select {
+		case g.out <- genMsg{v: v, ok: true}:
+		case <-in.root.Done():
+			stopped = true
+			return
+		}
+		select {
+		case <-g.wake:
+		case <-in.root.Done():
+			stopped = true
+		}
+	})
+	if stopped {
+		return &limitError{msg: "run cancelled", category: "cancelled"}
+	}
+	return nil
+}
+
+func (c *compiler) yield(val ast.Expr, sp ast.Span, emit bool) evalFn {
+	v := nilFn
+	if val != nil {
+		v = c.expr(val)
+	}
+	s := c.here(sp)
+	return func(f *frame) (Value, error) {
+		x, err := v(f)
+		if err != nil {
+			return Nil, err
+		}
+		g := f.th.gen
+		if g == nil {
+			return Nil, s.wrap(runtimeError("yield outside a generator"))
+		}
+		return Nil, g.yield(f.th, x)
+	}
+}
+
+// nextRecord is `{value, done}` as .next() returns it.
+func nextRecord(v Value, ok bool) Value {
+	d := NewDict(2)
+	d.Set("value", v)
+	d.Set("done", Bool(!ok))
+	return DictValue(d)
+}
+
+// Task is a spawned task: its handle value and its outcome.
+type Task struct {
+	id       string
+	parent   *Task
+	name     string
+	done     chan struct{}
+	result   Value
+	err      error
+	cancel   context.CancelFunc
+	ctx      context.Context
+	values   map[string]Value
+	finished bool
+}
+
+func (in *Interp) rootTask() *Task {
+	return &Task{id: "task-0", done: make(chan struct{}), values: map[string]Value{}}
+}
+
+// spawnTask runs body on a new goroutine as a child task of th's.
+func (th *thread) spawnTask(run func(th *thread) (Value, error)) *Task {
+	in := th.in
+	ctx, cancel := context.WithCancel(th.ctx)
+	t := &Task{id: "task-" + strconv.FormatInt(in.taskSeq.Add(1), 10), parent: th.task,
+		done: make(chan struct{}), cancel: cancel, ctx: ctx, values: map[string]Value{}}
+	for k, v := range th.task.values {
+		t.values[k] = v
+	}
+	go func() {
+		in.sched.acquire()
+		child := in.newThread(ctx, t)
+		child.root = in.root
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.err = runtimeError("internal error in task: %v", r)
+				}
+			}()
+			t.result, t.err = run(child)
+		}()
+		if t.err == errReturn {
+			t.err = nil
+		}
+		t.finished = true
+		close(t.done)
+		in.sched.release()
+	}()
+	return t
+}
+
+// await waits for a task's outcome.
+func (th *thread) await(t *Task) (Value, error) {
+	if !t.finished {
+		th.block(func() {
+			select {
+			case <-t.done:
+			case <-th.in.root.Done():
+			}
+		})
+	}
+	if !t.finished {
+		return Nil, &limitError{msg: "run cancelled", category: "cancelled"}
+	}
+	return t.result, t.err
+}
+
+func (c *compiler) spawn(e *ast.Spawn) evalFn {
+	p := c.compileFunction("spawn", e.Span, nil, blockStmts(e.Body), false, false)
+	return func(f *frame) (Value, error) {
+		cl := p.makeClosure(f)
+		t := f.th.spawnTask(func(th *thread) (Value, error) { return th.callClosure(cl, nil) })
+		return Value{k: KindTask, r: t}, nil
+	}
+}
+
+func blockStmts(b *ast.Block) []ast.Stmt {
+	if b == nil {
+		return nil
+	}
+	return b.Stmts
+}
+
+// parallel compiles `parallel N`, `parallel each xs` and `parallel settle
+// xs`: one task per item, results in item order.
+func (c *compiler) parallel(e *ast.Parallel) evalFn {
+	val := c.expr(e.Value)
+	var opts evalFn
+	if e.Options != nil {
+		opts = c.expr(e.Options)
+	}
+	s := c.here(e.Span)
+	var p *funcProto
+	switch b := e.Body.(type) {
+	case *ast.Closure:
+		p = c.compileFunction("parallel", b.Span, b.Params, b.Body, false, false)
+	case *ast.Block:
+		p = c.compileFunction("parallel", b.Span, nil, b.Stmts, false, false)
+	default:
+		c.fail(e.Span, "parallel needs a body")
+		return nilFn
+	}
+	mode := e.Mode
+	return func(f *frame) (Value, error) {
+		v, err := val(f)
+		if err != nil {
+			return Nil, err
+		}
+		var items []Value
+		if mode == ast.ParallelCount {
+			if v.k != KindInt {
+				return Nil, s.wrap(typeError("parallel count must be an int, got %s", v.TypeName()))
+			}
+			for i := int64(0); i < int64(v.n); i++ {
+				items = append(items, Int(i))
+			}
+		} else {
+			items, err = f.th.collect(v)
+			if err != nil {
+				return Nil, s.wrap(err)
+			}
+		}
+		limit := 0
+		if opts != nil {
+			o, err := opts(f)
+			if err != nil {
+				return Nil, err
+			}
+			if o.k == KindDict {
+				if m, ok := o.r.(*Dict).Get("max_concurrent"); ok && m.k == KindInt {
+					limit = int(int64(m.n))
+				}
+			}
+		}
+		cl := p.makeClosure(f)
+		th := f.th
+		var sem chan struct{}
+		if limit > 0 {
+			sem = make(chan struct{}, limit)
+		}
+		tasks := make([]*Task, len(items))
+		for i, it := range items {
+			item := it
+			tasks[i] = th.spawnTask(func(child *thread) (Value, error) {
+				if sem != nil {
+					child.block(func() { sem <- struct{}{} })
+					defer func() { <-sem }()
+				}
+				var args []Value
+				if len(cl.proto.params) > 0 {
+					args = []Value{item}
+				}
+				return child.callClosure(cl, args)
+			})
+		}
+		results := make([]Value, len(tasks))
+		if mode == ast.ParallelSettle {
+			succeeded, failed := 0, 0
+			for i, t := range tasks {
+				r, err := th.await(t)
+				if err != nil {
+					e, ok := catchable(err)
+					if !ok {
+						return Nil, err
+					}
+					results[i] = resultErr(e.Value)
+					failed++
+					continue
+				}
+				results[i] = resultOk(r)
+				succeeded++
+			}
+			d := NewDict(3)
+			d.Set("results", NewListValue(results))
+			d.Set("succeeded", Int(int64(succeeded)))
+			d.Set("failed", Int(int64(failed)))
+			return DictValue(d), nil
+		}
+		var firstErr error
+		for i, t := range tasks {
+			r, err := th.await(t)
+			if err != nil && firstErr == nil {
+				firstErr = err
+				for _, o := range tasks[i+1:] {
+					o.cancel()
+				}
+			}
+			results[i] = r
+		}
+		if firstErr != nil {
+			return Nil, s.wrap(firstErr)
+		}
+		return NewListValue(results), nil
+	}
+}
+
+// Channel is a program channel.
+type Channel struct {
+	name   string
+	mu     sync.Mutex
+	buf    []Value
+	cap    int
+	closed bool
+	notify chan struct{} // closed and replaced on every change
+}
+
+func newChannel(name string, capacity int) *Channel {
+	if capacity < 0 {
+		capacity = 0
+	}
+	return &Channel{name: name, cap: capacity, notify: make(chan struct{})}
+}
+
+func (ch *Channel) changed() {
+	close(ch.notify)
+	ch.notify = make(chan struct{})
+}
+
+// send blocks while the buffer is full; false when the channel is closed.
+func (ch *Channel) send(th *thread, v Value) (bool, error) {
+	for {
+		ch.mu.Lock()
+		if ch.closed {
+			ch.mu.Unlock()
+			return false, nil
+		}
+		if ch.cap == 0 || len(ch.buf) < ch.cap {
+			ch.buf = append(ch.buf, share(v))
+			ch.changed()
+			ch.mu.Unlock()
+			return true, nil
+		}
+		wait := ch.notify
+		ch.mu.Unlock()
+		if err := th.waitOn(wait); err != nil {
+			return false, err
+		}
+	}
+}
+
+// recv blocks until a value arrives; ok false once closed and drained.
+func (ch *Channel) recv(th *thread) (Value, bool, error) {
+	for {
+		v, ok, closed, wait := ch.tryRecv()
+		if ok {
+			return v, true, nil
+		}
+		if closed {
+			return Nil, false, nil
+		}
+		if err := th.waitOn(wait); err != nil {
+			return Nil, false, err
+		}
+	}
+}
+
+func (ch *Channel) tryRecv() (v Value, ok, closed bool, wait chan struct{}) {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	if len(ch.buf) > 0 {
+		v = ch.buf[0]
+		ch.buf = ch.buf[1:]
+		ch.changed()
+		return v, true, false, nil
+	}
+	return Nil, false, ch.closed, ch.notify
+}
+
+func (ch *Channel) close() {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	if !ch.closed {
+		ch.closed = true
+		ch.changed()
+	}
+}
+
+// waitOn releases the turn until wait is closed or the run/deadline ends.
+func (th *thread) waitOn(wait <-chan struct{}) error {
+	var err error
+	th.block(func() {
+		select {
+		case <-wait:
+		case <-th.ctx.Done():
+			err = th.checkLimits()
+			if err == nil {
+				err = plainError("Deadline exceeded")
+			}
+		}
+	})
+	return err
+}
+
+func (c *compiler) selectStmt(s *ast.Select) evalFn {
+	type cs struct {
+		ch    evalFn
+		store func(*frame, Value)
+		body  evalFn
+	}
+	var cases []cs
+	for _, sc := range s.Cases {
+		c.pushBlock()
+		x := cs{ch: c.borrow(sc.Channel)}
+		if sc.Name != nil && sc.Name.Name != "_" {
+			x.store = storeLocal(c.declare(sc.Name.Name, true))
+		}
+		x.body = c.block(sc.Body)
+		c.popBlock()
+		cases = append(cases, x)
+	}
+	var timeout, tbody, dbody evalFn
+	if s.Timeout != nil {
+		timeout = c.borrow(s.Timeout.Duration)
+		tbody = c.block(s.Timeout.Body)
+	}
+	if s.Default != nil {
+		dbody = c.block(s.Default)
+	}
+	st := c.here(s.Span)
+	return func(f *frame) (Value, error) {
+		chans := make([]*Channel, len(cases))
+		for i, x := range cases {
+			v, err := x.ch(f)
+			if err != nil {
+				return Nil, err
+			}
+			ch, ok := v.r.(*Channel)
+			if v.k != KindChannel || !ok {
+				return Nil, st.wrap(typeError("select needs channels, got %s", v.TypeName()))
+			}
+			chans[i] = ch
+		}
+		var deadline <-chan time.Time
+		if timeout != nil {
+			d, err := timeout(f)
+			if err != nil {
+				return Nil, err
+			}
+			ms, _ := durationMillis(d)
+			t := time.NewTimer(time.Duration(ms) * time.Millisecond)
+			defer t.Stop()
+			deadline = t.C
+		}
+		for {
+			allClosed := len(chans) > 0
+			var waits []chan struct{}
+			for i, ch := range chans {
+				v, ok, closed, wait := ch.tryRecv()
+				if ok {
+					if cases[i].store != nil {
+						cases[i].store(f, v)
+					}
+					return cases[i].body(f)
+				}
+				if !closed {
+					allClosed = false
+				}
+				waits = append(waits, wait)
+			}
+			if dbody != nil {
+				return dbody(f)
+			}
+			if allClosed && timeout == nil {
+				return Nil, nil
+			}
+			timedOut := false
+			var err error
+			f.th.block(func() {
+				agg := make(chan struct{}, 1)
+				stop := make(chan struct{})
+				for _, w := range waits {
+					go func(w chan struct{}) {
+						select {
+						case <-w:
+							select {
+							case agg <- struct{}{}:
+							default:
+							}
+						case <-stop:
+						}
+					}(w)
+				}
+				select {
+				case <-agg:
+				case <-deadline:
+					timedOut = true
+				case <-f.th.ctx.Done():
+					err = plainError("Deadline exceeded")
+				}
+				close(stop)
+			})
+			if err != nil {
+				if lerr := f.th.checkLimits(); lerr != nil {
+					return Nil, lerr
+				}
+				return Nil, st.wrap(err)
+			}
+			if timedOut {
+				return tbody(f)
+			}
+		}
+	}
+}
+
+// Atomic is an atomic integer cell shared between tasks.
+type Atomic struct {
+	mu sync.Mutex
+	v  int64
+}
+
+func (a *Atomic) load() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.v
+}

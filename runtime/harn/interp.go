@@ -1,0 +1,238 @@
+package harn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/runtime/host"
+)
+
+// Options configure an interpreter.
+type Options struct {
+	// Host is the program's capability layer (required).
+	Host *host.Host
+	// Args are the program's command-line arguments (after the file).
+	Args []string
+	// MaxDepth bounds nested calls (default 10,000); deeper recursion is a
+	// catchable "Stack overflow" error, never a Go stack overflow.
+	MaxDepth int
+	// MaxSteps bounds the loop iterations and calls of a run (0: none).
+	MaxSteps int64
+	// ReadModule reads imported modules; nil reads the file system. The
+	// program's own file-system grants do not apply to imports, which
+	// are part of the program.
+	ReadModule func(path string) ([]byte, error)
+	// LLMMock is a replay tape for llm_call and friends (the content of
+	// a .llm-mock.jsonl file); nil means none.
+	LLMMock []byte
+}
+
+// Interp runs Harn programs. One Interp runs one program (its modules,
+// globals and tasks); it is not reusable across programs.
+type Interp struct {
+	opts     Options
+	host     *host.Host
+	maxDepth int
+	root     context.Context
+	sched    sched
+	steps    atomic.Int64
+
+	mu      sync.Mutex
+	modules map[string]*module
+	loading map[string]bool
+	// impls are the methods declared with `impl T { ... }`, by type name.
+	impls map[string]map[string]*Closure
+	// structs and enums by name (for typed catch and constructors).
+	enums map[string]*enumType
+
+	harness Value
+	ext     map[string]any // per-run state of builtin families
+	taskSeq atomic.Int64
+}
+
+// New makes an interpreter.
+func New(opts Options) (*Interp, error) {
+	if opts.Host == nil {
+		return nil, errors.New("harn: Options.Host is required")
+	}
+	in := &Interp{opts: opts, host: opts.Host, maxDepth: opts.MaxDepth,
+		modules: map[string]*module{}, loading: map[string]bool{},
+		impls: map[string]map[string]*Closure{}, enums: map[string]*enumType{},
+		ext: map[string]any{}}
+	if in.maxDepth <= 0 {
+		in.maxDepth = 10000
+	}
+	in.root = context.Background()
+	return in, nil
+}
+
+// Host is the interpreter's capability layer.
+func (in *Interp) Host() *host.Host { return in.host }
+
+// State returns the per-run state a builtin family keeps under key,
+// creating it with make on first use.
+func (in *Interp) State(key string, make func() any) any {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if v, ok := in.ext[key]; ok {
+		return v
+	}
+	v := make()
+	in.ext[key] = v
+	return v
+}
+
+func (in *Interp) addSteps(n int64) int64 { return in.steps.Add(n) }
+
+// module is one loaded source file.
+type module struct {
+	path    string
+	src     []byte
+	lines   *diagnostics.LineIndex
+	file    *ast.File
+	globals []Value
+	// globalIndex maps top-level names to globals.
+	globalIndex map[string]int
+	globalNames []string
+	// imports maps imported names to another module's globals.
+	imports map[string]importRef
+	// exports are the names importers may take.
+	exports map[string]importRef
+	// pipelines by name, in source order.
+	pipelines     map[string]*Closure
+	pipelineOrder []string
+	pipelineDecls map[string]*ast.Pipeline
+	mainFn        string
+	typeAliases   map[string]ast.Type
+	init          *funcProto
+	initialized   bool
+	deps          []*module
+}
+
+type importRef struct {
+	mod   *module
+	index int
+}
+
+func (m *module) addGlobal(name string) int {
+	if i, ok := m.globalIndex[name]; ok {
+		return i
+	}
+	i := len(m.globalNames)
+	m.globalIndex[name] = i
+	m.globalNames = append(m.globalNames, name)
+	m.globals = append(m.globals, Nil)
+	return i
+}
+
+// position is the 1-based line and character column of a byte offset.
+func (m *module) position(off int) (int, int) {
+	if m == nil || m.lines == nil {
+		return 0, 0
+	}
+	p := m.lines.RuneColumn(off)
+	return p.Line + 1, p.Column + 1
+}
+
+// SyntaxError is returned when a module has syntax errors.
+type SyntaxError struct {
+	Path        string
+	Diagnostics []diagnostics.Diagnostic
+	lines       *diagnostics.LineIndex
+}
+
+func (e *SyntaxError) Error() string {
+	var b strings.Builder
+	for i, d := range e.Diagnostics {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		line, col := 0, 0
+		if e.lines != nil {
+			p := e.lines.RuneColumn(d.Span.Start)
+			line, col = p.Line+1, p.Column+1
+		}
+		fmt.Fprintf(&b, "%s:%d:%d: %s", e.Path, line, col, d.Message)
+	}
+	return b.String()
+}
+
+// load parses and compiles a module (and, recursively, its imports).
+func (in *Interp) load(path string, src []byte) (*module, error) {
+	key := filepath.Clean(path)
+	if m, ok := in.modules[key]; ok {
+		return m, nil
+	}
+	file, diags := binding.Parse(path, src)
+	var errs []diagnostics.Diagnostic
+	for _, d := range diags {
+		if d.Severity == diagnostics.Error {
+			errs = append(errs, d)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, &SyntaxError{Path: path, Diagnostics: errs, lines: diagnostics.NewLineIndex(src)}
+	}
+	m := &module{path: path, src: src, lines: diagnostics.NewLineIndex(src), file: file,
+		globalIndex: map[string]int{}, imports: map[string]importRef{}, exports: map[string]importRef{},
+		pipelines: map[string]*Closure{}, pipelineDecls: map[string]*ast.Pipeline{}}
+	in.modules[key] = m
+	in.loading[key] = true
+	defer delete(in.loading, key)
+	c := &compiler{in: in, mod: m}
+	c.declareGlobals(file)
+	if err := c.resolveImports(file); err != nil {
+		return nil, err
+	}
+	c.compileModule(file)
+	if c.err != nil {
+		return nil, c.err
+	}
+	return m, nil
+}
+
+// readModule reads an imported file.
+func (in *Interp) readModule(p string) ([]byte, error) {
+	if in.opts.ReadModule != nil {
+		return in.opts.ReadModule(p)
+	}
+	return os.ReadFile(p)
+}
+
+// resolveImportPath finds the file an import names, relative to the
+// importing module: the path as written, with `.harn` appended, or a
+// package under .harn/packages.
+func (in *Interp) resolveImportPath(from, spec string) (string, error) {
+	dir := filepath.Dir(from)
+	cands := []string{filepath.Join(dir, filepath.FromSlash(spec))}
+	if filepath.Ext(spec) != ".harn" {
+		cands = append([]string{cands[0] + ".harn"}, cands...)
+	}
+	for d := dir; ; {
+		pkg := filepath.Join(d, ".harn", "packages", filepath.FromSlash(spec))
+		cands = append(cands, pkg+".harn", filepath.Join(pkg, "lib.harn"))
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	for _, p := range cands {
+		if _, err := in.readModule(p); err == nil {
+			return p, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("import %q: no module %s found", spec, cands[0])
+}

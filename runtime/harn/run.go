@@ -1,0 +1,47 @@
+package harn
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/harnlang/harn-check/runtime/host"
+	"github.com/harnlang/harn-check/runtime/runner"
+)
+
+// Language is the Harn runtime for the runner registry.
+func Language() runner.Language {
+	return runner.Language{Name: "Harn", Extension: ".harn", Run: RunProgram}
+}
+
+// RunProgram runs a Harn program with the capabilities env grants: its
+// folder and the temp dir are its file system, output goes to env's
+// streams.
+func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
+	h, err := host.New(host.Config{
+		Root:    filepath.Dir(p.Path),
+		TempDir: env.TempDir,
+		Grants:  env.Grants,
+		Seed:    env.Seed,
+		Stdin:   env.Stdin,
+		Stdout:  env.Stdout,
+		Stderr:  env.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	opts := Options{Host: h, Args: p.Args, MaxSteps: env.MaxSteps}
+	if env.LLMMockReplay != "" {
+		tape, err := os.ReadFile(env.LLMMockReplay)
+		if err != nil {
+			return err
+		}
+		opts.LLMMock = tape
+	}
+	in, err := New(opts)
+	if err != nil {
+		return err
+	}
+	_, err = in.Run(ctx, p.Path, p.Src)
+	return err
+}

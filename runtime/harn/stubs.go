@@ -1,0 +1,33 @@
+package harn
+
+import (
+	"fmt"
+
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+func (c *compiler) toolDecl(d *ast.ToolDecl) evalFn { return nil }
+
+func (c *compiler) skillDecl(d *ast.SkillDecl) evalFn { return nil }
+
+func (c *compiler) approval(e *ast.Approval) evalFn {
+	s := c.here(e.Span)
+	name := e.Primitive
+	return func(*frame) (Value, error) {
+		return Nil, s.wrap(plainError(unavailableMessage(name)))
+	}
+}
+
+// Harness is the capability object passed to `fn main(harness)`.
+func (in *Interp) Harness() Value {
+	if in.harness.k == KindNil {
+		in.harness = Value{k: KindObject, r: &Object{TypeName: "Harness", Members: map[string]Value{}}}
+	}
+	return in.harness
+}
+
+func (in *Interp) stdModule(spec string) (*module, error) {
+	return nil, fmt.Errorf("not available in this runtime: module %s", spec)
+}
+
+func schemaOf(m *module, t ast.Type, depth int) Value { return Nil }

@@ -1,0 +1,264 @@
+package harn
+
+import (
+	"context"
+	"errors"
+
+	"github.com/harnlang/harn-check/grammar/harn/ast"
+)
+
+// evalFn is compiled code: an expression or statement closed over its
+// resolved slots. It returns the value (a statement's is its expression's
+// value, or nil) or an error: an *Error, a control-flow signal or a limit.
+type evalFn func(f *frame) (Value, error)
+
+// thread is the state of one goroutine running program code: its call
+// depth, step counter, value stack and context. Tasks, generators and the
+// main program each have one; they take turns through the scheduler.
+type thread struct {
+	in    *Interp
+	ctx   context.Context // innermost: deadline blocks narrow it
+	root  context.Context // the run's: its end is not catchable
+	depth int
+	steps int64
+	stack valueStack
+	pool  []*frame
+	task  *Task
+	// gen is the generator this thread runs the body of, if any.
+	gen *Generator
+}
+
+func (in *Interp) newThread(ctx context.Context, task *Task) *thread {
+	return &thread{in: in, ctx: ctx, root: in.root, task: task}
+}
+
+// frame is one activation of a function (or of a module's top level).
+type frame struct {
+	slots  []Value
+	cl     *Closure
+	th     *thread
+	ret    Value
+	tail   *Closure
+	targs  []Value
+	defers []*deferred
+}
+
+type deferred struct {
+	body evalFn
+}
+
+// valueStack hands out frame slots in stack order from chunks that never
+// move, so a frame's slots stay valid while deeper calls grow the stack.
+type valueStack struct {
+	cur   []Value
+	sp    int
+	saved []stackChunk
+}
+
+type stackChunk struct {
+	buf []Value
+	sp  int
+}
+
+const stackChunkSize = 1 << 14
+
+func (s *valueStack) alloc(n int) []Value {
+	if s.sp+n > len(s.cur) {
+		if s.cur != nil {
+			s.saved = append(s.saved, stackChunk{s.cur, s.sp})
+		}
+		s.cur = make([]Value, max(stackChunkSize, n))
+		s.sp = 0
+	}
+	out := s.cur[s.sp : s.sp+n : s.sp+n]
+	s.sp += n
+	return out
+}
+
+func (s *valueStack) free(slots []Value) {
+	clear(slots)
+	s.sp -= len(slots)
+	if s.sp == 0 && len(s.saved) > 0 {
+		last := s.saved[len(s.saved)-1]
+		s.saved = s.saved[:len(s.saved)-1]
+		s.cur, s.sp = last.buf, last.sp
+	}
+}
+
+// pushFrame readies a frame with n zeroed slots.
+func (th *thread) pushFrame(n int, cl *Closure) *frame {
+	d := th.depth
+	if d >= len(th.pool) {
+		th.pool = append(th.pool, &frame{th: th})
+	}
+	f := th.pool[d]
+	f.slots = th.stack.alloc(n)
+	f.cl = cl
+	f.ret = Nil
+	f.tail = nil
+	f.targs = nil
+	f.defers = nil
+	th.depth++
+	return f
+}
+
+func (th *thread) popFrame(f *frame) {
+	th.stack.free(f.slots)
+	f.slots = nil
+	f.cl = nil
+	f.ret = Nil
+	th.depth--
+}
+
+// tick counts a step (a loop iteration or a call) and every 1024 steps
+// checks cancellation, deadlines and the step budget.
+func (th *thread) tick() error {
+	th.steps++
+	if th.steps&1023 != 0 {
+		return nil
+	}
+	return th.checkLimits()
+}
+
+func (th *thread) checkLimits() error {
+	if err := th.root.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return &limitError{msg: "time budget exceeded", category: "budget_exceeded"}
+		}
+		return &limitError{msg: "run cancelled", category: "cancelled"}
+	}
+	if th.ctx != th.root && th.ctx.Err() != nil {
+		return plainError("Deadline exceeded")
+	}
+	if max := th.in.opts.MaxSteps; max > 0 && th.in.addSteps(1024) > max {
+		return &limitError{msg: "step budget exceeded", category: "budget_exceeded"}
+	}
+	return nil
+}
+
+// block runs f with the turn released, for operations that wait (sleep,
+// channels, processes, network): other tasks run meanwhile.
+func (th *thread) block(f func()) {
+	th.in.sched.release()
+	defer th.in.sched.acquire()
+	f()
+}
+
+// callValue calls any callable value with evaluated arguments.
+func (th *thread) callValue(callee Value, args []Value) (Value, error) {
+	switch callee.k {
+	case KindClosure:
+		return th.callClosure(callee.r.(*Closure), args)
+	case KindBuiltin:
+		b := callee.r.(*Builtin)
+		v, err := b.Fn(&Call{th: th, Name: b.Name}, args)
+		if err != nil {
+			return Nil, err
+		}
+		return share(v), nil
+	case KindObject:
+		o := callee.r.(*Object)
+		if st, ok := o.Data.(*structType); ok {
+			return th.constructStruct(st, args)
+		}
+		if m, ok := o.Methods["__call"]; ok {
+			return m.Fn(&Call{th: th, Name: m.Name, Self: callee}, args)
+		}
+	}
+	return Nil, typeError("cannot call a %s value", callee.TypeName())
+}
+
+// callClosure runs a closure with arguments already evaluated.
+func (th *thread) callClosure(cl *Closure, args []Value) (Value, error) {
+	for {
+		p := cl.proto
+		if th.depth >= th.in.maxDepth {
+			return Nil, runtimeError("Stack overflow: too many nested calls (more than %d)", th.in.maxDepth)
+		}
+		if err := th.tick(); err != nil {
+			return Nil, err
+		}
+		if p.kind != plainFn {
+			return th.startGenerator(cl, args)
+		}
+		f := th.pushFrame(p.nslots, cl)
+		if err := p.bind(f, cl, args); err != nil {
+			th.popFrame(f)
+			return Nil, err
+		}
+		v, err := p.body(f)
+		if len(f.defers) > 0 {
+			err = runDefers(f, err)
+		}
+		switch err {
+		case errReturn:
+			v, err = f.ret, nil
+		case errTailCall:
+			next, nargs := f.tail, f.targs
+			th.popFrame(f)
+			cl, args = next, nargs
+			continue
+		}
+		th.popFrame(f)
+		if err != nil {
+			if e, ok := err.(controlFlow); ok && (e == flowBreak || e == flowContinue) {
+				err = runtimeError("%s", e.Error())
+			}
+			return Nil, err
+		}
+		return v, nil
+	}
+}
+
+// runDefers runs a frame's deferred blocks, last first; an error from a
+// deferred block replaces a normal outcome but not an earlier error.
+func runDefers(f *frame, err error) error {
+	saved := f.ret
+	for i := len(f.defers) - 1; i >= 0; i-- {
+		d := f.defers[i]
+		_, derr := d.body(f)
+		if derr != nil && !isControl(derr) && (err == nil || isControl(err)) {
+			err = derr
+		}
+	}
+	f.defers = nil
+	f.ret = saved
+	return err
+}
+
+// Call is what a builtin receives: the running thread, and helpers to call
+// back into the program, reach the host and block.
+type Call struct {
+	th   *thread
+	Name string
+	// Self is the receiver of a method call on a host object.
+	Self Value
+}
+
+// Interp is the interpreter running the call.
+func (c *Call) Interp() *Interp { return c.th.in }
+
+// Context is the call's context (cancelled at the run's end or a
+// deadline).
+func (c *Call) Context() context.Context { return c.th.ctx }
+
+// Invoke calls a program value (closure or builtin) with arguments.
+func (c *Call) Invoke(fn Value, args ...Value) (Value, error) {
+	return c.th.callValue(fn, args)
+}
+
+// Block runs f with the turn released so other tasks may run while f
+// waits.
+func (c *Call) Block(f func()) { c.th.block(f) }
+
+// at records sp in the error's trace when err is a program error.
+func at(err error, fn *funcProto, sp ast.Span) error {
+	if e, ok := err.(*Error); ok {
+		name, mod := "", (*module)(nil)
+		if fn != nil {
+			name, mod = fn.name, fn.mod
+		}
+		e.at(name, mod, sp)
+	}
+	return err
+}

@@ -1,0 +1,107 @@
+// Package runner runs programs: a small registry maps a file extension to
+// the runtime of its language (Harn, Leia), and Suite runs a folder of
+// programs against their expected output the way upstream Harn's
+// conformance runner does.
+//
+// A runtime registers a Language; `harn-check run FILE` and `harn-check
+// test` find it by the file's extension, so adding a language is one
+// Register call in internal/runtimes, with no change here or in the CLI.
+//
+// Invariants: the package knows no language; it does no checking itself
+// (Suite takes a Check hook from its caller) and touches the file system
+// only to read programs and their expectation files.
+package runner
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/harnlang/harn-check/runtime/host"
+)
+
+// Program is a program to run.
+type Program struct {
+	// Path is the program's file; its folder is the program's folder.
+	Path string
+	Src  []byte
+	// Args are the program's own arguments.
+	Args []string
+}
+
+// Env is what a run gets from its caller.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Grants are the user's --allow-* flags.
+	Grants host.Grants
+	// TempDir overrides the temp dir ("" = os.TempDir()).
+	TempDir string
+	// LLMMockReplay is the path of a .llm-mock.jsonl tape to replay for
+	// the program's model calls ("" = none).
+	LLMMockReplay string
+	// Seed makes the program's randomness deterministic when set.
+	Seed *uint64
+	// MaxSteps bounds the run's loop iterations and calls (0 = none).
+	MaxSteps int64
+}
+
+// Language is a runtime plugged into the registry.
+type Language struct {
+	// Name is the language's display name ("Harn").
+	Name string
+	// Extension includes the dot (".harn").
+	Extension string
+	// Run executes the program. It returns nil on success, the program's
+	// uncaught error otherwise (see Formatter), or an error loading it.
+	Run func(ctx context.Context, p Program, env Env) error
+}
+
+// Formatter is implemented by runtime errors that know how to print
+// themselves with a trace (`at fn (file:line:col)` lines).
+type Formatter interface {
+	Format() string
+}
+
+var (
+	mu    sync.RWMutex
+	langs = map[string]Language{}
+)
+
+// Register installs a runtime for its extension, replacing any earlier.
+func Register(l Language) {
+	mu.Lock()
+	defer mu.Unlock()
+	langs[l.Extension] = l
+}
+
+// Lookup returns the runtime for path's extension.
+func Lookup(path string) (Language, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	l, ok := langs[filepath.Ext(path)]
+	return l, ok
+}
+
+// Extensions lists the registered extensions, sorted.
+func Extensions() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var out []string
+	for e := range langs {
+		out = append(out, e)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// FormatError renders a program's error for standard error: its own
+// format when it has one, else "error: " and the message.
+func FormatError(err error) string {
+	if f, ok := err.(Formatter); ok {
+		return f.Format()
+	}
+	return "error: " + err.Error() + "\n"
+}

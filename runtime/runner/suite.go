@@ -1,0 +1,340 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Case is one program of a suite and what it must do.
+type Case struct {
+	// Path is the program; Rel its path relative to the suite root it
+	// was found under (forward slashes).
+	Path, Rel string
+	// Expected is the normalised expected output (x.expected), or
+	// ErrorSpec the expected error (x.error) when Expected is unset.
+	Expected  *string
+	ErrorSpec string
+}
+
+// CaseResult is the outcome of one case.
+type CaseResult struct {
+	Case
+	Passed bool
+	// Message explains a failure: a line diff, the unexpected error, the
+	// missing error or the timeout.
+	Message  string
+	Duration time.Duration
+}
+
+// SuiteOptions configure Suite.
+type SuiteOptions struct {
+	// Jobs is how many programs run at once (<= 0: the number of CPUs).
+	Jobs int
+	// Filter selects cases by their relative path: `re:REGEX`, `a|b`
+	// (any substring), a glob with * and ?, or a plain substring.
+	Filter string
+	// Timeout bounds each program (0: 30s).
+	Timeout time.Duration
+	// Env is the template environment of every run (grants, seed);
+	// streams and the replay tape are set per case.
+	Env Env
+	// Check, when set, runs before a program: an error fails the program
+	// with that error (what upstream's checker does before running).
+	Check func(path string, src []byte) error
+}
+
+// Discover lists the cases under paths: every program of a registered
+// language with a sibling .expected or .error file, sorted. A program
+// without either (a library module) is not a case.
+func Discover(paths []string, filter string) ([]Case, error) {
+	match, err := compileFilter(filter)
+	if err != nil {
+		return nil, err
+	}
+	var cases []Case
+	seen := map[string]bool{}
+	for _, root := range paths {
+		info, err := os.Stat(root)
+		if err != nil {
+			return nil, err
+		}
+		base := root
+		if !info.IsDir() {
+			base = filepath.Dir(root)
+		}
+		var files []string
+		if info.IsDir() {
+			err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if d.IsDir() {
+					if p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
+						return fs.SkipDir
+					}
+					return nil
+				}
+				if _, ok := Lookup(p); ok {
+					files = append(files, p)
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+		} else {
+			files = []string{root}
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+			rel, _ := filepath.Rel(base, f)
+			c := Case{Path: f, Rel: filepath.ToSlash(rel)}
+			stem := strings.TrimSuffix(f, filepath.Ext(f))
+			if b, err := os.ReadFile(stem + ".expected"); err == nil {
+				exp := NormalizeOutput(string(b))
+				c.Expected = &exp
+			} else if b, err := os.ReadFile(stem + ".error"); err == nil {
+				c.ErrorSpec = strings.TrimRight(string(b), " \t\r\n")
+			} else {
+				continue
+			}
+			if !match(c.Rel) {
+				continue
+			}
+			cases = append(cases, c)
+		}
+	}
+	return cases, nil
+}
+
+func compileFilter(f string) (func(string) bool, error) {
+	switch {
+	case f == "":
+		return func(string) bool { return true }, nil
+	case strings.HasPrefix(f, "re:"):
+		re, err := regexp.Compile(f[3:])
+		if err != nil {
+			return nil, fmt.Errorf("--filter: %v", err)
+		}
+		return re.MatchString, nil
+	case strings.Contains(f, "|"):
+		parts := strings.Split(f, "|")
+		return func(s string) bool {
+			return slices.ContainsFunc(parts, func(p string) bool { return strings.Contains(s, strings.TrimSpace(p)) })
+		}, nil
+	case strings.ContainsAny(f, "*?"):
+		pat := regexp.QuoteMeta(f)
+		pat = strings.ReplaceAll(pat, `\*`, ".*")
+		pat = strings.ReplaceAll(pat, `\?`, ".")
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			return nil, fmt.Errorf("--filter: %v", err)
+		}
+		return re.MatchString, nil
+	}
+	return func(s string) bool { return strings.Contains(s, f) }, nil
+}
+
+// NormalizeOutput trims trailing whitespace and replaces the milliseconds
+// of `[timer] NAME: <n>ms` lines, so timings never fail a comparison.
+func NormalizeOutput(s string) string {
+	s = strings.TrimRight(s, " \t\r\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		l = strings.TrimSuffix(l, "\r")
+		if strings.HasPrefix(l, "[timer] ") && strings.HasSuffix(l, "ms") {
+			if j := strings.LastIndex(l, ": "); j > 0 {
+				l = l[:j] + ": <ms>"
+			}
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ErrorMatches reports whether an error message satisfies a .error spec:
+// any of its lines, each a substring or a `re:` regular expression.
+func ErrorMatches(msg, spec string) bool {
+	for _, line := range strings.Split(spec, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if p, ok := strings.CutPrefix(line, "re:"); ok {
+			if re, err := regexp.Compile(strings.TrimSpace(p)); err == nil && re.MatchString(msg) {
+				return true
+			}
+			continue
+		}
+		if strings.Contains(msg, line) {
+			return true
+		}
+	}
+	return false
+}
+
+// Suite runs cases in parallel and returns their results in case order.
+func Suite(ctx context.Context, cases []Case, opts SuiteOptions) []CaseResult {
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	results := make([]CaseResult, len(cases))
+	sem := make(chan struct{}, jobs)
+	var wg sync.WaitGroup
+	for i, c := range cases {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i] = RunCase(ctx, c, opts)
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// RunCase runs one case.
+func RunCase(ctx context.Context, c Case, opts SuiteOptions) (res CaseResult) {
+	res.Case = c
+	start := time.Now()
+	defer func() {
+		res.Duration = time.Since(start)
+		if r := recover(); r != nil {
+			res.Passed = false
+			res.Message = fmt.Sprintf("%s: internal error: %v", c.Rel, r)
+		}
+	}()
+	out, err := runCaptured(ctx, c, opts)
+	if c.Expected != nil {
+		if err != nil {
+			res.Message = fmt.Sprintf("%s: runtime error: %s", c.Rel, strings.TrimSpace(errorText(err)))
+			return res
+		}
+		actual := NormalizeOutput(out)
+		if actual == *c.Expected {
+			res.Passed = true
+			return res
+		}
+		res.Message = c.Rel + ":\n" + Diff(*c.Expected, actual)
+		return res
+	}
+	if err == nil {
+		res.Message = fmt.Sprintf("%s: expected error containing %q, but succeeded", c.Rel, c.ErrorSpec)
+		return res
+	}
+	if ErrorMatches(errorText(err), c.ErrorSpec) {
+		res.Passed = true
+		return res
+	}
+	res.Message = fmt.Sprintf("%s:\n  expected error containing: %s\n  actual error: %s", c.Rel, c.ErrorSpec, strings.TrimSpace(errorText(err)))
+	return res
+}
+
+// errTimeout marks a case that ran out of time.
+var errTimeout = errors.New("timed out")
+
+func errorText(err error) string {
+	if f, ok := err.(Formatter); ok {
+		return f.Format()
+	}
+	return err.Error()
+}
+
+func runCaptured(ctx context.Context, c Case, opts SuiteOptions) (string, error) {
+	src, err := os.ReadFile(c.Path)
+	if err != nil {
+		return "", err
+	}
+	if opts.Check != nil {
+		if err := opts.Check(c.Path, src); err != nil {
+			return "", err
+		}
+	}
+	lang, ok := Lookup(c.Path)
+	if !ok {
+		return "", fmt.Errorf("no runtime for %s", filepath.Ext(c.Path))
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	env := opts.Env
+	env.Stdout, env.Stderr, env.Stdin = &lockedWriter{w: &stdout}, &lockedWriter{w: &stderr}, bytes.NewReader(nil)
+	mock := strings.TrimSuffix(c.Path, filepath.Ext(c.Path)) + ".llm-mock.jsonl"
+	if _, err := os.Stat(mock); err == nil {
+		env.LLMMockReplay = mock
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- lang.Run(ctx, Program{Path: c.Path, Src: src}, env)
+	}()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		// The runtime observes ctx; give it a moment to unwind.
+		select {
+		case err = <-done:
+		case <-time.After(2 * time.Second):
+			err = fmt.Errorf("%w after %s", errTimeout, timeout)
+		}
+	}
+	if ctx.Err() != nil && err != nil {
+		err = fmt.Errorf("%w after %s (%v)", errTimeout, timeout, err)
+	}
+	return stdout.String(), err
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// Diff is a line-by-line comparison, "- expected" / "+ actual" for lines
+// that differ.
+func Diff(expected, actual string) string {
+	e, a := strings.Split(expected, "\n"), strings.Split(actual, "\n")
+	var b strings.Builder
+	for i := 0; i < max(len(e), len(a)); i++ {
+		var x, y string
+		if i < len(e) {
+			x = e[i]
+		}
+		if i < len(a) {
+			y = a[i]
+		}
+		if x == y {
+			b.WriteString("    " + x + "\n")
+			continue
+		}
+		b.WriteString("  - " + x + "\n")
+		b.WriteString("  + " + y + "\n")
+	}
+	return b.String()
+}
