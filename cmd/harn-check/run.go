@@ -53,7 +53,7 @@ func (r *runFlags) env() (runner.Env, error) {
 // checkErrors runs the checker on one program through the driver and
 // returns its report when it has error diagnostics.
 func checkErrors(path string, src []byte) *diagnostics.Report {
-	res := driver.CheckSource(filepath.ToSlash(path), src)
+	res := driver.Check(driver.Request{Path: filepath.ToSlash(path), Source: src})
 	for _, d := range res.Diagnostics {
 		if d.Severity == diagnostics.Error {
 			return &diagnostics.Report{

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"encoding/xml"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -74,7 +74,7 @@ func runTest(e *env, args []string) int {
 			DurationMS int64  `json:"duration_ms"`
 		}
 		doc := struct {
-			SchemaVersion int `json:"schemaVersion"`
+			SchemaVersion int  `json:"schemaVersion"`
 			OK            bool `json:"ok"`
 			Data          struct {
 				Cases   []jsonCase     `json:"cases"`

@@ -93,7 +93,7 @@ func (c *compiler) tryExpr(e *ast.Try) evalFn {
 	if e.Finally != nil {
 		c.fn.protected--
 	}
-	resultForm := e.Catch == nil
+	resultForm := e.Catch == nil && e.Finally == nil
 	return func(f *frame) (Value, error) {
 		v, err := body(f)
 		if err != nil {

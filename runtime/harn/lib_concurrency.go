@@ -1,0 +1,157 @@
+package harn
+
+// Concurrency builtins: tasks, channels and atomics.
+
+func init() {
+	Register("await", func(c *Call, args []Value) (Value, error) {
+		v := arg(args, 0)
+		if v.k != KindTask {
+			return v, nil
+		}
+		return c.th.await(v.r.(*Task))
+	})
+	Register("cancel", func(c *Call, args []Value) (Value, error) {
+		if v := arg(args, 0); v.k == KindTask {
+			v.r.(*Task).cancel()
+		}
+		return Nil, nil
+	})
+	Register("cancel_graceful", func(c *Call, args []Value) (Value, error) {
+		v := arg(args, 0)
+		if v.k != KindTask {
+			return Nil, nil
+		}
+		t := v.r.(*Task)
+		t.cancel()
+		r, err := c.th.await(t)
+		if err != nil {
+			if e, ok := catchable(err); ok {
+				return resultErr(e.Value), nil
+			}
+			return Nil, err
+		}
+		return resultOkRaw(r), nil
+	})
+	Register("is_cancelled", func(c *Call, args []Value) (Value, error) {
+		return Bool(c.th.task.ctx != nil && c.th.task.ctx.Err() != nil), nil
+	})
+	Register("spawn", func(c *Call, args []Value) (Value, error) {
+		fn, err := argCallable(c, args, 0)
+		if err != nil {
+			return Nil, err
+		}
+		t := c.th.spawnTask(func(th *thread) (Value, error) { return th.callValue(fn, nil) })
+		return Value{k: KindTask, r: t}, nil
+	})
+	Register("channel", func(c *Call, args []Value) (Value, error) {
+		name := "default"
+		capacity := int64(256)
+		for i, a := range args {
+			switch {
+			case a.k == KindString && i == 0:
+				name = a.r.(string)
+			case a.k == KindInt:
+				capacity = int64(a.n)
+			}
+		}
+		return Value{k: KindChannel, r: newChannel(name, int(max(capacity, 1)))}, nil
+	})
+	chanArg := func(c *Call, args []Value) (*Channel, error) {
+		v := arg(args, 0)
+		if v.k != KindChannel {
+			return nil, throwValue(Str(c.Name + ": first argument must be a channel"))
+		}
+		return v.r.(*Channel), nil
+	}
+	Register("send", func(c *Call, args []Value) (Value, error) {
+		ch, err := chanArg(c, args)
+		if err != nil {
+			return Nil, err
+		}
+		ok, err := ch.send(c.th, arg(args, 1))
+		return Bool(ok), err
+	})
+	Register("receive", func(c *Call, args []Value) (Value, error) {
+		ch, err := chanArg(c, args)
+		if err != nil {
+			return Nil, err
+		}
+		v, _, err := ch.recv(c.th)
+		return v, err
+	})
+	Register("try_receive", func(c *Call, args []Value) (Value, error) {
+		ch, err := chanArg(c, args)
+		if err != nil {
+			return Nil, err
+		}
+		v, _, _, _ := ch.tryRecv()
+		return v, nil
+	})
+	Register("close_channel", func(c *Call, args []Value) (Value, error) {
+		ch, err := chanArg(c, args)
+		if err != nil {
+			return Nil, err
+		}
+		ch.close()
+		return Nil, nil
+	})
+	Register("atomic", func(c *Call, args []Value) (Value, error) {
+		a := &Atomic{}
+		switch v := arg(args, 0); v.k {
+		case KindInt:
+			a.v = int64(v.n)
+		case KindFloat:
+			a.v = int64(v.AsFloat())
+		case KindBool:
+			a.v = int64(v.n)
+		}
+		return Value{k: KindAtomic, r: a}, nil
+	})
+	atom := func(args []Value) *Atomic {
+		if v := arg(args, 0); v.k == KindAtomic {
+			return v.r.(*Atomic)
+		}
+		return nil
+	}
+	Register("atomic_get", func(c *Call, args []Value) (Value, error) {
+		if a := atom(args); a != nil {
+			return Int(a.load()), nil
+		}
+		return Nil, nil
+	})
+	Register("atomic_set", func(c *Call, args []Value) (Value, error) {
+		a := atom(args)
+		if a == nil || arg(args, 1).k != KindInt {
+			return Nil, nil
+		}
+		a.mu.Lock()
+		old := a.v
+		a.v = int64(args[1].n)
+		a.mu.Unlock()
+		return Int(old), nil
+	})
+	Register("atomic_add", func(c *Call, args []Value) (Value, error) {
+		a := atom(args)
+		if a == nil || arg(args, 1).k != KindInt {
+			return Nil, nil
+		}
+		a.mu.Lock()
+		old := a.v
+		a.v += int64(args[1].n)
+		a.mu.Unlock()
+		return Int(old), nil
+	})
+	Register("atomic_cas", func(c *Call, args []Value) (Value, error) {
+		a := atom(args)
+		if a == nil || arg(args, 1).k != KindInt || arg(args, 2).k != KindInt {
+			return False, nil
+		}
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if a.v != int64(args[1].n) {
+			return False, nil
+		}
+		a.v = int64(args[2].n)
+		return True, nil
+	})
+}

@@ -1,0 +1,137 @@
+package harn
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/md5"
+	"crypto/sha256"
+	"crypto/sha512"
+	"crypto/subtle"
+	"encoding/base32"
+	"encoding/base64"
+	"encoding/hex"
+	"hash"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"crypto/sha3"
+)
+
+// Encoding, hashing and byte-string builtins.
+
+func bytesOf(v Value) []byte {
+	if v.k == KindBytes {
+		return v.r.([]byte)
+	}
+	return []byte(Display(v))
+}
+
+func init() {
+	enc := func(name string, f func([]byte) string) {
+		Register(name, func(c *Call, args []Value) (Value, error) { return Str(f(bytesOf(arg(args, 0)))), nil })
+	}
+	dec := func(name string, f func(string) ([]byte, error)) {
+		Register(name, func(c *Call, args []Value) (Value, error) {
+			b, err := f(Display(arg(args, 0)))
+			if err != nil {
+				return Nil, throwValue(Str(name + ": " + err.Error()))
+			}
+			return Str(string(b)), nil
+		})
+	}
+	enc("base64_encode", base64.StdEncoding.EncodeToString)
+	dec("base64_decode", base64.StdEncoding.DecodeString)
+	enc("base64url_encode", base64.RawURLEncoding.EncodeToString)
+	dec("base64url_decode", func(s string) ([]byte, error) {
+		return base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
+	})
+	enc("base32_encode", base32.StdEncoding.EncodeToString)
+	dec("base32_decode", base32.StdEncoding.DecodeString)
+	enc("hex_encode", hex.EncodeToString)
+	dec("hex_decode", hex.DecodeString)
+	Register("url_encode", func(c *Call, args []Value) (Value, error) {
+		return Str(url.QueryEscape(Display(arg(args, 0)))), nil
+	})
+	Register("url_decode", func(c *Call, args []Value) (Value, error) {
+		s, err := url.QueryUnescape(Display(arg(args, 0)))
+		if err != nil {
+			return Nil, throwValue(Str("url_decode: " + err.Error()))
+		}
+		return Str(s), nil
+	})
+	hashFn := func(name string, h func() hash.Hash) {
+		Register(name, func(c *Call, args []Value) (Value, error) {
+			d := h()
+			d.Write(bytesOf(arg(args, 0)))
+			return Str(hex.EncodeToString(d.Sum(nil))), nil
+		})
+	}
+	hashFn("sha256", sha256.New)
+	hashFn("sha224", sha256.New224)
+	hashFn("sha384", sha512.New384)
+	hashFn("sha512", sha512.New)
+	hashFn("sha512_256", sha512.New512_256)
+	hashFn("sha3_256", func() hash.Hash { return sha3.New256() })
+	hashFn("sha3_512", func() hash.Hash { return sha3.New512() })
+	hashFn("md5", md5.New)
+	Register("hmac_sha256", func(c *Call, args []Value) (Value, error) {
+		m := hmac.New(sha256.New, bytesOf(arg(args, 0)))
+		m.Write(bytesOf(arg(args, 1)))
+		return Str(hex.EncodeToString(m.Sum(nil))), nil
+	})
+	Register("hmac_sha256_base64", func(c *Call, args []Value) (Value, error) {
+		m := hmac.New(sha256.New, bytesOf(arg(args, 0)))
+		m.Write(bytesOf(arg(args, 1)))
+		return Str(base64.StdEncoding.EncodeToString(m.Sum(nil))), nil
+	})
+	Register("constant_time_eq", func(c *Call, args []Value) (Value, error) {
+		return Bool(subtle.ConstantTimeCompare(bytesOf(arg(args, 0)), bytesOf(arg(args, 1))) == 1), nil
+	})
+	Register("bytes_from_string", func(c *Call, args []Value) (Value, error) {
+		return BytesValue([]byte(Display(arg(args, 0)))), nil
+	})
+	Register("bytes_to_string", func(c *Call, args []Value) (Value, error) {
+		b := bytesOf(arg(args, 0))
+		if !utf8.Valid(b) {
+			return Nil, throwValue(Str("bytes_to_string: invalid UTF-8"))
+		}
+		return Str(string(b)), nil
+	})
+	Register("bytes_to_string_lossy", func(c *Call, args []Value) (Value, error) {
+		return Str(strings.ToValidUTF8(string(bytesOf(arg(args, 0))), "\uFFFD")), nil
+	})
+	Register("bytes_from_hex", func(c *Call, args []Value) (Value, error) {
+		b, err := hex.DecodeString(Display(arg(args, 0)))
+		if err != nil {
+			return Nil, throwValue(Str("bytes_from_hex: " + err.Error()))
+		}
+		return BytesValue(b), nil
+	})
+	Register("bytes_to_hex", func(c *Call, args []Value) (Value, error) {
+		return Str(hex.EncodeToString(bytesOf(arg(args, 0)))), nil
+	})
+	Register("bytes_from_base64", func(c *Call, args []Value) (Value, error) {
+		b, err := base64.StdEncoding.DecodeString(Display(arg(args, 0)))
+		if err != nil {
+			return Nil, throwValue(Str("bytes_from_base64: " + err.Error()))
+		}
+		return BytesValue(b), nil
+	})
+	Register("bytes_to_base64", func(c *Call, args []Value) (Value, error) {
+		return Str(base64.StdEncoding.EncodeToString(bytesOf(arg(args, 0)))), nil
+	})
+	Register("bytes_len", func(c *Call, args []Value) (Value, error) {
+		return Int(int64(len(bytesOf(arg(args, 0))))), nil
+	})
+	Register("bytes_concat", func(c *Call, args []Value) (Value, error) {
+		return BytesValue(append(append([]byte(nil), bytesOf(arg(args, 0))...), bytesOf(arg(args, 1))...)), nil
+	})
+	Register("bytes_slice", func(c *Call, args []Value) (Value, error) {
+		lo, hi := intArg(arg(args, 1), 0), intArg(arg(args, 2), int64(len(bytesOf(arg(args, 0)))))
+		return sliceValue(BytesValue(bytesOf(arg(args, 0))), &lo, &hi)
+	})
+	Register("bytes_eq", func(c *Call, args []Value) (Value, error) {
+		return Bool(bytes.Equal(bytesOf(arg(args, 0)), bytesOf(arg(args, 1)))), nil
+	})
+}

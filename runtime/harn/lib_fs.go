@@ -1,0 +1,305 @@
+package harn
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"unicode"
+
+	"github.com/harnlang/harn-check/runtime/host"
+)
+
+// File builtins. Every path goes through the host: relative paths resolve
+// against the program's folder, and anything outside it, the temp dir
+// and --allow-fs grants is denied with an error naming the flag.
+
+// ioError renders an OS error the way upstream's messages read
+// ("No such file or directory (os error 2)"); a denial passes through.
+func ioError(prefix string, err error) error {
+	var d *host.DeniedError
+	if errors.As(err, &d) {
+		return &Error{Value: Str(d.Error()), Category: "permission_denied"}
+	}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		msg := errno.Error()
+		if msg != "" {
+			r := []rune(msg)
+			r[0] = unicode.ToUpper(r[0])
+			msg = string(r)
+		}
+		return throwValue(Str(prefix + ": " + msg + " (os error " + strconv.Itoa(int(errno)) + ")"))
+	}
+	return throwValue(Str(prefix + ": " + err.Error()))
+}
+
+func init() {
+	hostOf := func(c *Call) *host.Host { return c.th.in.host }
+	Register("read_file", func(c *Call, args []Value) (Value, error) {
+		p := Display(arg(args, 0))
+		var b []byte
+		var err error
+		c.Block(func() { b, err = hostOf(c).ReadFile(p) })
+		if err != nil {
+			return Nil, ioError("Failed to read file "+hostOf(c).Abs(p), err)
+		}
+		return Str(string(b)), nil
+	})
+	Register("read_file_result", func(c *Call, args []Value) (Value, error) {
+		p := Display(arg(args, 0))
+		var b []byte
+		var err error
+		c.Block(func() { b, err = hostOf(c).ReadFile(p) })
+		if err != nil {
+			return resultErr(asError(ioError("Failed to read file "+hostOf(c).Abs(p), err)).Value), nil
+		}
+		return resultOkRaw(Str(string(b))), nil
+	})
+	Register("read_file_bytes", func(c *Call, args []Value) (Value, error) {
+		p := Display(arg(args, 0))
+		b, err := hostOf(c).ReadFile(p)
+		if err != nil {
+			return Nil, ioError("Failed to read file "+hostOf(c).Abs(p), err)
+		}
+		return BytesValue(b), nil
+	})
+	Register("read_lines", func(c *Call, args []Value) (Value, error) {
+		p := Display(arg(args, 0))
+		b, err := hostOf(c).ReadFile(p)
+		if err != nil {
+			return Nil, ioError("Failed to read file "+hostOf(c).Abs(p), err)
+		}
+		return stringMethod(string(b), "lines", nil)
+	})
+	write := func(name string, appendMode bool) {
+		Register(name, func(c *Call, args []Value) (Value, error) {
+			if len(args) < 2 {
+				return Nil, throwValue(Str(name + ": path and content are required"))
+			}
+			p := Display(args[0])
+			data := bytesOf(args[1])
+			var err error
+			c.Block(func() {
+				if appendMode {
+					err = hostOf(c).AppendFile(p, data)
+				} else {
+					err = hostOf(c).WriteFile(p, data)
+				}
+			})
+			if err != nil {
+				return Nil, ioError("Failed to write file "+hostOf(c).Abs(p), err)
+			}
+			return Nil, nil
+		})
+	}
+	write("write_file", false)
+	write("write_file_bytes", false)
+	write("append_file", true)
+	Register("file_exists", func(c *Call, args []Value) (Value, error) {
+		_, err := hostOf(c).Stat(Display(arg(args, 0)))
+		var d *host.DeniedError
+		if errors.As(err, &d) {
+			return Nil, ioError("file_exists", err)
+		}
+		return Bool(err == nil), nil
+	})
+	Register("delete_file", func(c *Call, args []Value) (Value, error) {
+		p := Display(arg(args, 0))
+		fi, err := hostOf(c).Lstat(p)
+		if err != nil {
+			return Nil, ioError("Failed to delete file "+hostOf(c).Abs(p), err)
+		}
+		if fi.IsDir() {
+			if err := hostOf(c).Remove(p, true); err != nil {
+				return Nil, ioError("Failed to delete directory "+hostOf(c).Abs(p), err)
+			}
+			return Nil, nil
+		}
+		if err := hostOf(c).Remove(p, false); err != nil {
+			return Nil, ioError("Failed to delete file "+hostOf(c).Abs(p), err)
+		}
+		return Nil, nil
+	})
+	Register("mkdir", func(c *Call, args []Value) (Value, error) {
+		p := Display(arg(args, 0))
+		if err := hostOf(c).Mkdir(p, true); err != nil {
+			return Nil, ioError("Failed to create directory "+hostOf(c).Abs(p), err)
+		}
+		return Nil, nil
+	})
+	Register("list_dir", func(c *Call, args []Value) (Value, error) {
+		p := "."
+		if len(args) > 0 {
+			p = Display(args[0])
+		}
+		entries, err := hostOf(c).ReadDir(p)
+		if err != nil {
+			return Nil, ioError("Failed to list directory "+hostOf(c).Abs(p), err)
+		}
+		out := make([]Value, len(entries))
+		for i, e := range entries {
+			out[i] = Str(e.Name())
+		}
+		return NewListValue(out), nil
+	})
+	Register("stat", func(c *Call, args []Value) (Value, error) {
+		p := Display(arg(args, 0))
+		fi, err := hostOf(c).Stat(p)
+		if err != nil {
+			return Nil, ioError("Failed to stat "+hostOf(c).Abs(p), err)
+		}
+		d := NewDict(5)
+		d.Set("size", Int(fi.Size()))
+		d.Set("is_file", Bool(fi.Mode().IsRegular()))
+		d.Set("is_dir", Bool(fi.IsDir()))
+		d.Set("readonly", Bool(fi.Mode().Perm()&0o222 == 0))
+		d.Set("modified", Float(float64(fi.ModTime().UnixNano())/1e9))
+		return DictValue(d), nil
+	})
+	Register("copy_file", func(c *Call, args []Value) (Value, error) {
+		src, dst := Display(arg(args, 0)), Display(arg(args, 1))
+		b, err := hostOf(c).ReadFile(src)
+		if err != nil {
+			return Nil, ioError("Failed to copy file "+hostOf(c).Abs(src), err)
+		}
+		if err := hostOf(c).WriteFile(dst, b); err != nil {
+			return Nil, ioError("Failed to copy file to "+hostOf(c).Abs(dst), err)
+		}
+		return Nil, nil
+	})
+	Register("move_file", func(c *Call, args []Value) (Value, error) {
+		src, dst := Display(arg(args, 0)), Display(arg(args, 1))
+		if err := hostOf(c).Rename(src, dst); err != nil {
+			return Nil, ioError("Failed to move file "+hostOf(c).Abs(src), err)
+		}
+		return Nil, nil
+	})
+	Register("temp_dir", func(c *Call, args []Value) (Value, error) { return Str(hostOf(c).TempDir()), nil })
+	Register("walk_dir", func(c *Call, args []Value) (Value, error) {
+		root := Display(arg(args, 0))
+		real, err := hostOf(c).CheckPath("read", root)
+		if err != nil {
+			return Nil, ioError("walk_dir", err)
+		}
+		maxDepth := int64(-1)
+		if o := arg(args, 1); o.k == KindDict {
+			if d, ok := o.r.(*Dict).Get("max_depth"); ok && d.k == KindInt {
+				maxDepth = int64(d.n)
+			}
+		}
+		var out []Value
+		err = filepath.WalkDir(real, func(p string, e fs.DirEntry, err error) error {
+			if err != nil || p == real {
+				return nil
+			}
+			rel, _ := filepath.Rel(real, p)
+			depth := int64(strings.Count(rel, string(filepath.Separator)) + 1)
+			if maxDepth >= 0 && depth > maxDepth {
+				if e.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			d := NewDict(4)
+			d.Set("path", Str(filepath.Join(root, rel)))
+			d.Set("is_dir", Bool(e.IsDir()))
+			d.Set("is_file", Bool(e.Type().IsRegular()))
+			d.Set("depth", Int(depth))
+			out = append(out, DictValue(d))
+			return nil
+		})
+		if err != nil {
+			return Nil, ioError("walk_dir", err)
+		}
+		return NewListValue(out), nil
+	})
+	Register("glob", func(c *Call, args []Value) (Value, error) {
+		pattern := Display(arg(args, 0))
+		base := "."
+		if b := arg(args, 1); b.k == KindString {
+			base = b.r.(string)
+		}
+		realBase, err := hostOf(c).CheckPath("read", base)
+		if err != nil {
+			return Nil, ioError("glob", err)
+		}
+		var out []string
+		_ = filepath.WalkDir(realBase, func(p string, e fs.DirEntry, err error) error {
+			if err != nil || p == realBase {
+				return nil
+			}
+			rel, _ := filepath.Rel(realBase, p)
+			if globMatch(pattern, filepath.ToSlash(rel)) {
+				out = append(out, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		sort.Strings(out)
+		vs := make([]Value, len(out))
+		for i, s := range out {
+			vs[i] = Str(s)
+		}
+		return NewListValue(vs), nil
+	})
+	Register("read_stdin", func(c *Call, args []Value) (Value, error) {
+		var b []byte
+		var err error
+		c.Block(func() { b, err = readAll(hostOf(c).Stdin()) })
+		if err != nil || len(b) == 0 {
+			return Nil, nil
+		}
+		return Str(string(b)), nil
+	})
+}
+
+// globMatch matches a slash-separated path against a glob where `**`
+// spans directories and `*`, `?` and `[...]` stay within one.
+func globMatch(pattern, name string) bool {
+	return globParts(strings.Split(pattern, "/"), strings.Split(name, "/"), 0)
+}
+
+func globParts(pat, name []string, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(name); i++ {
+				if globParts(pat[1:], name[i:], depth+1) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(name) == 0 {
+			return false
+		}
+		if ok, _ := filepath.Match(pat[0], name[0]); !ok {
+			return false
+		}
+		pat, name = pat[1:], name[1:]
+	}
+	return len(name) == 0
+}
+
+func readAll(r interface{ Read([]byte) (int, error) }) ([]byte, error) {
+	var out []byte
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		out = append(out, buf[:n]...)
+		if err != nil {
+			if err.Error() == "EOF" {
+				return out, nil
+			}
+			return out, err
+		}
+	}
+}
+
+var _ = os.ErrNotExist

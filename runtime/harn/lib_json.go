@@ -1,0 +1,425 @@
+package harn
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+
+	toml "github.com/pelletier/go-toml/v2"
+)
+
+// Data builtins: JSON, TOML and CSV.
+
+func init() {
+	Register("json_stringify", func(c *Call, args []Value) (Value, error) {
+		var b strings.Builder
+		writeJSON(&b, arg(args, 0), 0)
+		return Str(b.String()), nil
+	})
+	Register("json_parse", func(c *Call, args []Value) (Value, error) {
+		v, err := parseJSON(Display(arg(args, 0)))
+		if err != nil {
+			return Nil, throwValue(Str("JSON parse error: " + err.Error()))
+		}
+		return v, nil
+	})
+	Register("json_extract", func(c *Call, args []Value) (Value, error) {
+		if len(args) == 0 {
+			return Nil, throwValue(Str("json_extract requires at least 1 argument: text"))
+		}
+		v, err := parseJSON(extractJSON(Display(args[0])))
+		if err != nil {
+			return Nil, throwValue(Str("json_extract: failed to parse JSON: " + err.Error()))
+		}
+		if len(args) < 2 {
+			return v, nil
+		}
+		key := Display(args[1])
+		if v.k != KindDict {
+			return Nil, throwValue(Str("json_extract: parsed value is not a dict, cannot extract key"))
+		}
+		x, ok := v.r.(*Dict).Get(key)
+		if !ok {
+			return Nil, throwValue(Str("json_extract: key '" + key + "' not found"))
+		}
+		return x, nil
+	})
+	Register("json_pointer", func(c *Call, args []Value) (Value, error) {
+		v := arg(args, 0)
+		for _, tok := range pointerTokens(Display(arg(args, 1))) {
+			switch v.k {
+			case KindDict:
+				v, _ = v.r.(*Dict).Get(tok)
+			case KindList:
+				i, err := strconv.Atoi(tok)
+				items := v.r.(*List).items
+				if err != nil || i < 0 || i >= len(items) {
+					return Nil, nil
+				}
+				v = share(items[i])
+			default:
+				return Nil, nil
+			}
+		}
+		return v, nil
+	})
+	Register("toml_parse", func(c *Call, args []Value) (Value, error) {
+		var x any
+		if err := toml.Unmarshal([]byte(Display(arg(args, 0))), &x); err != nil {
+			return Nil, throwValue(Str("TOML parse error: " + err.Error()))
+		}
+		return fromGo(x), nil
+	})
+	Register("toml_stringify", func(c *Call, args []Value) (Value, error) {
+		b, err := toml.Marshal(toGo(arg(args, 0)))
+		if err != nil {
+			return Nil, throwValue(Str("toml_stringify: " + err.Error()))
+		}
+		return Str(string(b)), nil
+	})
+	Register("csv_parse", func(c *Call, args []Value) (Value, error) {
+		r := csv.NewReader(strings.NewReader(Display(arg(args, 0))))
+		r.FieldsPerRecord = -1
+		header := false
+		if o := arg(args, 1); o.k == KindDict {
+			if h, ok := o.r.(*Dict).Get("header"); ok {
+				header = h.Truthy()
+			}
+			if d, ok := o.r.(*Dict).Get("delimiter"); ok {
+				if s := Display(d); s != "" {
+					r.Comma = []rune(s)[0]
+				}
+			}
+		}
+		var rows []Value
+		var names []string
+		for {
+			rec, err := r.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return Nil, throwValue(Str("CSV parse error: " + err.Error()))
+			}
+			if header && names == nil {
+				names = rec
+				continue
+			}
+			if header {
+				d := NewDict(len(rec))
+				for i, f := range rec {
+					if i < len(names) {
+						d.Set(names[i], Str(f))
+					}
+				}
+				rows = append(rows, DictValue(d))
+				continue
+			}
+			fs := make([]Value, len(rec))
+			for i, f := range rec {
+				fs[i] = Str(f)
+			}
+			rows = append(rows, NewListValue(fs))
+		}
+		return NewListValue(rows), nil
+	})
+	Register("csv_stringify", func(c *Call, args []Value) (Value, error) {
+		var b bytes.Buffer
+		w := csv.NewWriter(&b)
+		items, err := c.th.collect(arg(args, 0))
+		if err != nil {
+			return Nil, err
+		}
+		for _, row := range items {
+			var rec []string
+			if row.k == KindList {
+				for _, f := range row.r.(*List).items {
+					rec = append(rec, Display(f))
+				}
+			} else {
+				rec = []string{Display(row)}
+			}
+			if err := w.Write(rec); err != nil {
+				return Nil, err
+			}
+		}
+		w.Flush()
+		return Str(b.String()), nil
+	})
+}
+
+func pointerTokens(p string) []string {
+	if p == "" || p == "/" {
+		return nil
+	}
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, s := range parts {
+		parts[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+	}
+	return parts
+}
+
+// writeJSON is json_stringify's compact form: keys sorted, floats in their
+// shortest form, bytes as a tagged base64 object.
+func writeJSON(b *strings.Builder, v Value, depth int) {
+	if depth > maxValueDepth {
+		b.WriteString("null")
+		return
+	}
+	switch v.k {
+	case KindNil:
+		b.WriteString("null")
+	case KindBool:
+		if v.n != 0 {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case KindInt, KindDuration:
+		b.WriteString(strconv.FormatInt(int64(v.n), 10))
+	case KindFloat:
+		f := v.AsFloat()
+		b.WriteString(strconv.FormatFloat(f, 'f', -1, 64))
+	case KindString:
+		writeJSONString(b, v.r.(string))
+	case KindBytes:
+		b.WriteString(`{"__harn_bytes_b64":`)
+		writeJSONString(b, base64.StdEncoding.EncodeToString(v.r.([]byte)))
+		b.WriteByte('}')
+	case KindList, KindSet:
+		var items []Value
+		if v.k == KindList {
+			items = v.r.(*List).items
+		} else {
+			items = v.r.(*Set).items
+		}
+		b.WriteByte('[')
+		for i, x := range items {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSON(b, x, depth+1)
+		}
+		b.WriteByte(']')
+	case KindDict:
+		d := v.r.(*Dict)
+		b.WriteByte('{')
+		for i, k := range d.Keys() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(b, k)
+			b.WriteByte(':')
+			writeJSON(b, d.m[k], depth+1)
+		}
+		b.WriteByte('}')
+	case KindStruct:
+		s := v.r.(*StructValue)
+		b.WriteByte('{')
+		for n, i := range sortedFieldOrder(s.Type) {
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(b, s.Type.fields[i])
+			b.WriteByte(':')
+			writeJSON(b, s.Fields[i], depth+1)
+		}
+		b.WriteByte('}')
+	case KindRange:
+		writeJSONString(b, Display(v))
+	default:
+		b.WriteString("null")
+	}
+}
+
+func writeJSONString(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if unicode.IsControl(r) {
+				fmt.Fprintf(b, `\u%04x`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+}
+
+// parseJSON reads JSON into Harn values: integers that fit int64 stay
+// ints, other numbers are floats.
+func parseJSON(s string) (Value, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		return Nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Nil, fmt.Errorf("trailing characters after the JSON value")
+	}
+	return fromGo(x), nil
+}
+
+// fromGo converts decoded JSON/TOML data to a value.
+func fromGo(x any) Value {
+	switch x := x.(type) {
+	case nil:
+		return Nil
+	case bool:
+		return Bool(x)
+	case json.Number:
+		s := string(x)
+		if !strings.ContainsAny(s, ".eE") {
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return Int(n)
+			}
+		}
+		f, _ := strconv.ParseFloat(s, 64)
+		return Float(f)
+	case float64:
+		return Float(x)
+	case int64:
+		return Int(x)
+	case int:
+		return Int(int64(x))
+	case string:
+		return Str(x)
+	case []any:
+		out := make([]Value, len(x))
+		for i, e := range x {
+			out[i] = fromGo(e)
+		}
+		return NewListValue(out)
+	case map[string]any:
+		if len(x) == 1 {
+			if s, ok := x["__harn_bytes_b64"].(string); ok {
+				if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+					return BytesValue(b)
+				}
+			}
+		}
+		d := NewDict(len(x))
+		for k, e := range x {
+			d.Set(k, fromGo(e))
+		}
+		return DictValue(d)
+	}
+	return Str(fmt.Sprint(x))
+}
+
+// toGo converts a value to plain Go data (TOML, YAML encoders).
+func toGo(v Value) any {
+	switch v.k {
+	case KindNil:
+		return nil
+	case KindBool:
+		return v.AsBool()
+	case KindInt, KindDuration:
+		return int64(v.n)
+	case KindFloat:
+		return v.AsFloat()
+	case KindString:
+		return v.r.(string)
+	case KindList, KindSet:
+		var items []Value
+		if v.k == KindList {
+			items = v.r.(*List).items
+		} else {
+			items = v.r.(*Set).items
+		}
+		out := make([]any, len(items))
+		for i, x := range items {
+			out[i] = toGo(x)
+		}
+		return out
+	case KindDict:
+		d := v.r.(*Dict)
+		out := make(map[string]any, d.Len())
+		for k, x := range d.m {
+			out[k] = toGo(x)
+		}
+		return out
+	case KindStruct:
+		s := v.r.(*StructValue)
+		out := map[string]any{}
+		for i, n := range s.Type.fields {
+			out[n] = toGo(s.Fields[i])
+		}
+		return out
+	}
+	return Display(v)
+}
+
+// extractJSON finds the JSON in model output: a fenced block, else the
+// first balanced object or array, else the text.
+func extractJSON(text string) string {
+	t := strings.TrimSpace(text)
+	if i := strings.Index(t, "```"); i >= 0 {
+		after := t[i+3:]
+		start := 0
+		if nl := strings.IndexByte(after, '\n'); nl >= 0 {
+			start = nl + 1
+		}
+		content := after[start:]
+		if end := strings.Index(content, "```"); end >= 0 {
+			return strings.TrimSpace(content[:end])
+		}
+	}
+	if s, ok := balanced(t, '{', '}'); ok {
+		return s
+	}
+	if s, ok := balanced(t, '[', ']'); ok {
+		return s
+	}
+	return t
+}
+
+func balanced(s string, open, close byte) (string, bool) {
+	start := strings.IndexByte(s, open)
+	if start < 0 {
+		return "", false
+	}
+	depth := 0
+	inStr, esc := false, false
+	for i := start; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case esc:
+			esc = false
+		case inStr:
+			if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == open:
+			depth++
+		case c == close:
+			depth--
+			if depth == 0 {
+				return s[start : i+1], true
+			}
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,237 @@
+package harn
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/harnlang/harn-check/runtime/host"
+)
+
+// System builtins: environment, processes (behind --allow-exec), program
+// paths, identifiers and the runtime context.
+
+// ExitError ends a program with a status (the exit builtin); it is not
+// catchable.
+type ExitError struct{ Code int }
+
+func (e *ExitError) Error() string { return "exit " + itoa(int64(e.Code)) }
+
+func itoa(n int64) string { return Display(Int(n)) }
+
+func init() {
+	Register("env", func(c *Call, args []Value) (Value, error) {
+		if v, ok := c.th.in.host.LookupEnv(Display(arg(args, 0))); ok {
+			return Str(v), nil
+		}
+		return Nil, nil
+	})
+	Register("env_or", func(c *Call, args []Value) (Value, error) {
+		if v, ok := c.th.in.host.LookupEnv(Display(arg(args, 0))); ok && v != "" {
+			return Str(v), nil
+		}
+		return arg(args, 1), nil
+	})
+	Register("set_env", func(c *Call, args []Value) (Value, error) {
+		c.th.in.host.SetEnv(Display(arg(args, 0)), Display(arg(args, 1)))
+		return Nil, nil
+	})
+	run := func(c *Call, dir, name string, argv []string) (Value, error) {
+		var res *host.CommandResult
+		var err error
+		c.Block(func() {
+			res, err = c.th.in.host.Run(c.th.ctx, host.Command{Name: name, Args: argv, Dir: dir})
+		})
+		if err != nil {
+			if c.th.ctx.Err() != nil {
+				if lerr := c.th.checkLimits(); lerr != nil {
+					return Nil, lerr
+				}
+				return Nil, plainError("Deadline exceeded")
+			}
+			return Nil, ioError(c.Name+": "+name, err)
+		}
+		d := NewDict(4)
+		d.Set("stdout", Str(strings.ToValidUTF8(string(res.Stdout), "\uFFFD")))
+		d.Set("stderr", Str(strings.ToValidUTF8(string(res.Stderr), "\uFFFD")))
+		d.Set("status", Int(int64(res.ExitCode)))
+		d.Set("success", Bool(res.ExitCode == 0))
+		return DictValue(d), nil
+	}
+	strs := func(vs []Value) []string {
+		out := make([]string, len(vs))
+		for i, v := range vs {
+			out[i] = Display(v)
+		}
+		return out
+	}
+	Register("exec", func(c *Call, args []Value) (Value, error) {
+		if len(args) == 0 {
+			return Nil, throwValue(Str("exec: command is required"))
+		}
+		return run(c, "", Display(args[0]), strs(args[1:]))
+	})
+	Register("exec_at", func(c *Call, args []Value) (Value, error) {
+		if len(args) < 2 {
+			return Nil, throwValue(Str("exec_at: directory and command are required"))
+		}
+		return run(c, Display(args[0]), Display(args[1]), strs(args[2:]))
+	})
+	Register("shell", func(c *Call, args []Value) (Value, error) {
+		cmd := Display(arg(args, 0))
+		if cmd == "" {
+			return Nil, throwValue(Str("shell: command string is required"))
+		}
+		return run(c, "", "sh", []string{"-c", cmd})
+	})
+	Register("shell_at", func(c *Call, args []Value) (Value, error) {
+		if len(args) < 2 {
+			return Nil, throwValue(Str("shell_at: directory and command string are required"))
+		}
+		return run(c, Display(args[0]), "sh", []string{"-c", Display(args[1])})
+	})
+	Register("exit", func(c *Call, args []Value) (Value, error) {
+		return Nil, &ExitError{Code: int(intArg(arg(args, 0), 0))}
+	})
+	Register("cwd", func(c *Call, args []Value) (Value, error) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return Str(c.th.in.host.Root()), nil
+		}
+		return Str(wd), nil
+	})
+	root := func(c *Call, args []Value) (Value, error) { return Str(c.th.in.host.Root()), nil }
+	Register("source_dir", root)
+	Register("asset_root", root)
+	Register("execution_root", root)
+	Register("project_root", func(c *Call, args []Value) (Value, error) {
+		for d := c.th.in.host.Root(); ; {
+			if _, err := os.Stat(filepath.Join(d, "harn.toml")); err == nil {
+				return Str(d), nil
+			}
+			parent := filepath.Dir(d)
+			if parent == d {
+				return Nil, nil
+			}
+			d = parent
+		}
+	})
+	Register("platform", func(c *Call, args []Value) (Value, error) {
+		if runtime.GOOS == "darwin" {
+			return Str("macos"), nil
+		}
+		return Str(runtime.GOOS), nil
+	})
+	Register("arch", func(c *Call, args []Value) (Value, error) {
+		switch runtime.GOARCH {
+		case "amd64":
+			return Str("x86_64"), nil
+		case "arm64":
+			return Str("aarch64"), nil
+		}
+		return Str(runtime.GOARCH), nil
+	})
+	Register("pid", func(c *Call, args []Value) (Value, error) { return Int(int64(os.Getpid())), nil })
+	Register("home_dir", func(c *Call, args []Value) (Value, error) {
+		v, _ := c.th.in.host.LookupEnv("HOME")
+		return Str(v), nil
+	})
+	Register("username", func(c *Call, args []Value) (Value, error) {
+		v, _ := c.th.in.host.LookupEnv("USER")
+		return Str(v), nil
+	})
+	Register("hostname", func(c *Call, args []Value) (Value, error) {
+		h, _ := os.Hostname()
+		return Str(h), nil
+	})
+	Register("uuid", func(c *Call, args []Value) (Value, error) {
+		b := c.th.in.host.SecureBytes(16)
+		b[6] = b[6]&0x0f | 0x40
+		b[8] = b[8]&0x3f | 0x80
+		return Str(formatUUID(b)), nil
+	})
+	Register("uuid_nil", func(c *Call, args []Value) (Value, error) {
+		return Str("00000000-0000-0000-0000-000000000000"), nil
+	})
+	Register("uuid_parse", func(c *Call, args []Value) (Value, error) {
+		s := strings.ToLower(strings.TrimSpace(Display(arg(args, 0))))
+		h := strings.ReplaceAll(s, "-", "")
+		if len(h) != 32 || strings.Trim(h, "0123456789abcdef") != "" {
+			return Nil, nil
+		}
+		return Str(h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]), nil
+	})
+	Register("runtime_context", runtimeContext)
+	Register("task_current", runtimeContext)
+	Register("runtime_context_values", func(c *Call, args []Value) (Value, error) {
+		d := NewDict(len(c.th.task.values))
+		for k, v := range c.th.task.values {
+			d.Set(k, v)
+		}
+		return DictValue(d), nil
+	})
+	Register("runtime_context_get", func(c *Call, args []Value) (Value, error) {
+		if v, ok := c.th.task.values[Display(arg(args, 0))]; ok {
+			return v, nil
+		}
+		return arg(args, 1), nil
+	})
+	Register("runtime_context_set", func(c *Call, args []Value) (Value, error) {
+		k := Display(arg(args, 0))
+		old := c.th.task.values[k]
+		c.th.task.values[k] = share(arg(args, 1))
+		return old, nil
+	})
+	Register("runtime_context_clear", func(c *Call, args []Value) (Value, error) {
+		k := Display(arg(args, 0))
+		old := c.th.task.values[k]
+		delete(c.th.task.values, k)
+		return old, nil
+	})
+}
+
+func formatUUID(b []byte) string {
+	const hexd = "0123456789abcdef"
+	out := make([]byte, 0, 36)
+	for i, x := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			out = append(out, '-')
+		}
+		out = append(out, hexd[x>>4], hexd[x&15])
+	}
+	return string(out)
+}
+
+func runtimeContext(c *Call, args []Value) (Value, error) {
+	t := c.th.task
+	d := NewDict(8)
+	for _, k := range []string{"task_id", "parent_task_id", "root_task_id", "task_name", "task_group_id", "scope_id",
+		"workflow_id", "run_id", "stage_id", "worker_id", "agent_session_id", "parent_agent_session_id",
+		"root_agent_session_id", "agent_name", "trigger_id", "trigger_event_id", "binding_key", "tenant_id",
+		"provider", "trace_id", "span_id", "scheduler_key", "runner", "capacity_class", "debug"} {
+		d.Set(k, Nil)
+	}
+	d.Set("task_id", Str(t.id))
+	root := t
+	for root.parent != nil {
+		root = root.parent
+	}
+	d.Set("root_task_id", Str(root.id))
+	if t.parent != nil {
+		d.Set("parent_task_id", Str(t.parent.id))
+	}
+	if t.name != "" {
+		d.Set("task_name", Str(t.name))
+	}
+	vals := NewDict(len(t.values))
+	for k, v := range t.values {
+		vals.Set(k, v)
+	}
+	d.Set("context_values", DictValue(vals))
+	d.Set("cancelled", Bool(t.ctx != nil && t.ctx.Err() != nil))
+	return DictValue(d), nil
+}
+
+var _ = context.Background

@@ -1,0 +1,112 @@
+package harn
+
+import (
+	"strconv"
+	"time"
+)
+
+// Clock and timer builtins. Dates are UTC unless a zone is given.
+
+func init() {
+	Register("timestamp", func(c *Call, args []Value) (Value, error) {
+		return Float(float64(c.th.in.host.Now().UnixMilli()) / 1000), nil
+	})
+	Register("now_ms", func(c *Call, args []Value) (Value, error) {
+		return Int(c.th.in.host.Now().UnixMilli()), nil
+	})
+	mono := func(c *Call, args []Value) (Value, error) {
+		return Int(c.th.in.host.Monotonic().Milliseconds()), nil
+	}
+	Register("monotonic_ms", mono)
+	Register("elapsed", mono)
+	sleep := func(c *Call, ms int64) (Value, error) {
+		if ms <= 0 {
+			return Nil, nil
+		}
+		var err error
+		c.Block(func() { err = c.th.in.host.Sleep(c.th.ctx, time.Duration(ms)*time.Millisecond) })
+		if err != nil {
+			if lerr := c.th.checkLimits(); lerr != nil {
+				return Nil, lerr
+			}
+			return Nil, plainError("Deadline exceeded")
+		}
+		return Nil, nil
+	}
+	Register("sleep", func(c *Call, args []Value) (Value, error) {
+		ms, _ := durationMillis(arg(args, 0))
+		return sleep(c, ms)
+	})
+	Register("sleep_ms", func(c *Call, args []Value) (Value, error) { return sleep(c, intArg(arg(args, 0), 0)) })
+	dur := func(name string, unit int64) {
+		Register(name, func(c *Call, args []Value) (Value, error) {
+			f, ok := arg(args, 0).Number()
+			if !ok {
+				return Nil, typeError("%s: expected a number", name)
+			}
+			return DurationValue(int64(f * float64(unit))), nil
+		})
+	}
+	dur("duration_ms", 1)
+	dur("duration_seconds", 1000)
+	dur("duration_minutes", 60_000)
+	dur("duration_hours", 3_600_000)
+	dur("duration_days", 86_400_000)
+	Register("duration_to_seconds", func(c *Call, args []Value) (Value, error) {
+		ms, _ := durationMillis(arg(args, 0))
+		return Int(ms / 1000), nil
+	})
+	Register("duration_to_human", func(c *Call, args []Value) (Value, error) {
+		ms, _ := durationMillis(arg(args, 0))
+		return Str(humanDuration(ms)), nil
+	})
+	Register("date_now_iso", func(c *Call, args []Value) (Value, error) {
+		return Str(c.th.in.host.Now().UTC().Format("2006-01-02T15:04:05.000Z")), nil
+	})
+	Register("date_iso", func(c *Call, args []Value) (Value, error) {
+		return Str(c.th.in.host.Now().UTC().Format("2006-01-02T15:04:05.000Z")), nil
+	})
+	Register("timer_start", func(c *Call, args []Value) (Value, error) {
+		d := NewDict(2)
+		d.Set("name", Str(Display(arg(args, 0))))
+		d.Set("start_ms", Int(c.th.in.host.Monotonic().Milliseconds()))
+		return DictValue(d), nil
+	})
+	Register("timer_end", func(c *Call, args []Value) (Value, error) {
+		t := arg(args, 0)
+		if t.k != KindDict {
+			return Nil, typeError("timer_end: expected a timer")
+		}
+		start, _ := t.r.(*Dict).Get("start_ms")
+		el := c.th.in.host.Monotonic().Milliseconds() - start.AsInt()
+		name, _ := t.r.(*Dict).Get("name")
+		if err := c.print("[timer] " + Display(name) + ": " + strconv.FormatInt(el, 10) + "ms\n"); err != nil {
+			return Nil, err
+		}
+		return Int(el), nil
+	})
+}
+
+func humanDuration(ms int64) string {
+	if ms < 0 {
+		return "-" + humanDuration(-ms)
+	}
+	if ms < 1000 {
+		return strconv.FormatInt(ms, 10) + "ms"
+	}
+	s := ms / 1000
+	d, h, m, sec := s/86400, s%86400/3600, s%3600/60, s%60
+	out := ""
+	for _, p := range []struct {
+		n    int64
+		unit string
+	}{{d, "d"}, {h, "h"}, {m, "m"}, {sec, "s"}} {
+		if p.n > 0 {
+			if out != "" {
+				out += " "
+			}
+			out += strconv.FormatInt(p.n, 10) + p.unit
+		}
+	}
+	return out
+}
