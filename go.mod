@@ -19,5 +19,5 @@ require (
 	github.com/tliron/glsp v0.2.2
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/term v0.48.0
-	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/text v0.14.0
 )

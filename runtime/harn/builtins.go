@@ -1,7 +1,11 @@
 package harn
 
 import (
+	"math"
 	"reflect"
+	"strings"
+
+	"github.com/harnlang/harn-check/checker/harn/builtins"
 	"sort"
 	"sync"
 )
@@ -67,6 +71,16 @@ func (in *Interp) globalValue(name string) (Value, bool) {
 		return resultType.value, true
 	case "harness":
 		return in.Harness(), true
+	case "pi":
+		return Float(math.Pi), true
+	case "e":
+		return Float(math.E), true
+	case "argv":
+		args := make([]Value, len(in.opts.Args))
+		for i, a := range in.opts.Args {
+			args[i] = Str(a)
+		}
+		return NewListValue(args), true
 	}
 	if b, ok := in.builtin(name); ok {
 		return Value{k: KindBuiltin, r: b}, true
@@ -75,17 +89,22 @@ func (in *Interp) globalValue(name string) (Value, bool) {
 }
 
 // unavailableMessage is the error for calling a name that is neither
-// declared nor implemented.
+// declared nor implemented: a builtin of Harn's table this runtime lacks
+// says what it needs; any other name is undefined.
 func unavailableMessage(name string) string {
-	if why, ok := unavailable[name]; ok {
-		return "not available in this runtime: " + name + " needs " + why
+	b := builtins.Lookup(name)
+	if b == nil {
+		return "Undefined builtin: " + name
 	}
-	return "Undefined builtin: " + name
+	if len(b.Needs) == 0 {
+		return "not available in this runtime: " + name + " needs an implementation of the " + b.Category + " family, which this runtime does not provide yet"
+	}
+	needs := make([]string, len(b.Needs))
+	for i, n := range b.Needs {
+		needs[i] = string(n)
+	}
+	return "not available in this runtime: " + name + " needs the " + strings.Join(needs, ", ") + " capability, which this runtime does not provide for it yet"
 }
-
-// unavailable lists known upstream builtins this runtime does not
-// implement, with what they need.
-var unavailable = map[string]string{}
 
 // identity is a value's heap identity, for hashing reference values.
 func identity(v Value) uintptr {

@@ -66,14 +66,8 @@ func init() {
 	Register("to_string", func(c *Call, args []Value) (Value, error) {
 		return Str(Display(arg(args, 0))), nil
 	})
-	Register("str", func(c *Call, args []Value) (Value, error) {
-		return Str(Display(arg(args, 0))), nil
-	})
 	Register("to_int", func(c *Call, args []Value) (Value, error) { return toInt(arg(args, 0)), nil })
-	Register("int", func(c *Call, args []Value) (Value, error) { return toInt(arg(args, 0)), nil })
 	Register("to_float", func(c *Call, args []Value) (Value, error) { return toFloat(arg(args, 0)), nil })
-	Register("float", func(c *Call, args []Value) (Value, error) { return toFloat(arg(args, 0)), nil })
-	Register("to_bool", func(c *Call, args []Value) (Value, error) { return Bool(arg(args, 0).Truthy()), nil })
 	Register("Ok", func(c *Call, args []Value) (Value, error) { return resultOkRaw(arg(args, 0)), nil })
 	Register("Err", func(c *Call, args []Value) (Value, error) { return resultErr(arg(args, 0)), nil })
 	Register("is_ok", func(c *Call, args []Value) (Value, error) { return Bool(isResult(arg(args, 0), "Ok")), nil })

@@ -3,6 +3,7 @@ package harn
 import (
 	"unicode/utf8"
 
+	"github.com/harnlang/harn-check/checker/harn/builtins"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 )
 
@@ -199,6 +200,27 @@ func (c *compiler) tailCall(e *ast.Call) evalFn {
 }
 
 func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
+	if id, ok := m.X.(*ast.Ident); ok && c.lookup(id.Name) == nil && builtins.IsNamespace(id.Name) {
+		// A namespaced builtin: stream.map(...), event_log.emit(...).
+		name := id.Name + "." + m.Name.Name
+		args, _, _ := c.args(e.Args)
+		b, ok := c.in.builtin(name)
+		if !ok {
+			msg := unavailableMessage(name)
+			return func(*frame) (Value, error) { return Nil, s.wrap(plainError(msg)) }
+		}
+		return func(f *frame) (Value, error) {
+			as, err := args(f)
+			if err != nil {
+				return Nil, err
+			}
+			v, err := b.Fn(&Call{th: f.th, Name: name}, as)
+			if err != nil {
+				return Nil, s.wrap(err)
+			}
+			return share(v), nil
+		}
+	}
 	recv := c.borrow(m.X)
 	name := m.Name.Name
 	args, _, _ := c.args(e.Args)

@@ -58,6 +58,11 @@ func (l *List) Push(v Value) *List {
 		return &List{items: items, b: l.b}
 	}
 	items := make([]Value, n+1, max(8, 2*n))
+	if n >= maxListLen {
+		// Keep growing, but no faster than one element at a time: the
+		// step budget bounds a loop of pushes.
+		items = make([]Value, n+1)
+	}
 	copy(items, l.items)
 	for _, x := range l.items {
 		share(x)

@@ -347,7 +347,7 @@ func hashKey(v Value) string {
 	case KindString:
 		return "s" + v.r.(string)
 	case KindInt:
-		return "i" + strconv.FormatInt(int64(v.n), 10)
+		return "i" + strconv.FormatInt(int64(v.n), 10) + ";"
 	}
 	var b strings.Builder
 	writeHashKey(&b, v, 0)

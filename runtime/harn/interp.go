@@ -23,8 +23,9 @@ type Options struct {
 	Host *host.Host
 	// Args are the program's command-line arguments (after the file).
 	Args []string
-	// MaxDepth bounds nested calls (default 10,000); deeper recursion is a
-	// catchable "Stack overflow" error, never a Go stack overflow.
+	// MaxDepth bounds nested calls (default 10,000, at most 50,000);
+	// deeper recursion is a catchable "Stack overflow" error, never a Go
+	// stack overflow. Tail calls (`return f(x)`) do not nest.
 	MaxDepth int
 	// MaxSteps bounds the loop iterations and calls of a run (0: none).
 	MaxSteps int64
@@ -36,6 +37,10 @@ type Options struct {
 	// a .llm-mock.jsonl file); nil means none.
 	LLMMock []byte
 }
+
+// maxCallDepth caps Options.MaxDepth: each Harn call costs a few Go
+// frames, and 50,000 of them stay far below Go's stack limit.
+const maxCallDepth = 50000
 
 // Interp runs Harn programs. One Interp runs one program (its modules,
 // globals and tasks); it is not reusable across programs.
@@ -72,6 +77,7 @@ func New(opts Options) (*Interp, error) {
 	if in.maxDepth <= 0 {
 		in.maxDepth = 10000
 	}
+	in.maxDepth = min(in.maxDepth, maxCallDepth)
 	in.root = context.Background()
 	return in, nil
 }

@@ -66,7 +66,6 @@ func init() {
 	toIntFn("floor", math.Floor)
 	toIntFn("ceil", math.Ceil)
 	toIntFn("round", func(x float64) float64 { return math.Round(x) })
-	toIntFn("trunc", math.Trunc)
 	Register("abs", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		switch v.k {

@@ -34,10 +34,6 @@ func init() {
 		}
 		return arg(args, 1), nil
 	})
-	Register("set_env", func(c *Call, args []Value) (Value, error) {
-		c.th.in.host.SetEnv(Display(arg(args, 0)), Display(arg(args, 1)))
-		return Nil, nil
-	})
 	run := func(c *Call, dir, name string, argv []string) (Value, error) {
 		var res *host.CommandResult
 		var err error

@@ -15,7 +15,11 @@ func opAdd(a, b Value) (Value, error) {
 	case a.k == KindInt && b.k == KindInt:
 		return Value{k: KindInt, n: a.n + b.n}, nil
 	case a.k == KindString && b.k == KindString:
-		return Str(a.r.(string) + b.r.(string)), nil
+		x, y := a.r.(string), b.r.(string)
+		if len(x)+len(y) > maxStringBytes {
+			return Nil, runtimeError("string would exceed %d bytes", maxStringBytes)
+		}
+		return Str(x + y), nil
 	case a.k == KindFloat && b.k == KindFloat:
 		return Float(a.AsFloat() + b.AsFloat()), nil
 	case a.k == KindInt && b.k == KindFloat:
@@ -24,6 +28,9 @@ func opAdd(a, b Value) (Value, error) {
 		return Float(a.AsFloat() + float64(int64(b.n))), nil
 	case a.k == KindList && b.k == KindList:
 		x, y := a.r.(*List).items, b.r.(*List).items
+		if len(x)+len(y) > maxListLen {
+			return Nil, runtimeError("list would exceed %d elements", maxListLen)
+		}
 		items := make([]Value, 0, len(x)+len(y))
 		items = append(items, x...)
 		items = append(items, y...)
@@ -77,9 +84,13 @@ func opMul(a, b Value) (Value, error) {
 	return Nil, typeError("Cannot multiply %s and %s", a.TypeName(), b.TypeName())
 }
 
-// maxStringBytes bounds strings built by repetition and padding, so a
-// program cannot exhaust memory with one expression.
-const maxStringBytes = 1 << 30
+// maxStringBytes and maxListLen bound strings and lists built by one
+// operation (concatenation, repetition, padding), so a program doubling a
+// value in a loop fails with an error instead of exhausting memory.
+const (
+	maxStringBytes = 64 << 20
+	maxListLen     = 8 << 20
+)
 
 func repeatString(s string, n int64) (Value, error) {
 	if n <= 0 || s == "" {
@@ -96,7 +107,7 @@ func opDiv(a, b Value) (Value, error) {
 	case a.k == KindInt && b.k == KindInt:
 		y := int64(b.n)
 		if y == 0 {
-			return Nil, runtimeError("Division by zero")
+			return Nil, plainError("Division by zero")
 		}
 		x := int64(a.n)
 		if y == -1 {
@@ -117,7 +128,7 @@ func opMod(a, b Value) (Value, error) {
 	if a.k == KindInt && b.k == KindInt {
 		y := int64(b.n)
 		if y == 0 {
-			return Nil, runtimeError("Division by zero")
+			return Nil, plainError("Division by zero")
 		}
 		if y == -1 {
 			return Int(0), nil
@@ -130,7 +141,7 @@ func opMod(a, b Value) (Value, error) {
 		return Nil, runtimeError("Cannot modulo %s by %s", a.TypeName(), b.TypeName())
 	}
 	if y == 0 {
-		return Nil, runtimeError("Division by zero")
+		return Nil, plainError("Division by zero")
 	}
 	return Float(math.Mod(x, y)), nil
 }

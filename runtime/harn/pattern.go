@@ -61,7 +61,7 @@ func (c *compiler) bindPattern(p ast.Pattern, mutable bool, s *site) bindFn {
 			case KindStruct, KindPair, KindEnum, KindObject:
 				get = func(k string) Value { x, _ := getProperty(v, k, true); return share(x) }
 			default:
-				return s.wrap(typeError("dict destructuring requires a dict value, got %s", v.TypeName()))
+				return s.wrap(typeError("dict destructuring requires a dict value"))
 			}
 			for _, en := range entries {
 				x := get(en.key)
@@ -125,7 +125,7 @@ func (c *compiler) bindPattern(p ast.Pattern, mutable bool, s *site) bindFn {
 				}
 				items = xs
 			default:
-				return s.wrap(typeError("list destructuring requires a list value, got %s", v.TypeName()))
+				return s.wrap(typeError("list destructuring requires a list value"))
 			}
 			for i, el := range elems {
 				var x Value

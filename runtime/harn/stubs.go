@@ -18,14 +18,6 @@ func (c *compiler) approval(e *ast.Approval) evalFn {
 	}
 }
 
-// Harness is the capability object passed to `fn main(harness)`.
-func (in *Interp) Harness() Value {
-	if in.harness.k == KindNil {
-		in.harness = Value{k: KindObject, r: &Object{TypeName: "Harness", Members: map[string]Value{}}}
-	}
-	return in.harness
-}
-
 func (in *Interp) stdModule(spec string) (*module, error) {
 	return nil, fmt.Errorf("not available in this runtime: module %s", spec)
 }

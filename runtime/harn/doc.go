@@ -1,0 +1,71 @@
+// Package harn is the Harn interpreter: it runs the programs the checker
+// checks, over the same syntax tree (grammar/harn/ast through the one
+// parser, grammar/harn/binding); there is no second parser.
+//
+// # Design: closures over slot-resolved locals
+//
+// A module is compiled once into a tree of Go closures (evalFn): every
+// expression and statement becomes a func(*frame) (Value, error) that
+// already knows where its operands live. Names are resolved at compile
+// time to frame slots (locals and parameters), module globals (top-level
+// bindings, shared by every function of the module and by importers) or
+// constants (builtins); nothing is looked up by name at run time. This
+// is the simplest design that is fast in Go: no bytecode decoding loop,
+// no map lookups, no per-node type switch at run time, and the Go
+// compiler inlines the small closures' bodies. Frames take their slots
+// from a per-thread segmented stack and are pooled by depth, so a call
+// allocates nothing; `return f(x)` in tail position reuses the frame.
+//
+// Harn closures capture by value: a closure copies the values of the
+// outer locals it uses when it is created (upstream Harn snapshots the
+// environment the same way), so frames never outlive their call and need
+// no heap cells. Function declarations are the exception: they are bound
+// in a shared cell so that local functions can call themselves and each
+// other.
+//
+// # Values
+//
+// Value is a small struct (kind, scalar bits, reference), so ints, floats
+// and bools never allocate. Lists, dicts and structs are values to the
+// program: `xs[i] = v` gives xs a new value that other owners never see.
+// The interpreter shares storage and copies on write: every read that
+// hands a container to a second owner marks it shared, and an in-place
+// update copies a shared container first. `xs = xs.push(v)` appends in
+// place when xs is the newest view of its storage, so building a list is
+// amortised O(1) per element (upstream copies on every push).
+//
+// # Errors, limits and cancellation
+//
+// A thrown value or runtime error is an *Error with the thrown value and
+// a trace (function, file:line:col per frame); break, continue and return
+// travel as sentinel errors. Every recursion is bounded: calls by
+// Options.MaxDepth (a catchable "Stack overflow" error), compilation by
+// nesting depth, value printing, comparison and hashing by value depth.
+// Loops and calls count steps; every 1024 steps the thread checks the
+// run's context (cancellation and time budget), `deadline` blocks and
+// Options.MaxSteps. The host's limits are not catchable by try/catch.
+// Run recovers any Go panic into an "internal error" so none escapes.
+//
+// # Concurrency
+//
+// spawn, parallel, generators and streams run on goroutines, but only one
+// runs program code at a time: a FIFO turn (sched.go) passes between them
+// when a task finishes or blocks (await, channels, sleep, processes,
+// network, a generator handing over a value). Program state needs no
+// locks and output is deterministic whenever upstream's is.
+//
+// # The standard library and the host
+//
+// Builtins register by name (Register) against the one builtin table of
+// checker/harn/builtins; a test keeps them in step, and a name of the
+// table without an implementation fails with "not available in this
+// runtime: NAME needs ...". Builtins live in one file per family
+// (lib_strings.go, lib_json.go, lib_fs.go, ...). Everything that touches
+// the operating system goes through runtime/host, which confines the file
+// system to the program's folder and the temp dir and denies processes
+// and network without --allow-exec / --allow-net.
+//
+// The `harness` object is assembled from capability members registered
+// per capability (see harness.go), so other packages can add members
+// (harness.llm.evaluate) without editing this package's core.
+package harn

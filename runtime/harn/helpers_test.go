@@ -1,0 +1,60 @@
+package harn
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn-check/runtime/host"
+)
+
+// runOpts tune runSource.
+type runOpts struct {
+	grants   host.Grants
+	maxSteps int64
+	maxDepth int
+	timeout  time.Duration
+	tempDir  string
+	files    map[string]string // extra files in the program's folder
+}
+
+// runSource runs src as main.harn in a fresh folder and returns its
+// standard output and error.
+func runSource(t testing.TB, src string, o runOpts) (string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "main.harn")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range o.files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	h, err := host.New(host.Config{Root: dir, TempDir: o.tempDir, Grants: o.grants, Stdout: &out, Stderr: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := New(Options{Host: h, MaxSteps: o.maxSteps, MaxDepth: o.maxDepth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	timeout := o.timeout
+	if timeout == 0 {
+		timeout = 20 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	_, err = in.Run(ctx, path, []byte(src))
+	return out.String(), err
+}

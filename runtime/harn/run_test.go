@@ -1,0 +1,46 @@
+package harn
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/frontends"
+	"github.com/harnlang/harn-check/runtime/runner"
+)
+
+// TestRunPrograms runs testdata/run the way `harn-check test` does:
+// each program is checked first, then run, and must print its .expected
+// output or fail with its .error.
+func TestRunPrograms(t *testing.T) {
+	frontends.Register()
+	runner.Register(Language())
+	cases, err := runner.Discover([]string{"../../testdata/run"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 20 {
+		t.Fatalf("found %d cases under testdata/run", len(cases))
+	}
+	opts := runner.SuiteOptions{Jobs: 2, Check: func(path string, src []byte) error {
+		res := driver.Check(driver.Request{Path: path, Source: src})
+		var msgs []string
+		for _, d := range res.Diagnostics {
+			if d.Severity == diagnostics.Error {
+				msgs = append(msgs, d.Code+" "+d.Message)
+			}
+		}
+		if len(msgs) > 0 {
+			return errors.New(strings.Join(msgs, "\n"))
+		}
+		return nil
+	}}
+	for _, r := range runner.Suite(context.Background(), cases, opts) {
+		if !r.Passed {
+			t.Errorf("%s", r.Message)
+		}
+	}
+}

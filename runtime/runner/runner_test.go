@@ -1,0 +1,124 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestNormalizeOutput(t *testing.T) {
+	cases := map[string]string{
+		"a\nb  \n\n":                "a\nb",
+		"[timer] load: 12ms\nx":     "[timer] load: <ms>\nx",
+		"[timer] a: b: 3ms":         "[timer] a: b: <ms>",
+		"not [timer] x: 1ms":        "not [timer] x: 1ms",
+		"line\r\nnext\r\n":          "line\nnext",
+		"[timer] no millis: 12 sec": "[timer] no millis: 12 sec",
+	}
+	for in, want := range cases {
+		if got := NormalizeOutput(in); got != want {
+			t.Errorf("NormalizeOutput(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestErrorMatches(t *testing.T) {
+	cases := []struct {
+		msg, spec string
+		want      bool
+	}{
+		{"Thrown: boom at x", "Thrown: boom", true},
+		{"Thrown: boom", "Thrown: bang", false},
+		{"value 42 too big", "re:value [0-9]+ too", true},
+		{"value x too big", "re:value [0-9]+ too", false},
+		{"second form", "first\nsecond", true},
+		{"anything", "re:(", false},
+	}
+	for _, c := range cases {
+		if got := ErrorMatches(c.msg, c.spec); got != c.want {
+			t.Errorf("ErrorMatches(%q, %q) = %v", c.msg, c.spec, got)
+		}
+	}
+}
+
+func TestFilter(t *testing.T) {
+	cases := []struct {
+		filter, path string
+		want         bool
+	}{
+		{"", "a/b.harn", true},
+		{"b.h", "a/b.harn", true},
+		{"x|b.h", "a/b.harn", true},
+		{"a/*.harn", "a/b.harn", true},
+		{"c/*", "a/b.harn", false},
+		{"re:^a/b", "a/b.harn", true},
+		{"re:^b", "a/b.harn", false},
+	}
+	for _, c := range cases {
+		m, err := compileFilter(c.filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m(c.path); got != c.want {
+			t.Errorf("filter %q on %q = %v", c.filter, c.path, got)
+		}
+	}
+	if _, err := compileFilter("re:("); err == nil {
+		t.Error("a bad regex filter must be an error")
+	}
+}
+
+// TestSuite drives a fake language through Discover and Suite: pairing
+// with .expected and .error, library files skipped, failures explained.
+func TestSuite(t *testing.T) {
+	Register(Language{Name: "Echo", Extension: ".echo", Run: func(ctx context.Context, p Program, env Env) error {
+		text := string(p.Src)
+		if msg, ok := strings.CutPrefix(text, "fail:"); ok {
+			return errors.New(msg)
+		}
+		_, err := env.Stdout.Write([]byte(text))
+		return err
+	}})
+	dir := t.TempDir()
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("ok.echo", "hello\n")
+	write("ok.expected", "hello\n\n")
+	write("wrong.echo", "hullo")
+	write("wrong.expected", "hello")
+	write("err.echo", "fail:kaboom")
+	write("err.error", "kaboom")
+	write("noerr.echo", "fine")
+	write("noerr.error", "kaboom")
+	write("lib.echo", "not a case")
+	cases, err := Discover([]string{dir}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 4 {
+		t.Fatalf("discovered %d cases, want 4 (lib.echo has no expectation)", len(cases))
+	}
+	got := map[string]CaseResult{}
+	for _, r := range Suite(context.Background(), cases, SuiteOptions{Jobs: 2}) {
+		got[r.Rel] = r
+	}
+	if !got["ok.echo"].Passed || !got["err.echo"].Passed {
+		t.Errorf("passing cases failed: %+v", got)
+	}
+	if got["wrong.echo"].Passed || !strings.Contains(got["wrong.echo"].Message, "- hello") || !strings.Contains(got["wrong.echo"].Message, "+ hullo") {
+		t.Errorf("wrong output: %+v", got["wrong.echo"])
+	}
+	if got["noerr.echo"].Passed || !strings.Contains(got["noerr.echo"].Message, "but succeeded") {
+		t.Errorf("missing error: %+v", got["noerr.echo"])
+	}
+	check := SuiteOptions{Check: func(string, []byte) error { return errors.New("checker says no") }}
+	if r := RunCase(context.Background(), cases[0], check); r.Passed || !strings.Contains(r.Message, "checker says no") {
+		t.Errorf("a check failure must fail the case: %+v", r)
+	}
+}
