@@ -328,6 +328,16 @@ func TestLocalRefusalsMakeNoRequest(t *testing.T) {
 	if !isKind(err, ErrUnsupported, 0) {
 		t.Errorf("strategy: %v", err)
 	}
+	denied, _ := New(route(catalog.APIOpenAIChat, f.srv.URL), Options{Getenv: env, CheckNet: func(addr string) error {
+		if !strings.HasPrefix(addr, "127.0.0.1:") {
+			t.Errorf("checked %q", addr)
+		}
+		return errors.New("denied")
+	}})
+	_, err = denied.Chat(context.Background(), ChatRequest{}, nil)
+	if !isKind(err, ErrAuthorityDenied, 0) || !strings.Contains(err.Error(), "--allow-net") {
+		t.Errorf("network grant: %v", err)
+	}
 	if n := f.requests.Load(); n != 0 {
 		t.Errorf("requests = %d, want 0", n)
 	}

@@ -121,6 +121,10 @@ type Options struct {
 	Client *http.Client
 	// Timeout overrides the route's timeout_ms when positive.
 	Timeout time.Duration
+	// CheckNet, when set, approves each request's "host:port" before it
+	// is sent; a refusal is ErrAuthorityDenied with no request made (a
+	// program's --allow-net grant).
+	CheckNet func(address string) error
 }
 
 func (o Options) getenv(name string) (string, bool) {

@@ -65,6 +65,7 @@ type Transport struct {
 	keyEnv  string
 	getenv  func(string) (string, bool)
 	timeout time.Duration
+	checkNet func(string) error
 }
 
 // NewTransport returns the transport of a route.
@@ -85,7 +86,7 @@ func NewTransport(route catalog.Route, opts Options) *Transport {
 		timeout = catalog.DefaultTimeoutMS * time.Millisecond
 	}
 	return &Transport{client: c, baseURL: strings.TrimRight(route.Runtime.BaseURL, "/"),
-		keyEnv: route.Runtime.APIKeyEnv, getenv: opts.getenv, timeout: timeout}
+		keyEnv: route.Runtime.APIKeyEnv, getenv: opts.getenv, timeout: timeout, checkNet: opts.CheckNet}
 }
 
 // BaseURL is the route's endpoint root without a trailing slash.
@@ -211,6 +212,22 @@ func (t *Transport) send(ctx context.Context, p Post, stream bool) (*http.Respon
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, t.failure(ctx, err, 0)
+	}
+	if t.checkNet != nil {
+		u, err := url.Parse(target)
+		if err != nil || u.Hostname() == "" {
+			return nil, nil, &Error{Kind: ErrUnconfigured, Detail: "the route's base_url is not a valid URL"}
+		}
+		port := u.Port()
+		if port == "" {
+			port = map[string]string{"https": "443"}[u.Scheme]
+			if port == "" {
+				port = "80"
+			}
+		}
+		if err := t.checkNet(net.JoinHostPort(u.Hostname(), port)); err != nil {
+			return nil, nil, &Error{Kind: ErrAuthorityDenied, Detail: "network access to " + u.Hostname() + " is not granted (--allow-net)"}
+		}
 	}
 	var key string
 	if t.keyEnv != "" {
