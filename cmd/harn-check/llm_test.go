@@ -70,6 +70,8 @@ func chatFake(t *testing.T) (*httptest.Server, *atomic.Int64) {
 			a := map[string]any{"confidence": 0.9, "evidence": "cited"}
 			if lv, ok := q.Properties["level"]; ok {
 				a["level"] = lv.Enum[0]
+			} else if ch, ok := q.Properties["choice"]; ok {
+				a["choice"] = ch.Enum[0]
 			} else {
 				a["verdict"] = true
 			}
