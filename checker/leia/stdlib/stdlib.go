@@ -17,6 +17,12 @@
 // arguments are nil, extra ones are dropped), so a function whose arity is
 // not known carries MinArgs 0 and MaxArgs Unbounded.
 //
+// The modules are those of upstream Leia's standard-library catalog
+// (docs/reference/stdlib/index.md: array ... vec), the AI modules of its
+// AI reference (llm, msg, history, chat, loop, and eval for the evaluation
+// harness), the dialect runtime (dialect, q) and the Lua-style base
+// library.
+//
 // Modules are open: a member the table does not list is not an error,
 // because hosts and newer runtimes add members. Sources: the Leia
 // specification and reference (shared/reference/leia-language.md,

@@ -142,6 +142,10 @@ var modules = []module{
 	{name: "yaml", doc: "YAML encoding and decoding"},
 	{name: "xlsx", doc: "spreadsheets"},
 	{name: "net", doc: "network access (subject to the host's capability policy)"},
+	{name: "matrix", doc: "dense matrices (matrix.dense, getf, setf, ...)"},
+	{name: "process", doc: "processes (subject to the host's capability policy)"},
+	{name: "sync", doc: "in-process synchronization primitives"},
+	{name: "vec", doc: "numeric vectors"},
 	{name: "dialect", doc: "the tagged-dialect runtime: dialect.eval, eval_block, eval_raw, interpolate, register", funcs: []fn{
 		{sig: "dialect.eval(tag, body, opts?)", results: 2}, {sig: "dialect.eval_block(tag, fields, opts?)", results: 2},
 		{sig: "dialect.eval_raw(tag, fn, opts?)", results: 2}, {sig: "dialect.interpolate(tag, parts, values)"},
