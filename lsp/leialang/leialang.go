@@ -2,7 +2,8 @@
 // that need only syntax: an incremental tree-sitter tree per document,
 // semantic tokens and folding ranges from grammar/leia's highlights.scm and
 // folds.scm, definition, references, hover and completion of names
-// resolved through its locals.scm (package names), and document and
+// resolved through its locals.scm (package names) and of the predeclared
+// names of checker/leia/stdlib, and document and
 // workspace symbols of the top-level declarations, signature help for
 // calls of functions declared in the file, and rename within the file.
 //

@@ -4,10 +4,12 @@ import (
 	"context"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/harnlang/harn-check/checker/leia/stdlib"
 	"github.com/harnlang/harn-check/diagnostics"
 	leiagrammar "github.com/harnlang/harn-check/grammar/leia"
 	"github.com/harnlang/harn-check/lsp/features"
@@ -142,8 +144,10 @@ func identByte(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
-// Completion implements features.Features: the names visible at offset
-// and the keywords, by the typed prefix; nothing after "." or ":".
+// Completion implements features.Features: the names visible at offset,
+// the keywords and Leia's predeclared names (checker/leia/stdlib), by the
+// typed prefix; after "module." the members the standard-library table
+// knows; nothing after ":" or after "." on other values.
 func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int) ([]features.CompletionItem, error) {
 	src := s.Doc.Text
 	ix := f.index(s)
@@ -154,11 +158,14 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 	for start > 0 && identByte(src[start-1]) {
 		start--
 	}
-	if start > 0 && (src[start-1] == '.' || src[start-1] == ':') {
-		return nil, nil
-	}
 	prefix := strings.ToLower(string(src[start:offset]))
 	replace := diagnostics.Span{Start: start, End: offset}
+	if start > 0 && src[start-1] == '.' {
+		return memberCompletions(ix, src, start, prefix, replace), nil
+	}
+	if start > 0 && src[start-1] == ':' {
+		return nil, nil
+	}
 	var out []features.CompletionItem
 	seen := map[string]bool{}
 	for _, d := range ix.Visible(start) {
@@ -178,10 +185,72 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 	}
 	for _, k := range keywords {
 		if !seen[k] && strings.HasPrefix(k, prefix) {
+			seen[k] = true
 			out = append(out, features.CompletionItem{Label: k, Kind: features.CompletionKeyword, Replace: replace})
 		}
 	}
+	for _, g := range stdlib.Globals() {
+		if seen[g.Name] || !strings.HasPrefix(strings.ToLower(g.Name), prefix) {
+			continue
+		}
+		out = append(out, builtinItem(g, g.Name, replace))
+	}
 	return out, nil
+}
+
+// memberCompletions offers the known members of the standard-library
+// module named before the "." at start, unless a local shadows it.
+func memberCompletions(ix *names.Index, src []byte, start int, prefix string, replace diagnostics.Span) []features.CompletionItem {
+	end := start - 1
+	b := end
+	for b > 0 && identByte(src[b-1]) {
+		b--
+	}
+	module := string(src[b:end])
+	if module == "" || b > 0 && (src[b-1] == '.' || src[b-1] == ':') {
+		return nil
+	}
+	for _, d := range ix.Visible(b) {
+		if d.Name == module {
+			return nil
+		}
+	}
+	g := stdlib.Lookup(module)
+	if g == nil || g.Kind != stdlib.Module {
+		return nil
+	}
+	var members []string
+	for name := range g.Members {
+		if strings.HasPrefix(strings.ToLower(name), prefix) {
+			members = append(members, name)
+		}
+	}
+	sort.Strings(members)
+	var out []features.CompletionItem
+	for _, name := range members {
+		out = append(out, builtinItem(g.Members[name], name, replace))
+	}
+	return out
+}
+
+// builtinItem is the completion of a predeclared name or module member.
+func builtinItem(e *stdlib.Entry, label string, replace diagnostics.Span) features.CompletionItem {
+	it := features.CompletionItem{Label: label, Documentation: e.Doc, Replace: replace}
+	switch e.Kind {
+	case stdlib.Function:
+		it.Kind = features.CompletionFunction
+		it.Detail = e.Signature()
+	case stdlib.Module:
+		it.Kind = features.CompletionModule
+		it.Detail = "module " + e.Name
+	default:
+		it.Kind = features.CompletionVariable
+		it.Detail = e.Name
+	}
+	if e.Scope == stdlib.EvaluateOnly {
+		it.Detail += " (inside evaluate blocks only)"
+	}
+	return it
 }
 
 // symbolKinds maps the top-level declaration kinds of locals.scm to
