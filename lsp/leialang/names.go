@@ -189,8 +189,9 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 			out = append(out, features.CompletionItem{Label: k, Kind: features.CompletionKeyword, Replace: replace})
 		}
 	}
+	// The predeclared names (about a hundred) once a letter is typed.
 	for _, g := range stdlib.Globals() {
-		if seen[g.Name] || !strings.HasPrefix(strings.ToLower(g.Name), prefix) {
+		if prefix == "" || seen[g.Name] || !strings.HasPrefix(strings.ToLower(g.Name), prefix) {
 			continue
 		}
 		out = append(out, builtinItem(g, g.Name, replace))
