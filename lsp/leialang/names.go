@@ -145,7 +145,8 @@ func identByte(b byte) bool {
 }
 
 // Completion implements features.Features: the names visible at offset,
-// the keywords and Leia's predeclared names (checker/leia/stdlib), by the
+// the keywords and, once a letter is typed, Leia's predeclared names
+// (checker/leia/stdlib), by the
 // typed prefix; after "module." the members the standard-library table
 // knows; nothing after ":" or after "." on other values.
 func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int) ([]features.CompletionItem, error) {
