@@ -74,6 +74,8 @@ func runRun(e *env, args []string) int {
 	rf.register(fs)
 	replay := fs.String("llm-mock-replay", "", "replay model calls from this .llm-mock.jsonl tape")
 	timeout := fs.Duration("timeout", 0, "stop the program after this long (0: no limit)")
+	var ef evaluationFlags
+	ef.register(fs)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -114,6 +116,11 @@ func runRun(e *env, args []string) int {
 		}
 		renv.LLMMockReplay = *replay
 	}
+	evalRun, err := ef.setup(path)
+	if err != nil {
+		return fail(e, "run: %v", err)
+	}
+	renv.Evaluation = evalRun.opts
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
 	renv.Stdout = &flushingWriter{w: out, line: e.isTerminal}
 	renv.Stderr = e.stderr
@@ -126,8 +133,13 @@ func runRun(e *env, args []string) int {
 	}
 	err = lang.Run(ctx, runner.Program{Path: path, Src: src, Args: progArgs}, renv)
 	out.Flush()
+	evalErr := evalRun.finish(path, err)
 	if err != nil {
 		io.WriteString(e.stderr, runner.FormatError(err))
+		return exitFail
+	}
+	if evalErr != nil {
+		fmt.Fprintf(e.stderr, "harn-check run: %v\n", evalErr)
 		return exitFail
 	}
 	return exitOK

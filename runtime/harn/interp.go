@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/harnlang/harn-check/runtime/evaluate"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,6 +37,9 @@ type Options struct {
 	// LLMMock is a replay tape for llm_call and friends (the content of
 	// a .llm-mock.jsonl file); nil means none.
 	LLMMock []byte
+	// Evaluator runs harness.llm.evaluate*; nil uses one on the built-in
+	// route catalog. The run record reads its journal.
+	Evaluator *evaluate.Evaluator
 }
 
 // maxCallDepth caps Options.MaxDepth: each Harn call costs a few Go

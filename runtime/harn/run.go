@@ -31,6 +31,9 @@ func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 		return err
 	}
 	opts := Options{Host: h, Args: p.Args, MaxSteps: env.MaxSteps}
+	if opts.Evaluator, err = NewEvaluator(p.Path, h, env.Evaluation); err != nil {
+		return err
+	}
 	if env.LLMMockReplay != "" {
 		tape, err := os.ReadFile(env.LLMMockReplay)
 		if err != nil {

@@ -19,6 +19,9 @@ func (c *compiler) approval(e *ast.Approval) evalFn {
 }
 
 func (in *Interp) stdModule(spec string) (*module, error) {
+	if m, ok := in.registeredStdModule(spec); ok {
+		return m, nil
+	}
 	return nil, fmt.Errorf("not available in this runtime: module %s", spec)
 }
 

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/harnlang/harn-check/runtime/evaluate"
 	"github.com/harnlang/harn-check/runtime/host"
 )
 
@@ -46,6 +47,10 @@ type Env struct {
 	Seed *uint64
 	// MaxSteps bounds the run's loop iterations and calls (0 = none).
 	MaxSteps int64
+	// Evaluation configures harness.llm.evaluate* (route catalog, tape,
+	// journal, ledger); nil uses the harn.toml found above the program.
+	// The runtime adds the program's credentials lookup and network grant.
+	Evaluation *evaluate.Options
 }
 
 // Language is a runtime plugged into the registry.

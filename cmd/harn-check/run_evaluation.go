@@ -1,0 +1,115 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/harnlang/harn-check/runtime/canonjson"
+	"github.com/harnlang/harn-check/runtime/evaluate"
+	"github.com/harnlang/harn-check/runtime/llm"
+)
+
+// RunRecordSchema names the run record `run --run-record` writes.
+const RunRecordSchema = "harn-check.run_record.v1"
+
+// evaluationFlags are run's decision-evaluation flags.
+type evaluationFlags struct {
+	tape, runRecord, catalog string
+}
+
+func (f *evaluationFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.tape, "evaluation-tape", "", "replay harness.llm.evaluate* from this tape when it exists, record to it otherwise")
+	fs.StringVar(&f.runRecord, "run-record", "", "write the run record (evidence.evaluation_receipts) to this JSON file")
+	fs.StringVar(&f.catalog, "catalog", "", "route catalog (a harn.toml; default: the nearest harn.toml above the program)")
+}
+
+// evaluationRun is one run's evaluation state.
+type evaluationRun struct {
+	flags   evaluationFlags
+	opts    *evaluate.Options
+	tape    *llm.Tape
+	journal *evaluate.Journal
+}
+
+// setup prepares the evaluator options of a program run.
+func (f *evaluationFlags) setup(program string) (*evaluationRun, error) {
+	r := &evaluationRun{flags: *f, journal: &evaluate.Journal{}}
+	var err error
+	opts := &evaluate.Options{Journal: r.journal}
+	if f.catalog != "" {
+		opts.Catalog, err = llm.LoadCatalog(f.catalog)
+	} else {
+		opts.Catalog, _, err = llm.FindCatalog(filepath.Dir(program))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %v", err)
+	}
+	if f.tape != "" {
+		if r.tape, err = llm.OpenTape(f.tape); err != nil {
+			return nil, fmt.Errorf("--evaluation-tape: %v", err)
+		}
+		opts.Tape = r.tape
+	}
+	r.opts = opts
+	return r, nil
+}
+
+// finish settles the tape and writes the run record; a tape that failed
+// to replay fails the run even when the program caught the mismatch.
+func (r *evaluationRun) finish(program string, runErr error) error {
+	var tapeErr error
+	if r.tape != nil {
+		if r.tape.Replaying() {
+			tapeErr = r.tape.Finish()
+		} else if err := r.tape.Save(); err != nil {
+			tapeErr = fmt.Errorf("--evaluation-tape: %v", err)
+		}
+	}
+	if r.flags.runRecord != "" {
+		receipts, dropped := r.journal.Snapshot()
+		list := make([]any, len(receipts))
+		for i, rc := range receipts {
+			list[i] = rc.Value()
+		}
+		gaps := []any{}
+		if dropped > 0 {
+			g := canonjson.NewObject()
+			g.Set("kind", "evaluation_receipts")
+			g.Set("dropped", int64(dropped))
+			g.Set("reason", fmt.Sprintf("the run record keeps at most %d receipts", evaluate.MaxJournal))
+			gaps = append(gaps, g)
+		}
+		evidence := canonjson.NewObject()
+		evidence.Set("evaluation_receipts", list)
+		evidence.Set("gaps", gaps)
+		rec := canonjson.NewObject()
+		rec.Set("schema", RunRecordSchema)
+		rec.Set("program", filepath.ToSlash(program))
+		status, msg := "ok", any(nil)
+		if err := firstError(runErr, tapeErr); err != nil {
+			status, msg = "failed", err.Error()
+		}
+		rec.Set("status", status)
+		rec.Set("error", msg)
+		rec.Set("evidence", evidence)
+		data, err := canonjson.MarshalIndent(rec)
+		if err == nil {
+			err = os.WriteFile(r.flags.runRecord, data, 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("--run-record: %v", err)
+		}
+	}
+	return tapeErr
+}
+
+func firstError(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
