@@ -60,11 +60,11 @@ const (
 
 // Transport sends one request to one route.
 type Transport struct {
-	client  *http.Client
-	baseURL string
-	keyEnv  string
-	getenv  func(string) (string, bool)
-	timeout time.Duration
+	client   *http.Client
+	baseURL  string
+	keyEnv   string
+	getenv   func(string) (string, bool)
+	timeout  time.Duration
 	checkNet func(string) error
 }
 
