@@ -14,17 +14,26 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/rules/booleanuse"
 	"github.com/harnlang/harn-check/checker/harn/rules/callargs"
 	"github.com/harnlang/harn-check/checker/harn/rules/closedinput"
+	"github.com/harnlang/harn-check/checker/harn/rules/destructure"
 	"github.com/harnlang/harn-check/checker/harn/rules/discarded"
 	"github.com/harnlang/harn-check/checker/harn/rules/exhaustive"
+	"github.com/harnlang/harn-check/checker/harn/rules/generics"
+	"github.com/harnlang/harn-check/checker/harn/rules/immutable"
 	"github.com/harnlang/harn-check/checker/harn/rules/initializers"
+	"github.com/harnlang/harn-check/checker/harn/rules/interfaces"
 	"github.com/harnlang/harn-check/checker/harn/rules/modelroute"
 	"github.com/harnlang/harn-check/checker/harn/rules/names"
 	"github.com/harnlang/harn-check/checker/harn/rules/nativestate"
 	"github.com/harnlang/harn-check/checker/harn/rules/operators"
+	"github.com/harnlang/harn-check/checker/harn/rules/properties"
 	"github.com/harnlang/harn-check/checker/harn/rules/questionset"
+	"github.com/harnlang/harn-check/checker/harn/rules/redeclare"
 	"github.com/harnlang/harn-check/checker/harn/rules/returns"
 	"github.com/harnlang/harn-check/checker/harn/rules/siteid"
+	"github.com/harnlang/harn-check/checker/harn/rules/streams"
+	"github.com/harnlang/harn-check/checker/harn/rules/tooldefine"
 	"github.com/harnlang/harn-check/checker/harn/rules/unnarrowed"
+	"github.com/harnlang/harn-check/checker/harn/rules/variance"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
@@ -52,6 +61,15 @@ var Rules = []*analysis.Rule{
 	callargs.Rule,
 	initializers.Rule,
 	returns.Rule,
+	properties.Rule,
+	destructure.Rule,
+	immutable.Rule,
+	redeclare.Rule,
+	tooldefine.Rule,
+	generics.Rule,
+	interfaces.Rule,
+	streams.Rule,
+	variance.Rule,
 }
 
 // Loader reads source files for the module graph.

@@ -101,6 +101,25 @@ type Facts struct {
 	// Returns are return statements with a value in functions that
 	// declare a result type.
 	Returns []Return
+	// Destructures are binding patterns and spreads with the types of the
+	// values they take apart.
+	Destructures []Destructure
+	// ImmutableWrites are assignments to let or const bindings.
+	ImmutableWrites []ImmutableWrite
+	// Redeclarations are immutable bindings declared again in the same
+	// scope.
+	Redeclarations []Redeclaration
+	// GenericConflicts are calls binding one type parameter to two
+	// different types.
+	GenericConflicts []GenericConflict
+	// InterfaceMismatches are calls passing a type that does not satisfy
+	// the interface a type parameter is bound by.
+	InterfaceMismatches []InterfaceMismatch
+	// StreamMisuses are yield inside a gen fn and emit outside one.
+	StreamMisuses []StreamMisuse
+	// VarianceDecls are declarations whose type parameters are marked
+	// `in` or `out`.
+	VarianceDecls []ast.Stmt
 	// Labels maps a label-union type built for a literal question set to
 	// the question that declared it, so messages can point there.
 	Labels map[types.Type]*Question
@@ -272,4 +291,67 @@ type Call struct {
 	Builtin bool
 	// DeclSpan is the callee's declaration, when in this module.
 	DeclSpan *ast.Span
+}
+
+// Destructure is a binding pattern or a spread applied to a value.
+type Destructure struct {
+	// Span covers the pattern or the spread.
+	Span ast.Span
+	// Value is the type of the value taken apart.
+	Value types.Type
+	// List is set for a list pattern or a list spread (`[...]`), clear
+	// for a dict pattern or dict spread (`{...}`).
+	List bool
+	// Spread marks `...x` inside a list or dict literal.
+	Spread bool
+}
+
+// ImmutableWrite is an assignment to a binding declared with let or
+// const.
+type ImmutableWrite struct {
+	// Span covers the assignment's target.
+	Span ast.Span
+	Name string
+	// Kind is "let" or "const".
+	Kind string
+	// Decl is the binding's declaration.
+	Decl ast.Span
+}
+
+// Redeclaration is an immutable binding declared again in the scope
+// that already holds one.
+type Redeclaration struct {
+	Span ast.Span
+	Name string
+	// Prev is the earlier declaration.
+	Prev ast.Span
+}
+
+// GenericConflict is a call whose arguments bind a type parameter to two
+// different types.
+type GenericConflict struct {
+	// Span covers the call.
+	Span ast.Span
+	// Func and Param name the function and its type parameter.
+	Func, Param   string
+	First, Second types.Type
+}
+
+// InterfaceMismatch is a call of a generic function whose argument's type
+// does not satisfy the interface that bounds the type parameter.
+type InterfaceMismatch struct {
+	// Span covers the argument.
+	Span ast.Span
+	// Type is the argument's type name; Interface the bound; TypeParam
+	// the constrained parameter.
+	Type, Interface, TypeParam string
+	// Reason says what is missing or mismatched.
+	Reason string
+}
+
+// StreamMisuse is a yield inside a gen fn, or an emit outside one.
+type StreamMisuse struct {
+	Span ast.Span
+	// Yield is set for a yield in a gen fn, clear for an emit outside one.
+	Yield bool
 }

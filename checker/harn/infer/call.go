@@ -55,6 +55,7 @@ func (c *checker) funcCall(sc *scope, e *ast.Call, id *ast.Ident) types.Type {
 	}
 	switch {
 	case v.fn != nil:
+		c.genericCall(e, v.fn.decl, args)
 		span := v.decl
 		c.facts.Calls = append(c.facts.Calls, analysis.Call{Node: e, Name: id.Name, Sig: sig, Args: args, DeclSpan: &span})
 	case v.kind == kindImport:
@@ -71,6 +72,10 @@ func (c *checker) methodCall(sc *scope, e *ast.Call, m *ast.Member) types.Type {
 		return types.AnyType
 	}
 	name := m.Name.Name
+	if et, ok := c.enumMember(sc, m.X, name); ok {
+		c.args(sc, e.Args)
+		return et
+	}
 	if isEvalMethod(name) {
 		if isLlm(xt) {
 			return c.site(sc, e, m, "")

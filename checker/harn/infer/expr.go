@@ -49,7 +49,8 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 		gradual := false
 		for _, el := range e.Elements {
 			t := c.expr(sc, el)
-			if _, ok := el.(*ast.Spread); ok {
+			if sp, ok := el.(*ast.Spread); ok {
+				c.facts.Destructures = append(c.facts.Destructures, analysis.Destructure{Span: sp.Span, Value: t, List: true, Spread: true})
 				t = elemType(t)
 			}
 			elems = append(elems, widen(t))
@@ -67,6 +68,7 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 			vt := c.expr(sc, en.Value)
 			switch {
 			case en.Spread:
+				c.facts.Destructures = append(c.facts.Destructures, analysis.Destructure{Span: en.Span, Value: vt, Spread: true})
 				if r, ok := types.Unalias(vt).(*types.Record); ok && !r.Open {
 					for _, f := range r.Fields {
 						rec.Fields = setField(rec.Fields, f)
@@ -96,7 +98,7 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 		return c.expr(sc, e.Value)
 	case *ast.Closure:
 		inner := newScope(sc)
-		inner.fn = &fnCtx{}
+		inner.fn = &fnCtx{gen: sc.fn != nil && sc.fn.gen}
 		c.params(inner, e.Params)
 		res := c.block(inner, e.Body)
 		if len(inner.fn.returns) > 0 {
@@ -104,7 +106,7 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 		}
 		return c.funcType(e.Params, res)
 	case *ast.FuncLit:
-		res := c.funcBody(e.Params, e.ReturnType, e.Body, sc, e.ReturnType != nil)
+		res := c.funcBody(e.Params, e.ReturnType, e.Body, sc, e.ReturnType != nil, false)
 		return c.funcType(e.Params, res)
 	case *ast.StructLit:
 		for _, f := range e.Fields {
@@ -343,6 +345,9 @@ func (c *checker) member(sc *scope, e *ast.Member) types.Type {
 	xt := c.expr(sc, e.X)
 	if e.Name == nil {
 		return types.AnyType
+	}
+	if et, ok := c.enumMember(sc, e.X, e.Name.Name); ok {
+		return et
 	}
 	if isEvalMethod(e.Name.Name) && isLlm(xt) {
 		c.facts.MethodValues = append(c.facts.MethodValues, analysis.MethodValue{Span: e.Span, Method: e.Name.Name})

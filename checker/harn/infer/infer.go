@@ -42,6 +42,10 @@ type checker struct {
 	// curStmt is the span of the statement being checked.
 	curStmt ast.Span
 	siteFns map[*analysis.Site]*scope
+	// ifaces and impls are the interfaces and the impl methods (by type
+	// name) visible at this point, scoped like type names.
+	ifaces map[string]*ast.InterfaceDecl
+	impls  map[string][]*ast.FuncDecl
 }
 
 type pendingNarrow struct {
@@ -66,6 +70,8 @@ func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
 			Labels: map[types.Type]*analysis.Question{},
 		},
 		aliases: map[string]*types.Alias{},
+		ifaces:  map[string]*ast.InterfaceDecl{},
+		impls:   map[string][]*ast.FuncDecl{},
 		lines:   diagnostics.NewLineIndex(cfg.Src),
 	}
 	// Names inside a region the parser could not read are not certain.
@@ -89,7 +95,7 @@ func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
 			c.checkFunc(c.module.vars[nameOf(d.Name)])
 		case *ast.ImplDecl:
 			for _, m := range d.Methods {
-				c.funcBody(m.Params, m.ReturnType, m.Body, c.module, true)
+				c.funcBody(m.Params, m.ReturnType, m.Body, c.module, true, m.Gen)
 			}
 		}
 	}
@@ -211,15 +217,35 @@ func (c *checker) declareTypes(sc *scope, stmts []ast.Stmt) (restore func()) {
 		shadowed = append(shadowed, saved{name, c.aliases[name]})
 		c.aliases[name] = a
 	}
+	type savedIface struct {
+		name  string
+		iface *ast.InterfaceDecl
+		impls []*ast.FuncDecl
+	}
+	var ifaceShadowed []savedIface
 	for _, it := range stmts {
+		switch d := it.(type) {
+		case *ast.InterfaceDecl:
+			n := nameOf(d.Name)
+			ifaceShadowed = append(ifaceShadowed, savedIface{name: n, iface: c.ifaces[n], impls: c.impls[n]})
+			c.ifaces[n] = d
+		case *ast.ImplDecl:
+			n := nameOf(d.Type)
+			ifaceShadowed = append(ifaceShadowed, savedIface{name: n, iface: c.ifaces[n], impls: c.impls[n]})
+			c.impls[n] = append(c.impls[n][:len(c.impls[n]):len(c.impls[n])], d.Methods...)
+		}
+		if _, fn := it.(*ast.FuncDecl); !fn && hasVariance(it) {
+			c.facts.VarianceDecls = append(c.facts.VarianceDecls, it)
+		}
 		switch d := it.(type) {
 		case *ast.TypeAlias:
 			def(nameOf(d.Name), &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path})
 		case *ast.StructDecl:
 			def(nameOf(d.Name), &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path})
 		case *ast.EnumDecl:
-			def(nameOf(d.Name), &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path, Target: types.AnyType})
-			sc.declare(&variable{name: nameOf(d.Name), kind: kindType, typ: types.AnyType, decl: d.Name.Span})
+			a := &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path, Target: enumValue(c.cfg.Path, d)}
+			def(nameOf(d.Name), a)
+			sc.declare(&variable{name: nameOf(d.Name), kind: kindType, typ: types.AnyType, decl: d.Name.Span, enum: d, enumType: a})
 		case *ast.InterfaceDecl:
 			def(nameOf(d.Name), &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path, Target: types.AnyType})
 		}
@@ -245,6 +271,19 @@ func (c *checker) declareTypes(sc *scope, stmts []ast.Stmt) (restore func()) {
 		}
 	}
 	return func() {
+		for i := len(ifaceShadowed) - 1; i >= 0; i-- {
+			sv := ifaceShadowed[i]
+			if sv.iface == nil {
+				delete(c.ifaces, sv.name)
+			} else {
+				c.ifaces[sv.name] = sv.iface
+			}
+			if sv.impls == nil {
+				delete(c.impls, sv.name)
+			} else {
+				c.impls[sv.name] = sv.impls
+			}
+		}
 		for i := len(shadowed) - 1; i >= 0; i-- {
 			if shadowed[i].prev == nil {
 				delete(c.aliases, shadowed[i].name)
@@ -253,6 +292,46 @@ func (c *checker) declareTypes(sc *scope, stmts []ast.Stmt) (restore func()) {
 			}
 		}
 	}
+}
+
+// enumValue is the type of a value of an enum: it reads `variant` (the
+// union of the variant names) and `fields` (the payload); other fields
+// are not certain.
+func enumValue(module string, d *ast.EnumDecl) types.Type {
+	var names []types.Type
+	for _, v := range d.Variants {
+		if v != nil && v.Name != nil {
+			names = append(names, types.StringLit(v.Name.Name))
+		}
+	}
+	variant := types.StringType
+	if len(names) > 0 {
+		variant = types.NewUnion(names...)
+	}
+	return &types.Record{
+		Fields:  []types.Field{{Name: "variant", Type: variant}, {Name: "fields", Type: &types.List{Elem: types.AnyType, Bare: true}}},
+		Open:    true,
+		Nominal: module + "." + nameOf(d.Name),
+	}
+}
+
+// enumMember returns the enum type when x names an enum and name is one
+// of its variants (`Color.Red`, `Shape.Circle(5.0)`).
+func (c *checker) enumMember(sc *scope, x ast.Expr, name string) (types.Type, bool) {
+	id, ok := unparen(x).(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	v := sc.lookup(id.Name)
+	if v == nil || v.enum == nil {
+		return nil, false
+	}
+	for _, vr := range v.enum.Variants {
+		if vr != nil && vr.Name != nil && vr.Name.Name == name {
+			return v.enumType, true
+		}
+	}
+	return nil, false
 }
 
 // declareRegistry binds the name of a tool, skill or eval_pack
@@ -285,6 +364,31 @@ func (c *checker) declareRegistry(sc *scope, d ast.Stmt) {
 	sc.declare(&variable{name: id.Name, kind: kindGlobal, typ: t, decl: id.Span})
 }
 
+// hasVariance reports whether a declaration marks a type parameter `in`
+// or `out` (the variance rule then checks its uses). Functions are
+// recorded where their signatures are built.
+func hasVariance(d ast.Stmt) bool {
+	var tps []*ast.TypeParam
+	switch d := d.(type) {
+	case *ast.TypeAlias:
+		tps = d.TypeParams
+	case *ast.StructDecl:
+		tps = d.TypeParams
+	case *ast.EnumDecl:
+		tps = d.TypeParams
+	case *ast.InterfaceDecl:
+		tps = d.TypeParams
+	case *ast.FuncDecl:
+		tps = d.TypeParams
+	}
+	for _, tp := range tps {
+		if tp != nil && tp.Variance != ast.Invariant {
+			return true
+		}
+	}
+	return false
+}
+
 func typeParams(tps []*ast.TypeParam) map[string]bool {
 	if len(tps) == 0 {
 		return nil
@@ -297,6 +401,9 @@ func typeParams(tps []*ast.TypeParam) map[string]bool {
 }
 
 func (c *checker) signature(d *ast.FuncDecl) *fnInfo {
+	if hasVariance(d) {
+		c.facts.VarianceDecls = append(c.facts.VarianceDecls, d)
+	}
 	tp := typeParams(d.TypeParams)
 	sig := &types.Func{Result: types.AnyType}
 	for _, p := range d.Params {
@@ -325,7 +432,7 @@ func (c *checker) checkFunc(v *variable) {
 	}
 	fi := v.fn
 	fi.inProgress = true
-	res := c.funcBody(fi.decl.Params, fi.decl.ReturnType, fi.decl.Body, c.module, fi.hasResult)
+	res := c.funcBody(fi.decl.Params, fi.decl.ReturnType, fi.decl.Body, c.module, fi.hasResult, fi.decl.Gen)
 	if !fi.hasResult {
 		fi.sig.Result = res
 	}
@@ -335,9 +442,12 @@ func (c *checker) checkFunc(v *variable) {
 
 // funcBody checks params and body in a new scope under parent and returns
 // the result type (declared, or the union of the returns).
-func (c *checker) funcBody(params []*ast.Param, ret ast.Type, body *ast.Block, parent *scope, declared bool) types.Type {
+//
+// gen marks a `gen fn` body, where `emit` belongs; nested functions and
+// closures inherit it from parent.
+func (c *checker) funcBody(params []*ast.Param, ret ast.Type, body *ast.Block, parent *scope, declared, gen bool) types.Type {
 	sc := newScope(parent)
-	sc.fn = &fnCtx{}
+	sc.fn = &fnCtx{gen: gen || (parent.fn != nil && parent.fn.gen)}
 	if ret != nil {
 		sc.fn.declared = c.convType(ret, nil)
 	}

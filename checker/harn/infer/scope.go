@@ -36,6 +36,12 @@ type variable struct {
 	pending bool
 	// imported marks names bound by an import (types from other modules).
 	imported bool
+	// enum and enumType describe a name declared by an enum declaration.
+	enum     *ast.EnumDecl
+	enumType types.Type
+	// immutable is "let" or "const" for a binding a declaration made
+	// immutable; empty for var bindings, parameters and the rest.
+	immutable string
 	// nilInit marks an unannotated binding initialised with nil: its
 	// first assignment of another value widens its type to `T | nil`.
 	nilInit bool
@@ -61,6 +67,9 @@ type scope struct {
 type fnCtx struct {
 	returns  []types.Type
 	declared types.Type
+	// gen is set inside a `gen fn`, and in closures nested in one: the
+	// body emits a stream.
+	gen bool
 }
 
 func newScope(parent *scope) *scope {

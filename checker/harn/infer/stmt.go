@@ -155,11 +155,17 @@ func (c *checker) stmtValue(sc *scope, s ast.Stmt, last bool) types.Type {
 			c.block(newScope(sc), blockStmts(s.Default))
 		}
 	case *ast.Yield:
+		if sc.fn != nil && sc.fn.gen {
+			c.facts.StreamMisuses = append(c.facts.StreamMisuses, analysis.StreamMisuse{Span: s.Span, Yield: true})
+		}
 		if s.Value != nil {
 			c.expr(sc, s.Value)
 		}
 	case *ast.Emit:
 		c.expr(sc, s.Value)
+		if sc.fn == nil || !sc.fn.gen {
+			c.facts.StreamMisuses = append(c.facts.StreamMisuses, analysis.StreamMisuse{Span: s.Span})
+		}
 	case *ast.Break, *ast.Continue:
 	case *ast.FuncDecl:
 		if sc == c.module {
@@ -169,7 +175,7 @@ func (c *checker) stmtValue(sc *scope, s ast.Stmt, last bool) types.Type {
 		v := &variable{name: nameOf(s.Name), kind: kindFunc, decl: s.Name.Span, fn: info, typ: info.sig}
 		sc.declare(v)
 		info.inProgress = true
-		res := c.funcBody(s.Params, s.ReturnType, s.Body, sc, info.hasResult)
+		res := c.funcBody(s.Params, s.ReturnType, s.Body, sc, info.hasResult, s.Gen)
 		if !info.hasResult {
 			info.sig.Result = res
 		}
@@ -177,6 +183,9 @@ func (c *checker) stmtValue(sc *scope, s ast.Stmt, last bool) types.Type {
 	case *ast.Pipeline:
 		inner := newScope(sc)
 		inner.fn = &fnCtx{}
+		if s.ReturnType != nil {
+			inner.fn.declared = c.convType(s.ReturnType, nil)
+		}
 		for _, p := range s.Params {
 			if p.Name != nil && p.Type == nil && p.Name.Name == "harness" {
 				p := *p
@@ -218,7 +227,15 @@ func (c *checker) stmtValue(sc *scope, s ast.Stmt, last bool) types.Type {
 		for _, b := range s.Summarizes {
 			c.block(newScope(inner), blockStmts(b))
 		}
-	case *ast.ImplDecl, *ast.Import, *ast.TypeAlias, *ast.StructDecl, *ast.EnumDecl, *ast.InterfaceDecl:
+	case *ast.ImplDecl:
+		if sc != c.module {
+			// Methods of a type declared in a block; the module's are
+			// checked with the other functions.
+			for _, m := range s.Methods {
+				c.funcBody(m.Params, m.ReturnType, m.Body, sc, true, m.Gen)
+			}
+		}
+	case *ast.Import, *ast.TypeAlias, *ast.StructDecl, *ast.EnumDecl, *ast.InterfaceDecl:
 	case *ast.Error:
 		for _, p := range s.Partial {
 			if st, ok := p.(ast.Stmt); ok {
@@ -305,6 +322,9 @@ func (c *checker) bindPattern(sc *scope, p ast.Pattern, t types.Type, kind varKi
 			return
 		}
 		v := &variable{name: p.Name, kind: kind, typ: t, decl: p.Span, home: sc}
+		if d != nil && d.Kind != ast.Var {
+			v.immutable = d.Kind.String()
+		}
 		if d != nil {
 			v.init = d.Value
 			if d.Type != nil {
@@ -316,11 +336,14 @@ func (c *checker) bindPattern(sc *scope, p ast.Pattern, t types.Type, kind varKi
 		if old := sc.vars[p.Name]; old != nil && old.pending {
 			// A top-level binding declared ahead: complete it in place so
 			// earlier resolutions see the final type.
-			old.typ, old.kind, old.init, old.declared, old.binding, old.pending, old.home = v.typ, v.kind, v.init, v.declared, v.binding, false, sc
+			old.typ, old.kind, old.init, old.declared, old.binding, old.pending, old.home, old.immutable = v.typ, v.kind, v.init, v.declared, v.binding, false, sc, v.immutable
 			return
+		} else if old != nil && old.immutable != "" && v.immutable != "" {
+			c.facts.Redeclarations = append(c.facts.Redeclarations, analysis.Redeclaration{Span: p.Span, Name: p.Name, Prev: old.decl})
 		}
 		sc.declare(v)
 	case *ast.DictPattern:
+		c.facts.Destructures = append(c.facts.Destructures, analysis.Destructure{Span: p.Span, Value: t})
 		for _, e := range p.Entries {
 			ft := c.readField(sc, nil, t, e.Key, e.Span, e.KeySpan, "destructuring", false)
 			if e.Default != nil {
@@ -336,6 +359,7 @@ func (c *checker) bindPattern(sc *scope, p ast.Pattern, t types.Type, kind varKi
 			sc.declare(&variable{name: p.Rest.Name, kind: kind, typ: types.AnyType, decl: p.Rest.Span})
 		}
 	case *ast.ListPattern:
+		c.facts.Destructures = append(c.facts.Destructures, analysis.Destructure{Span: p.Span, Value: t, List: true})
 		et := elemType(t)
 		for _, e := range p.Elements {
 			if e.Default != nil {
@@ -357,6 +381,9 @@ func (c *checker) assign(sc *scope, a *ast.Assign) {
 	switch t := unparen(a.Target).(type) {
 	case *ast.Ident:
 		if v := sc.lookup(t.Name); v != nil {
+			if v.immutable != "" {
+				c.facts.ImmutableWrites = append(c.facts.ImmutableWrites, analysis.ImmutableWrite{Span: t.Span, Name: t.Name, Kind: v.immutable, Decl: v.decl})
+			}
 			v.reassigned = true
 			if v.nilInit && a.Op == ast.AssignPlain && !types.IsBasic(vt, types.Nil) {
 				// `var x = nil` then `x = value`: the variable was a slot

@@ -1,6 +1,8 @@
 package infer
 
 import (
+	"strings"
+
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
@@ -45,6 +47,18 @@ func (c *checker) convType(t ast.Type, tparams map[string]bool) types.Type {
 			return &types.Tuple{Elems: args}
 		case "closure":
 			return &types.Func{Result: types.AnyType, Variadic: true, Params: []types.Param{{Name: "args", Type: types.AnyType, Optional: true}}}
+		case "Stream", "stream", "Generator", "generator":
+			// What a `gen fn` (Stream) or a function that yields
+			// (Generator) returns: distinct handles.
+			n := strings.ToUpper(name[:1]) + name[1:]
+			if len(args) > 0 {
+				parts := make([]string, len(args))
+				for i, a := range args {
+					parts[i] = types.Describe(a)
+				}
+				n += "<" + strings.Join(parts, ", ") + ">"
+			}
+			return &types.Capability{Name: n}
 		case "Harness":
 			return stdlib.Harness()
 		case "HarnessLlm":

@@ -2,6 +2,7 @@ package types
 
 import (
 	"slices"
+	"strings"
 )
 
 // Assignable reports whether a value of type v may be used where t is
@@ -160,9 +161,51 @@ func assignable(v, t Type, depth int) bool {
 		return true
 	case *Capability:
 		vv, ok := vu.(*Capability)
-		return ok && vv.Name == t.Name
+		return ok && (vv.Name == t.Name || capabilityBase(vv.Name) == t.Name || capabilityBase(t.Name) == vv.Name)
 	}
 	return false
+}
+
+// capabilityBase is a handle's name without type arguments: a
+// Stream<int> is a Stream.
+func capabilityBase(name string) string {
+	if i := strings.IndexByte(name, '<'); i > 0 {
+		return name[:i]
+	}
+	return name
+}
+
+// AssignableInvariant is Assignable with the element types of lists and
+// dicts held invariantly, as a value some other binding already holds
+// must be: a list<int> is not a list<float>, since writing a float
+// through the second would break the first. Gradual element types and
+// bare containers are compatible with anything.
+func AssignableInvariant(v, t Type) bool { return invariant(v, t, 0) }
+
+func invariant(v, t Type, depth int) bool {
+	if depth > 32 {
+		return true
+	}
+	if !assignable(v, t, depth) {
+		return false
+	}
+	same := func(a, b Type) bool {
+		if IsGradual(a) || IsGradual(b) {
+			return true
+		}
+		return assignable(a, b, depth+1) && assignable(b, a, depth+1) && invariant(a, b, depth+1)
+	}
+	switch tt := Unalias(t).(type) {
+	case *List:
+		if vv, ok := Unalias(v).(*List); ok && !tt.Bare && !vv.Bare {
+			return same(vv.Elem, tt.Elem)
+		}
+	case *Dict:
+		if vv, ok := Unalias(v).(*Dict); ok && !tt.Bare && !vv.Bare {
+			return same(vv.Key, tt.Key) && same(vv.Value, tt.Value)
+		}
+	}
+	return true
 }
 
 // FieldPresence says where a field exists across the members of a type.

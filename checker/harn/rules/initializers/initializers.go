@@ -48,10 +48,19 @@ func check(p *analysis.Pass, in analysis.Init) {
 			return
 		}
 	}
+	name := p.Text(in.Decl.Pattern.Pos())
+	if types.IsBasic(in.Value, types.Unknown) && !types.IsGradual(in.Declared) {
+		// unknown must be narrowed (type_of, schema_is, a guard) before
+		// it is used as a concrete type; that is what sets it apart
+		// from any.
+		d := p.Diag(diagnostics.SourceType, code, value.Pos(), "'%s' declared as %s, but assigned unknown", name, types.Describe(in.Declared))
+		d.Help = "narrow the value first (if type_of(v) == \"...\", schema_is(v, T)), or declare the binding unknown"
+		p.Report(d)
+		return
+	}
 	if analysis.Uncertain(in.Value) {
 		return
 	}
-	name := p.Text(in.Decl.Pattern.Pos())
 	want, isRec := types.Unalias(in.Declared).(*types.Record)
 	got, litRec := types.Unalias(in.Value).(*types.Record)
 	if _, isDict := value.(*ast.DictLit); isRec && litRec && isDict && !want.Open {
@@ -69,7 +78,7 @@ func check(p *analysis.Pass, in analysis.Init) {
 		}
 		for _, f := range want.Fields {
 			if _, ok := got.Lookup(f.Name); !ok && !f.Optional {
-				d := p.Diag(diagnostics.SourceType, code, value.Pos(), "the initialiser of %s lacks the field %s that %s requires", name, f.Name, types.Describe(in.Declared))
+				d := p.Diag(diagnostics.SourceType, code, value.Pos(), "'%s' declared as %s, but assigned %s, which lacks the field %s", name, types.Describe(in.Declared), types.Describe(in.Value), f.Name)
 				d.Help = "add " + f.Name + ": " + types.Describe(f.Type)
 				p.Report(d)
 				return
@@ -77,11 +86,41 @@ func check(p *analysis.Pass, in analysis.Init) {
 		}
 	}
 	if types.Assignable(in.Value, in.Declared) {
+		if !isLiteral(value) && !types.AssignableInvariant(in.Value, in.Declared) {
+			// A list or dict another binding already holds cannot take
+			// a wider element type: writes through the new binding
+			// would break the old one's.
+			d := p.Diag(diagnostics.SourceType, code, value.Pos(), "'%s' declared as %s, but assigned %s (lists and dicts are invariant in their element types)", name, types.Describe(in.Declared), types.Describe(in.Value))
+			d.Help = "copy into a new list or dict of the declared type, or declare the binding " + types.Describe(in.Value)
+			p.Report(d)
+		}
 		return
 	}
-	d := p.Diag(diagnostics.SourceType, code, value.Pos(), "%s is declared as %s, but its initialiser has type %s", name, types.Describe(in.Declared), types.Describe(in.Value))
+	shown := in.Value
+	if _, lits := types.Literals(in.Declared); !lits {
+		shown = base(shown) // "declared as int, but assigned string"
+	}
+	d := p.Diag(diagnostics.SourceType, code, value.Pos(), "'%s' declared as %s, but assigned %s", name, types.Describe(in.Declared), types.Describe(shown))
 	d.Help = "change the value or the declared type"
 	p.Report(d)
+}
+
+// isLiteral reports whether e builds a fresh list or dict, which may take
+// any element type that fits.
+func isLiteral(e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.ListLit, *ast.DictLit:
+		return true
+	}
+	return false
+}
+
+// base widens a literal type to its base type for messages.
+func base(t types.Type) types.Type {
+	if l, ok := t.(*types.Literal); ok {
+		return l.Base()
+	}
+	return t
 }
 
 // fieldSpan finds the entry of a dict literal naming field.

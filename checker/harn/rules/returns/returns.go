@@ -39,7 +39,13 @@ func run(p *analysis.Pass) {
 		if analysis.Uncertain(r.Value) || types.IsGradual(r.Declared) || types.Assignable(r.Value, r.Declared) {
 			continue
 		}
-		d := p.Diag(diagnostics.SourceType, code, r.Node.Value.Pos(), "the function returns %s, but this value has type %s", types.Describe(r.Declared), types.Describe(r.Value))
+		got := r.Value
+		if _, lits := types.Literals(r.Declared); !lits {
+			if l, ok := got.(*types.Literal); ok {
+				got = l.Base()
+			}
+		}
+		d := p.Diag(diagnostics.SourceType, code, r.Node.Value.Pos(), "return type doesn't match: expected %s, got %s", types.Describe(r.Declared), types.Describe(got))
 		d.Help = "return a value of type " + types.Describe(r.Declared) + ", or change the declared result type"
 		p.Report(d)
 	}
