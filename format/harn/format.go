@@ -1,0 +1,184 @@
+// Package harn formats Harn source in upstream Harn's house style (`harn
+// fmt` of burin-labs/harn, crates/harn-fmt, and the formatted corpus
+// conformance/tests that upstream keeps `harn fmt`-clean): two-space
+// indentation, a 100-column width, one statement per line, blocks always
+// broken, comma sequences (arguments, parameters, lists, dicts, struct
+// literals) flat when they fit and otherwise one item per line with a
+// trailing comma, binary and `|>` chains broken before the operator,
+// method chains broken before the `.`, closures and match arms with a
+// single simple expression kept on one line, one blank line between
+// top-level items.
+//
+// The formatter works on the concrete syntax tree (format/internal/cst) and
+// lays documents out with format/doc. Where upstream's formatter rewrites
+// more than layout, this one does not: comments stay where they are
+// (trailing comments stay trailing) and keep their text, blank lines
+// between statements are kept (runs collapse to one), string literals of
+// every kind (`"..."`, `"""..."""`, raw strings) keep their exact text,
+// parentheses, number spellings, import order and declaration order are
+// kept. So formatting never changes the syntax tree apart from
+// whitespace, comments' positions and the separators (`,` and `;`) of
+// sequences and statement lists.
+//
+// Width decisions follow upstream's measure, not the column a construct
+// lands in: a sequence breaks when its items, written flat, are longer
+// than the width less the text in front of the opening bracket that
+// upstream counts (the callee's name, the receiver and method, the
+// declaration's head), or when an item spans lines. See doc.GroupWithin.
+//
+// Invariants: Format never panics on any input and never rewrites a file
+// with syntax errors (it returns an error). Its work is linear in the size
+// of the file; nesting deeper than MaxDepth is kept as written, so the
+// recursion is bounded.
+package harn
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/harnlang/harn-check/format/doc"
+	"github.com/harnlang/harn-check/format/internal/cst"
+	"github.com/harnlang/harn-check/grammar/harn/binding"
+)
+
+// Width is upstream's line width.
+const Width = 100
+
+// IndentWidth is upstream's indentation: two spaces, not configurable.
+const IndentWidth = 2
+
+// MaxDepth bounds the formatter's recursion: a node nested deeper than
+// this many syntax nodes is written exactly as it is in the source.
+const MaxDepth = 400
+
+// ErrSyntax is returned (wrapped in a *SyntaxError) for source with syntax
+// errors, which is never formatted.
+var ErrSyntax = errors.New("syntax error")
+
+// SyntaxError says where the first syntax error is.
+type SyntaxError struct {
+	// Offset is the byte offset of the first ERROR or MISSING node, or -1
+	// when the parser gave up on the file.
+	Offset int
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Offset < 0 {
+		return "harn: the parser gave up on this file; not formatted"
+	}
+	return fmt.Sprintf("harn: syntax error at byte %d; not formatted", e.Offset)
+}
+
+// Unwrap makes errors.Is(err, ErrSyntax) hold.
+func (e *SyntaxError) Unwrap() error { return ErrSyntax }
+
+// Format returns src formatted. Source with syntax errors is not
+// formatted: the error is a *SyntaxError.
+func Format(src []byte) ([]byte, error) {
+	root, err := Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return FormatTree(src, root), nil
+}
+
+// Parse parses src into the tree Format reads; it fails with a
+// *SyntaxError when src has syntax errors.
+func Parse(src []byte) (*cst.Node, error) {
+	tree := binding.ParseTree(src, nil)
+	if tree == nil {
+		return nil, &SyntaxError{Offset: -1}
+	}
+	defer tree.Close()
+	root := cst.Build(tree, binding.Language())
+	if root == nil {
+		return nil, &SyntaxError{Offset: -1}
+	}
+	if root.HasError {
+		return nil, &SyntaxError{Offset: firstError(root)}
+	}
+	return root, nil
+}
+
+// FormatTree formats src given its tree (from Parse).
+func FormatTree(src []byte, root *cst.Node) []byte {
+	f := newFormatter(src)
+	d := f.sourceFile(root)
+	out := doc.Print(d, doc.Options{Width: Width, IndentWidth: IndentWidth, Newline: newlineOf(src)})
+	if len(out) == 0 {
+		return out
+	}
+	return append(out, newlineOf(src)...)
+}
+
+// newlineOf is the line ending the file uses: "\r\n" when its first line
+// ends so, "\n" otherwise.
+func newlineOf(src []byte) string {
+	for i, c := range src {
+		if c == '\n' {
+			if i > 0 && src[i-1] == '\r' {
+				return "\r\n"
+			}
+			return "\n"
+		}
+	}
+	return "\n"
+}
+
+// firstError finds the first ERROR or MISSING node, iteratively.
+func firstError(root *cst.Node) int {
+	n := root
+	for {
+		if n.Error || n.Missing {
+			return n.Start
+		}
+		next := (*cst.Node)(nil)
+		for _, k := range n.Kids {
+			if k.HasError || k.Error || k.Missing {
+				next = k
+				break
+			}
+		}
+		if next == nil {
+			return n.Start
+		}
+		n = next
+	}
+}
+
+// formatter holds the state of one Format call.
+type formatter struct {
+	src []byte
+	// newlines are the offsets of the source's '\n' bytes, for line
+	// numbers by binary search.
+	newlines []int
+	// depth is the recursion depth of node.
+	depth int
+	// ind is the logical indentation level of the node being built, as
+	// upstream counts it: one per enclosing block and per enclosing comma
+	// sequence, whether or not the sequence breaks.
+	ind int
+}
+
+func newFormatter(src []byte) *formatter {
+	f := &formatter{src: src}
+	for i, c := range src {
+		if c == '\n' {
+			f.newlines = append(f.newlines, i)
+		}
+	}
+	return f
+}
+
+// line is the 0-based line of byte offset off.
+func (f *formatter) line(off int) int {
+	i, _ := slices.BinarySearch(f.newlines, off)
+	return i
+}
+
+// text is n's source text.
+func (f *formatter) text(n *cst.Node) string { return string(f.src[n.Start:n.End]) }
+
+// verbatim is n exactly as written.
+func (f *formatter) verbatim(n *cst.Node) *doc.Doc { return doc.Text(f.text(n)) }

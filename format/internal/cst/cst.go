@@ -1,0 +1,93 @@
+// Package cst is the concrete syntax tree the formatters read: every
+// visible node of a tree-sitter tree (named nodes, anonymous tokens such as
+// `(` and keywords, and extras such as comments), copied into Go memory in
+// one cgo call through grammar/tsflat, with the source around it.
+//
+// The package knows no grammar; the formatters know their node kinds. It
+// also provides the comparison the formatters' safety tests and the
+// runtime verification use: two trees are the same program when they have
+// the same nodes, kinds and token texts in the same order, ignoring
+// comments, positions and the separators a formatter may add or drop.
+package cst
+
+import (
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/harnlang/harn-check/grammar/tsflat"
+)
+
+// Node is one node of the tree.
+type Node struct {
+	// Kind is the node's type: a named kind ("call_expression") or the text
+	// of an anonymous token ("(").
+	Kind string
+	// Field is the node's field name in its parent, "" for none.
+	Field string
+	// Start and End are the node's byte span in the source.
+	Start, End int
+	// Named, Extra, Missing and Error are tree-sitter's flags; HasError
+	// reports an ERROR or MISSING node at or below this one.
+	Named, Extra, Missing, Error, HasError bool
+	// Kids are the node's children in source order.
+	Kids []*Node
+}
+
+// Build copies tree into Go memory. It returns nil for a nil tree.
+func Build(tree *sitter.Tree, lang *sitter.Language) *Node {
+	if tree == nil {
+		return nil
+	}
+	names := tsflat.NamesOf(lang)
+	recs := tsflat.Walk(tree.RootNode(), nil)
+	if len(recs) == 0 {
+		return nil
+	}
+	nodes := make([]Node, len(recs))
+	kids := make([]*Node, len(recs)-1)
+	off := 0
+	for i := range recs {
+		r := &recs[i]
+		n := &nodes[i]
+		n.Kind = names.Symbol(r.Symbol)
+		n.Start, n.End = int(r.StartByte), int(r.EndByte)
+		n.Named = r.Flags&tsflat.Named != 0
+		n.Extra = r.Flags&tsflat.Extra != 0
+		n.Missing = r.Flags&tsflat.Missing != 0
+		n.Error = r.Flags&tsflat.Error != 0
+		n.HasError = r.Flags&tsflat.HasError != 0
+		if k := int(r.ChildCount); k > 0 {
+			n.Kids = kids[off : off : off+k]
+			off += k
+		}
+		if r.Parent != tsflat.NoParent {
+			p := &nodes[r.Parent]
+			n.Field = names.Field(r.Field)
+			p.Kids = append(p.Kids, n)
+		}
+	}
+	return &nodes[0]
+}
+
+// Child returns the first child in field, or nil.
+func (n *Node) Child(field string) *Node {
+	for _, k := range n.Kids {
+		if k.Field == field {
+			return k
+		}
+	}
+	return nil
+}
+
+// Children returns the children in field.
+func (n *Node) Children(field string) []*Node {
+	var out []*Node
+	for _, k := range n.Kids {
+		if k.Field == field {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Text returns the node's source text.
+func (n *Node) Text(src []byte) string { return string(src[n.Start:n.End]) }
