@@ -58,6 +58,8 @@ type Doc struct {
 	kids      []*Doc
 	// alt is IfBreak's flat branch (kids[0] is the broken one).
 	alt *Doc
+	// levels is an indentation's number of levels.
+	levels int
 	// width is the flat width: the columns the document takes when every
 	// group in it that is not decided is laid out flat. For a multi-line
 	// text it is the width of its first line.
@@ -146,11 +148,19 @@ func Join(sep *Doc, docs []*Doc) *Doc {
 }
 
 // Indent indents the line breaks inside d by one more level.
-func Indent(d *Doc) *Doc {
+func Indent(d *Doc) *Doc { return Nest(1, d) }
+
+// Nest indents the line breaks inside d by levels more levels (Wadler's
+// nest); a line-oriented formatter writes Nest(depth, HardLine()) for a
+// line break with a computed indentation.
+func Nest(levels int, d *Doc) *Doc {
 	if d == nil {
 		return nil
 	}
-	return &Doc{k: kIndent, kids: []*Doc{d}, width: d.width, nl: d.nl}
+	if levels <= 0 {
+		return d
+	}
+	return &Doc{k: kIndent, kids: []*Doc{d}, width: d.width, nl: d.nl, levels: levels}
 }
 
 // Group lays d out flat when it fits in the rest of the line (together

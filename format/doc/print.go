@@ -77,7 +77,7 @@ func Print(d *Doc, opts Options) []byte {
 				p.stack = append(p.stack, cmd{c.ind, c.flat, c.d.kids[i]})
 			}
 		case kIndent:
-			p.stack = append(p.stack, cmd{c.ind + 1, c.flat, c.d.kids[0]})
+			p.stack = append(p.stack, cmd{c.ind + c.d.levels, c.flat, c.d.kids[0]})
 		case kGroup:
 			flat := c.flat
 			switch {
@@ -209,7 +209,7 @@ func (p *printer) fits(next cmd, width int) bool {
 				todo = append(todo, cmd{c.ind, c.flat, d.kids[i]})
 			}
 		case kIndent:
-			todo = append(todo, cmd{c.ind + 1, c.flat, d.kids[0]})
+			todo = append(todo, cmd{c.ind + d.levels, c.flat, d.kids[0]})
 		case kGroup:
 			flat := true
 			if d.decided {

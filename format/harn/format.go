@@ -96,55 +96,19 @@ func Parse(src []byte) (*cst.Node, error) {
 		return nil, &SyntaxError{Offset: -1}
 	}
 	if root.HasError {
-		return nil, &SyntaxError{Offset: firstError(root)}
+		return nil, &SyntaxError{Offset: cst.FirstError(root)}
 	}
 	return root, nil
 }
 
-// FormatTree formats src given its tree (from Parse).
+// FormatTree formats src given its tree (from Parse). The result ends in
+// exactly one newline; line breaks are "\n" (multi-line strings keep
+// theirs).
 func FormatTree(src []byte, root *cst.Node) []byte {
 	f := newFormatter(src)
 	d := f.sourceFile(root)
-	out := doc.Print(d, doc.Options{Width: Width, IndentWidth: IndentWidth, Newline: newlineOf(src)})
-	if len(out) == 0 {
-		return out
-	}
-	return append(out, newlineOf(src)...)
-}
-
-// newlineOf is the line ending the file uses: "\r\n" when its first line
-// ends so, "\n" otherwise.
-func newlineOf(src []byte) string {
-	for i, c := range src {
-		if c == '\n' {
-			if i > 0 && src[i-1] == '\r' {
-				return "\r\n"
-			}
-			return "\n"
-		}
-	}
-	return "\n"
-}
-
-// firstError finds the first ERROR or MISSING node, iteratively.
-func firstError(root *cst.Node) int {
-	n := root
-	for {
-		if n.Error || n.Missing {
-			return n.Start
-		}
-		next := (*cst.Node)(nil)
-		for _, k := range n.Kids {
-			if k.HasError || k.Error || k.Missing {
-				next = k
-				break
-			}
-		}
-		if next == nil {
-			return n.Start
-		}
-		n = next
-	}
+	out := doc.Print(d, doc.Options{Width: Width, IndentWidth: IndentWidth})
+	return append(out, '\n')
 }
 
 // formatter holds the state of one Format call.

@@ -1,6 +1,8 @@
 package harn
 
 import (
+	"strings"
+
 	"github.com/harnlang/harn-check/format/doc"
 	"github.com/harnlang/harn-check/format/internal/cst"
 )
@@ -66,15 +68,11 @@ func hasCommentKid(n *cst.Node) bool {
 	return false
 }
 
-// comment is a comment's text; a line comment's trailing whitespace goes.
+// comment is a comment's text without trailing whitespace (a block
+// comment left open at the end of the file runs into the file's last
+// newline).
 func (f *formatter) comment(n *cst.Node) *doc.Doc {
-	s := f.text(n)
-	if n.Kind == "line_comment" {
-		for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t' || s[len(s)-1] == '\r') {
-			s = s[:len(s)-1]
-		}
-	}
-	return doc.Text(s)
+	return doc.Text(strings.TrimRight(f.text(n), " \t\r\n"))
 }
 
 // generic lays out n's children one after the other with the spacing of

@@ -47,7 +47,7 @@ func Tokens(root *Node, src []byte, isComment func(*Node) bool, skip map[string]
 }
 
 // Comments lists the texts of a tree's comments in source order, with
-// trailing whitespace removed.
+// the trailing whitespace of each line removed.
 func Comments(root *Node, src []byte, isComment func(*Node) bool) []string {
 	var out []string
 	stack := []*Node{root}
@@ -58,7 +58,13 @@ func Comments(root *Node, src []byte, isComment func(*Node) bool) []string {
 			continue
 		}
 		if isComment(n) {
-			out = append(out, strings.TrimRight(n.Text(src), " \t\r"))
+			lines := strings.Split(n.Text(src), "\n")
+			for i, l := range lines {
+				lines[i] = strings.TrimRight(l, " \t\r")
+			}
+			// (A comment left open at the end of the file runs into the
+			// file's last newline; that newline is whitespace too.)
+			out = append(out, strings.TrimRight(strings.Join(lines, "\n"), "\n"))
 			continue
 		}
 		for i := len(n.Kids) - 1; i >= 0; i-- {

@@ -91,3 +91,25 @@ func (n *Node) Children(field string) []*Node {
 
 // Text returns the node's source text.
 func (n *Node) Text(src []byte) string { return string(src[n.Start:n.End]) }
+
+// FirstError returns the offset of the first ERROR or MISSING node under
+// root (root's start when there is none). It is iterative.
+func FirstError(root *Node) int {
+	n := root
+	for {
+		if n.Error || n.Missing {
+			return n.Start
+		}
+		var next *Node
+		for _, k := range n.Kids {
+			if k.HasError || k.Error || k.Missing {
+				next = k
+				break
+			}
+		}
+		if next == nil {
+			return n.Start
+		}
+		n = next
+	}
+}
