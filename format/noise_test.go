@@ -82,7 +82,7 @@ func TestLayoutIgnoresWhitespace(t *testing.T) {
 	harnWhole := map[string]bool{"string": true, "multiline_string": true, "raw_string": true,
 		"line_comment": true, "block_comment": true, "shebang": true}
 	leiaWhole := map[string]bool{"string": true, "single_string": true, "raw_string": true, "fenced_string": true,
-		"template": true, "fenced_template": true, "comment": true, "directive": true}
+		"template": true, "fenced_template": true, "comment": true, "directive": true, "q_block": true, "shebang": true}
 	checked := 0
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {

@@ -15,6 +15,8 @@ type token struct {
 var atomic = map[string]bool{
 	"string": true, "single_string": true, "raw_string": true, "fenced_string": true,
 	"template": true, "fenced_template": true, "comment": true, "directive": true,
+	// q { ... } bodies are raw text (interpolations included).
+	"q_block": true, "shebang": true,
 }
 
 // tokens lists the tokens of the tree in source order, iteratively.
