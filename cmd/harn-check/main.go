@@ -61,6 +61,7 @@ func commands() []command {
 		{"parse", "print the syntax tree of files", runParse},
 		{"manifest", "print the predicate-site manifests of files", runManifest},
 		{"explain", "explain a diagnostic code", runExplain},
+		{"fmt", "format .harn and .leia files (--check, --diff, --write)", runFmt},
 		{"validate", "compile Rhai output validators and the blueprints that use them", runValidate},
 		{"validate-output", "run one validator on one answer and print the verdict", runValidateOutput},
 		{"llm", "llm evaluate: run or verify one decision evaluation", runLLM},

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/format"
+)
+
+// runFmt is `harn-check fmt [--check] [--diff] [--write] PATH...`: it
+// formats .harn and .leia files (directories are walked; `-` is stdin,
+// its language given by --lang). Without flags the formatted text goes to
+// stdout; --write rewrites the files that change; --check lists them and
+// exits 1; --diff prints a unified diff. A file with syntax errors is
+// never rewritten: its diagnostics go to stderr and the exit status is 1.
+func runFmt(e *env, args []string) int {
+	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
+	check := fs.Bool("check", false, "list the files that are not formatted and exit 1 if there are any; write nothing")
+	diff := fs.Bool("diff", false, "print a unified diff of the changes instead of the formatted text")
+	write := fs.Bool("write", false, "rewrite the files that are not formatted")
+	lang := fs.String("lang", "harn", "the language of stdin (-): harn or leia")
+	var out outputFlags
+	out.register(fs)
+	paths, ok := parseFlags(e, fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(paths) == 0 {
+		return fail(e, "no files given (usage: harn-check fmt [--check] [--diff] [--write] PATH... ; - reads stdin)")
+	}
+	if *check && *write {
+		return fail(e, "fmt: --check and --write cannot be combined (--check never writes)")
+	}
+	render, color, err := out.resolveFor(e, e.stderrTerminal)
+	if err != nil {
+		return fail(e, "%v", err)
+	}
+	r := &fmtRun{e: e, check: *check, diff: *diff, write: *write, report: &diagnostics.Report{}}
+	status := exitOK
+	var files []string
+	for _, p := range paths {
+		if p == "-" {
+			if *write {
+				return fail(e, "fmt: --write needs files, not stdin")
+			}
+			l, ok := format.ForExt("." + *lang)
+			if !ok {
+				return fail(e, "fmt: unknown --lang %q (want harn or leia)", *lang)
+			}
+			src, err := io.ReadAll(e.stdin)
+			if err != nil {
+				return fail(e, "reading stdin: %v", err)
+			}
+			status = max(status, r.file("<stdin>", "x"+l.Ext, src, true))
+			continue
+		}
+		found, err := driver.Discover([]string{p}, []string{".harn", ".leia"})
+		if err != nil {
+			return driverError(e, err)
+		}
+		files = append(files, found...)
+	}
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "harn-check: %s: cannot read: %v\n", path, err)
+			status = max(status, exitUsage)
+			continue
+		}
+		status = max(status, r.file(filepath.ToSlash(path), path, src, false))
+	}
+	if len(r.report.Files) > 0 {
+		if err := render(e, e.stderr, r.report, color); err != nil {
+			return fail(e, "writing output: %v", err)
+		}
+	}
+	return status
+}
+
+// fmtRun carries the mode of one fmt command.
+type fmtRun struct {
+	e                  *env
+	check, diff, write bool
+	report             *diagnostics.Report
+}
+
+// file formats one file (name is what messages call it, path decides the
+// language) and returns its exit status.
+func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
+	l, ok := format.ForPath(path)
+	if !ok {
+		fmt.Fprintf(r.e.stderr, "harn-check: %s: not a .harn or .leia file\n", name)
+		return exitUsage
+	}
+	out, err := l.Format(src, format.Options{})
+	if errors.Is(err, format.ErrSyntax) {
+		// Never rewritten; the syntax diagnostics say why.
+		var diags []diagnostics.Diagnostic
+		if dl, ok := driver.Lookup(path); ok && dl.Parse != nil {
+			_, diags = dl.Parse(name, src, false)
+		}
+		if len(diags) == 0 {
+			fmt.Fprintf(r.e.stderr, "harn-check: %s: %v\n", name, err)
+		}
+		r.report.Files = append(r.report.Files, diagnostics.File{Path: name, Source: src, Diagnostics: diags})
+		return exitFail
+	}
+	if err == nil {
+		err = l.Verify(src, out)
+	}
+	if err != nil {
+		fmt.Fprintf(r.e.stderr, "harn-check: %s: %v; the file is left as it is\n", name, err)
+		return exitUsage
+	}
+	changed := !bytes.Equal(src, out)
+	if r.diff && changed {
+		fmt.Fprint(r.e.stdout, format.UnifiedDiff(name, name+" (formatted)", src, out))
+	}
+	switch {
+	case r.check:
+		if changed {
+			if !r.diff {
+				fmt.Fprintln(r.e.stdout, name)
+			}
+			return exitFail
+		}
+	case r.write:
+		if changed {
+			if err := writeFormatted(path, out); err != nil {
+				fmt.Fprintf(r.e.stderr, "harn-check: %s: %v\n", name, err)
+				return exitUsage
+			}
+		}
+	case !r.diff:
+		r.e.stdout.Write(out)
+	}
+	return exitOK
+}
+
+// writeFormatted replaces path's content through a temporary file in the same
+// directory and a rename, keeping the file's mode, so an interrupted write
+// never leaves a truncated file.
+func writeFormatted(path string, data []byte) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".fmt-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Chmod(name, info.Mode().Perm()); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
