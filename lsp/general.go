@@ -61,7 +61,9 @@ func capabilities() protocol.ServerCapabilities {
 		SignatureHelpProvider: &protocol.SignatureHelpOptions{
 			TriggerCharacters: []string{"(", ","},
 		},
-		RenameProvider: protocol.RenameOptions{PrepareProvider: ptr(true)},
+		RenameProvider:                  protocol.RenameOptions{PrepareProvider: ptr(true)},
+		DocumentFormattingProvider:      true,
+		DocumentRangeFormattingProvider: true,
 	}
 }
 

@@ -94,6 +94,8 @@ func New(opts Options) *Server {
 		TextDocumentSignatureHelp:           s.signatureHelp,
 		TextDocumentPrepareRename:           s.prepareRename,
 		TextDocumentRename:                  s.rename,
+		TextDocumentFormatting:              s.formatting,
+		TextDocumentRangeFormatting:         s.rangeFormatting,
 	}
 	return s
 }

@@ -15,7 +15,9 @@
 -- function, a Harn evaluation site with a HARN-TYP-036 error and its fix
 -- (run when LEIA_LSP_TYP036=1, which ./editor-test sets when harn-check
 -- itself reports HARN-TYP-036 for the fixture; otherwise the step prints
--- that it was skipped), and a Leia syntax error (LEIA1001) and its fix.
+-- that it was skipped), a Leia syntax error (LEIA1001) and its fix, and
+-- formatting a Harn and a Leia buffer (whole and a range) through the
+-- server.
 
 local server = assert(os.getenv("LEIA_LSP"), "LEIA_LSP not set")
 local work = assert(os.getenv("LEIA_LSP_WORK"), "LEIA_LSP_WORK not set")
@@ -224,7 +226,57 @@ vim.api.nvim_buf_set_text(lbuf, 1, 12, 1, 12, { ")" })
 wait_for("the Leia syntax error to clear", function() return #errors(lbuf) == 0 end)
 step("closing the call cleared it")
 
--- 9. Orderly shutdown.
+-- 9. Formatting: a Harn and a Leia buffer are formatted through the server
+-- (textDocument/formatting with the buffer's own options), the editor
+-- applies the edits, and each buffer must then equal what `harn-check fmt`
+-- prints for the same file (./editor-test writes that next to the work
+-- directory). Then a range of the Harn buffer is formatted after an edit.
+local function buffer_text(b)
+  return table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n") .. "\n"
+end
+
+local function read_file(path)
+  local fh = assert(io.open(path))
+  local text = fh:read("*a")
+  fh:close()
+  return text
+end
+
+local function format_buffer(b, name)
+  local params = vim.lsp.util.make_formatting_params()
+  params.textDocument = { uri = vim.uri_from_bufnr(b) }
+  local edits = request(b, "textDocument/formatting", params)
+  check(edits and #edits > 1, name .. ": want several minimal edits, got " .. vim.inspect(edits))
+  vim.lsp.util.apply_text_edits(edits, b, "utf-16")
+  local want = read_file(work .. "/expected/" .. name)
+  check(buffer_text(b) == want, name .. " after formatting:\n" .. buffer_text(b) .. "\nwant:\n" .. want)
+  step(name .. " formatted through the server (" .. #edits .. " edits), equal to harn-check fmt")
+end
+
+local fbuf = open_fixture(testdata .. "/nvim/format.harn", "format.harn", "harn")
+vim.bo[fbuf].shiftwidth = 8 -- Harn's layout ignores the editor's indentation
+vim.bo[fbuf].expandtab = false
+format_buffer(fbuf, "format.harn")
+local lfbuf = open_fixture(testdata .. "/nvim/format.leia", "format.leia", "leia")
+vim.bo[lfbuf].shiftwidth = 4
+vim.bo[lfbuf].tabstop = 4
+vim.bo[lfbuf].expandtab = true
+format_buffer(lfbuf, "format.leia")
+
+-- Range formatting: mess up two lines, format only the first of them.
+vim.api.nvim_buf_set_lines(fbuf, 2, 4, false, { "    if score>90 {", "  return \"A\"" })
+local rparams = vim.lsp.util.make_given_range_params({ 3, 0 }, { 3, 0 })
+rparams.textDocument = { uri = vim.uri_from_bufnr(fbuf) }
+rparams.options = vim.lsp.util.make_formatting_params().options
+local redits = request(fbuf, "textDocument/rangeFormatting", rparams)
+check(redits and #redits > 0, "range formatting: " .. vim.inspect(redits))
+vim.lsp.util.apply_text_edits(redits, fbuf, "utf-16")
+local lines = vim.api.nvim_buf_get_lines(fbuf, 2, 4, false)
+check(lines[1] == "  if score > 90 {" and lines[2] == "  return \"A\"",
+  "range formatting changed " .. vim.inspect(lines) .. ", want only line 3 formatted")
+step("range formatting formatted line 3 only")
+
+-- 10. Orderly shutdown.
 vim.lsp.stop_client(client_id)
 wait_for("the server to stop", function() return vim.lsp.get_client_by_id(client_id) == nil end)
 step("PASS")
