@@ -82,7 +82,9 @@ func TestFormatting(t *testing.T) {
 	c.Initialize("file:///w", nil)
 	c.Open("file:///w/a.harn", "harn", 1, harnSrc)
 	c.Open("file:///w/b.leia", "leia", 1, leiaSrc)
-	opts := func(tab int, spaces bool) map[string]any { return map[string]any{"tabSize": tab, "insertSpaces": spaces} }
+	opts := func(tab int, spaces bool) map[string]any {
+		return map[string]any{"tabSize": tab, "insertSpaces": spaces}
+	}
 
 	for _, tc := range []struct {
 		uri, src, ext string
