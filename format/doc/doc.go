@@ -69,6 +69,15 @@ type Doc struct {
 	nl bool
 }
 
+// asciiText are the one-character texts, shared (documents are
+// immutable), so that punctuation costs no allocation.
+var asciiText = func() (t [128]*Doc) {
+	for c := range t {
+		t[c] = &Doc{k: kText, s: string(rune(c)), width: 1}
+	}
+	return t
+}()
+
 var (
 	line        = &Doc{k: kLine, width: 1}
 	softLine    = &Doc{k: kSoftLine}
@@ -82,6 +91,9 @@ var (
 func Text(s string) *Doc {
 	if s == "" {
 		return nil
+	}
+	if len(s) == 1 && s[0] < 128 && s[0] != '\n' {
+		return asciiText[s[0]]
 	}
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return &Doc{k: kText, s: s, multiline: true, width: utf8.RuneCountInString(s[:i]), nl: true}
@@ -125,6 +137,30 @@ func Concat(parts ...*Doc) *Doc {
 			continue
 		}
 		d.kids = append(d.kids, p)
+		d.width += p.width
+		d.nl = d.nl || p.nl
+	}
+	return d
+}
+
+// ConcatOwned is Concat of parts, taking ownership of the slice (it may
+// be modified and kept): the builder's way to avoid a copy.
+func ConcatOwned(parts []*Doc) *Doc {
+	n := 0
+	for _, p := range parts {
+		if p != nil {
+			parts[n] = p
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return nil
+	case 1:
+		return parts[0]
+	}
+	d := &Doc{k: kConcat, kids: parts[:n:n]}
+	for _, p := range d.kids {
 		d.width += p.width
 		d.nl = d.nl || p.nl
 	}

@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/harnlang/harn-check/format/doc"
 	"github.com/harnlang/harn-check/format/internal/cst"
@@ -86,12 +87,7 @@ func Format(src []byte) ([]byte, error) {
 // Parse parses src into the tree Format reads; it fails with a
 // *SyntaxError when src has syntax errors.
 func Parse(src []byte) (*cst.Node, error) {
-	tree := binding.ParseTree(src, nil)
-	if tree == nil {
-		return nil, &SyntaxError{Offset: -1}
-	}
-	defer tree.Close()
-	root := cst.Build(tree, binding.Language())
+	root := cst.Parse(binding.Language(), src)
 	if root == nil {
 		return nil, &SyntaxError{Offset: -1}
 	}
@@ -141,8 +137,14 @@ func (f *formatter) line(off int) int {
 	return i
 }
 
-// text is n's source text.
-func (f *formatter) text(n *cst.Node) string { return string(f.src[n.Start:n.End]) }
+// text is n's source text. It shares the source's memory (the source is
+// not modified while it is formatted), so tokens cost no copy.
+func (f *formatter) text(n *cst.Node) string {
+	if n.End <= n.Start {
+		return ""
+	}
+	return unsafe.String(&f.src[n.Start], n.End-n.Start)
+}
 
 // verbatim is n exactly as written.
 func (f *formatter) verbatim(n *cst.Node) *doc.Doc { return doc.Text(f.text(n)) }

@@ -81,7 +81,7 @@ func (f *formatter) stmtList(kids []*cst.Node, openEnd int, style listStyle, ite
 	if prev == nil && len(opens) == 0 {
 		return nil, nil
 	}
-	return doc.Concat(opens...), doc.Concat(parts...)
+	return doc.ConcatOwned(opens), doc.ConcatOwned(parts)
 }
 
 // needsTopLevelBlank reports whether a blank line follows the top-level
@@ -207,7 +207,7 @@ func (f *formatter) seq(open string, openEnd int, kids []*cst.Node, close string
 		budget += 2
 	}
 	inner := doc.Concat(
-		doc.Indent(doc.Concat(edge, doc.Concat(parts...), doc.IfBreak(doc.Text(","), nil))),
+		doc.Indent(doc.Concat(edge, doc.ConcatOwned(parts), doc.IfBreak(doc.Text(","), nil))),
 		edge,
 	)
 	return doc.Concat(doc.Text(open), doc.GroupWithin(budget, inner), doc.Text(close))

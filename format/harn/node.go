@@ -40,19 +40,21 @@ func (f *formatter) node(n *cst.Node) *doc.Doc {
 	if f.depth >= MaxDepth {
 		return f.verbatim(n)
 	}
-	f.depth++
-	defer func() { f.depth-- }()
 	if isComment(n) {
 		return f.comment(n)
 	}
 	if !n.Named || len(n.Kids) == 0 {
 		return f.verbatim(n)
 	}
-	b, ok := builders[n.Kind]
-	if !ok || (!b.commentAware && hasCommentKid(n)) {
-		return f.generic(n)
+	f.depth++
+	var d *doc.Doc
+	if b, ok := builders[n.Kind]; ok && (b.commentAware || !hasCommentKid(n)) {
+		d = b.build(f, n)
+	} else {
+		d = f.generic(n)
 	}
-	return b.build(f, n)
+	f.depth--
+	return d
 }
 
 func isComment(n *cst.Node) bool {
@@ -142,7 +144,7 @@ func (f *formatter) genericKids(n *cst.Node, kids []*cst.Node, hook func(k *cst.
 		broke = true
 	}
 	if !broke || len(parts) < 2 {
-		return doc.Concat(parts...)
+		return doc.ConcatOwned(parts)
 	}
 	return doc.Concat(parts[0], doc.Indent(doc.Concat(parts[1:]...)))
 }

@@ -93,12 +93,7 @@ func FormatWith(src []byte, opts Options) ([]byte, error) {
 // Parse parses src into the tree Format reads; it fails with a
 // *SyntaxError when src has syntax errors.
 func Parse(src []byte) (*cst.Node, error) {
-	tree := binding.ParseTree(src, nil)
-	if tree == nil {
-		return nil, &SyntaxError{Offset: -1}
-	}
-	defer tree.Close()
-	root := cst.Build(tree, binding.Language())
+	root := cst.Parse(binding.Language(), src)
 	if root == nil {
 		return nil, &SyntaxError{Offset: -1}
 	}

@@ -3,6 +3,7 @@ package leia
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"github.com/harnlang/harn-check/format/doc"
 )
@@ -91,7 +92,7 @@ func firstCloser(src []byte, toks []token, i int) string {
 // trailing whitespace of each of its lines (as upstream trims every line
 // outside raw strings).
 func tokenText(src []byte, t token) string {
-	s := string(src[t.n.Start:t.n.End])
+	s := bytesString(src[t.n.Start:t.n.End])
 	if t.n.Kind != "comment" && t.n.Kind != "directive" {
 		return s
 	}
@@ -160,7 +161,16 @@ func spacing(src []byte, toks []token, i int) string {
 		}
 		return " "
 	}
-	return string(gap)
+	return bytesString(gap)
+}
+
+// bytesString views b as a string without copying: the source is not
+// modified while it is formatted, and the printer copies what it writes.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 func isTok(t token, text string) bool { return !t.n.Named && t.n.Kind == text }

@@ -11,9 +11,12 @@
 package cst
 
 import (
+	"sync"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/harnlang/harn-check/grammar/tsflat"
+	"github.com/harnlang/harn-check/grammar/tsutil"
 )
 
 // Node is one node of the tree.
@@ -32,13 +35,54 @@ type Node struct {
 	Kids []*Node
 }
 
+// parsers keeps a pool of parsers per language: creating one costs about
+// as much as a tenth of parsing a large file.
+var parsers sync.Map // *sitter.Language -> *sync.Pool
+
+// Parse parses src with lang through grammar/tsutil (bounded work) with a
+// pooled parser and copies the tree. It returns nil when the parser gave
+// up (tsutil's budget).
+func Parse(lang *sitter.Language, src []byte) *Node {
+	v, ok := parsers.Load(lang)
+	if !ok {
+		v, _ = parsers.LoadOrStore(lang, &sync.Pool{New: func() any {
+			p := sitter.NewParser()
+			if err := p.SetLanguage(lang); err != nil {
+				// The ABI is fixed when the parser is generated: a build
+				// problem, not an input one.
+				panic("cst: " + err.Error())
+			}
+			return p
+		}})
+	}
+	pool := v.(*sync.Pool)
+	p := pool.Get().(*sitter.Parser)
+	defer pool.Put(p)
+	tree := tsutil.Parse(p, src, nil)
+	if tree == nil {
+		p.Reset()
+		return nil
+	}
+	defer tree.Close()
+	return Build(tree, lang)
+}
+
+// walkBufs recycles the record arrays between builds, so that a walk
+// usually fits the buffer it is given (one cgo call, not two).
+var walkBufs = sync.Pool{New: func() any { return new([]tsflat.Record) }}
+
 // Build copies tree into Go memory. It returns nil for a nil tree.
 func Build(tree *sitter.Tree, lang *sitter.Language) *Node {
 	if tree == nil {
 		return nil
 	}
 	names := tsflat.NamesOf(lang)
-	recs := tsflat.Walk(tree.RootNode(), nil)
+	bp := walkBufs.Get().(*[]tsflat.Record)
+	recs := tsflat.Walk(tree.RootNode(), *bp)
+	defer func() {
+		*bp = recs[:0]
+		walkBufs.Put(bp)
+	}()
 	if len(recs) == 0 {
 		return nil
 	}
