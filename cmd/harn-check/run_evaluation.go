@@ -17,12 +17,14 @@ const RunRecordSchema = "harn-check.run_record.v1"
 // evaluationFlags are run's decision-evaluation flags.
 type evaluationFlags struct {
 	tape, runRecord, catalog string
+	runCostLimit             float64
 }
 
 func (f *evaluationFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.tape, "evaluation-tape", "", "replay harness.llm.evaluate* from this tape when it exists, record to it otherwise")
 	fs.StringVar(&f.runRecord, "run-record", "", "write the run record (evidence.evaluation_receipts) to this JSON file")
 	fs.StringVar(&f.catalog, "catalog", "", "route catalog (a harn.toml; default: the nearest harn.toml above the program)")
+	fs.Float64Var(&f.runCostLimit, "run-cost-limit", -1, "the run's spending ceiling in USD for evaluations (conservative budget authority; default: none)")
 }
 
 // evaluationRun is one run's evaluation state.
@@ -38,6 +40,12 @@ func (f *evaluationFlags) setup(program string) (*evaluationRun, error) {
 	r := &evaluationRun{flags: *f, journal: &evaluate.Journal{}}
 	var err error
 	opts := &evaluate.Options{Journal: r.journal}
+	if f.runCostLimit >= 0 {
+		c := f.runCostLimit
+		opts.Ledger = evaluate.NewLedger(&c)
+	} else if f.runCostLimit != -1 {
+		return nil, fmt.Errorf("--run-cost-limit must not be negative")
+	}
 	if f.catalog != "" {
 		opts.Catalog, err = llm.LoadCatalog(f.catalog)
 	} else {

@@ -188,3 +188,42 @@ func TestRunRecordOverflow(t *testing.T) {
 		t.Errorf("gap %v", g)
 	}
 }
+
+// --run-cost-limit installs the run's ceiling before the first call: an
+// evaluation it cannot cover is a budget_cut with no request.
+func TestRunCostLimit(t *testing.T) {
+	srv, requests := chatFake(t)
+	dir := t.TempDir()
+	cat := writeFile(t, dir, "http.toml", fmt.Sprintf(`
+[[routes]]
+provider = "mock"
+model = "fixture"
+operations = ["text_generation", "decision"]
+structured_transport = "native_schema"
+api = "openai_chat"
+base_url = "%s/v1"
+api_key_env = "FAKE_KEY"
+context_window = 128000
+input_price_per_mtok = 1.0
+output_price_per_mtok = 1.0
+`, srv.URL))
+	t.Setenv("FAKE_KEY", cliFakeKey)
+	record := filepath.Join(dir, "run.json")
+	code, out, errs := runCLI(t, "run", "--catalog", cat, "--allow-net", "--run-cost-limit", "0.000001", "--run-record", record,
+		filepath.Join("testdata", "evaluate", "budget.harn"))
+	if code != 0 || !strings.Contains(out, "budget_cut run_cost") || !strings.Contains(out, "remaining 0.000001") || requests.Load() != 0 {
+		t.Fatalf("exit %d, %d requests\n%s\n%s", code, requests.Load(), out, errs)
+	}
+	rr, _ := readRunRecord(t, record)
+	if rc := rr.Evidence.Receipts[0]; rc["outcome_kind"] != "budget_cut" || rc["physical_attempts"] != 0.0 {
+		t.Errorf("receipt %v", rc)
+	}
+	// Without the ceiling the same call is admitted.
+	code, out, _ = runCLI(t, "run", "--catalog", cat, "--allow-net", filepath.Join("testdata", "evaluate", "budget.harn"))
+	if code != 0 || !strings.Contains(out, "answered") || requests.Load() != 1 {
+		t.Errorf("without a ceiling: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runCLI(t, "run", "--run-cost-limit", "-2", filepath.Join("testdata", "evaluate", "budget.harn")); code != 2 {
+		t.Errorf("negative limit: exit %d", code)
+	}
+}

@@ -132,6 +132,9 @@ func TestAdmissionRefusalsMakeZeroRequests(t *testing.T) {
 		{name: "native over the execution ceiling", req: func(t *testing.T) Request {
 			return request(t, "vercel", "typesafe/jev-1.13", "")
 		}, ceiling: ptrF(0), kind: OutcomeBudgetCut, field: "limit", value: "run_cost"},
+		{name: "structured call over the execution ceiling", req: func(t *testing.T) Request {
+			return request(t, "local", "judge", "")
+		}, ceiling: ptrF(0.000001), kind: OutcomeBudgetCut, field: "limit", value: "run_cost"},
 		{name: "structured temperature", req: func(t *testing.T) Request {
 			return request(t, "local", "judge", `, "temperature": 0.7`)
 		}, kind: OutcomeUnavailable, field: "reason", value: "unsupported_options"},

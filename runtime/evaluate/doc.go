@@ -26,13 +26,14 @@
 //  6. Cost bound from the route's price (unknown price, or a native route
 //     not declared input-only: unavailable/unsupported_options); bound >
 //     evaluation_cost_limit: budget_cut/evaluation_cost; ledger committed
-//     + bound > run_cost_limit: budget_cut/run_cost.
+//     + bound > the run limit (run_cost_limit tightened by the ledger's
+//     ceiling): budget_cut/run_cost.
 //  7. A cancelled context: cancelled ("interrupt"); a passed deadline:
 //     budget_cut/deadline.
 //  8. Native options (effort/temperature) on a native route, or a backend
 //     that does not match the route's protocol: unavailable/
 //     unsupported_options. Reservation in the shared Ledger (native
-//     always, structured when run_cost_limit asks for conservative
+//     always, structured when a run limit asks for conservative
 //     admission): no ceiling, late activation or closed admission:
 //     unavailable/admission_refused with the receipt's admission_reason;
 //     over the ceiling: budget_cut/run_cost.

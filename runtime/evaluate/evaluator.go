@@ -276,7 +276,13 @@ func (e *Evaluator) run(ctx context.Context, req Request, canonical []byte, p *P
 	if l := p.EvaluationCostLimit; l != nil && bound > *l {
 		return budgetCut(h, "evaluation_cost", bound, *l), nil
 	}
-	if l := p.RunCostLimit; l != nil {
+	// The run limit is the policy's run_cost_limit tightened by the
+	// execution's ceiling (the ledger's conservative authority).
+	runLimit := p.RunCostLimit
+	if c := e.opts.Ledger.State().Ceiling; c != nil && (runLimit == nil || *c < *runLimit) {
+		runLimit = c
+	}
+	if l := runLimit; l != nil {
 		if spent := e.opts.Ledger.Committed(); spent+bound > *l {
 			return budgetCut(h, "run_cost", bound, math.Max(*l-spent, 0)), nil
 		}
@@ -304,7 +310,7 @@ func (e *Evaluator) run(ctx context.Context, req Request, canonical []byte, p *P
 
 	// --- Reservation. ---
 	var hold *Hold
-	conservative := route.IsNative() || p.RunCostLimit != nil
+	conservative := route.IsNative() || runLimit != nil
 	if conservative {
 		var refusal *Refusal
 		hold, refusal = e.opts.Ledger.Reserve(bound, p.RunCostLimit, route.IsNative())
