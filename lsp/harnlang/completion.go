@@ -32,9 +32,12 @@ func identByte(b byte) bool {
 
 // Completion implements features.Features with what syntax knows: the
 // names visible at offset (declared before it in an enclosing scope, or
-// hoisted: functions, types, imports) and the keywords, filtered by the
-// word being typed; nothing inside a comment or string. After a "." it
-// offers the receiver's members from its inferred type (memberCompletion).
+// hoisted: functions, types, imports), then the whole builtin table
+// (functions, runtime globals, namespaces) that no visible name shadows,
+// then the keywords, filtered by the word being typed; nothing inside a
+// comment or string. After "ns." for a builtin namespace it offers the
+// namespace's members; after another "." the receiver's members from its
+// inferred type (memberCompletion).
 func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int) ([]features.CompletionItem, error) {
 	src := s.Doc.Text
 	if offset < 0 || offset > len(src) {
@@ -44,12 +47,17 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 	for start > 0 && identByte(src[start-1]) {
 		start--
 	}
-	if start > 0 && src[start-1] == '.' {
-		return memberCompletion(s, start, offset), nil
-	}
 	prefix := strings.ToLower(string(src[start:offset]))
 	tree, done := treeOf(s.Doc)
 	defer done()
+	if start > 0 && src[start-1] == '.' {
+		if tree != nil {
+			if items, ok := namespaceCompletion(tree, f.names.Index(tree, src), src, start, offset); ok {
+				return items, nil
+			}
+		}
+		return memberCompletion(s, start, offset), nil
+	}
 	if tree == nil {
 		return nil, nil
 	}
@@ -90,6 +98,7 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 		slices.SortFunc(local, func(a, b features.CompletionItem) int { return strings.Compare(a.Label, b.Label) })
 		out = append(out, local...)
 	}
+	out = append(out, builtinCompletions(prefix, seen, replace)...)
 	for _, k := range keywords {
 		if !seen[k] && strings.HasPrefix(k, prefix) {
 			out = append(out, features.CompletionItem{Label: k, Kind: features.CompletionKeyword, Replace: replace})

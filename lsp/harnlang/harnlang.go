@@ -146,6 +146,9 @@ func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*f
 	ix := f.names.Index(tree, s.Doc.Text)
 	d := ix.ResolveAt(offset)
 	if d == nil {
+		if md, sp, ok := builtinAt(tree, ix, s.Doc.Text, offset); ok {
+			return &features.Hover{Span: sp, Markdown: md}, nil
+		}
 		// A member read shows its inferred type, unless it is the callee
 		// of an evaluation call; elsewhere in an evaluation call the
 		// site's facts come from the check (the predicate-site manifest).

@@ -6,6 +6,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/harnlang/harn-check/checker/harn/builtins"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
@@ -15,9 +16,11 @@ import (
 
 // SignatureHelp implements features.Features for calls of functions,
 // pipelines and tools declared in the file or imported from a relative
-// module: the declaration's signature with its doc comment, and the
-// parameter the cursor is at. Built-ins and methods need the checker's
-// types and get nothing.
+// module (the declaration's signature with its doc comment), of every
+// builtin of the standard library and builtin namespace member
+// (`stream.map(`; the table's signature and doc), of the std/predicate
+// builders and the HarnessLlm evaluation methods, with the parameter the
+// cursor is at. Other methods need the checker's types and get nothing.
 func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset int) (*features.SignatureHelp, error) {
 	tree, done := treeOf(s.Doc)
 	defer done()
@@ -40,6 +43,9 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 		}
 	}
 	if fn.Kind() == "member_expression" {
+		if b := namespaceMember(fn, f.names.Index(tree, s.Doc.Text), s.Doc.Text); b != nil {
+			return builtinCallSignature(b, active), nil
+		}
 		// The evaluation methods of HarnessLlm, by their unique names.
 		prop := fn.ChildByFieldName("property")
 		if prop == nil {
@@ -62,6 +68,9 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 	ix := f.names.Index(tree, s.Doc.Text)
 	d := ix.Resolve(ix.ByRef[nodeSpan(fn)])
 	if d == nil {
+		if b := builtins.Lookup(fn.Utf8Text(s.Doc.Text)); b != nil && b.Namespace == "" {
+			return builtinCallSignature(b, active), nil
+		}
 		return nil, nil
 	}
 	if d.Kind == kindImport && d.Module == stdlib.PredicateModule {
