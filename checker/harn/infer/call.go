@@ -72,6 +72,22 @@ func (c *checker) methodCall(sc *scope, e *ast.Call, m *ast.Member) types.Type {
 		return types.AnyType
 	}
 	name := m.Name.Name
+	if id, ok := unparen(m.X).(*ast.Ident); ok && sc.lookup(id.Name) == nil && builtins.IsNamespace(id.Name) {
+		// A member of a builtin namespace: `stream.map(xs, f)`.
+		args := c.args(sc, e.Args)
+		full := id.Name + "." + name
+		if b := builtins.Lookup(full); b != nil {
+			sig := b.Signature()
+			c.facts.Types[e.Func] = sig
+			c.facts.Calls = append(c.facts.Calls, analysis.Call{Node: e, Name: full, Sig: sig, Args: args, Builtin: true})
+			return sig.Result
+		}
+		if !c.facts.Degraded {
+			callee := &ast.Ident{Span: ast.Span{Start: id.Span.Start, End: m.Name.Span.End}, Name: full}
+			c.facts.Unresolved = append(c.facts.Unresolved, analysis.Unresolved{Ident: callee, Call: true, Suggest: c.suggestMember(id.Name, name)})
+		}
+		return types.AnyType
+	}
 	if et, ok := c.enumMember(sc, m.X, name); ok {
 		c.args(sc, e.Args)
 		return et

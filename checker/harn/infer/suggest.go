@@ -89,3 +89,22 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// suggestMember returns the member of namespace ns nearest to name, as
+// "ns.member", or "".
+func (c *checker) suggestMember(ns, name string) string {
+	limit := maxSuggestDistance
+	if len(name) <= 5 {
+		limit = 1
+	}
+	best, bestDist := "", limit+1
+	for _, m := range builtins.Members(ns) {
+		if dist := editDistance(name, m.Member); dist < bestDist || (dist == bestDist && better(name, m.Member, best)) {
+			best, bestDist = m.Member, dist
+		}
+	}
+	if best == "" || bestDist > limit {
+		return ""
+	}
+	return ns + "." + best
+}
