@@ -311,4 +311,3 @@ func (l *lowerer) multiline(n Node, s *ast.StringLit) ast.Expr {
 	}
 	return s
 }
-
