@@ -1,0 +1,818 @@
+package leia
+
+import (
+	"math"
+	"strings"
+
+	"github.com/harnlang/harn-check/grammar/leia/ast"
+)
+
+func (c *compiler) expr(e ast.Expr) evalFn {
+	c.depth++
+	defer func() { c.depth-- }()
+	if c.depth > maxNesting {
+		c.fail(e.Pos().Start, "expression nested too deeply")
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		return c.readVar(e)
+	case *ast.IntLit:
+		v := Int(e.Value)
+		if !e.Ok {
+			f, _ := parseNumber(strings.ReplaceAll(e.Raw, "_", ""))
+			if f.k == KindNil {
+				c.fail(e.Start, "malformed number %s", e.Raw)
+			}
+			v = Float(f.AsFloat())
+		}
+		return constant(v)
+	case *ast.FloatLit:
+		if !e.Ok {
+			c.fail(e.Start, "malformed number %s", e.Raw)
+		}
+		return constant(Float(e.Value))
+	case *ast.DurationLit:
+		secs, ok := parseDuration(e.Raw)
+		if !ok {
+			c.fail(e.Start, "malformed duration %s", e.Raw)
+		}
+		return constant(Float(secs))
+	case *ast.BoolLit:
+		return constant(Bool(e.Value))
+	case *ast.NilLit:
+		return constant(Nil)
+	case *ast.VarargExpr:
+		if !c.fn.variadic {
+			c.fail(e.Start, "cannot use '...' outside a variadic function")
+		}
+		return func(fr *frame) Value {
+			if len(fr.varargs) == 0 {
+				return Nil
+			}
+			return fr.varargs[0]
+		}
+	case *ast.ChanExpr:
+		return constant(chanTypeValue)
+	case *ast.StringLit:
+		return c.stringLit(e.Parts)
+	case *ast.ParenExpr:
+		return c.expr(e.X)
+	case *ast.UnaryExpr:
+		return c.unary(e)
+	case *ast.BinaryExpr:
+		return c.binary(e)
+	case *ast.CallExpr, *ast.MethodCallExpr:
+		m := c.multi(e)
+		return func(fr *frame) Value {
+			r := m(fr)
+			if len(r) == 0 {
+				return Nil
+			}
+			return r[0]
+		}
+	case *ast.IndexExpr:
+		obj, key := c.expr(e.X), c.expr(e.Index)
+		pos := int32(e.Start)
+		return func(fr *frame) Value {
+			o, k := obj(fr), key(fr)
+			if o.k == KindTable {
+				t := o.Table()
+				if v := t.Get(k); v.k != KindNil || t.meta == nil {
+					return v
+				}
+			}
+			return fr.th.index(o, k, pos)
+		}
+	case *ast.FieldExpr:
+		obj := c.expr(e.X)
+		name := e.Field.Name
+		key := String(name)
+		pos := int32(e.Field.Start)
+		desc := describe(e.X)
+		return func(fr *frame) Value {
+			o := obj(fr)
+			if o.k == KindTable {
+				t := o.Table()
+				if v := t.GetStr(name); v.k != KindNil || t.meta == nil {
+					return v
+				}
+			}
+			return fr.th.indexDesc(o, key, pos, desc)
+		}
+	case *ast.FuncLit:
+		p := c.function(e, "", e.Body)
+		return closureMaker(p)
+	case *ast.TableExpr:
+		return c.table(e, "")
+	case *ast.ListExpr:
+		return c.list(e.Elems)
+	case *ast.DenseArray:
+		tbl := c.table(e.Body, e.ElemType)
+		return tbl
+	case *ast.TaggedBlock:
+		return c.taggedBlock(e)
+	case *ast.TaggedString:
+		return c.taggedString(e)
+	case *ast.QuoteBlock:
+		return c.quoteBlock(e)
+	case *ast.AgentExpr:
+		return c.agentExpr(e)
+	case *ast.Error:
+		c.fail(e.Start, "syntax error")
+	}
+	c.fail(e.Pos().Start, "unsupported expression %T", e)
+	return nil
+}
+
+func constant(v Value) evalFn { return func(*frame) Value { return v } }
+
+// chanTypeValue is what `chan` evaluates to: make(chan) recognises it.
+var chanTypeValue = UserdataValue(&Userdata{Value: chanTypeMarker{}, TypeName: "chantype"})
+
+type chanTypeMarker struct{}
+
+// describe names an expression for error messages ("local 'x'",
+// "field 'f'").
+func describe(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return "'" + e.Name + "'"
+	case *ast.FieldExpr:
+		return "field '" + e.Field.Name + "'"
+	case *ast.MethodCallExpr:
+		return "method '" + e.Method.Name + "'"
+	case *ast.IndexExpr:
+		if s, ok := e.Index.(*ast.StringLit); ok {
+			if v, ok := s.Value(); ok {
+				return "field '" + v + "'"
+			}
+		}
+	}
+	return ""
+}
+
+func (c *compiler) readVar(id *ast.Ident) evalFn {
+	r := c.res.refs[id]
+	switch r.kind {
+	case refLocal:
+		slot := r.vi.slot
+		if r.vi.captured {
+			return func(fr *frame) Value {
+				if s := fr.slots[slot]; s.k == kindCell {
+					return s.cell().v
+				}
+				return Nil
+			}
+		}
+		return func(fr *frame) Value { return fr.slots[slot] }
+	case refUpval:
+		i := r.index
+		return func(fr *frame) Value { return fr.cl.upvals[i].v }
+	}
+	name := id.Name
+	g := c.in.globals
+	return func(*frame) Value { return g.GetStr(name) }
+}
+
+// stringLit compiles a string with ${} interpolations.
+func (c *compiler) stringLit(parts []ast.StringPart) evalFn {
+	if len(parts) == 0 {
+		return constant(String(""))
+	}
+	if len(parts) == 1 && parts[0].Expr == nil {
+		return constant(String(parts[0].Text))
+	}
+	type piece struct {
+		text string
+		e    evalFn
+		pos  int32
+	}
+	ps := make([]piece, len(parts))
+	for i, p := range parts {
+		if p.Expr != nil {
+			ps[i] = piece{e: c.expr(p.Expr), pos: int32(p.Start)}
+		} else {
+			ps[i] = piece{text: p.Text}
+		}
+	}
+	return func(fr *frame) Value {
+		var b strings.Builder
+		for _, p := range ps {
+			if p.e == nil {
+				b.WriteString(p.text)
+				continue
+			}
+			b.WriteString(fr.th.tostring(p.e(fr), p.pos))
+		}
+		return String(b.String())
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Calls
+
+// multiOrNil compiles a call or ... in a multi-value position; nil for
+// other expressions.
+func (c *compiler) multiOrNil(e ast.Expr) multiFn {
+	switch e := e.(type) {
+	case *ast.CallExpr, *ast.MethodCallExpr:
+		return c.multi(e)
+	case *ast.VarargExpr:
+		if !c.fn.variadic {
+			c.fail(e.Start, "cannot use '...' outside a variadic function")
+		}
+		return func(fr *frame) []Value { return fr.varargs }
+	}
+	return nil
+}
+
+// args compiles an argument list: fixed single values and an optional
+// multi-valued last argument.
+func (c *compiler) args(es []ast.Expr) ([]evalFn, multiFn) {
+	if len(es) == 0 {
+		return nil, nil
+	}
+	last := c.multiOrNil(es[len(es)-1])
+	n := len(es)
+	if last != nil {
+		n--
+	}
+	fixed := make([]evalFn, n)
+	for i := 0; i < n; i++ {
+		fixed[i] = c.expr(es[i])
+	}
+	return fixed, last
+}
+
+// multi compiles a call; the result slice is valid until the thread's next
+// call.
+func (c *compiler) multi(e ast.Expr) multiFn {
+	switch e := e.(type) {
+	case *ast.CallExpr:
+		fn := c.expr(e.Fun)
+		args, spread := c.args(e.Args)
+		return callSite(fn, nil, args, spread, int32(e.Start), describe(e.Fun))
+	case *ast.MethodCallExpr:
+		recv := c.expr(e.Recv)
+		args, spread := c.args(e.Args)
+		return methodSite(recv, e.Method.Name, args, spread, int32(e.Method.Start))
+	}
+	return c.multiOrNil(e)
+}
+
+func callSite(fn evalFn, _ evalFn, args []evalFn, spread multiFn, pos int32, desc string) multiFn {
+	return func(fr *frame) []Value {
+		return fr.th.invoke(fr, fn(fr), Nil, false, args, spread, pos, desc)
+	}
+}
+
+func methodSite(recv evalFn, name string, args []evalFn, spread multiFn, pos int32) multiFn {
+	key := String(name)
+	desc := "method '" + name + "'"
+	return func(fr *frame) []Value {
+		o := recv(fr)
+		var f Value
+		if o.k == KindTable {
+			t := o.Table()
+			if f = t.GetStr(name); f.k == KindNil && t.meta != nil {
+				f = fr.th.index(o, key, pos)
+			}
+		} else {
+			f = fr.th.indexDesc(o, key, pos, desc)
+		}
+		return fr.th.invoke(fr, f, o, true, args, spread, pos, desc)
+	}
+}
+
+// invoke calls fv with an optional self argument and compiled arguments.
+// A Leia callee gets its frame slots filled directly, without an argument
+// slice.
+func (th *Thread) invoke(fr *frame, fv Value, self Value, hasSelf bool, args []evalFn, spread multiFn, pos int32, desc string) []Value {
+	if fv.k == KindFunction {
+		cl := fv.closure()
+		p := cl.proto
+		m := th.mark()
+		slots := th.reserve(p.nslots)
+		np := p.nparams
+		var extra []Value
+		i := 0
+		if hasSelf {
+			if np > 0 {
+				slots[0] = self
+			} else if p.variadic {
+				extra = append(extra, self)
+			}
+			i = 1
+		}
+		for _, a := range args {
+			v := a(fr)
+			if i < np {
+				slots[i] = v
+			} else if p.variadic {
+				extra = append(extra, v)
+			}
+			i++
+		}
+		if spread != nil {
+			for _, v := range spread(fr) {
+				if i < np {
+					slots[i] = v
+				} else if p.variadic {
+					extra = append(extra, v)
+				}
+				i++
+			}
+		}
+		fr.callPos = pos
+		nf := th.pushFrame(cl, slots, m)
+		nf.varargs = extra
+		th.runFrame(nf, p)
+		return th.rets[:th.nret]
+	}
+	m := th.mark()
+	n := len(args)
+	if hasSelf {
+		n++
+	}
+	buf := th.reserve(n)
+	i := 0
+	if hasSelf {
+		buf[0] = self
+		i = 1
+	}
+	for _, a := range args {
+		buf[i] = a(fr)
+		i++
+	}
+	if spread != nil {
+		buf = th.extend(buf, spread(fr))
+	}
+	fr.callPos = pos
+	if fv.k == KindNative {
+		nf := fv.Native()
+		r, err := nf.Fn(th, buf)
+		if err != nil {
+			panic(th.wrapNativeError(err, nf, pos))
+		}
+		th.release(m)
+		return r
+	}
+	if fv.k == KindNil || (fv.k != KindTable && fv.k != KindUserdata) {
+		if desc != "" {
+			panic(th.runtimeError(pos, "attempt to call a %s value (%s)", fv.TypeName(), desc))
+		}
+		panic(th.runtimeError(pos, "attempt to call a %s value", fv.TypeName()))
+	}
+	r := th.callAt(fv, buf, pos)
+	th.release(m)
+	return r
+}
+
+// ---------------------------------------------------------------------------
+// Tables
+
+func (c *compiler) table(t *ast.TableExpr, elemType string) evalFn {
+	type field struct {
+		key   Value
+		keyE  evalFn
+		value evalFn
+		pos   int32
+	}
+	var named []field
+	var positional []ast.Expr
+	for _, f := range t.Fields {
+		switch f.Kind {
+		case ast.FieldNamed, ast.FieldString:
+			named = append(named, field{key: String(f.Name), value: c.expr(f.Value)})
+		case ast.FieldComputed:
+			named = append(named, field{keyE: c.expr(f.Key), value: c.expr(f.Value), pos: int32(f.Start)})
+		case ast.FieldPositional:
+			positional = append(positional, f.Value)
+		}
+	}
+	// Positional entries keep their order relative to each other; named
+	// entries are set after them, as Lua does for mixed constructors
+	// whose named keys are not integers.
+	list := c.list(positional)
+	nn := len(named)
+	return func(fr *frame) Value {
+		tv := list(fr)
+		tb := tv.Table()
+		if elemType != "" {
+			tb.ElemType = elemType
+		}
+		if nn > 0 && tb.sidx == nil {
+			tb.slots = make([]slot, 0, nn)
+		}
+		for _, f := range named {
+			k := f.key
+			if f.keyE != nil {
+				k = f.keyE(fr)
+			}
+			v := f.value(fr)
+			if !tb.Set(k, v) {
+				if k.k == KindNil {
+					panic(fr.th.runtimeError(f.pos, "table index is nil"))
+				}
+				panic(fr.th.runtimeError(f.pos, "table index is NaN"))
+			}
+		}
+		return tv
+	}
+}
+
+func (c *compiler) list(elems []ast.Expr) evalFn {
+	fixed, spread := c.args(elems)
+	n := len(fixed)
+	return func(fr *frame) Value {
+		t := &Table{}
+		if n > 0 || spread != nil {
+			t.arr = make([]Value, n, n+4)
+			for i, f := range fixed {
+				t.arr[i] = f(fr)
+			}
+			if spread != nil {
+				t.arr = append(t.arr, spread(fr)...)
+			}
+			if hasNil(t.arr) {
+				return TableValue(listWithHoles(t.arr))
+			}
+		}
+		return TableValue(t)
+	}
+}
+
+func hasNil(vs []Value) bool {
+	for _, v := range vs {
+		if v.k == KindNil {
+			return true
+		}
+	}
+	return false
+}
+
+// listWithHoles builds a table from positional values some of which are
+// nil: the array part ends before the last nil's run (Lua's border rules
+// allow it) and later values go to the hash part.
+func listWithHoles(vs []Value) *Table {
+	t := &Table{}
+	for i, v := range vs {
+		if v.k != KindNil {
+			t.SetInt(int64(i+1), v)
+		}
+	}
+	return t
+}
+
+// ---------------------------------------------------------------------------
+// Operators
+
+func (c *compiler) unary(e *ast.UnaryExpr) evalFn {
+	x := c.expr(e.X)
+	pos := int32(e.Start)
+	switch e.Op {
+	case "-":
+		if lit, ok := e.X.(*ast.IntLit); ok && lit.Ok {
+			return constant(Int(-lit.Value))
+		}
+		if lit, ok := e.X.(*ast.FloatLit); ok {
+			return constant(Float(-lit.Value))
+		}
+		return func(fr *frame) Value {
+			v := x(fr)
+			switch v.k {
+			case KindInt:
+				if int64(v.n) == math.MinInt64 {
+					return Float(-float64(int64(v.n)))
+				}
+				return Int(-int64(v.n))
+			case KindFloat:
+				return Float(-v.AsFloat())
+			}
+			return fr.th.unm(v, pos)
+		}
+	case "!":
+		return func(fr *frame) Value { return Bool(!x(fr).Truthy()) }
+	case "#":
+		desc := describe(e.X)
+		return func(fr *frame) Value {
+			v := x(fr)
+			switch v.k {
+			case KindString:
+				return Int(int64(v.n))
+			case KindTable:
+				if t := v.Table(); t.meta == nil {
+					return Int(int64(len(t.arr)))
+				}
+			}
+			return fr.th.length(v, pos, desc)
+		}
+	case "^":
+		return func(fr *frame) Value { return fr.th.bnot(x(fr), pos) }
+	case "<-":
+		return func(fr *frame) Value {
+			v, _ := fr.th.recv(x(fr), pos)
+			return v
+		}
+	}
+	c.fail(e.Start, "unknown operator %s", e.Op)
+	return nil
+}
+
+var binOps = map[string]arithOp{"+": opAdd, "-": opSub, "*": opMul, "/": opDiv, "%": opMod, "**": opPow,
+	"&": opBand, "|": opBor, "^": opBxor, "<<": opShl, ">>": opShr, "&^": opBandNot}
+
+func (c *compiler) binary(e *ast.BinaryExpr) evalFn {
+	pos := int32(e.Start)
+	switch e.Op {
+	case "&&":
+		l, r := c.expr(e.Left), c.expr(e.Right)
+		return func(fr *frame) Value {
+			if v := l(fr); !v.Truthy() {
+				return v
+			}
+			return r(fr)
+		}
+	case "||":
+		l, r := c.expr(e.Left), c.expr(e.Right)
+		return func(fr *frame) Value {
+			if v := l(fr); v.Truthy() {
+				return v
+			}
+			return r(fr)
+		}
+	case "==", "!=", "<", "<=", ">", ">=":
+		cond := c.compare(e)
+		return func(fr *frame) Value { return Bool(cond(fr)) }
+	case "..":
+		return c.concat(e)
+	}
+	op, ok := binOps[e.Op]
+	if !ok {
+		c.fail(e.Start, "unknown operator %s", e.Op)
+	}
+	l := c.expr(e.Left)
+	if k, ok := intConst(e.Right); ok {
+		switch op {
+		case opAdd:
+			return func(fr *frame) Value {
+				a := l(fr)
+				if a.k == KindInt {
+					s := int64(a.n) + k
+					if (s > int64(a.n)) == (k > 0) {
+						return Int(s)
+					}
+				}
+				return fr.th.arith(opAdd, a, Int(k), pos)
+			}
+		case opSub:
+			return func(fr *frame) Value {
+				a := l(fr)
+				if a.k == KindInt {
+					s := int64(a.n) - k
+					if (s < int64(a.n)) == (k > 0) {
+						return Int(s)
+					}
+				}
+				return fr.th.arith(opSub, a, Int(k), pos)
+			}
+		case opMod:
+			if k > 0 {
+				return func(fr *frame) Value {
+					a := l(fr)
+					if a.k == KindInt {
+						m := int64(a.n) % k
+						if m < 0 {
+							m += k
+						}
+						return Int(m)
+					}
+					return fr.th.arith(opMod, a, Int(k), pos)
+				}
+			}
+		}
+	}
+	r := c.expr(e.Right)
+	switch op {
+	case opAdd:
+		return func(fr *frame) Value {
+			a, b := l(fr), r(fr)
+			if a.k == KindInt && b.k == KindInt {
+				s := int64(a.n) + int64(b.n)
+				if (s > int64(a.n)) == (int64(b.n) > 0) {
+					return Int(s)
+				}
+			} else if a.k == KindFloat && b.k == KindFloat {
+				return Float(math.Float64frombits(a.n) + math.Float64frombits(b.n))
+			}
+			return fr.th.arith(opAdd, a, b, pos)
+		}
+	case opSub:
+		return func(fr *frame) Value {
+			a, b := l(fr), r(fr)
+			if a.k == KindInt && b.k == KindInt {
+				s := int64(a.n) - int64(b.n)
+				if (s < int64(a.n)) == (int64(b.n) > 0) {
+					return Int(s)
+				}
+			} else if a.k == KindFloat && b.k == KindFloat {
+				return Float(math.Float64frombits(a.n) - math.Float64frombits(b.n))
+			}
+			return fr.th.arith(opSub, a, b, pos)
+		}
+	case opMul:
+		return func(fr *frame) Value {
+			a, b := l(fr), r(fr)
+			if a.k == KindFloat && b.k == KindFloat {
+				return Float(math.Float64frombits(a.n) * math.Float64frombits(b.n))
+			}
+			return fr.th.arith(opMul, a, b, pos)
+		}
+	}
+	return func(fr *frame) Value { return fr.th.arith(op, l(fr), r(fr), pos) }
+}
+
+// intConst reports an integer literal (possibly negated).
+func intConst(e ast.Expr) (int64, bool) {
+	switch e := e.(type) {
+	case *ast.IntLit:
+		return e.Value, e.Ok
+	case *ast.ParenExpr:
+		return intConst(e.X)
+	case *ast.UnaryExpr:
+		if e.Op == "-" {
+			if v, ok := intConst(e.X); ok && v != math.MinInt64 {
+				return -v, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// concat flattens a chain a .. b .. c and joins it in one allocation when
+// every piece is a string or number.
+func (c *compiler) concat(e *ast.BinaryExpr) evalFn {
+	var parts []ast.Expr
+	var walk func(x ast.Expr)
+	walk = func(x ast.Expr) {
+		if b, ok := x.(*ast.BinaryExpr); ok && b.Op == ".." && len(parts) < 200 {
+			walk(b.Left)
+			walk(b.Right)
+			return
+		}
+		parts = append(parts, x)
+	}
+	walk(e)
+	fs := make([]evalFn, len(parts))
+	for i, p := range parts {
+		fs[i] = c.expr(p)
+	}
+	pos := int32(e.Start)
+	if len(fs) == 2 {
+		l, r := fs[0], fs[1]
+		return func(fr *frame) Value {
+			a, b := l(fr), r(fr)
+			if a.k == KindString && b.k == KindString {
+				return String(a.AsString() + b.AsString())
+			}
+			return fr.th.concat2(a, b, pos)
+		}
+	}
+	n := len(fs)
+	return func(fr *frame) Value {
+		th := fr.th
+		m := th.mark()
+		vals := th.reserve(n)
+		for i, f := range fs {
+			vals[i] = f(fr)
+		}
+		v := th.concatN(vals, pos)
+		th.release(m)
+		return v
+	}
+}
+
+// cond compiles an expression used for its truth value.
+func (c *compiler) cond(e ast.Expr) func(*frame) bool {
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return c.cond(x.X)
+	case *ast.UnaryExpr:
+		if x.Op == "!" {
+			inner := c.cond(x.X)
+			return func(fr *frame) bool { return !inner(fr) }
+		}
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case "==", "!=", "<", "<=", ">", ">=":
+			return c.compare(x)
+		case "&&":
+			l, r := c.cond(x.Left), c.cond(x.Right)
+			return func(fr *frame) bool { return l(fr) && r(fr) }
+		case "||":
+			l, r := c.cond(x.Left), c.cond(x.Right)
+			return func(fr *frame) bool { return l(fr) || r(fr) }
+		}
+	case *ast.BoolLit:
+		v := x.Value
+		return func(*frame) bool { return v }
+	}
+	f := c.expr(e)
+	return func(fr *frame) bool { return f(fr).Truthy() }
+}
+
+// compare compiles a comparison to a boolean function.
+func (c *compiler) compare(e *ast.BinaryExpr) func(*frame) bool {
+	pos := int32(e.Start)
+	l := c.expr(e.Left)
+	if k, ok := intConst(e.Right); ok && e.Op != "==" && e.Op != "!=" {
+		kv := Int(k)
+		switch e.Op {
+		case "<":
+			return func(fr *frame) bool {
+				a := l(fr)
+				if a.k == KindInt {
+					return int64(a.n) < k
+				}
+				return fr.th.less(a, kv, pos)
+			}
+		case "<=":
+			return func(fr *frame) bool {
+				a := l(fr)
+				if a.k == KindInt {
+					return int64(a.n) <= k
+				}
+				return fr.th.lessEq(a, kv, pos)
+			}
+		case ">":
+			return func(fr *frame) bool {
+				a := l(fr)
+				if a.k == KindInt {
+					return int64(a.n) > k
+				}
+				return fr.th.less(kv, a, pos)
+			}
+		case ">=":
+			return func(fr *frame) bool {
+				a := l(fr)
+				if a.k == KindInt {
+					return int64(a.n) >= k
+				}
+				return fr.th.lessEq(kv, a, pos)
+			}
+		}
+	}
+	r := c.expr(e.Right)
+	switch e.Op {
+	case "==":
+		return func(fr *frame) bool {
+			a, b := l(fr), r(fr)
+			if a.k == b.k && a.k <= KindInt {
+				return a.n == b.n
+			}
+			return fr.th.equal(a, b)
+		}
+	case "!=":
+		return func(fr *frame) bool {
+			a, b := l(fr), r(fr)
+			if a.k == b.k && a.k <= KindInt {
+				return a.n != b.n
+			}
+			return !fr.th.equal(a, b)
+		}
+	case "<":
+		return func(fr *frame) bool {
+			a, b := l(fr), r(fr)
+			if a.k == KindInt && b.k == KindInt {
+				return int64(a.n) < int64(b.n)
+			}
+			return fr.th.less(a, b, pos)
+		}
+	case "<=":
+		return func(fr *frame) bool {
+			a, b := l(fr), r(fr)
+			if a.k == KindInt && b.k == KindInt {
+				return int64(a.n) <= int64(b.n)
+			}
+			return fr.th.lessEq(a, b, pos)
+		}
+	case ">":
+		return func(fr *frame) bool {
+			a, b := l(fr), r(fr)
+			if a.k == KindInt && b.k == KindInt {
+				return int64(a.n) > int64(b.n)
+			}
+			return fr.th.less(b, a, pos)
+		}
+	case ">=":
+		return func(fr *frame) bool {
+			a, b := l(fr), r(fr)
+			if a.k == KindInt && b.k == KindInt {
+				return int64(a.n) >= int64(b.n)
+			}
+			return fr.th.lessEq(b, a, pos)
+		}
+	}
+	c.fail(e.Start, "unknown comparison %s", e.Op)
+	return nil
+}

@@ -1,0 +1,226 @@
+package leia
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+)
+
+// ErrorKind classifies an Error.
+type ErrorKind string
+
+// Error kinds.
+const (
+	// KindParse is a syntax error or a program the compiler rejects.
+	KindParse ErrorKind = "parse"
+	// KindRuntime is an error the interpreter raised (bad operands,
+	// calling nil, a native's failure).
+	KindRuntime ErrorKind = "runtime"
+	// KindScript is a value raised by error(v) or assert(false, v).
+	KindScript ErrorKind = "script"
+	// KindBudget is an exhausted step or depth budget.
+	KindBudget ErrorKind = "budget"
+	// KindCancelled is a run stopped by its context (timeout, cancel).
+	KindCancelled ErrorKind = "cancelled"
+	// KindExit is os.exit(code); Code holds the status.
+	KindExit ErrorKind = "exit"
+)
+
+// Error is a Leia error with the position it was raised at and the Leia
+// call stack at that moment.
+type Error struct {
+	Kind    ErrorKind
+	Message string
+	// Value is the raised value for script errors, else the message as
+	// a string value (what pcall returns).
+	Value     Value
+	File      string
+	Line, Col int
+	Traceback []TraceFrame
+	// Code is the exit status of KindExit.
+	Code int
+	// Err is an underlying Go error (context, budget), if any.
+	Err error
+}
+
+// TraceFrame is one line of a traceback: the function and where it was
+// when the error happened.
+type TraceFrame struct {
+	Function  string
+	File      string
+	Line, Col int
+}
+
+// Error formats "file:line:col: message".
+func (e *Error) Error() string {
+	if e.File != "" && e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Message)
+	}
+	return e.Message
+}
+
+// Unwrap returns the underlying Go error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// TracebackText renders the traceback, innermost call first.
+func (e *Error) TracebackText() string {
+	if len(e.Traceback) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("stack traceback:\n")
+	for _, f := range e.Traceback {
+		name := f.Function
+		if name == "" {
+			name = "function literal"
+		} else if name != "main chunk" && name != "..." {
+			name = "function '" + name + "'"
+		}
+		if f.Line > 0 {
+			fmt.Fprintf(&b, "\t%s:%d:%d: in %s\n", f.File, f.Line, f.Col, name)
+		} else {
+			fmt.Fprintf(&b, "\t%s\n", name)
+		}
+	}
+	return b.String()
+}
+
+// scriptError carries a value raised by a native (error, assert) to the
+// call site, which adds the position.
+type scriptError struct{ v Value }
+
+func (s *scriptError) Error() string { return "script error" }
+
+// ScriptError makes a native's error that raises v unchanged (as error(v)
+// does): pcall returns v itself.
+func ScriptError(v Value) error { return &scriptError{v} }
+
+// coroutineKill unwinds an abandoned coroutine's goroutine; it is never
+// caught by pcall.
+type coroutineKill struct{}
+
+// runtimeError builds a runtime error at source offset pos of the current
+// frame (pos < 0: the frame's current call site).
+func (th *Thread) runtimeError(pos int32, format string, args ...any) *Error {
+	e := &Error{Kind: KindRuntime, Message: fmt.Sprintf(format, args...)}
+	th.locate(e, pos)
+	e.Value = String(e.Error())
+	return e
+}
+
+// locate fills in the position and traceback.
+func (th *Thread) locate(e *Error, pos int32) {
+	fr := th.current()
+	if pos < 0 {
+		pos = fr.callPos
+	}
+	if fr.cl != nil && pos >= 0 {
+		c := fr.cl.proto.chunk
+		e.File = c.Name
+		e.Line, e.Col = c.position(int(pos))
+	}
+	const keep = 12
+	for d := th.depth; d >= 1; d-- {
+		if len(e.Traceback) == keep && d > keep {
+			e.Traceback = append(e.Traceback, TraceFrame{Function: "..."})
+			d = keep
+		}
+		f := th.frames[d]
+		tf := TraceFrame{Function: f.cl.proto.Name, File: f.cl.proto.chunk.Name}
+		p := f.callPos
+		if d == th.depth {
+			p = pos
+		}
+		if p >= 0 {
+			tf.Line, tf.Col = f.cl.proto.chunk.position(int(p))
+		}
+		e.Traceback = append(e.Traceback, tf)
+	}
+}
+
+// wrapNativeError turns a native's returned error into a raised Error.
+func (th *Thread) wrapNativeError(err error, nf *Native, pos int32) *Error {
+	var le *Error
+	if errors.As(err, &le) {
+		return le
+	}
+	var se *scriptError
+	if errors.As(err, &se) {
+		e := &Error{Kind: KindScript, Value: se.v, Message: scriptMessage(se.v)}
+		th.locate(e, pos)
+		return e
+	}
+	var be *BudgetError
+	if errors.As(err, &be) {
+		e := &Error{Kind: KindBudget, Message: be.Error(), Err: err}
+		th.locate(e, pos)
+		e.Value = String(e.Error())
+		return e
+	}
+	msg := err.Error()
+	if nf != nil && nf.Name != "" && !strings.Contains(msg, nf.Name) {
+		msg = fmt.Sprintf("%s: %s", nf.Name, msg)
+	}
+	e := &Error{Kind: KindRuntime, Message: msg, Err: err}
+	th.locate(e, pos)
+	e.Value = String(e.Error())
+	return e
+}
+
+// scriptMessage is the text of a raised value for messages.
+func scriptMessage(v Value) string {
+	switch v.k {
+	case KindString:
+		return v.AsString()
+	case KindInt, KindFloat:
+		return FormatNumber(v)
+	case KindNil:
+		return "nil"
+	case KindTable:
+		if m := v.Table().GetStr("message"); m.k == KindString {
+			return m.AsString()
+		}
+	}
+	return "(error object is a " + v.TypeName() + " value)"
+}
+
+// toError converts a recovered panic into an Error. Go runtime panics
+// (bugs in a native) become runtime errors; coroutine kills keep
+// unwinding.
+func (th *Thread) toError(r any) *Error {
+	switch r := r.(type) {
+	case *Error:
+		return r
+	case coroutineKill:
+		panic(r)
+	case error:
+		if errors.Is(r, context.Canceled) || errors.Is(r, context.DeadlineExceeded) {
+			e := &Error{Kind: KindCancelled, Message: "execution cancelled: " + r.Error(), Err: r}
+			th.locate(e, -1)
+			e.Value = String(e.Error())
+			return e
+		}
+		e := th.runtimeError(-1, "internal error: %v", r)
+		if th.in.debug {
+			e.Message += "\n" + string(debug.Stack())
+		}
+		return e
+	}
+	e := th.runtimeError(-1, "internal error: %v", r)
+	if th.in.debug {
+		e.Message += "\n" + string(debug.Stack())
+	}
+	return e
+}
+
+// BudgetError reports an exhausted resource (steps, call depth).
+type BudgetError struct {
+	Resource string
+	Limit    int64
+}
+
+func (b *BudgetError) Error() string {
+	return fmt.Sprintf("%s budget exhausted (limit %d)", b.Resource, b.Limit)
+}

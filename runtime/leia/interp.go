@@ -1,0 +1,276 @@
+package leia
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/grammar/leia/binding"
+)
+
+// Options configure an interpreter. The zero value is usable: output to
+// os.Stdout/os.Stderr, no step budget, the default call depth.
+type Options struct {
+	Stdout io.Writer
+	Stderr io.Writer
+	Stdin  io.Reader
+	// MaxDepth bounds nested Leia calls (default 200000); deeper
+	// recursion is a "stack overflow" runtime error, never a Go stack
+	// overflow.
+	MaxDepth int
+	// MaxSteps bounds the work a run may do (function calls and loop
+	// iterations, counted in blocks of 1024; 0 = no bound). Exhausting it
+	// raises a budget error: fuzzing uses it so that no input hangs.
+	MaxSteps int64
+	// Args are the script's arguments: the global table `arg` and the
+	// main chunk's `...`.
+	Args []string
+	// ScriptName is arg[0]; it defaults to the chunk's name.
+	ScriptName string
+	// Debug adds Go stack traces to internal errors.
+	Debug bool
+	// Env answers os.getenv; nil means no environment access (getenv
+	// returns nil). The CLI grants it through the host's env capability.
+	Env func(name string) (string, bool)
+	// Modules loads the source of a required module; nil allows only
+	// built-in modules. DirModules gives the usual loader.
+	Modules ModuleLoader
+	// GoModules are the host modules `import "go:path"` and
+	// require("go:path") may load (the go: allow-list).
+	GoModules map[string]*Table
+}
+
+// Interp is one Leia interpreter: globals, loaded modules and the
+// scheduler its goroutines share. An Interp runs one program at a time;
+// Leia goroutines run concurrently under one global lock, so scripts never
+// race on tables.
+type Interp struct {
+	opts     Options
+	maxDepth int
+	debug    bool
+	globals  *Table
+	loaded   *Table
+	// stringMeta is the metatable of strings (__index = string).
+	stringMeta *Table
+	stdout     io.Writer
+	stderr     io.Writer
+	stdin      io.Reader
+	outMu      sync.Mutex
+
+	ctx   context.Context
+	done  <-chan struct{}
+	steps atomic.Int64
+
+	sched scheduler
+
+	// coroutines still suspended, killed when the run ends
+	coMu  sync.Mutex
+	coSet map[*Coroutine]struct{}
+
+	// chunkCache holds compiled modules by path.
+	modules map[string]Value
+	// dialects is the tagged-dialect registry of this interpreter.
+	dialects map[string]Dialect
+	// requiring guards require cycles.
+	requiring map[string]bool
+	gcStopped bool
+	gcMode    string
+}
+
+// New returns an interpreter with the standard library installed.
+func New(opts Options) *Interp {
+	in := &Interp{opts: opts, maxDepth: opts.MaxDepth, debug: opts.Debug}
+	if in.maxDepth <= 0 {
+		in.maxDepth = 200000
+	}
+	in.stdout, in.stderr, in.stdin = opts.Stdout, opts.Stderr, opts.Stdin
+	if in.stdout == nil {
+		in.stdout = os.Stdout
+	}
+	if in.stderr == nil {
+		in.stderr = os.Stderr
+	}
+	if in.stdin == nil {
+		in.stdin = os.Stdin
+	}
+	in.globals = NewTable(0, 64)
+	in.loaded = NewTable(0, 32)
+	in.coSet = map[*Coroutine]struct{}{}
+	in.modules = map[string]Value{}
+	in.requiring = map[string]bool{}
+	in.dialects = map[string]Dialect{}
+	in.ctx = context.Background()
+	in.sched.init(in)
+	installStdlib(in)
+	return in
+}
+
+// Globals returns the global table.
+func (in *Interp) Globals() *Table { return in.globals }
+
+// SetGlobal sets a global variable.
+func (in *Interp) SetGlobal(name string, v Value) { in.globals.SetStr(name, v) }
+
+// GetGlobal reads a global variable.
+func (in *Interp) GetGlobal(name string) Value { return in.globals.GetStr(name) }
+
+// Register installs a Go function as a global.
+func (in *Interp) Register(name string, fn NativeFunc) {
+	in.globals.SetStr(name, NewNative(name, fn))
+}
+
+// RegisterModule installs a module table both as a global and as what
+// require(name) returns.
+func (in *Interp) RegisterModule(name string, mod *Table) {
+	in.globals.SetStr(name, TableValue(mod))
+	in.loaded.SetStr(name, TableValue(mod))
+}
+
+// Stdout is where print writes.
+func (in *Interp) Stdout() io.Writer { return in.stdout }
+
+// Compile parses and compiles a Leia source file. A syntax error or a
+// program the compiler rejects gives a *Error of kind KindParse.
+func (in *Interp) Compile(name string, src []byte) (*Chunk, error) {
+	file, diags := binding.Parse(name, src)
+	chunk := &Chunk{Name: name, src: src, lines: lineStarts(src)}
+	for _, d := range diags {
+		line, col := chunk.position(d.Span.Start)
+		return nil, &Error{Kind: KindParse, Message: "syntax error: " + d.Message, File: name, Line: line, Col: col, Value: String(fmt.Sprintf("%s:%d:%d: syntax error: %s", name, line, col, d.Message))}
+	}
+	return in.compileFile(chunk, file)
+}
+
+// CompileAST compiles an already parsed file (the checker's tree).
+func (in *Interp) CompileAST(name string, src []byte, file *ast.File) (*Chunk, error) {
+	chunk := &Chunk{Name: name, src: src, lines: lineStarts(src)}
+	if len(file.Errors) > 0 {
+		e := file.Errors[0]
+		line, col := chunk.position(e.Start)
+		msg := "syntax error"
+		if e.Missing != "" {
+			msg += ": missing " + e.Missing
+		}
+		return nil, &Error{Kind: KindParse, Message: msg, File: name, Line: line, Col: col}
+	}
+	return in.compileFile(chunk, file)
+}
+
+func (in *Interp) compileFile(chunk *Chunk, file *ast.File) (*Chunk, error) {
+	res, main, errs := resolveFile(file)
+	if len(errs) > 0 {
+		line, col := chunk.position(errs[0].pos)
+		msg := errs[0].msg
+		return nil, &Error{Kind: KindParse, Message: msg, File: chunk.Name, Line: line, Col: col, Value: String(fmt.Sprintf("%s:%d:%d: %s", chunk.Name, line, col, msg))}
+	}
+	c := &compiler{in: in, chunk: chunk, res: res}
+	p, err := c.compileMain(file, main)
+	if err != nil {
+		return nil, err
+	}
+	chunk.main = p
+	return chunk, nil
+}
+
+// Run executes a compiled chunk as the main program (once per Interp:
+// when it returns, goroutines it started are stopped) and returns the
+// values its top-level return gives. A failure is a *Error. ctx stops the
+// run when cancelled (the error's Kind is KindCancelled).
+func (in *Interp) Run(ctx context.Context, chunk *Chunk) (rets []Value, err error) {
+	args := make([]Value, len(in.opts.Args))
+	for i, a := range in.opts.Args {
+		args[i] = String(a)
+	}
+	argt := NewTable(len(args), 1)
+	for _, a := range args {
+		argt.Append(a)
+	}
+	name := in.opts.ScriptName
+	if name == "" {
+		name = chunk.Name
+	}
+	argt.SetInt(0, String(name))
+	in.globals.SetStr("arg", TableValue(argt))
+	fn := closureValue(&Closure{proto: chunk.main})
+	defer in.killCoroutines()
+	defer in.sched.stop()
+	return in.Call(ctx, fn, args...)
+}
+
+// Call calls a Leia function value from Go on a fresh thread, under the
+// interpreter's lock, and returns its results.
+func (in *Interp) Call(ctx context.Context, fn Value, args ...Value) (rets []Value, err error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	in.ctx = ctx
+	in.done = ctx.Done()
+	th := newThread(in)
+	in.sched.startTask()
+	defer in.sched.endTask()
+	e := th.protect(func() {
+		rets = append([]Value(nil), th.callAt(fn, args, -1)...)
+	})
+	if e != nil {
+		if e.Kind == KindRuntime && ctx.Err() != nil && e.Err == nil {
+			e.Kind = KindCancelled
+		}
+		return nil, e
+	}
+	return rets, nil
+}
+
+// tick runs every tickInterval steps of a thread: the step budget,
+// cancellation and fairness between goroutines.
+func (in *Interp) tick(th *Thread) {
+	if in.opts.MaxSteps > 0 {
+		if in.steps.Add(tickInterval) > in.opts.MaxSteps {
+			e := &Error{Kind: KindBudget, Message: fmt.Sprintf("step budget exhausted (limit %d)", in.opts.MaxSteps), Err: &BudgetError{Resource: "steps", Limit: in.opts.MaxSteps}}
+			th.locate(e, -1)
+			e.Value = String(e.Error())
+			panic(e)
+		}
+	}
+	if in.done != nil {
+		select {
+		case <-in.done:
+			e := &Error{Kind: KindCancelled, Message: "execution cancelled: " + in.ctx.Err().Error(), Err: in.ctx.Err()}
+			th.locate(e, -1)
+			e.Value = String(e.Error())
+			panic(e)
+		default:
+		}
+	}
+	in.sched.yield()
+}
+
+func (in *Interp) killCoroutines() {
+	in.coMu.Lock()
+	cos := make([]*Coroutine, 0, len(in.coSet))
+	for c := range in.coSet {
+		cos = append(cos, c)
+	}
+	in.coSet = map[*Coroutine]struct{}{}
+	in.coMu.Unlock()
+	for _, c := range cos {
+		c.kill()
+	}
+}
+
+// metaOf returns the metatable of any value (tables, strings, userdata);
+// the result may be nil, and a nil *Table reads as empty.
+func (in *Interp) metaOf(v Value) *Table {
+	switch v.k {
+	case KindTable:
+		return v.Table().meta
+	case KindString:
+		return in.stringMeta
+	case KindUserdata:
+		return v.Userdata().Meta
+	}
+	return nil
+}

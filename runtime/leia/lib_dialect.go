@@ -1,0 +1,4 @@
+package leia
+
+func openDialects(in *Interp) {
+}

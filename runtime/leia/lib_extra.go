@@ -1,0 +1,5 @@
+package leia
+
+// openExtra installs the smaller standard modules.
+func openExtra(in *Interp) {
+}

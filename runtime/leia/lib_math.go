@@ -1,0 +1,257 @@
+package leia
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+func openMath(in *Interp) {
+	m := NewTable(0, 32)
+	reg := func(name string, fn NativeFunc) { m.SetStr(name, NewNative(name, fn)) }
+	f1 := func(name string, f func(float64) float64) {
+		reg(name, func(t *Thread, a []Value) ([]Value, error) {
+			x, err := CheckFloat(a, 0, name)
+			if err != nil {
+				return nil, err
+			}
+			return t.Ret1(Float(f(x))), nil
+		})
+	}
+	f1("sin", math.Sin)
+	f1("cos", math.Cos)
+	f1("tan", math.Tan)
+	f1("asin", math.Asin)
+	f1("acos", math.Acos)
+	f1("exp", math.Exp)
+	f1("sqrt", math.Sqrt)
+	f1("sinh", math.Sinh)
+	f1("cosh", math.Cosh)
+	f1("tanh", math.Tanh)
+	f1("log10", math.Log10)
+	f1("cbrt", math.Cbrt)
+	reg("atan", func(t *Thread, a []Value) ([]Value, error) {
+		y, err := CheckFloat(a, 0, "atan")
+		if err != nil {
+			return nil, err
+		}
+		x, err := OptFloat(a, 1, "atan", 1)
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(Float(math.Atan2(y, x))), nil
+	})
+	reg("atan2", func(t *Thread, a []Value) ([]Value, error) {
+		y, err := CheckFloat(a, 0, "atan2")
+		if err != nil {
+			return nil, err
+		}
+		x, err := OptFloat(a, 1, "atan2", 1)
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(Float(math.Atan2(y, x))), nil
+	})
+	reg("log", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := CheckFloat(a, 0, "log")
+		if err != nil {
+			return nil, err
+		}
+		if Arg(a, 1).k == KindNil {
+			return t.Ret1(Float(math.Log(x))), nil
+		}
+		b, err := CheckFloat(a, 1, "log")
+		if err != nil {
+			return nil, err
+		}
+		switch b {
+		case 2:
+			return t.Ret1(Float(math.Log2(x))), nil
+		case 10:
+			return t.Ret1(Float(math.Log10(x))), nil
+		}
+		return t.Ret1(Float(math.Log(x) / math.Log(b))), nil
+	})
+	reg("pow", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := CheckFloat(a, 0, "pow")
+		if err != nil {
+			return nil, err
+		}
+		y, err := CheckFloat(a, 1, "pow")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(Float(math.Pow(x, y))), nil
+	})
+	rounder := func(name string, f func(float64) float64) {
+		reg(name, func(t *Thread, a []Value) ([]Value, error) {
+			v, err := CheckNumber(a, 0, name)
+			if err != nil {
+				return nil, err
+			}
+			if v.k == KindInt {
+				return t.Ret1(v), nil
+			}
+			r := f(v.AsFloat())
+			if r >= -9.223372036854775808e18 && r < 9.223372036854775808e18 {
+				return t.Ret1(Int(int64(r))), nil
+			}
+			return t.Ret1(Float(r)), nil
+		})
+	}
+	rounder("floor", math.Floor)
+	rounder("ceil", math.Ceil)
+	rounder("round", func(x float64) float64 { return math.Floor(x + 0.5) })
+	rounder("trunc", math.Trunc)
+	reg("abs", func(t *Thread, a []Value) ([]Value, error) {
+		v, err := CheckNumber(a, 0, "abs")
+		if err != nil {
+			return nil, err
+		}
+		if v.k == KindInt {
+			i := int64(v.n)
+			if i < 0 {
+				if i == math.MinInt64 {
+					return t.Ret1(Float(-float64(i))), nil
+				}
+				i = -i
+			}
+			return t.Ret1(Int(i)), nil
+		}
+		return t.Ret1(Float(math.Abs(v.AsFloat()))), nil
+	})
+	minmax := func(name string, wantLess bool) {
+		reg(name, func(t *Thread, a []Value) ([]Value, error) {
+			best, err := CheckNumber(a, 0, name)
+			if err != nil {
+				return nil, err
+			}
+			for i := 1; i < len(a); i++ {
+				v, err := CheckNumber(a, i, name)
+				if err != nil {
+					return nil, err
+				}
+				if numLess(v, best) == wantLess && !RawEqual(v, best) {
+					best = v
+				}
+			}
+			return t.Ret1(best), nil
+		})
+	}
+	minmax("min", true)
+	minmax("max", false)
+	reg("fmod", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := CheckNumber(a, 0, "fmod")
+		if err != nil {
+			return nil, err
+		}
+		y, err := CheckNumber(a, 1, "fmod")
+		if err != nil {
+			return nil, err
+		}
+		if x.k == KindInt && y.k == KindInt {
+			if int64(y.n) == 0 {
+				return nil, ArgError(1, "fmod", "zero")
+			}
+			if int64(y.n) == -1 {
+				return t.Ret1(Int(0)), nil
+			}
+			return t.Ret1(Int(int64(x.n) % int64(y.n))), nil
+		}
+		return t.Ret1(Float(math.Mod(x.AsFloat(), y.AsFloat()))), nil
+	})
+	reg("modf", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := CheckFloat(a, 0, "modf")
+		if err != nil {
+			return nil, err
+		}
+		if math.IsInf(x, 0) {
+			return t.Ret2(Float(x), Float(0)), nil
+		}
+		ip, fp := math.Modf(x)
+		iv := Float(ip)
+		if ip >= -9.2e18 && ip <= 9.2e18 {
+			iv = Float(ip)
+		}
+		return t.Ret2(iv, Float(fp)), nil
+	})
+	reg("tointeger", func(t *Thread, a []Value) ([]Value, error) {
+		v := Arg(a, 0)
+		if v.k == KindString {
+			return t.Ret1(Nil), nil
+		}
+		if i, ok := toInteger(v); ok && v.IsNumber() {
+			return t.Ret1(Int(i)), nil
+		}
+		return t.Ret1(Nil), nil
+	})
+	reg("type", func(t *Thread, a []Value) ([]Value, error) {
+		if len(a) == 0 {
+			return nil, ArgError(0, "type", "value expected")
+		}
+		switch a[0].k {
+		case KindInt:
+			return t.Ret1(String("integer")), nil
+		case KindFloat:
+			return t.Ret1(String("float")), nil
+		}
+		return t.Ret1(Nil), nil
+	})
+	reg("ult", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := CheckInt(a, 0, "ult")
+		if err != nil {
+			return nil, err
+		}
+		y, err := CheckInt(a, 1, "ult")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(Bool(uint64(x) < uint64(y))), nil
+	})
+	rng := rand.New(rand.NewPCG(0x5eed, 0x1e1a))
+	reg("random", func(t *Thread, a []Value) ([]Value, error) {
+		switch len(a) {
+		case 0:
+			return t.Ret1(Float(rng.Float64())), nil
+		case 1:
+			m, err := CheckInt(a, 0, "random")
+			if err != nil {
+				return nil, err
+			}
+			if m == 0 {
+				return t.Ret1(Int(int64(rng.Uint64()))), nil
+			}
+			if m < 1 {
+				return nil, ArgError(0, "random", "interval is empty")
+			}
+			return t.Ret1(Int(1 + rng.Int64N(m))), nil
+		}
+		lo, err := CheckInt(a, 0, "random")
+		if err != nil {
+			return nil, err
+		}
+		hi, err := CheckInt(a, 1, "random")
+		if err != nil {
+			return nil, err
+		}
+		if lo > hi {
+			return nil, ArgError(1, "random", "interval is empty")
+		}
+		span := uint64(hi - lo)
+		if span == math.MaxUint64 {
+			return t.Ret1(Int(int64(rng.Uint64()))), nil
+		}
+		return t.Ret1(Int(lo + int64(rng.Uint64N(span+1)))), nil
+	})
+	reg("randomseed", func(t *Thread, a []Value) ([]Value, error) {
+		seed, _ := toInteger(Arg(a, 0))
+		rng = rand.New(rand.NewPCG(uint64(seed), 0x1e1a))
+		return nil, nil
+	})
+	m.SetStr("pi", Float(math.Pi))
+	m.SetStr("huge", Float(math.Inf(1)))
+	m.SetStr("maxinteger", Int(math.MaxInt64))
+	m.SetStr("mininteger", Int(math.MinInt64))
+	m.SetStr("inf", Float(math.Inf(1)))
+	m.SetStr("nan", Float(math.NaN()))
+	in.RegisterModule("math", m)
+}

@@ -1,0 +1,162 @@
+package leia
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+var processStart = time.Now()
+
+func openOS(in *Interp) {
+	o := NewTable(0, 16)
+	reg := func(name string, fn NativeFunc) { o.SetStr(name, NewNative(name, fn)) }
+	reg("time", func(t *Thread, a []Value) ([]Value, error) {
+		if tb := Arg(a, 0).Table(); tb != nil {
+			get := func(k string, def int64) int64 {
+				if v, ok := toInteger(tb.GetStr(k)); ok {
+					return v
+				}
+				return def
+			}
+			tm := time.Date(int(get("year", 1970)), time.Month(get("month", 1)), int(get("day", 1)), int(get("hour", 12)), int(get("min", 0)), int(get("sec", 0)), 0, time.Local)
+			return t.Ret1(Int(tm.Unix())), nil
+		}
+		return t.Ret1(Int(time.Now().Unix())), nil
+	})
+	reg("clock", func(t *Thread, a []Value) ([]Value, error) {
+		return t.Ret1(Float(time.Since(processStart).Seconds())), nil
+	})
+	reg("date", osDate)
+	reg("difftime", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := CheckFloat(a, 0, "difftime")
+		if err != nil {
+			return nil, err
+		}
+		y, err := OptFloat(a, 1, "difftime", 0)
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(Float(x - y)), nil
+	})
+	reg("exit", func(t *Thread, a []Value) ([]Value, error) {
+		code := int64(0)
+		switch v := Arg(a, 0); v.k {
+		case KindBool:
+			if !v.AsBool() {
+				code = 1
+			}
+		case KindNil:
+		default:
+			c, err := CheckInt(a, 0, "exit")
+			if err != nil {
+				return nil, err
+			}
+			code = c
+		}
+		e := &Error{Kind: KindExit, Code: int(code), Message: fmt.Sprintf("exit %d", code)}
+		e.Value = String(e.Message)
+		return nil, e
+	})
+	reg("getenv", func(t *Thread, a []Value) ([]Value, error) {
+		name, err := CheckString(a, 0, "getenv")
+		if err != nil {
+			return nil, err
+		}
+		if t.in.opts.Env == nil {
+			return t.Ret1(Nil), nil
+		}
+		v, ok := t.in.opts.Env(name)
+		if !ok {
+			return t.Ret1(Nil), nil
+		}
+		return t.Ret1(String(v)), nil
+	})
+	in.RegisterModule("os", o)
+}
+
+func osDate(t *Thread, a []Value) ([]Value, error) {
+	f, err := OptString(a, 0, "date", "%c")
+	if err != nil {
+		return nil, err
+	}
+	tm := time.Now()
+	if Arg(a, 1).k != KindNil {
+		s, err := CheckInt(a, 1, "date")
+		if err != nil {
+			return nil, err
+		}
+		tm = time.Unix(s, 0)
+	}
+	if strings.HasPrefix(f, "!") {
+		f = f[1:]
+		tm = tm.UTC()
+	}
+	if strings.HasPrefix(f, "*t") {
+		r := NewTable(0, 9)
+		r.SetStr("year", Int(int64(tm.Year())))
+		r.SetStr("month", Int(int64(tm.Month())))
+		r.SetStr("day", Int(int64(tm.Day())))
+		r.SetStr("hour", Int(int64(tm.Hour())))
+		r.SetStr("min", Int(int64(tm.Minute())))
+		r.SetStr("sec", Int(int64(tm.Second())))
+		r.SetStr("wday", Int(int64(tm.Weekday())+1))
+		r.SetStr("yday", Int(int64(tm.YearDay())))
+		r.SetStr("isdst", False)
+		return t.Ret1(TableValue(r)), nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' || i+1 >= len(f) {
+			b.WriteByte(f[i])
+			continue
+		}
+		i++
+		switch f[i] {
+		case 'Y':
+			fmt.Fprintf(&b, "%04d", tm.Year())
+		case 'y':
+			fmt.Fprintf(&b, "%02d", tm.Year()%100)
+		case 'm':
+			fmt.Fprintf(&b, "%02d", int(tm.Month()))
+		case 'd':
+			fmt.Fprintf(&b, "%02d", tm.Day())
+		case 'H':
+			fmt.Fprintf(&b, "%02d", tm.Hour())
+		case 'M':
+			fmt.Fprintf(&b, "%02d", tm.Minute())
+		case 'S':
+			fmt.Fprintf(&b, "%02d", tm.Second())
+		case 'p':
+			if tm.Hour() < 12 {
+				b.WriteString("AM")
+			} else {
+				b.WriteString("PM")
+			}
+		case 'A':
+			b.WriteString(tm.Weekday().String())
+		case 'a':
+			b.WriteString(tm.Weekday().String()[:3])
+		case 'B':
+			b.WriteString(tm.Month().String())
+		case 'b':
+			b.WriteString(tm.Month().String()[:3])
+		case 'c':
+			b.WriteString(tm.Format("Mon Jan  2 15:04:05 2006"))
+		case 'x':
+			b.WriteString(tm.Format("01/02/06"))
+		case 'X':
+			b.WriteString(tm.Format("15:04:05"))
+		case 'j':
+			fmt.Fprintf(&b, "%03d", tm.YearDay())
+		case 'Z':
+			z, _ := tm.Zone()
+			b.WriteString(z)
+		case '%':
+			b.WriteByte('%')
+		default:
+			return nil, ArgError(0, "date", fmt.Sprintf("invalid conversion specifier '%%%c'", f[i]))
+		}
+	}
+	return t.Ret1(String(b.String())), nil
+}

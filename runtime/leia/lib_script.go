@@ -1,0 +1,166 @@
+package leia
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ModuleLoader finds the source of a module named by require or import.
+// from is the requiring chunk's name. It returns fs.ErrNotExist (wrapped)
+// when there is no such module.
+type ModuleLoader func(from, name string) (path string, src []byte, err error)
+
+// DirModules loads `name.leia` (dots and slashes as directories) from
+// the directory of the requiring file, then from root; paths may not
+// leave root.
+func DirModules(root string) ModuleLoader {
+	absRoot, _ := filepath.Abs(root)
+	return func(from, name string) (string, []byte, error) {
+		rel := name
+		if !strings.HasPrefix(rel, "./") && !strings.HasPrefix(rel, "../") && !strings.Contains(rel, "/") {
+			rel = strings.ReplaceAll(rel, ".", "/")
+		}
+		if i := strings.Index(rel, ":"); i >= 0 {
+			rel = rel[:i] + "/" + rel[i+1:]
+		}
+		var dirs []string
+		if from != "" {
+			dirs = append(dirs, filepath.Dir(from))
+		}
+		dirs = append(dirs, absRoot)
+		for _, d := range dirs {
+			for _, cand := range []string{rel, rel + ".leia", rel + ".gs", filepath.Join(rel, "init.leia")} {
+				p := filepath.Join(d, cand)
+				ap, err := filepath.Abs(p)
+				if err != nil || !within(absRoot, ap) {
+					continue
+				}
+				st, err := os.Stat(ap)
+				if err != nil || st.IsDir() {
+					continue
+				}
+				src, err := os.ReadFile(ap)
+				if err != nil {
+					return "", nil, err
+				}
+				return p, src, nil
+			}
+		}
+		return "", nil, fmt.Errorf("module '%s' not found: %w", name, fs.ErrNotExist)
+	}
+}
+
+func within(root, p string) bool {
+	r, err := filepath.Rel(root, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, "../")
+}
+
+const maxRequireDepth = 64
+
+func (th *Thread) require(name string, pos int32) Value {
+	in := th.in
+	if v := in.loaded.GetStr(name); v.k != KindNil {
+		return v
+	}
+	if pre := in.globals.GetStr("package").Table().GetStr("preload"); pre.k == KindTable {
+		if f := pre.Table().GetStr(name); f.k != KindNil {
+			v := th.Call1(f, String(name))
+			if v.k == KindNil {
+				v = True
+			}
+			in.loaded.SetStr(name, v)
+			return v
+		}
+	}
+	if strings.HasPrefix(name, "go:") {
+		if m, ok := in.opts.GoModules[name[3:]]; ok && m != nil {
+			in.loaded.SetStr(name, TableValue(m))
+			return TableValue(m)
+		}
+		panic(th.runtimeError(pos, "module '%s' is not allowed (go: modules must be registered by the host)", name))
+	}
+	if in.opts.Modules == nil {
+		panic(th.runtimeError(pos, "module '%s' not found", name))
+	}
+	if in.requiring[name] {
+		panic(th.runtimeError(pos, "loop while requiring module '%s'", name))
+	}
+	if len(in.requiring) >= maxRequireDepth {
+		panic(th.runtimeError(pos, "modules nested too deeply (more than %d)", maxRequireDepth))
+	}
+	from := ""
+	if fr := th.current(); fr.cl != nil {
+		from = fr.cl.proto.chunk.Name
+	}
+	path, src, err := in.opts.Modules(from, name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			panic(th.runtimeError(pos, "module '%s' not found", name))
+		}
+		panic(th.runtimeError(pos, "module '%s': %v", name, err))
+	}
+	chunk, cerr := in.Compile(path, src)
+	if cerr != nil {
+		panic(cerr)
+	}
+	in.requiring[name] = true
+	defer delete(in.requiring, name)
+	r := th.callAt(closureValue(&Closure{proto: chunk.main}), []Value{String(name)}, pos)
+	v := True
+	if len(r) > 0 && r[0].k != KindNil {
+		v = r[0]
+	}
+	if cur := in.loaded.GetStr(name); cur.k != KindNil {
+		return cur
+	}
+	in.loaded.SetStr(name, v)
+	return v
+}
+
+// The script module compiles Leia source at run time.
+func openScript(in *Interp) {
+	s := NewTable(0, 4)
+	compile := func(t *Thread, a []Value) ([]Value, error) {
+		src, err := CheckString(a, 0, "compile")
+		if err != nil {
+			return nil, err
+		}
+		name := "script"
+		if o := Arg(a, 1); o.k == KindTable {
+			if n := o.Table().GetStr("sourceName"); n.k == KindString {
+				name = n.AsString()
+			} else if n := o.Table().GetStr("name"); n.k == KindString {
+				name = n.AsString()
+			}
+		} else if o.k == KindString {
+			name = o.AsString()
+		}
+		chunk, cerr := t.in.Compile(name, []byte(src))
+		if cerr != nil {
+			return t.Ret2(Nil, cerr.(*Error).Value), nil
+		}
+		return t.Ret1(closureValue(&Closure{proto: chunk.main})), nil
+	}
+	s.SetStr("compile", NewNative("compile", compile))
+	s.SetStr("load", NewNative("load", compile))
+	s.SetStr("eval", NewNative("eval", func(t *Thread, a []Value) ([]Value, error) {
+		r, err := compile(t, a)
+		if err != nil || len(r) == 0 || r[0].k == KindNil {
+			return r, err
+		}
+		f := r[0]
+		return t.Call(f), nil
+	}))
+	in.RegisterModule("script", s)
+	// load(src) as in Lua: a function or nil plus the message.
+	in.globals.SetStr("load", NewNative("load", func(t *Thread, a []Value) ([]Value, error) {
+		if Arg(a, 0).k != KindString {
+			return nil, typeError(0, "load", "string", Arg(a, 0))
+		}
+		return compile(t, []Value{a[0], Arg(a, 1)})
+	}))
+}

@@ -1,0 +1,316 @@
+package leia
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+func openTable(in *Interp) {
+	t := NewTable(0, 16)
+	reg := func(name string, fn NativeFunc) { t.SetStr(name, NewNative(name, fn)) }
+	reg("insert", tableInsert)
+	reg("remove", tableRemove)
+	reg("concat", tableConcat)
+	reg("sort", tableSort)
+	reg("unpack", tableUnpack)
+	reg("pack", func(th *Thread, a []Value) ([]Value, error) {
+		tb := NewList(a...)
+		for i, v := range a {
+			if v.k == KindNil {
+				continue
+			}
+			tb.SetInt(int64(i+1), v)
+		}
+		tb.SetStr("n", Int(int64(len(a))))
+		return th.Ret1(TableValue(tb)), nil
+	})
+	reg("move", tableMove)
+	reg("clear", func(th *Thread, a []Value) ([]Value, error) {
+		tb, err := CheckTable(a, 0, "clear")
+		if err != nil {
+			return nil, err
+		}
+		meta := tb.meta
+		*tb = Table{meta: meta}
+		return nil, nil
+	})
+	reg("keys", func(th *Thread, a []Value) ([]Value, error) {
+		tb, err := CheckTable(a, 0, "keys")
+		if err != nil {
+			return nil, err
+		}
+		out := NewTable(tb.Len()+tb.HashLen(), 0)
+		tb.Iter(func(k, _ Value) bool { out.Append(k); return true })
+		return th.Ret1(TableValue(out)), nil
+	})
+	reg("values", func(th *Thread, a []Value) ([]Value, error) {
+		tb, err := CheckTable(a, 0, "values")
+		if err != nil {
+			return nil, err
+		}
+		out := NewTable(tb.Len()+tb.HashLen(), 0)
+		tb.Iter(func(_, v Value) bool { out.Append(v); return true })
+		return th.Ret1(TableValue(out)), nil
+	})
+	reg("contains", func(th *Thread, a []Value) ([]Value, error) {
+		tb, err := CheckTable(a, 0, "contains")
+		if err != nil {
+			return nil, err
+		}
+		found := false
+		x := Arg(a, 1)
+		tb.Iter(func(_, v Value) bool {
+			if RawEqual(v, x) {
+				found = true
+				return false
+			}
+			return true
+		})
+		return th.Ret1(Bool(found)), nil
+	})
+	reg("copy", func(th *Thread, a []Value) ([]Value, error) {
+		tb, err := CheckTable(a, 0, "copy")
+		if err != nil {
+			return nil, err
+		}
+		out := NewTable(tb.Len(), tb.HashLen())
+		tb.Iter(func(k, v Value) bool { out.Set(k, v); return true })
+		return th.Ret1(TableValue(out)), nil
+	})
+	in.RegisterModule("table", t)
+}
+
+func tableInsert(t *Thread, a []Value) ([]Value, error) {
+	tb, err := CheckTable(a, 0, "insert")
+	if err != nil {
+		return nil, err
+	}
+	n := int64(tb.Len())
+	if tb.meta != nil {
+		n = t.Len(a[0])
+	}
+	switch len(a) {
+	case 2:
+		if tb.meta == nil {
+			tb.Append(a[1])
+		} else {
+			t.SetIndex(a[0], Int(n+1), a[1])
+		}
+		return nil, nil
+	case 3:
+		pos, err := CheckInt(a, 1, "insert")
+		if err != nil {
+			return nil, err
+		}
+		if pos < 1 || pos > n+1 {
+			return nil, ArgError(1, "insert", "position out of bounds")
+		}
+		if tb.meta == nil && n == int64(tb.Len()) {
+			tb.Insert(int(pos), a[2])
+			return nil, nil
+		}
+		for i := n; i >= pos; i-- {
+			t.SetIndex(a[0], Int(i+1), t.Index(a[0], Int(i)))
+		}
+		t.SetIndex(a[0], Int(pos), a[2])
+		return nil, nil
+	}
+	return nil, fmt.Errorf("wrong number of arguments to 'insert'")
+}
+
+func tableRemove(t *Thread, a []Value) ([]Value, error) {
+	tb, err := CheckTable(a, 0, "remove")
+	if err != nil {
+		return nil, err
+	}
+	n := int64(tb.Len())
+	if tb.meta != nil {
+		n = t.Len(a[0])
+	}
+	pos := n
+	if len(a) > 1 {
+		pos, err = CheckInt(a, 1, "remove")
+		if err != nil {
+			return nil, err
+		}
+		if n+1 == pos {
+			v := t.Index(a[0], Int(pos))
+			t.SetIndex(a[0], Int(pos), Nil)
+			return t.Ret1(v), nil
+		}
+		if n > 0 && (pos < 1 || pos > n+1) {
+			return nil, ArgError(1, "remove", "position out of bounds")
+		}
+		if n == 0 && pos != 0 && pos != n {
+			return nil, ArgError(1, "remove", "position out of bounds")
+		}
+	}
+	if n == 0 {
+		return t.Ret1(t.Index(a[0], Int(pos))), nil
+	}
+	if tb.meta == nil && n == int64(tb.Len()) && pos >= 1 && pos <= n {
+		return t.Ret1(tb.Remove(int(pos))), nil
+	}
+	v := t.Index(a[0], Int(pos))
+	for ; pos < n; pos++ {
+		t.SetIndex(a[0], Int(pos), t.Index(a[0], Int(pos+1)))
+	}
+	t.SetIndex(a[0], Int(pos), Nil)
+	return t.Ret1(v), nil
+}
+
+func tableConcat(t *Thread, a []Value) ([]Value, error) {
+	tb, err := CheckTable(a, 0, "concat")
+	if err != nil {
+		return nil, err
+	}
+	sep, err := OptString(a, 1, "concat", "")
+	if err != nil {
+		return nil, err
+	}
+	i, err := OptInt(a, 2, "concat", 1)
+	if err != nil {
+		return nil, err
+	}
+	j, err := OptInt(a, 3, "concat", int64(tb.Len()))
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	for k := i; k <= j; k++ {
+		v := tb.GetInt(k)
+		if v.k != KindString && !v.IsNumber() {
+			return nil, fmt.Errorf("invalid value (at index %d) in table for 'concat'", k)
+		}
+		b.WriteString(concatPiece(v))
+		if k < j {
+			b.WriteString(sep)
+		}
+		if b.Len() > maxStringSize {
+			return nil, fmt.Errorf("resulting string too large")
+		}
+	}
+	return t.Ret1(String(b.String())), nil
+}
+
+func tableUnpack(t *Thread, a []Value) ([]Value, error) {
+	v := Arg(a, 0)
+	tb := v.Table()
+	if tb == nil {
+		return nil, typeError(0, "unpack", "table", v)
+	}
+	i, err := OptInt(a, 1, "unpack", 1)
+	if err != nil {
+		return nil, err
+	}
+	var j int64
+	if Arg(a, 2).k == KindNil {
+		j = int64(tb.Len())
+		if tb.meta != nil {
+			j = t.Len(v)
+		}
+	} else if j, err = CheckInt(a, 2, "unpack"); err != nil {
+		return nil, err
+	}
+	if i > j {
+		return nil, nil
+	}
+	if j-i >= 1<<20 {
+		return nil, fmt.Errorf("too many results to unpack")
+	}
+	out := make([]Value, 0, j-i+1)
+	for k := i; k <= j; k++ {
+		if tb.meta == nil {
+			out = append(out, tb.GetInt(k))
+		} else {
+			out = append(out, t.Index(v, Int(k)))
+		}
+	}
+	return out, nil
+}
+
+func tableMove(t *Thread, a []Value) ([]Value, error) {
+	a1, err := CheckTable(a, 0, "move")
+	if err != nil {
+		return nil, err
+	}
+	f, err := CheckInt(a, 1, "move")
+	if err != nil {
+		return nil, err
+	}
+	e, err := CheckInt(a, 2, "move")
+	if err != nil {
+		return nil, err
+	}
+	tpos, err := CheckInt(a, 3, "move")
+	if err != nil {
+		return nil, err
+	}
+	dst := a[0]
+	if Arg(a, 4).k != KindNil {
+		if _, err := CheckTable(a, 4, "move"); err != nil {
+			return nil, err
+		}
+		dst = a[4]
+	}
+	_ = a1
+	if e >= f {
+		if e-f >= 1<<26 {
+			return nil, ArgError(2, "move", "too many elements to move")
+		}
+		if tpos > e || tpos <= f || !RawEqual(dst, a[0]) {
+			for i := int64(0); i <= e-f; i++ {
+				t.SetIndex(dst, Int(tpos+i), t.Index(a[0], Int(f+i)))
+			}
+		} else {
+			for i := e - f; i >= 0; i-- {
+				t.SetIndex(dst, Int(tpos+i), t.Index(a[0], Int(f+i)))
+			}
+		}
+	}
+	return t.Ret1(dst), nil
+}
+
+// sortError carries an error out of sort.Sort's comparator.
+type sortError struct{ e any }
+
+func tableSort(t *Thread, a []Value) (rets []Value, err error) {
+	tb, err := CheckTable(a, 0, "sort")
+	if err != nil {
+		return nil, err
+	}
+	cmp := Arg(a, 1)
+	if cmp.k != KindNil && !cmp.IsFunction() {
+		return nil, typeError(1, "sort", "function", cmp)
+	}
+	n := tb.Len()
+	vals := make([]Value, n)
+	copy(vals, tb.arr)
+	less := func(x, y Value) bool {
+		if cmp.k == KindNil {
+			if x.k == KindInt && y.k == KindInt {
+				return int64(x.n) < int64(y.n)
+			}
+			if x.k == KindString && y.k == KindString {
+				return x.AsString() < y.AsString()
+			}
+			return t.less(x, y, -1)
+		}
+		return t.call1At(cmp, -1, x, y).Truthy()
+	}
+	var bad bool
+	sort.SliceStable(vals, func(i, j int) bool {
+		if bad {
+			return false
+		}
+		return less(vals[i], vals[j])
+	})
+	_ = bad
+	// the table may have been changed by the comparator; write back
+	// what fits
+	for i := 0; i < n && i < len(tb.arr); i++ {
+		tb.arr[i] = vals[i]
+	}
+	return nil, nil
+}
