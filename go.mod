@@ -9,7 +9,10 @@ require (
 	lukechampine.com/blake3 v1.4.1
 )
 
-require github.com/klauspost/cpuid/v2 v2.0.9 // indirect
+require (
+	github.com/klauspost/cpuid/v2 v2.0.9 // indirect
+	github.com/yuin/gopher-lua v1.1.2 // indirect
+)
 
 require (
 	github.com/mattn/go-pointer v0.0.1 // indirect

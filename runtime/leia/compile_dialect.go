@@ -5,6 +5,10 @@ import (
 )
 
 func (c *compiler) taggedString(e *ast.TaggedString) evalFn {
+	return firstOf(c.taggedStringMulti(e))
+}
+
+func (c *compiler) taggedStringMulti(e *ast.TaggedString) multiFn {
 	tag := "sh"
 	if e.Tag != nil {
 		tag = e.Tag.Name
@@ -31,7 +35,7 @@ func (c *compiler) taggedString(e *ast.TaggedString) evalFn {
 		}
 		return fr.th.evalDialectText(tag, pieces, vals, opts, pos)
 	}
-	return firstOf(m)
+	return m
 }
 
 func firstOf(m multiFn) evalFn {
@@ -60,14 +64,20 @@ func (c *compiler) taggedBlockMulti(e *ast.TaggedBlock) multiFn {
 
 // quoteBlock is quote { stmts }: a table holding the block as a function.
 func (c *compiler) quoteBlock(e *ast.QuoteBlock) evalFn {
-	p := c.function(e, "quote", e.Body)
-	mk := closureMaker(p)
+	var mk evalFn
+	kind := "function"
+	if e.Fields != nil {
+		mk = c.table(e.Fields, "")
+		kind = "table"
+	} else {
+		mk = closureMaker(c.function(e, "quote", e.Body))
+	}
 	bang := e.Bang
 	return func(fr *frame) Value {
 		t := NewTable(0, 4)
 		t.SetStr("dialect", String("quote"))
 		t.SetStr("body", mk(fr))
-		t.SetStr("kind", String("function"))
+		t.SetStr("kind", String(kind))
 		o := NewTable(0, 1)
 		o.SetStr("fail_fast", Bool(bang))
 		t.SetStr("options", TableValue(o))

@@ -222,8 +222,23 @@ func (c *compiler) multiOrNil(e ast.Expr) multiFn {
 			c.fail(e.Start, "cannot use '...' outside a variadic function")
 		}
 		return func(fr *frame) []Value { return fr.varargs }
+	case *ast.TaggedString:
+		return c.taggedStringMulti(e)
+	case *ast.TaggedBlock:
+		return c.taggedBlockMulti(e)
 	}
 	return nil
+}
+
+// isSpread reports a call of the builtin spread(...), which expands its
+// arguments in any position of a list.
+func (c *compiler) isSpread(e ast.Expr) bool {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := call.Fun.(*ast.Ident)
+	return ok && id.Name == "spread" && c.res.refs[id].kind == refGlobal
 }
 
 // args compiles an argument list: fixed single values and an optional
@@ -231,6 +246,11 @@ func (c *compiler) multiOrNil(e ast.Expr) multiFn {
 func (c *compiler) args(es []ast.Expr) ([]evalFn, multiFn) {
 	if len(es) == 0 {
 		return nil, nil
+	}
+	for _, e := range es[:len(es)-1] {
+		if c.isSpread(e) {
+			return nil, c.spreadList(es)
+		}
 	}
 	last := c.multiOrNil(es[len(es)-1])
 	n := len(es)
@@ -242,6 +262,36 @@ func (c *compiler) args(es []ast.Expr) ([]evalFn, multiFn) {
 		fixed[i] = c.expr(es[i])
 	}
 	return fixed, last
+}
+
+// spreadList compiles an argument list in which spread(...) expands in a
+// non-final position: every value is collected into a new slice.
+func (c *compiler) spreadList(es []ast.Expr) multiFn {
+	type part struct {
+		one  evalFn
+		many multiFn
+	}
+	parts := make([]part, len(es))
+	for i, e := range es {
+		if c.isSpread(e) || i == len(es)-1 {
+			if m := c.multiOrNil(e); m != nil {
+				parts[i].many = m
+				continue
+			}
+		}
+		parts[i].one = c.expr(e)
+	}
+	return func(fr *frame) []Value {
+		var out []Value
+		for _, p := range parts {
+			if p.many != nil {
+				out = append(out, p.many(fr)...)
+			} else {
+				out = append(out, p.one(fr))
+			}
+		}
+		return out
+	}
 }
 
 // multi compiles a call; the result slice is valid until the thread's next
@@ -672,7 +722,7 @@ func (c *compiler) concat(e *ast.BinaryExpr) evalFn {
 		l, r := fs[0], fs[1]
 		return func(fr *frame) Value {
 			a, b := l(fr), r(fr)
-			if a.k == KindString && b.k == KindString {
+			if a.k == KindString && b.k == KindString && int(a.n+b.n) <= fr.th.in.maxString {
 				return String(a.AsString() + b.AsString())
 			}
 			return fr.th.concat2(a, b, pos)

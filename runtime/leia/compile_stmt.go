@@ -13,7 +13,7 @@ import (
 //   - an iterator function f (with optional state s and control c): the
 //     generic for of Lua, calling f(s, c) until its first result is nil;
 //   - a channel: received values until it is closed and drained;
-//   - an integer n: 1..n (one variable) .
+//   - anything else is a runtime error.
 func (c *compiler) rangeStmt(s *ast.ForStmt, body execFn) execFn {
 	vars := c.res.loopVars[s]
 	sets := make([]func(*frame, Value), len(vars))
@@ -125,19 +125,6 @@ func (c *compiler) rangeStmt(s *ast.ForStmt, body execFn) execFn {
 					return out
 				}
 			}
-		case KindInt:
-			n := int64(x.n)
-			for i := int64(1); i <= n; i++ {
-				th.countdown--
-				if th.countdown < 0 {
-					th.tick()
-				}
-				bind(Int(i), Int(i))
-				if stop, out := loopCtrl(body(fr)); stop {
-					return out
-				}
-			}
-			return cNone
 		}
 		if h := th.metaField(x, "__call"); h.k != KindNil {
 			return th.genericFor(fr, x, st, ctl, nv, sets, body, pos)

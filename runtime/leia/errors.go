@@ -160,12 +160,14 @@ func (th *Thread) wrapNativeError(err error, nf *Native, pos int32) *Error {
 		return e
 	}
 	msg := err.Error()
-	if nf != nil && nf.Name != "" && !strings.Contains(msg, nf.Name) {
+	if nf != nil && nf.Name != "" && !strings.Contains(msg, nf.Name) && !strings.HasPrefix(msg, "assertion failed") {
 		msg = fmt.Sprintf("%s: %s", nf.Name, msg)
 	}
 	e := &Error{Kind: KindRuntime, Message: msg, Err: err}
 	th.locate(e, pos)
-	e.Value = String(e.Error())
+	// As in Lua, an error raised by a library function reaches pcall
+	// without a position prefix (the Error still records where).
+	e.Value = String(msg)
 	return e
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/harnlang/harn-check/grammar/leia/ast"
 	"github.com/harnlang/harn-check/grammar/leia/binding"
+	"github.com/harnlang/harn-check/runtime/host"
 )
 
 // Options configure an interpreter. The zero value is usable: output to
@@ -31,11 +32,16 @@ type Options struct {
 	Args []string
 	// ScriptName is arg[0]; it defaults to the chunk's name.
 	ScriptName string
+	// MaxStringBytes bounds the strings a program can build (concatenation,
+	// string.rep, table.concat, decompression; default 1 GiB).
+	MaxStringBytes int
 	// Debug adds Go stack traces to internal errors.
 	Debug bool
-	// Env answers os.getenv; nil means no environment access (getenv
-	// returns nil). The CLI grants it through the host's env capability.
-	Env func(name string) (string, bool)
+	// Host is the program's access to the operating system (files,
+	// environment, processes, network), with the user's --allow-* grants.
+	// nil denies everything but the clock: fs, io.open, os.getenv and
+	// friends then fail with a capability error.
+	Host *host.Host
 	// Modules loads the source of a required module; nil allows only
 	// built-in modules. DirModules gives the usual loader.
 	Modules ModuleLoader
@@ -49,11 +55,12 @@ type Options struct {
 // Leia goroutines run concurrently under one global lock, so scripts never
 // race on tables.
 type Interp struct {
-	opts     Options
-	maxDepth int
-	debug    bool
-	globals  *Table
-	loaded   *Table
+	opts      Options
+	maxDepth  int
+	maxString int
+	debug     bool
+	globals   *Table
+	loaded    *Table
 	// stringMeta is the metatable of strings (__index = string).
 	stringMeta *Table
 	stdout     io.Writer
@@ -86,6 +93,10 @@ func New(opts Options) *Interp {
 	in := &Interp{opts: opts, maxDepth: opts.MaxDepth, debug: opts.Debug}
 	if in.maxDepth <= 0 {
 		in.maxDepth = 200000
+	}
+	in.maxString = opts.MaxStringBytes
+	if in.maxString <= 0 {
+		in.maxString = maxStringSize
 	}
 	in.stdout, in.stderr, in.stdin = opts.Stdout, opts.Stderr, opts.Stdin
 	if in.stdout == nil {
@@ -212,7 +223,7 @@ func (in *Interp) Call(ctx context.Context, fn Value, args ...Value) (rets []Val
 	th := newThread(in)
 	in.sched.startTask()
 	defer in.sched.endTask()
-	e := th.protect(func() {
+	e := th.protectAll(func() {
 		rets = append([]Value(nil), th.callAt(fn, args, -1)...)
 	})
 	if e != nil {

@@ -155,6 +155,9 @@ func installStdlib(in *Interp) {
 	openTime(in)
 	openJSON(in)
 	openScript(in)
+	openIO(in)
+	openCodecs(in)
+	openCollections(in)
 	openExtra(in)
 	openDialects(in)
 	for _, name := range []string{"string", "table", "math", "coroutine", "os", "utf8", "bit32", "time", "json", "script"} {
@@ -434,7 +437,7 @@ func baseMake(t *Thread, args []Value) ([]Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			if n < 0 || n > 1<<24 {
+			if n < 0 || n > 1<<20 {
 				return nil, ArgError(1, "make", "channel size out of range")
 			}
 			return t.Ret1(channelValue(NewChannel(int(n)))), nil
@@ -445,7 +448,7 @@ func baseMake(t *Thread, args []Value) ([]Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if n < 0 || n > 1<<24 {
+		if n < 0 || n > 1<<20 {
 			return nil, ArgError(1, "make", "channel size out of range")
 		}
 		return t.Ret1(channelValue(NewChannel(int(n)))), nil

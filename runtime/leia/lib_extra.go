@@ -1,5 +1,583 @@
 package leia
 
-// openExtra installs the smaller standard modules.
+import (
+	"crypto/rand"
+	"fmt"
+	mrand "math/rand/v2"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// openExtra installs the smaller modules: url, regexp, rand, uuid, log.
 func openExtra(in *Interp) {
+	openURL(in)
+	openRegexp(in)
+	openRand(in)
+	openUUID(in)
+	openLog(in)
+	openTestkit(in)
+	openDebug(in)
+}
+
+func openURL(in *Interp) {
+	newModule(in, "url", map[string]NativeFunc{
+		"parse": func(t *Thread, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "parse")
+			if err != nil {
+				return nil, err
+			}
+			u, perr := url.Parse(s)
+			if perr != nil {
+				return t.Ret2(Nil, String(perr.Error())), nil
+			}
+			r := NewTable(0, 10)
+			r.SetStr("scheme", String(u.Scheme))
+			r.SetStr("host", String(u.Hostname()))
+			r.SetStr("port", String(u.Port()))
+			r.SetStr("path", String(u.Path))
+			r.SetStr("rawQuery", String(u.RawQuery))
+			r.SetStr("fragment", String(u.Fragment))
+			if u.User != nil {
+				r.SetStr("user", String(u.User.Username()))
+				if p, ok := u.User.Password(); ok {
+					r.SetStr("password", String(p))
+				}
+			}
+			q := NewTable(0, 4)
+			vals := u.Query()
+			for _, k := range sortedKeys(vals) {
+				q.SetStr(k, String(vals.Get(k)))
+			}
+			r.SetStr("query", TableValue(q))
+			return t.Ret1(TableValue(r)), nil
+		},
+		"escape":        str1("escape", url.QueryEscape),
+		"queryEscape":   str1("queryEscape", url.QueryEscape),
+		"pathEscape":    str1("pathEscape", url.PathEscape),
+		"unescape":      str1err("unescape", url.QueryUnescape),
+		"queryUnescape": str1err("queryUnescape", url.QueryUnescape),
+		"pathUnescape":  str1err("pathUnescape", url.PathUnescape),
+		"encodeQuery": func(t *Thread, a []Value) ([]Value, error) {
+			tb, err := CheckTable(a, 0, "encodeQuery")
+			if err != nil {
+				return nil, err
+			}
+			v := url.Values{}
+			tb.Iter(func(k, x Value) bool {
+				if xt := x.Table(); xt != nil {
+					for _, e := range xt.arr {
+						v.Add(t.tostring(k, -1), t.tostring(e, -1))
+					}
+				} else {
+					v.Set(t.tostring(k, -1), t.tostring(x, -1))
+				}
+				return true
+			})
+			return t.Ret1(String(v.Encode())), nil
+		},
+		"parseQuery": func(t *Thread, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "parseQuery")
+			if err != nil {
+				return nil, err
+			}
+			v, perr := url.ParseQuery(s)
+			if perr != nil {
+				return t.Ret2(Nil, String(perr.Error())), nil
+			}
+			r := NewTable(0, len(v))
+			for _, k := range sortedKeys(v) {
+				r.SetStr(k, String(v.Get(k)))
+			}
+			return t.Ret1(TableValue(r)), nil
+		},
+		"join": func(t *Thread, a []Value) ([]Value, error) {
+			base, err := CheckString(a, 0, "join")
+			if err != nil {
+				return nil, err
+			}
+			ref, err := CheckString(a, 1, "join")
+			if err != nil {
+				return nil, err
+			}
+			b, perr := url.Parse(base)
+			if perr != nil {
+				return t.Ret2(Nil, String(perr.Error())), nil
+			}
+			r, perr := url.Parse(ref)
+			if perr != nil {
+				return t.Ret2(Nil, String(perr.Error())), nil
+			}
+			return t.Ret1(String(b.ResolveReference(r).String())), nil
+		},
+	})
+}
+
+func openRegexp(in *Interp) {
+	compile := func(t *Thread, a []Value, name string) (*regexp.Regexp, error) {
+		p, err := CheckString(a, 0, name)
+		if err != nil {
+			return nil, err
+		}
+		if len(p) > 1<<16 {
+			return nil, fmt.Errorf("regexp: pattern too long")
+		}
+		return regexp.Compile(p)
+	}
+	var methods func(re *regexp.Regexp) *Table
+	ops := map[string]func(t *Thread, re *regexp.Regexp, a []Value) ([]Value, error){
+		"match": func(t *Thread, re *regexp.Regexp, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "match")
+			return t.Ret1(Bool(re.MatchString(s))), err
+		},
+		"find": func(t *Thread, re *regexp.Regexp, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "find")
+			if err != nil {
+				return nil, err
+			}
+			loc := re.FindStringIndex(s)
+			if loc == nil {
+				return t.Ret1(Nil), nil
+			}
+			return t.Ret1(String(s[loc[0]:loc[1]])), nil
+		},
+		"findAll": func(t *Thread, re *regexp.Regexp, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "findAll")
+			if err != nil {
+				return nil, err
+			}
+			n, err := OptInt(a, 1, "findAll", -1)
+			if err != nil {
+				return nil, err
+			}
+			return t.Ret1(FromGo(re.FindAllString(s, int(n)))), nil
+		},
+		"findSubmatch": func(t *Thread, re *regexp.Regexp, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "findSubmatch")
+			if err != nil {
+				return nil, err
+			}
+			m := re.FindStringSubmatch(s)
+			if m == nil {
+				return t.Ret1(Nil), nil
+			}
+			return t.Ret1(FromGo(m)), nil
+		},
+		"findAllSubmatch": func(t *Thread, re *regexp.Regexp, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "findAllSubmatch")
+			if err != nil {
+				return nil, err
+			}
+			n, err := OptInt(a, 1, "findAllSubmatch", -1)
+			if err != nil {
+				return nil, err
+			}
+			out := NewTable(0, 0)
+			for _, m := range re.FindAllStringSubmatch(s, int(n)) {
+				out.Append(FromGo(m))
+			}
+			return t.Ret1(TableValue(out)), nil
+		},
+		"replace": func(t *Thread, re *regexp.Regexp, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "replace")
+			if err != nil {
+				return nil, err
+			}
+			if f := Arg(a, 1); f.IsFunction() {
+				return t.Ret1(String(re.ReplaceAllStringFunc(s, func(m string) string {
+					return t.tostring(t.Call1(f, String(m)), -1)
+				}))), nil
+			}
+			r, err := CheckString(a, 1, "replace")
+			if err != nil {
+				return nil, err
+			}
+			return t.Ret1(String(re.ReplaceAllString(s, r))), nil
+		},
+		"replaceLiteral": func(t *Thread, re *regexp.Regexp, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "replaceLiteral")
+			if err != nil {
+				return nil, err
+			}
+			r, err := CheckString(a, 1, "replaceLiteral")
+			return t.Ret1(String(re.ReplaceAllLiteralString(s, r))), err
+		},
+		"split": func(t *Thread, re *regexp.Regexp, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "split")
+			if err != nil {
+				return nil, err
+			}
+			n, err := OptInt(a, 1, "split", -1)
+			if err != nil {
+				return nil, err
+			}
+			return t.Ret1(FromGo(re.Split(s, int(n)))), nil
+		},
+		"numSubexp": func(t *Thread, re *regexp.Regexp, a []Value) ([]Value, error) {
+			return t.Ret1(Int(int64(re.NumSubexp()))), nil
+		},
+	}
+	methods = func(re *regexp.Regexp) *Table {
+		obj := NewTable(0, len(ops)+1)
+		for _, name := range sortedKeys(ops) {
+			op := ops[name]
+			obj.SetStr(name, NewNative(name, func(t *Thread, a []Value) ([]Value, error) {
+				// allow both obj.match(s) and obj:match(s)
+				if len(a) > 0 && a[0].Table() == obj {
+					a = a[1:]
+				}
+				return op(t, re, a)
+			}))
+		}
+		obj.SetStr("pattern", String(re.String()))
+		return obj
+	}
+	funcs := map[string]NativeFunc{
+		"compile": func(t *Thread, a []Value) ([]Value, error) {
+			re, err := compile(t, a, "compile")
+			if err != nil {
+				return t.Ret2(Nil, String(err.Error())), nil
+			}
+			return t.Ret1(TableValue(methods(re))), nil
+		},
+		"quote": str1("quote", regexp.QuoteMeta),
+	}
+	for _, name := range sortedKeys(ops) {
+		op := ops[name]
+		n := name
+		funcs[name] = func(t *Thread, a []Value) ([]Value, error) {
+			re, err := compile(t, a, n)
+			if err != nil {
+				return nil, err
+			}
+			return op(t, re, a[1:])
+		}
+	}
+	newModule(in, "regexp", funcs)
+}
+
+func openRand(in *Interp) {
+	rng := mrand.New(mrand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	newModule(in, "rand", map[string]NativeFunc{
+		"seed": func(t *Thread, a []Value) ([]Value, error) {
+			s, err := CheckInt(a, 0, "seed")
+			rng = mrand.New(mrand.NewPCG(uint64(s), 7))
+			return nil, err
+		},
+		"float": func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Float(rng.Float64())), nil },
+		"int": func(t *Thread, a []Value) ([]Value, error) {
+			if len(a) >= 2 {
+				lo, err := CheckInt(a, 0, "int")
+				if err != nil {
+					return nil, err
+				}
+				hi, err := CheckInt(a, 1, "int")
+				if err != nil {
+					return nil, err
+				}
+				if hi < lo {
+					return nil, ArgError(1, "int", "interval is empty")
+				}
+				return t.Ret1(Int(lo + rng.Int64N(hi-lo+1))), nil
+			}
+			n, err := CheckInt(a, 0, "int")
+			if err != nil {
+				return nil, err
+			}
+			if n <= 0 {
+				return nil, ArgError(0, "int", "n must be positive")
+			}
+			return t.Ret1(Int(rng.Int64N(n))), nil
+		},
+		"choice": func(t *Thread, a []Value) ([]Value, error) {
+			l, err := CheckTable(a, 0, "choice")
+			if err != nil {
+				return nil, err
+			}
+			if l.Len() == 0 {
+				return t.Ret1(Nil), nil
+			}
+			return t.Ret1(l.arr[rng.IntN(l.Len())]), nil
+		},
+		"shuffle": func(t *Thread, a []Value) ([]Value, error) {
+			l, err := CheckTable(a, 0, "shuffle")
+			if err != nil {
+				return nil, err
+			}
+			rng.Shuffle(len(l.arr), func(i, j int) { l.arr[i], l.arr[j] = l.arr[j], l.arr[i] })
+			return t.Ret1(a[0]), nil
+		},
+		"bytes": func(t *Thread, a []Value) ([]Value, error) {
+			n, err := CheckInt(a, 0, "bytes")
+			if err != nil {
+				return nil, err
+			}
+			if n < 0 || n > 1<<20 {
+				return nil, ArgError(0, "bytes", "size out of range")
+			}
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			return t.Ret1(String(string(b))), nil
+		},
+	})
+}
+
+var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+func openUUID(in *Interp) {
+	gen := func(t *Thread, a []Value) ([]Value, error) {
+		var b [16]byte
+		rand.Read(b[:])
+		b[6] = b[6]&0x0f | 0x40
+		b[8] = b[8]&0x3f | 0x80
+		return t.Ret1(String(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:]))), nil
+	}
+	m := newModule(in, "uuid", map[string]NativeFunc{
+		"new": gen, "v4": gen,
+		"isValid": func(t *Thread, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "isValid")
+			return t.Ret1(Bool(uuidRe.MatchString(s))), err
+		},
+	})
+	m.SetStr("nil", String("00000000-0000-0000-0000-000000000000"))
+}
+
+func openLog(in *Interp) {
+	levels := map[string]int{"debug": 0, "info": 1, "warn": 2, "error": 3}
+	min := 1
+	write := func(level string) NativeFunc {
+		return func(t *Thread, a []Value) ([]Value, error) {
+			if levels[level] < min {
+				return nil, nil
+			}
+			parts := make([]string, len(a))
+			for i, v := range a {
+				parts[i] = t.tostring(v, -1)
+			}
+			t.in.outMu.Lock()
+			fmt.Fprintf(t.in.stderr, "[%s] %s\n", strings.ToUpper(level), strings.Join(parts, " "))
+			t.in.outMu.Unlock()
+			return nil, nil
+		}
+	}
+	funcs := map[string]NativeFunc{
+		"setLevel": func(t *Thread, a []Value) ([]Value, error) {
+			l, err := CheckString(a, 0, "setLevel")
+			if err != nil {
+				return nil, err
+			}
+			v, ok := levels[strings.ToLower(l)]
+			if !ok {
+				names := sortedKeys(levels)
+				sort.Strings(names)
+				return nil, ArgError(0, "setLevel", "unknown level (one of "+strings.Join(names, ", ")+")")
+			}
+			min = v
+			return nil, nil
+		},
+	}
+	for l := range levels {
+		funcs[l] = write(l)
+	}
+	newModule(in, "log", funcs)
+}
+
+// openTestkit installs testkit: small helpers for self-checking programs.
+func openTestkit(in *Interp) {
+	newModule(in, "testkit", map[string]NativeFunc{
+		"inspect": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(String(inspectValue(t, Arg(a, 0), 0))), nil
+		},
+		"equal": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(Bool(deepEqual(t, Arg(a, 0), Arg(a, 1), 0))), nil
+		},
+		"assertEqual": func(t *Thread, a []Value) ([]Value, error) {
+			if !deepEqual(t, Arg(a, 0), Arg(a, 1), 0) {
+				msg := fmt.Sprintf("expected %s, got %s", inspectValue(t, Arg(a, 1), 0), inspectValue(t, Arg(a, 0), 0))
+				if m := Arg(a, 2); m.k == KindString {
+					msg = m.AsString() + ": " + msg
+				}
+				return nil, ScriptError(String(msg))
+			}
+			return nil, nil
+		},
+		"protect": basePcall,
+	})
+}
+
+// deepEqual compares tables by contents (depth-bounded).
+func deepEqual(t *Thread, a, b Value, depth int) bool {
+	if RawEqual(a, b) {
+		return true
+	}
+	ta, tb := a.Table(), b.Table()
+	if ta == nil || tb == nil || depth > 100 {
+		return false
+	}
+	same := true
+	n := 0
+	ta.Iter(func(k, v Value) bool {
+		n++
+		if !deepEqual(t, v, tb.Get(k), depth+1) {
+			same = false
+			return false
+		}
+		return true
+	})
+	if !same {
+		return false
+	}
+	m := 0
+	tb.Iter(func(_, _ Value) bool { m++; return true })
+	return n == m
+}
+
+// inspectValue renders a value as source-like text (depth-bounded).
+func inspectValue(t *Thread, v Value, depth int) string {
+	switch v.k {
+	case KindString:
+		return quoteString(v)
+	case KindTable:
+		if depth > 8 {
+			return "{...}"
+		}
+		var parts []string
+		v.Table().Iter(func(k, x Value) bool {
+			if len(parts) >= 200 {
+				parts = append(parts, "...")
+				return false
+			}
+			ks := "[" + inspectValue(t, k, depth+1) + "]"
+			if k.k == KindString && isIdent(k.AsString()) {
+				ks = k.AsString()
+			}
+			parts = append(parts, ks+": "+inspectValue(t, x, depth+1))
+			return true
+		})
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	return FormatValuePlain(v)
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isalpha(c) || c == '_' || i > 0 && isdigit(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// openDebug installs debug (tracebacks and call-stack inspection), the
+// global sleep and dofile, and glob.
+func openDebug(in *Interp) {
+	newModule(in, "debug", map[string]NativeFunc{
+		"traceback": func(t *Thread, a []Value) ([]Value, error) {
+			msg := ""
+			if m := Arg(a, 0); m.k == KindString {
+				msg = m.AsString() + "\n"
+			} else if m.k != KindNil {
+				return t.Ret1(m), nil
+			}
+			e := &Error{}
+			t.locate(e, -1)
+			return t.Ret1(String(msg + e.TracebackText())), nil
+		},
+		"getinfo": func(t *Thread, a []Value) ([]Value, error) {
+			r := NewTable(0, 4)
+			if f := Arg(a, 0); f.k == KindFunction {
+				p := f.closure().proto
+				line, _ := p.chunk.position(int(p.pos))
+				r.SetStr("source", String(p.chunk.Name))
+				r.SetStr("short_src", String(p.chunk.Name))
+				r.SetStr("linedefined", Int(int64(line)))
+				r.SetStr("what", String("Leia"))
+				r.SetStr("nparams", Int(int64(p.nparams)))
+				r.SetStr("isvararg", Bool(p.variadic))
+				if p.Name != "" {
+					r.SetStr("name", String(p.Name))
+				}
+				return t.Ret1(TableValue(r)), nil
+			}
+			if f := Arg(a, 0); f.k == KindNative {
+				r.SetStr("what", String("Go"))
+				r.SetStr("source", String("=[Go]"))
+				r.SetStr("name", String(f.Native().Name))
+				return t.Ret1(TableValue(r)), nil
+			}
+			level, _ := toInteger(Arg(a, 0))
+			d := t.depth - int(level) + 1
+			if d < 1 || d > t.depth {
+				return t.Ret1(Nil), nil
+			}
+			fr := t.frames[d]
+			p := fr.cl.proto
+			r.SetStr("source", String(p.chunk.Name))
+			r.SetStr("short_src", String(p.chunk.Name))
+			if fr.callPos >= 0 {
+				line, _ := p.chunk.position(int(fr.callPos))
+				r.SetStr("currentline", Int(int64(line)))
+			}
+			if p.Name != "" {
+				r.SetStr("name", String(p.Name))
+			}
+			r.SetStr("what", String("Leia"))
+			return t.Ret1(TableValue(r)), nil
+		},
+		"getmetatable": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(TableValue(t.in.metaOf(Arg(a, 0)))), nil
+		},
+	})
+	in.Register("sleep", func(t *Thread, a []Value) ([]Value, error) {
+		s, err := OptFloat(a, 0, "sleep", 0)
+		if err != nil {
+			return nil, err
+		}
+		t.sleep(secondsDuration(s), -1)
+		return nil, nil
+	})
+	in.Register("dofile", func(t *Thread, a []Value) ([]Value, error) {
+		p, err := CheckString(a, 0, "dofile")
+		if err != nil {
+			return nil, err
+		}
+		h, herr := t.in.host()
+		if herr != nil {
+			return nil, herr
+		}
+		src, rerr := h.ReadFile(p)
+		if rerr != nil {
+			return nil, rerr
+		}
+		chunk, cerr := t.in.Compile(p, src)
+		if cerr != nil {
+			return nil, cerr
+		}
+		return t.Call(closureValue(&Closure{proto: chunk.main})), nil
+	})
+	newModule(in, "glob", map[string]NativeFunc{
+		"match": func(t *Thread, a []Value) ([]Value, error) {
+			pat, err := CheckString(a, 0, "match")
+			if err != nil {
+				return nil, err
+			}
+			s, err := CheckString(a, 1, "match")
+			if err != nil {
+				return nil, err
+			}
+			ok, merr := pathMatch(pat, s)
+			if merr != nil {
+				return t.Ret2(Nil, String(merr.Error())), nil
+			}
+			return t.Ret1(Bool(ok)), nil
+		},
+	})
 }

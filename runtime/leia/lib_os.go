@@ -63,10 +63,10 @@ func openOS(in *Interp) {
 		if err != nil {
 			return nil, err
 		}
-		if t.in.opts.Env == nil {
+		if t.in.opts.Host == nil {
 			return t.Ret1(Nil), nil
 		}
-		v, ok := t.in.opts.Env(name)
+		v, ok := t.in.opts.Host.LookupEnv(name)
 		if !ok {
 			return t.Ret1(Nil), nil
 		}

@@ -103,6 +103,15 @@ func (th *Thread) require(name string, pos int32) Value {
 		}
 		panic(th.runtimeError(pos, "module '%s': %v", name, err))
 	}
+	// One file is one module, however it was named (a.b, a/b, ./a/b).
+	key := path
+	if abs, aerr := filepath.Abs(path); aerr == nil {
+		key = abs
+	}
+	if v, ok := in.modules[key]; ok {
+		in.loaded.SetStr(name, v)
+		return v
+	}
 	chunk, cerr := in.Compile(path, src)
 	if cerr != nil {
 		panic(cerr)
@@ -115,9 +124,10 @@ func (th *Thread) require(name string, pos int32) Value {
 		v = r[0]
 	}
 	if cur := in.loaded.GetStr(name); cur.k != KindNil {
-		return cur
+		v = cur
 	}
 	in.loaded.SetStr(name, v)
+	in.modules[key] = v
 	return v
 }
 
@@ -164,3 +174,7 @@ func openScript(in *Interp) {
 		return compile(t, []Value{a[0], Arg(a, 1)})
 	}))
 }
+
+var errNotExist = fs.ErrNotExist
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -96,6 +96,8 @@ func openString(in *Interp) {
 	twoStr("endswith", func(a, b string) Value { return Bool(strings.HasSuffix(a, b)) })
 	twoStr("hasprefix", func(a, b string) Value { return Bool(strings.HasPrefix(a, b)) })
 	twoStr("hassuffix", func(a, b string) Value { return Bool(strings.HasSuffix(a, b)) })
+	twoStr("has_prefix", func(a, b string) Value { return Bool(strings.HasPrefix(a, b)) })
+	twoStr("has_suffix", func(a, b string) Value { return Bool(strings.HasSuffix(a, b)) })
 	twoStr("starts_with", func(a, b string) Value { return Bool(strings.HasPrefix(a, b)) })
 	twoStr("ends_with", func(a, b string) Value { return Bool(strings.HasSuffix(a, b)) })
 	twoStr("contains", func(a, b string) Value { return Bool(strings.Contains(a, b)) })
@@ -225,7 +227,7 @@ func strRep(t *Thread, a []Value) ([]Value, error) {
 		return t.Ret1(String("")), nil
 	}
 	total := int64(len(s))*n + int64(len(sep))*(n-1)
-	if total > maxStringSize || total < 0 {
+	if total > int64(t.in.maxString) || total < 0 {
 		return nil, fmt.Errorf("resulting string too large")
 	}
 	var b strings.Builder

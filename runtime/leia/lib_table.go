@@ -187,7 +187,7 @@ func tableConcat(t *Thread, a []Value) ([]Value, error) {
 		if k < j {
 			b.WriteString(sep)
 		}
-		if b.Len() > maxStringSize {
+		if b.Len() > t.in.maxString {
 			return nil, fmt.Errorf("resulting string too large")
 		}
 	}

@@ -288,10 +288,10 @@ func intLessFloat(i int64, f float64) bool {
 	if f != f {
 		return false
 	}
-	if f >= 9.3e18 {
+	if f >= 9.223372036854775808e18 {
 		return true
 	}
-	if f <= -9.3e18 {
+	if f < -9.223372036854775808e18 {
 		return false
 	}
 	return i < int64(math.Ceil(f))
@@ -301,10 +301,10 @@ func floatLessInt(f float64, i int64) bool {
 	if f != f {
 		return false
 	}
-	if f >= 9.3e18 {
+	if f >= 9.223372036854775808e18 {
 		return false
 	}
-	if f <= -9.3e18 {
+	if f < -9.223372036854775808e18 {
 		return true
 	}
 	fl := math.Floor(f)
@@ -392,7 +392,11 @@ func (th *Thread) ToString(v Value) string { return th.tostring(v, -1) }
 
 func (th *Thread) concat2(a, b Value, pos int32) Value {
 	if (a.k == KindString || a.IsNumber()) && (b.k == KindString || b.IsNumber()) {
-		return String(concatPiece(a) + concatPiece(b))
+		s := concatPiece(a) + concatPiece(b)
+		if len(s) > th.in.maxString {
+			panic(th.runtimeError(pos, "string length overflow (more than %d bytes)", th.in.maxString))
+		}
+		return String(s)
 	}
 	h := th.metaField(a, "__concat")
 	if h.k == KindNil {
@@ -431,6 +435,9 @@ func (th *Thread) concatN(vals []Value, pos int32) Value {
 		}
 	}
 	if plain {
+		if size > th.in.maxString {
+			panic(th.runtimeError(pos, "string length overflow (more than %d bytes)", th.in.maxString))
+		}
 		var b strings.Builder
 		b.Grow(size)
 		for _, v := range vals {

@@ -671,7 +671,11 @@ func (r *resolver) expr(e ast.Expr) {
 			}
 		}
 	case *ast.QuoteBlock:
-		r.function(e, "quote", &ast.Params{}, e.Body)
+		if e.Fields != nil {
+			r.expr(e.Fields)
+		} else {
+			r.function(e, "quote", &ast.Params{}, e.Body)
+		}
 	case *ast.AgentExpr:
 		if e.Form == ast.FormLegacy {
 			r.agentParts(e, e.Params, e.Config, e.Flow)

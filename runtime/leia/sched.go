@@ -168,7 +168,7 @@ func (th *Thread) spawn(f Value, args []Value, pos int32) {
 			}
 		}()
 		nt := newThread(in)
-		if e := nt.protect(func() { nt.callAt(f, args, -1) }); e != nil {
+		if e := nt.protectAll(func() { nt.callAt(f, args, -1) }); e != nil && e.Kind != KindCancelled {
 			select {
 			case <-s.stopped:
 			default:
@@ -475,6 +475,10 @@ func (th *Thread) resume(co *Coroutine, args []Value) ([]Value, *Error) {
 	if th.co != nil {
 		th.co.status = "running"
 	}
+	if r.err != nil && (r.err.Kind == KindCancelled || r.err.Kind == KindExit) {
+		co.status = "dead"
+		panic(r.err)
+	}
 	if r.done || r.err != nil {
 		co.status = "dead"
 		th.in.coMu.Lock()
@@ -497,7 +501,7 @@ func (co *Coroutine) run(args []Value) {
 		}
 	}()
 	var rets []Value
-	e := th.protect(func() {
+	e := th.protectAll(func() {
 		rets = append([]Value(nil), th.callAt(co.fn, args, -1)...)
 	})
 	if e != nil {

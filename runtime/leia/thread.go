@@ -316,8 +316,18 @@ func (th *Thread) runDefers(fr *frame) (err any) {
 }
 
 // protect runs f and returns the Leia error it raised, or nil. Coroutine
-// kills pass through.
+// kills pass through, and so do cancellation and os.exit: a protected
+// call cannot swallow them.
 func (th *Thread) protect(f func()) (err *Error) {
+	err = th.protectAll(f)
+	if err != nil && (err.Kind == KindCancelled || err.Kind == KindExit) {
+		panic(err)
+	}
+	return err
+}
+
+// protectAll is protect that also returns cancellation and exit errors.
+func (th *Thread) protectAll(f func()) (err *Error) {
 	depth, m := th.depth, th.mark()
 	defer func() {
 		if r := recover(); r != nil {

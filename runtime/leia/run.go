@@ -1,0 +1,153 @@
+package leia
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/harnlang/harn-check/runtime/host"
+)
+
+// Program is a Leia program to run from the command line.
+type Program struct {
+	// Path is the program's file; its folder is the program's folder
+	// (readable and writable, the root of require).
+	Path string
+	Src  []byte
+	// Args are the program's own arguments (arg[1..], the main chunk's ...).
+	Args []string
+}
+
+// RunEnv is what a run gets from its caller: streams, the user's
+// --allow-* grants and limits.
+type RunEnv struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Grants         host.Grants
+	// TempDir overrides the temp dir ("" = os.TempDir()).
+	TempDir string
+	// Seed makes randomness deterministic when set.
+	Seed *uint64
+	// MaxSteps bounds the run (0 = none).
+	MaxSteps int64
+	// Configure, when set, is called with the interpreter before the
+	// program runs (the llm layer installs its modules and dialects here).
+	Configure func(*Interp) error
+}
+
+// RunProgram compiles and runs a program the way `harn-check run` does:
+// the host confines it to its folder and the granted capabilities, and
+// the result is nil on success, a *Error for a syntax or runtime error
+// (exit status from ExitCode), or another error when the program cannot
+// be set up.
+func RunProgram(ctx context.Context, p Program, env RunEnv) error {
+	dir := filepath.Dir(p.Path)
+	h, err := host.New(host.Config{Root: dir, TempDir: env.TempDir, Grants: env.Grants, Seed: env.Seed, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr})
+	if err != nil {
+		return err
+	}
+	in := New(Options{
+		Stdout:    env.Stdout,
+		Stderr:    env.Stderr,
+		Stdin:     env.Stdin,
+		Args:      p.Args,
+		MaxSteps:  env.MaxSteps,
+		Host:      h,
+		Modules:   HostModules(h),
+		GoModules: nil,
+	})
+	if env.Configure != nil {
+		if err := env.Configure(in); err != nil {
+			return err
+		}
+	}
+	chunk, err := in.Compile(p.Path, p.Src)
+	if err != nil {
+		return err
+	}
+	_, err = in.Run(ctx, chunk)
+	return err
+}
+
+// HostModules loads required modules through the host: `a.b` is
+// a/b.leia under the requiring file's folder or the program's folder,
+// subject to the same file-system confinement as the program itself.
+func HostModules(h *host.Host) ModuleLoader {
+	return func(from, name string) (string, []byte, error) {
+		rel := name
+		if !strings.HasPrefix(rel, "./") && !strings.HasPrefix(rel, "../") && !strings.Contains(rel, "/") {
+			rel = strings.ReplaceAll(rel, ".", "/")
+		}
+		if i := strings.Index(rel, ":"); i >= 0 {
+			rel = rel[:i] + "/" + rel[i+1:]
+		}
+		dirs := []string{h.Root()}
+		if from != "" {
+			if abs, err := filepath.Abs(from); err == nil && filepath.Dir(abs) != h.Root() {
+				dirs = append([]string{filepath.Dir(abs)}, dirs...)
+			}
+		}
+		var firstErr error
+		for _, d := range dirs {
+			for _, cand := range []string{rel + ".leia", rel + ".gs", rel, filepath.Join(rel, "init.leia")} {
+				p := filepath.Join(d, cand)
+				st, err := h.Stat(p)
+				if err != nil || st.IsDir() {
+					if err != nil && firstErr == nil && !isNotExist(err) {
+						firstErr = err
+					}
+					continue
+				}
+				src, err := h.ReadFile(p)
+				if err != nil {
+					return "", nil, err
+				}
+				return p, src, nil
+			}
+		}
+		if firstErr != nil {
+			return "", nil, firstErr
+		}
+		return "", nil, fmt.Errorf("module '%s' not found: %w", name, errNotExist)
+	}
+}
+
+// ExitCode is the process exit status for a run's error: 0 for nil, the
+// code of os.exit, 1 for any other program failure.
+func ExitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	if e, ok := err.(*Error); ok && e.Kind == KindExit {
+		return e.Code
+	}
+	return 1
+}
+
+// Format renders the error for standard error as the CLI prints it:
+// "error: file:line:col: message" and one "    at function (file:line:col)"
+// line per Leia frame, innermost first.
+func (e *Error) Format() string {
+	if e.Kind == KindExit {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("error: " + e.Error() + "\n")
+	for _, f := range e.Traceback {
+		name := f.Function
+		switch name {
+		case "":
+			name = "<function>"
+		case "main chunk":
+			name = "<top level>"
+		}
+		if f.Line > 0 {
+			fmt.Fprintf(&b, "    at %s (%s:%d:%d)\n", name, f.File, f.Line, f.Col)
+		} else {
+			fmt.Fprintf(&b, "    at %s\n", name)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,227 @@
+package leia
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// programDir holds the self-checking programs: each asserts its own
+// results and prints "ok" last.
+const programDir = "../../testdata/run/leia"
+
+func runFile(t *testing.T, path string, env RunEnv) (string, error) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if env.Stdout == nil {
+		env.Stdout = &out
+	}
+	if env.Stderr == nil {
+		env.Stderr = &out
+	}
+	if env.TempDir == "" {
+		env.TempDir = t.TempDir()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err = RunProgram(ctx, Program{Path: path, Src: src}, env)
+	return out.String(), err
+}
+
+func TestPrograms(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(programDir, "*.leia"))
+	if len(files) < 15 {
+		t.Fatalf("expected the feature programs in %s, found %d", programDir, len(files))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			out, err := runFile(t, f, RunEnv{})
+			if err != nil {
+				msg := err.Error()
+				if e, ok := err.(*Error); ok {
+					msg = e.Format()
+				}
+				t.Fatalf("program failed:\n%s\noutput:\n%s", msg, out)
+			}
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			if lines[len(lines)-1] != "ok" {
+				t.Fatalf("program did not finish with ok; output:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestFailures runs the programs of fail/ and compares what the CLI would
+// print with NAME.error (its first lines; "exit N" for os.exit).
+func TestFailures(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(programDir, "fail", "*.leia"))
+	if len(files) == 0 {
+		t.Fatal("no failure programs")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			want, err := os.ReadFile(strings.TrimSuffix(f, ".leia") + ".error")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Run with the file's base name so messages are stable.
+			src, _ := os.ReadFile(f)
+			dir := t.TempDir()
+			p := filepath.Join(dir, filepath.Base(f))
+			os.WriteFile(p, src, 0o644)
+			wd, _ := os.Getwd()
+			os.Chdir(dir)
+			defer os.Chdir(wd)
+			var out bytes.Buffer
+			err = RunProgram(context.Background(), Program{Path: filepath.Base(f), Src: src}, RunEnv{Stdout: &out, Stderr: &out, TempDir: dir})
+			if err == nil {
+				t.Fatalf("program succeeded; output:\n%s", out.String())
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error is %T (%v), want *Error", err, err)
+			}
+			got := e.Format()
+			if e.Kind == KindExit {
+				got = "exit " + strconv.Itoa(ExitCode(err)) + "\n"
+			}
+			wantLines := strings.Split(strings.TrimRight(string(want), "\n"), "\n")
+			gotLines := strings.Split(strings.TrimRight(got, "\n"), "\n")
+			if len(gotLines) < len(wantLines) {
+				t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+			}
+			for i, w := range wantLines {
+				if gotLines[i] != w {
+					t.Fatalf("line %d:\n got %q\nwant %q\nfull output:\n%s", i+1, gotLines[i], w, got)
+				}
+			}
+		})
+	}
+}
+
+func compileRun(t *testing.T, src string, opts Options, ctx context.Context) ([]Value, error) {
+	t.Helper()
+	in := New(opts)
+	ch, err := in.Compile("test.leia", []byte(src))
+	if err != nil {
+		return nil, err
+	}
+	return in.Run(ctx, ch)
+}
+
+func TestTimeoutStopsRunawayLoop(t *testing.T) {
+	for _, src := range []string{
+		`for {}`,
+		`func f() { return f() }; for { pcall(f) }`,
+		`x := 0; loop: x++; goto loop`,
+		`ch := make(chan); go func() { for {} }(); <-ch`,
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		start := time.Now()
+		_, err := compileRun(t, src, Options{Stdout: &bytes.Buffer{}}, ctx)
+		cancel()
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindCancelled {
+			t.Errorf("%q: got %v, want a cancelled error", src, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%q: took %v to stop", src, d)
+		}
+	}
+}
+
+func TestCancelFromAnotherGoroutine(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	_, err := compileRun(t, `n := 0; for { n++ }`, Options{}, ctx)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled in the chain", err)
+	}
+}
+
+func TestStepBudget(t *testing.T) {
+	_, err := compileRun(t, `for { }`, Options{MaxSteps: 100000}, context.Background())
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindBudget {
+		t.Fatalf("got %v, want a budget error", err)
+	}
+	// A program under the budget finishes.
+	if _, err := compileRun(t, `s := 0; for i := 1; i <= 100; i++ { s += i }; return s`, Options{MaxSteps: 100000}, context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDeepNestingIsAnError(t *testing.T) {
+	for _, src := range []string{
+		strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000),
+		"x := " + strings.Repeat("-", 20000) + "1",
+		strings.Repeat("if true {", 3000) + strings.Repeat("}", 3000),
+		"return " + strings.Repeat("[", 3000) + strings.Repeat("]", 3000),
+	} {
+		_, err := compileRun(t, src, Options{}, context.Background())
+		if err == nil {
+			t.Errorf("nesting of %d bytes compiled and ran without error", len(src))
+		}
+	}
+}
+
+func TestDeepRecursionIsAnError(t *testing.T) {
+	_, err := compileRun(t, `func f(n) { return f(n + 1) + 1 }; return f(1)`, Options{MaxDepth: 5000}, context.Background())
+	if err == nil || !strings.Contains(err.Error(), "stack overflow") {
+		t.Fatalf("got %v, want stack overflow", err)
+	}
+	// Recursion through metamethods and pcall is bounded too.
+	_, err = compileRun(t, `t := setmetatable({}, {}); getmetatable(t).__index = func(s, k) { return s[k] }; return t.x`, Options{MaxDepth: 5000}, context.Background())
+	if err == nil || !strings.Contains(err.Error(), "stack overflow") {
+		t.Fatalf("got %v, want stack overflow", err)
+	}
+}
+
+// TestNoHostDeniesFiles: without a host nothing touches the file system.
+func TestNoHostDeniesFiles(t *testing.T) {
+	rets, err := compileRun(t, `f, err := io.open("/etc/passwd"); return f, err, os.getenv("HOME")`, Options{}, context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rets[0].k != KindNil || !strings.Contains(rets[1].AsString(), "not available") || rets[2].k != KindNil {
+		t.Fatalf("got %v %v %v", rets[0], rets[1].AsString(), rets[2])
+	}
+}
+
+// TestHostDeniesOutsideFolder: with a host, files outside the program's
+// folder and the temp dir need --allow-fs.
+func TestHostDeniesOutsideFolder(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.txt")
+	os.WriteFile(secret, []byte("s3cret"), 0o644)
+	prog := filepath.Join(dir, "p.leia")
+	src := `data, err := fs.readFile(arg[1])
+assert(data == nil, "read outside the folder")
+assert(string.find(err, "allow%-fs"), err)
+f, err2 := io.open(arg[1])
+assert(f == nil && string.find(err2, "allow%-fs"), err2)
+ok := fs.writeFile("inside.txt", "x")
+assert(ok == true)
+print("ok")`
+	os.WriteFile(prog, []byte(src), 0o644)
+	var out bytes.Buffer
+	err := RunProgram(context.Background(), Program{Path: prog, Src: []byte(src), Args: []string{secret}}, RunEnv{Stdout: &out, Stderr: &out, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "inside.txt")); err != nil {
+		t.Fatal("write inside the program folder did not happen")
+	}
+}
