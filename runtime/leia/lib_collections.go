@@ -160,6 +160,64 @@ func openCollections(in *Interp) {
 	})
 	openContainer(in)
 	openSort(in)
+	openArray(in)
+}
+
+// openArray installs array: dense typed lists (array.i64(list) ...), the
+// runtime form of []i64{...} literals.
+func openArray(in *Interp) {
+	conv := map[string]func(Value) (Value, bool){
+		"i64": func(v Value) (Value, bool) { n, ok := toInteger(v); return Int(n), ok },
+		"i32": func(v Value) (Value, bool) { n, ok := toInteger(v); return Int(int64(int32(n))), ok },
+		"f64": func(v Value) (Value, bool) { n, ok := toNumber(v); return Float(n.AsFloat()), ok },
+		"f32": func(v Value) (Value, bool) { n, ok := toNumber(v); return Float(float64(float32(n.AsFloat()))), ok },
+		"bool": func(v Value) (Value, bool) { return Bool(v.Truthy()), true },
+	}
+	funcs := map[string]NativeFunc{
+		"len": func(t *Thread, a []Value) ([]Value, error) {
+			l, err := CheckTable(a, 0, "len")
+			if err != nil {
+				return nil, err
+			}
+			return t.Ret1(Int(int64(l.Len()))), nil
+		},
+		"type": func(t *Thread, a []Value) ([]Value, error) {
+			l, err := CheckTable(a, 0, "type")
+			if err != nil || l.ElemType == "" {
+				return t.Ret1(Nil), err
+			}
+			return t.Ret1(String(l.ElemType)), nil
+		},
+	}
+	for name, f := range conv {
+		name, f := name, f
+		funcs[name] = func(t *Thread, a []Value) ([]Value, error) {
+			out := NewTable(0, 0)
+			out.ElemType = name
+			switch v := Arg(a, 0); v.k {
+			case KindTable:
+				for i, x := range v.Table().arr {
+					c, ok := f(x)
+					if !ok {
+						return nil, fmt.Errorf("array.%s: element %d is not a %s value", name, i+1, name)
+					}
+					out.arr = append(out.arr, c)
+				}
+			case KindInt:
+				zero, _ := f(Int(0))
+				if v.AsInt() < 0 || v.AsInt() > 1<<26 {
+					return nil, ArgError(0, name, "size out of range")
+				}
+				for i := int64(0); i < v.AsInt(); i++ {
+					out.arr = append(out.arr, zero)
+				}
+			default:
+				return nil, typeError(0, name, "table or size", v)
+			}
+			return t.Ret1(TableValue(out)), nil
+		}
+	}
+	newModule(in, "array", funcs)
 }
 
 // set is a container set: a table keyed by the members.
