@@ -136,6 +136,11 @@ func runRun(e *env, args []string) int {
 	evalErr := evalRun.finish(path, err)
 	if err != nil {
 		io.WriteString(e.stderr, runner.FormatError(err))
+		// A program's own exit status (Leia's os.exit(n)) is kept.
+		var ec interface{ ExitCode() int }
+		if errors.As(err, &ec) {
+			return ec.ExitCode()
+		}
 		return exitFail
 	}
 	if evalErr != nil {

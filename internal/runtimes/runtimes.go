@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn-check/runtime/harn"
+	"github.com/harnlang/harn-check/runtime/leia"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
@@ -16,5 +17,6 @@ var once sync.Once
 func Register() {
 	once.Do(func() {
 		runner.Register(harn.Language())
+		runner.Register(leia.Language())
 	})
 }

@@ -145,6 +145,7 @@ func (c *compiler) stmtList(owner any, stmts []ast.Stmt) execFn {
 		}
 	}
 	hasLabels := bi != nil && len(bi.labels) > 0
+	loopPos := int32(-1)
 	var run execFn
 	switch {
 	case hasLabels:
@@ -160,7 +161,7 @@ func (c *compiler) stmtList(owner any, stmts []ast.Stmt) execFn {
 					th := fr.th
 					th.countdown--
 					if th.countdown < 0 {
-						th.tick()
+						th.tickAt(fr, loopPos)
 					}
 					continue
 				}
@@ -762,6 +763,7 @@ func loopCtrl(r ctrl) (stop bool, out ctrl) {
 
 func (c *compiler) forStmt(s *ast.ForStmt) execFn {
 	body := c.block(s.Body)
+	loopPos := int32(s.Start)
 	switch s.Kind {
 	case ast.ForInfinite:
 		return func(fr *frame) ctrl {
@@ -769,7 +771,7 @@ func (c *compiler) forStmt(s *ast.ForStmt) execFn {
 			for {
 				th.countdown--
 				if th.countdown < 0 {
-					th.tick()
+					th.tickAt(fr, loopPos)
 				}
 				if stop, out := loopCtrl(body(fr)); stop {
 					return out
@@ -783,7 +785,7 @@ func (c *compiler) forStmt(s *ast.ForStmt) execFn {
 			for cond(fr) {
 				th.countdown--
 				if th.countdown < 0 {
-					th.tick()
+					th.tickAt(fr, loopPos)
 				}
 				if stop, out := loopCtrl(body(fr)); stop {
 					return out
@@ -817,7 +819,7 @@ func (c *compiler) forStmt(s *ast.ForStmt) execFn {
 			for cond(fr) {
 				th.countdown--
 				if th.countdown < 0 {
-					th.tick()
+					th.tickAt(fr, loopPos)
 				}
 				if stop, out := loopCtrl(body(fr)); stop {
 					return out

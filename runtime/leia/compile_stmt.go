@@ -27,6 +27,7 @@ func (c *compiler) rangeStmt(s *ast.ForStmt, body execFn) execFn {
 		single = c.expr(s.X)
 	}
 	pos := int32(s.X.Pos().Start)
+	loopPos := int32(s.Start)
 	return func(fr *frame) ctrl {
 		th := fr.th
 		var x, st, ctl Value
@@ -68,7 +69,7 @@ func (c *compiler) rangeStmt(s *ast.ForStmt, body execFn) execFn {
 					}
 					th.countdown--
 					if th.countdown < 0 {
-						th.tick()
+						th.tickAt(fr, loopPos)
 					}
 					bind(Int(i), v)
 					if stop, out := loopCtrl(body(fr)); stop {
@@ -102,7 +103,7 @@ func (c *compiler) rangeStmt(s *ast.ForStmt, body execFn) execFn {
 				}
 				th.countdown--
 				if th.countdown < 0 {
-					th.tick()
+					th.tickAt(fr, loopPos)
 				}
 				bind(k, v)
 				if stop, out := loopCtrl(body(fr)); stop {
@@ -139,7 +140,7 @@ func (th *Thread) genericFor(fr *frame, f, s, ctl Value, nv int, sets []func(*fr
 	for {
 		th.countdown--
 		if th.countdown < 0 {
-			th.tick()
+			th.tickAt(fr, pos)
 		}
 		m := th.mark()
 		buf := th.reserve(2)

@@ -167,10 +167,10 @@ func openCollections(in *Interp) {
 // runtime form of []i64{...} literals.
 func openArray(in *Interp) {
 	conv := map[string]func(Value) (Value, bool){
-		"i64": func(v Value) (Value, bool) { n, ok := toInteger(v); return Int(n), ok },
-		"i32": func(v Value) (Value, bool) { n, ok := toInteger(v); return Int(int64(int32(n))), ok },
-		"f64": func(v Value) (Value, bool) { n, ok := toNumber(v); return Float(n.AsFloat()), ok },
-		"f32": func(v Value) (Value, bool) { n, ok := toNumber(v); return Float(float64(float32(n.AsFloat()))), ok },
+		"i64":  func(v Value) (Value, bool) { n, ok := toInteger(v); return Int(n), ok },
+		"i32":  func(v Value) (Value, bool) { n, ok := toInteger(v); return Int(int64(int32(n))), ok },
+		"f64":  func(v Value) (Value, bool) { n, ok := toNumber(v); return Float(n.AsFloat()), ok },
+		"f32":  func(v Value) (Value, bool) { n, ok := toNumber(v); return Float(float64(float32(n.AsFloat()))), ok },
 		"bool": func(v Value) (Value, bool) { return Bool(v.Truthy()), true },
 	}
 	funcs := map[string]NativeFunc{

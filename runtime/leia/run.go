@@ -3,38 +3,17 @@ package leia
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/harnlang/harn-check/runtime/host"
+	"github.com/harnlang/harn-check/runtime/runner"
 )
 
-// Program is a Leia program to run from the command line.
-type Program struct {
-	// Path is the program's file; its folder is the program's folder
-	// (readable and writable, the root of require).
-	Path string
-	Src  []byte
-	// Args are the program's own arguments (arg[1..], the main chunk's ...).
-	Args []string
-}
-
-// RunEnv is what a run gets from its caller: streams, the user's
-// --allow-* grants and limits.
-type RunEnv struct {
-	Stdin          io.Reader
-	Stdout, Stderr io.Writer
-	Grants         host.Grants
-	// TempDir overrides the temp dir ("" = os.TempDir()).
-	TempDir string
-	// Seed makes randomness deterministic when set.
-	Seed *uint64
-	// MaxSteps bounds the run (0 = none).
-	MaxSteps int64
-	// Configure, when set, is called with the interpreter before the
-	// program runs (the llm layer installs its modules and dialects here).
-	Configure func(*Interp) error
+// Language is Leia's entry in the runner registry (internal/runtimes):
+// `harn-check run FILE.leia` and `harn-check test` find it by extension.
+func Language() runner.Language {
+	return runner.Language{Name: "Leia", Extension: ".leia", Run: RunProgram}
 }
 
 // RunProgram compiles and runs a program the way `harn-check run` does:
@@ -42,7 +21,7 @@ type RunEnv struct {
 // the result is nil on success, a *Error for a syntax or runtime error
 // (exit status from ExitCode), or another error when the program cannot
 // be set up.
-func RunProgram(ctx context.Context, p Program, env RunEnv) error {
+func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 	dir := filepath.Dir(p.Path)
 	h, err := host.New(host.Config{Root: dir, TempDir: env.TempDir, Grants: env.Grants, Seed: env.Seed, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr})
 	if err != nil {
@@ -58,11 +37,6 @@ func RunProgram(ctx context.Context, p Program, env RunEnv) error {
 		Modules:   HostModules(h),
 		GoModules: nil,
 	})
-	if env.Configure != nil {
-		if err := env.Configure(in); err != nil {
-			return err
-		}
-	}
 	chunk, err := in.Compile(p.Path, p.Src)
 	if err != nil {
 		return err
@@ -120,7 +94,15 @@ func ExitCode(err error) int {
 	if err == nil {
 		return 0
 	}
-	if e, ok := err.(*Error); ok && e.Kind == KindExit {
+	if e, ok := err.(*Error); ok {
+		return e.ExitCode()
+	}
+	return 1
+}
+
+// ExitCode is the status the CLI exits with: os.exit's code, else 1.
+func (e *Error) ExitCode() int {
+	if e.Kind == KindExit {
 		return e.Code
 	}
 	return 1

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/harnlang/harn-check/runtime/runner"
 	"time"
 )
 
@@ -16,7 +18,7 @@ import (
 // results and prints "ok" last.
 const programDir = "../../testdata/run/leia"
 
-func runFile(t *testing.T, path string, env RunEnv) (string, error) {
+func runFile(t *testing.T, path string, env runner.Env) (string, error) {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -34,7 +36,7 @@ func runFile(t *testing.T, path string, env RunEnv) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err = RunProgram(ctx, Program{Path: path, Src: src}, env)
+	err = RunProgram(ctx, runner.Program{Path: path, Src: src}, env)
 	return out.String(), err
 }
 
@@ -46,7 +48,7 @@ func TestPrograms(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
-			out, err := runFile(t, f, RunEnv{})
+			out, err := runFile(t, f, runner.Env{})
 			if err != nil {
 				msg := err.Error()
 				if e, ok := err.(*Error); ok {
@@ -84,7 +86,7 @@ func TestFailures(t *testing.T) {
 			os.Chdir(dir)
 			defer os.Chdir(wd)
 			var out bytes.Buffer
-			err = RunProgram(context.Background(), Program{Path: filepath.Base(f), Src: src}, RunEnv{Stdout: &out, Stderr: &out, TempDir: dir})
+			err = RunProgram(context.Background(), runner.Program{Path: filepath.Base(f), Src: src}, runner.Env{Stdout: &out, Stderr: &out, TempDir: dir})
 			if err == nil {
 				t.Fatalf("program succeeded; output:\n%s", out.String())
 			}
@@ -217,7 +219,7 @@ assert(ok == true)
 print("ok")`
 	os.WriteFile(prog, []byte(src), 0o644)
 	var out bytes.Buffer
-	err := RunProgram(context.Background(), Program{Path: prog, Src: []byte(src), Args: []string{secret}}, RunEnv{Stdout: &out, Stderr: &out, TempDir: t.TempDir()})
+	err := RunProgram(context.Background(), runner.Program{Path: prog, Src: []byte(src), Args: []string{secret}}, runner.Env{Stdout: &out, Stderr: &out, TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}

@@ -430,6 +430,15 @@ func (th *Thread) callAt(fn Value, args []Value, pos int32) []Value {
 	panic(th.runtimeError(pos, "attempt to call a %s value", fn.TypeName()))
 }
 
+// tickAt is tick for a loop: errors raised by the tick (cancellation,
+// budget) point at the loop.
+func (th *Thread) tickAt(fr *frame, pos int32) {
+	if fr.callPos < 0 || pos >= 0 {
+		fr.callPos = pos
+	}
+	th.tick()
+}
+
 func (th *Thread) tick() {
 	th.countdown = tickInterval
 	th.in.tick(th)

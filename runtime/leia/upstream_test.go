@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/harnlang/harn-check/runtime/runner"
 	"time"
 )
 
@@ -67,7 +69,7 @@ func TestUpstreamPrograms(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			var out bytes.Buffer
 			abs, _ := filepath.Abs(p)
-			err = RunProgram(ctx, Program{Path: abs, Src: src}, RunEnv{Stdout: &out, Stderr: &out, TempDir: t.TempDir()})
+			err = RunProgram(ctx, runner.Program{Path: abs, Src: src}, runner.Env{Stdout: &out, Stderr: &out, TempDir: t.TempDir()})
 			cancel()
 			if err == nil || ExitCode(err) == 0 {
 				r.outcome = "pass"
