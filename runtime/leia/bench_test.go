@@ -3,7 +3,10 @@ package leia
 import (
 	"context"
 	"io"
+	"os"
+	"sort"
 	"testing"
+	"time"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -176,4 +179,62 @@ func TestComparisonChecksums(t *testing.T) {
 // (table.concat of 20,000 strings overflows its default).
 func newLuaState() *lua.LState {
 	return lua.NewState(lua.Options{RegistrySize: 256 * 1024, RegistryMaxSize: 1024 * 1024})
+}
+
+// TestCompareRatios prints the Leia/gopher-lua time ratio of each
+// comparison program, alternating the two sides round by round so both
+// see the same machine load (the table in BENCHMARKS.md). It runs only
+// with LEIA_BENCH_COMPARE=1 and asserts nothing about speed.
+func TestCompareRatios(t *testing.T) {
+	if os.Getenv("LEIA_BENCH_COMPARE") != "1" {
+		t.Skip("set LEIA_BENCH_COMPARE=1 to measure the ratios against gopher-lua")
+	}
+	const rounds = 9
+	for _, c := range comparisons {
+		in := New(Options{Stdout: io.Discard})
+		chunk, err := in.Compile(c.name+".leia", []byte(c.leia))
+		if err != nil {
+			t.Fatal(err)
+		}
+		L := newLuaState()
+		fn, err := L.LoadString(c.lua)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runLeia := func() time.Duration {
+			start := time.Now()
+			if _, err := in.Call(context.Background(), closureValue(&Closure{proto: chunk.main})); err != nil {
+				t.Fatal(err)
+			}
+			return time.Since(start)
+		}
+		runLua := func() time.Duration {
+			start := time.Now()
+			L.Push(fn)
+			if err := L.PCall(0, 1, nil); err != nil {
+				t.Fatal(err)
+			}
+			L.Pop(1)
+			return time.Since(start)
+		}
+		runLeia()
+		runLua()
+		var ratios []float64
+		bestLeia, bestLua := time.Hour, time.Hour
+		for r := 0; r < rounds; r++ {
+			var a, b time.Duration
+			if r%2 == 0 {
+				a = runLeia()
+				b = runLua()
+			} else {
+				b = runLua()
+				a = runLeia()
+			}
+			bestLeia, bestLua = min(bestLeia, a), min(bestLua, b)
+			ratios = append(ratios, float64(a)/float64(b))
+		}
+		L.Close()
+		sort.Float64s(ratios)
+		t.Logf("| %s | %.1f | %.1f | %.2f | %.2f |", c.name, float64(bestLeia.Microseconds())/1000, float64(bestLua.Microseconds())/1000, float64(bestLeia)/float64(bestLua), ratios[rounds/2])
+	}
 }
