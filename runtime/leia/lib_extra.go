@@ -20,6 +20,8 @@ func openExtra(in *Interp) {
 	openLog(in)
 	openTestkit(in)
 	openDebug(in)
+	openSync(in)
+	openProcess(in)
 }
 
 func openURL(in *Interp) {
@@ -579,5 +581,25 @@ func openDebug(in *Interp) {
 			}
 			return t.Ret1(Bool(ok)), nil
 		},
+	})
+}
+
+// openProcess installs process: the program's arguments and exit; running
+// other programs goes through the host (--allow-exec).
+func openProcess(in *Interp) {
+	newModule(in, "process", map[string]NativeFunc{
+		"args": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(FromGo(t.in.opts.Args)), nil
+		},
+		"exit": func(t *Thread, a []Value) ([]Value, error) {
+			code, err := OptInt(a, 0, "exit", 0)
+			if err != nil {
+				return nil, err
+			}
+			e := &Error{Kind: KindExit, Code: int(code), Message: fmt.Sprintf("exit %d", code)}
+			e.Value = String(e.Message)
+			return nil, e
+		},
+		"pid": func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Int(0)), nil },
 	})
 }
