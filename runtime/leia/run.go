@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn-check/runtime/host"
 	"github.com/harnlang/harn-check/runtime/runner"
@@ -14,6 +15,25 @@ import (
 // `harn-check run FILE.leia` and `harn-check test` find it by extension.
 func Language() runner.Language {
 	return runner.Language{Name: "Leia", Extension: ".leia", Run: RunProgram}
+}
+
+// Extension prepares an interpreter for a command-line run (the AI layer
+// installs its dialects and modules this way, without runtime/leia
+// importing it). finish, when not nil, is called with the run's error
+// and returns the error to report (it may flush traces or tapes).
+type Extension func(in *Interp, p runner.Program, env runner.Env) (finish func(error) error, err error)
+
+var (
+	extMu      sync.Mutex
+	extensions []Extension
+)
+
+// RegisterExtension adds an Extension to every later RunProgram, in
+// registration order.
+func RegisterExtension(e Extension) {
+	extMu.Lock()
+	defer extMu.Unlock()
+	extensions = append(extensions, e)
 }
 
 // RunProgram compiles and runs a program the way `harn-check run` does:
@@ -37,11 +57,26 @@ func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 		Modules:   HostModules(h),
 		GoModules: nil,
 	})
-	chunk, err := in.Compile(p.Path, p.Src)
-	if err != nil {
-		return err
+	extMu.Lock()
+	exts := append([]Extension(nil), extensions...)
+	extMu.Unlock()
+	var finishers []func(error) error
+	for _, e := range exts {
+		finish, err := e(in, p, env)
+		if err != nil {
+			return err
+		}
+		if finish != nil {
+			finishers = append(finishers, finish)
+		}
 	}
-	_, err = in.Run(ctx, chunk)
+	chunk, err := in.Compile(p.Path, p.Src)
+	if err == nil {
+		_, err = in.Run(ctx, chunk)
+	}
+	for i := len(finishers) - 1; i >= 0; i-- {
+		err = finishers[i](err)
+	}
 	return err
 }
 
