@@ -144,27 +144,54 @@ func (t *Transport) Stream(ctx context.Context, p Post, onEvent func(event, data
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes))
 		return nil, classify(resp, body)
 	}
-	r := bufio.NewReaderSize(resp.Body, 64<<10)
+	if err := parseSSE(resp.Body, onEvent); err != nil {
+		var pe *Error
+		if errors.As(err, &pe) {
+			return nil, pe
+		}
+		if _, isEvent := err.(eventError); isEvent {
+			return nil, err.(eventError).err
+		}
+		return nil, t.failure(ctx, err, 1)
+	}
+	return &Reply{Status: resp.StatusCode, Header: resp.Header}, nil
+}
+
+// eventError carries an onEvent callback's error out of parseSSE.
+type eventError struct{ err error }
+
+func (e eventError) Error() string { return e.err.Error() }
+
+// parseSSE reads server-sent events, calling onEvent(event, data) for
+// each; data lines join with newlines; comments are skipped; a final
+// event without a blank line still counts. Lines are bounded by
+// MaxSSELine.
+func parseSSE(body io.Reader, onEvent func(event, data string) error) error {
+	r := bufio.NewReaderSize(body, 64<<10)
 	var event string
 	var data strings.Builder
+	emit := func() error {
+		if data.Len() == 0 && event == "" {
+			return nil
+		}
+		err := onEvent(event, strings.TrimSuffix(data.String(), "\n"))
+		event = ""
+		data.Reset()
+		if err != nil {
+			return eventError{err}
+		}
+		return nil
+	}
 	for {
 		line, rerr := readLine(r)
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			var pe *Error
-			if errors.As(rerr, &pe) {
-				return nil, pe
-			}
-			return nil, t.failure(ctx, rerr, 1)
+			return rerr
 		}
 		switch {
 		case line == "" && rerr == nil:
-			if data.Len() > 0 || event != "" {
-				if err := onEvent(event, strings.TrimSuffix(data.String(), "\n")); err != nil {
-					return nil, err
-				}
+			if err := emit(); err != nil {
+				return err
 			}
-			event = ""
-			data.Reset()
 		case strings.HasPrefix(line, ":"):
 		case strings.HasPrefix(line, "event:"):
 			event = strings.TrimSpace(strings.TrimPrefix(line, "event:"))
@@ -175,11 +202,9 @@ func (t *Transport) Stream(ctx context.Context, p Post, onEvent func(event, data
 		}
 		if errors.Is(rerr, io.EOF) {
 			if data.Len() > 0 {
-				if err := onEvent(event, strings.TrimSuffix(data.String(), "\n")); err != nil {
-					return nil, err
-				}
+				return emit()
 			}
-			return &Reply{Status: resp.StatusCode, Header: resp.Header}, nil
+			return nil
 		}
 	}
 }
