@@ -203,13 +203,18 @@ func (e *Evaluator) Evaluate(ctx context.Context, req Request) (*Result, error) 
 		e.opts.Journal.Record(rc)
 		return &Result{Outcome: o, Answers: answers, Receipt: rc, Policy: p}, nil
 	}
-	if t := e.opts.Tape; t != nil && t.Replaying() {
+	t := e.opts.Tape
+	if t != nil && t.Replaying() {
 		return e.replay(req, p, qs, rc, finish)
+	}
+	slot := -1
+	if t != nil {
+		slot = t.Reserve() // recorded in the order evaluations begin
 	}
 	o, answers := e.run(ctx, req, canonical, p, qs, route, rc)
 	res, _ := finish(o, answers)
-	if t := e.opts.Tape; t != nil {
-		if err := e.record(t, req, res); err != nil {
+	if t != nil {
+		if err := e.record(t, slot, req, res); err != nil {
 			return nil, err
 		}
 	}

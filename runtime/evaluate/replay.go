@@ -13,7 +13,7 @@ const TapeKind = "evaluation"
 
 // record appends a live evaluation to a recording tape: the request, the
 // outcome, the answers and the original receipt, under the evaluation id.
-func (e *Evaluator) record(t *llm.Tape, req Request, res *Result) error {
+func (e *Evaluator) record(t *llm.Tape, slot int, req Request, res *Result) error {
 	answers := []any{}
 	for _, a := range res.Answers {
 		answers = append(answers, a.record())
@@ -22,7 +22,7 @@ func (e *Evaluator) record(t *llm.Tape, req Request, res *Result) error {
 	resp.Set("outcome", res.Outcome.Value())
 	resp.Set("answers", answers)
 	resp.Set("receipt", res.Receipt.Value())
-	return t.Append(TapeKind, res.Receipt.EvaluationID, req.Value(), resp)
+	return t.Fill(slot, TapeKind, res.Receipt.EvaluationID, req.Value(), resp)
 }
 
 // replay answers from the next tape record, which must be the record of

@@ -522,3 +522,30 @@ func TestReadTapeErrors(t *testing.T) {
 		}
 	}
 }
+
+// Exchanges are recorded in the order they began, whatever order they
+// finished in; an unfinished one is left out.
+func TestTapeReservations(t *testing.T) {
+	tape := NewRecordingTape()
+	first, second, third := tape.Reserve(), tape.Reserve(), tape.Reserve()
+	if err := tape.Fill(third, "evaluation", "c", map[string]any{}, "3"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tape.Fill(first, "evaluation", "a", map[string]any{}, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tape.Fill(first, "evaluation", "a", map[string]any{}, "1"); err == nil {
+		t.Error("a position was filled twice")
+	}
+	_ = second // never finished
+	var b bytes.Buffer
+	_, _ = tape.WriteTo(&b)
+	replay, err := ReadTape(&b, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := replay.Records()
+	if len(rs) != 2 || rs[0].Identity != "a" || rs[1].Identity != "c" || rs[1].Seq != 2 {
+		t.Errorf("records %+v", rs)
+	}
+}

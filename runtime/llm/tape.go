@@ -170,6 +170,37 @@ func (t *Tape) Next(kind, identity string) (*Record, error) {
 	return &rec, nil
 }
 
+// Reserve takes the next position on a recording tape for an exchange
+// that has started but not finished, so concurrent exchanges are recorded
+// in the order they began (the order a replay asks for them), not the
+// order they completed. Fill completes it; an unfilled position is left
+// out of the file.
+func (t *Tape) Reserve() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.records = append(t.records, Record{})
+	return len(t.records) - 1
+}
+
+// Fill records the exchange of a reserved position.
+func (t *Tape) Fill(pos int, kind, identity string, request, response any) error {
+	req, err := canonjson.Encode(request)
+	if err != nil {
+		return fmt.Errorf("tape: %v", err)
+	}
+	resp, err := marshalPlain(response)
+	if err != nil {
+		return fmt.Errorf("tape: %v", err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.replay || pos < 0 || pos >= len(t.records) || t.records[pos].Kind != "" {
+		return errors.New("tape: no such reserved position")
+	}
+	t.records[pos] = Record{Kind: kind, Identity: identity, Request: req, Response: resp}
+	return nil
+}
+
 // Append records an exchange (record mode).
 func (t *Tape) Append(kind, identity string, request, response any) error {
 	req, err := canonjson.Encode(request)
@@ -185,7 +216,7 @@ func (t *Tape) Append(kind, identity string, request, response any) error {
 	if t.replay {
 		return errors.New("the tape is replaying, not recording")
 	}
-	t.records = append(t.records, Record{Seq: len(t.records) + 1, Kind: kind, Identity: identity, Request: req, Response: resp})
+	t.records = append(t.records, Record{Kind: kind, Identity: identity, Request: req, Response: resp})
 	return nil
 }
 
@@ -217,11 +248,20 @@ func (t *Tape) Finish() error {
 	return nil
 }
 
-// Records returns the records.
+// Records returns the records, numbered from 1 (unfilled reservations
+// of a recording tape left out).
 func (t *Tape) Records() []Record {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return append([]Record(nil), t.records...)
+	var out []Record
+	for _, r := range t.records {
+		if r.Kind == "" {
+			continue
+		}
+		r.Seq = len(out) + 1
+		out = append(out, r)
+	}
+	return out
 }
 
 // WriteTo writes the tape in its file format.
