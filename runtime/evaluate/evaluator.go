@@ -366,9 +366,35 @@ func (e *Evaluator) run(ctx context.Context, req Request, canonical []byte, p *P
 			}
 		}
 	}
-	// Accounting: known usage settles; unknown usage keeps the bound.
+	multiple := e.account(route, rc, read, hold, bound)
+
+	if derr != nil {
+		if ref != nil {
+			return refused(h, ref.reason, ref.diagnostic), nil
+		}
+		if le != nil {
+			return e.transportOutcome(h, le, rc, route), nil
+		}
+		return unavailable(h, "transport_failed"), nil
+	}
+	if read.attempts != 1 {
+		return refused(h, "schema_invalid", "decision backend violated the single-request contract"), nil
+	}
+	if multiple {
+		rc.CostUSD = nil
+		return refused(h, "provider_refusal", "gateway reported multiple downstream attempts"), nil
+	}
+	return answerOutcome(h, read, qs, p.Threshold)
+}
+
+// account settles the dispatch in the ledger and on the receipt: known
+// usage settles at the measured cost; unknown usage (a failed or
+// cancelled request included) keeps the whole bound as uncertain; a
+// gateway reporting hidden downstream attempts keeps it and closes
+// admission. It reports whether that happened.
+func (e *Evaluator) account(route *catalog.Route, rc *Receipt, read *rawResponse, hold *Hold, bound float64) (multiple bool) {
 	known := read != nil && read.usage.Known()
-	multiple := read != nil && read.native != nil && read.native.ProviderAttemptsReported != nil && *read.native.ProviderAttemptsReported > 1
+	multiple = read != nil && read.native != nil && read.native.ProviderAttemptsReported != nil && *read.native.ProviderAttemptsReported > 1
 	var charge float64
 	switch {
 	case rc.PhysicalAttempts == 0:
@@ -401,23 +427,12 @@ func (e *Evaluator) run(ctx context.Context, req Request, canonical []byte, p *P
 	if rc.PhysicalAttempts > 0 {
 		rc.BudgetChargeUSD = &charge
 	}
+	return multiple
+}
 
-	if derr != nil {
-		if ref != nil {
-			return refused(h, ref.reason, ref.diagnostic), nil
-		}
-		if le != nil {
-			return e.transportOutcome(h, le, rc, route), nil
-		}
-		return unavailable(h, "transport_failed"), nil
-	}
-	if read.attempts != 1 {
-		return refused(h, "schema_invalid", "decision backend violated the single-request contract"), nil
-	}
-	if multiple {
-		rc.CostUSD = nil
-		return refused(h, "provider_refusal", "gateway reported multiple downstream attempts"), nil
-	}
+// answerOutcome projects a complete response onto the questions and
+// applies the threshold.
+func answerOutcome(h string, read *rawResponse, qs *QuestionSet, threshold float64) (*Outcome, []*Answer) {
 	// A partial answer set is a schema failure, not a smaller answered.
 	if len(read.answers) != len(qs.Questions) {
 		return refused(h, "schema_invalid", fmt.Sprintf("backend answered %d of %d declared questions", len(read.answers), len(qs.Questions))), nil
@@ -436,8 +451,8 @@ func (e *Evaluator) run(ctx context.Context, req Request, canonical []byte, p *P
 		answers = append(answers, a)
 	}
 	for _, a := range answers {
-		if !a.Meets(p.Threshold) {
-			return lowConfidence(h, answers, p.Threshold), answers
+		if !a.Meets(threshold) {
+			return lowConfidence(h, answers, threshold), answers
 		}
 	}
 	return answered(h, answers), answers
