@@ -18,6 +18,9 @@ type Options struct {
 	// Newline ends the lines Print breaks (default "\n"). Multi-line text
 	// keeps its own line endings.
 	Newline string
+	// SizeHint is the expected size of the output in bytes (a formatter
+	// passes its input's size), so the buffer is allocated once.
+	SizeHint int
 }
 
 func (o Options) normalized() Options {
@@ -61,7 +64,7 @@ type printer struct {
 // but never from multi-line text.
 func Print(d *Doc, opts Options) []byte {
 	p := &printer{opts: opts.normalized()}
-	p.out = make([]byte, 0, 4096)
+	p.out = make([]byte, 0, max(4096, p.opts.SizeHint+p.opts.SizeHint/8))
 	p.stack = append(p.stack, cmd{d: d})
 	for len(p.stack) > 0 {
 		c := p.stack[len(p.stack)-1]

@@ -103,7 +103,7 @@ func Parse(src []byte) (*cst.Node, error) {
 func FormatTree(src []byte, root *cst.Node) []byte {
 	f := newFormatter(src)
 	d := f.sourceFile(root)
-	out := doc.Print(d, doc.Options{Width: Width, IndentWidth: IndentWidth})
+	out := doc.Print(d, doc.Options{Width: Width, IndentWidth: IndentWidth, SizeHint: len(src)})
 	return append(out, '\n')
 }
 

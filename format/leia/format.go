@@ -110,6 +110,6 @@ func FormatTree(src []byte, root *cst.Node, opts Options) []byte {
 	}
 	toks := tokens(root)
 	d := layout(src, toks)
-	out := doc.Print(d, doc.Options{Width: 1 << 30, IndentWidth: opts.IndentWidth, Tabs: opts.Tabs})
+	out := doc.Print(d, doc.Options{Width: 1 << 30, IndentWidth: opts.IndentWidth, Tabs: opts.Tabs, SizeHint: len(src)})
 	return append(out, '\n')
 }
