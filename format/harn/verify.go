@@ -25,11 +25,15 @@ func Verify(src, out []byte) error {
 	if err != nil {
 		return fmt.Errorf("harn: formatting produced a syntax error (please report this): %w", err)
 	}
-	if d := cst.Diff(cst.Tokens(a, src, isComment, separators), cst.Tokens(b, out, isComment, separators)); d != "" {
+	if d := cst.Diff(cst.Tokens(a, src, isTrivia, separators), cst.Tokens(b, out, isTrivia, separators)); d != "" {
 		return fmt.Errorf("harn: formatting changed the program (please report this): %s", d)
 	}
-	if !slices.Equal(cst.Comments(a, src, isComment), cst.Comments(b, out, isComment)) {
+	if !slices.Equal(cst.Comments(a, src, isTrivia), cst.Comments(b, out, isTrivia)) {
 		return fmt.Errorf("harn: formatting changed the comments (please report this)")
 	}
 	return nil
 }
+
+// isTrivia tells the nodes compared as comments (text without trailing
+// whitespace) rather than as program: comments and the `#!` line.
+func isTrivia(n *cst.Node) bool { return isComment(n) || n.Kind == "shebang" }

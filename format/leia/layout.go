@@ -134,6 +134,12 @@ func spacing(src []byte, toks []token, i int) string {
 	gap := src[prev.n.End:next.n.Start]
 	switch rule(prev, next) {
 	case none:
+		if len(gap) > 0 && glues(src[prev.n.End-1], src[next.n.Start]) {
+			return " " // `0 .x`, `- -x`: joined they would lex differently
+		}
+		if isTok(prev, ".") && i >= 2 && isNumber(toks[i-2]) {
+			return bytesString(gap) // `0. x`: `0.x` would be one (bad) number
+		}
 		return ""
 	case one:
 		return " "
@@ -241,3 +247,25 @@ func rule(prev, next token) int {
 }
 
 func isCommentTok(t token) bool { return t.n.Kind == "comment" || t.n.Kind == "directive" }
+
+// glues reports whether the bytes a and b, written next to each other,
+// may lex as one token where a space kept them two: word characters
+// (`0 .5` aside, numbers swallow a following `.`), and operator
+// characters that combine (`- -`, `/ /`, `< -`, `. .`, `= =`, ...).
+func glues(a, b byte) bool {
+	word := func(c byte) bool {
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	switch {
+	case word(a) && word(b):
+		return true
+	case a >= '0' && a <= '9' && b == '.':
+		return true
+	case a == '.' && b >= '0' && b <= '9':
+		return true
+	}
+	const ops = "+-*/%<>=!&|^.:#"
+	return strings.IndexByte(ops, a) >= 0 && strings.IndexByte(ops, b) >= 0
+}
+
+func isNumber(t token) bool { return t.n.Kind == "integer" || t.n.Kind == "float" }

@@ -7,7 +7,12 @@ import (
 	"github.com/harnlang/harn-check/format/internal/cst"
 )
 
-func isComment(n *cst.Node) bool { return n.Kind == "comment" || n.Kind == "directive" }
+// isComment tells the nodes compared as comments (text without trailing
+// whitespace) rather than as program: comments, directives and the `#!`
+// line.
+func isComment(n *cst.Node) bool {
+	return n.Kind == "comment" || n.Kind == "directive" || n.Kind == "shebang"
+}
 
 // Verify checks that out is a faithful formatting of src: it parses
 // without syntax errors, it is the same program (the same syntax tree
