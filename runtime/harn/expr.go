@@ -150,6 +150,13 @@ func (c *compiler) ident(id *ast.Ident, shareIt bool) evalFn {
 	if v, ok := c.in.globalValue(id.Name); ok {
 		return constant(v)
 	}
+	if isBuiltinTypeName(id.Name) {
+		// A type name used as a value (schema_of(int), schema_is(x, string))
+		// stands for its schema.
+		d := NewDict(1)
+		d.Set("type", Str(id.Name))
+		return func(*frame) (Value, error) { return DictValue(d.clone()), nil }
+	}
 	s, name := c.here(id.Span), id.Name
 	return func(*frame) (Value, error) {
 		return Nil, s.wrap(plainError("Undefined variable: " + name))

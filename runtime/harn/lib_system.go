@@ -102,6 +102,17 @@ func init() {
 	Register("source_dir", root)
 	Register("asset_root", root)
 	Register("execution_root", root)
+	Register("runtime_paths", func(c *Call, args []Value) (Value, error) {
+		root := c.th.in.host.Root()
+		d := NewDict(6)
+		d.Set("execution_root", Str(root))
+		d.Set("asset_root", Str(root))
+		d.Set("source_dir", Str(root))
+		d.Set("state_root", Str(filepath.Join(root, ".harn")))
+		d.Set("run_root", Str(filepath.Join(root, ".harn-runs")))
+		d.Set("worktree_root", Str(filepath.Join(root, ".harn", "worktrees")))
+		return DictValue(d), nil
+	})
 	Register("project_root", func(c *Call, args []Value) (Value, error) {
 		for d := c.th.in.host.Root(); ; {
 			if _, err := os.Stat(filepath.Join(d, "harn.toml")); err == nil {
