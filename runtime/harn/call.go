@@ -73,12 +73,13 @@ func (c *compiler) call(e *ast.Call) evalFn {
 		if b, ok := c.in.builtin(name); ok {
 			args, _, _ := c.args(e.Args)
 			fn := b.Fn
+			mod := c.mod
 			return func(f *frame) (Value, error) {
 				as, err := args(f)
 				if err != nil {
 					return Nil, err
 				}
-				v, err := fn(&Call{th: f.th, Name: name}, as)
+				v, err := fn(&Call{th: f.th, Name: name, mod: mod}, as)
 				if err != nil {
 					return Nil, s.wrap(err)
 				}

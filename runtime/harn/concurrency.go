@@ -171,18 +171,28 @@ type Task struct {
 	ctx      context.Context
 	values   map[string]Value
 	finished bool
+	group    string
+	// seq numbers this task's children by kind (spawn, parallel).
+	seq map[string]int
 }
 
 func (in *Interp) rootTask() *Task {
-	return &Task{id: "task-0", done: make(chan struct{}), values: map[string]Value{}}
+	return &Task{id: "task_root", name: "root", done: make(chan struct{}), values: map[string]Value{}, seq: map[string]int{}}
 }
 
-// spawnTask runs body on a new goroutine as a child task of th's.
-func (th *thread) spawnTask(run func(th *thread) (Value, error)) *Task {
+// childID numbers a new child of t: "<parent>:<kind>:<n>".
+func (t *Task) childID(kind string) string {
+	t.seq[kind]++
+	return t.id + ":" + kind + ":" + strconv.Itoa(t.seq[kind])
+}
+
+// spawnTask runs body on a new goroutine as a child task of th's, with
+// the given id, name and group.
+func (th *thread) spawnTask(id, name, group string, run func(th *thread) (Value, error)) *Task {
 	in := th.in
 	ctx, cancel := context.WithCancel(th.ctx)
-	t := &Task{id: "task-" + strconv.FormatInt(in.taskSeq.Add(1), 10), parent: th.task,
-		done: make(chan struct{}), cancel: cancel, ctx: ctx, values: map[string]Value{}}
+	t := &Task{id: id, name: name, group: group, parent: th.task,
+		done: make(chan struct{}), cancel: cancel, ctx: ctx, values: map[string]Value{}, seq: map[string]int{}}
 	for k, v := range th.task.values {
 		t.values[k] = v
 	}
@@ -228,7 +238,7 @@ func (c *compiler) spawn(e *ast.Spawn) evalFn {
 	p := c.compileFunction("spawn", e.Span, nil, blockStmts(e.Body), false, false)
 	return func(f *frame) (Value, error) {
 		cl := p.makeClosure(f)
-		t := f.th.spawnTask(func(th *thread) (Value, error) { return th.callClosure(cl, nil) })
+		t := f.th.spawnTask(f.th.task.childID("spawn"), "spawn", "", func(th *thread) (Value, error) { return th.callClosure(cl, nil) })
 		return Value{k: KindTask, r: t}, nil
 	}
 }
@@ -298,9 +308,10 @@ func (c *compiler) parallel(e *ast.Parallel) evalFn {
 			sem = make(chan struct{}, limit)
 		}
 		tasks := make([]*Task, len(items))
+		group := th.task.childID("parallel")
 		for i, it := range items {
 			item := it
-			tasks[i] = th.spawnTask(func(child *thread) (Value, error) {
+			tasks[i] = th.spawnTask(group+":"+strconv.Itoa(i), "parallel", group, func(child *thread) (Value, error) {
 				if sem != nil {
 					child.block(func() { sem <- struct{}{} })
 					defer func() { <-sem }()
@@ -322,7 +333,7 @@ func (c *compiler) parallel(e *ast.Parallel) evalFn {
 					if !ok {
 						return Nil, err
 					}
-					results[i] = resultErr(e.Value)
+					results[i] = resultErr(Str(e.Message()))
 					failed++
 					continue
 				}

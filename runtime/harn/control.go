@@ -101,7 +101,7 @@ func (c *compiler) tryExpr(e *ast.Try) evalFn {
 				switch {
 				case resultForm:
 					v, err = resultErr(ce.Value), nil
-				case matchesCatchType(ce, typeName):
+				case handler != nil && matchesCatchType(ce, typeName):
 					if bindErr != nil {
 						bindErr(f, ce.Value)
 					}

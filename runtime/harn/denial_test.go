@@ -74,7 +74,7 @@ println([r.status, r.body, r.ok])
 println(http_mock_calls()[0].headers)
 `
 	out, err := runSource(t, src, runOpts{})
-	if err != nil || out != "[201, mocked, true]\n{Authorization: [redacted]}\n" {
+	if err != nil || out != "[201, mocked, true]\n{authorization: [redacted]}\n" {
 		t.Fatalf("got %q, %v", out, err)
 	}
 }

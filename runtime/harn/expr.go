@@ -59,7 +59,10 @@ func (c *compiler) exprMode(e ast.Expr, shareIt bool) evalFn {
 	case *ast.FloatLit:
 		return constant(Float(e.Value))
 	case *ast.DurationLit:
-		return constant(Int(e.Millis))
+		if e.Overflow {
+			c.fail(e.Span, "duration literal %s does not fit in 64 bits", e.Raw)
+		}
+		return constant(DurationValue(e.Millis))
 	case *ast.BoolLit:
 		return constant(Bool(e.Value))
 	case *ast.NilLit:

@@ -32,7 +32,7 @@ func init() {
 		parts := r.r.(*List).items
 		d := NewDict(2)
 		d.Set("match", parts[0])
-		d.Set("rest", parts[1])
+		d.Set("no_match", parts[1])
 		return DictValue(d), nil
 	})
 	Register("dedup_by", func(c *Call, args []Value) (Value, error) {

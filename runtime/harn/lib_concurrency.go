@@ -40,7 +40,7 @@ func init() {
 		if err != nil {
 			return Nil, err
 		}
-		t := c.th.spawnTask(func(th *thread) (Value, error) { return th.callValue(fn, nil) })
+		t := c.th.spawnTask(c.th.task.childID("spawn"), "spawn", "", func(th *thread) (Value, error) { return th.callValue(fn, nil) })
 		return Value{k: KindTask, r: t}, nil
 	})
 	Register("channel", func(c *Call, args []Value) (Value, error) {

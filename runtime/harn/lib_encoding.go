@@ -51,7 +51,7 @@ func init() {
 	enc("hex_encode", hex.EncodeToString)
 	dec("hex_decode", hex.DecodeString)
 	Register("url_encode", func(c *Call, args []Value) (Value, error) {
-		return Str(url.QueryEscape(Display(arg(args, 0)))), nil
+		return Str(percentEncode(Display(arg(args, 0)))), nil
 	})
 	Register("url_decode", func(c *Call, args []Value) (Value, error) {
 		s, err := url.QueryUnescape(Display(arg(args, 0)))
@@ -134,4 +134,22 @@ func init() {
 	Register("bytes_eq", func(c *Call, args []Value) (Value, error) {
 		return Bool(bytes.Equal(bytesOf(arg(args, 0)), bytesOf(arg(args, 1)))), nil
 	})
+}
+
+// percentEncode escapes every byte but the unreserved characters
+// (A-Z a-z 0-9 - _ . ~), as upstream's url_encode does.
+func percentEncode(s string) string {
+	const hexd = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hexd[c>>4])
+		b.WriteByte(hexd[c&15])
+	}
+	return b.String()
 }

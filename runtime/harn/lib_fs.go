@@ -194,11 +194,14 @@ func init() {
 		}
 		var out []Value
 		err = filepath.WalkDir(real, func(p string, e fs.DirEntry, err error) error {
-			if err != nil || p == real {
+			if err != nil {
 				return nil
 			}
 			rel, _ := filepath.Rel(real, p)
 			depth := int64(strings.Count(rel, string(filepath.Separator)) + 1)
+			if p == real {
+				depth = 0
+			}
 			if maxDepth >= 0 && depth > maxDepth {
 				if e.IsDir() {
 					return fs.SkipDir

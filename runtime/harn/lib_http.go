@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -106,78 +107,184 @@ func httpResponse(status int64, headers *Dict, body string) Value {
 	return DictValue(d)
 }
 
-// doHTTP performs one request: mocked, or through the host's client.
-func doHTTP(c *Call, method, url string, opts Value) (Value, error) {
-	headers := NewDict(0)
-	var body Value
-	timeout := 30 * time.Second
-	if opts.k == KindDict {
-		o := opts.r.(*Dict)
-		if h, ok := o.Get("headers"); ok && h.k == KindDict {
-			for k, v := range h.r.(*Dict).m {
-				headers.Set(k, v)
-			}
-		}
-		if b, ok := o.Get("body"); ok {
-			body = b
-		}
-		if t, ok := o.Get("timeout"); ok {
-			if ms, ok := durationMillis(t); ok && ms > 0 {
-				timeout = time.Duration(ms) * time.Millisecond
-			}
-		} else if t, ok := o.Get("timeout_ms"); ok && t.k == KindInt {
-			timeout = time.Duration(int64(t.n)) * time.Millisecond
+// httpRequest is one request's parsed options.
+type httpRequest struct {
+	method, url     string
+	headers         *Dict // lower-case names
+	body            Value
+	bodyText        string
+	timeout         time.Duration
+	retryMax        int64
+	backoffMs       int64
+	retryStatuses   []int64
+	retryMethods    []string
+	respectRetryAft bool
+}
+
+func parseHTTPRequest(method, url string, opts Value) *httpRequest {
+	r := &httpRequest{method: strings.ToUpper(method), url: url, headers: NewDict(0), timeout: 30 * time.Second,
+		backoffMs: 1000, retryStatuses: []int64{408, 429, 500, 502, 503, 504},
+		retryMethods: []string{"GET", "HEAD", "PUT", "DELETE", "OPTIONS"}, respectRetryAft: true}
+	if opts.k != KindDict {
+		return r
+	}
+	o := opts.r.(*Dict)
+	if h, ok := o.Get("headers"); ok && h.k == KindDict {
+		for k, v := range h.r.(*Dict).m {
+			r.headers.Set(strings.ToLower(k), v)
 		}
 	}
-	bodyText := ""
-	if body.k != KindNil {
-		if body.k == KindString {
-			bodyText = body.r.(string)
+	if b, ok := o.Get("body"); ok {
+		r.body = b
+	}
+	for _, k := range []string{"timeout_ms", "timeout", "total_timeout_ms"} {
+		if t, ok := o.Get(k); ok {
+			if ms, ok := durationMillis(t); ok && ms > 0 {
+				r.timeout = time.Duration(ms) * time.Millisecond
+			}
+		}
+	}
+	if rt, ok := o.Get("retry"); ok && rt.k == KindDict {
+		if m := optInt(rt.r.(*Dict), "max"); m != nil {
+			r.retryMax = max(*m, 0)
+		}
+		if b := optInt(rt.r.(*Dict), "backoff_ms"); b != nil {
+			r.backoffMs = max(*b, 0)
+		}
+	} else if m := optInt(o, "retries"); m != nil {
+		r.retryMax = max(*m, 0)
+	}
+	if b := optInt(o, "backoff"); b != nil {
+		r.backoffMs = max(*b, 0)
+	}
+	if l, ok := o.Get("retry_on"); ok && l.k == KindList {
+		var st []int64
+		for _, x := range l.r.(*List).items {
+			if x.k == KindInt {
+				st = append(st, int64(x.n))
+			}
+		}
+		if len(st) > 0 {
+			r.retryStatuses = st
+		}
+	}
+	if l, ok := o.Get("retry_methods"); ok && l.k == KindList {
+		var ms []string
+		for _, x := range l.r.(*List).items {
+			if m := strings.ToUpper(strings.TrimSpace(Display(x))); m != "" {
+				ms = append(ms, m)
+			}
+		}
+		if len(ms) > 0 {
+			r.retryMethods = ms
+		}
+	}
+	if v, ok := o.Get("respect_retry_after"); ok && v.k == KindBool {
+		r.respectRetryAft = v.AsBool()
+	}
+	if r.body.k != KindNil {
+		if r.body.k == KindString {
+			r.bodyText = r.body.r.(string)
 		} else {
 			var b strings.Builder
-			writeJSON(&b, body, 0)
-			bodyText = b.String()
-			if !headers.Has("content-type") && !headers.Has("Content-Type") {
-				headers.Set("content-type", Str("application/json"))
+			writeJSON(&b, r.body, 0)
+			r.bodyText = b.String()
+			if !r.headers.Has("content-type") {
+				r.headers.Set("content-type", Str("application/json"))
 			}
 		}
 	}
+	return r
+}
+
+// doHTTP performs a request with its retries: mocked, or through the
+// host's client.
+func doHTTP(c *Call, method, url string, opts Value) (Value, error) {
+	r := parseHTTPRequest(method, url, opts)
+	for attempt := int64(0); ; attempt++ {
+		status, headers, body, err := httpAttempt(c, r)
+		if err != nil {
+			return Nil, err
+		}
+		retryable := attempt < r.retryMax && containsStr(r.retryMethods, r.method) && containsInt(r.retryStatuses, status)
+		if !retryable {
+			return httpResponse(status, headers, body), nil
+		}
+		wait := r.backoffMs << min(attempt, 10)
+		if ra, ok := headers.raw("retry-after"); ok && r.respectRetryAft {
+			if secs, err := strconv.ParseFloat(strings.TrimSpace(Display(ra)), 64); err == nil && secs >= 0 {
+				wait = int64(min(secs, 60) * 1000)
+			}
+		}
+		if wait > 0 {
+			var serr error
+			c.Block(func() { serr = c.th.in.host.Sleep(c.th.ctx, time.Duration(wait)*time.Millisecond) })
+			if serr != nil {
+				return Nil, plainError("Deadline exceeded")
+			}
+		}
+	}
+}
+
+func containsStr(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func containsInt(xs []int64, n int64) bool {
+	for _, x := range xs {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+func httpAttempt(c *Call, r *httpRequest) (int64, *Dict, string, error) {
 	st := httpOf(c)
 	st.mu.Lock()
 	for _, m := range st.mocks {
-		if (m.method == "*" || strings.EqualFold(m.method, method)) && globMatches(m.pattern, url) {
-			r := m.responses[min(m.next, len(m.responses)-1)]
+		if (m.method == "*" || strings.EqualFold(m.method, r.method)) && globMatches(m.pattern, r.url) {
+			resp := m.responses[min(m.next, len(m.responses)-1)]
 			if m.next < len(m.responses)-1 {
 				m.next++
 			}
-			call := httpMockCall{method: method, url: url, headers: headers}
-			if body.k != KindNil {
-				call.body = Str(bodyText)
+			call := httpMockCall{method: r.method, url: r.url, headers: r.headers}
+			if r.body.k != KindNil {
+				call.body = Str(r.bodyText)
 			}
 			st.calls = append(st.calls, call)
 			st.mu.Unlock()
-			return httpResponse(r.status, r.headers, r.body), nil
+			h := NewDict(resp.headers.Len())
+			for k, v := range resp.headers.m {
+				h.Set(strings.ToLower(k), v)
+			}
+			return resp.status, h, resp.body, nil
 		}
 	}
 	st.mu.Unlock()
-	req, err := http.NewRequestWithContext(c.Context(), strings.ToUpper(method), url, bytes.NewReader([]byte(bodyText)))
+	req, err := http.NewRequestWithContext(c.Context(), r.method, r.url, bytes.NewReader([]byte(r.bodyText)))
 	if err != nil {
-		return Nil, throwValue(Str(c.Name + ": " + err.Error()))
+		return 0, nil, "", throwValue(Str(c.Name + ": " + err.Error()))
 	}
-	for k, v := range headers.m {
+	for k, v := range r.headers.m {
 		req.Header.Set(k, Display(v))
 	}
 	var resp *http.Response
 	var respBody []byte
 	c.Block(func() {
-		resp, err = c.Interp().host.HTTPClient(timeout).Do(req)
+		resp, err = c.Interp().host.HTTPClient(r.timeout).Do(req)
 		if err == nil {
 			respBody, err = io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 			resp.Body.Close()
 		}
 	})
 	if err != nil {
-		return Nil, ioError(c.Name+" "+url, err)
+		return 0, nil, "", ioError(c.Name+" "+r.url, err)
 	}
 	rh := NewDict(len(resp.Header))
 	keys := make([]string, 0, len(resp.Header))
@@ -188,7 +295,7 @@ func doHTTP(c *Call, method, url string, opts Value) (Value, error) {
 	for _, k := range keys {
 		rh.Set(strings.ToLower(k), Str(strings.Join(resp.Header[k], ", ")))
 	}
-	return httpResponse(int64(resp.StatusCode), rh, string(respBody)), nil
+	return int64(resp.StatusCode), rh, string(respBody), nil
 }
 
 func init() {

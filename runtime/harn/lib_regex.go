@@ -43,7 +43,7 @@ func init() {
 		if len(args) < 2 {
 			return Nil, nil
 		}
-		re, err := compileRegex(Display(args[0]), Display(arg(args, 2)))
+		re, err := compileRegex(Display(args[0]), flagsArg(args, 2))
 		if err != nil {
 			return Nil, err
 		}
@@ -61,7 +61,7 @@ func init() {
 		if len(args) < 3 {
 			return Nil, nil
 		}
-		re, err := compileRegex(Display(args[0]), Display(arg(args, 3)))
+		re, err := compileRegex(Display(args[0]), flagsArg(args, 3))
 		if err != nil {
 			return Nil, err
 		}
@@ -73,7 +73,7 @@ func init() {
 		if len(args) < 2 {
 			return NewListValue(nil), nil
 		}
-		re, err := compileRegex(Display(args[0]), Display(arg(args, 2)))
+		re, err := compileRegex(Display(args[0]), flagsArg(args, 2))
 		if err != nil {
 			return Nil, err
 		}
@@ -104,7 +104,7 @@ func init() {
 		if len(args) < 2 {
 			return Nil, nil
 		}
-		re, err := compileRegex(Display(args[1]), Display(arg(args, 2)))
+		re, err := compileRegex(Display(args[1]), flagsArg(args, 2))
 		if err != nil {
 			return Nil, err
 		}
@@ -115,4 +115,12 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
+}
+
+// flagsArg is an optional flags argument ("" when absent or nil).
+func flagsArg(args []Value, i int) string {
+	if v := arg(args, i); v.k == KindString {
+		return v.r.(string)
+	}
+	return ""
 }

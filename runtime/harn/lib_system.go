@@ -3,6 +3,7 @@ package harn
 import (
 	"context"
 	"os"
+	"os/user"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -126,9 +127,6 @@ func init() {
 		}
 	})
 	Register("platform", func(c *Call, args []Value) (Value, error) {
-		if runtime.GOOS == "darwin" {
-			return Str("macos"), nil
-		}
 		return Str(runtime.GOOS), nil
 	})
 	Register("arch", func(c *Call, args []Value) (Value, error) {
@@ -142,12 +140,22 @@ func init() {
 	})
 	Register("pid", func(c *Call, args []Value) (Value, error) { return Int(int64(os.Getpid())), nil })
 	Register("home_dir", func(c *Call, args []Value) (Value, error) {
-		v, _ := c.th.in.host.LookupEnv("HOME")
-		return Str(v), nil
+		if v, ok := c.th.in.host.LookupEnv("HOME"); ok && v != "" {
+			return Str(v), nil
+		}
+		if u, err := user.Current(); err == nil {
+			return Str(u.HomeDir), nil
+		}
+		return Str(""), nil
 	})
 	Register("username", func(c *Call, args []Value) (Value, error) {
-		v, _ := c.th.in.host.LookupEnv("USER")
-		return Str(v), nil
+		if v, ok := c.th.in.host.LookupEnv("USER"); ok && v != "" {
+			return Str(v), nil
+		}
+		if u, err := user.Current(); err == nil {
+			return Str(u.Username), nil
+		}
+		return Str(""), nil
 	})
 	Register("hostname", func(c *Call, args []Value) (Value, error) {
 		h, _ := os.Hostname()
@@ -231,6 +239,9 @@ func runtimeContext(c *Call, args []Value) (Value, error) {
 	}
 	if t.name != "" {
 		d.Set("task_name", Str(t.name))
+	}
+	if t.group != "" {
+		d.Set("task_group_id", Str(t.group))
 	}
 	vals := NewDict(len(t.values))
 	for k, v := range t.values {

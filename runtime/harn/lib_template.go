@@ -1277,7 +1277,13 @@ func init() {
 	fromFile := func(c *Call, args []Value) (Value, error) {
 		p := Display(arg(args, 0))
 		abs := c.th.in.host.Abs(p)
-		b, err := c.th.in.host.ReadFile(p)
+		if c.mod != nil && !filepath.IsAbs(p) {
+			// Relative to the module that calls render.
+			if dir, err := filepath.Abs(filepath.Dir(c.mod.path)); err == nil {
+				abs = filepath.Join(dir, p)
+			}
+		}
+		b, err := c.th.in.host.ReadFile(abs)
 		if err != nil {
 			return Nil, ioError("Failed to read template "+abs, err)
 		}

@@ -246,3 +246,19 @@ func TestRuntimeErrorsAreValues(t *testing.T) {
 		}
 	}
 }
+
+func TestTryFinallyWithoutCatch(t *testing.T) {
+	src := `var ran = false
+let r = try {
+  try {
+    throw "inner"
+  } finally {
+    ran = true
+  }
+}
+println([r, ran])`
+	out, err := runSource(t, src, runOpts{})
+	if err != nil || strings.TrimSpace(out) != "[Result.Err(inner), true]" {
+		t.Fatalf("got %q, %v", out, err)
+	}
+}

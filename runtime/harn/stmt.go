@@ -171,9 +171,19 @@ func (c *compiler) returnStmt(s *ast.Return) evalFn {
 			return Nil, errReturn
 		}
 	}
-	if call, ok := s.Value.(*ast.Call); ok && c.fn.protected == 0 && !c.fn.module && c.fn.proto.kind == plainFn {
-		if tc := c.tailCall(call); tc != nil {
-			return tc
+	if c.fn.protected == 0 && !c.fn.module && c.fn.proto.kind == plainFn {
+		switch v := s.Value.(type) {
+		case *ast.Call:
+			if tc := c.tailCall(v); tc != nil {
+				return tc
+			}
+		case *ast.Pipe:
+			// `return x |> f` is `return f(x)`.
+			if !mentionsPlaceholder(v.Right, 0) {
+				if tc := c.tailCall(&ast.Call{Span: v.Span, Func: v.Right, Args: []ast.Expr{v.Left}}); tc != nil {
+					return tc
+				}
+			}
 		}
 	}
 	val := c.expr(s.Value)

@@ -230,6 +230,7 @@ func runDefers(f *frame, err error) error {
 // back into the program, reach the host and block.
 type Call struct {
 	th   *thread
+	mod  *module // the calling module, for source-relative paths (may be nil)
 	Name string
 	// Self is the receiver of a method call on a host object.
 	Self Value
