@@ -402,21 +402,7 @@ func proseOf(text string) string {
 
 // llmError is the dict a failed model call throws.
 func llmError(category, message string, retryAfter *int64, provider, model string) error {
-	kind, reason := "terminal", "unknown"
-	switch category {
-	case "rate_limit":
-		kind, reason = "transient", "rate_limit"
-	case "timeout":
-		kind, reason = "transient", "timeout"
-	case "overloaded", "server_error":
-		kind, reason = "transient", "server_error"
-	case "transient_network":
-		kind, reason = "transient", "network_error"
-	case "auth":
-		reason = "auth_failure"
-	case "not_found":
-		reason = "model_unavailable"
-	}
+	kind, reason := llmKindReason(category)
 	d := NewDict(7)
 	d.Set("category", Str(category))
 	d.Set("kind", Str(kind))
@@ -432,14 +418,24 @@ func llmError(category, message string, retryAfter *int64, provider, model strin
 	return e
 }
 
-// llmCallWithRetries runs a call with transient retries (llm_retries,
-// default 2) and the structured-output contract: response_format json or
+// schemaOutcome is the result of a call's schema-retry loop.
+type schemaOutcome struct {
+	res      Value // the last attempt's result dict
+	raw      string
+	errs     []string
+	attempts int
+	retries  int64
+	mode     string
+}
+
+// llmSchemaLoop runs a call with transient retries (llm_retries, default
+// 2) and the structured-output contract: response_format json or
 // output_schema parse the answer into .data, validated against the schema
 // with up to schema_retries new attempts.
-func llmCallWithRetries(c *Call, args []Value) (Value, error) {
+func llmSchemaLoop(c *Call, args []Value) (*schemaOutcome, error) {
 	st := llmOf(c)
 	r := buildLLMRequest(args)
-	retries := int64(2)
+	retries := int64(0)
 	if v, ok := r.opts.Get("llm_retries"); ok && v.k == KindInt {
 		retries = int64(v.n)
 	}
@@ -447,7 +443,7 @@ func llmCallWithRetries(c *Call, args []Value) (Value, error) {
 	if f := optStr(r.opts, "response_format"); f == "json" || f == "json_object" {
 		structured = true
 	}
-	if f := optStr(r.opts, "output_format"); f == "json" {
+	if f, ok := r.opts.Get("output_format"); ok && (f.k == KindDict || Display(f) == "json") {
 		structured = true
 	}
 	var schema *Dict
@@ -455,14 +451,12 @@ func llmCallWithRetries(c *Call, args []Value) (Value, error) {
 		schema = s.r.(*Dict)
 		structured = true
 	}
-	schemaRetries := int64(0)
+	o := &schemaOutcome{mode: optStr(r.opts, "output_validation")}
 	if v, ok := r.opts.Get("schema_retries"); ok && v.k == KindInt {
-		schemaRetries = int64(v.n)
+		o.retries = int64(v.n)
 	}
-	mode := optStr(r.opts, "output_validation")
-	var lastErrs []string
-	var res Value
 	for attempt := int64(0); ; attempt++ {
+		var res Value
 		var err error
 		for try := int64(0); ; try++ {
 			res, err = st.answer(c, r)
@@ -471,47 +465,213 @@ func llmCallWithRetries(c *Call, args []Value) (Value, error) {
 			}
 			e, ok := err.(*Error)
 			if !ok || try >= retries || e.Value.k != KindDict {
-				return Nil, err
+				return nil, err
 			}
 			if k, _ := e.Value.r.(*Dict).Get("kind"); Display(k) != "transient" {
-				return Nil, err
+				return nil, err
 			}
 		}
-		if !structured {
-			return res, nil
-		}
+		o.res, o.attempts, o.errs = res, int(attempt)+1, nil
 		d := res.r.(*Dict)
 		text, _ := d.Get("text")
-		data, perr := parseJSON(extractJSON(Display(text)))
+		o.raw = Display(text)
+		if !structured {
+			return o, nil
+		}
+		data, perr := parseJSON(extractJSON(o.raw))
 		if perr == nil {
 			d.Set("data", data)
 		}
 		if schema == nil {
-			return res, nil
+			return o, nil
 		}
-		lastErrs = nil
 		if perr != nil {
-			lastErrs = []string{"response is not valid JSON: " + perr.Error()}
+			o.errs = []string{"response is not valid JSON: " + perr.Error()}
 		} else if nv, errs := validateSchema(data, schema, "", schemaOpts{applyDefaults: true}, 0); len(errs) > 0 {
-			lastErrs = errs
+			o.errs = errs
 		} else {
 			d.Set("data", nv)
-			return res, nil
+			return o, nil
 		}
-		if attempt >= schemaRetries {
-			break
+		if attempt >= o.retries {
+			return o, nil
 		}
+	}
+}
+
+// llmCallWithRetries is llm_call: the schema loop, throwing when the
+// output fails validation in "error" mode.
+func llmCallWithRetries(c *Call, args []Value) (Value, error) {
+	o, err := llmSchemaLoop(c, args)
+	if err != nil {
+		return Nil, err
+	}
+	if len(o.errs) == 0 || o.mode != "error" {
+		return o.res, nil
 	}
 	hint := " (hint: set `schema_retries: N` in the llm_call options to automatically re-prompt the model with a corrective nudge)"
-	if schemaRetries > 0 {
+	if o.retries > 0 {
 		hint = " (hint: schema_retries budget exhausted — the model did not produce conforming output after the configured retries; consider raising `schema_retries` or relaxing the schema)"
 	}
-	msg := "LLM output failed schema validation: " + strings.Join(lastErrs, "; ") + hint
-	if mode == "error" {
-		e := &Error{Value: Str(msg), Category: "schema_validation"}
-		return Nil, e
+	req := buildLLMRequest(args)
+	return Nil, llmError("schema_validation", "LLM output failed schema validation: "+strings.Join(o.errs, "; ")+hint, nil, req.provider, req.model)
+}
+
+// structuredArgs rewrites (prompt, schema, options) into llm_call's
+// arguments: JSON output validated against schema, `retries` as
+// schema_retries (default 3), validation errors thrown.
+func structuredArgs(args []Value) []Value {
+	opts := NewDict(0)
+	if o := arg(args, 2); o.k == KindDict {
+		opts = o.r.(*Dict).clone()
 	}
-	return res, nil
+	system, _ := opts.Get("system")
+	opts.Delete("system")
+	if r, ok := opts.Get("retries"); ok && r.k == KindInt {
+		opts.Delete("retries")
+		if !opts.Has("schema_retries") {
+			opts.Set("schema_retries", r)
+		}
+	} else if !opts.Has("schema_retries") {
+		opts.Set("schema_retries", Int(3))
+	}
+	if !opts.Has("output_schema") {
+		opts.Set("output_schema", arg(args, 1))
+	}
+	if !opts.Has("response_format") {
+		opts.Set("response_format", Str("json"))
+	}
+	if !opts.Has("output_validation") {
+		opts.Set("output_validation", Str("error"))
+	}
+	return []Value{arg(args, 0), system, DictValue(opts)}
+}
+
+// structuredEnvelope is llm_call_structured_result's answer.
+func structuredEnvelope(o *schemaOutcome, ok, repaired bool, category string) Value {
+	env := NewDict(11)
+	env.Set("ok", Bool(ok))
+	var data Value
+	usage := DictValue(NewDict(0))
+	model, provider := Str(""), Str("")
+	extracted := false
+	if o.res.k == KindDict {
+		d := o.res.r.(*Dict)
+		if ok {
+			data, _ = d.Get("data")
+		}
+		if u, has := d.Get("usage"); has {
+			usage = u
+		}
+		model, _ = d.Get("model")
+		provider, _ = d.Get("provider")
+		if d.Has("data") {
+			t := strings.TrimSpace(o.raw)
+			if _, err := parseJSON(t); err != nil && t != "" {
+				ex := extractJSON(o.raw)
+				if _, err := parseJSON(ex); err == nil && ex != t {
+					extracted = true
+				}
+			}
+		}
+	}
+	env.Set("data", data)
+	env.Set("raw_text", Str(o.raw))
+	if ok {
+		env.Set("error", Str(""))
+		env.Set("error_category", Nil)
+	} else {
+		msg := strings.Join(o.errs, "; ")
+		if msg == "" {
+			msg = "structured call failed without specific errors"
+		}
+		env.Set("error", Str(msg))
+		env.Set("error_category", Str(category))
+	}
+	env.Set("attempts", Int(int64(o.attempts)))
+	env.Set("repaired", Bool(repaired))
+	env.Set("extracted_json", Bool(extracted))
+	env.Set("usage", usage)
+	env.Set("model", model)
+	env.Set("provider", provider)
+	return DictValue(env)
+}
+
+func transportEnvelope(err error, provider, model string) Value {
+	e := asError(err)
+	msg, cat := Display(e.Value), orDefault(e.Category, "generic")
+	if e.Value.k == KindDict {
+		m, _ := e.Value.r.(*Dict).Get("message")
+		c, _ := e.Value.r.(*Dict).Get("category")
+		msg, cat = Display(m), Display(c)
+	}
+	env := NewDict(11)
+	env.Set("ok", False)
+	env.Set("data", Nil)
+	env.Set("raw_text", Str(""))
+	env.Set("error", Str(msg))
+	env.Set("error_category", Str(cat))
+	env.Set("attempts", Int(0))
+	env.Set("repaired", False)
+	env.Set("extracted_json", False)
+	usage := NewDict(5)
+	for _, k := range []string{"input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cache_creation_input_tokens"} {
+		usage.Set(k, Int(0))
+	}
+	env.Set("usage", DictValue(usage))
+	env.Set("model", Str(model))
+	env.Set("provider", Str(provider))
+	return DictValue(env)
+}
+
+func llmStructuredResult(c *Call, args []Value) (Value, error) {
+	rewritten := structuredArgs(args)
+	opts := rewritten[2].r.(*Dict)
+	var repair *Dict
+	repairOn := false
+	if rv, ok := opts.Get("repair"); ok {
+		opts.Delete("repair")
+		switch rv.k {
+		case KindBool:
+			repairOn = rv.AsBool()
+			repair = NewDict(0)
+		case KindDict:
+			repair = rv.r.(*Dict).clone()
+			repairOn = true
+			if en, ok := repair.Get("enabled"); ok && en.k == KindBool {
+				repairOn = en.AsBool()
+			}
+			repair.Delete("enabled")
+		}
+	}
+	req := buildLLMRequest(rewritten)
+	o, err := llmSchemaLoop(c, rewritten)
+	if err != nil {
+		return transportEnvelope(err, req.provider, req.model), nil
+	}
+	if len(o.errs) == 0 {
+		return structuredEnvelope(o, true, false, ""), nil
+	}
+	if repair != nil && repairOn {
+		prompt := "The following text was supposed to be JSON conforming to the configured schema, but it failed validation. " +
+			"Repair it and respond with ONLY the corrected JSON — no prose, no markdown fences, no commentary.\n\n" +
+			"Validation errors: " + strings.Join(o.errs, "; ") + "\n\nOriginal text:\n" + o.raw + "\n\nReply with valid JSON only."
+		ro := opts.clone()
+		ro.Set("schema_retries", Int(0))
+		for k, v := range repair.m {
+			ro.Set(k, v)
+		}
+		if r, err := llmSchemaLoop(c, []Value{Str(prompt), Nil, DictValue(ro)}); err == nil && len(r.errs) == 0 {
+			r.attempts = o.attempts
+			return structuredEnvelope(r, true, true, ""), nil
+		}
+		return structuredEnvelope(o, false, false, "repair_failed"), nil
+	}
+	cat := "missing_json"
+	if o.res.k == KindDict && o.res.r.(*Dict).Has("data") {
+		cat = "schema_validation"
+	}
+	return structuredEnvelope(o, false, false, cat), nil
 }
 
 func init() {
@@ -575,6 +735,45 @@ func init() {
 		return Nil, nil
 	})
 	Register("llm_call", llmCallWithRetries)
+	Register("llm_call_structured", func(c *Call, args []Value) (Value, error) {
+		res, err := llmCallWithRetries(c, structuredArgs(args))
+		if err != nil {
+			return Nil, err
+		}
+		d, _ := res.r.(*Dict).Get("data")
+		return d, nil
+	})
+	Register("llm_call_structured_safe", func(c *Call, args []Value) (Value, error) {
+		env := NewDict(3)
+		res, err := llmCallWithRetries(c, structuredArgs(args))
+		if err != nil {
+			e, ok := err.(*Error)
+			if !ok {
+				return Nil, err
+			}
+			errv := e.Value
+			if errv.k != KindDict {
+				cat := orDefault(e.Category, classifyMessage(Display(errv)))
+				kind, reason := llmKindReason(cat)
+				d := NewDict(4)
+				d.Set("category", Str(cat))
+				d.Set("kind", Str(kind))
+				d.Set("reason", Str(reason))
+				d.Set("message", Str(Display(errv)))
+				errv = DictValue(d)
+			}
+			env.Set("ok", False)
+			env.Set("data", Nil)
+			env.Set("error", errv)
+			return DictValue(env), nil
+		}
+		d, _ := res.r.(*Dict).Get("data")
+		env.Set("ok", True)
+		env.Set("data", d)
+		env.Set("error", Nil)
+		return DictValue(env), nil
+	})
+	Register("llm_call_structured_result", llmStructuredResult)
 	Register("llm_call_safe", func(c *Call, args []Value) (Value, error) {
 		env := NewDict(3)
 		res, err := llmCallWithRetries(c, args)
@@ -610,3 +809,22 @@ func orDefault(s, def string) string {
 }
 
 var _ = json.Valid
+
+// llmKindReason classifies a category as upstream's LLM error taxonomy.
+func llmKindReason(category string) (kind, reason string) {
+	switch category {
+	case "rate_limit":
+		return "transient", "rate_limit"
+	case "timeout":
+		return "transient", "timeout"
+	case "overloaded", "server_error":
+		return "transient", "server_error"
+	case "transient_network":
+		return "transient", "network_error"
+	case "auth":
+		return "terminal", "auth_failure"
+	case "not_found":
+		return "terminal", "model_unavailable"
+	}
+	return "terminal", "unknown"
+}
