@@ -2,6 +2,7 @@ package harn
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -60,9 +61,6 @@ func init() {
 		ms, _ := durationMillis(arg(args, 0))
 		return Str(humanDuration(ms)), nil
 	})
-	Register("date_now_iso", func(c *Call, args []Value) (Value, error) {
-		return Str(c.th.in.host.Now().UTC().Format("2006-01-02T15:04:05.000Z")), nil
-	})
 	Register("date_iso", func(c *Call, args []Value) (Value, error) {
 		return Str(c.th.in.host.Now().UTC().Format("2006-01-02T15:04:05.000Z")), nil
 	})
@@ -87,26 +85,28 @@ func init() {
 	})
 }
 
+// humanDuration renders milliseconds as up to three units ("3h 14m").
 func humanDuration(ms int64) string {
+	if ms == 0 {
+		return "0s"
+	}
+	sign := ""
+	rem := uint64(ms)
 	if ms < 0 {
-		return "-" + humanDuration(-ms)
+		sign, rem = "-", uint64(-ms)
 	}
-	if ms < 1000 {
-		return strconv.FormatInt(ms, 10) + "ms"
-	}
-	s := ms / 1000
-	d, h, m, sec := s/86400, s%86400/3600, s%3600/60, s%60
-	out := ""
-	for _, p := range []struct {
-		n    int64
-		unit string
-	}{{d, "d"}, {h, "h"}, {m, "m"}, {sec, "s"}} {
-		if p.n > 0 {
-			if out != "" {
-				out += " "
-			}
-			out += strconv.FormatInt(p.n, 10) + p.unit
+	var parts []string
+	for _, u := range []struct {
+		label string
+		size  uint64
+	}{{"d", 86_400_000}, {"h", 3_600_000}, {"m", 60_000}, {"s", 1000}, {"ms", 1}} {
+		if n := rem / u.size; n > 0 {
+			parts = append(parts, strconv.FormatUint(n, 10)+u.label)
+			rem %= u.size
+		}
+		if len(parts) == 3 {
+			break
 		}
 	}
-	return out
+	return sign + strings.Join(parts, " ")
 }
