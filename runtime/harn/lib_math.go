@@ -192,33 +192,6 @@ func init() {
 		}
 		return Float(s[lo] + frac*(s[lo+1]-s[lo])), nil
 	})
-	Register("random", func(c *Call, args []Value) (Value, error) { return Float(c.th.in.host.Float64()), nil })
-	Register("random_int", func(c *Call, args []Value) (Value, error) {
-		lo, hi := intArg(arg(args, 0), 0), intArg(arg(args, 1), 0)
-		if len(args) == 1 {
-			lo, hi = 0, lo
-		}
-		if hi < lo {
-			return Nil, nil
-		}
-		return Int(lo + c.th.in.host.IntN(hi-lo+1)), nil
-	})
-	Register("random_choice", func(c *Call, args []Value) (Value, error) {
-		items, err := c.th.collect(arg(args, len(args)-1))
-		if err != nil || len(items) == 0 {
-			return Nil, err
-		}
-		return items[c.th.in.host.IntN(int64(len(items)))], nil
-	})
-	Register("random_shuffle", func(c *Call, args []Value) (Value, error) {
-		items, err := c.th.collect(arg(args, len(args)-1))
-		if err != nil {
-			return Nil, err
-		}
-		out := append([]Value(nil), items...)
-		c.th.in.host.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-		return NewListValue(out), nil
-	})
 }
 
 func mean(xs []float64) float64 {

@@ -10,12 +10,21 @@ import (
 
 func init() {
 	Register("timestamp", func(c *Call, args []Value) (Value, error) {
+		if wall, _, ok := c.mockedNow(); ok {
+			return Float(float64(wall) / 1000), nil
+		}
 		return Float(float64(c.th.in.host.Now().UnixMilli()) / 1000), nil
 	})
 	Register("now_ms", func(c *Call, args []Value) (Value, error) {
+		if wall, _, ok := c.mockedNow(); ok {
+			return Int(wall), nil
+		}
 		return Int(c.th.in.host.Now().UnixMilli()), nil
 	})
 	mono := func(c *Call, args []Value) (Value, error) {
+		if _, m, ok := c.mockedNow(); ok {
+			return Int(m), nil
+		}
 		return Int(c.th.in.host.Monotonic().Milliseconds()), nil
 	}
 	Register("monotonic_ms", mono)
@@ -23,6 +32,16 @@ func init() {
 	sleep := func(c *Call, ms int64) (Value, error) {
 		if ms <= 0 {
 			return Nil, nil
+		}
+		if cs := clockOf(c); true {
+			cs.mu.Lock()
+			if cs.mocked {
+				cs.wallMs += ms
+				cs.monoMs += ms
+				cs.mu.Unlock()
+				return Nil, nil
+			}
+			cs.mu.Unlock()
 		}
 		var err error
 		c.Block(func() { err = c.th.in.host.Sleep(c.th.ctx, time.Duration(ms)*time.Millisecond) })
