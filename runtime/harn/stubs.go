@@ -1,8 +1,6 @@
 package harn
 
 import (
-	"fmt"
-
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 )
 
@@ -18,9 +16,3 @@ func (c *compiler) approval(e *ast.Approval) evalFn {
 	}
 }
 
-func (in *Interp) stdModule(spec string) (*module, error) {
-	if m, ok := in.registeredStdModule(spec); ok {
-		return m, nil
-	}
-	return nil, fmt.Errorf("not available in this runtime: module %s", spec)
-}
