@@ -414,8 +414,9 @@ func schemaArg(v Value) (*Dict, error) {
 	return nil, typeError("expected a schema dict, got %s", v.TypeName())
 }
 
-func schemaErrorValue(errs []string) Value {
-	d := NewDict(2)
+func schemaErrorValue(errs []string, v Value) Value {
+	d := NewDict(3)
+	d.Set("value", share(v))
 	list := make([]Value, len(errs))
 	for i, e := range errs {
 		list[i] = Str(e)
@@ -512,7 +513,7 @@ func init() {
 			return Nil, err
 		}
 		if len(errs) > 0 {
-			return resultErr(schemaErrorValue(errs)), nil
+			return resultErr(schemaErrorValue(errs, arg(args, 0))), nil
 		}
 		return resultOkRaw(arg(args, 0)), nil
 	})
@@ -522,7 +523,7 @@ func init() {
 			return Nil, err
 		}
 		if len(errs) > 0 {
-			return resultErr(schemaErrorValue(errs)), nil
+			return resultErr(schemaErrorValue(errs, arg(args, 0))), nil
 		}
 		return resultOkRaw(v), nil
 	})

@@ -4,7 +4,6 @@ import (
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 )
 
-func (c *compiler) toolDecl(d *ast.ToolDecl) evalFn { return nil }
 
 func (c *compiler) skillDecl(d *ast.SkillDecl) evalFn { return nil }
 
