@@ -88,8 +88,10 @@ func init() {
 		r.FieldsPerRecord = -1
 		header := false
 		if o := arg(args, 1); o.k == KindDict {
-			if h, ok := o.r.(*Dict).Get("header"); ok {
-				header = h.Truthy()
+			for _, k := range []string{"header", "headers"} {
+				if h, ok := o.r.(*Dict).Get(k); ok {
+					header = h.Truthy()
+				}
 			}
 			if d, ok := o.r.(*Dict).Get("delimiter"); ok {
 				if s := Display(d); s != "" {
@@ -136,9 +138,23 @@ func init() {
 		if err != nil {
 			return Nil, err
 		}
+		// Dict rows write a header line of the sorted keys of the first
+		// row, then each row's values in that order.
+		var columns []string
+		if len(items) > 0 && items[0].k == KindDict {
+			columns = append(columns, items[0].r.(*Dict).Keys()...)
+			if err := w.Write(columns); err != nil {
+				return Nil, err
+			}
+		}
 		for _, row := range items {
 			var rec []string
-			if row.k == KindList {
+			if row.k == KindDict {
+				for _, col := range columns {
+					v, _ := row.r.(*Dict).Get(col)
+					rec = append(rec, tmplDisplay(v))
+				}
+			} else if row.k == KindList {
 				for _, f := range row.r.(*List).items {
 					rec = append(rec, Display(f))
 				}

@@ -25,6 +25,7 @@ type clockState struct {
 	color   string // "auto", "always", "never"
 	minLog  int
 	spanSeq int
+	spans   []string // trace ids of the open spans, innermost last
 }
 
 func clockOf(c *Call) *clockState {
@@ -287,21 +288,42 @@ func init() {
 			return Nil, c.print(b.String())
 		})
 	}
+	// Spans: trace_start opens one (a trace per outermost span),
+	// trace_end closes it; trace_id names the innermost open span's trace.
 	Register("trace_start", func(c *Call, args []Value) (Value, error) {
 		cs := clockOf(c)
 		cs.mu.Lock()
+		defer cs.mu.Unlock()
 		cs.spanSeq++
-		n := cs.spanSeq
-		cs.mu.Unlock()
-		d := NewDict(3)
+		trace := "trace-" + strconv.Itoa(cs.spanSeq)
+		if n := len(cs.spans); n > 0 {
+			trace = cs.spans[n-1]
+		}
+		d := NewDict(4)
 		d.Set("name", Str(Display(arg(args, 0))))
-		d.Set("span_id", Str("span-"+strconv.Itoa(n)))
+		d.Set("trace_id", Str(trace))
+		d.Set("span_id", Str("span-"+strconv.Itoa(cs.spanSeq)))
 		d.Set("start_ms", Int(c.th.in.host.Monotonic().Milliseconds()))
+		cs.spans = append(cs.spans, trace)
 		return DictValue(d), nil
 	})
-	Register("trace_end", func(c *Call, args []Value) (Value, error) { return Nil, nil })
+	Register("trace_end", func(c *Call, args []Value) (Value, error) {
+		cs := clockOf(c)
+		cs.mu.Lock()
+		defer cs.mu.Unlock()
+		if n := len(cs.spans); n > 0 {
+			cs.spans = cs.spans[:n-1]
+		}
+		return Nil, nil
+	})
 	Register("trace_id", func(c *Call, args []Value) (Value, error) {
-		return Str("trace-" + c.th.task.id), nil
+		cs := clockOf(c)
+		cs.mu.Lock()
+		defer cs.mu.Unlock()
+		if n := len(cs.spans); n > 0 {
+			return Str(cs.spans[n-1]), nil
+		}
+		return Nil, nil
 	})
 	Register("json_pointer_set", func(c *Call, args []Value) (Value, error) {
 		return pointerUpdate(arg(args, 0), pointerTokens(Display(arg(args, 1))), arg(args, 2), false, 0)

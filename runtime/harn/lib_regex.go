@@ -21,7 +21,7 @@ func compileRegex(pattern, flags string) (*regexp.Regexp, error) {
 		case 'i', 'm', 's':
 			prefix += string(f)
 		case 'x':
-			return nil, throwValue(Str("Invalid regex: the x flag is not supported by this runtime"))
+			pattern = stripExtended(pattern)
 		default:
 			return nil, throwValue(Str("Invalid regex: unsupported regex flag '" + string(f) + "', expected one of i/m/s/x"))
 		}
@@ -123,4 +123,35 @@ func flagsArg(args []Value, i int) string {
 		return v.r.(string)
 	}
 	return ""
+}
+
+// stripExtended removes the insignificant whitespace and # comments of an
+// extended-mode (x flag) pattern, outside character classes and escapes.
+func stripExtended(p string) string {
+	var b []byte
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			b = append(b, c, p[i+1])
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+			b = append(b, c)
+		case c == '[':
+			inClass = true
+			b = append(b, c)
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case c == '#':
+			for i < len(p) && p[i] != '\n' {
+				i++
+			}
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
