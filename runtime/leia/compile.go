@@ -15,12 +15,15 @@ import (
 // closures so the common case does one type check and no allocation.
 
 type compiler struct {
-	in    *Interp
-	chunk *Chunk
-	res   *resolution
-	fn    *funcInfo
-	proto *Proto
-	depth int
+	in *Interp
+	// globals is the table global names read and write: the interpreter's
+	// globals, or the env of script.compile(src, {env: t}).
+	globals *Table
+	chunk   *Chunk
+	res     *resolution
+	fn      *funcInfo
+	proto   *Proto
+	depth   int
 }
 
 // compileError is raised (as a Go panic inside the compiler only) for a
@@ -502,10 +505,10 @@ func (c *compiler) writeVar(id *ast.Ident) func(fr *frame, v Value) {
 		return func(fr *frame, v Value) { fr.cl.upvals[i].v = v }
 	}
 	name := id.Name
-	g := c.in.globals
+	g := c.globals
 	pos := int32(id.Start)
 	return func(fr *frame, v Value) {
-		if g.GetStr(name).k == KindNil {
+		if g.GetStr(name).k == KindNil && g.meta == nil {
 			panic(fr.th.runtimeError(pos, "assignment to undeclared variable '%s'", name))
 		}
 		g.SetStr(name, v)

@@ -170,7 +170,17 @@ func (c *compiler) readVar(id *ast.Ident) evalFn {
 		return func(fr *frame) Value { return fr.cl.upvals[i].v }
 	}
 	name := id.Name
-	g := c.in.globals
+	g := c.globals
+	if g != c.in.globals {
+		// an env table may inherit through __index
+		key := String(name)
+		return func(fr *frame) Value {
+			if v := g.GetStr(name); v.k != KindNil || g.meta == nil {
+				return v
+			}
+			return fr.th.index(TableValue(g), key, -1)
+		}
+	}
 	return func(*frame) Value { return g.GetStr(name) }
 }
 
@@ -237,8 +247,15 @@ func (c *compiler) isSpread(e ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	id, ok := call.Fun.(*ast.Ident)
-	return ok && id.Name == "spread" && c.res.refs[id].kind == refGlobal
+	if id, ok := call.Fun.(*ast.Ident); ok {
+		return id.Name == "spread" && c.res.refs[id].kind == refGlobal
+	}
+	// table.spread(list) expands a list's elements.
+	if f, ok := call.Fun.(*ast.FieldExpr); ok && f.Field.Name == "spread" {
+		id, ok := f.X.(*ast.Ident)
+		return ok && id.Name == "table" && c.res.refs[id].kind == refGlobal
+	}
+	return false
 }
 
 // args compiles an argument list: fixed single values and an optional

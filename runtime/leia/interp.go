@@ -153,7 +153,19 @@ func (in *Interp) Compile(name string, src []byte) (*Chunk, error) {
 		line, col := chunk.position(d.Span.Start)
 		return nil, &Error{Kind: KindParse, Message: "syntax error: " + d.Message, File: name, Line: line, Col: col, Value: String(fmt.Sprintf("%s:%d:%d: syntax error: %s", name, line, col, d.Message))}
 	}
-	return in.compileFile(chunk, file)
+	return in.compileFile(chunk, file, nil)
+}
+
+// compileEnv compiles source whose globals live in env (script.compile's
+// env option).
+func (in *Interp) compileEnv(name string, src []byte, env *Table) (*Chunk, error) {
+	file, diags := binding.Parse(name, src)
+	chunk := &Chunk{Name: name, src: src, lines: lineStarts(src)}
+	for _, d := range diags {
+		line, col := chunk.position(d.Span.Start)
+		return nil, &Error{Kind: KindParse, Message: "syntax error: " + d.Message, File: name, Line: line, Col: col, Value: String(fmt.Sprintf("%s:%d:%d: syntax error: %s", name, line, col, d.Message))}
+	}
+	return in.compileFile(chunk, file, env)
 }
 
 // CompileAST compiles an already parsed file (the checker's tree).
@@ -168,17 +180,20 @@ func (in *Interp) CompileAST(name string, src []byte, file *ast.File) (*Chunk, e
 		}
 		return nil, &Error{Kind: KindParse, Message: msg, File: name, Line: line, Col: col}
 	}
-	return in.compileFile(chunk, file)
+	return in.compileFile(chunk, file, nil)
 }
 
-func (in *Interp) compileFile(chunk *Chunk, file *ast.File) (*Chunk, error) {
+func (in *Interp) compileFile(chunk *Chunk, file *ast.File, env *Table) (*Chunk, error) {
 	res, main, errs := resolveFile(file)
 	if len(errs) > 0 {
 		line, col := chunk.position(errs[0].pos)
 		msg := errs[0].msg
 		return nil, &Error{Kind: KindParse, Message: msg, File: chunk.Name, Line: line, Col: col, Value: String(fmt.Sprintf("%s:%d:%d: %s", chunk.Name, line, col, msg))}
 	}
-	c := &compiler{in: in, chunk: chunk, res: res}
+	if env == nil {
+		env = in.globals
+	}
+	c := &compiler{in: in, globals: env, chunk: chunk, res: res}
 	p, err := c.compileMain(file, main)
 	if err != nil {
 		return nil, err

@@ -22,6 +22,7 @@ func openExtra(in *Interp) {
 	openDebug(in)
 	openSync(in)
 	openProcess(in)
+	openBinary(in)
 }
 
 func openURL(in *Interp) {

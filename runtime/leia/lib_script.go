@@ -140,7 +140,9 @@ func openScript(in *Interp) {
 			return nil, err
 		}
 		name := "script"
+		var env *Table
 		if o := Arg(a, 1); o.k == KindTable {
+			env = o.Table().GetStr("env").Table()
 			if n := o.Table().GetStr("sourceName"); n.k == KindString {
 				name = n.AsString()
 			} else if n := o.Table().GetStr("name"); n.k == KindString {
@@ -149,7 +151,7 @@ func openScript(in *Interp) {
 		} else if o.k == KindString {
 			name = o.AsString()
 		}
-		chunk, cerr := t.in.Compile(name, []byte(src))
+		chunk, cerr := t.in.compileEnv(name, []byte(src), env)
 		if cerr != nil {
 			return t.Ret2(Nil, cerr.(*Error).Value), nil
 		}
@@ -171,7 +173,14 @@ func openScript(in *Interp) {
 		if Arg(a, 0).k != KindString {
 			return nil, typeError(0, "load", "string", Arg(a, 0))
 		}
-		return compile(t, []Value{a[0], Arg(a, 1)})
+		opts := NewTable(0, 2)
+		if n := Arg(a, 1); n.k == KindString {
+			opts.SetStr("sourceName", n)
+		}
+		if e := Arg(a, 3); e.k == KindTable {
+			opts.SetStr("env", e)
+		}
+		return compile(t, []Value{a[0], TableValue(opts)})
 	}))
 }
 

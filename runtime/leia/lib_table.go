@@ -26,6 +26,7 @@ func openTable(in *Interp) {
 		return th.Ret1(TableValue(tb)), nil
 	})
 	reg("move", tableMove)
+	reg("spread", tableUnpack)
 	reg("clear", func(th *Thread, a []Value) ([]Value, error) {
 		tb, err := CheckTable(a, 0, "clear")
 		if err != nil {

@@ -17,8 +17,8 @@ var partTwo = map[string]string{
 	"http": "needs the network layer", "db": "needs a database", "data": "data frames (q dialect)",
 	"linalg": "not provided", "q": "q dialect (data frames)", "context": "not provided",
 	"net": "needs the network layer", "soa": "data frames (q dialect)", "xlsx": "not provided",
-	"yaml": "not provided", "binary": "not provided", "bytes": "not provided", "color": "not provided",
-	"matrix": "not provided", "vec": "not provided",
+	"yaml": "not provided", "color": "not provided",
+	"vec": "not provided",
 }
 
 func TestStdlibTableHasImplementations(t *testing.T) {

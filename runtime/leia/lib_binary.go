@@ -1,0 +1,331 @@
+package leia
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// binary (and string.pack/unpack/packsize) read and write fixed-size
+// numeric fields with Go-style formats: an optional endianness mark (<
+// little, > big; little by default) and space-separated fields i8 i16 i32
+// i64 u8 u16 u32 u64 f32 f64 (also int8 ... uint64, float32, float64).
+// bytes holds byte-string helpers and a growable buffer; matrix dense
+// row-major matrices.
+
+type binField struct {
+	name   string
+	size   int
+	signed bool
+	float  bool
+}
+
+var binFields = map[string]binField{}
+
+func init() {
+	for _, f := range []binField{{"i8", 1, true, false}, {"i16", 2, true, false}, {"i32", 4, true, false}, {"i64", 8, true, false},
+		{"u8", 1, false, false}, {"u16", 2, false, false}, {"u32", 4, false, false}, {"u64", 8, false, false},
+		{"f32", 4, true, true}, {"f64", 8, true, true}} {
+		binFields[f.name] = f
+	}
+	alias := map[string]string{"int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "byte": "u8",
+		"uint16": "u16", "uint32": "u32", "uint64": "u64", "float32": "f32", "float64": "f64", "float": "f32", "double": "f64"}
+	for a, n := range alias {
+		binFields[a] = binFields[n]
+	}
+}
+
+// byteOrder reads and appends in one endianness.
+type byteOrder interface {
+	binary.ByteOrder
+	binary.AppendByteOrder
+}
+
+func parseBinFormat(f string) (byteOrder, []binField, error) {
+	var order byteOrder = binary.LittleEndian
+	f = strings.TrimSpace(f)
+	switch {
+	case strings.HasPrefix(f, "<"):
+		f = f[1:]
+	case strings.HasPrefix(f, ">"), strings.HasPrefix(f, "!"):
+		order = binary.BigEndian
+		f = f[1:]
+	case strings.HasPrefix(f, "="):
+		f = f[1:]
+	}
+	var fields []binField
+	for _, tok := range strings.Fields(f) {
+		bf, ok := binFields[tok]
+		if !ok {
+			return nil, nil, fmt.Errorf("invalid format field '%s'", tok)
+		}
+		fields = append(fields, bf)
+	}
+	if len(fields) > 1024 {
+		return nil, nil, fmt.Errorf("format has too many fields")
+	}
+	return order, fields, nil
+}
+
+func binPack(t *Thread, a []Value, name string) ([]Value, error) {
+	f, err := CheckString(a, 0, name)
+	if err != nil {
+		return nil, err
+	}
+	order, fields, err := parseBinFormat(f)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	for i, bf := range fields {
+		arg := i + 1
+		if bf.float {
+			x, err := CheckFloat(a, arg, name)
+			if err != nil {
+				return nil, err
+			}
+			if bf.size == 4 {
+				out = order.AppendUint32(out, math.Float32bits(float32(x)))
+			} else {
+				out = order.AppendUint64(out, math.Float64bits(x))
+			}
+			continue
+		}
+		n, err := CheckInt(a, arg, name)
+		if err != nil {
+			return nil, err
+		}
+		bits := uint(bf.size * 8)
+		if !bf.signed {
+			if n < 0 {
+				return nil, ArgError(arg, name, "negative value for unsigned field")
+			}
+			if bits < 64 && uint64(n) >= 1<<bits {
+				return nil, ArgError(arg, name, fmt.Sprintf("value out of range for %s", bf.name))
+			}
+		} else if bits < 64 && (n < -(1<<(bits-1)) || n >= 1<<(bits-1)) {
+			return nil, ArgError(arg, name, fmt.Sprintf("value out of range for %s", bf.name))
+		}
+		switch bf.size {
+		case 1:
+			out = append(out, byte(n))
+		case 2:
+			out = order.AppendUint16(out, uint16(n))
+		case 4:
+			out = order.AppendUint32(out, uint32(n))
+		default:
+			out = order.AppendUint64(out, uint64(n))
+		}
+	}
+	return t.Ret1(String(string(out))), nil
+}
+
+func binUnpack(t *Thread, a []Value, name string) ([]Value, error) {
+	f, err := CheckString(a, 0, name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := CheckString(a, 1, name)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := OptInt(a, 2, name, 1)
+	if err != nil {
+		return nil, err
+	}
+	order, fields, err := parseBinFormat(f)
+	if err != nil {
+		return nil, err
+	}
+	if pos < 1 || pos > int64(len(data))+1 {
+		return t.Ret2(Nil, String("offset out of range")), nil
+	}
+	off := int(pos - 1)
+	var out []Value
+	for _, bf := range fields {
+		if off+bf.size > len(data) {
+			return t.Ret2(Nil, String(fmt.Sprintf("data too short for %s at offset %d", bf.name, off+1))), nil
+		}
+		b := []byte(data[off : off+bf.size])
+		off += bf.size
+		var u uint64
+		switch bf.size {
+		case 1:
+			u = uint64(b[0])
+		case 2:
+			u = uint64(order.Uint16(b))
+		case 4:
+			u = uint64(order.Uint32(b))
+		default:
+			u = order.Uint64(b)
+		}
+		switch {
+		case bf.float && bf.size == 4:
+			out = append(out, Float(float64(math.Float32frombits(uint32(u)))))
+		case bf.float:
+			out = append(out, Float(math.Float64frombits(u)))
+		case bf.signed:
+			shift := uint(64 - bf.size*8)
+			out = append(out, Int(int64(u<<shift)>>shift))
+		default:
+			if u > math.MaxInt64 {
+				out = append(out, Float(float64(u)))
+			} else {
+				out = append(out, Int(int64(u)))
+			}
+		}
+	}
+	return append(out, Int(int64(off+1))), nil
+}
+
+func binSize(t *Thread, a []Value, name string) ([]Value, error) {
+	f, err := CheckString(a, 0, name)
+	if err != nil {
+		return nil, err
+	}
+	_, fields, err := parseBinFormat(f)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, bf := range fields {
+		n += bf.size
+	}
+	return t.Ret1(Int(int64(n))), nil
+}
+
+func openBinary(in *Interp) {
+	newModule(in, "binary", map[string]NativeFunc{
+		"pack":   func(t *Thread, a []Value) ([]Value, error) { return binPack(t, a, "pack") },
+		"unpack": func(t *Thread, a []Value) ([]Value, error) { return binUnpack(t, a, "unpack") },
+		"size":   func(t *Thread, a []Value) ([]Value, error) { return binSize(t, a, "size") },
+	})
+	s := in.globals.GetStr("string").Table()
+	s.SetStr("pack", NewNative("pack", func(t *Thread, a []Value) ([]Value, error) { return binPack(t, a, "pack") }))
+	s.SetStr("unpack", NewNative("unpack", func(t *Thread, a []Value) ([]Value, error) { return binUnpack(t, a, "unpack") }))
+	s.SetStr("packsize", NewNative("packsize", func(t *Thread, a []Value) ([]Value, error) { return binSize(t, a, "packsize") }))
+
+	newModule(in, "bytes", map[string]NativeFunc{
+		"toHex":   str1("toHex", func(s string) string { return hex.EncodeToString([]byte(s)) }),
+		"fromHex": str1err("fromHex", func(s string) (string, error) { b, err := hex.DecodeString(s); return string(b), err }),
+		"len": func(t *Thread, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "len")
+			return t.Ret1(Int(int64(len(s)))), err
+		},
+		"concat": func(t *Thread, a []Value) ([]Value, error) {
+			var b strings.Builder
+			for i := range a {
+				s, err := CheckString(a, i, "concat")
+				if err != nil {
+					return nil, err
+				}
+				b.WriteString(s)
+			}
+			return t.Ret1(String(b.String())), nil
+		},
+		"buffer": func(t *Thread, a []Value) ([]Value, error) {
+			var buf []byte
+			if s := Arg(a, 0); s.k == KindString {
+				buf = append(buf, s.AsString()...)
+			}
+			return t.Ret1(TableValue(object(map[string]NativeFunc{
+				"write": func(t *Thread, a []Value) ([]Value, error) {
+					for i := range a {
+						s, err := CheckString(a, i, "write")
+						if err != nil {
+							return nil, err
+						}
+						if len(buf)+len(s) > t.in.maxString {
+							return nil, fmt.Errorf("buffer too large")
+						}
+						buf = append(buf, s...)
+					}
+					return nil, nil
+				},
+				"writeByte": func(t *Thread, a []Value) ([]Value, error) {
+					n, err := CheckInt(a, 0, "writeByte")
+					if err != nil {
+						return nil, err
+					}
+					if n < 0 || n > 255 {
+						return nil, ArgError(0, "writeByte", "byte out of range")
+					}
+					buf = append(buf, byte(n))
+					return nil, nil
+				},
+				"string": func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(String(string(buf))), nil },
+				"len":    func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Int(int64(len(buf)))), nil },
+				"reset":  func(t *Thread, a []Value) ([]Value, error) { buf = buf[:0]; return nil, nil },
+			}))), nil
+		},
+	})
+
+	newModule(in, "matrix", map[string]NativeFunc{
+		"dense": func(t *Thread, a []Value) ([]Value, error) {
+			r, err := CheckInt(a, 0, "dense")
+			if err != nil {
+				return nil, err
+			}
+			c, err := CheckInt(a, 1, "dense")
+			if err != nil {
+				return nil, err
+			}
+			if r < 0 || c < 0 || r*c > 1<<24 {
+				return nil, ArgError(0, "dense", "size out of range")
+			}
+			fill := Float(0)
+			if v := Arg(a, 2); v.IsNumber() {
+				fill = v
+			}
+			m := NewTable(0, 3)
+			m.SetStr("rows", Int(r))
+			m.SetStr("cols", Int(c))
+			data := NewTable(int(r*c), 0)
+			for i := int64(0); i < r*c; i++ {
+				data.arr = append(data.arr, fill)
+			}
+			m.SetStr("data", TableValue(data))
+			return t.Ret1(TableValue(m)), nil
+		},
+		"getf": func(t *Thread, a []Value) ([]Value, error) {
+			data, i, err := matrixFlat(a, "getf")
+			if err != nil {
+				return nil, err
+			}
+			return t.Ret1(data.arr[i-1]), nil
+		},
+		"setf": func(t *Thread, a []Value) ([]Value, error) {
+			data, i, err := matrixFlat(a, "setf")
+			if err != nil {
+				return nil, err
+			}
+			v, err := CheckNumber(a, 2, "setf")
+			if err != nil {
+				return nil, err
+			}
+			data.arr[i-1] = v
+			return nil, nil
+		},
+	})
+}
+
+func matrixFlat(a []Value, name string) (*Table, int64, error) {
+	m, err := CheckTable(a, 0, name)
+	if err != nil {
+		return nil, 0, err
+	}
+	data := m.GetStr("data").Table()
+	if data == nil {
+		return nil, 0, ArgError(0, name, "matrix expected")
+	}
+	i, err := CheckInt(a, 1, name)
+	if err != nil {
+		return nil, 0, err
+	}
+	if i < 1 || i > int64(len(data.arr)) {
+		return nil, 0, ArgError(1, name, "index out of range")
+	}
+	return data, i, nil
+}
