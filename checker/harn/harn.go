@@ -25,6 +25,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/rules/names"
 	"github.com/harnlang/harn-check/checker/harn/rules/nativestate"
 	"github.com/harnlang/harn-check/checker/harn/rules/operators"
+	"github.com/harnlang/harn-check/checker/harn/rules/paramorder"
 	"github.com/harnlang/harn-check/checker/harn/rules/properties"
 	"github.com/harnlang/harn-check/checker/harn/rules/questionset"
 	"github.com/harnlang/harn-check/checker/harn/rules/redeclare"
@@ -70,6 +71,7 @@ var Rules = []*analysis.Rule{
 	interfaces.Rule,
 	streams.Rule,
 	variance.Rule,
+	paramorder.Rule,
 }
 
 // Loader reads source files for the module graph.

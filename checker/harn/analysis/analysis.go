@@ -117,6 +117,8 @@ type Facts struct {
 	InterfaceMismatches []InterfaceMismatch
 	// StreamMisuses are yield inside a gen fn and emit outside one.
 	StreamMisuses []StreamMisuse
+	// ParamOrders are required parameters written after defaulted ones.
+	ParamOrders []ParamOrder
 	// VarianceDecls are declarations whose type parameters are marked
 	// `in` or `out`.
 	VarianceDecls []ast.Stmt
@@ -354,4 +356,11 @@ type StreamMisuse struct {
 	Span ast.Span
 	// Yield is set for a yield in a gen fn, clear for an emit outside one.
 	Yield bool
+}
+
+// ParamOrder is a required parameter after a parameter with a default.
+type ParamOrder struct {
+	// Span covers the required parameter; Defaulted the first parameter
+	// with a default before it.
+	Span, Defaulted ast.Span
 }

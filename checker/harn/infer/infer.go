@@ -473,6 +473,7 @@ func widenUnion(ts []types.Type) types.Type {
 }
 
 func (c *checker) params(sc *scope, params []*ast.Param) {
+	c.paramOrder(params)
 	for _, p := range params {
 		if p.Name == nil {
 			continue
@@ -491,6 +492,26 @@ func (c *checker) params(sc *scope, params []*ast.Param) {
 		}
 		b := &analysis.Binding{Name: p.Name.Name, Span: p.Name.Span, Type: t, Param: true}
 		sc.declare(&variable{name: p.Name.Name, kind: kindParam, typ: t, declared: declared, decl: p.Name.Span, binding: b})
+	}
+}
+
+// paramOrder records a required parameter written after one with a
+// default (`fn f(x = 10, y)`), which no call could bind as written.
+func (c *checker) paramOrder(params []*ast.Param) {
+	var defaulted *ast.Param
+	for _, p := range params {
+		if p == nil {
+			continue
+		}
+		switch {
+		case p.Default != nil:
+			if defaulted == nil {
+				defaulted = p
+			}
+		case !p.Rest && defaulted != nil:
+			c.facts.ParamOrders = append(c.facts.ParamOrders, analysis.ParamOrder{Span: p.Span, Defaulted: defaulted.Span})
+			return
+		}
 	}
 }
 

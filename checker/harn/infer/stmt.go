@@ -186,6 +186,7 @@ func (c *checker) stmtValue(sc *scope, s ast.Stmt, last bool) types.Type {
 		if s.ReturnType != nil {
 			inner.fn.declared = c.convType(s.ReturnType, nil)
 		}
+		c.paramOrder(s.Params)
 		for _, p := range s.Params {
 			if p.Name != nil && p.Type == nil && p.Name.Name == "harness" {
 				p := *p
