@@ -34,6 +34,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/rules/streams"
 	"github.com/harnlang/harn-check/checker/harn/rules/tooldefine"
 	"github.com/harnlang/harn-check/checker/harn/rules/unnarrowed"
+	"github.com/harnlang/harn-check/checker/harn/rules/unreachable"
 	"github.com/harnlang/harn-check/checker/harn/rules/variance"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/checker/harn/types"
@@ -72,6 +73,7 @@ var Rules = []*analysis.Rule{
 	streams.Rule,
 	variance.Rule,
 	paramorder.Rule,
+	unreachable.Rule,
 }
 
 // Loader reads source files for the module graph.

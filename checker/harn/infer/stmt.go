@@ -546,6 +546,97 @@ func (c *checker) cond(sc *scope, e ast.Expr, truth bool) narrowing {
 		if key, t, ok := c.target(sc, e); ok && truth {
 			return narrowing{key: types.StripNil(t)}
 		}
+	case *ast.Call:
+		// schema_is(x, T) and is_type(x, T): x holds a T.
+		if id, ok := unparen(e.Func).(*ast.Ident); ok && truth && len(e.Args) == 2 && sc.lookup(id.Name) == nil &&
+			(id.Name == "schema_is" || id.Name == "is_type") {
+			if tn, ok := unparen(e.Args[1]).(*ast.Ident); ok && sc.lookup(tn.Name) == nil {
+				if a := c.aliases[tn.Name]; a != nil {
+					if key, _, ok := c.target(sc, e.Args[0]); ok {
+						return narrowing{key: a}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// typeOfTest narrows for `type_of(x) == "name"`: x is the members of its
+// type whose runtime type is named so (from any or unknown, the type so
+// named); with eq false, the other members.
+func (c *checker) typeOfTest(sc *scope, call *ast.Call, name string, eq bool) narrowing {
+	id, ok := unparen(call.Func).(*ast.Ident)
+	if !ok || id.Name != "type_of" || len(call.Args) != 1 || sc.lookup(id.Name) != nil {
+		return nil
+	}
+	key, t, ok := c.target(sc, call.Args[0])
+	if !ok {
+		return nil
+	}
+	named := runtimeNamed(name)
+	if types.IsGradual(t) {
+		if eq && named != nil {
+			return narrowing{key: named}
+		}
+		return nil
+	}
+	var keep []types.Type
+	for _, m := range types.Members(t) {
+		if (runtimeName(m) == name) == eq {
+			keep = append(keep, m)
+		}
+	}
+	if len(keep) == len(types.Members(t)) && !eq {
+		return nil
+	}
+	return narrowing{key: types.NewUnion(keep...)}
+}
+
+// runtimeName is what type_of returns for a value of type t, or "" when
+// that is not certain.
+func runtimeName(t types.Type) string {
+	switch u := types.Unalias(t).(type) {
+	case *types.Basic:
+		switch u.Kind {
+		case types.Int, types.Float, types.String, types.Bool, types.Nil, types.Bytes:
+			return u.String()
+		}
+	case *types.Literal:
+		return runtimeName(u.Base())
+	case *types.List, *types.Tuple:
+		return "list"
+	case *types.Dict:
+		return "dict"
+	case *types.Record:
+		if u.Nominal == "" {
+			return "dict"
+		}
+	case *types.Func:
+		return "closure"
+	}
+	return ""
+}
+
+// runtimeNamed is the type of the values type_of names so, or nil.
+func runtimeNamed(name string) types.Type {
+	switch name {
+	case "int":
+		return types.IntType
+	case "float":
+		return types.FloatType
+	case "string":
+		return types.StringType
+	case "bool":
+		return types.BoolType
+	case "nil":
+		return types.NilType
+	case "bytes":
+		return types.BytesType
+	case "list":
+		return &types.List{Elem: types.AnyType, Bare: true}
+	case "dict":
+		return &types.Dict{Key: types.StringType, Value: types.AnyType, Bare: true}
 	}
 	return nil
 }
@@ -613,6 +704,8 @@ func (c *checker) tagTest(sc *scope, subj, other ast.Expr, eq bool) narrowing {
 		}
 		lit := types.StringLit(s)
 		switch x := subj.(type) {
+		case *ast.Call:
+			return c.typeOfTest(sc, x, s, eq)
 		case *ast.Member:
 			if x.Name == nil {
 				return nil
