@@ -2,6 +2,7 @@ package diagnostics
 
 import (
 	"sort"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -14,6 +15,11 @@ type LineIndex struct {
 	src []byte
 	// starts[i] is the byte offset where line i (0-based) begins.
 	starts []int
+
+	// utf16Starts[i] is the number of UTF-16 units before line i, built
+	// on the first UTF16Offset call.
+	utf16Once   sync.Once
+	utf16Starts []int
 }
 
 // NewLineIndex indexes src. It keeps a reference to src.
@@ -109,6 +115,35 @@ func (x *LineIndex) UTF16Column(offset int) Position {
 		b = b[n:]
 	}
 	return Position{Line: l, Column: col}
+}
+
+// UTF16Offset returns the number of UTF-16 code units in the source
+// before byte offset (SARIF's charOffset). The first call counts the units
+// of every line once; later calls cost the column of one line.
+func (x *LineIndex) UTF16Offset(offset int) int {
+	x.utf16Once.Do(func() {
+		x.utf16Starts = make([]int, len(x.starts))
+		n, line := 0, 0
+		for i := 0; i < len(x.src); {
+			for line+1 < len(x.starts) && x.starts[line+1] <= i {
+				line++
+				x.utf16Starts[line] = n
+			}
+			r, size := utf8.DecodeRune(x.src[i:])
+			if r >= 0x10000 {
+				n += 2
+			} else {
+				n++
+			}
+			i += size
+		}
+		for line+1 < len(x.starts) {
+			line++
+			x.utf16Starts[line] = n
+		}
+	})
+	p := x.UTF16Column(offset)
+	return x.utf16Starts[p.Line] + p.Column
 }
 
 // OffsetFromUTF16 converts a 0-based line and UTF-16 column back to a byte

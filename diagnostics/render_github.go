@@ -36,15 +36,15 @@ func RenderGitHub(w io.Writer, r *Report) error {
 			if d.Code != "" {
 				props = append(props, "title="+githubProperty(d.Code))
 			}
-			msg := d.Message
+			msg := Visible(d.Message)
 			if d.Help != "" {
-				msg += "\nhelp: " + d.Help
+				msg += "\nhelp: " + Visible(d.Help)
 			}
 			fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), githubData(msg))
 		}
 	}
 	if r.Error != nil {
-		fmt.Fprintf(bw, "::error title=%s::%s\n", githubProperty(r.Error.Code), githubData(r.Error.Message))
+		fmt.Fprintf(bw, "::error title=%s::%s\n", githubProperty(r.Error.Code), githubData(Visible(r.Error.Message)))
 	}
 	return bw.Flush()
 }

@@ -210,23 +210,13 @@ func sarifLoc(loc *locator, path string, s Span) sarifLocation {
 	l := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifURI(path)}}
 	if rg, ok := loc.resolve(path, s, true); ok {
 		x := loc.index(path)
-		off := utf16Offset(x, s.Start)
+		off := x.UTF16Offset(s.Start)
 		l.PhysicalLocation.Region = &sarifRegion{
 			StartLine: rg.Line, StartColumn: rg.Column, EndLine: rg.EndLine, EndColumn: rg.EndColumn,
-			CharOffset: off, CharLength: utf16Offset(x, max(s.End, s.Start)) - off,
+			CharOffset: off, CharLength: x.UTF16Offset(max(s.End, s.Start)) - off,
 		}
 	}
 	return l
-}
-
-// utf16Offset counts the UTF-16 units before byte offset off.
-func utf16Offset(x *LineIndex, off int) int {
-	n := 0
-	for l := 0; l < x.Line(off); l++ {
-		n += x.UTF16Column(x.LineEnd(l)).Column
-		n += x.LineStart(l+1) - x.LineEnd(l) // the terminator, "\n" or "\r\n", is ASCII
-	}
-	return n + x.UTF16Column(off).Column
 }
 
 // sarifURI turns a path into a SARIF artifact location: relative paths are

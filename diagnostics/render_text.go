@@ -19,6 +19,10 @@ type TextOptions struct {
 	// MaxSpanLines is how many lines of a long span are shown before the
 	// middle is elided (default 6).
 	MaxSpanLines int
+	// MaxLineWidth is how many columns of a source line are shown; a
+	// longer line is cut to a window around the marked range, with "…"
+	// where text was left out (default 160).
+	MaxLineWidth int
 }
 
 // ansi colour codes used by the text renderer.
@@ -49,6 +53,9 @@ func RenderText(w io.Writer, r *Report, opts TextOptions) error {
 	}
 	if opts.MaxSpanLines <= 0 {
 		opts.MaxSpanLines = 6
+	}
+	if opts.MaxLineWidth <= 0 {
+		opts.MaxLineWidth = 160
 	}
 	bw := bufio.NewWriter(w)
 	t := &textRenderer{w: bw, opts: opts, loc: newLocator(r)}
@@ -97,7 +104,7 @@ func (t *textRenderer) diagnostic(d Diagnostic) {
 	if d.Code != "" {
 		head += "[" + d.Code + "]"
 	}
-	fmt.Fprintf(t.w, "%s%s\n", t.paint(severityColor(d.Severity), head), t.paint(ansiBold, ": "+d.Message))
+	fmt.Fprintf(t.w, "%s%s\n", t.paint(severityColor(d.Severity), head), t.paint(ansiBold, ": "+Visible(d.Message)))
 
 	// The gutter is as wide as the largest line number shown.
 	width := 1
@@ -124,7 +131,7 @@ func (t *textRenderer) diagnostic(d Diagnostic) {
 		}
 		fmt.Fprintf(t.w, "%s%s %s\n", pad, t.paint(ansiBlue, ":::"), t.position(p, rel.Span))
 		if t.loc.index(p) == nil {
-			fmt.Fprintf(t.w, "%s %s %s: %s\n", pad, t.paint(ansiBlue, "="), t.paint(ansiBold, "note"), rel.Message)
+			fmt.Fprintf(t.w, "%s %s %s: %s\n", pad, t.paint(ansiBlue, "="), t.paint(ansiBold, "note"), Visible(rel.Message))
 			continue
 		}
 		t.snippet(pad, p, rel.Span, '-', rel.Message, ansiBlue)
@@ -133,10 +140,10 @@ func (t *textRenderer) diagnostic(d Diagnostic) {
 		fmt.Fprintf(t.w, "%s %s\n", pad, t.paint(ansiBlue, "|"))
 	}
 	if d.Help != "" {
-		fmt.Fprintf(t.w, "%s %s %s: %s\n", pad, t.paint(ansiBlue, "="), t.paint(ansiBold, "help"), d.Help)
+		fmt.Fprintf(t.w, "%s %s %s: %s\n", pad, t.paint(ansiBlue, "="), t.paint(ansiBold, "help"), Visible(d.Help))
 	}
 	for _, fix := range d.Fixes {
-		fmt.Fprintf(t.w, "%s %s %s: %s\n", pad, t.paint(ansiBlue, "="), t.paint(ansiBold, "fix"), fix.Title)
+		fmt.Fprintf(t.w, "%s %s %s: %s\n", pad, t.paint(ansiBlue, "="), t.paint(ansiBold, "fix"), Visible(fix.Title))
 	}
 	fmt.Fprintln(t.w)
 }
@@ -197,39 +204,69 @@ func (t *textRenderer) snippet(pad, path string, s Span, mark rune, label, color
 		count := max(markTo-markFrom, 1)
 		under := strings.Repeat(" ", markFrom) + t.paint(color, strings.Repeat(string(mark), count))
 		if line == end.Line && label != "" {
-			under += " " + t.paint(color, label)
+			under += " " + t.paint(color, Visible(label))
 		}
 		fmt.Fprintf(t.w, "%s %s %s\n", pad, bar, strings.TrimRight(under, " "))
 	}
 }
 
-// expand renders text for display (tabs expanded, control characters made
-// visible) and maps the byte range [from, to) to display columns.
+// expand renders text for display (tabs expanded, control characters
+// made visible, see visibleRune) and maps the byte range [from, to) to
+// display columns. A line wider than MaxLineWidth is cut to a window
+// around the range, "…" marking what was left out on either side, so that
+// a minified or binary-looking line is never reprinted whole for every
+// diagnostic on it.
 func (t *textRenderer) expand(text []byte, from, to int) (string, int, int) {
+	lo, hi := 0, len(text)
+	width := t.opts.MaxLineWidth
+	if len(text) > width {
+		// Bytes are at least as many as columns, except for wide
+		// characters and tabs; the window is measured in bytes, so the
+		// shown text is at most about width columns.
+		lo = max(0, from-width/4)
+		hi = min(len(text), lo+width)
+		if hi == len(text) {
+			lo = max(0, hi-width)
+		}
+		for lo > 0 && lo < len(text) && !utf8.RuneStart(text[lo]) {
+			lo--
+		}
+		for hi < len(text) && !utf8.RuneStart(text[hi]) {
+			hi++
+		}
+	}
 	var b strings.Builder
 	col, markFrom, markTo := 0, -1, -1
-	for i := 0; i <= len(text); {
+	if lo > 0 {
+		b.WriteString("…")
+		col++
+	}
+	if from < lo {
+		markFrom = col
+	}
+	for i := lo; i <= hi; {
 		if i == from && markFrom < 0 {
 			markFrom = col
 		}
 		if i == to && markTo < 0 {
 			markTo = col
 		}
-		if i == len(text) {
+		if i == hi {
 			break
 		}
-		r, n := utf8.DecodeRune(text[i:])
+		r, n := utf8.DecodeRune(text[i:hi])
 		switch {
 		case r == '\t':
 			w := t.opts.TabWidth - col%t.opts.TabWidth
 			b.WriteString(strings.Repeat(" ", w))
 			col += w
-		case r == utf8.RuneError && n == 1, r < 0x20, r == 0x7f:
+		case r == utf8.RuneError && n == 1:
 			b.WriteRune('\uFFFD')
 			col++
 		default:
-			b.WriteRune(r)
-			col += runeWidth(r)
+			v, _ := visibleRune(r)
+			b.WriteRune(v)
+			col += runeWidth(v)
 		}
 		// A range boundary inside a character counts from its start.
 		for j := i + 1; j < i+n; j++ {
@@ -241,6 +278,12 @@ func (t *textRenderer) expand(text []byte, from, to int) (string, int, int) {
 			}
 		}
 		i += n
+	}
+	if hi < len(text) {
+		b.WriteString("…")
+		if markTo < 0 && to > hi {
+			markTo = col + 1
+		}
 	}
 	if markFrom < 0 {
 		markFrom = col

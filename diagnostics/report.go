@@ -97,24 +97,31 @@ func (r *Report) OK() bool {
 	return r.Error == nil && r.Summarize().Errors == 0
 }
 
-// source returns the content of path from the report, or nil.
-func (r *Report) source(path string) []byte {
-	for _, f := range r.Files {
-		if f.Path == path {
-			return f.Source
-		}
-	}
-	return r.Sources[path]
-}
-
 // locator caches one LineIndex per path for a rendering pass.
 type locator struct {
 	r       *Report
 	indexes map[string]*LineIndex
+	// files maps a reported file's path to its index in r.Files, built
+	// on first use, so that finding a source is not a scan of the report.
+	files map[string]int
 }
 
 func newLocator(r *Report) *locator {
 	return &locator{r: r, indexes: map[string]*LineIndex{}}
+}
+
+// source returns the content of path from the report, or nil.
+func (l *locator) source(path string) []byte {
+	if l.files == nil {
+		l.files = make(map[string]int, len(l.r.Files))
+		for i := len(l.r.Files) - 1; i >= 0; i-- {
+			l.files[l.r.Files[i].Path] = i
+		}
+	}
+	if i, ok := l.files[path]; ok {
+		return l.r.Files[i].Source
+	}
+	return l.r.Sources[path]
 }
 
 // index returns the line index of path, or nil when its source is unknown.
@@ -123,7 +130,7 @@ func (l *locator) index(path string) *LineIndex {
 		return x
 	}
 	var x *LineIndex
-	if src := l.r.source(path); src != nil {
+	if src := l.source(path); src != nil {
 		x = NewLineIndex(src)
 	}
 	l.indexes[path] = x
