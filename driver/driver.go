@@ -2,24 +2,26 @@
 // `.leia` files, reads them, hands each to the analyzer registered for its
 // language and gathers the results into a diagnostics.Report.
 //
-// It owns the IO the checker packages must not do. It does not print and
-// knows no language itself: front ends register a Language.
+// There is one way into a language's checker, Check with a Request; the
+// CLI's runs over paths (CheckPaths), the language server and the runtime
+// all go through it.
+//
+// It owns the IO the checker packages must not do: discovery and reading
+// go through internal/sourcefs, so a named pipe, a device, a link loop or a
+// huge file is reported instead of hanging or exhausting the run. It does
+// not print and knows no language itself: front ends register a Language.
 package driver
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"slices"
-	"sort"
-	"strings"
 	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
@@ -50,10 +52,10 @@ type Language struct {
 	// return exactly what it returns without one), and should stop early,
 	// returning what it has, when req.Context is done.
 	Check func(req Request) Result
-	// Parse returns the file's syntax tree as an S-expression or an
-	// indented outline, and its syntax diagnostics. Nil until the language
-	// has a parser.
-	Parse func(path string, src []byte, sexp bool) (tree string, diags []diagnostics.Diagnostic)
+	// Parse returns the syntax tree of the request's source as an
+	// S-expression or an indented outline, and its syntax diagnostics,
+	// within the request's limits. Nil until the language has a parser.
+	Parse func(req Request, sexp bool) (tree string, diags []diagnostics.Diagnostic)
 }
 
 // Extensions lists the file extensions the toolchain knows, registered or
@@ -84,173 +86,6 @@ func Lookup(path string) (Language, bool) {
 	return l, ok
 }
 
-// UsageError is an error the CLI reports with exit status 2: a missing
-// path, an unreadable sole file, a file of an unknown kind.
-type UsageError struct{ Msg string }
-
-func (e *UsageError) Error() string { return e.Msg }
-
-// skipDirs are never descended into.
-var skipDirs = map[string]bool{".git": true, "node_modules": true}
-
-// Discover expands paths into the files to check: directories are walked
-// (skipping .git and node_modules) for files with one of exts; files named
-// explicitly must have one of exts. The result is sorted and free of
-// duplicates. A missing path is a UsageError.
-func Discover(paths []string, exts []string) ([]string, error) {
-	seen := map[string]bool{}
-	var out []string
-	add := func(p string) {
-		p = filepath.Clean(p)
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, &UsageError{fmt.Sprintf("%s: no such file or directory", p)}
-			}
-			return nil, &UsageError{fmt.Sprintf("%s: %v", p, unwrapPathError(err))}
-		}
-		if !info.IsDir() {
-			if !slices.Contains(exts, filepath.Ext(p)) {
-				return nil, &UsageError{fmt.Sprintf("%s: not a %s file", p, strings.Join(exts, " or "))}
-			}
-			add(p)
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if path == p {
-					return err
-				}
-				// An unreadable subdirectory is reported as a file that
-				// could not be read, so it is not silently skipped.
-				found = append(found, path)
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() {
-				if path != p && skipDirs[d.Name()] {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if slices.Contains(exts, filepath.Ext(path)) {
-				found = append(found, path)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, &UsageError{fmt.Sprintf("%s: %v", p, unwrapPathError(err))}
-		}
-		sort.Strings(found)
-		for _, f := range found {
-			add(f)
-		}
-	}
-	return out, nil
-}
-
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
-// Options configure a check run.
-type Options struct {
-	// Extensions restricts discovery; nil means every known extension.
-	Extensions []string
-	// Cache, when set, stores results and reproduces them for unchanged
-	// files.
-	Cache *checkcache.Cache
-	// Salt names the checker build in cache keys, so that a new build
-	// never reuses an old build's results.
-	Salt string
-}
-
-// CheckPaths discovers the files under paths, analyses each with its
-// language's checker and returns the report. Files are reported in
-// discovery order.
-func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
-	exts := opts.Extensions
-	if exts == nil {
-		exts = Extensions
-	}
-	files, err := Discover(paths, exts)
-	if err != nil {
-		return nil, err
-	}
-	report := &diagnostics.Report{Files: []diagnostics.File{}, Sources: map[string][]byte{}}
-	hashes := fileHashes{}
-	for _, path := range files {
-		display := filepath.ToSlash(path)
-		src, err := os.ReadFile(path)
-		if err != nil {
-			if len(files) == 1 {
-				return nil, &UsageError{fmt.Sprintf("%s: cannot read: %v", path, unwrapPathError(err))}
-			}
-			report.Files = append(report.Files, diagnostics.File{Path: display, Diagnostics: []diagnostics.Diagnostic{
-				diagnostics.New(display, diagnostics.SourceIO, "HARN-IO-001", diagnostics.Span{},
-					fmt.Sprintf("cannot read file: %v", unwrapPathError(err))),
-			}})
-			continue
-		}
-		report.Files = append(report.Files, checkCached(opts, display, src, report.Sources, hashes))
-	}
-	return report, nil
-}
-
-// fileHashes memoises content hashes of dependencies within one run.
-type fileHashes map[string]string
-
-func (h fileHashes) hash(path string) string {
-	if v, ok := h[path]; ok {
-		return v
-	}
-	v := checkcache.HashFile(path)
-	h[path] = v
-	return v
-}
-
-// checkCached is checkFile through the cache, when there is one.
-func checkCached(opts Options, path string, src []byte, sources map[string][]byte, hashes fileHashes) diagnostics.File {
-	if opts.Cache == nil {
-		return checkFile(path, src, sources)
-	}
-	key := checkcache.Key(opts.Salt, path, src)
-	if e, ok := opts.Cache.Get(key, hashes.hash); ok {
-		for p, s := range e.Sources {
-			sources[p] = s
-		}
-		return diagnostics.File{Path: path, Source: src, Diagnostics: e.Diagnostics, Manifest: e.Manifest}
-	}
-	res := Check(Request{Path: path, Source: src})
-	for p, s := range res.Sources {
-		sources[p] = s
-	}
-	// A failed store only costs a later re-check.
-	_ = opts.Cache.Put(key, &checkcache.Entry{Diagnostics: res.Diagnostics, Manifest: res.Manifest, Sources: res.Sources, Deps: res.Deps})
-	return diagnostics.File{Path: path, Source: src, Diagnostics: res.Diagnostics, Manifest: res.Manifest}
-}
-
-func checkFile(path string, src []byte, sources map[string][]byte) diagnostics.File {
-	res := Check(Request{Path: path, Source: src})
-	for p, s := range res.Sources {
-		sources[p] = s
-	}
-	return diagnostics.File{Path: path, Source: src, Diagnostics: res.Diagnostics, Manifest: res.Manifest}
-}
-
 // Request asks for the analysis of one file. It is the one way into a
 // language's checker: the CLI builds one per discovered file, the language
 // server one per document version, the runtime one per program it runs.
@@ -274,6 +109,39 @@ type Request struct {
 	// Context, when set, cancels a long analysis: the checker stops and
 	// returns what it has, which the caller should then discard.
 	Context context.Context
+	// Limits bound the analysis (zero fields: the defaults); every limit
+	// reached is reported with its HARN-LIM code.
+	Limits limits.Limits
+	// Session is shared by the requests of one run, so that what every
+	// file would otherwise compute again (a language's module graph) is
+	// computed once; nil gives the request a session of its own.
+	Session *Session
+}
+
+// Session is state shared by the requests of one run (a CLI run over many
+// files, a language server's workspace): a language keeps there what it
+// would otherwise compute once per file, such as its module graph. It is
+// safe for concurrent use.
+type Session struct {
+	mu     sync.Mutex
+	values map[any]any
+}
+
+// NewSession returns an empty session.
+func NewSession() *Session { return &Session{values: map[any]any{}} }
+
+// Value returns the session's value for key, calling create to make it the
+// first time. Keys are compared like map keys; a language uses a private
+// key type, as with context values.
+func (s *Session) Value(key any, create func() any) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.values[key]; ok {
+		return v
+	}
+	v := create()
+	s.values[key] = v
+	return v
 }
 
 // Language returns the extension the request is analysed as.
@@ -284,12 +152,15 @@ func (r Request) Language() string {
 	return filepath.Ext(r.Path)
 }
 
-// ReadFile reads path through r.Read, or from disk when r.Read is nil.
+// ReadFile reads path through r.Read, or from disk when r.Read is nil:
+// then only a regular file within the size limit is read (sourcefs.Read),
+// so an import of a pipe, a device or a huge file cannot hang or exhaust
+// the check.
 func (r Request) ReadFile(path string) ([]byte, error) {
 	if r.Read != nil {
 		return r.Read(path)
 	}
-	return os.ReadFile(path)
+	return sourcefs.Read(path, r.Limits.Resolved().FileSize)
 }
 
 // Ctx returns r.Context, or context.Background when it is nil.
@@ -318,6 +189,9 @@ func Check(req Request) Result {
 			fmt.Sprintf("not checked: no %s analyzer is available in this build of harn-check", name))
 		d.Help = "this file was skipped, not found clean; upgrade harn-check to a release that analyses " + name + " files"
 		return Result{Diagnostics: []diagnostics.Diagnostic{d}}
+	}
+	if req.Session == nil {
+		req.Session = NewSession()
 	}
 	return lang.Check(req)
 }

@@ -30,10 +30,10 @@ func writeTree(t *testing.T, files ...string) string {
 func TestDiscover(t *testing.T) {
 	root := writeTree(t, "b.harn", "a/z.leia", "a/y.harn", ".git/x.harn", "node_modules/m.harn",
 		"deep/node_modules/n.leia", "notes.md", "c.HARN")
-	rel := func(ps []string) string {
+	rel := func(ps []Found) string {
 		var out []string
 		for _, p := range ps {
-			r, _ := filepath.Rel(root, p)
+			r, _ := filepath.Rel(root, p.Path)
 			out = append(out, filepath.ToSlash(r))
 		}
 		return strings.Join(out, " ")
@@ -52,7 +52,7 @@ func TestDiscover(t *testing.T) {
 		{"missing path", []string{filepath.Join(root, "nope")}, Extensions, "", "no such file or directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Discover(tc.paths, tc.exts)
+			got, err := Discover(tc.paths, DiscoverOptions{Extensions: tc.exts})
 			if tc.err != "" {
 				var ue *UsageError
 				if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.err) {

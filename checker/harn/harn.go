@@ -1,9 +1,9 @@
 package harn
 
 import (
+	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -41,6 +41,8 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 )
 
 // Site is the checker's record of one evaluation site.
@@ -83,11 +85,16 @@ type Loader interface {
 	ReadFile(path string) ([]byte, error)
 }
 
-// OSLoader reads the file system.
-type OSLoader struct{}
+// OSLoader reads the file system: regular files only, within a size limit
+// (sourcefs.Read), so that an import of a pipe, a device or a huge file is
+// an unresolved import rather than a hang.
+type OSLoader struct {
+	// MaxFileSize is the size limit; 0 means the default.
+	MaxFileSize int64
+}
 
 // ReadFile reads path from disk.
-func (OSLoader) ReadFile(path string) ([]byte, error) { return os.ReadFile(path) }
+func (l OSLoader) ReadFile(path string) ([]byte, error) { return sourcefs.Read(path, l.MaxFileSize) }
 
 // LoaderFunc adapts a function to Loader.
 type LoaderFunc func(path string) ([]byte, error)
@@ -116,6 +123,11 @@ type Options struct {
 	Catalog *catalog.Catalog
 	// Rules restricts the rules run (nil: Rules).
 	Rules []*analysis.Rule
+	// Limits bound the check (zero fields: the defaults).
+	Limits limits.Limits
+	// Context, when set, stops the check early once it is done; the
+	// result is then incomplete and should be discarded.
+	Context context.Context
 	// Parsed, when set, is the checked file already parsed and lowered
 	// (an editor keeps an incrementally reparsed tree), used instead of
 	// parsing src again. It must be what binding.Parse returns for the
@@ -274,7 +286,7 @@ func (s *session) check(p string, src []byte) *module {
 	if pre := s.opts.Parsed; pre != nil && p == s.root {
 		file, syn = pre.File, pre.Syntax
 	} else {
-		file, syn = binding.Parse(p, src)
+		file, syn = binding.ParseWith(p, src, binding.Options{MaxNesting: s.opts.Limits.Nesting, MaxSyntaxErrors: s.opts.Limits.SyntaxErrors})
 	}
 	m.file = file
 	m.diags = append(m.diags, syn...)
@@ -307,7 +319,7 @@ func (s *session) check(p string, src []byte) *module {
 			data, err = s.read(target)
 		}
 		if err != nil {
-			why := "it cannot be read"
+			why := "it cannot be read: " + sourcefs.Reason(err)
 			if errors.Is(err, fs.ErrNotExist) {
 				why = "no file " + target + " exists"
 			}
@@ -347,14 +359,20 @@ func (s *session) check(p string, src []byte) *module {
 	}
 
 	facts, exports := infer.Check(file, infer.Config{
-		Path: p,
-		Src:  src,
+		Path:   p,
+		Src:    src,
+		Limits: s.opts.Limits,
 		Resolve: func(spec string) (*infer.Exports, bool) {
 			ex, ok := resolved[spec]
 			return ex, ok && ex != nil
 		},
 	})
 	m.exports, m.facts, m.sites = exports, facts, facts.Sites
+	for _, hit := range facts.LimitHits {
+		d := diagnostics.New(p, diagnostics.SourceType, hit.Code, analysis.Span(hit.Span), hit.Message)
+		d.Help = hit.Help
+		m.diags = append(m.diags, d)
+	}
 
 	rules := s.opts.Rules
 	if rules == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/format"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 )
 
 // runFmt is `harn-check fmt [--check] [--diff] [--write] PATH...`: it
@@ -61,16 +62,24 @@ func runFmt(e *env, args []string) int {
 			status = max(status, r.file("<stdin>", "x"+l.Ext, src, true))
 			continue
 		}
-		found, err := driver.Discover([]string{p}, []string{".harn", ".leia"})
+		found, err := driver.Discover([]string{p}, driver.DiscoverOptions{})
 		if err != nil {
 			return driverError(e, err)
 		}
-		files = append(files, found...)
+		for _, f := range found {
+			if f.Err != nil {
+				// A pipe, device or link out of the folder is never read,
+				// let alone rewritten.
+				fmt.Fprintf(e.stderr, "harn-check: %s: skipped: %s\n", f.Path, sourcefs.Reason(f.Err))
+				continue
+			}
+			files = append(files, f.Path)
+		}
 	}
 	for _, path := range files {
-		src, err := os.ReadFile(path)
+		src, err := sourcefs.Read(path, 0)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "harn-check: %s: cannot read: %v\n", path, err)
+			fmt.Fprintf(e.stderr, "harn-check: %s: cannot read: %s\n", path, sourcefs.Reason(err))
 			status = max(status, exitUsage)
 			continue
 		}
@@ -104,7 +113,7 @@ func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
 		// Never rewritten; the syntax diagnostics say why.
 		var diags []diagnostics.Diagnostic
 		if dl, ok := driver.Lookup(path); ok && dl.Parse != nil {
-			_, diags = dl.Parse(name, src, false)
+			_, diags = dl.Parse(driver.Request{Path: name, Source: src}, false)
 		}
 		if len(diags) == 0 {
 			fmt.Fprintf(r.e.stderr, "harn-check: %s: %v\n", name, err)

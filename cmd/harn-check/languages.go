@@ -6,6 +6,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/frontends"
+	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/version"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
@@ -14,21 +15,28 @@ func init() {
 	frontends.Register()
 }
 
-// cacheFlags are the flags of commands that check files.
+// cacheFlags are the flags of commands that check files: the cache, the
+// number of parallel workers, the limits and --allow-empty.
 type cacheFlags struct {
-	dir     string
-	noCache bool
+	dir        string
+	noCache    bool
+	jobs       int
+	allowEmpty bool
+	limits     limits.Limits
 }
 
 func (c *cacheFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.dir, "cache-dir", "", "directory of the check-result cache (default: under the user cache directory)")
 	fs.BoolVar(&c.noCache, "no-cache", false, "check every file, neither reading nor writing the cache")
+	fs.IntVar(&c.jobs, "jobs", 0, "files checked at once (default: one per CPU); the output is the same for every value")
+	fs.BoolVar(&c.allowEmpty, "allow-empty", false, "accept a folder without .harn or .leia files instead of failing")
+	c.limits.Register(fs)
 }
 
 // checkPaths is the one place the CLI runs the driver, so every output
 // format sees the same report.
 func checkPaths(e *env, c cacheFlags, paths []string) (*diagnostics.Report, error) {
-	opts := driver.Options{Salt: version.BuildID()}
+	opts := driver.Options{Salt: version.BuildID(), Workers: c.jobs, AllowEmpty: c.allowEmpty, Limits: c.limits}
 	if !c.noCache {
 		dir := c.dir
 		if dir == "" {

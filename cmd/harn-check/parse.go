@@ -3,11 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 )
 
 func runParse(e *env, args []string) int {
@@ -15,6 +16,8 @@ func runParse(e *env, args []string) int {
 	sexp := fs.Bool("sexp", false, "print the tree as one S-expression per file")
 	var out outputFlags
 	out.register(fs)
+	var lim limits.Limits
+	lim.Register(fs)
 	files, ok := parseFlags(e, fs, args)
 	if !ok {
 		return exitUsage
@@ -33,11 +36,14 @@ func runParse(e *env, args []string) int {
 		if !ok || lang.Parse == nil {
 			return fail(e, "%s: no parser for %q files is available in this build", path, filepath.Ext(path))
 		}
-		src, err := os.ReadFile(path)
+		src, err := sourcefs.Read(path, lim.FileSize)
 		if err != nil {
-			return fail(e, "%s: cannot read: %v", path, err)
+			return fail(e, "%s: cannot read: %s", path, sourcefs.Reason(err))
 		}
-		tree, diags := lang.Parse(filepath.ToSlash(path), src, *sexp)
+		if at := sourcefs.BinaryOffset(src); at >= 0 {
+			return fail(e, "%s: the file is binary, not source text (a NUL byte at offset %d)", path, at)
+		}
+		tree, diags := lang.Parse(driver.Request{Path: filepath.ToSlash(path), Source: src, Limits: lim}, *sexp)
 		fmt.Fprintln(e.stdout, tree)
 		report.Files = append(report.Files, diagnostics.File{Path: filepath.ToSlash(path), Source: src, Diagnostics: diags})
 	}

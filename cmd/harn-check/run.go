@@ -15,6 +15,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/runtimes"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/runtime/host"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
@@ -95,9 +96,10 @@ func runRun(e *env, args []string) int {
 	if !ok {
 		return fail(e, "run: %s: not a program of a known language (want %s)", path, strings.Join(runner.Extensions(), " or "))
 	}
-	src, err := os.ReadFile(path)
+	// A pipe, device or huge file is refused before it is read.
+	src, err := sourcefs.Read(path, 0)
 	if err != nil {
-		return fail(e, "run: %s: %v", path, unwrapPath(err))
+		return fail(e, "run: %s: %s", path, sourcefs.Reason(err))
 	}
 	renv, err := rf.env()
 	if err != nil {

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"fmt"
 	"io"
-	"os"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/runtime/validator"
 )
 
@@ -44,6 +46,9 @@ func runValidate(e *env, args []string) int {
 	return exitOK
 }
 
+// maxAnswerRead is the most validate-output reads of an answer.
+const maxAnswerRead = 64 << 20
+
 // runValidateOutput runs one validator on one answer and prints the
 // verdict as JSON.
 func runValidateOutput(e *env, args []string) int {
@@ -64,12 +69,18 @@ func runValidateOutput(e *env, args []string) int {
 	if *onError != "reject" && *onError != "accept" {
 		return fail(e, "--on-error must be reject or accept, not %q", *onError)
 	}
+	// An answer larger than the validator's string limit is refused by
+	// the validator with a verdict; reading stops far above that limit,
+	// so that a device or a runaway pipe cannot exhaust memory.
 	var content []byte
 	var err error
 	if *contentPath == "" {
-		content, err = io.ReadAll(e.stdin)
-	} else {
-		content, err = os.ReadFile(*contentPath)
+		content, err = io.ReadAll(io.LimitReader(e.stdin, maxAnswerRead+1))
+		if err == nil && len(content) > maxAnswerRead {
+			err = fmt.Errorf("it is more than the limit of %s", sourcefs.FormatSize(maxAnswerRead))
+		}
+	} else if content, err = sourcefs.Read(*contentPath, maxAnswerRead); err != nil {
+		err = errors.New(sourcefs.Reason(err))
 	}
 	if err != nil {
 		return fail(e, "reading the answer: %v", err)
@@ -79,7 +90,7 @@ func runValidateOutput(e *env, args []string) int {
 	})
 	if len(compileDiags) > 0 {
 		report := &diagnostics.Report{}
-		src, _ := os.ReadFile(*script)
+		src, _ := sourcefs.Read(*script, 0)
 		byPath := map[string][]diagnostics.Diagnostic{}
 		var order []string
 		for _, d := range compileDiags {

@@ -5,7 +5,6 @@
 package frontends
 
 import (
-	"os"
 	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -17,10 +16,9 @@ import (
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	harnbinding "github.com/harnlang/harn-check/grammar/harn/binding"
-	"github.com/harnlang/harn-check/grammar/harn/lower"
-	"github.com/harnlang/harn-check/grammar/harn/syntaxdiag"
 	leiaast "github.com/harnlang/harn-check/grammar/leia/ast"
 	leiabinding "github.com/harnlang/harn-check/grammar/leia/binding"
+	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/manifest"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 	"github.com/harnlang/harn-check/runtime/rhai"
@@ -51,24 +49,32 @@ func Harn() driver.Language {
 	return driver.Language{
 		Name:      "Harn",
 		Extension: ".harn",
-		Parse: func(path string, src []byte, sexp bool) (string, []diagnostics.Diagnostic) {
-			file, diags := harnbinding.Parse(path, src)
-			if sexp {
-				tree := harnbinding.ParseTree(src, nil)
-				if tree == nil {
-					// The parser gave up; Parse's diagnostic says so.
+		Parse: func(req driver.Request, sexp bool) (string, []diagnostics.Diagnostic) {
+			opts := harnbinding.Options{MaxNesting: req.Limits.Nesting, MaxSyntaxErrors: req.Limits.SyntaxErrors}
+			tree := harnbinding.ParseTree(req.Source, nil)
+			if tree == nil {
+				// The parser gave up; ParseWith's diagnostic says so.
+				file, diags := harnbinding.ParseWith(req.Path, req.Source, opts)
+				if sexp {
 					return "(ERROR)", diags
 				}
-				defer tree.Close()
-				return tree.RootNode().ToSexp(), diags
+				return ast.Dump(file), diags
+			}
+			defer tree.Close()
+			file, diags := harnbinding.Lowered(req.Path, req.Source, tree, opts)
+			if sexp {
+				return harnbinding.Sexp(tree, req.Source), diags
 			}
 			return ast.Dump(file), diags
 		},
 		Check: func(req driver.Request) driver.Result {
-			opts := harnchecker.Options{Loader: harnchecker.OSLoader{}, Parsed: harnParsed(req.Path, req.Source, req.Tree)}
+			lim := req.Limits.Resolved()
+			var loader harnchecker.Loader = harnchecker.OSLoader{MaxFileSize: lim.FileSize}
 			if req.Read != nil {
-				opts.Loader = harnchecker.LoaderFunc(req.Read)
+				loader = harnchecker.LoaderFunc(req.Read)
 			}
+			opts := harnchecker.Options{Loader: loader, Limits: lim, Context: req.Context,
+				Parsed: harnParsed(req.Path, req.Source, req.Tree, lim)}
 			return harnResult(req.Path, req.Source, harnchecker.Check(req.Path, req.Source, opts))
 		},
 	}
@@ -82,10 +88,10 @@ type SitterTree interface {
 }
 
 // harnParsed lowers tree, a Harn tree-sitter tree of src, as
-// harnbinding.Parse does after parsing: snapshot, lowering, syntax
-// diagnostics. It returns nil, and the check parses src itself, for a
-// tree of another kind or language.
-func harnParsed(path string, src []byte, tree any) *harnchecker.Parsed {
+// harnbinding.Parse does after parsing (harnbinding.Lowered). It returns
+// nil, and the check parses src itself, for a tree of another kind or
+// language.
+func harnParsed(path string, src []byte, tree any, lim limits.Limits) *harnchecker.Parsed {
 	var t *sitter.Tree
 	switch x := tree.(type) {
 	case *sitter.Tree:
@@ -100,8 +106,8 @@ func harnParsed(path string, src []byte, tree any) *harnchecker.Parsed {
 	// tree-sitter asks each thread to use its own (cheap) copy.
 	t = t.Clone()
 	defer t.Close()
-	root := harnbinding.Snapshot(t)
-	return &harnchecker.Parsed{File: lower.File(src, root), Syntax: syntaxdiag.Diagnose(path, src, root)}
+	file, syntax := harnbinding.Lowered(path, src, t, harnbinding.Options{MaxNesting: lim.Nesting, MaxSyntaxErrors: lim.SyntaxErrors})
+	return &harnchecker.Parsed{File: file, Syntax: syntax}
 }
 
 // Leia is the Leia front end: its parser, and the Leia checker (syntax,
@@ -116,24 +122,28 @@ func Leia() driver.Language {
 	return driver.Language{
 		Name:      "Leia",
 		Extension: ".leia",
-		Parse: func(path string, src []byte, sexp bool) (string, []diagnostics.Diagnostic) {
-			file, diags := leiabinding.Parse(path, src)
-			if sexp {
-				tree := leiabinding.ParseTree(src, nil)
-				if tree == nil {
+		Parse: func(req driver.Request, sexp bool) (string, []diagnostics.Diagnostic) {
+			opts := leiabinding.Options{MaxNesting: req.Limits.Nesting, MaxSyntaxErrors: req.Limits.SyntaxErrors}
+			tree := leiabinding.ParseTree(req.Source, nil)
+			if tree == nil {
+				file, diags := leiabinding.ParseWith(req.Path, req.Source, opts)
+				if sexp {
 					return "", diags
 				}
-				defer tree.Close()
-				return tree.RootNode().ToSexp(), diags
+				return leiaast.Dump(file), diags
+			}
+			defer tree.Close()
+			file, diags := leiabinding.LoweredWith(req.Path, req.Source, tree, opts)
+			if sexp {
+				return leiabinding.Sexp(tree, req.Source), diags
 			}
 			return leiaast.Dump(file), diags
 		},
 		Check: func(req driver.Request) driver.Result {
-			read := req.Read
-			if read == nil {
-				read = os.ReadFile
-			}
-			return leiaCheck(req.Path, req.Source, read)
+			// Without an editor's reader, validator scripts are read from
+			// disk through sourcefs (regular files within the size
+			// limit), as every source file is.
+			return leiaCheck(req.Path, req.Source, req.ReadFile)
 		},
 	}
 }

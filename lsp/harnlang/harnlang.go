@@ -27,7 +27,6 @@ import (
 	harngrammar "github.com/harnlang/harn-check/grammar/harn"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
-	"github.com/harnlang/harn-check/grammar/harn/lower"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/names"
@@ -105,9 +104,12 @@ func treeOf(doc features.Document) (*sitter.Tree, func()) {
 	return t, t.Close
 }
 
-// fileOf lowers a tree to the Harn AST.
+// fileOf lowers a tree to the Harn AST, as the checker does: a tree
+// nested deeper than the limit becomes one Error node, so that no feature
+// walks it level by level.
 func fileOf(tree *sitter.Tree, src []byte) *ast.File {
-	return lower.File(src, binding.Snapshot(tree))
+	file, _ := binding.Lowered("", src, tree, binding.Options{})
+	return file
 }
 
 // Definition implements features.Features: the declaration of the name at

@@ -29,6 +29,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/tsflat"
 	"github.com/harnlang/harn-check/grammar/tsutil"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
@@ -37,6 +38,8 @@ import (
 // Tree is a document version's tree-sitter tree.
 type Tree struct {
 	T *sitter.Tree
+	// Src is the text T was parsed from.
+	Src []byte
 }
 
 // Close releases the tree.
@@ -51,8 +54,11 @@ func (t *Tree) Sitter() *sitter.Tree {
 	return t.T
 }
 
-// Sexp returns the tree as tree-sitter's S-expression.
-func (t *Tree) Sexp() string { return t.T.RootNode().ToSexp() }
+// Sexp returns the tree as tree-sitter's S-expression, printed without
+// overflowing the C stack at any depth (tsflat.SexpOf).
+func (t *Tree) Sexp() string {
+	return tsflat.SexpOf(t.T.RootNode(), tsflat.NamesOf(t.T.Language()), t.Src)
+}
 
 // Syntax is a cache.Syntax for one tree-sitter language.
 type Syntax struct {
@@ -88,7 +94,7 @@ func (s *Syntax) Parse(prev cache.Tree, edits []cache.Edit, text []byte) cache.T
 	if t == nil {
 		return nil
 	}
-	return &Tree{T: t}
+	return &Tree{T: t, Src: text}
 }
 
 // InputEdit converts a cache.Edit to tree-sitter's form.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/harnlang/harn-check/runtime/evaluate"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/runtime/host"
 )
 
@@ -216,7 +216,9 @@ func (in *Interp) readModule(p string) ([]byte, error) {
 	if in.opts.ReadModule != nil {
 		return in.opts.ReadModule(p)
 	}
-	return os.ReadFile(p)
+	// Only a regular file within the size limit: an import of a pipe or
+	// device must not hang the program.
+	return sourcefs.Read(p, 0)
 }
 
 // resolveImportPath finds the file an import names, relative to the

@@ -3,13 +3,13 @@ package validator
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/runtime/blueprint"
 	"github.com/harnlang/harn-check/runtime/rhai"
 )
@@ -39,33 +39,31 @@ type FileResult struct {
 func CheckPaths(paths []string) ([]FileResult, error) {
 	var files []string
 	explicit := map[string]bool{}
+	var skipped []FileResult
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, err
 		}
 		if !st.IsDir() {
+			// A pipe or device named explicitly would block or never end.
+			if err := sourcefs.Check(p); err != nil {
+				return nil, fmt.Errorf("%s: %s", p, sourcefs.Reason(err))
+			}
 			files = append(files, p)
 			explicit[filepath.Clean(p)] = true
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if d.IsDir() {
-				if path != p && (d.Name() == ".git" || d.Name() == "node_modules") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if strings.HasSuffix(path, ".rhai") || strings.HasSuffix(path, ".toml") {
-				files = append(files, path)
-			}
-			return nil
-		})
+		entries, err := sourcefs.Walk(p, []string{".rhai", ".toml"}, map[string]bool{".git": true, "node_modules": true})
 		if err != nil {
 			return nil, err
+		}
+		for _, e := range entries {
+			if e.Err != nil {
+				skipped = append(skipped, FileResult{Path: filepath.Clean(e.Path), Diagnostics: []diagnostics.Diagnostic{notRead(filepath.Clean(e.Path), e.Err)}})
+				continue
+			}
+			files = append(files, e.Path)
 		}
 	}
 	c := &checker{results: map[string]*FileResult{}, compiled: map[string]bool{}}
@@ -81,7 +79,8 @@ func CheckPaths(paths []string) ([]FileResult, error) {
 			c.script(f, explicit[filepath.Clean(f)])
 		}
 	}
-	out := make([]FileResult, 0, len(c.results))
+	out := make([]FileResult, 0, len(c.results)+len(skipped))
+	out = append(out, skipped...)
 	for _, r := range c.results {
 		diagnostics.Sort(r.Diagnostics)
 		r.Diagnostics = slices.CompactFunc(r.Diagnostics, func(a, b diagnostics.Diagnostic) bool {
@@ -129,11 +128,11 @@ func (c *checker) script(path string, contract bool) {
 }
 
 func (c *checker) blueprint(path string) {
-	data, err := os.ReadFile(path)
+	data, err := sourcefs.Read(path, 0)
 	if err != nil {
 		r := c.result(path, nil)
 		r.Diagnostics = append(r.Diagnostics, diagnostics.New(path, diagnostics.SourceValidator, blueprint.CodeUnreadableBlueprint,
-			diagnostics.Span{}, fmt.Sprintf("cannot read blueprint: %v", errors.Unwrap(err))))
+			diagnostics.Span{}, "cannot read blueprint: "+sourcefs.Reason(err)))
 		return
 	}
 	if !blueprint.LooksLikeBlueprint(data) {
@@ -242,4 +241,21 @@ func RunOutput(req OutputRequest) (res OutputResult, exitCode int, compileDiags 
 		return res, 0, nil
 	}
 	return res, 1, nil
+}
+
+// notRead is the diagnostic for a file a walk found but did not read: a
+// pipe, device or pseudo file (HARN-IO-003), a link out of the folder
+// (HARN-IO-004), or one that could not be resolved (HARN-IO-001).
+func notRead(path string, err error) diagnostics.Diagnostic {
+	var nr *sourcefs.NotRegularError
+	var out *sourcefs.OutsideError
+	switch {
+	case errors.As(err, &nr):
+		return diagnostics.New(path, diagnostics.SourceIO, "HARN-IO-003", diagnostics.Span{},
+			"not checked: not a regular file: it is a "+nr.What)
+	case errors.As(err, &out):
+		return diagnostics.New(path, diagnostics.SourceIO, "HARN-IO-004", diagnostics.Span{},
+			"not checked: a symbolic link to "+filepath.ToSlash(out.Target)+", outside the folder being checked")
+	}
+	return diagnostics.New(path, diagnostics.SourceIO, "HARN-IO-001", diagnostics.Span{}, "cannot read file: "+sourcefs.Reason(err))
 }

@@ -1,9 +1,8 @@
 package validator
 
 import (
-	"os"
-
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/runtime/blueprint"
 	"github.com/harnlang/harn-check/runtime/rhai"
 )
@@ -26,7 +25,7 @@ type Spawned struct {
 // TOML file, script problems on the script, inline-script problems on the
 // TOML file). The error is only for an unreadable blueprint.
 func Spawn(path string, lim rhai.Limits) (*Spawned, []diagnostics.Diagnostic, error) {
-	data, err := os.ReadFile(path)
+	data, err := sourcefs.Read(path, 0)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,11 +2,11 @@ package validator
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/runtime/blueprint"
 	"github.com/harnlang/harn-check/runtime/rhai"
 )
@@ -100,14 +100,10 @@ func Compile(label, source string, lim rhai.Limits) (*Validator, *CompileError) 
 
 // Load reads and compiles the script at path, labelled label.
 func Load(path, label string, lim rhai.Limits) (*Validator, []byte, *CompileError) {
-	data, err := os.ReadFile(path)
+	data, err := sourcefs.Read(path, 0)
 	if err != nil {
-		msg := err.Error()
-		if pe, ok := err.(*os.PathError); ok {
-			msg = pe.Err.Error()
-		}
 		return nil, nil, &CompileError{Code: blueprint.CodeMissingFile, Label: label,
-			Message: fmt.Sprintf("cannot read output validator '%s': %s", path, msg)}
+			Message: fmt.Sprintf("cannot read output validator '%s': %s", path, sourcefs.Reason(err))}
 	}
 	v, cerr := Compile(label, string(data), lim)
 	return v, data, cerr
@@ -154,6 +150,12 @@ func (v *Validator) Validate(content string) (res Result) {
 				Message: fmt.Sprintf("%s: validate: internal error: %v", v.Label, r)}}
 		}
 	}()
+	// The string limit holds for the answer itself: a script must not be
+	// handed more than it could ever build.
+	if lim := v.limits(); len(content) > lim.MaxStringSize {
+		return Result{Verdict: Failure, Failure: &FailureInfo{Kind: rhai.ErrDataTooLarge.String(),
+			Message: fmt.Sprintf("%s: validate: the answer is %d bytes, more than the string size limit of %d bytes", v.Label, len(content), lim.MaxStringSize)}}
+	}
 	if !utf8.ValidString(content) {
 		content = strings.ToValidUTF8(content, "\uFFFD")
 	}
@@ -169,6 +171,10 @@ func (v *Validator) Validate(content string) (res Result) {
 		if strings.TrimSpace(t) == "" {
 			return Result{Verdict: Pass}
 		}
+		if lim := v.limits(); len(t) > lim.MaxStringSize {
+			return Result{Verdict: Failure, Failure: &FailureInfo{Kind: rhai.ErrDataTooLarge.String(),
+				Message: fmt.Sprintf("%s: validate: the reason is %d bytes, more than the string size limit of %d bytes", v.Label, len(t), lim.MaxStringSize)}}
+		}
 		return Result{Verdict: Reject, Reason: t}
 	}
 	return Result{Verdict: Failure, Failure: &FailureInfo{Kind: "bad_return_type",
@@ -183,4 +189,13 @@ func rustTypeName(v rhai.Value) string {
 	default:
 		return n
 	}
+}
+
+// limits returns the validator's limits with the defaults filled in.
+func (v *Validator) limits() rhai.Limits {
+	lim, d := v.Limits, rhai.DefaultLimits()
+	if lim.MaxStringSize <= 0 {
+		lim.MaxStringSize = d.MaxStringSize
+	}
+	return lim
 }

@@ -128,6 +128,19 @@ type Facts struct {
 	// Degraded is set when an import failed: unresolved names are then
 	// not certain errors.
 	Degraded bool
+	// LimitHits are the places where inference stopped short because a
+	// limit was reached (a union or match too large); each becomes its
+	// HARN-LIM diagnostic.
+	LimitHits []LimitHit
+}
+
+// LimitHit is one limit reached during inference.
+type LimitHit struct {
+	// Code is the limit's diagnostic code (limits.CodeUnion, ...).
+	Code    string
+	Span    ast.Span
+	Message string
+	Help    string
 }
 
 // TypeOf returns the recorded type of e, or any.

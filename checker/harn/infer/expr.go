@@ -1,10 +1,12 @@
 package infer
 
 import (
+	"fmt"
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/internal/limits"
 )
 
 // expr infers e's type in sc and records it.
@@ -64,6 +66,17 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 		return &types.List{Elem: types.NewUnion(elems...)}
 	case *ast.DictLit:
 		rec := &types.Record{}
+		// at indexes rec.Fields by name: a later entry of the same name
+		// replaces the earlier one, found without a scan.
+		at := map[string]int{}
+		set := func(f types.Field) {
+			if i, ok := at[f.Name]; ok {
+				rec.Fields[i] = f
+				return
+			}
+			at[f.Name] = len(rec.Fields)
+			rec.Fields = append(rec.Fields, f)
+		}
 		for _, en := range e.Entries {
 			vt := c.expr(sc, en.Value)
 			switch {
@@ -71,16 +84,16 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 				c.facts.Destructures = append(c.facts.Destructures, analysis.Destructure{Span: en.Span, Value: vt, Spread: true})
 				if r, ok := types.Unalias(vt).(*types.Record); ok && !r.Open {
 					for _, f := range r.Fields {
-						rec.Fields = setField(rec.Fields, f)
+						set(f)
 					}
 				} else {
 					rec.Open = true
 				}
 			case en.Name != nil:
-				rec.Fields = setField(rec.Fields, types.Field{Name: en.Name.Name, Type: widen(vt)})
+				set(types.Field{Name: en.Name.Name, Type: widen(vt)})
 			case en.StringKey != nil:
 				if s, ok := en.StringKey.Value(); ok {
-					rec.Fields = setField(rec.Fields, types.Field{Name: s, Type: widen(vt)})
+					set(types.Field{Name: s, Type: widen(vt)})
 				} else {
 					c.expr(sc, en.StringKey)
 					rec.Open = true
@@ -251,16 +264,6 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 		return types.AnyType
 	}
 	return types.AnyType
-}
-
-func setField(fs []types.Field, f types.Field) []types.Field {
-	for i := range fs {
-		if fs[i].Name == f.Name {
-			fs[i] = f
-			return fs
-		}
-	}
-	return append(fs, f)
 }
 
 func (c *checker) funcType(params []*ast.Param, res types.Type) types.Type {
@@ -478,6 +481,22 @@ func (c *checker) match(sc *scope, e *ast.Match) types.Type {
 		// not be exhaustive (no arm matching throws at run time).
 		subject = widen(st)
 	}
+	if max := c.cfg.Limits.MatchArms; len(e.Arms) > max {
+		// Too large to narrow arm by arm (each arm narrows against the
+		// ones before it): the arms are checked without narrowing and
+		// the match is not judged for exhaustiveness.
+		c.limitHit(limits.CodeMatch, e.Span, fmt.Sprintf("this match has %d arms, more than the limit of %d: its arms are checked without narrowing and it is not checked for exhaustiveness", len(e.Arms), max),
+			fmt.Sprintf("replace a generated match by a dict lookup, or raise the limit with --%s", limits.FlagMatchArms))
+		for _, arm := range e.Arms {
+			inner := newScope(sc)
+			c.bindPattern(inner, arm.Pattern, types.AnyType, kindLet, nil)
+			if arm.Guard != nil {
+				c.expr(inner, arm.Guard)
+			}
+			c.block(inner, blockStmts(arm.Body))
+		}
+		return types.AnyType
+	}
 	c.facts.Matches = append(c.facts.Matches, analysis.Match{Node: e, Subject: subject})
 	// The narrowed target: the matched variable or path itself, or the
 	// variable or path whose tag field is matched (`match o.kind`).
@@ -518,7 +537,7 @@ func (c *checker) match(sc *scope, e *ast.Match) types.Type {
 			}
 			if nt != nil {
 				inner.refine(key, nt)
-				if !exits(arm.Body) {
+				if !c.exits(arm.Body) {
 					survivors = append(survivors, nt)
 				}
 			} else {

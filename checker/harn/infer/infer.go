@@ -7,6 +7,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/internal/limits"
 )
 
 // Exports is what a module offers its importers.
@@ -26,6 +27,9 @@ type Config struct {
 	// Resolve returns the exports of an imported module by its import
 	// string; false means the import failed, which degrades checking.
 	Resolve func(spec string) (*Exports, bool)
+	// Limits bound the work on huge unions and matches (zero fields: the
+	// defaults); a limit reached is recorded in Facts.LimitHits.
+	Limits limits.Limits
 }
 
 type checker struct {
@@ -46,6 +50,8 @@ type checker struct {
 	// name) visible at this point, scoped like type names.
 	ifaces map[string]*ast.InterfaceDecl
 	impls  map[string][]*ast.FuncDecl
+	// exitMemo remembers whether an if or match always leaves.
+	exitMemo map[ast.Node]bool
 }
 
 type pendingNarrow struct {
@@ -62,6 +68,7 @@ type pendingPolicy struct {
 
 // Check runs inference over one module.
 func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
+	cfg.Limits = cfg.Limits.Resolved()
 	c := &checker{
 		cfg:  cfg,
 		file: file,

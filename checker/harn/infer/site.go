@@ -2,6 +2,7 @@ package infer
 
 import (
 	"fmt"
+	"github.com/harnlang/harn-check/internal/limits"
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
@@ -134,6 +135,16 @@ func (c *checker) answers(s *analysis.Site) *types.Record {
 		case stdlib.KindBoolean:
 			t = stdlib.BooleanAnswerShape(common)
 		case stdlib.KindChoice, stdlib.KindScore:
+			if max := c.cfg.Limits.UnionMembers; len(q.Labels) > max {
+				c.limitHit(limits.CodeUnion, q.Span, fmt.Sprintf("this %s question has %d labels, more than the limit of %d: its answer's label is checked as a string", q.Kind, len(q.Labels), max),
+					fmt.Sprintf("ask with fewer labels, or raise the limit with --%s", limits.FlagUnionMembers))
+				if q.Kind == stdlib.KindChoice {
+					t = stdlib.ChoiceAnswerShape(common, types.StringType)
+				} else {
+					t = stdlib.ScoreAnswerShape(common, types.StringType)
+				}
+				break
+			}
 			ls := make([]types.Type, len(q.Labels))
 			for j, l := range q.Labels {
 				ls[j] = types.StringLit(l)
@@ -220,16 +231,16 @@ func (c *checker) readQuestions(s *analysis.Site, q ast.Expr) {
 			question.Instructions = v
 		}
 		okLabels := true
+		labelAt := map[string]int{}
 		addLabel := func(l string, span ast.Span) {
-			for i, prev := range question.Labels {
-				if prev == l {
-					bad(span, "label %q appears twice in question %q (first on line %d)", l, id, c.lines.Line(question.LabelSpans[i].Start)+1)
-					first := question.LabelSpans[i]
-					s.QuestionProblems[len(s.QuestionProblems)-1].Earlier = &first
-					okLabels = false
-					return
-				}
+			if i, dup := labelAt[l]; dup {
+				bad(span, "label %q appears twice in question %q (first on line %d)", l, id, c.lines.Line(question.LabelSpans[i].Start)+1)
+				first := question.LabelSpans[i]
+				s.QuestionProblems[len(s.QuestionProblems)-1].Earlier = &first
+				okLabels = false
+				return
 			}
+			labelAt[l] = len(question.Labels)
 			question.Labels = append(question.Labels, l)
 			question.LabelSpans = append(question.LabelSpans, span)
 		}

@@ -22,7 +22,7 @@ func (c *checker) block(sc *scope, stmts []ast.Stmt) types.Type {
 	for i, s := range stmts {
 		c.afterMatch = nil
 		last = c.stmtValue(sc, s, i == len(stmts)-1)
-		if exitsNode(s) {
+		if c.exitsNode(s) {
 			// A block ending in return, throw, break or continue has no
 			// value: in an expression branch it is never.
 			last = types.NeverType
@@ -32,8 +32,8 @@ func (c *checker) block(sc *scope, stmts []ast.Stmt) types.Type {
 		}
 		c.afterMatch = nil
 		if iff, ok := s.(*ast.If); ok {
-			thenExits := exits(iff.Then)
-			elseExits := iff.Else != nil && exitsNode(iff.Else)
+			thenExits := c.exits(iff.Then)
+			elseExits := iff.Else != nil && c.exitsNode(iff.Else)
 			switch {
 			case thenExits && !elseExits:
 				c.apply(sc, c.cond(sc, iff.Cond, false))
@@ -53,27 +53,46 @@ func (c *checker) apply(sc *scope, m narrowing) {
 
 // exits reports whether a block always leaves by return, throw, break or
 // continue.
-func exits(b *ast.Block) bool {
+func (c *checker) exits(b *ast.Block) bool {
 	if b == nil || len(b.Stmts) == 0 {
 		return false
 	}
-	return exitsNode(b.Stmts[len(b.Stmts)-1])
+	return c.exitsNode(b.Stmts[len(b.Stmts)-1])
 }
 
-func exitsNode(n ast.Node) bool {
+// exitsNode reports whether n always leaves. Answers for if and match are
+// remembered: every enclosing block asks about its last statement again,
+// so nested ifs would otherwise cost time quadratic in their depth.
+func (c *checker) exitsNode(n ast.Node) bool {
 	switch n := n.(type) {
 	case *ast.Return, *ast.Throw, *ast.Break, *ast.Continue:
 		return true
 	case *ast.Block:
-		return exits(n)
+		return c.exits(n)
+	case *ast.If, *ast.Match:
+		if v, ok := c.exitMemo[n]; ok {
+			return v
+		}
+		v := c.exitsUncached(n)
+		if c.exitMemo == nil {
+			c.exitMemo = map[ast.Node]bool{}
+		}
+		c.exitMemo[n] = v
+		return v
+	}
+	return false
+}
+
+func (c *checker) exitsUncached(n ast.Node) bool {
+	switch n := n.(type) {
 	case *ast.If:
-		return exits(n.Then) && n.Else != nil && exitsNode(n.Else)
+		return c.exits(n.Then) && n.Else != nil && c.exitsNode(n.Else)
 	case *ast.Match:
 		if len(n.Arms) == 0 {
 			return false
 		}
 		for _, a := range n.Arms {
-			if !exits(a.Body) {
+			if !c.exits(a.Body) {
 				return false
 			}
 		}

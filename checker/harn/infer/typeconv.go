@@ -1,11 +1,14 @@
 package infer
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/internal/limits"
 )
 
 var basicTypes = map[string]types.Type{
@@ -84,6 +87,11 @@ func (c *checker) convType(t ast.Type, tparams map[string]bool) types.Type {
 		for i, m := range t.Members {
 			ms[i] = c.convType(m, tparams)
 		}
+		if max := c.cfg.Limits.UnionMembers; len(ms) > max {
+			c.limitHit(limits.CodeUnion, t.Span, fmt.Sprintf("this union has %d members, more than the limit of %d: it is checked as the base type of its members", len(ms), max),
+				fmt.Sprintf("keep generated labels as data (a dict), or raise the limit with --%s", limits.FlagUnionMembers))
+			return widenMembers(ms)
+		}
 		return types.NewUnion(ms...)
 	case *ast.OptionalType:
 		return types.Optional(c.convType(t.Type, tparams))
@@ -126,4 +134,24 @@ func widen(t types.Type) types.Type {
 		return l.Base()
 	}
 	return t
+}
+
+// widenMembers is the union of the members' base types (a literal's base,
+// other members unchanged): what a union too large to check member by
+// member is checked as.
+func widenMembers(ms []types.Type) types.Type {
+	out := make([]types.Type, len(ms))
+	for i, m := range ms {
+		if l, ok := m.(*types.Literal); ok {
+			out[i] = l.Base()
+		} else {
+			out[i] = m
+		}
+	}
+	return types.NewUnion(out...)
+}
+
+// limitHit records a limit reached at span.
+func (c *checker) limitHit(code string, span ast.Span, msg, help string) {
+	c.facts.LimitHits = append(c.facts.LimitHits, analysis.LimitHit{Code: code, Span: span, Message: msg, Help: help})
 }

@@ -336,7 +336,15 @@ func NewUnion(ts ...Type) Type {
 	for _, t := range ts {
 		add(t)
 	}
+	// Basics and literals are deduplicated by a key; other members (an
+	// alias may be identical to a literal) are compared pairwise. A union
+	// of literals thus costs time linear in its size.
 	var out []Type
+	keyed := map[any]bool{}
+	var slow []Type
+	identicalToSlow := func(t Type) bool {
+		return slices.ContainsFunc(slow, func(o Type) bool { return Identical(o, t) })
+	}
 	for _, t := range flat {
 		if IsBasic(t, Never) {
 			continue
@@ -344,16 +352,28 @@ func NewUnion(ts ...Type) Type {
 		if IsBasic(t, Any) {
 			return AnyType
 		}
-		if slices.ContainsFunc(out, func(o Type) bool { return Identical(o, t) }) {
-			continue
+		if k, ok := unionKey(t); ok {
+			if keyed[k] || identicalToSlow(t) {
+				continue
+			}
+			keyed[k] = true
+		} else {
+			if slices.ContainsFunc(out, func(o Type) bool { return Identical(o, t) }) {
+				continue
+			}
+			slow = append(slow, t)
 		}
 		out = append(out, t)
 	}
 	// Drop literals whose base type is also a member.
 	filtered := out[:0:0]
 	for _, t := range out {
-		if l, ok := t.(*Literal); ok && slices.ContainsFunc(out, func(o Type) bool { return Identical(o, l.Base()) }) {
-			continue
+		if l, ok := t.(*Literal); ok {
+			base := l.Base()
+			k, _ := unionKey(base)
+			if keyed[k] || identicalToSlow(base) {
+				continue
+			}
 		}
 		filtered = append(filtered, t)
 	}
@@ -364,6 +384,26 @@ func NewUnion(ts ...Type) Type {
 		return filtered[0]
 	}
 	return &Union{Members: filtered}
+}
+
+// unionKey returns a key equal for two types exactly when they are basic
+// types of the same kind or literals of the same value; ok is false for
+// every other type.
+func unionKey(t Type) (any, bool) {
+	switch t := t.(type) {
+	case *Basic:
+		return t.Kind, true
+	case *Literal:
+		switch v := t.Value.(type) {
+		case string:
+			return "s" + v, true
+		case int64:
+			return v, true
+		case bool:
+			return v, true
+		}
+	}
+	return nil, false
 }
 
 // StripNil removes nil from t; a lone nil stays nil.

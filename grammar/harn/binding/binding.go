@@ -15,6 +15,7 @@ package binding
 import "C"
 
 import (
+	"sync"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -23,7 +24,9 @@ import (
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/grammar/harn/lower"
 	"github.com/harnlang/harn-check/grammar/harn/syntaxdiag"
+	"github.com/harnlang/harn-check/grammar/tsflat"
 	"github.com/harnlang/harn-check/grammar/tsutil"
+	"github.com/harnlang/harn-check/internal/limits"
 )
 
 var language = sitter.NewLanguage(unsafe.Pointer(C.tree_sitter_harn()))
@@ -84,11 +87,30 @@ func (x Node) Child(i int) lower.Node { return Wrap(x.n.Child(uint(i))) }
 // FieldNameForChild implements lower.Node.
 func (x Node) FieldNameForChild(i int) string { return x.n.FieldNameForChild(uint32(i)) }
 
-// Parse parses and lowers one file: the syntax tree and the syntax
-// diagnostics (HARN-PAR-001 to 005) for path. If the parser's work budget
-// runs out (runaway error recovery, see tsutil.Budget) the file is one
-// Error node and the diagnostic HARN-SYN-001.
+// Options configure ParseWith and Lowered.
+type Options struct {
+	// MaxNesting bounds the depth of the syntax tree that is lowered and
+	// diagnosed; 0 means limits.Default.Nesting. A deeper tree is not
+	// lowered at all (see Lowered).
+	MaxNesting int
+	// MaxSyntaxErrors bounds the syntax diagnostics listed; 0 means
+	// limits.Default.SyntaxErrors. The rest are summarised by one
+	// HARN-LIM-007 note.
+	MaxSyntaxErrors int
+}
+
+// Parse parses and lowers one file with the default limits: the syntax
+// tree and the syntax diagnostics (HARN-PAR-001 to 005) for path. See
+// ParseWith.
 func Parse(path string, src []byte) (*ast.File, []diagnostics.Diagnostic) {
+	return ParseWith(path, src, Options{})
+}
+
+// ParseWith parses and lowers one file. If the parser's work budget runs
+// out (runaway error recovery, see tsutil.Budget) the file is one Error
+// node and the diagnostic HARN-SYN-001; if the tree is nested deeper than
+// the limit, one Error node and HARN-LIM-002.
+func ParseWith(path string, src []byte, o Options) (*ast.File, []diagnostics.Diagnostic) {
 	tree := ParseTree(src, nil)
 	if tree == nil {
 		span := ast.Span{Start: 0, End: len(src)}
@@ -99,7 +121,72 @@ func Parse(path string, src []byte) (*ast.File, []diagnostics.Diagnostic) {
 		d.Help = "fix the first syntax error the editor shows and check again; please report the file, this is a parser limitation"
 		return file, []diagnostics.Diagnostic{d}
 	}
-	root := Snapshot(tree)
+	// The tree is copied into Go memory first and closed before the
+	// lowering: for a large file the C tree is a large part of the peak.
+	recs := tsflat.Walk(tree.RootNode(), nil)
 	tree.Close()
-	return lower.File(src, root), syntaxdiag.Diagnose(path, src, root)
+	return lowerRecords(path, src, recs, o)
+}
+
+// Lowered lowers an already parsed tree of src (an editor's incrementally
+// reparsed one, say) exactly as ParseWith lowers its own. The caller keeps
+// ownership of tree.
+//
+// Every later walk over the syntax tree (lowering, syntax diagnostics, the
+// checker's passes, the manifest, the language server's features) recurses
+// once per level, so the depth is checked first, in one pass over the
+// flat records: a tree deeper than the limit is not lowered, and the file
+// becomes one Error node with the single diagnostic HARN-LIM-002 at the
+// deepest node.
+func Lowered(path string, src []byte, tree *sitter.Tree, o Options) (*ast.File, []diagnostics.Diagnostic) {
+	bp := walkBufs.Get().(*[]tsflat.Record)
+	recs := tsflat.Walk(tree.RootNode(), *bp)
+	file, diags := lowerRecords(path, src, recs, o)
+	putWalkBuf(bp, recs)
+	return file, diags
+}
+
+// lowerRecords checks the nesting of a tree's records, then lowers and
+// diagnoses it.
+func lowerRecords(path string, src []byte, recs []tsflat.Record, o Options) (*ast.File, []diagnostics.Diagnostic) {
+	maxNesting := o.MaxNesting
+	if maxNesting <= 0 {
+		maxNesting = limits.Default.Nesting
+	}
+	if at, depth, limit, over := tsflat.Crossing(recs, chainKinds(), maxNesting, limits.ChainLength(maxNesting)); over {
+		return tooDeep(path, src, recs, at, depth, limit)
+	}
+	root := build(recs)
+	if root == nil {
+		return lower.File(src, nil), nil
+	}
+	diags := syntaxdiag.Diagnose(path, src, root)
+	return lower.File(src, root), limits.CapSyntaxErrors(path, diags, o.MaxSyntaxErrors)
+}
+
+// tooDeep is the result for a tree nested deeper than max: one Error over
+// the whole file, and HARN-LIM-002 at the first node past the limit.
+func tooDeep(path string, src []byte, recs []tsflat.Record, at, depth, max int) (*ast.File, []diagnostics.Diagnostic) {
+	span := ast.Span{Start: 0, End: len(src)}
+	file := &ast.File{Span: span, Errors: []*ast.Error{{Span: span}}}
+	return file, []diagnostics.Diagnostic{limits.NestingDiagnostic(path, diagnostics.SourceParser, int(recs[at].StartByte), depth, max)}
+}
+
+// chainKinds are the symbols of the binary nodes the lowering flattens
+// into lists without recursion (`A | B | C`, `A & B & C`): their chains
+// count against limits.ChainLength, not against the nesting limit.
+var chainKinds = sync.OnceValue(func() map[uint16]bool {
+	m := map[uint16]bool{}
+	for _, kind := range []string{"union_type", "intersection_type"} {
+		if id := language.IdForNodeKind(kind, true); id != 0 {
+			m[id] = true
+		}
+	}
+	return m
+})
+
+// Sexp renders tree, a Harn tree of src, as an S-expression: what
+// tree-sitter's ts_node_string prints, at any depth (see tsflat.SexpOf).
+func Sexp(tree *sitter.Tree, src []byte) string {
+	return tsflat.SexpOf(tree.RootNode(), names, src)
 }

@@ -11,36 +11,77 @@ import (
 )
 
 // snap is a Go copy of one tree node. Lowering asks for children and field
-// names many times; reading them from a copy costs no cgo calls.
+// names many times; reading them from a copy costs no cgo calls. A snap is
+// 32 bytes: names are symbol and field ids looked up in the language's
+// tables, children live in one array shared by the whole tree, and an
+// ERROR node's expected symbols are computed from its parse state when
+// asked for (a file of several MiB has millions of nodes).
 type snap struct {
-	kind                       string
-	start, end                 int
-	named, err, missing, extra bool
-	fields                     []string
-	children                   []*snap
-	expected                   []string
+	tree       *snapTree
+	start, end int32
+	// kids is the offset of the node's children in tree.kids, nkids
+	// their count.
+	kids, nkids uint32
+	sym         uint16
+	// state is an ERROR node's first-leaf parse state (see Expected).
+	state uint16
+	flags uint8
 }
+
+// snapTree holds what the nodes of one snapshot share.
+type snapTree struct {
+	nodes []snap
+	// kids holds every child list, each contiguous; fields holds the field
+	// id of each entry of kids.
+	kids   []*snap
+	fields []uint16
+}
+
+const (
+	snapNamed = 1 << iota
+	snapError
+	snapMissing
+	snapExtra
+)
 
 // Expected implements syntaxdiag.Expecter for ERROR nodes. The slice is
 // shared between nodes (see expectedIn) and must not be modified.
-func (s *snap) Expected() []string { return s.expected }
+func (s *snap) Expected() []string {
+	if s.flags&snapError == 0 {
+		return nil
+	}
+	return expectedIn(s.state)
+}
 
-func (s *snap) Kind() string                   { return s.kind }
-func (s *snap) StartByte() int                 { return s.start }
-func (s *snap) EndByte() int                   { return s.end }
-func (s *snap) IsNamed() bool                  { return s.named }
-func (s *snap) IsError() bool                  { return s.err }
-func (s *snap) IsMissing() bool                { return s.missing }
-func (s *snap) IsExtra() bool                  { return s.extra }
-func (s *snap) ChildCount() int                { return len(s.children) }
-func (s *snap) Child(i int) lower.Node         { return s.children[i] }
-func (s *snap) FieldNameForChild(i int) string { return s.fields[i] }
+func (s *snap) Kind() string                   { return names.Symbol(s.sym) }
+func (s *snap) StartByte() int                 { return int(s.start) }
+func (s *snap) EndByte() int                   { return int(s.end) }
+func (s *snap) IsNamed() bool                  { return s.flags&snapNamed != 0 }
+func (s *snap) IsError() bool                  { return s.flags&snapError != 0 }
+func (s *snap) IsMissing() bool                { return s.flags&snapMissing != 0 }
+func (s *snap) IsExtra() bool                  { return s.flags&snapExtra != 0 }
+func (s *snap) ChildCount() int                { return int(s.nkids) }
+func (s *snap) Child(i int) lower.Node         { return s.tree.kids[s.kids+uint32(i)] }
+func (s *snap) FieldNameForChild(i int) string { return names.Field(s.tree.fields[s.kids+uint32(i)]) }
 
 // names are the Harn language's symbol and field names, read once.
 var names = tsflat.NamesOf(language)
 
 // walkBufs recycles the flat record arrays between snapshots.
 var walkBufs = sync.Pool{New: func() any { return new([]tsflat.Record) }}
+
+// maxPooledRecords is the largest record array kept for reuse: the pool
+// would otherwise keep a huge file's array alive after its check.
+const maxPooledRecords = 1 << 16
+
+// putWalkBuf returns a record array to the pool, unless it is huge.
+func putWalkBuf(bp *[]tsflat.Record, recs []tsflat.Record) {
+	if cap(recs) > maxPooledRecords {
+		return
+	}
+	*bp = recs[:0]
+	walkBufs.Put(bp)
+}
 
 // Snapshot copies a tree into Go memory, for lowering and diagnostics. The
 // tree is read in one cgo call (tsflat.Walk), plus one lookahead query per
@@ -49,50 +90,52 @@ func Snapshot(tree *sitter.Tree) lower.Node {
 	bp := walkBufs.Get().(*[]tsflat.Record)
 	recs := tsflat.Walk(tree.RootNode(), *bp)
 	root := build(recs)
-	*bp = recs[:0]
-	walkBufs.Put(bp)
+	putWalkBuf(bp, recs)
 	if root == nil {
 		return nil // no typed nil inside the interface
 	}
 	return root
 }
 
-// build turns preorder records into snaps. All nodes share one backing
-// array, as do all child lists and all field lists; each list is capped at
-// its own length, so appending to one copies instead of overwriting a
-// neighbour.
+// build turns preorder records into snaps: one array of nodes, one of child
+// pointers (each node's children contiguous, at offsets assigned in record
+// order) and one of field ids.
 func build(recs []tsflat.Record) *snap {
 	if len(recs) == 0 {
 		return nil
 	}
-	nodes := make([]snap, len(recs))
-	kids := make([]*snap, len(recs)-1)
-	fields := make([]string, len(recs)-1)
-	off := 0
+	t := &snapTree{nodes: make([]snap, len(recs)), kids: make([]*snap, len(recs)-1), fields: make([]uint16, len(recs)-1)}
+	off := uint32(0)
 	for i := range recs {
 		r := &recs[i]
-		s := &nodes[i]
-		s.kind = names.Symbol(r.Symbol)
-		s.start, s.end = int(r.StartByte), int(r.EndByte)
-		s.named = r.Flags&tsflat.Named != 0
-		s.err = r.Flags&tsflat.Error != 0
-		s.missing = r.Flags&tsflat.Missing != 0
-		s.extra = r.Flags&tsflat.Extra != 0
-		if s.err {
-			s.expected = expectedIn(r.LeafState)
+		s := &t.nodes[i]
+		s.tree = t
+		s.sym = r.Symbol
+		s.start, s.end = int32(r.StartByte), int32(r.EndByte)
+		if r.Flags&tsflat.Named != 0 {
+			s.flags |= snapNamed
 		}
-		if k := int(r.ChildCount); k > 0 {
-			s.children = kids[off : off : off+k]
-			s.fields = fields[off : off : off+k]
-			off += k
+		if r.Flags&tsflat.Error != 0 {
+			s.flags |= snapError
+			s.state = r.LeafState
+			expectedIn(r.LeafState) // look the state up while the tree is known
 		}
+		if r.Flags&tsflat.Missing != 0 {
+			s.flags |= snapMissing
+		}
+		if r.Flags&tsflat.Extra != 0 {
+			s.flags |= snapExtra
+		}
+		s.kids = off
+		off += r.ChildCount
 		if r.Parent != tsflat.NoParent {
-			p := &nodes[r.Parent]
-			p.children = append(p.children, s)
-			p.fields = append(p.fields, names.Field(r.Field))
+			p := &t.nodes[r.Parent]
+			t.kids[p.kids+p.nkids] = s
+			t.fields[p.kids+p.nkids] = r.Field
+			p.nkids++
 		}
 	}
-	return &nodes[0]
+	return &t.nodes[0]
 }
 
 // expected caches expectedIn by parse state: the answer depends only on

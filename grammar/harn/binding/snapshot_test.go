@@ -63,21 +63,26 @@ func diffSnap(path string, a *refSnap, b lower.Node) string {
 		return fmt.Sprintf("%s: snapshot node is %T", path, b)
 	}
 	path += "/" + a.kind
-	if a.kind != s.kind || a.start != s.start || a.end != s.end || a.named != s.named ||
-		a.err != s.err || a.missing != s.missing || a.extra != s.extra {
-		return fmt.Sprintf("%s: reference %+v, snapshot %+v", path, *a, *s)
+	if a.kind != s.Kind() || a.start != s.StartByte() || a.end != s.EndByte() || a.named != s.IsNamed() ||
+		a.err != s.IsError() || a.missing != s.IsMissing() || a.extra != s.IsExtra() {
+		return fmt.Sprintf("%s: reference %+v, snapshot %s [%d,%d) named %v error %v missing %v extra %v",
+			path, *a, s.Kind(), s.StartByte(), s.EndByte(), s.IsNamed(), s.IsError(), s.IsMissing(), s.IsExtra())
 	}
-	if !reflect.DeepEqual(a.expected, s.expected) {
-		return fmt.Sprintf("%s: expected %q, snapshot %q", path, a.expected, s.expected)
+	if !reflect.DeepEqual(a.expected, s.Expected()) {
+		return fmt.Sprintf("%s: expected %q, snapshot %q", path, a.expected, s.Expected())
 	}
-	if !reflect.DeepEqual(a.fields, s.fields) {
-		return fmt.Sprintf("%s: fields %q, snapshot %q", path, a.fields, s.fields)
+	fields := make([]string, s.ChildCount())
+	for i := range fields {
+		fields[i] = s.FieldNameForChild(i)
 	}
-	if len(a.children) != len(s.children) {
-		return fmt.Sprintf("%s: %d children, snapshot %d", path, len(a.children), len(s.children))
+	if len(a.fields) != len(fields) || (len(fields) > 0 && !reflect.DeepEqual(a.fields, fields)) {
+		return fmt.Sprintf("%s: fields %q, snapshot %q", path, a.fields, fields)
+	}
+	if len(a.children) != s.ChildCount() {
+		return fmt.Sprintf("%s: %d children, snapshot %d", path, len(a.children), s.ChildCount())
 	}
 	for i, c := range a.children {
-		if d := diffSnap(path, c, s.children[i]); d != "" {
+		if d := diffSnap(path, c, s.Child(i)); d != "" {
 			return d
 		}
 	}

@@ -79,13 +79,33 @@ func (l *lowerer) typeList(n Node) []ast.Type {
 
 // flattenTypes collects the operands of nested binary type nodes of one
 // kind (`A | B | C` is parsed as `(A | B) | C`), in source order.
+//
+// The grammar nests the chain to the left (`(A | B) | C`); it is walked
+// down its left spine in a loop, so a long union costs no recursion and
+// no repeated copying. A nested chain on the right (`A | (B | C)` after
+// error recovery) is flattened the same way.
 func (l *lowerer) flattenTypes(n Node, kind string) []ast.Type {
 	var out []ast.Type
-	for _, side := range []string{"left", "right"} {
-		c := l.field(n, side)
+	var rights []Node // right operands, innermost last
+	for {
+		rights = append(rights, n)
+		left := l.field(n, "left")
+		if left == nil || left.Kind() != kind {
+			if left == nil {
+				out = append(out, l.absent(n, "left"))
+			} else {
+				out = append(out, l.typ(left))
+			}
+			break
+		}
+		n = left
+	}
+	for i := len(rights) - 1; i >= 0; i-- {
+		p := rights[i]
+		c := l.field(p, "right")
 		switch {
 		case c == nil:
-			out = append(out, l.absent(n, side))
+			out = append(out, l.absent(p, "right"))
 		case c.Kind() == kind:
 			out = append(out, l.flattenTypes(c, kind)...)
 		default:

@@ -15,6 +15,7 @@ package binding
 import "C"
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -24,7 +25,9 @@ import (
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/grammar/tsflat"
 	"github.com/harnlang/harn-check/grammar/tsutil"
+	"github.com/harnlang/harn-check/internal/limits"
 )
 
 // SyntaxCode is the diagnostic code of every Leia syntax error.
@@ -86,29 +89,79 @@ func (x Node) Child(i int) ast.TreeNode { return Wrap(x.n.Child(uint(i))) }
 // FieldNameForChild returns the field name of child i, or "".
 func (x Node) FieldNameForChild(i int) string { return x.n.FieldNameForChild(uint32(i)) }
 
-// Parse parses and lowers one Leia file. It never fails: syntax errors are
-// *ast.Error nodes in the tree and LEIA1001 diagnostics.
+// Options configure ParseWith and LoweredWith.
+type Options struct {
+	// MaxNesting bounds the depth of the syntax tree that is lowered and
+	// diagnosed; 0 means limits.Default.Nesting.
+	MaxNesting int
+	// MaxSyntaxErrors bounds the syntax diagnostics listed; 0 means
+	// limits.Default.SyntaxErrors.
+	MaxSyntaxErrors int
+}
+
+// Parse parses and lowers one Leia file with the default limits. It never
+// fails: syntax errors are *ast.Error nodes in the tree and LEIA1001
+// diagnostics.
 func Parse(path string, src []byte) (*ast.File, []diagnostics.Diagnostic) {
+	return ParseWith(path, src, Options{})
+}
+
+// ParseWith is Parse with explicit limits.
+func ParseWith(path string, src []byte, o Options) (*ast.File, []diagnostics.Diagnostic) {
 	tree := ParseTree(src, nil)
 	if tree == nil {
 		return gaveUp(path, src)
 	}
 	defer tree.Close()
-	return Lowered(path, src, tree)
+	return LoweredWith(path, src, tree, o)
 }
 
 // Lowered lowers an already parsed tree of src (an editor's incrementally
 // reparsed tree, say) exactly as Parse lowers its own: the syntax tree and
 // every LEIA1001 diagnostic, sorted. The caller keeps ownership of tree.
 func Lowered(path string, src []byte, tree *sitter.Tree) (*ast.File, []diagnostics.Diagnostic) {
+	return LoweredWith(path, src, tree, Options{})
+}
+
+// LoweredWith is Lowered with explicit limits. The tree's depth is checked
+// first, in one pass over its flat records: every later walk recurses once
+// per level, so a tree deeper than the limit is not lowered, and the file
+// becomes one Error node with the single diagnostic HARN-LIM-002.
+func LoweredWith(path string, src []byte, tree *sitter.Tree, o Options) (*ast.File, []diagnostics.Diagnostic) {
+	maxNesting := o.MaxNesting
+	if maxNesting <= 0 {
+		maxNesting = limits.Default.Nesting
+	}
 	root := tree.RootNode()
-	file := ast.Lower(Snapshot(root), src)
+	bp := walkBufs.Get().(*[]tsflat.Record)
+	recs := tsflat.Walk(root, *bp)
+	defer func() {
+		*bp = recs[:0]
+		walkBufs.Put(bp)
+	}()
+	if at, depth, limit, over := tsflat.Crossing(recs, nil, maxNesting, limits.ChainLength(maxNesting)); over {
+		span := ast.Span{Start: 0, End: len(src)}
+		file := &ast.File{Span: span, Errors: []*ast.Error{{Span: span}}}
+		return file, []diagnostics.Diagnostic{limits.NestingDiagnostic(path, diagnostics.SourceParser, int(recs[at].StartByte), depth, limit)}
+	}
+	var file *ast.File
+	if s := build(recs); s != nil {
+		file = ast.Lower(s, src)
+	} else {
+		file = ast.Lower(nil, src)
+	}
 	diags := SyntaxDiagnostics(path, src, root)
 	if tok := TokenDiagnostics(path, file); len(tok) > 0 {
 		diags = append(diags, tok...)
 		diagnostics.Sort(diags)
 	}
-	return file, diags
+	return file, limits.CapSyntaxErrors(path, diags, o.MaxSyntaxErrors)
+}
+
+// Sexp renders tree, a Leia tree of src, as an S-expression: what
+// tree-sitter's ts_node_string prints, at any depth (see tsflat.SexpOf).
+func Sexp(tree *sitter.Tree, src []byte) string {
+	return tsflat.SexpOf(tree.RootNode(), names, src)
 }
 
 // TokenDiagnostics reports the tokens of file the lexer could not read as
@@ -160,10 +213,17 @@ func gaveUp(path string, src []byte) (*ast.File, []diagnostics.Diagnostic) {
 // SyntaxDiagnostics reports each outermost ERROR and MISSING node of the
 // tree as a LEIA1001 diagnostic: a missing token by name, an unexpected
 // region with the tokens the parser could have accepted before it.
+//
+// The work is linear in the file: children are visited with a cursor
+// (indexing them costs a scan each), the previous sibling is the one just
+// visited, and the brackets open before each error come from one scan of
+// the source that advances from error to error.
 func SyntaxDiagnostics(path string, src []byte, root *sitter.Node) []diagnostics.Diagnostic {
 	var out []diagnostics.Diagnostic
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
+	brackets := &bracketScan{src: src}
+	trailing := len(bytes.TrimRight(src, " \t\r\n\v\f"))
+	var walk func(n, prev, parent *sitter.Node)
+	walk = func(n, prev, parent *sitter.Node) {
 		switch {
 		case n.IsMissing():
 			if d, ok := unclosedOpener(path, n); ok {
@@ -175,29 +235,38 @@ func SyntaxDiagnostics(path string, src []byte, root *sitter.Node) []diagnostics
 				fmt.Sprintf("missing %s", describe(n.Kind(), n.IsNamed()))))
 			return
 		case n.IsError():
-			out = append(out, errorDiagnostic(path, src, n))
+			out = append(out, errorDiagnostic(path, src, n, prev, parent, brackets, trailing))
 			return
 		case !n.HasError():
 			return
 		}
-		for i := uint(0); i < n.ChildCount(); i++ {
-			if c := n.Child(i); c != nil {
-				walk(c)
+		c := n.Walk()
+		defer c.Close()
+		if !c.GotoFirstChild() {
+			return
+		}
+		var before *sitter.Node
+		for {
+			child := c.Node()
+			walk(child, before, n)
+			before = child
+			if !c.GotoNextSibling() {
+				break
 			}
 		}
 	}
 	if root != nil {
-		walk(root)
+		walk(root, nil, nil)
 	}
 	diagnostics.Sort(out)
 	return out
 }
 
-func errorDiagnostic(path string, src []byte, n *sitter.Node) diagnostics.Diagnostic {
+func errorDiagnostic(path string, src []byte, n, prev, parent *sitter.Node, brackets *bracketScan, trailing int) diagnostics.Diagnostic {
 	start, end := int(n.StartByte()), int(n.EndByte())
 	// An error that runs to the end of the file is usually a bracket left
 	// open; name it where it was opened rather than where recovery began.
-	if strings.TrimSpace(string(src[end:])) == "" {
+	if end >= trailing {
 		if open, ok := unclosedBracket(src[start:end]); ok {
 			d := diagnostics.New(path, diagnostics.SourceParser, SyntaxCode,
 				diagnostics.Span{Start: start + open, End: start + open + 1},
@@ -211,10 +280,10 @@ func errorDiagnostic(path string, src []byte, n *sitter.Node) diagnostics.Diagno
 	if first != nil && first.EndByte() > first.StartByte() {
 		what = "`" + truncate(string(src[first.StartByte():first.EndByte()]), 30) + "`"
 	} else if start < len(src) {
-		what = "`" + truncate(string(src[start:end]), 30) + "`"
+		what = "`" + truncate(string(src[start:min(end, start+64)]), 30) + "`"
 	}
 	msg := "unexpected " + what
-	if exp := expected(n, src[:start]); len(exp) > 0 {
+	if exp := expected(prev, parent, func() (byte, bool) { return brackets.innermostOpen(start) }); len(exp) > 0 {
 		msg += ", expected " + exp
 	}
 	span := diagnostics.Span{Start: start, End: end}
@@ -282,7 +351,7 @@ func unclosedBracket(text []byte) (int, bool) {
 					i++
 				}
 			} else if i+1 < len(text) && text[i+1] == '*' {
-				j := strings.Index(string(text[i+2:]), "*/")
+				j := bytes.Index(text[i+2:], []byte("*/"))
 				if j < 0 {
 					return 0, false
 				}
@@ -311,13 +380,14 @@ func firstToken(n *sitter.Node) *sitter.Node {
 }
 
 // expected lists the visible tokens the parser accepted in the state
-// before the error, as "`x`, `y` or identifier" (at most eight). before is
-// the source up to the error.
-func expected(n *sitter.Node, before []byte) string {
+// before the error, as "`x`, `y` or identifier" (at most eight). prev is
+// the error node's previous sibling and parent its parent (nil when
+// absent); open returns the innermost bracket still open before the error.
+func expected(prev, parent *sitter.Node, open func() (byte, bool)) string {
 	var state uint16
-	if prev := n.PrevSibling(); prev != nil {
+	if prev != nil {
 		state = prev.NextParseState()
-	} else if parent := n.Parent(); parent != nil {
+	} else if parent != nil {
 		state = parent.ParseState()
 	} else {
 		return ""
@@ -347,8 +417,8 @@ func expected(n *sitter.Node, before []byte) string {
 		// A merged parse state accepts every closer, so only the closer of
 		// the innermost bracket still open (and `,`) is named.
 		var kept []string
-		if open, ok := unclosedBracket(before); ok {
-			want := map[string]bool{"`" + string(closer[before[open]]) + "`": true, "`,`": true}
+		if b, ok := open(); ok {
+			want := map[string]bool{"`" + string(closer[b]) + "`": true, "`,`": true}
 			for _, n := range names {
 				if want[n] {
 					kept = append(kept, n)
@@ -365,6 +435,106 @@ func expected(n *sitter.Node, before []byte) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// bracketScan answers "which bracket is innermost open before offset" for
+// nondecreasing offsets with one left-to-right scan of the source, the
+// scan unclosedBracket does on a prefix: strings, raw strings and comments
+// are skipped. A query at an offset behind the scan rescans from the
+// start (syntax errors arrive in source order, so this does not happen).
+type bracketScan struct {
+	src   []byte
+	i     int
+	stack []int
+	// in is the quote, backquote or '*' (block comment) the scan stopped
+	// inside of, 0 outside any.
+	in byte
+}
+
+func (b *bracketScan) innermostOpen(offset int) (byte, bool) {
+	offset = min(offset, len(b.src))
+	if offset < b.i {
+		*b = bracketScan{src: b.src}
+	}
+	text := b.src[:offset]
+	i := b.i
+	// Resume a string or comment the previous query stopped in.
+	switch b.in {
+	case '"', '\'':
+		for ; i < len(text) && text[i] != b.in && text[i] != '\n'; i++ {
+			if text[i] == '\\' {
+				i++
+			}
+		}
+		if i < len(text) {
+			b.in = 0
+			i++
+		}
+	case '`':
+		for ; i < len(text) && text[i] != '`'; i++ {
+		}
+		if i < len(text) {
+			b.in = 0
+			i++
+		}
+	case '*':
+		j := bytes.Index(text[i:], []byte("*/"))
+		if j < 0 {
+			i = len(text)
+		} else {
+			b.in = 0
+			i += j + 2
+		}
+	}
+	for b.in == 0 && i < len(text) {
+		switch c := text[i]; c {
+		case '"', '\'':
+			for i++; i < len(text) && text[i] != c && text[i] != '\n'; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(text) {
+				b.in = c
+			}
+		case '`':
+			for i++; i < len(text) && text[i] != '`'; i++ {
+			}
+			if i >= len(text) {
+				b.in = c
+			}
+		case '/':
+			if i+1 < len(text) && text[i+1] == '/' {
+				for i < len(text) && text[i] != '\n' {
+					i++
+				}
+			} else if i+1 < len(text) && text[i+1] == '*' {
+				j := bytes.Index(text[i+2:], []byte("*/"))
+				if j < 0 {
+					b.in = '*'
+					i = len(text)
+					break
+				}
+				i += j + 3
+			}
+		case '{', '(', '[':
+			b.stack = append(b.stack, i)
+		case '}', ')', ']':
+			if len(b.stack) > 0 && closer[text[b.stack[len(b.stack)-1]]] == c {
+				b.stack = b.stack[:len(b.stack)-1]
+			}
+		}
+		if b.in == 0 {
+			i++
+		}
+	}
+	b.i = min(i, len(text))
+	// A block comment still open at the offset: the prefix scan gives up
+	// (unclosedBracket finds no "*/" in the prefix).
+	if b.in == '*' || len(b.stack) == 0 {
+		return 0, false
+	}
+	return b.src[b.stack[len(b.stack)-1]], true
 }
 
 // describe quotes tokens and spells named nodes with spaces.

@@ -1,0 +1,193 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/internal/sourcefs"
+	"github.com/harnlang/harn-check/manifest/checkcache"
+)
+
+// Options configure a check run.
+type Options struct {
+	// Extensions restricts discovery; nil means every known extension.
+	Extensions []string
+	// Cache, when set, stores results and reproduces them for unchanged
+	// files.
+	Cache *checkcache.Cache
+	// Salt names the checker build in cache keys, so that a new build
+	// never reuses an old build's results.
+	Salt string
+	// Limits bound the run (zero fields: the defaults).
+	Limits limits.Limits
+	// AllowEmpty accepts a folder without any file to check.
+	AllowEmpty bool
+	// Workers is the number of files checked at once; 0 means one per
+	// CPU (GOMAXPROCS). The report is the same for every value.
+	Workers int
+}
+
+// CheckPaths discovers the files under paths, analyses each with its
+// language's checker and returns the report. Files are checked by
+// opts.Workers goroutines sharing one Session (each imported module is
+// parsed and checked once per run) and reported in discovery order, so
+// the report is byte for byte the same however many workers ran.
+func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
+	found, err := Discover(paths, DiscoverOptions{Extensions: opts.Extensions, AllowEmpty: opts.AllowEmpty})
+	if err != nil {
+		return nil, err
+	}
+	lim := opts.Limits.Resolved()
+	r := &run{opts: opts, limits: lim, session: NewSession(), hashes: newFileHashes(lim.FileSize)}
+	files := make([]diagnostics.File, len(found))
+	sources := make([]map[string][]byte, len(found))
+	errs := make([]error, len(found))
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, max(len(found), 1))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				files[i], sources[i], errs[i] = r.file(found[i], len(found) == 1)
+			}
+		}()
+	}
+	for i := range found {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	report := &diagnostics.Report{Files: files, Sources: map[string][]byte{}}
+	for i := range found {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		for p, s := range sources[i] {
+			report.Sources[p] = s
+		}
+	}
+	return report, nil
+}
+
+// run is the state of one CheckPaths call.
+type run struct {
+	opts    Options
+	limits  limits.Limits
+	session *Session
+	hashes  *fileHashes
+}
+
+// file reads and checks one discovered file. sole is set when it is the
+// only file of the run: a file that cannot be read is then a usage error,
+// since there is nothing else to report on.
+func (r *run) file(f Found, sole bool) (diagnostics.File, map[string][]byte, error) {
+	display := filepath.ToSlash(f.Path)
+	if f.Err != nil {
+		return diagnostics.File{Path: display, Diagnostics: []diagnostics.Diagnostic{notRead(display, f.Err, r.limits)}}, nil, nil
+	}
+	src, err := sourcefs.Read(f.Path, r.limits.FileSize)
+	if err != nil {
+		var tl *sourcefs.TooLargeError
+		if sole && !errors.As(err, &tl) {
+			return diagnostics.File{}, nil, &UsageError{fmt.Sprintf("%s: cannot read: %s", f.Path, sourcefs.Reason(err))}
+		}
+		return diagnostics.File{Path: display, Diagnostics: []diagnostics.Diagnostic{notRead(display, err, r.limits)}}, nil, nil
+	}
+	if at := sourcefs.BinaryOffset(src); at >= 0 {
+		d := diagnostics.New(display, diagnostics.SourceIO, "HARN-IO-002", diagnostics.Span{},
+			fmt.Sprintf("not checked: the file is binary, not source text (a NUL byte at offset %d)", at))
+		d.Help = "source files are UTF-8 text; if this file is generated or vendored, move it out of the checked folders"
+		// No Source: a binary file is never quoted.
+		return diagnostics.File{Path: display, Diagnostics: []diagnostics.Diagnostic{d}}, nil, nil
+	}
+	req := Request{Path: display, Source: src, Limits: r.limits, Session: r.session}
+	res := r.checkCached(f.Path, req)
+	return diagnostics.File{Path: display, Source: src, Diagnostics: res.Diagnostics, Manifest: res.Manifest}, res.Sources, nil
+}
+
+// notRead is the diagnostic for a file that was found but not read.
+func notRead(path string, err error, lim limits.Limits) diagnostics.Diagnostic {
+	var nr *sourcefs.NotRegularError
+	var out *sourcefs.OutsideError
+	var tl *sourcefs.TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		d := diagnostics.New(path, diagnostics.SourceIO, "HARN-IO-003", diagnostics.Span{},
+			"not checked: not a regular file: it is a "+nr.What)
+		d.Help = "a pipe, socket or device could block or never end, and a file under /proc or /sys is made up by the kernel; only regular files are checked"
+		return d
+	case errors.As(err, &out):
+		d := diagnostics.New(path, diagnostics.SourceIO, "HARN-IO-004", diagnostics.Span{},
+			"not checked: a symbolic link to "+filepath.ToSlash(out.Target)+", outside the folder being checked")
+		d.Help = "links out of a checked folder are not followed, so a checkout cannot make the check read files elsewhere; name the file on the command line to check it"
+		return d
+	case errors.As(err, &tl):
+		d := diagnostics.New(path, diagnostics.SourceIO, limits.CodeFileSize, diagnostics.Span{},
+			fmt.Sprintf("not checked: the file is %s, more than the limit of %s", sourcefs.FormatSize(tl.Size), sourcefs.FormatSize(tl.Max)))
+		d.Help = fmt.Sprintf("generated or vendored files that large are usually not meant to be checked; raise the limit with --%s", limits.FlagFileSize)
+		return d
+	}
+	return diagnostics.New(path, diagnostics.SourceIO, "HARN-IO-001", diagnostics.Span{},
+		"cannot read file: "+sourcefs.Reason(err))
+}
+
+// fileHashes memoises content hashes of dependencies within one run.
+type fileHashes struct {
+	max int64
+	m   sync.Map // path -> string
+}
+
+func newFileHashes(max int64) *fileHashes { return &fileHashes{max: max} }
+
+func (h *fileHashes) hash(path string) string {
+	if v, ok := h.m.Load(path); ok {
+		return v.(string)
+	}
+	v := ""
+	if data, err := sourcefs.Read(path, h.max); err == nil {
+		v = checkcache.HashBytes(data)
+	}
+	h.m.Store(path, v)
+	return v
+}
+
+// checkCached is Check through the cache, when there is one. The key
+// holds the file's absolute path as well as the path it is reported
+// under: the same content in two folders (with different harn.toml files
+// or imports beside it) never shares an entry, and a cached diagnostic
+// always carries the path the user named.
+func (r *run) checkCached(path string, req Request) Result {
+	if r.opts.Cache == nil {
+		return Check(req)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return Check(req)
+	}
+	key := checkcache.Key(r.opts.Salt, abs+"\x00"+req.Path, req.Source)
+	if e, ok := r.opts.Cache.Get(key, r.hashes.hash); ok {
+		return Result{Diagnostics: e.Diagnostics, Manifest: e.Manifest, Sources: e.Sources}
+	}
+	res := Check(req)
+	deps := make([]checkcache.Dep, 0, len(res.Deps))
+	for _, d := range res.Deps {
+		if p, err := filepath.Abs(d.Path); err == nil {
+			d.Path = p
+		}
+		deps = append(deps, d)
+	}
+	// A failed store only costs a later re-check.
+	_ = r.opts.Cache.Put(key, &checkcache.Entry{Diagnostics: res.Diagnostics, Manifest: res.Manifest, Sources: res.Sources, Deps: deps})
+	return res
+}

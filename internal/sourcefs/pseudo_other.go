@@ -1,0 +1,5 @@
+//go:build !linux
+
+package sourcefs
+
+func pseudoFS(string) string { return "" }
