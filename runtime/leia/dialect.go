@@ -40,6 +40,9 @@ type Dialect struct {
 	// Interpolate builds the text from the literal pieces (len(values)+1
 	// of them) and the interpolated values; nil joins tostring(value).
 	Interpolate func(t *Thread, pieces []string, values []Value) (string, error)
+	// Encode is the reverse direction, dialect.eval(tag, value, {mode:
+	// "encode"}): a value to the dialect's text.
+	Encode func(t *Thread, v Value, opts DialectOptions) (Value, error)
 }
 
 // RegisterDialect adds or replaces a tag's implementation.
@@ -109,6 +112,15 @@ func (th *Thread) evalDialectText(tag string, pieces []string, values []Value, o
 	th.current().callPos = pos
 	v, err := d.Text(th, text, opts)
 	return th.dialectResult(tag, v, err, opts, pos)
+}
+
+func (th *Thread) evalDialectEncode(tag string, v Value, opts DialectOptions, pos int32) []Value {
+	d := th.dialect(tag, pos)
+	if d.Encode == nil {
+		panic(th.runtimeError(pos, "%s dialect cannot encode", tag))
+	}
+	out, err := d.Encode(th, v, opts)
+	return th.dialectResult(tag, out, err, opts, pos)
 }
 
 func (th *Thread) evalDialectBlock(tag string, fields *Table, opts DialectOptions, pos int32) []Value {

@@ -24,6 +24,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Encoding, hashing, compression and CSV modules. Decoders return the
@@ -214,9 +215,17 @@ func openCodecs(in *Interp) {
 				return t.Ret1(String(string(out))), nil
 			}
 	}
-	gzE, gzD := comp("gzip", func(w io.Writer, l int) (io.WriteCloser, error) { return gzip.NewWriterLevel(w, l) }, func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) })
-	zlE, zlD := comp("zlib", func(w io.Writer, l int) (io.WriteCloser, error) { return zlib.NewWriterLevel(w, l) }, func(r io.Reader) (io.Reader, error) { return zlib.NewReader(r) })
-	dfE, dfD := comp("deflate", func(w io.Writer, l int) (io.WriteCloser, error) { return flate.NewWriter(w, l) }, func(r io.Reader) (io.Reader, error) { return flate.NewReader(r), nil })
+	// Compressors are pooled per level: a new one allocates hundreds of
+	// kilobytes of tables.
+	gzE, gzD := comp("gzip", func(w io.Writer, l int) (io.WriteCloser, error) {
+		return pooledWriter(&gzipPools, l, w, func(w io.Writer, l int) (resetWriter, error) { return gzip.NewWriterLevel(w, l) })
+	}, func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) })
+	zlE, zlD := comp("zlib", func(w io.Writer, l int) (io.WriteCloser, error) {
+		return pooledWriter(&zlibPools, l, w, func(w io.Writer, l int) (resetWriter, error) { return zlib.NewWriterLevel(w, l) })
+	}, func(r io.Reader) (io.Reader, error) { return zlib.NewReader(r) })
+	dfE, dfD := comp("deflate", func(w io.Writer, l int) (io.WriteCloser, error) {
+		return pooledWriter(&flatePools, l, w, func(w io.Writer, l int) (resetWriter, error) { return flate.NewWriter(w, l) })
+	}, func(r io.Reader) (io.Reader, error) { return flate.NewReader(r), nil })
 	newModule(in, "compress", map[string]NativeFunc{
 		"gzipEncode": gzE, "gzipDecode": gzD,
 		"zlibEncode": zlE, "zlibDecode": zlD,
@@ -567,4 +576,42 @@ func decodeINI(s string) (Value, error) {
 		cur.SetStr(strings.TrimSpace(k), String(v))
 	}
 	return TableValue(root), nil
+}
+
+// resetWriter is a compressor that can be reused for another output.
+type resetWriter interface {
+	io.WriteCloser
+	Reset(w io.Writer)
+}
+
+var gzipPools, zlibPools, flatePools [12]sync.Pool // levels -2..9
+
+// pooledWriter takes a compressor of the level from the pool (or makes
+// one); Close returns it.
+func pooledWriter(pools *[12]sync.Pool, level int, w io.Writer, mk func(io.Writer, int) (resetWriter, error)) (io.WriteCloser, error) {
+	if level < -2 || level > 9 {
+		return nil, fmt.Errorf("invalid compression level %d", level)
+	}
+	p := &pools[level+2]
+	if c, ok := p.Get().(resetWriter); ok {
+		c.Reset(w)
+		return &pooled{resetWriter: c, pool: p}, nil
+	}
+	c, err := mk(w, level)
+	if err != nil {
+		return nil, err
+	}
+	return &pooled{resetWriter: c, pool: p}, nil
+}
+
+type pooled struct {
+	resetWriter
+	pool *sync.Pool
+}
+
+func (p *pooled) Close() error {
+	err := p.resetWriter.Close()
+	p.resetWriter.Reset(io.Discard)
+	p.pool.Put(p.resetWriter)
+	return err
 }

@@ -2,7 +2,10 @@ package leia
 
 import (
 	"fmt"
+	"net/textproto"
+	"sort"
 	"strings"
+	"time"
 )
 
 // The data dialects. Each decodes the text of tag`...` (after ${}
@@ -12,8 +15,14 @@ import (
 //	jsonl     one JSON document per non-empty line, as a list
 //	ini       key = value lines and [section] headers, as nested tables of strings
 //	env       KEY=VALUE lines (# comments, optional export, quotes), as a table
-//	headers   Name: value lines, as a table keyed by lower-case name
-//	duration  a Go-style duration (1m30s, 250ms) or a number, in seconds
+//	headers   Name: value lines, keyed by canonical name (Content-Type);
+//	          a repeated header gives a list (also http_headers)
+//	cookie    name=value; pairs, a repeated name gives a list (also cookies)
+//	duration  a Go-style duration (1m30s, 250ms) or a number of seconds,
+//	          as {seconds, milliseconds, nanoseconds, text}
+//
+// headers, cookie and duration also encode: dialect.eval(tag, value,
+// {mode: "encode"}) turns a table back into the text.
 //
 // A malformed body is a recoverable error: nil and {kind: "dialect",
 // message} for tag`...`, a raised error for tag!`...`.
@@ -35,14 +44,129 @@ var dataDialects = []Dialect{
 	}},
 	{Name: "ini", Doc: "INI sections and keys", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return decodeINI(s) }},
 	{Name: "env", Doc: "KEY=VALUE lines", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return decodeEnv(s) }},
-	{Name: "headers", Doc: "HTTP-style header lines", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return decodeHeaders(s) }},
-	{Name: "duration", Doc: "a duration in seconds", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) {
+	{Name: "headers", Doc: "HTTP-style header lines", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return decodeHeaders(s) }, Encode: encodeHeaders},
+	{Name: "cookie", Doc: "cookie pairs", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return decodeCookies(s) }, Encode: encodeCookies},
+	{Name: "duration", Doc: "a duration", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) {
 		d, ok := parseDuration(strings.TrimSpace(s))
 		if !ok {
 			return Nil, fmt.Errorf("invalid duration %q", strings.TrimSpace(s))
 		}
-		return Float(d), nil
+		return durationValue(d), nil
+	}, Encode: func(t *Thread, v Value, _ DialectOptions) (Value, error) {
+		secs, ok := durationSeconds(v)
+		if !ok {
+			return Nil, fmt.Errorf("duration: want seconds, a duration table or {milliseconds: n}")
+		}
+		return String(time.Duration(secs * float64(time.Second)).String()), nil
 	}},
+}
+
+// dialectAliases are second names of data dialects.
+var dialectAliases = map[string]string{"http_headers": "headers", "cookies": "cookie"}
+
+// durationValue is a decoded duration: its length in several units and
+// its canonical text.
+func durationValue(secs float64) Value {
+	t := NewTable(0, 4)
+	t.SetStr("seconds", Float(secs))
+	t.SetStr("milliseconds", Int(int64(secs*1000)))
+	t.SetStr("nanoseconds", Int(int64(secs*1e9)))
+	t.SetStr("text", String(time.Duration(secs*float64(time.Second)).String()))
+	return TableValue(t)
+}
+
+func durationSeconds(v Value) (float64, bool) {
+	if n, ok := toNumber(v); ok {
+		return n.AsFloat(), true
+	}
+	t := v.Table()
+	if t == nil {
+		return 0, false
+	}
+	for _, u := range []struct {
+		key   string
+		scale float64
+	}{{"seconds", 1}, {"milliseconds", 1e-3}, {"nanoseconds", 1e-9}, {"minutes", 60}, {"hours", 3600}} {
+		if n, ok := toNumber(t.GetStr(u.key)); ok {
+			return n.AsFloat() * u.scale, true
+		}
+	}
+	return 0, false
+}
+
+// addValue adds v under key k: a second value turns the entry into a list.
+func addValue(t *Table, k string, v Value) {
+	switch prev := t.GetStr(k); {
+	case prev.k == KindNil:
+		t.SetStr(k, v)
+	case prev.k == KindTable:
+		prev.Table().Append(v)
+	default:
+		t.SetStr(k, TableValue(NewList(prev, v)))
+	}
+}
+
+func decodeCookies(s string) (Value, error) {
+	out := NewTable(0, 4)
+	for _, part := range strings.Split(s, ";") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(part, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return Nil, fmt.Errorf("cookie: expected name=value, got %q", part)
+		}
+		addValue(out, strings.TrimSpace(k), String(strings.Trim(strings.TrimSpace(v), `"`)))
+	}
+	return TableValue(out), nil
+}
+
+// sortedEntries lists a table's string-keyed entries by key; list values
+// give one entry per element.
+func sortedEntries(t *Thread, v Value) ([][2]string, error) {
+	tb := v.Table()
+	if tb == nil {
+		return nil, fmt.Errorf("want a table, got %s", v.TypeName())
+	}
+	var out [][2]string
+	tb.Iter(func(k, x Value) bool {
+		key := t.tostring(k, -1)
+		if xt := x.Table(); xt != nil {
+			for _, e := range xt.arr {
+				out = append(out, [2]string{key, t.tostring(e, -1)})
+			}
+		} else {
+			out = append(out, [2]string{key, t.tostring(x, -1)})
+		}
+		return true
+	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out, nil
+}
+
+func encodeHeaders(t *Thread, v Value, _ DialectOptions) (Value, error) {
+	es, err := sortedEntries(t, v)
+	if err != nil {
+		return Nil, err
+	}
+	var b strings.Builder
+	for _, e := range es {
+		fmt.Fprintf(&b, "%s: %s\r\n", textproto.CanonicalMIMEHeaderKey(e[0]), e[1])
+	}
+	return String(b.String()), nil
+}
+
+func encodeCookies(t *Thread, v Value, _ DialectOptions) (Value, error) {
+	es, err := sortedEntries(t, v)
+	if err != nil {
+		return Nil, err
+	}
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e[0] + "=" + e[1]
+	}
+	return String(strings.Join(parts, "; ")), nil
 }
 
 func decodeEnv(s string) (Value, error) {
@@ -83,12 +207,7 @@ func decodeHeaders(s string) (Value, error) {
 		if !ok || strings.TrimSpace(k) == "" {
 			return Nil, fmt.Errorf("line %d: expected Name: value", i+1)
 		}
-		key := strings.ToLower(strings.TrimSpace(k))
-		val := strings.TrimSpace(v)
-		if prev := out.GetStr(key); prev.k == KindString {
-			val = prev.AsString() + ", " + val
-		}
-		out.SetStr(key, String(val))
+		addValue(out, textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(k)), String(strings.TrimSpace(v)))
 	}
 	return TableValue(out), nil
 }
@@ -98,6 +217,11 @@ func decodeHeaders(s string) (Value, error) {
 // tagged forms lower to in the spec.
 func openDialects(in *Interp) {
 	for _, d := range dataDialects {
+		in.RegisterDialect(d)
+	}
+	for alias, name := range dialectAliases {
+		d := in.dialects[name]
+		d.Name = alias
 		in.RegisterDialect(d)
 	}
 	opts := func(v Value) DialectOptions {
@@ -113,11 +237,19 @@ func openDialects(in *Interp) {
 			if err != nil {
 				return nil, err
 			}
+			o := opts(Arg(a, 2))
+			mode := ""
+			if ot := Arg(a, 2).Table(); ot != nil {
+				mode = ot.GetStr("mode").AsString()
+			}
+			if mode == "encode" || Arg(a, 1).k == KindTable {
+				return t.evalDialectEncode(tag, Arg(a, 1), o, -1), nil
+			}
 			text, err := CheckString(a, 1, "eval")
 			if err != nil {
 				return nil, err
 			}
-			return t.evalDialectText(tag, []string{text}, nil, opts(Arg(a, 2)), -1), nil
+			return t.evalDialectText(tag, []string{text}, nil, o, -1), nil
 		},
 		"eval_block": func(t *Thread, a []Value) ([]Value, error) {
 			tag, err := CheckString(a, 0, "eval_block")

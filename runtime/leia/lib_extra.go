@@ -14,6 +14,7 @@ import (
 // openExtra installs the smaller modules: url, regexp, rand, uuid, log.
 func openExtra(in *Interp) {
 	openURL(in)
+	urlAliases(in)
 	openRegexp(in)
 	openRand(in)
 	openUUID(in)
@@ -23,6 +24,7 @@ func openExtra(in *Interp) {
 	openSync(in)
 	openProcess(in)
 	openBinary(in)
+	openSoa(in)
 }
 
 func openURL(in *Interp) {
@@ -56,6 +58,19 @@ func openURL(in *Interp) {
 			}
 			r.SetStr("query", TableValue(q))
 			return t.Ret1(TableValue(r)), nil
+		},
+		"encode": str1("encode", url.QueryEscape),
+		"decode": str1err("decode", url.QueryUnescape),
+		"getPath": func(t *Thread, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "getPath")
+			if err != nil {
+				return nil, err
+			}
+			u, perr := url.Parse(s)
+			if perr != nil {
+				return t.Ret2(Nil, String(perr.Error())), nil
+			}
+			return t.Ret1(String(u.Path)), nil
 		},
 		"escape":        str1("escape", url.QueryEscape),
 		"queryEscape":   str1("queryEscape", url.QueryEscape),
@@ -118,16 +133,37 @@ func openURL(in *Interp) {
 	})
 }
 
+func urlAliases(in *Interp) {
+	m := in.globals.GetStr("url").Table()
+	m.SetStr("queryEncode", m.GetStr("encodeQuery"))
+	m.SetStr("queryDecode", m.GetStr("parseQuery"))
+	m.SetStr("resolve", m.GetStr("join"))
+}
+
 func openRegexp(in *Interp) {
+	// Compiled patterns are cached per interpreter (bounded), so module
+	// functions called in a loop compile each pattern once.
+	cache := map[string]*regexp.Regexp{}
 	compile := func(t *Thread, a []Value, name string) (*regexp.Regexp, error) {
 		p, err := CheckString(a, 0, name)
 		if err != nil {
 			return nil, err
 		}
+		if re, ok := cache[p]; ok {
+			return re, nil
+		}
 		if len(p) > 1<<16 {
 			return nil, fmt.Errorf("regexp: pattern too long")
 		}
-		return regexp.Compile(p)
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, err
+		}
+		if len(cache) >= 256 {
+			clear(cache)
+		}
+		cache[p] = re
+		return re, nil
 	}
 	var methods func(re *regexp.Regexp) *Table
 	ops := map[string]func(t *Thread, re *regexp.Regexp, a []Value) ([]Value, error){
@@ -258,6 +294,8 @@ func openRegexp(in *Interp) {
 			return op(t, re, a[1:])
 		}
 	}
+	funcs["replaceAll"] = funcs["replace"]
+	funcs["findAllString"] = funcs["findAll"]
 	newModule(in, "regexp", funcs)
 }
 

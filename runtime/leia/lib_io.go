@@ -785,6 +785,20 @@ func openOSFiles(in *Interp) {
 		h.SetEnv(k, v)
 		return t.Ret1(True), nil
 	})
+	reg("expand", func(t *Thread, a []Value) ([]Value, error) {
+		s, err := CheckString(a, 0, "expand")
+		if err != nil {
+			return nil, err
+		}
+		h, _ := t.in.host()
+		return t.Ret1(String(os.Expand(s, func(k string) string {
+			if h == nil {
+				return ""
+			}
+			v, _ := h.LookupEnv(k)
+			return v
+		}))), nil
+	})
 	reg("unsetenv", func(t *Thread, a []Value) ([]Value, error) {
 		k, err := CheckString(a, 0, "unsetenv")
 		if err != nil {

@@ -52,17 +52,60 @@ func openTime(in *Interp) {
 		return t.Ret1(Float(d)), nil
 	})
 	reg("format", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := OptFloat(a, 0, "format", now())
-		if err != nil {
-			return nil, err
+		s := now()
+		if v := Arg(a, 0); v.k != KindNil {
+			x, ok := timeSeconds(v)
+			if !ok {
+				return nil, typeError(0, "format", "time", v)
+			}
+			s = x
 		}
 		layout, err := OptString(a, 1, "format", time.RFC3339)
 		if err != nil {
 			return nil, err
 		}
-		sec := int64(s)
-		tm := time.Unix(sec, int64((s-float64(sec))*1e9)).UTC()
-		return t.Ret1(String(tm.Format(layout))), nil
+		return t.Ret1(String(unixTime(s).Format(layout))), nil
+	})
+	// time.date(year, month, day, hour?, min?, sec?) is a Unix time (UTC).
+	reg("date", func(t *Thread, a []Value) ([]Value, error) {
+		var parts [6]int64
+		for i := range parts {
+			def := int64(0)
+			if i == 1 || i == 2 {
+				def = 1
+			}
+			v, err := OptInt(a, i, "date", def)
+			if err != nil {
+				return nil, err
+			}
+			parts[i] = v
+		}
+		tm := time.Date(int(parts[0]), time.Month(parts[1]), int(parts[2]), int(parts[3]), int(parts[4]), int(parts[5]), 0, time.UTC)
+		return t.Ret1(Int(tm.Unix())), nil
+	})
+	// time.parse(text, layout?) gives the fields of the time (UTC), or nil
+	// and an error.
+	reg("parse", func(t *Thread, a []Value) ([]Value, error) {
+		s, err := CheckString(a, 0, "parse")
+		if err != nil {
+			return nil, err
+		}
+		layout, err := OptString(a, 1, "parse", time.RFC3339)
+		if err != nil {
+			return nil, err
+		}
+		tm, perr := time.Parse(layout, s)
+		if perr != nil {
+			return t.Ret2(Nil, String(perr.Error())), nil
+		}
+		return t.Ret1(TableValue(timeFields(tm))), nil
+	})
+	reg("fields", func(t *Thread, a []Value) ([]Value, error) {
+		s, err := OptFloat(a, 0, "fields", now())
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(TableValue(timeFields(unixTime(s)))), nil
 	})
 	in.RegisterModule("time", m)
 }
@@ -93,4 +136,39 @@ func parseDuration(s string) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+func unixTime(s float64) time.Time {
+	sec := int64(s)
+	return time.Unix(sec, int64((s-float64(sec))*1e9)).UTC()
+}
+
+// timeSeconds reads a time argument: Unix seconds, or a table from
+// time.parse / time.fields (its unix field).
+func timeSeconds(v Value) (float64, bool) {
+	if n, ok := toNumber(v); ok {
+		return n.AsFloat(), true
+	}
+	if t := v.Table(); t != nil {
+		if u, ok := toNumber(t.GetStr("unix")); ok {
+			return u.AsFloat(), true
+		}
+	}
+	return 0, false
+}
+
+func timeFields(tm time.Time) *Table {
+	r := NewTable(0, 10)
+	r.SetStr("year", Int(int64(tm.Year())))
+	r.SetStr("month", Int(int64(tm.Month())))
+	r.SetStr("day", Int(int64(tm.Day())))
+	r.SetStr("hour", Int(int64(tm.Hour())))
+	r.SetStr("minute", Int(int64(tm.Minute())))
+	r.SetStr("min", Int(int64(tm.Minute())))
+	r.SetStr("second", Int(int64(tm.Second())))
+	r.SetStr("sec", Int(int64(tm.Second())))
+	r.SetStr("weekday", Int(int64(tm.Weekday())))
+	r.SetStr("yday", Int(int64(tm.YearDay())))
+	r.SetStr("unix", Int(tm.Unix()))
+	return r
 }

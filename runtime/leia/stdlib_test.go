@@ -16,7 +16,7 @@ var partTwo = map[string]string{
 	"loop": "AI layer", "eval": "AI layer (evaluate harness)", "toolof": "AI layer",
 	"http": "needs the network layer", "db": "needs a database", "data": "data frames (q dialect)",
 	"linalg": "not provided", "q": "q dialect (data frames)", "context": "not provided",
-	"net": "needs the network layer", "soa": "data frames (q dialect)", "xlsx": "not provided",
+	"net": "needs the network layer", "xlsx": "not provided",
 	"yaml": "not provided", "color": "not provided",
 	"vec": "not provided",
 }
