@@ -85,20 +85,64 @@ var (
 	breakParent = &Doc{k: kBreakParent, nl: true}
 )
 
+// Builder allocates documents in slabs: a formatter that builds many
+// documents for one Print allocates them through one Builder, a few large
+// allocations instead of one per document. A nil *Builder allocates each
+// document on its own (the package-level constructors). A Builder is not
+// safe for concurrent use; the documents it built stay valid as long as
+// they are referenced.
+type Builder struct {
+	docs []Doc
+	ptrs []*Doc
+}
+
+const slabSize = 512
+
+func (b *Builder) doc() *Doc {
+	if b == nil {
+		return new(Doc)
+	}
+	if len(b.docs) == 0 {
+		b.docs = make([]Doc, slabSize)
+	}
+	d := &b.docs[0]
+	b.docs = b.docs[1:]
+	return d
+}
+
+// list returns an empty slice with capacity n for a document's children.
+func (b *Builder) list(n int) []*Doc {
+	if b == nil || n > slabSize/4 {
+		return make([]*Doc, 0, n)
+	}
+	if len(b.ptrs) < n {
+		b.ptrs = make([]*Doc, slabSize)
+	}
+	l := b.ptrs[:0:n]
+	b.ptrs = b.ptrs[n:]
+	return l
+}
+
 // Text is literal text. Text containing a newline is written exactly as it
 // is, including the indentation of its later lines (strings that span lines
 // and source kept verbatim), and makes its groups break.
-func Text(s string) *Doc {
+func Text(s string) *Doc { return (*Builder)(nil).Text(s) }
+
+// Text is the package-level Text, allocated from b.
+func (b *Builder) Text(s string) *Doc {
 	if s == "" {
 		return nil
 	}
 	if len(s) == 1 && s[0] < 128 && s[0] != '\n' {
 		return asciiText[s[0]]
 	}
+	d := b.doc()
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return &Doc{k: kText, s: s, multiline: true, width: utf8.RuneCountInString(s[:i]), nl: true}
+		*d = Doc{k: kText, s: s, multiline: true, width: utf8.RuneCountInString(s[:i]), nl: true}
+		return d
 	}
-	return &Doc{k: kText, s: s, width: utf8.RuneCountInString(s)}
+	*d = Doc{k: kText, s: s, width: utf8.RuneCountInString(s)}
+	return d
 }
 
 // Line is a space when its group is flat and a line break otherwise.
@@ -114,7 +158,10 @@ func HardLine() *Doc { return hardLine }
 func BreakParent() *Doc { return breakParent }
 
 // Concat is the documents one after the other; nil parts are skipped.
-func Concat(parts ...*Doc) *Doc {
+func Concat(parts ...*Doc) *Doc { return (*Builder)(nil).Concat(parts...) }
+
+// Concat is the package-level Concat, allocated from b.
+func (b *Builder) Concat(parts ...*Doc) *Doc {
 	n := 0
 	for _, p := range parts {
 		if p != nil {
@@ -131,7 +178,8 @@ func Concat(parts ...*Doc) *Doc {
 			}
 		}
 	}
-	d := &Doc{k: kConcat, kids: make([]*Doc, 0, n)}
+	d := b.doc()
+	*d = Doc{k: kConcat, kids: b.list(n)}
 	for _, p := range parts {
 		if p == nil {
 			continue
@@ -145,7 +193,10 @@ func Concat(parts ...*Doc) *Doc {
 
 // ConcatOwned is Concat of parts, taking ownership of the slice (it may
 // be modified and kept): the builder's way to avoid a copy.
-func ConcatOwned(parts []*Doc) *Doc {
+func ConcatOwned(parts []*Doc) *Doc { return (*Builder)(nil).ConcatOwned(parts) }
+
+// ConcatOwned is the package-level ConcatOwned, allocated from b.
+func (b *Builder) ConcatOwned(parts []*Doc) *Doc {
 	n := 0
 	for _, p := range parts {
 		if p != nil {
@@ -159,7 +210,8 @@ func ConcatOwned(parts []*Doc) *Doc {
 	case 1:
 		return parts[0]
 	}
-	d := &Doc{k: kConcat, kids: parts[:n:n]}
+	d := b.doc()
+	*d = Doc{k: kConcat, kids: parts[:n:n]}
 	for _, p := range d.kids {
 		d.width += p.width
 		d.nl = d.nl || p.nl
@@ -184,29 +236,47 @@ func Join(sep *Doc, docs []*Doc) *Doc {
 }
 
 // Indent indents the line breaks inside d by one more level.
-func Indent(d *Doc) *Doc { return Nest(1, d) }
+func Indent(d *Doc) *Doc { return (*Builder)(nil).Nest(1, d) }
+
+// Indent is the package-level Indent, allocated from b.
+func (b *Builder) Indent(d *Doc) *Doc { return b.Nest(1, d) }
 
 // Nest indents the line breaks inside d by levels more levels (Wadler's
 // nest); a line-oriented formatter writes Nest(depth, HardLine()) for a
 // line break with a computed indentation.
-func Nest(levels int, d *Doc) *Doc {
+func Nest(levels int, d *Doc) *Doc { return (*Builder)(nil).Nest(levels, d) }
+
+// Nest is the package-level Nest, allocated from b.
+func (b *Builder) Nest(levels int, d *Doc) *Doc {
 	if d == nil {
 		return nil
 	}
 	if levels <= 0 {
 		return d
 	}
-	return &Doc{k: kIndent, kids: []*Doc{d}, width: d.width, nl: d.nl, levels: levels}
+	n := b.doc()
+	*n = Doc{k: kIndent, kids: b.one(d), width: d.width, nl: d.nl, levels: levels}
+	return n
+}
+
+// one is a one-element child list.
+func (b *Builder) one(d *Doc) []*Doc {
+	l := b.list(1)
+	return append(l, d)
 }
 
 // Group lays d out flat when it fits in the rest of the line (together
 // with what follows it up to the next line break), and broken otherwise.
 // A group whose content certainly spans lines always breaks.
-func Group(d *Doc) *Doc {
+func Group(d *Doc) *Doc { return (*Builder)(nil).Group(d) }
+
+// Group is the package-level Group, allocated from b.
+func (b *Builder) Group(d *Doc) *Doc {
 	if d == nil {
 		return nil
 	}
-	g := &Doc{k: kGroup, kids: []*Doc{d}, width: d.width, nl: d.nl}
+	g := b.doc()
+	*g = Doc{k: kGroup, kids: b.one(d), width: d.width, nl: d.nl}
 	if d.nl {
 		g.decided, g.broken = true, true
 	}
@@ -215,35 +285,54 @@ func Group(d *Doc) *Doc {
 
 // GroupWithin lays d out broken when it certainly spans lines or when its
 // flat width exceeds budget, and flat otherwise, wherever it is printed.
-func GroupWithin(budget int, d *Doc) *Doc {
+func GroupWithin(budget int, d *Doc) *Doc { return (*Builder)(nil).GroupWithin(budget, d) }
+
+// GroupWithin is the package-level GroupWithin, allocated from b.
+func (b *Builder) GroupWithin(budget int, d *Doc) *Doc {
 	if d == nil {
 		return nil
 	}
 	broken := d.nl || d.width > budget
-	return &Doc{k: kGroup, kids: []*Doc{d}, decided: true, broken: broken, width: d.width, nl: broken}
+	g := b.doc()
+	*g = Doc{k: kGroup, kids: b.one(d), decided: true, broken: broken, width: d.width, nl: broken}
+	return g
 }
 
 // Broken is d in a group that always breaks: its Lines are line breaks.
-func Broken(d *Doc) *Doc {
+func Broken(d *Doc) *Doc { return (*Builder)(nil).Broken(d) }
+
+// Broken is the package-level Broken, allocated from b.
+func (b *Builder) Broken(d *Doc) *Doc {
 	if d == nil {
 		return nil
 	}
-	return &Doc{k: kGroup, kids: []*Doc{d}, decided: true, broken: true, width: d.width, nl: true}
+	g := b.doc()
+	*g = Doc{k: kGroup, kids: b.one(d), decided: true, broken: true, width: d.width, nl: true}
+	return g
 }
 
 // Flat is d in a group that never breaks: its Lines are spaces. A HardLine
 // inside still breaks the line.
-func Flat(d *Doc) *Doc {
+func Flat(d *Doc) *Doc { return (*Builder)(nil).Flat(d) }
+
+// Flat is the package-level Flat, allocated from b.
+func (b *Builder) Flat(d *Doc) *Doc {
 	if d == nil {
 		return nil
 	}
-	return &Doc{k: kGroup, kids: []*Doc{d}, decided: true, width: d.width, nl: d.nl}
+	g := b.doc()
+	*g = Doc{k: kGroup, kids: b.one(d), decided: true, width: d.width, nl: d.nl}
+	return g
 }
 
 // IfBreak is broken when the innermost enclosing group breaks and flat when
 // it is laid out flat.
-func IfBreak(broken, flat *Doc) *Doc {
-	d := &Doc{k: kIfBreak, kids: []*Doc{broken}, alt: flat}
+func IfBreak(broken, flat *Doc) *Doc { return (*Builder)(nil).IfBreak(broken, flat) }
+
+// IfBreak is the package-level IfBreak, allocated from b.
+func (b *Builder) IfBreak(broken, flat *Doc) *Doc {
+	d := b.doc()
+	*d = Doc{k: kIfBreak, kids: b.one(broken), alt: flat}
 	if flat != nil {
 		d.width, d.nl = flat.width, flat.nl
 	}
@@ -253,11 +342,16 @@ func IfBreak(broken, flat *Doc) *Doc {
 // LineSuffix defers d to the end of the line it is printed on: the text of
 // a trailing comment that must stay behind the `,` printed after it. It
 // does not break its group; a line comment needs a BreakParent as well.
-func LineSuffix(d *Doc) *Doc {
+func LineSuffix(d *Doc) *Doc { return (*Builder)(nil).LineSuffix(d) }
+
+// LineSuffix is the package-level LineSuffix, allocated from b.
+func (b *Builder) LineSuffix(d *Doc) *Doc {
 	if d == nil {
 		return nil
 	}
-	return &Doc{k: kLineSuffix, kids: []*Doc{d}}
+	n := b.doc()
+	*n = Doc{k: kLineSuffix, kids: b.one(d)}
+	return n
 }
 
 // Width is d's flat width: the columns it takes when every group in it

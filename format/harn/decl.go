@@ -31,18 +31,18 @@ func (f *formatter) sourceFile(root *cst.Node) *doc.Doc {
 	var head *doc.Doc
 	start := 0
 	if len(kids) > 0 && kids[0].Kind == "shebang" {
-		head = doc.Text(strings.TrimRight(f.text(kids[0]), " \t\r"))
+		head = f.d.Text(strings.TrimRight(f.text(kids[0]), " \t\r"))
 		start = kids[0].End
 		kids = kids[1:]
 	}
 	afterOpen, body := f.stmtList(kids, start, topLevel, f.node)
 	switch {
 	case head == nil:
-		return doc.Concat(afterOpen, body)
+		return f.d.Concat(afterOpen, body)
 	case body == nil:
-		return doc.Concat(head, afterOpen)
+		return f.d.Concat(head, afterOpen)
 	}
-	return doc.Concat(head, afterOpen, doc.HardLine(), body)
+	return f.d.Concat(head, afterOpen, doc.HardLine(), body)
 }
 
 // enumVariant lays out `Name` or `Name(fields)`; the fields wrap as
@@ -55,7 +55,7 @@ func (f *formatter) enumVariant(n *cst.Node) *doc.Doc {
 	}
 	_ = open
 	nm := f.node(name)
-	return doc.Concat(nm, f.seq("(", open.End, inner, ")", seqOptions{prefix: f.ind*IndentWidth + nm.Width() + 1}))
+	return f.d.Concat(nm, f.seq("(", open.End, inner, ")", seqOptions{prefix: f.ind*IndentWidth + nm.Width() + 1}))
 }
 
 // attributed lays out attributes one per line above their declaration.
@@ -65,7 +65,7 @@ func (f *formatter) attributed(n *cst.Node) *doc.Doc {
 	for _, k := range n.Kids {
 		if prev != nil {
 			if isComment(k) && f.line(prev.End) == f.line(k.Start) {
-				parts = append(parts, doc.Text(" "), f.comment(k))
+				parts = append(parts, f.d.Text(" "), f.comment(k))
 				prev = k
 				continue
 			}
@@ -74,7 +74,7 @@ func (f *formatter) attributed(n *cst.Node) *doc.Doc {
 		parts = append(parts, f.node(k))
 		prev = k
 	}
-	return doc.Concat(parts...)
+	return f.d.Concat(parts...)
 }
 
 // importDecl lays out `import "path"` and `import { a, b } from "path"`;

@@ -74,11 +74,11 @@ func (f *formatter) spaced(n *cst.Node) *doc.Doc {
 	parts := make([]*doc.Doc, 0, 2*len(n.Kids))
 	for i, k := range n.Kids {
 		if i > 0 {
-			parts = append(parts, doc.Text(" "))
+			parts = append(parts, f.d.Text(" "))
 		}
 		parts = append(parts, f.node(k))
 	}
-	return doc.Concat(parts...)
+	return f.d.Concat(parts...)
 }
 
 // keyValue lays out `key: value` (dict entries, field initialisers, named
@@ -87,12 +87,12 @@ func (f *formatter) keyValue(n *cst.Node) *doc.Doc {
 	parts := make([]*doc.Doc, 0, len(n.Kids)+1)
 	for _, k := range n.Kids {
 		if !k.Named && k.Kind == ":" {
-			parts = append(parts, doc.Text(": "))
+			parts = append(parts, f.d.Text(": "))
 			continue
 		}
 		parts = append(parts, f.node(k))
 	}
-	return doc.Concat(parts...)
+	return f.d.Concat(parts...)
 }
 
 // binary lays out `left op right`. Upstream breaks before the operator
@@ -117,17 +117,17 @@ func (f *formatter) binary(n *cst.Node) *doc.Doc {
 	}
 	l := f.node(left)
 	r := f.node(right)
-	flat := doc.Concat(l, doc.Text(" "+opText+" "), r)
+	flat := f.d.Concat(l, f.d.Text(" "+opText+" "), r)
 	broken := f.line(left.Start) < f.line(right.Start) || l.HasNewline() ||
 		(!flat.HasNewline() && f.ind*IndentWidth+flat.Width() > Width)
 	if !broken {
 		return flat
 	}
-	cont := doc.Text(opText + " ")
+	cont := f.d.Text(opText + " ")
 	if !continuesLine(opText) {
-		l = doc.Concat(l, doc.Text(" \\"))
+		l = f.d.Concat(l, f.d.Text(" \\"))
 	}
-	return doc.Concat(l, doc.Indent(doc.Concat(doc.HardLine(), cont)), r)
+	return f.d.Concat(l, f.d.Indent(f.d.Concat(doc.HardLine(), cont)), r)
 }
 
 // continuesLine reports whether a line starting with op continues the
@@ -158,7 +158,7 @@ func (f *formatter) call(n *cst.Node) *doc.Doc {
 	callee := f.node(fn)
 	ta := f.node(targs)
 	argsDoc := f.argsWithPrefix(args, callee.Width()+ta.Width()+1)
-	return doc.Concat(callee, ta, argsDoc)
+	return f.d.Concat(callee, ta, argsDoc)
 }
 
 // argsWithPrefix lays out an arguments node with upstream's prefix.
@@ -188,11 +188,11 @@ func (f *formatter) methodCall(n, obj, op, prop, args *cst.Node) *doc.Doc {
 	opText := op.Kind
 	prefix := o.Width() + len(method) + 1 + len(opText)
 	a := f.argsWithPrefix(args, prefix)
-	tail := doc.Text(opText + method)
+	tail := f.d.Text(opText + method)
 	if f.line(n.End) > f.line(obj.End) || a.HasNewline() {
-		return doc.Concat(o, doc.Indent(doc.Concat(doc.HardLine(), tail)), a)
+		return f.d.Concat(o, f.d.Indent(f.d.Concat(doc.HardLine(), tail)), a)
 	}
-	return doc.Concat(o, tail, a)
+	return f.d.Concat(o, tail, a)
 }
 
 // member lays out a property access; it never breaks.
@@ -201,7 +201,7 @@ func (f *formatter) member(n *cst.Node) *doc.Doc {
 	if obj == nil {
 		return f.generic(n)
 	}
-	return doc.Concat(f.node(obj), doc.Text(op.Kind), f.node(prop))
+	return f.d.Concat(f.node(obj), f.d.Text(op.Kind), f.node(prop))
 }
 
 // structExpr lays out `Name {field: value}`.
@@ -211,7 +211,7 @@ func (f *formatter) structExpr(n *cst.Node) *doc.Doc {
 		return f.generic(n)
 	}
 	nm := f.node(name)
-	return doc.Concat(nm, doc.Text(" "), f.bracketSeq(body, "{", "}", seqOptions{prefix: nm.Width() + 2}))
+	return f.d.Concat(nm, f.d.Text(" "), f.bracketSeq(body, "{", "}", seqOptions{prefix: nm.Width() + 2}))
 }
 
 // approval lays out `request_approval(args)` like a call.
@@ -221,7 +221,7 @@ func (f *formatter) approval(n *cst.Node) *doc.Doc {
 		return f.generic(n)
 	}
 	p := f.text(prim)
-	return doc.Concat(doc.Text(p), f.bracketSeq(args, "(", ")", seqOptions{prefix: len(p) + 1}))
+	return f.d.Concat(f.d.Text(p), f.bracketSeq(args, "(", ")", seqOptions{prefix: len(p) + 1}))
 }
 
 // simpleKinds are the expressions upstream keeps on the line of a closure's
@@ -295,13 +295,13 @@ func (f *formatter) closureBody(n *cst.Node, broken bool) *doc.Doc {
 			return f.generic(n)
 		}
 	}
-	head := doc.Text("{ ->")
+	head := f.d.Text("{ ->")
 	if params := n.Child("parameters"); params != nil {
-		head = doc.Concat(doc.Text("{ "), f.node(params), doc.Text(" ->"))
+		head = f.d.Concat(f.d.Text("{ "), f.node(params), f.d.Text(" ->"))
 	}
 	body := inner[arrow+1:]
 	if s := soleSimpleStatement(body); s != nil && !broken {
-		return doc.Concat(head, doc.Text(" "), f.node(s), doc.Text(" }"))
+		return f.d.Concat(head, f.d.Text(" "), f.node(s), f.d.Text(" }"))
 	}
 	return f.block(head, inner[arrow].End, body, f.node)
 }
@@ -317,9 +317,9 @@ func (f *formatter) functionExpr(n *cst.Node) *doc.Doc {
 	head := f.genericUpTo(n, body)
 	_, inner := braced(body)
 	if s := soleSimpleStatement(inner); s != nil {
-		return doc.Concat(head, doc.Text(" { "), f.node(s), doc.Text(" }"))
+		return f.d.Concat(head, f.d.Text(" { "), f.node(s), f.d.Text(" }"))
 	}
-	return doc.Concat(head, doc.Text(" "), f.node(body))
+	return f.d.Concat(head, f.d.Text(" "), f.node(body))
 }
 
 // matchBody lays out the arms of a match, one per line; `,` and `;`
@@ -329,7 +329,7 @@ func (f *formatter) matchBody(n *cst.Node) *doc.Doc {
 	if open == nil {
 		return f.generic(n)
 	}
-	return f.block(doc.Text("{"), open.End, inner, f.node)
+	return f.block(f.d.Text("{"), open.End, inner, f.node)
 }
 
 // matchArm lays out `pattern [if guard] -> { body }`, the body on the
@@ -342,9 +342,9 @@ func (f *formatter) matchArm(n *cst.Node) *doc.Doc {
 	head := f.genericUpTo(n, body)
 	_, inner := braced(body)
 	if s := soleSimpleStatement(inner); s != nil {
-		return doc.Concat(head, doc.Text(" { "), f.node(s), doc.Text(" }"))
+		return f.d.Concat(head, f.d.Text(" { "), f.node(s), f.d.Text(" }"))
 	}
-	return doc.Concat(head, doc.Text(" "), f.node(body))
+	return f.d.Concat(head, f.d.Text(" "), f.node(body))
 }
 
 // parallel lays out `parallel [each|settle] value [with { options }] {
@@ -354,7 +354,7 @@ func (f *formatter) parallel(n *cst.Node) *doc.Doc {
 	var parts []*doc.Doc
 	for i, k := range n.Kids {
 		if i > 0 {
-			parts = append(parts, doc.Text(" "))
+			parts = append(parts, f.d.Text(" "))
 		}
 		switch {
 		case k.Field == "options" && k.Kind == "dict" && !hasCommentKid(k):
@@ -365,7 +365,7 @@ func (f *formatter) parallel(n *cst.Node) *doc.Doc {
 			parts = append(parts, f.node(k))
 		}
 	}
-	return doc.Concat(parts...)
+	return f.d.Concat(parts...)
 }
 
 // rethrow lays out `try* operand`.
@@ -374,5 +374,5 @@ func (f *formatter) rethrow(n *cst.Node) *doc.Doc {
 	if op == nil {
 		return f.generic(n)
 	}
-	return doc.Concat(doc.Text("try* "), f.node(op))
+	return f.d.Concat(f.d.Text("try* "), f.node(op))
 }

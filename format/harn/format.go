@@ -77,8 +77,9 @@ func (e *SyntaxError) Unwrap() error { return ErrSyntax }
 // Format returns src formatted. Source with syntax errors is not
 // formatted: the error is a *SyntaxError.
 func Format(src []byte) ([]byte, error) {
-	root, err := Parse(src)
-	if err != nil {
+	root, release := cst.ParseScratch(binding.Language(), src)
+	defer release()
+	if err := check(root); err != nil {
 		return nil, err
 	}
 	return FormatTree(src, root), nil
@@ -88,13 +89,22 @@ func Format(src []byte) ([]byte, error) {
 // *SyntaxError when src has syntax errors.
 func Parse(src []byte) (*cst.Node, error) {
 	root := cst.Parse(binding.Language(), src)
-	if root == nil {
-		return nil, &SyntaxError{Offset: -1}
-	}
-	if root.HasError {
-		return nil, &SyntaxError{Offset: cst.FirstError(root)}
+	if err := check(root); err != nil {
+		return nil, err
 	}
 	return root, nil
+}
+
+// check turns a tree the parser gave up on or with syntax errors into a
+// *SyntaxError.
+func check(root *cst.Node) error {
+	if root == nil {
+		return &SyntaxError{Offset: -1}
+	}
+	if root.HasError {
+		return &SyntaxError{Offset: cst.FirstError(root)}
+	}
+	return nil
 }
 
 // FormatTree formats src given its tree (from Parse). The result ends in
@@ -115,6 +125,8 @@ type formatter struct {
 	newlines []int
 	// depth is the recursion depth of node.
 	depth int
+	// d allocates the documents of this formatting.
+	d *doc.Builder
 	// ind is the logical indentation level of the node being built, as
 	// upstream counts it: one per enclosing block and per enclosing comma
 	// sequence, whether or not the sequence breaks.
@@ -122,7 +134,7 @@ type formatter struct {
 }
 
 func newFormatter(src []byte) *formatter {
-	f := &formatter{src: src}
+	f := &formatter{src: src, d: new(doc.Builder)}
 	for i, c := range src {
 		if c == '\n' {
 			f.newlines = append(f.newlines, i)
@@ -147,4 +159,4 @@ func (f *formatter) text(n *cst.Node) string {
 }
 
 // verbatim is n exactly as written.
-func (f *formatter) verbatim(n *cst.Node) *doc.Doc { return doc.Text(f.text(n)) }
+func (f *formatter) verbatim(n *cst.Node) *doc.Doc { return f.d.Text(f.text(n)) }

@@ -49,7 +49,7 @@ func (f *formatter) stmtList(kids []*cst.Node, openEnd int, style listStyle, ite
 	for i, e := range elems {
 		if isComment(e) && f.line(e.Start) == f.line(prevEnd) && (prev != nil || openEnd > 0 || e.Start > 0) {
 			// A comment on the line of what precedes it trails it.
-			c := doc.Concat(doc.Text(" "), f.comment(e))
+			c := f.d.Concat(f.d.Text(" "), f.comment(e))
 			if prev == nil {
 				opens = append(opens, c)
 			} else {
@@ -60,7 +60,7 @@ func (f *formatter) stmtList(kids []*cst.Node, openEnd int, style listStyle, ite
 		}
 		if prev != nil && prev.Kind == "block_comment" && f.line(prev.End) == f.line(e.Start) {
 			// `/* note */ let x = 1`: the comment stays in front.
-			parts = append(parts, doc.Text(" "))
+			parts = append(parts, f.d.Text(" "))
 		} else if prev != nil {
 			parts = append(parts, doc.HardLine())
 			blank := f.blankBetween(prevEnd, e.Start)
@@ -81,7 +81,7 @@ func (f *formatter) stmtList(kids []*cst.Node, openEnd int, style listStyle, ite
 	if prev == nil && len(opens) == 0 {
 		return nil, nil
 	}
-	return doc.ConcatOwned(opens), doc.ConcatOwned(parts)
+	return f.d.ConcatOwned(opens), f.d.ConcatOwned(parts)
 }
 
 // needsTopLevelBlank reports whether a blank line follows the top-level
@@ -105,9 +105,9 @@ func (f *formatter) block(open *doc.Doc, openEnd int, kids []*cst.Node, item fun
 	afterOpen, body := f.stmtList(kids, openEnd, inBlock, item)
 	f.ind--
 	if body == nil {
-		return doc.Concat(open, afterOpen, doc.HardLine(), doc.Text("}"))
+		return f.d.Concat(open, afterOpen, doc.HardLine(), f.d.Text("}"))
 	}
-	return doc.Concat(open, afterOpen, doc.Indent(doc.Concat(doc.HardLine(), body)), doc.HardLine(), doc.Text("}"))
+	return f.d.Concat(open, afterOpen, f.d.Indent(f.d.Concat(doc.HardLine(), body)), doc.HardLine(), f.d.Text("}"))
 }
 
 // braced returns the children of n between its first `{` (or the token
@@ -135,7 +135,7 @@ func (f *formatter) blockOf(n *cst.Node) *doc.Doc {
 	if open == nil {
 		return f.generic(n)
 	}
-	return f.block(doc.Text("{"), open.End, inner, f.node)
+	return f.block(f.d.Text("{"), open.End, inner, f.node)
 }
 
 // seqOptions are the knobs of seq.
@@ -174,7 +174,7 @@ func (f *formatter) seq(open string, openEnd int, kids []*cst.Node, close string
 		}
 	}
 	if len(items) == 0 && !comments {
-		return doc.Text(open + close)
+		return f.d.Text(open + close)
 	}
 	f.ind++
 	defer func() { f.ind-- }()
@@ -185,9 +185,9 @@ func (f *formatter) seq(open string, openEnd int, kids []*cst.Node, close string
 	var prev *cst.Node
 	for _, it := range items {
 		if prev != nil {
-			parts = append(parts, doc.Text(","))
+			parts = append(parts, f.d.Text(","))
 			if f.blankBetween(prev.End, it.Start) {
-				parts = append(parts, doc.IfBreak(doc.HardLine(), nil))
+				parts = append(parts, f.d.IfBreak(doc.HardLine(), nil))
 			}
 			parts = append(parts, doc.Line())
 		}
@@ -196,9 +196,9 @@ func (f *formatter) seq(open string, openEnd int, kids []*cst.Node, close string
 	}
 	if o.neverBreak {
 		if o.pad {
-			return doc.Concat(doc.Text(open+" "), doc.Flat(doc.Concat(parts...)), doc.Text(" "+close))
+			return f.d.Concat(f.d.Text(open+" "), f.d.Flat(f.d.Concat(parts...)), f.d.Text(" "+close))
 		}
-		return doc.Concat(doc.Text(open), doc.Flat(doc.Concat(parts...)), doc.Text(close))
+		return f.d.Concat(f.d.Text(open), f.d.Flat(f.d.Concat(parts...)), f.d.Text(close))
 	}
 	edge := doc.SoftLine()
 	budget := Width - 1 - o.prefix
@@ -206,11 +206,11 @@ func (f *formatter) seq(open string, openEnd int, kids []*cst.Node, close string
 		edge = doc.Line()
 		budget += 2
 	}
-	inner := doc.Concat(
-		doc.Indent(doc.Concat(edge, doc.ConcatOwned(parts), doc.IfBreak(doc.Text(","), nil))),
+	inner := f.d.Concat(
+		f.d.Indent(f.d.Concat(edge, f.d.ConcatOwned(parts), f.d.IfBreak(f.d.Text(","), nil))),
 		edge,
 	)
-	return doc.Concat(doc.Text(open), doc.GroupWithin(budget, inner), doc.Text(close))
+	return f.d.Concat(f.d.Text(open), f.d.GroupWithin(budget, inner), f.d.Text(close))
 }
 
 // seqWithComments is seq's always-broken layout for a sequence with
@@ -225,11 +225,11 @@ func (f *formatter) seqWithComments(open string, openEnd int, kids []*cst.Node, 
 			continue
 		}
 		if isComment(k) && f.line(k.Start) == f.line(prevEnd) {
-			c := doc.Concat(doc.Text(" "), f.comment(k))
+			c := f.d.Concat(f.d.Text(" "), f.comment(k))
 			if first {
 				opens = append(opens, c)
 			} else {
-				lines[len(lines)-1] = doc.Concat(lines[len(lines)-1], c)
+				lines[len(lines)-1] = f.d.Concat(lines[len(lines)-1], c)
 			}
 			prevEnd = k.End
 			continue
@@ -238,10 +238,10 @@ func (f *formatter) seqWithComments(open string, openEnd int, kids []*cst.Node, 
 		if isComment(k) {
 			d = f.comment(k)
 		} else {
-			d = doc.Concat(o.item(k), doc.Text(","))
+			d = f.d.Concat(o.item(k), f.d.Text(","))
 		}
 		if !first && f.blankBetween(prevEnd, k.Start) {
-			d = doc.Concat(doc.HardLine(), d)
+			d = f.d.Concat(doc.HardLine(), d)
 		}
 		lines = append(lines, d)
 		first = false
@@ -251,5 +251,5 @@ func (f *formatter) seqWithComments(open string, openEnd int, kids []*cst.Node, 
 	for _, l := range lines {
 		body = append(body, doc.HardLine(), l)
 	}
-	return doc.Concat(doc.Text(open), doc.Concat(opens...), doc.Indent(doc.Concat(body...)), doc.HardLine(), doc.Text(close))
+	return f.d.Concat(f.d.Text(open), f.d.Concat(opens...), f.d.Indent(f.d.Concat(body...)), doc.HardLine(), f.d.Text(close))
 }

@@ -74,7 +74,7 @@ func hasCommentKid(n *cst.Node) bool {
 // comment left open at the end of the file runs into the file's last
 // newline).
 func (f *formatter) comment(n *cst.Node) *doc.Doc {
-	return doc.Text(strings.TrimRight(f.text(n), " \t\r\n"))
+	return f.d.Text(strings.TrimRight(f.text(n), " \t\r\n"))
 }
 
 // generic lays out n's children one after the other with the spacing of
@@ -124,7 +124,7 @@ func (f *formatter) genericKids(n *cst.Node, kids []*cst.Node, hook func(k *cst.
 				parts = append(parts, doc.HardLine())
 				broke = true
 			case isComment(k) || isComment(prev) || spaceBetween(n, prev, k):
-				parts = append(parts, doc.Text(" "))
+				parts = append(parts, f.d.Text(" "))
 				width++
 			}
 		}
@@ -144,9 +144,9 @@ func (f *formatter) genericKids(n *cst.Node, kids []*cst.Node, hook func(k *cst.
 		broke = true
 	}
 	if !broke || len(parts) < 2 {
-		return doc.ConcatOwned(parts)
+		return f.d.ConcatOwned(parts)
 	}
-	return doc.Concat(parts[0], doc.Indent(doc.Concat(parts[1:]...)))
+	return f.d.Concat(parts[0], f.d.Indent(f.d.Concat(parts[1:]...)))
 }
 
 // noSpaceAfter are tokens never followed by a space.

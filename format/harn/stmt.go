@@ -24,7 +24,7 @@ func (f *formatter) selectStmt(n *cst.Node) *doc.Doc {
 			return f.generic(n)
 		}
 	}
-	return f.block(doc.Text("select {"), open.End, inner, f.node)
+	return f.block(f.d.Text("select {"), open.End, inner, f.node)
 }
 
 // blockStmt lays out `block {` statements `}`.
@@ -33,5 +33,5 @@ func (f *formatter) blockStmt(n *cst.Node) *doc.Doc {
 	if open == nil {
 		return f.generic(n)
 	}
-	return f.block(doc.Text("block {"), open.End, inner, f.node)
+	return f.block(f.d.Text("block {"), open.End, inner, f.node)
 }

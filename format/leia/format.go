@@ -83,8 +83,9 @@ func Format(src []byte) ([]byte, error) { return FormatWith(src, Options{}) }
 
 // FormatWith is Format with options.
 func FormatWith(src []byte, opts Options) ([]byte, error) {
-	root, err := Parse(src)
-	if err != nil {
+	root, release := cst.ParseScratch(binding.Language(), src)
+	defer release()
+	if err := check(root); err != nil {
 		return nil, err
 	}
 	return FormatTree(src, root, opts), nil
@@ -94,13 +95,22 @@ func FormatWith(src []byte, opts Options) ([]byte, error) {
 // *SyntaxError when src has syntax errors.
 func Parse(src []byte) (*cst.Node, error) {
 	root := cst.Parse(binding.Language(), src)
-	if root == nil {
-		return nil, &SyntaxError{Offset: -1}
-	}
-	if root.HasError {
-		return nil, &SyntaxError{Offset: cst.FirstError(root)}
+	if err := check(root); err != nil {
+		return nil, err
 	}
 	return root, nil
+}
+
+// check turns a tree the parser gave up on or with syntax errors into a
+// *SyntaxError.
+func check(root *cst.Node) error {
+	if root == nil {
+		return &SyntaxError{Offset: -1}
+	}
+	if root.HasError {
+		return &SyntaxError{Offset: cst.FirstError(root)}
+	}
+	return nil
 }
 
 // FormatTree formats src given its tree (from Parse).

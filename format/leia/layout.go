@@ -12,6 +12,7 @@ import (
 // collapsed to one), the bracket indentation of indentLevel at each line
 // start, and the spacing of spacing between tokens on a line.
 func layout(src []byte, toks []token) *doc.Doc {
+	b := new(doc.Builder)
 	parts := make([]*doc.Doc, 0, 2*len(toks)+1)
 	// open are the brackets open at this point, each with the level of the
 	// line it was opened on.
@@ -40,15 +41,15 @@ func layout(src []byte, toks []token) *doc.Doc {
 					// Past MaxDepth the line keeps its own indentation, so
 					// the output stays linear in the input.
 					indent := gap[bytes.LastIndexByte(gap, '\n')+1:]
-					parts = append(parts, doc.HardLine(), doc.Text(string(indent)))
+					parts = append(parts, doc.HardLine(), b.Text(string(indent)))
 				} else {
-					parts = append(parts, doc.Nest(level, doc.HardLine()))
+					parts = append(parts, b.Nest(level, doc.HardLine()))
 				}
 			} else if sp := spacing(src, toks, i); sp != "" {
-				parts = append(parts, doc.Text(sp))
+				parts = append(parts, b.Text(sp))
 			}
 		}
-		parts = append(parts, doc.Text(tokenText(src, t)))
+		parts = append(parts, b.Text(tokenText(src, t)))
 		if atomic[t.n.Kind] || t.n.Named {
 			continue
 		}
@@ -66,7 +67,7 @@ func layout(src []byte, toks []token) *doc.Doc {
 			}
 		}
 	}
-	return doc.Concat(parts...)
+	return b.Concat(parts...)
 }
 
 // firstCloser returns the closing bracket that starts the line starting

@@ -43,6 +43,33 @@ var parsers sync.Map // *sitter.Language -> *sync.Pool
 // pooled parser and copies the tree. It returns nil when the parser gave
 // up (tsutil's budget).
 func Parse(lang *sitter.Language, src []byte) *Node {
+	root, _ := parse(lang, src, nil)
+	return root
+}
+
+// ParseScratch is Parse into recycled memory: the tree is valid until
+// release is called, after which it must not be used. A formatter that
+// keeps nothing of the tree once it has printed uses it so that formatting
+// file after file does not allocate a tree each time.
+func ParseScratch(lang *sitter.Language, src []byte) (root *Node, release func()) {
+	a := arrayPool.Get().(*arrays)
+	root, a = parse(lang, src, a)
+	return root, func() {
+		clear(a.nodes[:cap(a.nodes)])
+		clear(a.kids[:cap(a.kids)])
+		arrayPool.Put(a)
+	}
+}
+
+// arrays are the backing arrays of a tree built by ParseScratch.
+type arrays struct {
+	nodes []Node
+	kids  []*Node
+}
+
+var arrayPool = sync.Pool{New: func() any { return new(arrays) }}
+
+func parse(lang *sitter.Language, src []byte, a *arrays) (*Node, *arrays) {
 	v, ok := parsers.Load(lang)
 	if !ok {
 		v, _ = parsers.LoadOrStore(lang, &sync.Pool{New: func() any {
@@ -61,10 +88,10 @@ func Parse(lang *sitter.Language, src []byte) *Node {
 	tree := tsutil.Parse(p, src, nil)
 	if tree == nil {
 		p.Reset()
-		return nil
+		return nil, a
 	}
 	defer tree.Close()
-	return Build(tree, lang)
+	return build(tree, lang, a)
 }
 
 // walkBufs recycles the record arrays between builds, so that a walk
@@ -73,8 +100,15 @@ var walkBufs = sync.Pool{New: func() any { return new([]tsflat.Record) }}
 
 // Build copies tree into Go memory. It returns nil for a nil tree.
 func Build(tree *sitter.Tree, lang *sitter.Language) *Node {
+	root, _ := build(tree, lang, nil)
+	return root
+}
+
+// build is Build into a's arrays when a is not nil (growing them as
+// needed), into new ones otherwise.
+func build(tree *sitter.Tree, lang *sitter.Language, a *arrays) (*Node, *arrays) {
 	if tree == nil {
-		return nil
+		return nil, a
 	}
 	names := tsflat.NamesOf(lang)
 	bp := walkBufs.Get().(*[]tsflat.Record)
@@ -84,10 +118,18 @@ func Build(tree *sitter.Tree, lang *sitter.Language) *Node {
 		walkBufs.Put(bp)
 	}()
 	if len(recs) == 0 {
-		return nil
+		return nil, a
 	}
-	nodes := make([]Node, len(recs))
-	kids := make([]*Node, len(recs)-1)
+	var nodes []Node
+	var kids []*Node
+	if a != nil && cap(a.nodes) >= len(recs) {
+		nodes, kids = a.nodes[:len(recs)], a.kids[:len(recs)-1]
+	} else {
+		nodes, kids = make([]Node, len(recs)), make([]*Node, len(recs)-1)
+		if a != nil {
+			a.nodes, a.kids = nodes, kids
+		}
+	}
 	off := 0
 	for i := range recs {
 		r := &recs[i]
@@ -109,7 +151,7 @@ func Build(tree *sitter.Tree, lang *sitter.Language) *Node {
 			p.Kids = append(p.Kids, n)
 		}
 	}
-	return &nodes[0]
+	return &nodes[0], a
 }
 
 // Child returns the first child in field, or nil.
