@@ -25,6 +25,8 @@ func openExtra(in *Interp) {
 	openProcess(in)
 	openBinary(in)
 	openSoa(in)
+	openNet(in)
+	openVecColor(in)
 }
 
 func openURL(in *Interp) {

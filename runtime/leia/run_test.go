@@ -251,3 +251,19 @@ func TestExtensionsWrapRuns(t *testing.T) {
 		t.Fatalf("run error %v, finish saw %v", err, finished)
 	}
 }
+
+// TestNetworkNeedsGrant: http and net go through the host, which refuses
+// without --allow-net.
+func TestNetworkNeedsGrant(t *testing.T) {
+	dir := t.TempDir()
+	src := []byte(`r, err := http.get("http://127.0.0.1:9/x")
+assert(r == nil, "request went out")
+assert(string.find(err, "allow%-net"), err)
+print("ok")`)
+	p := filepath.Join(dir, "n.leia")
+	os.WriteFile(p, src, 0o644)
+	var out bytes.Buffer
+	if err := RunProgram(context.Background(), runner.Program{Path: p, Src: src}, runner.Env{Stdout: &out, Stderr: &out}); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+}

@@ -14,11 +14,9 @@ import (
 var partTwo = map[string]string{
 	"llm": "AI layer", "msg": "AI layer", "history": "AI layer", "chat": "AI layer",
 	"loop": "AI layer", "eval": "AI layer (evaluate harness)", "toolof": "AI layer",
-	"http": "needs the network layer", "db": "needs a database", "data": "data frames (q dialect)",
-	"linalg": "not provided", "q": "q dialect (data frames)", "context": "not provided",
-	"net": "needs the network layer", "xlsx": "not provided",
-	"yaml": "not provided", "color": "not provided",
-	"vec": "not provided",
+	"db": "needs a database", "data": "data frames (q dialect)",
+	"linalg": "not provided", "q": "q dialect (data frames)",
+	"xlsx": "not provided", "yaml": "not provided",
 }
 
 func TestStdlibTableHasImplementations(t *testing.T) {
