@@ -319,6 +319,13 @@ func (c *checker) varDecl(sc *scope, d *ast.VarDecl) {
 		t = widen(vt)
 	}
 	nilInit := declared == nil && d.Value != nil && kind != kindConst && types.IsBasic(vt, types.Nil)
+	if nilInit {
+		// `var best = nil`: a slot for a value assigned later, perhaps
+		// further down a loop body than a use (`if best == nil || d <
+		// best`). Until the walk meets its first assignment nothing is
+		// certain about it; from there it holds that type or nil.
+		t = types.AnyType
+	}
 	_, wild := d.Pattern.(*ast.WildcardPattern)
 	if id, ok := d.Pattern.(*ast.Ident); wild || (ok && id.Name == "_") {
 		if stdlib.IsOutcome(vt) {

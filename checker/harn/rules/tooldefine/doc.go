@@ -13,7 +13,9 @@
 // to the model provider. The runtime refuses a config that contradicts
 // itself when tool_define runs; for a config written as a dict literal
 // the checker reports the same problems first, in the runtime's words:
-// an unknown executor, no handler and no executor, a handler beside an
+// an unknown executor, no handler and no executor, executor "harn"
+// without a handler (except for the tools the runtime answers itself:
+// read_file, list_directory, emit_plan, update_plan), a handler beside an
 // executor that never calls it, a host_bridge tool without
 // host_capability, an mcp_server tool without mcp_server, a harn tool
 // that also names a host capability or server, and `params` written for

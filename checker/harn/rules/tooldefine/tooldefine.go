@@ -26,6 +26,10 @@ var Rule = &analysis.Rule{
 // executors are the values `executor` may take.
 var executors = []string{"harn", "host_bridge", "mcp_server", "provider_native"}
 
+// runtimeTools are tools the runtime itself answers, so an explicit
+// executor "harn" needs no handler for them.
+var runtimeTools = map[string]bool{"read_file": true, "list_directory": true, "emit_plan": true, "update_plan": true}
+
 func run(p *analysis.Pass) {
 	for _, c := range p.Facts.Calls {
 		if c.Name != "tool_define" || !c.Builtin || c.Node == nil || len(c.Node.Args) != 4 {
@@ -139,7 +143,7 @@ func problem(cfg map[string]*field, name string) (string, *ast.DictEntry) {
 	}
 	switch resolved {
 	case "harn":
-		if handler == nil && executor != nil {
+		if handler == nil && executor != nil && !runtimeTools[unquote(name)] {
 			return fmt.Sprintf("tool %s declares executor: \"harn\" but has no `handler`. Attach the handler fn or change the executor", name), executor.entry
 		}
 		if f := set("host_capability"); f != nil {
@@ -178,4 +182,11 @@ func unparen(e ast.Expr) ast.Expr {
 		}
 		e = p.X
 	}
+}
+
+func unquote(s string) string {
+	if u, err := strconv.Unquote(s); err == nil {
+		return u
+	}
+	return s
 }
