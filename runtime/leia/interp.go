@@ -86,6 +86,10 @@ type Interp struct {
 	requiring map[string]bool
 	gcStopped bool
 	gcMode    string
+	// hook and sink are debug.setHook/setSink callbacks (nil: none);
+	// inHook stops a hook from observing itself.
+	hook, sink Value
+	inHook     bool
 }
 
 // New returns an interpreter with the standard library installed.

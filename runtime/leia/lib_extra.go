@@ -578,6 +578,68 @@ func openDebug(in *Interp) {
 		"getmetatable": func(t *Thread, a []Value) ([]Value, error) {
 			return t.Ret1(TableValue(t.in.metaOf(Arg(a, 0)))), nil
 		},
+		// stack lists the active Leia calls, outermost first.
+		"stack": func(t *Thread, a []Value) ([]Value, error) {
+			out := NewTable(t.depth, 0)
+			for d := 1; d <= t.depth; d++ {
+				out.Append(TableValue(frameInfo(t, d)))
+			}
+			return t.Ret1(TableValue(out)), nil
+		},
+		// info(level) describes the level-th active function (0: the
+		// caller of info); info(f) describes a function.
+		"info": func(t *Thread, a []Value) ([]Value, error) {
+			if f := Arg(a, 0); f.IsFunction() {
+				return t.Ret1(TableValue(debugFuncInfo(f))), nil
+			}
+			level, _ := toInteger(Arg(a, 0))
+			d := t.depth - int(level)
+			if d < 1 || d > t.depth {
+				return t.Ret1(Nil), nil
+			}
+			return t.Ret1(TableValue(frameInfo(t, d))), nil
+		},
+		"setHook": func(t *Thread, a []Value) ([]Value, error) {
+			if v := Arg(a, 0); v.k != KindNil && !v.IsFunction() {
+				return nil, typeError(0, "setHook", "function or nil", v)
+			}
+			t.in.hook = Arg(a, 0)
+			return nil, nil
+		},
+		"getHook": func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(t.in.hook), nil },
+		"setSink": func(t *Thread, a []Value) ([]Value, error) {
+			if v := Arg(a, 0); v.k != KindNil && !v.IsFunction() {
+				return nil, typeError(0, "setSink", "function or nil", v)
+			}
+			t.in.sink = Arg(a, 0)
+			return nil, nil
+		},
+		// emit reports a named event to the hook and the sink.
+		"emit": func(t *Thread, a []Value) ([]Value, error) {
+			name, err := CheckString(a, 0, "emit")
+			if err != nil {
+				return nil, err
+			}
+			t.fireHook("emit", "event", name)
+			if t.in.sink.k != KindNil {
+				e := NewTable(0, 2)
+				e.SetStr("event", String(name))
+				e.SetStr("data", Arg(a, 1))
+				t.Call(t.in.sink, TableValue(e))
+			}
+			return nil, nil
+		},
+		"value": func(t *Thread, a []Value) ([]Value, error) {
+			v := Arg(a, 0)
+			r := NewTable(0, 4)
+			r.SetStr("type", String(v.TypeName()))
+			r.SetStr("truthy", Bool(v.Truthy()))
+			r.SetStr("text", String(inspectValue(t, v, 0)))
+			if v.k == KindTable {
+				r.SetStr("length", Int(int64(v.Table().Len())))
+			}
+			return t.Ret1(TableValue(r)), nil
+		},
 	})
 	in.Register("sleep", func(t *Thread, a []Value) ([]Value, error) {
 		s, err := OptFloat(a, 0, "sleep", 0)
@@ -643,4 +705,47 @@ func openProcess(in *Interp) {
 		},
 		"pid": func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Int(0)), nil },
 	})
+}
+
+// frameInfo describes active frame d: the function's name, where it is
+// defined (line, column) and where it is now (currentLine).
+func frameInfo(t *Thread, d int) *Table {
+	fr := t.frames[d]
+	r := debugFuncInfo(closureValue(fr.cl))
+	pos := fr.callPos
+	if pos >= 0 {
+		line, col := fr.cl.proto.chunk.position(int(pos))
+		r.SetStr("currentLine", Int(int64(line)))
+		r.SetStr("currentColumn", Int(int64(col)))
+		r.SetStr("currentline", Int(int64(line)))
+	}
+	return r
+}
+
+func debugFuncInfo(f Value) *Table {
+	r := NewTable(0, 8)
+	if f.k == KindNative {
+		r.SetStr("what", String("Go"))
+		r.SetStr("source", String("=[Go]"))
+		r.SetStr("sourceName", String("=[Go]"))
+		r.SetStr("name", String(f.Native().Name))
+		return r
+	}
+	p := f.closure().proto
+	line, col := p.chunk.position(int(p.pos))
+	r.SetStr("what", String("Leia"))
+	r.SetStr("source", String(p.chunk.Name))
+	r.SetStr("sourceName", String(p.chunk.Name))
+	r.SetStr("short_src", String(p.chunk.Name))
+	r.SetStr("line", Int(int64(line)))
+	r.SetStr("linedefined", Int(int64(line)))
+	r.SetStr("column", Int(int64(col)))
+	r.SetStr("nparams", Int(int64(p.nparams)))
+	r.SetStr("isvararg", Bool(p.variadic))
+	name := p.Name
+	if name == "" {
+		name = "?"
+	}
+	r.SetStr("name", String(name))
+	return r
 }

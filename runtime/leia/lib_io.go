@@ -577,6 +577,9 @@ func openFS(in *Interp) {
 			r.SetStr("name", String(st.Name()))
 			r.SetStr("size", Int(st.Size()))
 			r.SetStr("isDir", Bool(st.IsDir()))
+			r.SetStr("isdir", Bool(st.IsDir()))
+			r.SetStr("isfile", Bool(st.Mode().IsRegular()))
+			r.SetStr("isFile", Bool(st.Mode().IsRegular()))
 			r.SetStr("mode", Int(int64(st.Mode().Perm())))
 			r.SetStr("modTime", Int(st.ModTime().Unix()))
 			return t.Ret1(TableValue(r)), nil
@@ -652,7 +655,43 @@ func openFS(in *Interp) {
 		}),
 	})
 	m := in.globals.GetStr("fs").Table()
-	for alias, name := range map[string]string{"read": "readFile", "write": "writeFile", "append": "appendFile", "list": "readDir", "ls": "readDir"} {
+	m.SetStr("tempfile", NewNative("tempfile", withHost("tempfile", func(t *Thread, h *host.Host, a []Value) ([]Value, error) {
+		dir := h.TempDir()
+		if d := Arg(a, 0); d.k == KindString {
+			dir = d.AsString()
+		}
+		prefix, err := OptString(a, 1, "tempfile", "leia-")
+		if err != nil {
+			return nil, err
+		}
+		if _, cerr := h.CheckPath("write", filepath.Join(dir, prefix)); cerr != nil {
+			return ioFail(t, cerr)
+		}
+		f, cerr := os.CreateTemp(h.Abs(dir), prefix+"*")
+		if cerr != nil {
+			return ioFail(t, cerr)
+		}
+		f.Close()
+		return t.Ret1(String(f.Name())), nil
+	})))
+	m.SetStr("copy", NewNative("copy", withHost("copy", func(t *Thread, h *host.Host, a []Value) ([]Value, error) {
+		from, err := CheckString(a, 0, "copy")
+		if err != nil {
+			return nil, err
+		}
+		to, err := CheckString(a, 1, "copy")
+		if err != nil {
+			return nil, err
+		}
+		data, rerr := h.ReadFile(from)
+		if rerr != nil {
+			return ioFail(t, rerr)
+		}
+		return ok(t, h.WriteFile(to, data))
+	})))
+	for alias, name := range map[string]string{"read": "readFile", "write": "writeFile", "append": "appendFile", "list": "readDir", "ls": "readDir",
+		"readfile": "readFile", "writefile": "writeFile", "appendfile": "appendFile", "readdir": "readDir", "isfile": "isFile", "isdir": "isDir",
+		"mkdirall": "mkdirAll", "removeall": "removeAll", "tempdir": "tempDir"} {
 		m.SetStr(alias, m.GetStr(name))
 	}
 	join := func(a []Value) []string {
@@ -710,7 +749,7 @@ func openFS(in *Interp) {
 			}
 			ok, merr := filepath.Match(pat, s)
 			if merr != nil {
-				return t.Ret2(Nil, String(merr.Error())), nil
+				return t.Ret2(False, String(merr.Error())), nil
 			}
 			return t.Ret1(Bool(ok)), nil
 		},

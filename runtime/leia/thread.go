@@ -244,6 +244,10 @@ func (th *Thread) runFrame(fr *frame, p *Proto) {
 		}
 		fr.slots[p.namedVar] = v
 	}
+	if th.in.hook.k != KindNil {
+		th.runHooked(fr, p)
+		return
+	}
 	if p.hasDefer {
 		th.runWithDefers(fr, p)
 		return
@@ -252,6 +256,37 @@ func (th *Thread) runFrame(fr *frame, p *Proto) {
 		th.nret = 0
 	}
 	th.popFrame(fr)
+}
+
+// runHooked runs a frame with debug hook events around it.
+func (th *Thread) runHooked(fr *frame, p *Proto) {
+	th.fireHook("call", "leia", p.Name)
+	if p.hasDefer {
+		th.runWithDefers(fr, p)
+	} else {
+		if p.body(fr) != cReturn {
+			th.nret = 0
+		}
+		th.popFrame(fr)
+	}
+	saved := append([]Value(nil), th.rets[:th.nret]...)
+	th.fireHook("return", "leia", p.Name)
+	th.setRets(saved)
+}
+
+// fireHook calls the debug hook with {type, kind, name}.
+func (th *Thread) fireHook(typ, kind, name string) {
+	in := th.in
+	if in.hook.k == KindNil || in.inHook {
+		return
+	}
+	in.inHook = true
+	defer func() { in.inHook = false }()
+	e := NewTable(0, 3)
+	e.SetStr("type", String(typ))
+	e.SetStr("kind", String(kind))
+	e.SetStr("name", String(name))
+	th.Call(in.hook, TableValue(e))
 }
 
 func (p *Proto) namedVarCaptured() bool {
@@ -334,6 +369,9 @@ func (th *Thread) protectAll(f func()) (err *Error) {
 			th.depth = depth
 			th.release(m)
 			err = th.toError(r)
+			if th.in.hook.k != KindNil && !th.in.inHook {
+				th.fireHook("error", string(err.Kind), err.Message)
+			}
 		}
 	}()
 	f()
