@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 
@@ -90,6 +91,24 @@ type Interp struct {
 	// inHook stops a hook from observing itself.
 	hook, sink Value
 	inHook     bool
+	// cwd is the program's working directory for relative paths
+	// (fs.chdir changes it; the process's directory never changes).
+	cwd string
+}
+
+// resolvePath makes p absolute against the program's working directory.
+func (in *Interp) resolvePath(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	if in.cwd == "" {
+		if in.opts.Host != nil {
+			in.cwd = in.opts.Host.Root()
+		} else {
+			in.cwd, _ = os.Getwd()
+		}
+	}
+	return filepath.Join(in.cwd, p)
 }
 
 // New returns an interpreter with the standard library installed.

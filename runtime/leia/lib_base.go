@@ -431,29 +431,29 @@ func baseCollectgarbage(t *Thread, args []Value) ([]Value, error) {
 // baseMake is make(chan[, n]) (and make(table) helpers).
 func baseMake(t *Thread, args []Value) ([]Value, error) {
 	kind := Arg(args, 0)
+	isChan := kind.k == KindString && kind.AsString() == "chan"
 	if u := kind.Userdata(); u != nil {
-		if _, ok := u.Value.(chanTypeMarker); ok {
-			n, err := OptInt(args, 1, "make", 0)
-			if err != nil {
-				return nil, err
-			}
-			if n < 0 || n > 1<<20 {
-				return nil, ArgError(1, "make", "channel size out of range")
-			}
-			return t.Ret1(channelValue(NewChannel(int(n)))), nil
-		}
+		_, isChan = u.Value.(chanTypeMarker)
 	}
-	if kind.k == KindString && kind.AsString() == "chan" {
-		n, err := OptInt(args, 1, "make", 0)
-		if err != nil {
-			return nil, err
-		}
-		if n < 0 || n > 1<<20 {
-			return nil, ArgError(1, "make", "channel size out of range")
-		}
-		return t.Ret1(channelValue(NewChannel(int(n)))), nil
+	if !isChan {
+		return nil, ArgError(0, "make", "chan expected")
 	}
-	return nil, ArgError(0, "make", "chan expected")
+	size := Arg(args, 1)
+	n := int64(0)
+	if size.k != KindNil {
+		v, ok := toInteger(size)
+		if !ok || !size.IsNumber() {
+			return nil, ArgError(1, "make", "channel size must be an integer")
+		}
+		n = v
+	}
+	if n < 0 {
+		return nil, ArgError(1, "make", "channel size must be non-negative")
+	}
+	if n > 1<<20 {
+		return nil, ArgError(1, "make", "channel size too large")
+	}
+	return t.Ret1(channelValue(NewChannel(int(n)))), nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -339,6 +339,7 @@ func openFile(in *Interp, p, mode string) (*fileHandle, error) {
 	if err != nil {
 		return nil, err
 	}
+	p = in.resolvePath(p)
 	var f *os.File
 	switch strings.TrimSuffix(mode, "b") {
 	case "r":
@@ -499,7 +500,10 @@ func openFS(in *Interp) {
 			return f(t, h, a)
 		}
 	}
-	pathArg := func(a []Value, i int, name string) (string, error) { return CheckString(a, i, name) }
+	pathArg := func(a []Value, i int, name string) (string, error) {
+		p, err := CheckString(a, i, name)
+		return in.resolvePath(p), err
+	}
 	ok := func(t *Thread, err error) ([]Value, error) {
 		if err != nil {
 			return ioFail(t, err)
@@ -674,6 +678,54 @@ func openFS(in *Interp) {
 		f.Close()
 		return t.Ret1(String(f.Name())), nil
 	})))
+	m.SetStr("cwd", NewNative("cwd", func(t *Thread, a []Value) ([]Value, error) {
+		return t.Ret1(String(t.in.resolvePath("."))), nil
+	}))
+	m.SetStr("chdir", NewNative("chdir", withHost("chdir", func(t *Thread, h *host.Host, a []Value) ([]Value, error) {
+		p, err := pathArg(a, 0, "chdir")
+		if err != nil {
+			return nil, err
+		}
+		st, serr := h.Stat(p)
+		if serr != nil {
+			return ioFail(t, serr)
+		}
+		if !st.IsDir() {
+			return ioFail(t, fmt.Errorf("%s: not a directory", p))
+		}
+		t.in.cwd = filepath.Clean(p)
+		return t.Ret2(True, Nil), nil
+	})))
+	m.SetStr("glob", NewNative("glob", withHost("glob", func(t *Thread, h *host.Host, a []Value) ([]Value, error) {
+		pat, err := CheckString(a, 0, "glob")
+		if err != nil {
+			return nil, err
+		}
+		if _, perr := filepath.Match(pat, ""); perr != nil {
+			return ioFail(t, perr)
+		}
+		abs := t.in.resolvePath(pat)
+		if _, cerr := h.CheckPath("read", filepath.Dir(abs)); cerr != nil {
+			return ioFail(t, cerr)
+		}
+		matches, gerr := filepath.Glob(abs)
+		if gerr != nil {
+			return ioFail(t, gerr)
+		}
+		sort.Strings(matches)
+		if !filepath.IsAbs(pat) {
+			for i, mt := range matches {
+				if r, rerr := filepath.Rel(t.in.resolvePath("."), mt); rerr == nil {
+					matches[i] = r
+				}
+			}
+		}
+		out := NewTable(len(matches), 0)
+		for _, mt := range matches {
+			out.Append(String(mt))
+		}
+		return t.Ret2(TableValue(out), Nil), nil
+	})))
 	m.SetStr("copy", NewNative("copy", withHost("copy", func(t *Thread, h *host.Host, a []Value) ([]Value, error) {
 		from, err := CheckString(a, 0, "copy")
 		if err != nil {
@@ -701,7 +753,7 @@ func openFS(in *Interp) {
 		}
 		return ps
 	}
-	newModule(in, "path", map[string]NativeFunc{
+	pm := newModule(in, "path", map[string]NativeFunc{
 		"join":  func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(String(filepath.Join(join(a)...))), nil },
 		"base":  str1("base", filepath.Base),
 		"dir":   str1("dir", filepath.Dir),
@@ -721,10 +773,7 @@ func openFS(in *Interp) {
 			if err != nil {
 				return nil, err
 			}
-			if h, herr := t.in.host(); herr == nil {
-				return t.Ret1(String(h.Abs(s))), nil
-			}
-			return t.Ret1(String(filepath.Clean(s))), nil
+			return t.Ret2(String(filepath.Clean(t.in.resolvePath(s))), Nil), nil
 		},
 		"rel": func(t *Thread, a []Value) ([]Value, error) {
 			b, err := CheckString(a, 0, "rel")
@@ -754,6 +803,8 @@ func openFS(in *Interp) {
 			return t.Ret1(Bool(ok)), nil
 		},
 	})
+	pm.SetStr("separator", String(string(filepath.Separator)))
+	pm.SetStr("listSeparator", String(string(filepath.ListSeparator)))
 }
 
 // openOSFiles adds the host-backed parts of os.
@@ -765,6 +816,7 @@ func openOSFiles(in *Interp) {
 		if err != nil {
 			return nil, err
 		}
+		p = t.in.resolvePath(p)
 		h, herr := t.in.host()
 		if herr != nil {
 			return ioFail(t, herr)
@@ -787,7 +839,7 @@ func openOSFiles(in *Interp) {
 		if herr != nil {
 			return ioFail(t, herr)
 		}
-		if rerr := h.Rename(p, q); rerr != nil {
+		if rerr := h.Rename(t.in.resolvePath(p), t.in.resolvePath(q)); rerr != nil {
 			return ioFail(t, rerr)
 		}
 		return t.Ret1(True), nil
@@ -853,3 +905,5 @@ func openOSFiles(in *Interp) {
 }
 
 func pathMatch(pat, s string) (bool, error) { return filepath.Match(pat, s) }
+
+func init() { _ = os.PathSeparator }

@@ -205,7 +205,7 @@ func (c *leiaContext) cancelWith(reason string) {
 	})
 }
 
-func (c *leiaContext) cancel() { c.cancelWith("context canceled") }
+func (c *leiaContext) cancel() { c.cancelWith("cancelled") }
 
 func newContext(in *Interp, parent *leiaContext, timeout time.Duration) *leiaContext {
 	c := &leiaContext{done: NewChannel(0)}
@@ -217,6 +217,9 @@ func newContext(in *Interp, parent *leiaContext, timeout time.Duration) *leiaCon
 			return t.Ret1(String(c.reason)), nil
 		},
 		"cancel": func(t *Thread, a []Value) ([]Value, error) { c.cancel(); return nil, nil },
+		"cancelled": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(Bool(c.done.closed.Load())), nil
+		},
 	})
 	c.table.SetStr("done", channelValue(c.done))
 	if parent != nil {
@@ -232,7 +235,7 @@ func newContext(in *Interp, parent *leiaContext, timeout time.Duration) *leiaCon
 		s := &in.sched
 		s.addTimer(1)
 		time.AfterFunc(timeout, func() {
-			c.cancelWith("context deadline exceeded")
+			c.cancelWith("deadline exceeded")
 			s.addTimer(-1)
 		})
 	}
