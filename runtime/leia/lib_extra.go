@@ -6,7 +6,6 @@ import (
 	mrand "math/rand/v2"
 	"net/url"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 )
@@ -27,6 +26,7 @@ func openExtra(in *Interp) {
 	openSoa(in)
 	openNet(in)
 	openVecColor(in)
+	openHelpers(in)
 }
 
 func openURL(in *Interp) {
@@ -301,17 +301,28 @@ func openRegexp(in *Interp) {
 	newModule(in, "regexp", funcs)
 }
 
+// openRand installs rand: a seedable generator (rand.seed makes runs
+// repeatable) with integer, float, boolean, normal and exponential draws
+// and list helpers.
 func openRand(in *Interp) {
 	rng := mrand.New(mrand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	list := func(a []Value, name string) (*Table, error) { return CheckTable(a, 0, name) }
 	newModule(in, "rand", map[string]NativeFunc{
 		"seed": func(t *Thread, a []Value) ([]Value, error) {
 			s, err := CheckInt(a, 0, "seed")
+			if err != nil {
+				return nil, err
+			}
 			rng = mrand.New(mrand.NewPCG(uint64(s), 7))
-			return nil, err
+			return nil, nil
 		},
 		"float": func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Float(rng.Float64())), nil },
+		"bool":  func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Bool(rng.IntN(2) == 1)), nil },
 		"int": func(t *Thread, a []Value) ([]Value, error) {
-			if len(a) >= 2 {
+			switch {
+			case len(a) == 0:
+				return t.Ret1(Int(rng.Int64())), nil
+			case len(a) >= 2:
 				lo, err := CheckInt(a, 0, "int")
 				if err != nil {
 					return nil, err
@@ -323,7 +334,7 @@ func openRand(in *Interp) {
 				if hi < lo {
 					return nil, ArgError(1, "int", "interval is empty")
 				}
-				return t.Ret1(Int(lo + rng.Int64N(hi-lo+1))), nil
+				return t.Ret1(Int(lo + int64(rng.Uint64N(uint64(hi-lo)+1)))), nil
 			}
 			n, err := CheckInt(a, 0, "int")
 			if err != nil {
@@ -334,8 +345,32 @@ func openRand(in *Interp) {
 			}
 			return t.Ret1(Int(rng.Int64N(n))), nil
 		},
+		"normal": func(t *Thread, a []Value) ([]Value, error) {
+			mean, err := OptFloat(a, 0, "normal", 0)
+			if err != nil {
+				return nil, err
+			}
+			std, err := OptFloat(a, 1, "normal", 1)
+			if err != nil {
+				return nil, err
+			}
+			if std < 0 {
+				return nil, ArgError(1, "normal", "standard deviation must be non-negative")
+			}
+			return t.Ret1(Float(mean + rng.NormFloat64()*std)), nil
+		},
+		"exp": func(t *Thread, a []Value) ([]Value, error) {
+			rate, err := OptFloat(a, 0, "exp", 1)
+			if err != nil {
+				return nil, err
+			}
+			if rate <= 0 {
+				return nil, ArgError(0, "exp", "rate must be positive")
+			}
+			return t.Ret1(Float(rng.ExpFloat64() / rate)), nil
+		},
 		"choice": func(t *Thread, a []Value) ([]Value, error) {
-			l, err := CheckTable(a, 0, "choice")
+			l, err := list(a, "choice")
 			if err != nil {
 				return nil, err
 			}
@@ -345,12 +380,69 @@ func openRand(in *Interp) {
 			return t.Ret1(l.arr[rng.IntN(l.Len())]), nil
 		},
 		"shuffle": func(t *Thread, a []Value) ([]Value, error) {
-			l, err := CheckTable(a, 0, "shuffle")
+			l, err := list(a, "shuffle")
 			if err != nil {
 				return nil, err
 			}
 			rng.Shuffle(len(l.arr), func(i, j int) { l.arr[i], l.arr[j] = l.arr[j], l.arr[i] })
 			return t.Ret1(a[0]), nil
+		},
+		"sample": func(t *Thread, a []Value) ([]Value, error) {
+			l, err := list(a, "sample")
+			if err != nil {
+				return nil, err
+			}
+			k, err := CheckInt(a, 1, "sample")
+			if err != nil {
+				return nil, err
+			}
+			if k < 0 {
+				return nil, ArgError(1, "sample", "count must be non-negative")
+			}
+			idx := rng.Perm(l.Len())
+			if int(k) < len(idx) {
+				idx = idx[:k]
+			}
+			out := NewTable(len(idx), 0)
+			for _, i := range idx {
+				out.Append(l.arr[i])
+			}
+			return t.Ret1(TableValue(out)), nil
+		},
+		"weighted": func(t *Thread, a []Value) ([]Value, error) {
+			items, err := CheckTable(a, 0, "weighted")
+			if err != nil {
+				return nil, err
+			}
+			ws, err := CheckTable(a, 1, "weighted")
+			if err != nil {
+				return nil, err
+			}
+			if items.Len() == 0 {
+				return t.Ret1(Nil), nil
+			}
+			if ws.Len() != items.Len() {
+				return nil, ArgError(1, "weighted", "one weight per item expected")
+			}
+			total := 0.0
+			for _, w := range ws.arr {
+				x, ok := toNumber(w)
+				if !ok || x.AsFloat() < 0 {
+					return nil, ArgError(1, "weighted", "weights must be non-negative numbers")
+				}
+				total += x.AsFloat()
+			}
+			if total <= 0 {
+				return nil, ArgError(1, "weighted", "weights must not all be zero")
+			}
+			r := rng.Float64() * total
+			for i, w := range ws.arr {
+				r -= w.AsFloat()
+				if r < 0 {
+					return t.Ret1(items.arr[i]), nil
+				}
+			}
+			return t.Ret1(items.arr[len(items.arr)-1]), nil
 		},
 		"bytes": func(t *Thread, a []Value) ([]Value, error) {
 			n, err := CheckInt(a, 0, "bytes")
@@ -366,7 +458,20 @@ func openRand(in *Interp) {
 			}
 			return t.Ret1(String(string(b))), nil
 		},
+		"uuid": func(t *Thread, a []Value) ([]Value, error) {
+			var b [16]byte
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			return t.Ret1(String(formatUUID(b))), nil
+		},
 	})
+}
+
+func formatUUID(b [16]byte) string {
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
 var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
@@ -375,9 +480,7 @@ func openUUID(in *Interp) {
 	gen := func(t *Thread, a []Value) ([]Value, error) {
 		var b [16]byte
 		rand.Read(b[:])
-		b[6] = b[6]&0x0f | 0x40
-		b[8] = b[8]&0x3f | 0x80
-		return t.Ret1(String(fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:]))), nil
+		return t.Ret1(String(formatUUID(b))), nil
 	}
 	m := newModule(in, "uuid", map[string]NativeFunc{
 		"new": gen, "v4": gen,
@@ -389,44 +492,88 @@ func openUUID(in *Interp) {
 	m.SetStr("nil", String("00000000-0000-0000-0000-000000000000"))
 }
 
+// openLog installs log: levelled messages to standard error, kept in a
+// history the program can read (log.history, log.count, log.clear).
 func openLog(in *Interp) {
-	levels := map[string]int{"debug": 0, "info": 1, "warn": 2, "error": 3}
-	min := 1
-	write := func(level string) NativeFunc {
+	names := []string{"DEBUG", "INFO", "WARN", "ERROR", "FATAL"}
+	level, prefix := int64(1), ""
+	showLevel, timestamp := true, true
+	var history []string
+	format := func(t *Thread, lv int64, a []Value) string {
+		var parts []string
+		if showLevel && lv >= 0 && lv < int64(len(names)) {
+			parts = append(parts, "["+names[lv]+"]")
+		}
+		if prefix != "" {
+			parts = append(parts, prefix)
+		}
+		for _, v := range a {
+			parts = append(parts, t.tostring(v, -1))
+		}
+		return strings.Join(parts, " ")
+	}
+	write := func(lv int64) NativeFunc {
 		return func(t *Thread, a []Value) ([]Value, error) {
-			if levels[level] < min {
+			if lv < level {
 				return nil, nil
 			}
-			parts := make([]string, len(a))
-			for i, v := range a {
-				parts[i] = t.tostring(v, -1)
+			line := format(t, lv, a)
+			if len(history) < 10000 {
+				history = append(history, line)
+			}
+			out := line
+			if timestamp {
+				out = time.Now().Format("2006-01-02T15:04:05 ") + line
 			}
 			t.in.outMu.Lock()
-			fmt.Fprintf(t.in.stderr, "[%s] %s\n", strings.ToUpper(level), strings.Join(parts, " "))
+			fmt.Fprintln(t.in.stderr, out)
 			t.in.outMu.Unlock()
 			return nil, nil
 		}
 	}
-	funcs := map[string]NativeFunc{
-		"setLevel": func(t *Thread, a []Value) ([]Value, error) {
-			l, err := CheckString(a, 0, "setLevel")
+	m := newModule(in, "log", map[string]NativeFunc{
+		"debug": write(0), "info": write(1), "warn": write(2), "error": write(3), "fatal": write(4),
+		"format": func(t *Thread, a []Value) ([]Value, error) {
+			lv, err := CheckInt(a, 0, "format")
 			if err != nil {
 				return nil, err
 			}
-			v, ok := levels[strings.ToLower(l)]
-			if !ok {
-				names := sortedKeys(levels)
-				sort.Strings(names)
-				return nil, ArgError(0, "setLevel", "unknown level (one of "+strings.Join(names, ", ")+")")
+			return t.Ret1(String(format(t, lv, a[1:]))), nil
+		},
+		"setLevel": func(t *Thread, a []Value) ([]Value, error) {
+			if s := Arg(a, 0); s.k == KindString {
+				for i, n := range names {
+					if strings.EqualFold(n, s.AsString()) {
+						level = int64(i)
+						return nil, nil
+					}
+				}
+				return nil, ArgError(0, "setLevel", "unknown level '"+s.AsString()+"'")
 			}
-			min = v
+			lv, err := CheckInt(a, 0, "setLevel")
+			if err != nil {
+				return nil, err
+			}
+			level = lv
 			return nil, nil
 		},
+		"getLevel": func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Int(level)), nil },
+		"setPrefix": func(t *Thread, a []Value) ([]Value, error) {
+			p, err := OptString(a, 0, "setPrefix", "")
+			prefix = p
+			return nil, err
+		},
+		"setShowLevel": func(t *Thread, a []Value) ([]Value, error) { showLevel = Arg(a, 0).Truthy(); return nil, nil },
+		"setTimestamp": func(t *Thread, a []Value) ([]Value, error) { timestamp = Arg(a, 0).Truthy(); return nil, nil },
+		"history": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(FromGo(append([]string(nil), history...))), nil
+		},
+		"count": func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Int(int64(len(history)))), nil },
+		"clear": func(t *Thread, a []Value) ([]Value, error) { history = nil; return nil, nil },
+	})
+	for i, n := range names {
+		m.SetStr(n, Int(int64(i)))
 	}
-	for l := range levels {
-		funcs[l] = write(l)
-	}
-	newModule(in, "log", funcs)
 }
 
 // openTestkit installs testkit: small helpers for self-checking programs.

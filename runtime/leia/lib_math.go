@@ -100,7 +100,119 @@ func openMath(in *Interp) {
 	}
 	rounder("floor", math.Floor)
 	rounder("ceil", math.Ceil)
-	rounder("round", func(x float64) float64 { return math.Floor(x + 0.5) })
+	reg("round", func(t *Thread, a []Value) ([]Value, error) {
+		v, err := CheckNumber(a, 0, "round")
+		if err != nil {
+			return nil, err
+		}
+		if Arg(a, 1).k == KindNil {
+			if v.k == KindInt {
+				return t.Ret1(v), nil
+			}
+			r := math.Round(v.AsFloat())
+			if r >= -9.223372036854775808e18 && r < 9.223372036854775808e18 {
+				return t.Ret1(Int(int64(r))), nil
+			}
+			return t.Ret1(Float(r)), nil
+		}
+		d, err := CheckInt(a, 1, "round")
+		if err != nil {
+			return nil, err
+		}
+		if d > 300 || d < -300 {
+			return nil, ArgError(1, "round", "digits out of range")
+		}
+		p := math.Pow(10, float64(d))
+		return t.Ret1(Float(math.Round(v.AsFloat()*p) / p)), nil
+	})
+	nums := func(a []Value, n int, name string) ([]float64, error) {
+		out := make([]float64, n)
+		for i := range out {
+			x, err := CheckFloat(a, i, name)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = x
+		}
+		return out, nil
+	}
+	reg("clamp", func(t *Thread, a []Value) ([]Value, error) {
+		for i := 0; i < 3; i++ {
+			if _, err := CheckNumber(a, i, "clamp"); err != nil {
+				return nil, err
+			}
+		}
+		x, _ := toNumber(a[0])
+		lo, _ := toNumber(a[1])
+		hi, _ := toNumber(a[2])
+		if numLess(x, lo) {
+			return t.Ret1(lo), nil
+		}
+		if numLess(hi, x) {
+			return t.Ret1(hi), nil
+		}
+		return t.Ret1(x), nil
+	})
+	reg("lerp", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := nums(a, 3, "lerp")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(Float(x[0] + (x[1]-x[0])*x[2])), nil
+	})
+	reg("sign", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := CheckFloat(a, 0, "sign")
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case x > 0:
+			return t.Ret1(Int(1)), nil
+		case x < 0:
+			return t.Ret1(Int(-1)), nil
+		}
+		return t.Ret1(Int(0)), nil
+	})
+	reg("floorDiv", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := CheckNumber(a, 0, "floorDiv")
+		if err != nil {
+			return nil, err
+		}
+		y, err := CheckNumber(a, 1, "floorDiv")
+		if err != nil {
+			return nil, err
+		}
+		if y.AsFloat() == 0 {
+			return nil, ArgError(1, "floorDiv", "division by zero")
+		}
+		if x.k == KindInt && y.k == KindInt {
+			q := int64(x.n) / int64(y.n)
+			if (int64(x.n)%int64(y.n) != 0) && ((int64(x.n) < 0) != (int64(y.n) < 0)) {
+				q--
+			}
+			return t.Ret1(Int(q)), nil
+		}
+		r := math.Floor(x.AsFloat() / y.AsFloat())
+		if r >= -9.2e18 && r <= 9.2e18 {
+			return t.Ret1(Int(int64(r))), nil
+		}
+		return t.Ret1(Float(r)), nil
+	})
+	reg("hypot", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := nums(a, 2, "hypot")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(Float(math.Hypot(x[0], x[1]))), nil
+	})
+	reg("isnan", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := CheckFloat(a, 0, "isnan")
+		return t.Ret1(Bool(math.IsNaN(x))), err
+	})
+	reg("isinf", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := CheckFloat(a, 0, "isinf")
+		return t.Ret1(Bool(math.IsInf(x, 0))), err
+	})
 	rounder("trunc", math.Trunc)
 	reg("abs", func(t *Thread, a []Value) ([]Value, error) {
 		v, err := CheckNumber(a, 0, "abs")
