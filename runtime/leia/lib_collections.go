@@ -623,10 +623,15 @@ func openSort(in *Interp) {
 				return t.Ret1(Nil), err
 			}
 			less := lessOf(t)
-			m := l.arr[0]
+			key := func(v Value) Value { return v }
+			if f := Arg(a, 1); f.IsFunction() {
+				key = func(v Value) Value { return t.Call1(f, v) }
+			}
+			m, mk := l.arr[0], key(l.arr[0])
 			for _, v := range l.arr[1:] {
-				if less(v, m) {
-					m = v
+				vk := key(v)
+				if less(vk, mk) {
+					m, mk = v, vk
 				}
 			}
 			return t.Ret1(m), nil
@@ -637,10 +642,15 @@ func openSort(in *Interp) {
 				return t.Ret1(Nil), err
 			}
 			less := lessOf(t)
-			m := l.arr[0]
+			key := func(v Value) Value { return v }
+			if f := Arg(a, 1); f.IsFunction() {
+				key = func(v Value) Value { return t.Call1(f, v) }
+			}
+			m, mk := l.arr[0], key(l.arr[0])
 			for _, v := range l.arr[1:] {
-				if less(m, v) {
-					m = v
+				vk := key(v)
+				if less(mk, vk) {
+					m, mk = v, vk
 				}
 			}
 			return t.Ret1(m), nil

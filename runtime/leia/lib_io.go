@@ -869,18 +869,18 @@ func openOSFiles(in *Interp) {
 			h.UnsetEnv(k)
 			return t.Ret1(True), nil
 		}
-		v, err := CheckString(a, 1, "setenv")
-		if err != nil {
-			return nil, err
+		v := Arg(a, 1)
+		if v.k != KindString {
+			return nil, typeError(1, "setenv", "string", v)
 		}
-		h.SetEnv(k, v)
+		h.SetEnv(k, v.AsString())
 		return t.Ret1(True), nil
 	})
 	reg("expand", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, "expand")
-		if err != nil {
-			return nil, err
+		if Arg(a, 0).k != KindString {
+			return nil, typeError(0, "expand", "string", Arg(a, 0))
 		}
+		s := a[0].AsString()
 		h, _ := t.in.host()
 		return t.Ret1(String(os.Expand(s, func(k string) string {
 			if h == nil {

@@ -3,6 +3,7 @@ package leia
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -163,6 +164,115 @@ func openUTF8(in *Interp) {
 			return t.Ret2(Int(int64(p+1)), Int(int64(r))), nil
 		}
 		return []Value{NewNative("codes_iterator", iter), a[0], Int(0)}, nil
+	})
+	reg("reverse", func(t *Thread, a []Value) ([]Value, error) {
+		s, err := CheckString(a, 0, "reverse")
+		if err != nil {
+			return nil, err
+		}
+		rs := []rune(s)
+		for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
+			rs[i], rs[j] = rs[j], rs[i]
+		}
+		return t.Ret1(String(string(rs))), nil
+	})
+	reg("sub", func(t *Thread, a []Value) ([]Value, error) {
+		s, err := CheckString(a, 0, "sub")
+		if err != nil {
+			return nil, err
+		}
+		rs := []rune(s)
+		i, err := OptInt(a, 1, "sub", 1)
+		if err != nil {
+			return nil, err
+		}
+		j, err := OptInt(a, 2, "sub", -1)
+		if err != nil {
+			return nil, err
+		}
+		n := len(rs)
+		i, j = posRelat(i, n), posRelat(j, n)
+		i, j = max(i, 1), min(j, int64(n))
+		if i > j {
+			return t.Ret1(String("")), nil
+		}
+		return t.Ret1(String(string(rs[i-1 : j]))), nil
+	})
+	reg("upper", func(t *Thread, a []Value) ([]Value, error) {
+		s, err := CheckString(a, 0, "upper")
+		return t.Ret1(String(strings.ToUpper(s))), err
+	})
+	reg("lower", func(t *Thread, a []Value) ([]Value, error) {
+		s, err := CheckString(a, 0, "lower")
+		return t.Ret1(String(strings.ToLower(s))), err
+	})
+	reg("charclass", func(t *Thread, a []Value) ([]Value, error) {
+		c, err := CheckInt(a, 0, "charclass")
+		if err != nil {
+			return nil, err
+		}
+		r := rune(c)
+		cls := "C"
+		switch {
+		case unicode.IsLetter(r):
+			cls = "L"
+		case unicode.IsNumber(r):
+			cls = "N"
+		case unicode.IsSpace(r):
+			cls = "S"
+		case unicode.IsPunct(r):
+			cls = "P"
+		case unicode.IsSymbol(r):
+			cls = "Sym"
+		case unicode.IsMark(r):
+			cls = "M"
+		}
+		return t.Ret1(String(cls)), nil
+	})
+	reg("validate", func(t *Thread, a []Value) ([]Value, error) {
+		s, err := CheckString(a, 0, "validate")
+		if err != nil {
+			return nil, err
+		}
+		r := NewTable(0, 3)
+		for p := 0; p < len(s); {
+			c, size := utf8.DecodeRuneInString(s[p:])
+			if c == utf8.RuneError && size <= 1 {
+				r.SetStr("valid", False)
+				r.SetStr("pos", Int(int64(p+1)))
+				r.SetStr("error", String(fmt.Sprintf("invalid UTF-8 at byte %d", p+1)))
+				return t.Ret1(TableValue(r)), nil
+			}
+			p += size
+		}
+		r.SetStr("valid", True)
+		return t.Ret1(TableValue(r)), nil
+	})
+	reg("sanitize", func(t *Thread, a []Value) ([]Value, error) {
+		s, err := CheckString(a, 0, "sanitize")
+		if err != nil {
+			return nil, err
+		}
+		repl, err := OptString(a, 1, "sanitize", "\uFFFD")
+		if err != nil {
+			return nil, err
+		}
+		var b strings.Builder
+		for p := 0; p < len(s); {
+			c, size := utf8.DecodeRuneInString(s[p:])
+			if c == utf8.RuneError && size <= 1 {
+				b.WriteString(repl)
+				p++
+				continue
+			}
+			b.WriteString(s[p : p+size])
+			p += size
+		}
+		return t.Ret1(String(b.String())), nil
+	})
+	reg("valid", func(t *Thread, a []Value) ([]Value, error) {
+		s, err := CheckString(a, 0, "valid")
+		return t.Ret1(Bool(utf8.ValidString(s))), err
 	})
 	in.RegisterModule("utf8", u)
 }
