@@ -6,13 +6,12 @@ require (
 	github.com/tree-sitter/go-tree-sitter v0.25.0
 	github.com/tree-sitter/tree-sitter-go v0.25.0
 	github.com/tree-sitter/tree-sitter-json v0.24.8
+	github.com/yuin/gopher-lua v1.1.2
+	gopkg.in/yaml.v3 v3.0.1
 	lukechampine.com/blake3 v1.4.1
 )
 
-require (
-	github.com/klauspost/cpuid/v2 v2.0.9 // indirect
-	github.com/yuin/gopher-lua v1.1.2 // indirect
-)
+require github.com/klauspost/cpuid/v2 v2.0.9 // indirect
 
 require (
 	github.com/mattn/go-pointer v0.0.1 // indirect

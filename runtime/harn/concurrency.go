@@ -20,6 +20,9 @@ type Generator struct {
 	done    bool
 	wake    chan struct{}
 	out     chan genMsg
+	// native, when set, produces the values instead of a closure body
+	// (parallel ... as stream).
+	native func(th *thread) (Value, bool, error)
 }
 
 type genMsg struct {
@@ -44,6 +47,13 @@ func (th *thread) startGenerator(cl *Closure, args []Value) (Value, error) {
 func (g *Generator) resume(th *thread) (Value, bool, error) {
 	if g.done {
 		return Nil, false, nil
+	}
+	if g.native != nil {
+		v, ok, err := g.native(th)
+		if !ok || err != nil {
+			g.done = true
+		}
+		return v, ok, err
 	}
 	in := th.in
 	if !g.started {
@@ -270,6 +280,7 @@ func (c *compiler) parallel(e *ast.Parallel) evalFn {
 		return nilFn
 	}
 	mode := e.Mode
+	asStream := e.AsStream && mode != ast.ParallelSettle
 	return func(f *frame) (Value, error) {
 		v, err := val(f)
 		if err != nil {
@@ -303,25 +314,57 @@ func (c *compiler) parallel(e *ast.Parallel) evalFn {
 		}
 		cl := p.makeClosure(f)
 		th := f.th
-		var sem chan struct{}
-		if limit > 0 {
-			sem = make(chan struct{}, limit)
+		var finished chan int
+		if asStream {
+			finished = make(chan int, len(items))
+		}
+		// With max_concurrent, branches start in item order: branch i
+		// waits for gates[i], opened at first for the first `limit` and
+		// then one per finished branch.
+		var gates []chan struct{}
+		var gateMu sync.Mutex
+		opened := 0
+		openNext := func() {
+			gateMu.Lock()
+			if opened < len(gates) {
+				close(gates[opened])
+				opened++
+			}
+			gateMu.Unlock()
+		}
+		if limit > 0 && limit < len(items) {
+			gates = make([]chan struct{}, len(items))
+			for i := range gates {
+				gates[i] = make(chan struct{})
+			}
+			for range limit {
+				openNext()
+			}
 		}
 		tasks := make([]*Task, len(items))
 		group := th.task.childID("parallel")
 		for i, it := range items {
-			item := it
+			i, item := i, it
 			tasks[i] = th.spawnTask(group+":"+strconv.Itoa(i), "parallel", group, func(child *thread) (Value, error) {
-				if sem != nil {
-					child.block(func() { sem <- struct{}{} })
-					defer func() { <-sem }()
+				if gates != nil {
+					if err := child.waitOn(gates[i]); err != nil {
+						openNext() // never leave a later branch waiting
+						return Nil, err
+					}
+					defer openNext()
 				}
 				var args []Value
 				if len(cl.proto.params) > 0 {
 					args = []Value{item}
 				}
+				if finished != nil {
+					defer func() { finished <- i }()
+				}
 				return child.callClosure(cl, args)
 			})
+		}
+		if asStream {
+			return parallelStream(tasks, finished, s), nil
 		}
 		results := make([]Value, len(tasks))
 		if mode == ast.ParallelSettle {
@@ -362,6 +405,43 @@ func (c *compiler) parallel(e *ast.Parallel) evalFn {
 		}
 		return NewListValue(results), nil
 	}
+}
+
+// parallelStream is the stream `parallel ... as stream` returns: the
+// branches' results in the order they finish. A failed branch's error is
+// raised by the pull that reaches it, and cancels the branches still
+// running.
+func parallelStream(tasks []*Task, finished chan int, s *site) Value {
+	pulled := 0
+	g := &Generator{stream: true, started: true}
+	g.native = func(th *thread) (Value, bool, error) {
+		if pulled == len(tasks) {
+			return Nil, false, nil
+		}
+		i, stopped := -1, false
+		th.block(func() {
+			select {
+			case i = <-finished:
+			case <-th.in.root.Done():
+				stopped = true
+			}
+		})
+		if stopped {
+			return Nil, false, &limitError{msg: "run cancelled", category: "cancelled"}
+		}
+		pulled++
+		v, err := th.await(tasks[i])
+		if err != nil {
+			for _, t := range tasks {
+				if !t.finished {
+					t.cancel()
+				}
+			}
+			return Nil, false, s.wrap(err)
+		}
+		return v, true, nil
+	}
+	return Value{k: KindStream, r: g}
 }
 
 // Channel is a program channel.

@@ -67,6 +67,7 @@ type Interp struct {
 	harness Value
 	ext     map[string]any // per-run state of builtin families
 	taskSeq atomic.Int64
+	tracing atomic.Bool // enable_tracing (lib_vmtrace.go)
 }
 
 // New makes an interpreter.

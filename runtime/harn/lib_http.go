@@ -2,8 +2,10 @@ package harn
 
 import (
 	"bytes"
+	"encoding/base64"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -110,6 +112,7 @@ func httpResponse(status int64, headers *Dict, body string) Value {
 // httpRequest is one request's parsed options.
 type httpRequest struct {
 	method, url     string
+	err             error // a malformed option, thrown when the request is made
 	headers         *Dict // lower-case names
 	body            Value
 	bodyText        string
@@ -136,6 +139,20 @@ func parseHTTPRequest(method, url string, opts Value) *httpRequest {
 	}
 	if b, ok := o.Get("body"); ok {
 		r.body = b
+	}
+	if q, ok := o.Get("query"); ok && q.k == KindDict {
+		r.url = withQuery(r.url, q.r.(*Dict))
+	}
+	if mp, ok := o.Get("multipart"); ok {
+		body, err := multipartBody(mp)
+		if err != nil {
+			r.err = err
+		} else if r.body.k != KindNil {
+			r.err = throwValue(Str("http: body and multipart options are mutually exclusive"))
+		} else {
+			r.body = Str(body)
+			r.headers.Set("content-type", Str("multipart/form-data; boundary="+multipartBoundary))
+		}
 	}
 	for _, k := range []string{"timeout_ms", "timeout", "total_timeout_ms"} {
 		if t, ok := o.Get(k); ok {
@@ -183,24 +200,128 @@ func parseHTTPRequest(method, url string, opts Value) *httpRequest {
 		r.respectRetryAft = v.AsBool()
 	}
 	if r.body.k != KindNil {
-		if r.body.k == KindString {
-			r.bodyText = r.body.r.(string)
-		} else {
-			var b strings.Builder
-			writeJSON(&b, r.body, 0)
-			r.bodyText = b.String()
-			if !r.headers.Has("content-type") {
-				r.headers.Set("content-type", Str("application/json"))
-			}
-		}
+		r.bodyText = Display(r.body)
 	}
 	return r
+}
+
+// multipartBoundary separates multipart/form-data parts; fixed, like
+// upstream's, so mocked calls record a predictable body.
+const multipartBoundary = "harn-boundary"
+
+// multipartBody renders the multipart option: a list of {name, value |
+// value_base64, filename?, content_type?} parts.
+func multipartBody(v Value) (string, error) {
+	if v.k != KindList {
+		return "", throwValue(Str("http: multipart must be a list"))
+	}
+	var b strings.Builder
+	for _, part := range v.r.(*List).items {
+		if part.k != KindDict {
+			return "", throwValue(Str("http: multipart entries must be dicts"))
+		}
+		d := part.r.(*Dict)
+		name := optStr(d, "name")
+		if name == "" {
+			return "", throwValue(Str("http: multipart entry requires name"))
+		}
+		var value string
+		if b64, ok := d.Get("value_base64"); ok {
+			raw, err := base64.StdEncoding.DecodeString(Display(b64))
+			if err != nil {
+				return "", throwValue(Str("http: invalid multipart base64 value: " + err.Error()))
+			}
+			value = string(raw)
+		} else if x, ok := d.Get("value"); ok {
+			if x.k == KindBytes {
+				value = string(x.r.([]byte))
+			} else {
+				value = Display(x)
+			}
+		} else {
+			return "", throwValue(Str("http: multipart entry requires value or value_base64"))
+		}
+		b.WriteString("--" + multipartBoundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"")
+		if fn := optStr(d, "filename"); fn != "" {
+			b.WriteString("; filename=\"" + fn + "\"")
+		}
+		b.WriteString("\r\n")
+		ct := optStr(d, "content_type")
+		if ct == "" {
+			ct = optStr(d, "mime_type")
+		}
+		if ct != "" {
+			b.WriteString("Content-Type: " + ct + "\r\n")
+		}
+		b.WriteString("\r\n" + value + "\r\n")
+	}
+	b.WriteString("--" + multipartBoundary + "--\r\n")
+	return b.String(), nil
+}
+
+// withQuery appends the query option's pairs (keys in order, nil values
+// left out) to the URL.
+func withQuery(raw string, q *Dict) string {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	var b strings.Builder
+	b.WriteString(u.RawQuery)
+	for _, k := range q.Keys() {
+		v, _ := q.Get(k)
+		if v.k == KindNil {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(neturl.QueryEscape(k) + "=" + neturl.QueryEscape(Display(v)))
+	}
+	u.RawQuery = b.String()
+	return u.String()
+}
+
+// sensitiveParam is a query parameter http_mock_calls redacts.
+func sensitiveParam(name string) bool {
+	n := strings.ToLower(name)
+	switch n {
+	case "api_key", "apikey", "access_token", "refresh_token", "id_token", "client_secret", "password", "secret", "token":
+		return true
+	}
+	return strings.HasSuffix(n, "_token") || strings.HasSuffix(n, "_secret")
+}
+
+// redactURL replaces sensitive query values with [redacted].
+func redactURL(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil || u.RawQuery == "" {
+		return raw
+	}
+	parts := strings.Split(u.RawQuery, "&")
+	any := false
+	for i, p := range parts {
+		k, _, _ := strings.Cut(p, "=")
+		name, err := neturl.QueryUnescape(k)
+		if err == nil && sensitiveParam(name) {
+			parts[i] = k + "=" + neturl.QueryEscape("[redacted]")
+			any = true
+		}
+	}
+	if !any {
+		return raw
+	}
+	u.RawQuery = strings.Join(parts, "&")
+	return u.String()
 }
 
 // doHTTP performs a request with its retries: mocked, or through the
 // host's client.
 func doHTTP(c *Call, method, url string, opts Value) (Value, error) {
 	r := parseHTTPRequest(method, url, opts)
+	if r.err != nil {
+		return Nil, r.err
+	}
 	for attempt := int64(0); ; attempt++ {
 		status, headers, body, err := httpAttempt(c, r)
 		if err != nil {
@@ -304,13 +425,17 @@ func init() {
 	})
 	bodyMethod := func(name, method string) {
 		Register(name, func(c *Call, args []Value) (Value, error) {
+			// Like upstream: a dict and no options is the options.
+			if b := arg(args, 1); b.k == KindDict && len(args) < 3 {
+				return doHTTP(c, method, Display(arg(args, 0)), b)
+			}
 			opts := NewDict(2)
 			if o := arg(args, 2); o.k == KindDict {
 				for k, v := range o.r.(*Dict).m {
 					opts.Set(k, v)
 				}
 			}
-			opts.Set("body", arg(args, 1))
+			opts.Set("body", Str(Display(arg(args, 1))))
 			return doHTTP(c, method, Display(arg(args, 0)), DictValue(opts))
 		})
 	}
@@ -389,7 +514,11 @@ func init() {
 			}
 			d := NewDict(4)
 			d.Set("method", Str(call.method))
-			d.Set("url", Str(call.url))
+			if redact {
+				d.Set("url", Str(redactURL(call.url)))
+			} else {
+				d.Set("url", Str(call.url))
+			}
 			d.Set("headers", DictValue(h))
 			d.Set("body", call.body)
 			out[i] = DictValue(d)

@@ -1,6 +1,9 @@
 package harn
 
 import (
+	"gopkg.in/yaml.v3"
+	"time"
+
 	"bytes"
 	"encoding/base64"
 	"encoding/csv"
@@ -80,6 +83,20 @@ func init() {
 		b, err := toml.Marshal(toGo(arg(args, 0)))
 		if err != nil {
 			return Nil, throwValue(Str("toml_stringify: " + err.Error()))
+		}
+		return Str(string(b)), nil
+	})
+	Register("yaml_parse", func(c *Call, args []Value) (Value, error) {
+		var x any
+		if err := yaml.Unmarshal([]byte(Display(arg(args, 0))), &x); err != nil {
+			return Nil, throwValue(Str("YAML parse error: " + err.Error()))
+		}
+		return fromGo(yamlPlain(x, 0)), nil
+	})
+	Register("yaml_stringify", func(c *Call, args []Value) (Value, error) {
+		b, err := yaml.Marshal(toGo(arg(args, 0)))
+		if err != nil {
+			return Nil, throwValue(Str("yaml_stringify: " + err.Error()))
 		}
 		return Str(string(b)), nil
 	})
@@ -339,6 +356,38 @@ func fromGo(x any) Value {
 		return DictValue(d)
 	}
 	return Str(fmt.Sprint(x))
+}
+
+// yamlPlain turns what the YAML decoder produces into fromGo's shapes:
+// mappings with non-string keys get their keys as text, and dates stay
+// as the text they were written as.
+func yamlPlain(x any, depth int) any {
+	if depth > maxValueDepth {
+		return nil
+	}
+	switch x := x.(type) {
+	case map[string]any:
+		for k, v := range x {
+			x[k] = yamlPlain(v, depth+1)
+		}
+		return x
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, v := range x {
+			out[fmt.Sprint(k)] = yamlPlain(v, depth+1)
+		}
+		return out
+	case []any:
+		for i, v := range x {
+			x[i] = yamlPlain(v, depth+1)
+		}
+		return x
+	case time.Time:
+		return x.Format(time.RFC3339Nano)
+	case uint64:
+		return float64(x)
+	}
+	return x
 }
 
 // toGo converts a value to plain Go data (TOML, YAML encoders).

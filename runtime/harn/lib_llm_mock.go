@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/harnlang/harn-check/checker/harn/catalog"
 )
 
 // Model calls, mock and replay forms only: llm_mock registers canned
@@ -29,6 +31,7 @@ type llmMock struct {
 	cacheRead    *int64
 	cacheWrite   *int64
 	thinking     Value
+	thinkSummary Value
 	stopReason   Value
 	model        string
 	provider     string
@@ -41,6 +44,7 @@ type llmCall struct {
 	messages []Value
 	system   Value
 	tools    Value
+	thinking *Dict
 }
 
 type llmState struct {
@@ -51,6 +55,7 @@ type llmState struct {
 	scopes [][]*llmMock
 	calls  []llmCall
 	cache  map[string]bool
+	usage  struct{ input, output, durationMs, calls int64 }
 }
 
 func llmOf(c *Call) *llmState {
@@ -120,6 +125,9 @@ func mockFromDict(d *Dict) (*llmMock, error) {
 	}
 	if v, ok := d.Get("thinking"); ok {
 		m.thinking = v
+	}
+	if v, ok := d.Get("thinking_summary"); ok {
+		m.thinkSummary = v
 	}
 	if v, ok := d.Get("stop_reason"); ok {
 		m.stopReason = v
@@ -213,6 +221,8 @@ type llmRequest struct {
 	model    string
 	provider string
 	opts     *Dict
+	thinking *Dict // the normalised thinking option
+	err      error // a malformed option
 }
 
 func buildLLMRequest(args []Value) *llmRequest {
@@ -229,6 +239,7 @@ func buildLLMRequest(args []Value) *llmRequest {
 	if t, ok := r.opts.Get("tools"); ok {
 		r.tools = t
 	}
+	r.thinking, r.err = thinkingConfig(r.opts)
 	if ms, ok := r.opts.Get("messages"); ok && ms.k == KindList {
 		r.messages = append(r.messages, ms.r.(*List).SharedItems()...)
 	}
@@ -243,6 +254,10 @@ func buildLLMRequest(args []Value) *llmRequest {
 
 // answer resolves one call against the tape, the mocks or the default.
 func (st *llmState) answer(c *Call, r *llmRequest) (Value, error) {
+	if r.err != nil {
+		return Nil, r.err
+	}
+	defer c.th.in.spanEnd(c.th.in.spanStart("llm_call", r.model))
 	var parts []string
 	for _, m := range r.messages {
 		collectStrings(m, &parts, 0)
@@ -262,7 +277,7 @@ func (st *llmState) answer(c *Call, r *llmRequest) (Value, error) {
 		}
 	}
 	st.mu.Lock()
-	st.calls = append(st.calls, llmCall{messages: r.messages, system: r.system, tools: r.tools})
+	st.calls = append(st.calls, llmCall{messages: r.messages, system: r.system, tools: r.tools, thinking: r.thinking})
 	var m *llmMock
 	if st.tapeOn {
 		m = takeMock(&st.tape, matchText)
@@ -322,6 +337,9 @@ func (st *llmState) answer(c *Call, r *llmRequest) (Value, error) {
 		if m.thinking.k != KindNil {
 			res.Set("thinking", m.thinking)
 		}
+		if m.thinkSummary.k != KindNil {
+			res.Set("thinking_summary", m.thinkSummary)
+		}
 		if m.stopReason.k != KindNil {
 			res.Set("stop_reason", m.stopReason)
 		}
@@ -380,11 +398,21 @@ func (st *llmState) answer(c *Call, r *llmRequest) (Value, error) {
 	usage.Set("cache_read_tokens", Int(cacheRead))
 	usage.Set("cache_write_tokens", Int(cacheWrite))
 	usage.Set("cache_creation_input_tokens", Int(cacheWrite))
+	ratio, savings := cacheHitRatio(in, cacheRead, cacheWrite), cacheSavingsUSD(model, cacheRead, cacheWrite)
+	usage.Set("cache_hit_ratio", Float(ratio))
+	usage.Set("cache_savings_usd", Float(savings))
+	res.Set("cache_hit_ratio", Float(ratio))
+	res.Set("cache_savings_usd", Float(savings))
 	res.Set("usage", DictValue(usage))
 	if len(toolCalls) > 0 {
 		res.Set("tool_calls", NewListValue(append([]Value(nil), toolCalls...)))
 	}
 	res.Set("prose", Str(proseOf(text)))
+	st.mu.Lock()
+	st.usage.input += in
+	st.usage.output += out
+	st.usage.calls++
+	st.mu.Unlock()
 	return DictValue(res), nil
 }
 
@@ -700,9 +728,12 @@ func init() {
 			d.Set("messages", NewListValue(append([]Value(nil), call.messages...)))
 			d.Set("system", call.system)
 			d.Set("tools", call.tools)
-			th := NewDict(1)
-			th.Set("mode", Str("disabled"))
-			d.Set("thinking", DictValue(th))
+			th := call.thinking
+			if th == nil {
+				th = NewDict(1)
+				th.Set("mode", Str("disabled"))
+			}
+			d.Set("thinking", DictValue(th.clone()))
 			out[i] = DictValue(d)
 		}
 		return NewListValue(out), nil
@@ -827,4 +858,126 @@ func llmKindReason(category string) (kind, reason string) {
 		return "terminal", "model_unavailable"
 	}
 	return "terminal", "unknown"
+}
+
+// thinkingConfig normalises the thinking option to {mode, budget_tokens?,
+// level?}: true, "enabled" or a dict without mode is enabled; false, nil
+// or {enabled: false} is disabled; "low" | "medium" | "high" is effort.
+func thinkingConfig(opts *Dict) (*Dict, error) {
+	out := NewDict(2)
+	mode := func(m string) (*Dict, error) { out.Set("mode", Str(m)); return out, nil }
+	raw, ok := opts.Get("thinking")
+	if !ok || raw.k == KindNil || (raw.k == KindBool && !raw.AsBool()) {
+		return mode("disabled")
+	}
+	bad := func(msg string) (*Dict, error) { return nil, throwValue(Str("llm_call: " + msg)) }
+	effort := func(level string) (*Dict, error) {
+		switch level {
+		case "low", "medium", "high":
+			out.Set("level", Str(level))
+			return mode("effort")
+		}
+		return bad(fmt.Sprintf("thinking.level: expected \"low\" | \"medium\" | \"high\", got %q", level))
+	}
+	switch raw.k {
+	case KindBool:
+		return mode("enabled")
+	case KindString:
+		switch s := raw.r.(string); s {
+		case "disabled", "off", "none":
+			return mode("disabled")
+		case "enabled", "on", "true":
+			return mode("enabled")
+		case "adaptive":
+			return mode("adaptive")
+		case "low", "medium", "high":
+			return effort(s)
+		default:
+			return bad(fmt.Sprintf("thinking: expected bool, dict, or one of \"enabled\" | \"adaptive\" | \"low\" | \"medium\" | \"high\", got %q", s))
+		}
+	case KindDict:
+		d := raw.r.(*Dict)
+		if e, ok := d.Get("enabled"); ok && !e.Truthy() {
+			return mode("disabled")
+		}
+		m := "enabled"
+		if v, ok := d.Get("mode"); ok && v.k == KindString {
+			m = v.r.(string)
+		}
+		switch m {
+		case "disabled", "off", "none":
+			return mode("disabled")
+		case "enabled":
+			if b, ok := d.Get("budget_tokens"); ok && b.k != KindNil {
+				if b.k != KindInt || b.n < 0 {
+					return bad("thinking.budget_tokens: expected a non-negative int")
+				}
+				out.Set("budget_tokens", b)
+			}
+			return mode("enabled")
+		case "adaptive":
+			return mode("adaptive")
+		case "effort":
+			l, ok := d.Get("level")
+			if !ok || l.k != KindString {
+				return bad("thinking.level is required when thinking.mode is \"effort\"")
+			}
+			return effort(l.r.(string))
+		}
+		return bad(fmt.Sprintf("thinking.mode: expected \"disabled\" | \"enabled\" | \"adaptive\" | \"effort\", got %q", m))
+	}
+	if raw.Truthy() {
+		return mode("enabled")
+	}
+	return mode("disabled")
+}
+
+// cacheHitRatio is the share of the prompt read from the provider's
+// cache. Providers differ in whether input_tokens includes the cached
+// tokens; when the cache counts exceed it they are taken as separate.
+func cacheHitRatio(input, read, write int64) float64 {
+	input, read, write = max(input, 0), max(read, 0), max(write, 0)
+	total := input
+	if read+write > input {
+		total = input + read + write
+	}
+	if total == 0 {
+		return 0
+	}
+	return float64(read) / float64(total)
+}
+
+// cacheSavingsUSD is what the cache saved against the route's input
+// price: Anthropic-style models bill cache reads at a tenth of the input
+// price and cache writes at 1.25 times it; OpenAI-style models bill cached
+// input at half price. Models without a known price save nothing.
+func cacheSavingsUSD(model string, read, write int64) float64 {
+	perTok, family := modelInputPrice(model)
+	if perTok == 0 {
+		return 0
+	}
+	readRate, writeRate := perTok, perTok
+	switch family {
+	case "anthropic":
+		readRate, writeRate = perTok*0.1, perTok*1.25
+	case "openai":
+		readRate = perTok * 0.5
+	}
+	return float64(max(read, 0))*(perTok-readRate) + float64(max(write, 0))*(perTok-writeRate)
+}
+
+// modelInputPrice finds a catalog route for the model (by model name or
+// wire name, or a dated variant of either) and returns its input price
+// per token and its provider.
+func modelInputPrice(model string) (float64, string) {
+	for _, r := range catalog.Default().Routes() {
+		rt := r.Runtime
+		if rt.InputPricePerMTok == nil || *rt.InputPricePerMTok == 0 {
+			continue
+		}
+		if model == r.Model || model == rt.WireModel || strings.HasPrefix(model, r.Model+"-") {
+			return *rt.InputPricePerMTok / 1e6, r.Provider
+		}
+	}
+	return 0, ""
 }

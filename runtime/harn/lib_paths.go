@@ -19,75 +19,297 @@ func init() {
 		Register(name, func(c *Call, args []Value) (Value, error) { return Str(f(Display(arg(args, 0)))), nil })
 	}
 	s1("basename", pathBase)
-	s1("path_basename", pathBase)
 	s1("dirname", pathParent)
-	s1("path_parent", pathParent)
 	s1("extname", func(p string) string {
 		if e := pathExt(p); e != "" {
 			return "." + e
 		}
 		return ""
 	})
-	s1("path_extension", pathExt)
-	s1("path_stem", pathStem)
-	s1("path_normalize", func(p string) string {
-		if p == "" {
-			return ""
-		}
-		return filepath.ToSlash(filepath.Clean(p))
-	})
 	s1("path_to_posix", func(p string) string { return strings.ReplaceAll(p, "\\", "/") })
 	s1("path_to_native", filepath.FromSlash)
+	s1("path_basename", pBase)
+	s1("path_parent", pParent)
+	s1("path_extension", pExt)
+	s1("path_stem", pStem)
+	s1("path_normalize", pNormalize)
 	Register("path_is_absolute", func(c *Call, args []Value) (Value, error) {
-		return Bool(filepath.IsAbs(Display(arg(args, 0)))), nil
+		return Bool(pIsAbs(Display(arg(args, 0)))), nil
 	})
 	Register("path_is_relative", func(c *Call, args []Value) (Value, error) {
-		return Bool(!filepath.IsAbs(Display(arg(args, 0)))), nil
+		return Bool(!pIsAbs(Display(arg(args, 0)))), nil
 	})
 	Register("path_segments", func(c *Call, args []Value) (Value, error) {
-		return NewListValue(segmentValues(Display(arg(args, 0)))), nil
+		_, _, segs := pSplit(Display(arg(args, 0)))
+		return NewListValue(strValues(segs)), nil
 	})
 	Register("path_parts", func(c *Call, args []Value) (Value, error) {
 		p := Display(arg(args, 0))
+		_, _, segs := pSplit(p)
 		d := NewDict(5)
-		d.Set("dir", Str(pathParent(p)))
-		d.Set("file", Str(pathBase(p)))
-		d.Set("stem", Str(pathStem(p)))
-		d.Set("ext", Str(pathExt(p)))
-		d.Set("segments", NewListValue(segmentValues(p)))
+		d.Set("dir", Str(pParent(p)))
+		d.Set("file", Str(pBase(p)))
+		d.Set("stem", Str(pStem(p)))
+		d.Set("ext", Str(pExt(p)))
+		d.Set("segments", NewListValue(strValues(segs)))
 		return DictValue(d), nil
 	})
 	Register("path_relative_to", func(c *Call, args []Value) (Value, error) {
-		p, base := filepath.Clean(Display(arg(args, 0))), filepath.Clean(Display(arg(args, 1)))
-		if p == base {
-			return Str(""), nil
+		if rel, ok := pRelativeTo(Display(arg(args, 0)), Display(arg(args, 1))); ok {
+			return Str(rel), nil
 		}
-		prefix := base + string(filepath.Separator)
-		if base == "." {
-			return Str(p), nil
-		}
-		if !strings.HasPrefix(p, prefix) {
-			return Nil, nil
-		}
-		return Str(filepath.ToSlash(p[len(prefix):])), nil
+		return Nil, nil
 	})
 	Register("path_with_extension", func(c *Call, args []Value) (Value, error) {
-		p, ext := Display(arg(args, 0)), strings.TrimPrefix(Display(arg(args, 1)), ".")
-		dir, stem := pathParent(p), pathStem(p)
-		name := stem
-		if ext != "" {
-			name += "." + ext
+		p, ext := Display(arg(args, 0)), Display(arg(args, 1))
+		if ext != "" && !strings.HasPrefix(ext, ".") {
+			ext = "." + ext
 		}
-		return Str(pushPath(dir, name)), nil
+		return Str(pInDir(pParent(p), pStem(p)+ext)), nil
 	})
 	Register("path_with_stem", func(c *Call, args []Value) (Value, error) {
-		p, stem := Display(arg(args, 0)), Display(arg(args, 1))
-		name := stem
-		if e := pathExt(p); e != "" {
-			name += "." + e
-		}
-		return Str(pushPath(pathParent(p), name)), nil
+		p := Display(arg(args, 0))
+		return Str(pInDir(pParent(p), Display(arg(args, 1))+pExt(p))), nil
 	})
+	Register("path_workspace_info", func(c *Call, args []Value) (Value, error) {
+		return workspacePathInfo(c, Display(arg(args, 0)), workspaceRoot(c, args)).value(), nil
+	})
+	Register("path_workspace_normalize", func(c *Call, args []Value) (Value, error) {
+		if w := workspacePathInfo(c, Display(arg(args, 0)), workspaceRoot(c, args)).workspace; w != "" {
+			return Str(w), nil
+		}
+		return Nil, nil
+	})
+}
+
+// The path_* helpers work on text only and the same on every system:
+// backslashes count as slashes, "X:" starts a drive, "X:/" and "/" make a
+// path absolute, results use forward slashes.
+
+func pSplit(p string) (abs bool, drive string, segs []string) {
+	p = strings.ReplaceAll(p, "\\", "/")
+	if len(p) >= 2 && isASCIILetter(p[0]) && p[1] == ':' {
+		drive, p = p[:2], p[2:]
+	}
+	abs = strings.HasPrefix(p, "/")
+	for _, s := range strings.Split(p, "/") {
+		if s != "" {
+			segs = append(segs, s)
+		}
+	}
+	return abs, drive, segs
+}
+
+func isASCIILetter(b byte) bool { return (b|0x20) >= 'a' && (b|0x20) <= 'z' }
+
+func pIsAbs(p string) bool {
+	p = strings.ReplaceAll(p, "\\", "/")
+	return strings.HasPrefix(p, "/") || (len(p) >= 3 && isASCIILetter(p[0]) && p[1] == ':' && p[2] == '/')
+}
+
+func pJoinParts(abs bool, drive string, segs []string) string {
+	out := drive
+	if abs {
+		out += "/"
+	}
+	return out + strings.Join(segs, "/")
+}
+
+// pNormalize folds "." and ".." and repeated slashes; "" stays "", and a
+// path that folds to nothing is ".".
+func pNormalize(p string) string {
+	if p == "" {
+		return ""
+	}
+	return pLexical(p)
+}
+
+func pLexical(p string) string {
+	abs, drive, segs := pSplit(p)
+	var stack []string
+	for _, s := range segs {
+		switch s {
+		case ".":
+		case "..":
+			if n := len(stack); n > 0 && stack[n-1] != ".." {
+				stack = stack[:n-1]
+			} else if !abs {
+				stack = append(stack, "..")
+			}
+		default:
+			stack = append(stack, s)
+		}
+	}
+	if out := pJoinParts(abs, drive, stack); out != "" {
+		return out
+	}
+	return "."
+}
+
+func pBase(p string) string {
+	_, _, segs := pSplit(p)
+	if len(segs) == 0 {
+		return ""
+	}
+	return segs[len(segs)-1]
+}
+
+func pParent(p string) string {
+	abs, drive, segs := pSplit(p)
+	if len(segs) <= 1 && !abs {
+		return ""
+	}
+	if len(segs) > 0 {
+		segs = segs[:len(segs)-1]
+	}
+	if out := pJoinParts(abs, drive, segs); out != "" {
+		return out
+	}
+	return "/"
+}
+
+// pExt is the extension with its dot ("" for none or a dot file).
+func pExt(p string) string {
+	b := pBase(p)
+	if i := strings.LastIndexByte(b, '.'); i > 0 {
+		return b[i:]
+	}
+	return ""
+}
+
+func pStem(p string) string {
+	b := pBase(p)
+	if i := strings.LastIndexByte(b, '.'); i > 0 {
+		return b[:i]
+	}
+	return b
+}
+
+func pInDir(dir, name string) string {
+	switch dir {
+	case "":
+		return name
+	case "/":
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+func pRelativeTo(p, base string) (string, bool) {
+	pa, pd, ps := pSplit(pNormalize(p))
+	ba, bd, bs := pSplit(pNormalize(base))
+	if pa != ba || pd != bd {
+		return "", false
+	}
+	common := 0
+	for common < len(ps) && common < len(bs) && ps[common] == bs[common] {
+		common++
+	}
+	var out []string
+	for range len(bs) - common {
+		out = append(out, "..")
+	}
+	out = append(out, ps[common:]...)
+	if len(out) == 0 {
+		return ".", true
+	}
+	return strings.Join(out, "/"), true
+}
+
+func strValues(xs []string) []Value {
+	out := make([]Value, len(xs))
+	for i, x := range xs {
+		out[i] = Str(x)
+	}
+	return out
+}
+
+// wsInfo classifies a path against a workspace root.
+type wsInfo struct {
+	input, kind, normalized, workspace, host, reason string
+	drift                                            bool
+}
+
+func (w wsInfo) value() Value {
+	opt := func(s string) Value {
+		if s == "" {
+			return Nil
+		}
+		return Str(s)
+	}
+	d := NewDict(7)
+	d.Set("input", Str(w.input))
+	d.Set("kind", Str(w.kind))
+	d.Set("normalized", Str(w.normalized))
+	d.Set("workspace_path", opt(w.workspace))
+	d.Set("host_path", opt(w.host))
+	d.Set("recovered_root_drift", Bool(w.drift))
+	d.Set("reason", opt(w.reason))
+	return DictValue(d)
+}
+
+// workspaceRoot is the second argument, or the program's folder.
+func workspaceRoot(c *Call, args []Value) string {
+	root := ""
+	if v := arg(args, 1); v.k != KindNil {
+		root = Display(v)
+	}
+	if root == "" {
+		return c.th.in.host.Root()
+	}
+	if !pIsAbs(root) {
+		return c.th.in.host.Abs(root)
+	}
+	return root
+}
+
+// workspacePathInfo says whether path is workspace-relative (and does not
+// climb out), absolute inside the root (host_absolute with its workspace
+// path), absolute elsewhere, or invalid. An absolute path that does not
+// exist but names something under the root once its leading slash is
+// dropped is taken as workspace-relative (recovered_root_drift): models
+// often write "/src/x" meaning the workspace's src/x.
+func workspacePathInfo(c *Call, path, root string) wsInfo {
+	w := wsInfo{input: path}
+	trimmed := strings.TrimSpace(path)
+	switch {
+	case trimmed == "":
+		w.kind, w.reason = "invalid", "path is empty"
+		return w
+	case strings.ContainsRune(trimmed, 0):
+		w.kind, w.normalized, w.reason = "invalid", strings.ReplaceAll(trimmed, "\\", "/"), "path contains NUL bytes"
+		return w
+	}
+	norm := pLexical(trimmed)
+	rootNorm := pLexical(root)
+	escapes := func(p string) bool { return p == ".." || strings.HasPrefix(p, "../") }
+	if !pIsAbs(trimmed) {
+		w.normalized = norm
+		w.host = pLexical(rootNorm + "/" + norm)
+		if escapes(norm) {
+			w.kind, w.reason = "invalid", "workspace-relative path escapes the workspace root"
+			return w
+		}
+		w.kind, w.workspace = "workspace_relative", norm
+		return w
+	}
+	w.kind, w.normalized, w.host = "host_absolute", norm, norm
+	if rel, ok := pRelativeTo(norm, rootNorm); ok && !escapes(rel) {
+		w.workspace = rel
+		return w
+	}
+	exists := func(p string) bool { _, err := c.th.in.host.Stat(p); return err == nil }
+	rest := strings.TrimLeft(strings.ReplaceAll(trimmed, "\\", "/"), "/")
+	if strings.HasPrefix(strings.ReplaceAll(trimmed, "\\", "/"), "/") && rest != "" {
+		cand := pLexical(rest)
+		if cand != "." && !escapes(cand) && !exists(trimmed) {
+			full := rootNorm + "/" + cand
+			if exists(full) || exists(pParent(full)) {
+				w.kind, w.normalized, w.workspace, w.host, w.drift = "workspace_relative", cand, cand, pLexical(full), true
+			}
+		}
+	}
+	return w
 }
 
 // pushPath appends a component the way Rust's PathBuf::push does: an

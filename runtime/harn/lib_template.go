@@ -1,6 +1,8 @@
 package harn
 
 import (
+	toml "github.com/pelletier/go-toml/v2"
+
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -876,7 +878,10 @@ func (r *tmplRenderer) renderInclude(b *strings.Builder, n *tmplInclude, sc *tmp
 		return r.fail(n.line, n.col, fmt.Sprintf("include depth exceeds %d", maxIncludeDepth))
 	}
 	base := filepath.Dir(r.chain[len(r.chain)-1])
-	target := filepath.Join(base, pv.r.(string))
+	target, err := assetPath(r.c, base, pv.r.(string))
+	if err != nil {
+		return r.fail(n.line, n.col, asError(err).Value.AsString())
+	}
 	for _, p := range r.chain {
 		if p == target {
 			names := make([]string, 0, len(r.chain)+1)
@@ -1276,12 +1281,9 @@ func renderTemplate(c *Call, name, path, src string, bindings Value) (Value, err
 func init() {
 	fromFile := func(c *Call, args []Value) (Value, error) {
 		p := Display(arg(args, 0))
-		abs := c.th.in.host.Abs(p)
-		if c.mod != nil && !filepath.IsAbs(p) {
-			// Relative to the module that calls render.
-			if dir, err := filepath.Abs(filepath.Dir(c.mod.path)); err == nil {
-				abs = filepath.Join(dir, p)
-			}
+		abs, err := assetPath(c, callerDir(c), p)
+		if err != nil {
+			return Nil, err
 		}
 		b, err := c.th.in.host.ReadFile(abs)
 		if err != nil {
@@ -1295,6 +1297,67 @@ func init() {
 	Register("render", fromFile)
 	Register("render_prompt", fromFile)
 	Register("render_string", func(c *Call, args []Value) (Value, error) {
-		return renderTemplate(c, "<inline>", filepath.Join(c.th.in.host.Root(), "<inline>"), Display(arg(args, 0)), arg(args, 1))
+		return renderTemplate(c, "<inline>", filepath.Join(callerDir(c), "<inline>"), Display(arg(args, 0)), arg(args, 1))
 	})
+}
+
+// callerDir is the folder of the module that calls a template builtin
+// (the program's folder when unknown).
+func callerDir(c *Call) string {
+	if c.mod != nil {
+		if dir, err := filepath.Abs(filepath.Dir(c.mod.path)); err == nil {
+			return dir
+		}
+	}
+	return c.th.in.host.Root()
+}
+
+// assetPath resolves a template path from dir: "@/rest" is rest under the
+// project root (the nearest folder above dir holding harn.toml),
+// "@alias/rest" is rest under the folder [asset_roots] maps alias to in
+// that harn.toml, anything else is relative to dir.
+func assetPath(c *Call, dir, p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return p, nil
+	}
+	if !strings.HasPrefix(p, "@") {
+		return filepath.Join(dir, p), nil
+	}
+	alias, rest, ok := strings.Cut(p[1:], "/")
+	if !ok {
+		return "", throwValue(Str("asset path " + p + " needs a path after the root"))
+	}
+	root, manifest := projectRoot(c, dir)
+	if root == "" {
+		return "", throwValue(Str("asset path " + p + ": no harn.toml found above " + dir))
+	}
+	if alias == "" {
+		return filepath.Join(root, rest), nil
+	}
+	var m struct {
+		AssetRoots map[string]string `toml:"asset_roots"`
+	}
+	if err := toml.Unmarshal(manifest, &m); err != nil {
+		return "", throwValue(Str("asset path " + p + ": " + filepath.Join(root, "harn.toml") + ": " + err.Error()))
+	}
+	sub, ok := m.AssetRoots[alias]
+	if !ok {
+		return "", throwValue(Str("asset path " + p + ": no asset root named " + alias + " in " + filepath.Join(root, "harn.toml")))
+	}
+	return filepath.Join(root, sub, rest), nil
+}
+
+// projectRoot is the nearest folder at or above dir holding a harn.toml
+// the host lets the program read, with that file's content.
+func projectRoot(c *Call, dir string) (string, []byte) {
+	for d := dir; ; {
+		if b, err := c.th.in.host.ReadFile(filepath.Join(d, "harn.toml")); err == nil {
+			return d, b
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", nil
+		}
+		d = parent
+	}
 }

@@ -150,6 +150,22 @@ func init() {
 		default:
 			return Nil, throwValue(Str("tool_define: unknown executor \"" + executor + "\" for tool \"" + name + "\""))
 		}
+		if executor == "host_bridge" {
+			if hc, ok := cfg.Get("host_capability"); !ok || hc.k != KindString || hc.r.(string) == "" {
+				return Nil, throwValue(Str("tool_define: tool \"" + name + "\" declares executor: \"host_bridge\" but is missing `host_capability`"))
+			}
+		}
+		if executor == "mcp_server" {
+			if ms, ok := cfg.Get("mcp_server"); !ok || ms.k != KindString || ms.r.(string) == "" {
+				return Nil, throwValue(Str("tool_define: tool \"" + name + "\" declares executor: \"mcp_server\" but is missing `mcp_server` (the configured server name)"))
+			}
+		}
+		if v, ok := cfg.Get("defer_loading"); ok && v.k != KindBool {
+			return Nil, throwValue(Str("tool_define: `defer_loading` must be a bool (true: hold the schema back until a tool_search call surfaces it; false or absent: ship it eagerly)"))
+		}
+		if v, ok := cfg.Get("namespace"); ok && v.k != KindNil && (v.k != KindString || v.r.(string) == "") {
+			return Nil, throwValue(Str("tool_define: `namespace` must be a non-empty string"))
+		}
 		entry := NewDict(cfg.Len() + 3)
 		for _, k := range cfg.Keys() {
 			switch k {

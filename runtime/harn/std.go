@@ -175,10 +175,16 @@ func stdMath() map[string]stdFn {
 			return v, nil
 		},
 		"lerp": func(c *Call, args []Value) (Value, error) {
-			a, _ := arg(args, 0).Number()
-			b, _ := arg(args, 1).Number()
-			t, _ := arg(args, 2).Number()
-			return Float(a + (b-a)*t), nil
+			// a + (b - a) * t with the language's arithmetic, so ints stay
+			// ints when t is an int.
+			d, err := opSub(arg(args, 1), arg(args, 0))
+			if err != nil {
+				return Nil, err
+			}
+			if d, err = opMul(d, arg(args, 2)); err != nil {
+				return Nil, err
+			}
+			return opAdd(arg(args, 0), d)
 		},
 		"map_range": func(c *Call, args []Value) (Value, error) {
 			v, _ := arg(args, 0).Number()
@@ -218,7 +224,7 @@ func stdMath() map[string]stdFn {
 			}
 			return Float(mean(xs)), nil
 		}),
-		"median": list(func(c *Call, xs []float64, _ []Value) (Value, error) {
+		"median": list(func(c *Call, xs []float64, args []Value) (Value, error) {
 			if err := nonEmpty(xs); err != nil {
 				return Nil, err
 			}
@@ -226,7 +232,13 @@ func stdMath() map[string]stdFn {
 			sort.Float64s(s)
 			n := len(s)
 			if n%2 == 1 {
-				return Float(s[n/2]), nil
+				// The middle element itself (an int stays an int).
+				items, _ := c.th.collect(arg(args, 0))
+				for _, v := range items {
+					if f, _ := v.Number(); f == s[n/2] {
+						return v, nil
+					}
+				}
 			}
 			return Float((s[n/2-1] + s[n/2]) / 2), nil
 		}),

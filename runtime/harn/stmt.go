@@ -1,8 +1,6 @@
 package harn
 
 import (
-	"sync"
-
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 )
 
@@ -87,12 +85,7 @@ func (c *compiler) stmt(s ast.Stmt) evalFn {
 		c.fn.protected++
 		body := c.block(s.Body)
 		c.fn.protected--
-		var mu sync.Mutex
-		return func(f *frame) (Value, error) {
-			f.th.block(mu.Lock)
-			defer mu.Unlock()
-			return body(f)
-		}
+		return func(f *frame) (Value, error) { return withDefaultMutex(f, body) }
 	case *ast.Select:
 		return c.selectStmt(s)
 	case *ast.BlockStmt:

@@ -170,6 +170,16 @@ func (th *thread) callValue(callee Value, args []Value) (Value, error) {
 
 // callClosure runs a closure with arguments already evaluated.
 func (th *thread) callClosure(cl *Closure, args []Value) (Value, error) {
+	if th.in.tracing.Load() {
+		id := th.in.spanStart("fn_call", cl.proto.name)
+		v, err := th.runClosure(cl, args)
+		th.in.spanEnd(id)
+		return v, err
+	}
+	return th.runClosure(cl, args)
+}
+
+func (th *thread) runClosure(cl *Closure, args []Value) (Value, error) {
 	for {
 		p := cl.proto
 		if th.depth >= th.in.maxDepth {
