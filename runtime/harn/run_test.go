@@ -25,22 +25,27 @@ func TestRunPrograms(t *testing.T) {
 	if len(cases) < 20 {
 		t.Fatalf("found %d cases under testdata/run", len(cases))
 	}
-	opts := runner.SuiteOptions{Jobs: 2, Check: func(path string, src []byte) error {
-		res := driver.Check(driver.Request{Path: path, Source: src})
-		var msgs []string
-		for _, d := range res.Diagnostics {
-			if d.Severity == diagnostics.Error {
-				msgs = append(msgs, d.Code+" "+d.Message)
-			}
-		}
-		if len(msgs) > 0 {
-			return errors.New(strings.Join(msgs, "\n"))
-		}
-		return nil
-	}}
+	opts := runner.SuiteOptions{Jobs: 2, Check: checkProgram}
 	for _, r := range runner.Suite(context.Background(), cases, opts) {
 		if !r.Passed {
 			t.Errorf("%s", r.Message)
 		}
 	}
+}
+
+// checkProgram runs the checker through the driver, as `harn-check test`
+// does before running a program: its errors fail the program.
+func checkProgram(path string, src []byte) error {
+	frontends.Register()
+	res := driver.Check(driver.Request{Path: path, Source: src})
+	var msgs []string
+	for _, d := range res.Diagnostics {
+		if d.Severity == diagnostics.Error {
+			msgs = append(msgs, d.Code+" "+d.Message)
+		}
+	}
+	if len(msgs) > 0 {
+		return errors.New(strings.Join(msgs, "\n"))
+	}
+	return nil
 }
