@@ -34,3 +34,32 @@ func TestReadmeShowsExamplesOutput(t *testing.T) {
 		t.Errorf("README block differs from the output; got:\n%s\nREADME shows:\n%s", stdout, want)
 	}
 }
+
+// TestReadmeRunExample: the `harn-check run` example the README shows
+// (examples/release_notes) prints what the README says it prints, and the
+// example passes `harn-check test` with its .expected file.
+func TestReadmeRunExample(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = "$ harn-check run --llm-mock-replay examples/release_notes/release_notes.llm-mock.jsonl \\\n    examples/release_notes/release_notes.harn 2.4.0\n"
+	i := strings.Index(string(readme), marker)
+	if i < 0 {
+		t.Fatal("README lost the harn-check run example")
+	}
+	block := string(readme[i+len(marker):])
+	block = block[:strings.Index(block, "```")]
+	t.Chdir("../..")
+	code, stdout, stderr := runCLI(t, "run", "--llm-mock-replay", "examples/release_notes/release_notes.llm-mock.jsonl",
+		"examples/release_notes/release_notes.harn", "2.4.0")
+	if code != 0 {
+		t.Fatalf("exit status %d; stderr: %s", code, stderr)
+	}
+	if stdout != block {
+		t.Errorf("README block differs from the output; got:\n%s\nREADME shows:\n%s", stdout, block)
+	}
+	if code, stdout, _ := runCLI(t, "test", "examples/release_notes"); code != 0 {
+		t.Errorf("harn-check test examples/release_notes: exit %d\n%s", code, stdout)
+	}
+}

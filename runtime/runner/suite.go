@@ -316,25 +316,58 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// Diff is a line-by-line comparison, "- expected" / "+ actual" for lines
-// that differ.
+// Diff compares expected and actual output line by line: "    " for a
+// line both have, "  - " for an expected line missing from the output,
+// "  + " for an output line not expected. Lines are matched by a longest
+// common subsequence, so one missing line shows as one line; very long
+// outputs (over 4 million line pairs) are compared position by position.
 func Diff(expected, actual string) string {
 	e, a := strings.Split(expected, "\n"), strings.Split(actual, "\n")
 	var b strings.Builder
-	for i := 0; i < max(len(e), len(a)); i++ {
-		var x, y string
-		if i < len(e) {
-			x = e[i]
+	if len(e)*len(a) > 4_000_000 {
+		for i := 0; i < max(len(e), len(a)); i++ {
+			switch {
+			case i < len(e) && i < len(a) && e[i] == a[i]:
+				b.WriteString("    " + e[i] + "\n")
+			default:
+				if i < len(e) {
+					b.WriteString("  - " + e[i] + "\n")
+				}
+				if i < len(a) {
+					b.WriteString("  + " + a[i] + "\n")
+				}
+			}
 		}
-		if i < len(a) {
-			y = a[i]
+		return b.String()
+	}
+	// lcs[i][j] is the length of the longest common subsequence of e[i:]
+	// and a[j:].
+	lcs := make([][]int32, len(e)+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, len(a)+1)
+	}
+	for i := len(e) - 1; i >= 0; i-- {
+		for j := len(a) - 1; j >= 0; j-- {
+			if e[i] == a[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
 		}
-		if x == y {
-			b.WriteString("    " + x + "\n")
-			continue
+	}
+	i, j := 0, 0
+	for i < len(e) || j < len(a) {
+		switch {
+		case i < len(e) && j < len(a) && e[i] == a[j]:
+			b.WriteString("    " + e[i] + "\n")
+			i, j = i+1, j+1
+		case i < len(e) && (j == len(a) || lcs[i+1][j] >= lcs[i][j+1]):
+			b.WriteString("  - " + e[i] + "\n")
+			i++
+		default:
+			b.WriteString("  + " + a[j] + "\n")
+			j++
 		}
-		b.WriteString("  - " + x + "\n")
-		b.WriteString("  + " + y + "\n")
 	}
 	return b.String()
 }
