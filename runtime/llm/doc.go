@@ -48,6 +48,22 @@
 // canonjson) of the ChatRequest; runtime/evaluate stores whole
 // evaluations on the same tapes under kind "evaluation".
 //
+// # Turns (the tool-capable layer Leia lowers to)
+//
+// TurnProvider answers a TurnRequest (an ordered conversation of
+// TurnMessages with tool calls and results paired by call id, the tools
+// the model may call, sampling and streaming options) with a TurnResult
+// (status final_answer / tool_calls / stop, text, tool calls, usage). The
+// mock, OpenAI-compatible and Anthropic-compatible providers implement it
+// beside Chat, over the same Transport and its invariants (NewTurn).
+// Replay fixtures use upstream Leia's .records.json format (records.go):
+// Replay answers strictly in order and fails on a different request
+// (ReplayError names the first differing field, showing metadata and only
+// the size and hash of content), on a request past the last record, and
+// in Finish on records left over; Recorder records a live provider's
+// turns, stream events and failures. TraceEvent is the metadata-only
+// event a runtime emits around turns and tool calls.
+//
 // What this package must not do: decide outcomes or budgets (that is
 // runtime/evaluate), read a credential from anywhere but the environment
 // variable the route names, or follow a redirect.
