@@ -51,6 +51,31 @@ type Env struct {
 	// journal, ledger); nil uses the harn.toml found above the program.
 	// The runtime adds the program's credentials lookup and network grant.
 	Evaluation *evaluate.Options
+	// LLM says where a Leia program's model turns go.
+	LLM LLMConfig
+}
+
+// LLM modes (LLMConfig.Mode).
+const (
+	// LLMLive uses the providers the program's model aliases configure
+	// (HTTP needs --allow-net; keys come from the environment).
+	LLMLive = ""
+	// LLMMock answers every turn with the built-in mock provider.
+	LLMMock = "mock"
+	// LLMReplay answers from a .records.json fixture, strictly.
+	LLMReplay = "replay"
+	// LLMRecord calls the live providers and writes the fixture.
+	LLMRecord = "record"
+)
+
+// LLMConfig is the model-call configuration of a run.
+type LLMConfig struct {
+	Mode string
+	// Fixture is the .records.json file replayed or recorded.
+	Fixture string
+	// Trace, when set, receives the run's trace events as JSON lines
+	// (metadata only: no prompt, completion or credential).
+	Trace io.Writer
 }
 
 // Language is a runtime plugged into the registry.
