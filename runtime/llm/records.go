@@ -300,6 +300,8 @@ type Recorder struct {
 	Live    TurnProvider
 	mu      sync.Mutex
 	records []TurnRecord
+	// shared is the recorder a Wrap'd provider records into.
+	shared *Recorder
 }
 
 // Turn implements TurnProvider.
@@ -327,9 +329,13 @@ func (r *Recorder) Turn(ctx context.Context, req TurnRequest, onStream func(Stre
 			rec.Result.Calls[i] = rec.Result.Calls[i].normalized()
 		}
 	}
-	r.mu.Lock()
-	r.records = append(r.records, rec)
-	r.mu.Unlock()
+	into := r
+	if r.shared != nil {
+		into = r.shared
+	}
+	into.mu.Lock()
+	into.records = append(into.records, rec)
+	into.mu.Unlock()
 	return res, err
 }
 
@@ -338,6 +344,12 @@ func (r *Recorder) Records() []TurnRecord {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]TurnRecord(nil), r.records...)
+}
+
+// Wrap returns a provider that answers with live and records each turn
+// here (several live providers may share one recorder).
+func (r *Recorder) Wrap(live TurnProvider) TurnProvider {
+	return &Recorder{Live: live, shared: r}
 }
 
 // ErrorKindOf names a provider failure's kind: an *Error's Kind, a

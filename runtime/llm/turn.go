@@ -54,6 +54,10 @@ type TurnTool struct {
 	Params      []string `json:"Params,omitempty"`
 	Requires    []string `json:"Requires,omitempty"`
 	Schema      any      `json:"Schema,omitempty"`
+	// ParamDocs describes parameters on the wire (property descriptions
+	// of the generated schema); like upstream, it is not part of the
+	// recorded request or its hash.
+	ParamDocs map[string]string `json:"-"`
 }
 
 // ToolCall is a call the model asked for.
@@ -344,7 +348,11 @@ func ToolInputSchema(t TurnTool) any {
 	props := map[string]any{}
 	required := []any{}
 	for _, p := range t.Params {
-		props[p] = map[string]any{"type": "string"}
+		prop := map[string]any{"type": "string"}
+		if d := t.ParamDocs[p]; d != "" {
+			prop["description"] = d
+		}
+		props[p] = prop
 		required = append(required, p)
 	}
 	return map[string]any{"type": "object", "properties": props, "required": required}

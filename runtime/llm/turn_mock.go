@@ -24,6 +24,9 @@ func NewTurn(route catalog.Route, opts Options) (TurnProvider, error) {
 //   - A request with ForceTool calls that tool once (arguments generated
 //     from its schema, or "mock" for each parameter), unless the last
 //     message already is that call's result.
+//   - A request that offers tools but has no tool result after its last
+//     user message calls the first tool the same way (so an agent loop
+//     runs one tool round, then answers).
 //   - A request whose ResponseFormat carries a JSON Schema
 //     ({type: "json_schema", json_schema: {schema}} or {schema}) gets a
 //     JSON answer generated from it (as Chat does for an Output);
@@ -39,10 +42,16 @@ func (m *Mock) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEv
 	m.requests.Add(1)
 	cfg := m.config()
 	var out TurnResult
-	if req.ForceTool != "" && !lastIsResultOf(req.Messages, req.ForceTool) {
+	force := req.ForceTool
+	if force != "" && lastIsResultOf(req.Messages, force) {
+		force = ""
+	} else if force == "" && len(req.Tools) > 0 && !toolResultSinceUser(req.Messages) {
+		force = req.Tools[0].Name
+	}
+	if force != "" {
 		var tool *TurnTool
 		for i := range req.Tools {
-			if req.Tools[i].Name == req.ForceTool {
+			if req.Tools[i].Name == force {
 				tool = &req.Tools[i]
 			}
 		}
@@ -54,12 +63,12 @@ func (m *Mock) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEv
 		}
 		n := 1
 		for _, msg := range req.Messages {
-			if msg.ToolCall != nil && msg.ToolCall.Tool == req.ForceTool {
+			if msg.ToolCall != nil && msg.ToolCall.Tool == force {
 				n++
 			}
 		}
 		out.Status = StatusToolCalls
-		out.Calls = []ToolCall{{ID: fmt.Sprintf("call_%s_%d", req.ForceTool, n), Tool: req.ForceTool, Args: NormalizeValue(args).(map[string]any)}}
+		out.Calls = []ToolCall{{ID: fmt.Sprintf("call_%s_%d", force, n), Tool: force, Args: NormalizeValue(args).(map[string]any)}}
 	} else {
 		out.Status = StatusFinalAnswer
 		out.Text = cfg.Text
@@ -100,6 +109,19 @@ func lastIsResultOf(msgs []TurnMessage, tool string) bool {
 	}
 	last, call := msgs[len(msgs)-1], msgs[len(msgs)-2]
 	return last.Role == RoleTool && call.ToolCall != nil && call.ToolCall.Tool == tool && call.ToolCall.ID == last.ToolUseID
+}
+
+// toolResultSinceUser reports a tool message after the last user message.
+func toolResultSinceUser(msgs []TurnMessage) bool {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		switch msgs[i].Role {
+		case RoleTool:
+			return true
+		case RoleUser:
+			return false
+		}
+	}
+	return false
 }
 
 // responseSchema finds the JSON Schema inside a response_format table:
