@@ -59,6 +59,7 @@ func (c *compiler) compileMain(f *ast.File, fi *funcInfo) (p *Proto, err error) 
 func (c *compiler) newProto(fi *funcInfo, name string, pos int) *Proto {
 	p := &Proto{Name: name, chunk: c.chunk, pos: int32(pos), nparams: fi.nparams, variadic: fi.variadic, namedVar: -1, nslots: fi.maxSlots, upvals: fi.upvals, hasDefer: fi.hasDefer}
 	for _, v := range fi.params {
+		p.params = append(p.params, v.name)
 		if v.captured {
 			p.capParams = append(p.capParams, v.slot)
 		}

@@ -146,6 +146,7 @@ func (c *compiler) legacyAI(s ast.Stmt) execFn {
 			reqs = append(reqs, String(r))
 		}
 		doc := s.Doc
+		paramDocs := s.ParamDocs
 		pos := int32(s.Start)
 		return func(fr *frame) ctrl {
 			t := NewTable(0, 5)
@@ -155,6 +156,13 @@ func (c *compiler) legacyAI(s ast.Stmt) execFn {
 			t.SetStr("requires", TableValue(NewList(reqs...)))
 			if doc != "" {
 				t.SetStr("description", String(doc))
+			}
+			if len(paramDocs) > 0 {
+				pd := NewTable(0, len(paramDocs))
+				for _, d := range paramDocs {
+					pd.SetStr(d.Name, String(d.Text))
+				}
+				t.SetStr("param_docs", TableValue(pd))
 			}
 			r := fr.th.evalDialectBlock("tool", t, DialectOptions{Legacy: true}, pos)
 			set(fr, r[0])

@@ -37,6 +37,10 @@ type Dialect struct {
 	Text func(t *Thread, text string, opts DialectOptions) (Value, error)
 	// Block evaluates the field-block form.
 	Block func(t *Thread, fields *Table, opts DialectOptions) (Value, error)
+	// BlockResults, when set, evaluates the field-block form to several
+	// results (turn { ... } gives result, err as llm.turn does); it takes
+	// precedence over Block. An error is handled as Block's.
+	BlockResults func(t *Thread, fields *Table, opts DialectOptions) ([]Value, error)
 	// Interpolate builds the text from the literal pieces (len(values)+1
 	// of them) and the interpolated values; nil joins tostring(value).
 	Interpolate func(t *Thread, pieces []string, values []Value) (string, error)
@@ -125,6 +129,14 @@ func (th *Thread) evalDialectEncode(tag string, v Value, opts DialectOptions, po
 
 func (th *Thread) evalDialectBlock(tag string, fields *Table, opts DialectOptions, pos int32) []Value {
 	d := th.dialect(tag, pos)
+	if d.BlockResults != nil {
+		th.current().callPos = pos
+		vals, err := d.BlockResults(th, fields, opts)
+		if err != nil {
+			return th.dialectResult(tag, Nil, err, opts, pos)
+		}
+		return vals
+	}
 	if d.Block == nil {
 		panic(th.runtimeError(pos, "%s dialect requires a field block", tag))
 	}

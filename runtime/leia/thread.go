@@ -59,6 +59,7 @@ type Proto struct {
 	chunk     *Chunk
 	pos       int32
 	nparams   int
+	params    []string // parameter names, for hosts (ParamNames)
 	variadic  bool
 	namedVar  int // slot of a `name...` parameter, or -1
 	nslots    int
