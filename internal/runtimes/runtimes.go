@@ -8,6 +8,8 @@ import (
 
 	"github.com/harnlang/harn-check/runtime/harn"
 	"github.com/harnlang/harn-check/runtime/leia"
+	// The Leia AI dialect installs itself into every Leia run.
+	_ "github.com/harnlang/harn-check/runtime/leia/ai"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 

@@ -1,0 +1,206 @@
+package ai
+
+import (
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/harnlang/harn-check/runtime/host"
+	"github.com/harnlang/harn-check/runtime/leia"
+	"github.com/harnlang/harn-check/runtime/llm"
+	"github.com/harnlang/harn-check/runtime/validator"
+)
+
+// Config is what a host gives the AI layer of one interpreter.
+type Config struct {
+	// Provider, when set, answers every turn whatever model a request
+	// names (the mock, a replay, a host-owned provider).
+	Provider llm.TurnProvider
+	// Factory makes a provider from a model alias's provider
+	// configuration (the live mode); nil ignores script-declared
+	// providers, so a turn without Provider fails "llm provider not
+	// configured".
+	Factory func(ProviderConfig) (llm.TurnProvider, error)
+	// Trace receives the run's metadata-only events.
+	Trace llm.TraceSink
+	// Source labels trace events: live, mock, replay.
+	Source string
+	// Capabilities, when not nil, is the set of tool capability labels the
+	// host grants: a tool requiring another label is refused, not run.
+	Capabilities []string
+	// Dir is the program's folder; validator paths are relative to it.
+	Dir string
+	// Host is the program's host (clock, environment); may be nil.
+	Host *host.Host
+}
+
+// ProviderConfig is the provider part of a model alias, as upstream
+// Leia's llm.ProviderConfig names it.
+type ProviderConfig struct {
+	Name, Protocol, BaseURL, ProviderModel, Provider string
+	// APIKey is the key value the script passed (from the environment);
+	// APIKeyEnv the environment variable it names instead.
+	APIKey, APIKeyEnv string
+}
+
+// Usage counts what a run spent on models (eval.usage reads it).
+type Usage struct {
+	Turns, InputTokens, OutputTokens, StreamEvents, ToolCalls int64
+	Cost                                                      float64
+}
+
+// Runtime is the AI layer of one interpreter: its model aliases, agent
+// defaults, ambient budgets and agent configurations, usage counters and
+// the validators it compiled. Natives run under the interpreter's lock,
+// so the state needs no other synchronisation; mu guards what a host
+// reads from outside a run (Usage, BrokenScripts).
+type Runtime struct {
+	in  *leia.Interp
+	cfg Config
+
+	models   *leia.Table
+	defaults *leia.Table
+	budgets  []*budget
+	agents   []*leia.Table
+
+	agentMeta map[*leia.Native]*agentMeta
+	snapshots map[string]leia.Value
+	tokenSeq  int
+
+	validators map[string]*validator.Validator
+	broken     validator.BrokenScripts
+
+	mu    sync.Mutex
+	usage Usage
+}
+
+// Family builds the natives of one helper family for a run. Families
+// register with Register from an init function, one file per family; the
+// part-3 helpers (workflows, retrieval, sections ...) use the same seam.
+type Family func(rt *Runtime) map[string]leia.NativeFunc
+
+type family struct {
+	module string
+	build  Family
+}
+
+var (
+	famMu    sync.Mutex
+	families []family
+)
+
+// Register adds a helper family to a module (llm, msg, history, chat,
+// loop, or a new one). Later registrations of a name replace earlier
+// ones in module order.
+func Register(module string, f Family) {
+	famMu.Lock()
+	defer famMu.Unlock()
+	families = append(families, family{module, f})
+}
+
+// Install puts the AI layer on an interpreter: the llm, msg, history,
+// chat and loop modules, the global toolof, and the AI dialect tags.
+func Install(in *leia.Interp, cfg Config) *Runtime {
+	rt := &Runtime{in: in, cfg: cfg, models: leia.NewTable(0, 4), defaults: leia.NewTable(0, 4),
+		agentMeta: map[*leia.Native]*agentMeta{}, snapshots: map[string]leia.Value{}, validators: map[string]*validator.Validator{}}
+	famMu.Lock()
+	fams := append([]family(nil), families...)
+	famMu.Unlock()
+	mods := map[string]*leia.Table{}
+	var order []string
+	for _, f := range fams {
+		m := mods[f.module]
+		if m == nil {
+			m = leia.NewTable(0, 64)
+			mods[f.module] = m
+			order = append(order, f.module)
+		}
+		fns := f.build(rt)
+		names := make([]string, 0, len(fns))
+		for n := range fns {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			m.SetStr(n, leia.NewNative(f.module+"."+n, fns[n]))
+		}
+	}
+	for _, name := range order {
+		in.RegisterModule(name, mods[name])
+	}
+	if llmMod := mods["llm"]; llmMod != nil {
+		if v := llmMod.GetStr("toolof"); !v.IsNil() {
+			in.SetGlobal("toolof", v)
+		}
+	}
+	rt.registerDialects()
+	return rt
+}
+
+// RequestHook adjusts a request table after its messages are built and
+// before it is lowered (turns and agent loops alike): retrieval context
+// and evidence become messages this way (part 3).
+type RequestHook func(rt *Runtime, t *leia.Thread, opts *leia.Table)
+
+var (
+	hookMu       sync.Mutex
+	requestHooks []RequestHook
+)
+
+// RegisterRequestHook adds a hook, from an init function.
+func RegisterRequestHook(h RequestHook) {
+	hookMu.Lock()
+	defer hookMu.Unlock()
+	requestHooks = append(requestHooks, h)
+}
+
+func (rt *Runtime) applyRequestHooks(t *leia.Thread, opts *leia.Table) {
+	hookMu.Lock()
+	hooks := append([]RequestHook(nil), requestHooks...)
+	hookMu.Unlock()
+	for _, h := range hooks {
+		h(rt, t, opts)
+	}
+}
+
+// Interp is the interpreter the runtime belongs to.
+func (rt *Runtime) Interp() *leia.Interp { return rt.in }
+
+// Usage returns the counters so far.
+func (rt *Runtime) Usage() Usage {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.usage
+}
+
+func (rt *Runtime) addUsage(f func(u *Usage)) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	f(&rt.usage)
+}
+
+// BrokenScripts names the validators that failed to run, each once.
+func (rt *Runtime) BrokenScripts() []string {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.broken.Names()
+}
+
+// Emit sends a trace event (metadata only) to the host's sink.
+func (rt *Runtime) Emit(ev llm.TraceEvent) {
+	if rt.cfg.Trace == nil {
+		return
+	}
+	if ev.Source == "" {
+		ev.Source = rt.cfg.Source
+	}
+	rt.cfg.Trace.Emit(ev)
+}
+
+// now is the host clock (the wall clock without a host).
+func (rt *Runtime) now() time.Time {
+	if rt.cfg.Host != nil {
+		return rt.cfg.Host.Now()
+	}
+	return time.Now()
+}
