@@ -67,6 +67,7 @@ func commands() []command {
 		{"llm", "llm evaluate: run or verify one decision evaluation", runLLM},
 		{"run", "run a program (checked first): harn-check run [--allow-...] FILE [ARGS...]", runRun},
 		{"test", "run programs against their .expected output or .error", runTest},
+		{"evaluate", "run the evaluate blocks of Leia files and report: harn-check evaluate [--replay F|--record F|--mock] [--json|--format text|json|html] PATH...", runEvaluate},
 		{"version", "print the version", func(e *env, _ []string) int {
 			fmt.Fprintf(e.stdout, "harn-check %s\n", version.Version)
 			return exitOK

@@ -74,6 +74,8 @@ func runRun(e *env, args []string) int {
 	var rf runFlags
 	rf.register(fs)
 	replay := fs.String("llm-mock-replay", "", "replay model calls from this .llm-mock.jsonl tape")
+	var lf llmFlags
+	lf.register(fs)
 	timeout := fs.Duration("timeout", 0, "stop the program after this long (0: no limit)")
 	var ef evaluationFlags
 	ef.register(fs)
@@ -118,6 +120,10 @@ func runRun(e *env, args []string) int {
 		}
 		renv.LLMMockReplay = *replay
 	}
+	if renv.LLM, err = lf.config(); err != nil {
+		return fail(e, "run: %v", err)
+	}
+	defer lf.close()
 	evalRun, err := ef.setup(path)
 	if err != nil {
 		return fail(e, "run: %v", err)

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+
+	"os"
+
+	"github.com/harnlang/harn-check/runtime/runner"
+)
+
+// llmFlags are the model-call modes of a Leia program, as upstream's
+// runners spell them: the built-in mock, strict replay of a
+// .records.json fixture, or recording one from the live providers; and a
+// metadata-only trace file.
+type llmFlags struct {
+	mock           bool
+	replay, record string
+	trace          string
+	traceFile      *os.File
+}
+
+func (l *llmFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&l.mock, "llm-mock", false, "answer the program's model turns with the built-in mock provider")
+	fs.StringVar(&l.replay, "llm-replay", "", "answer model turns from this .records.json fixture (strict: a different, extra or missing turn fails)")
+	fs.StringVar(&l.record, "llm-record", "", "call the live providers (needs --allow-net) and write the turns to this .records.json fixture")
+	fs.StringVar(&l.trace, "llm-trace", "", "write the run's trace events (metadata only: no prompt, completion or key) as JSON lines to this file")
+}
+
+// config checks the flags (the modes exclude each other; a replayed
+// fixture must exist) and opens the trace file.
+func (l *llmFlags) config() (runner.LLMConfig, error) {
+	var c runner.LLMConfig
+	n := 0
+	if l.mock {
+		n++
+		c.Mode = runner.LLMMock
+	}
+	if l.replay != "" {
+		n++
+		c.Mode, c.Fixture = runner.LLMReplay, l.replay
+		if _, err := os.Stat(l.replay); err != nil {
+			return c, fmt.Errorf("--llm-replay %s: %v", l.replay, unwrapPath(err))
+		}
+	}
+	if l.record != "" {
+		n++
+		c.Mode, c.Fixture = runner.LLMRecord, l.record
+	}
+	if n > 1 {
+		return c, errors.New("--llm-mock, --llm-replay and --llm-record exclude each other")
+	}
+	if l.trace != "" {
+		f, err := os.Create(l.trace)
+		if err != nil {
+			return c, fmt.Errorf("--llm-trace %s: %v", l.trace, unwrapPath(err))
+		}
+		l.traceFile = f
+		c.Trace = f
+	}
+	return c, nil
+}
+
+// close closes the trace file.
+func (l *llmFlags) close() error {
+	if l.traceFile == nil {
+		return nil
+	}
+	return l.traceFile.Close()
+}
