@@ -228,17 +228,13 @@ func (c *compiler) stmt(s ast.Stmt) execFn {
 	case *ast.ExprStmt:
 		return c.exprStmt(s)
 	case *ast.DeclareStmt:
-		vars := make([]*varInfo, len(s.Left))
+		ids := make([]*ast.Ident, len(s.Left))
 		for i, e := range s.Left {
-			vars[i] = c.res.decls[e.(*ast.Ident)]
+			ids[i] = e.(*ast.Ident)
 		}
-		return c.declare(vars, s.Right)
+		return c.declare(ids, s.Right)
 	case *ast.ConstDecl:
-		vars := make([]*varInfo, len(s.Names))
-		for i, id := range s.Names {
-			vars[i] = c.res.decls[id]
-		}
-		return c.declare(vars, s.Values)
+		return c.declare(s.Names, s.Values)
 	case *ast.AssignStmt:
 		return c.assign(s)
 	case *ast.CompoundAssignStmt:
@@ -261,6 +257,10 @@ func (c *compiler) stmt(s ast.Stmt) execFn {
 		}
 		p := c.function(s, name, s.Body)
 		mk := closureMaker(p)
+		if c.res.globalDecls[s.Name] {
+			set := c.declFor(s.Name)
+			return func(fr *frame) ctrl { set(fr, mk(fr)); return cNone }
+		}
 		vi := c.res.decls[s.Name]
 		if vi == nil {
 			return func(fr *frame) ctrl { mk(fr); return cNone }
@@ -326,7 +326,7 @@ func (c *compiler) stmt(s ast.Stmt) execFn {
 		var set []func(fr *frame, v Value)
 		for _, e := range s.Left {
 			if s.Declare {
-				set = append(set, c.declSetter(c.res.decls[e.(*ast.Ident)]))
+				set = append(set, c.declFor(e.(*ast.Ident)))
 			} else {
 				set = append(set, c.assignTarget(e))
 			}
@@ -366,6 +366,21 @@ func (c *compiler) exprStmt(s *ast.ExprStmt) execFn {
 	return func(fr *frame) ctrl { e(fr); return cNone }
 }
 
+// declFor stores into the variable id declares: a global for a
+// top-level declaration of a program, else a local.
+func (c *compiler) declFor(id *ast.Ident) func(fr *frame, v Value) {
+	if id != nil && c.res.globalDecls[id] {
+		g := c.globals
+		name := id.Name
+		in := c.in
+		return func(fr *frame, v Value) {
+			in.declare(g, name)
+			g.SetStr(name, v)
+		}
+	}
+	return c.declSetter(c.res.decls[id])
+}
+
 // declSetter stores into a newly declared variable: a plain slot, or a new
 // cell for a captured one (a forward variable's cell already exists).
 func (c *compiler) declSetter(vi *varInfo) func(fr *frame, v Value) {
@@ -388,7 +403,11 @@ func (c *compiler) declSetter(vi *varInfo) func(fr *frame, v Value) {
 	return func(fr *frame, v Value) { fr.slots[slot] = v }
 }
 
-func (c *compiler) declare(vars []*varInfo, values []ast.Expr) execFn {
+func (c *compiler) declare(ids []*ast.Ident, values []ast.Expr) execFn {
+	vars := make([]*varInfo, len(ids))
+	for i, id := range ids {
+		vars[i] = c.res.decls[id]
+	}
 	if len(vars) == 1 && len(values) == 1 {
 		e := c.expr(values[0])
 		vi := vars[0]
@@ -399,15 +418,15 @@ func (c *compiler) declare(vars []*varInfo, values []ast.Expr) execFn {
 				return cNone
 			}
 		}
-		set := c.declSetter(vi)
+		set := c.declFor(ids[0])
 		return func(fr *frame) ctrl {
 			set(fr, e(fr))
 			return cNone
 		}
 	}
 	sets := make([]func(*frame, Value), len(vars))
-	for i, v := range vars {
-		sets[i] = c.declSetter(v)
+	for i := range vars {
+		sets[i] = c.declFor(ids[i])
 	}
 	fill := c.exprList(values, len(vars))
 	n := len(vars)
@@ -508,11 +527,34 @@ func (c *compiler) writeVar(id *ast.Ident) func(fr *frame, v Value) {
 	name := id.Name
 	g := c.globals
 	pos := int32(id.Start)
+	idx := -1
 	return func(fr *frame, v Value) {
-		if g.GetStr(name).k == KindNil && g.meta == nil {
-			panic(fr.th.runtimeError(pos, "assignment to undeclared variable '%s'", name))
+		if idx >= 0 && idx < len(g.slots) {
+			if s := &g.slots[idx]; s.key.AsString() == name && s.val.k != KindNil {
+				if v.k == KindNil {
+					c.in.declare(g, name)
+					g.setSlot(int32(idx), v)
+				} else {
+					s.val = v
+				}
+				return
+			}
 		}
-		g.SetStr(name, v)
+		if g.sidx != nil {
+			if i, ok := g.sidx[name]; ok && g.slots[i].val.k != KindNil {
+				idx = int(i)
+				if v.k == KindNil {
+					c.in.declare(g, name)
+				}
+				g.setSlot(i, v)
+				return
+			}
+		}
+		if g.meta != nil || c.in.declared[g][name] {
+			fr.th.setIndex(TableValue(g), String(name), v, pos)
+			return
+		}
+		panic(fr.th.runtimeError(pos, "assignment to undeclared variable '%s'", name))
 	}
 }
 

@@ -136,7 +136,7 @@ func (c *compiler) legacyAI(s ast.Stmt) execFn {
 	switch s := s.(type) {
 	case *ast.ToolDecl:
 		fn := closureMaker(c.function(s, s.Name.Name, s.Body))
-		set := c.declSetter(c.res.decls[s.Name])
+		set := c.declFor(s.Name)
 		name := s.Name.Name
 		var pnames, reqs []Value
 		for _, id := range s.Params.Names {
@@ -170,7 +170,7 @@ func (c *compiler) legacyAI(s ast.Stmt) execFn {
 		}
 	case *ast.AgentDecl:
 		mk := c.legacyAgent(s, s.Name.Name, s.Params, s.Config, s.Flow)
-		set := c.declSetter(c.res.decls[s.Name])
+		set := c.declFor(s.Name)
 		return func(fr *frame) ctrl {
 			set(fr, mk(fr))
 			return cNone

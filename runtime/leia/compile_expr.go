@@ -171,17 +171,30 @@ func (c *compiler) readVar(id *ast.Ident) evalFn {
 	}
 	name := id.Name
 	g := c.globals
-	if g != c.in.globals {
-		// an env table may inherit through __index
-		key := String(name)
-		return func(fr *frame) Value {
-			if v := g.GetStr(name); v.k != KindNil || g.meta == nil {
-				return v
+	key := String(name)
+	// An inline cache remembers where the name's entry sits in the
+	// globals table's slot array, so a global read is usually an index and
+	// a string compare rather than a map lookup.
+	idx := -1
+	return func(fr *frame) Value {
+		if idx >= 0 && idx < len(g.slots) {
+			if s := &g.slots[idx]; s.key.AsString() == name && s.val.k != KindNil {
+				return s.val
 			}
-			return fr.th.index(TableValue(g), key, -1)
 		}
+		if g.sidx != nil {
+			if i, ok := g.sidx[name]; ok {
+				idx = int(i)
+				if v := g.slots[i].val; v.k != KindNil {
+					return v
+				}
+			}
+		}
+		if g.meta == nil {
+			return Nil
+		}
+		return fr.th.index(TableValue(g), key, -1)
 	}
-	return func(*frame) Value { return g.GetStr(name) }
 }
 
 // stringLit compiles a string with ${} interpolations.

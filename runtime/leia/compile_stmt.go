@@ -250,7 +250,7 @@ func (c *compiler) selectStmt(s *ast.SelectStmt) execFn {
 			k.ch = c.expr(recvOperand(comm.Right))
 			for _, e := range comm.Left {
 				if comm.Declare {
-					k.sets = append(k.sets, c.declSetter(c.res.decls[e.(*ast.Ident)]))
+					k.sets = append(k.sets, c.declFor(e.(*ast.Ident)))
 				} else {
 					k.sets = append(k.sets, c.assignTarget(e))
 				}
@@ -323,7 +323,7 @@ func (c *compiler) importDecl(s *ast.ImportDecl) execFn {
 		if sp.Alias == nil {
 			continue
 		}
-		imps = append(imps, imp{path: p, set: c.declSetter(c.res.decls[sp.Alias]), pos: int32(sp.Start)})
+		imps = append(imps, imp{path: p, set: c.declFor(sp.Alias), pos: int32(sp.Start)})
 	}
 	return func(fr *frame) ctrl {
 		for _, im := range imps {

@@ -91,9 +91,22 @@ type Interp struct {
 	// inHook stops a hook from observing itself.
 	hook, sink Value
 	inHook     bool
+	// declared are the globals a program declared with := (a global
+	// holding nil is still declared, so = may assign it).
+	declared map[*Table]map[string]bool
 	// cwd is the program's working directory for relative paths
 	// (fs.chdir changes it; the process's directory never changes).
 	cwd string
+}
+
+// declare records that a program declared the global name in g.
+func (in *Interp) declare(g *Table, name string) {
+	d := in.declared[g]
+	if d == nil {
+		d = map[string]bool{}
+		in.declared[g] = d
+	}
+	d[name] = true
 }
 
 // resolvePath makes p absolute against the program's working directory.
@@ -137,6 +150,7 @@ func New(opts Options) *Interp {
 	in.modules = map[string]Value{}
 	in.requiring = map[string]bool{}
 	in.dialects = map[string]Dialect{}
+	in.declared = map[*Table]map[string]bool{}
 	in.ctx = context.Background()
 	in.sched.init(in)
 	installStdlib(in)
@@ -167,28 +181,24 @@ func (in *Interp) RegisterModule(name string, mod *Table) {
 // Stdout is where print writes.
 func (in *Interp) Stdout() io.Writer { return in.stdout }
 
-// Compile parses and compiles a Leia source file. A syntax error or a
-// program the compiler rejects gives a *Error of kind KindParse.
+// Compile parses and compiles a Leia program. A syntax error or a
+// program the compiler rejects gives a *Error of kind KindParse. The
+// program's top-level declarations are globals (shared with chunks it
+// compiles at run time); a module's, loaded by require, stay local.
 func (in *Interp) Compile(name string, src []byte) (*Chunk, error) {
-	file, diags := binding.Parse(name, src)
-	chunk := &Chunk{Name: name, src: src, lines: lineStarts(src)}
-	for _, d := range diags {
-		line, col := chunk.position(d.Span.Start)
-		return nil, &Error{Kind: KindParse, Message: "syntax error: " + d.Message, File: name, Line: line, Col: col, Value: String(fmt.Sprintf("%s:%d:%d: syntax error: %s", name, line, col, d.Message))}
-	}
-	return in.compileFile(chunk, file, nil)
+	return in.compileSource(name, src, nil, true)
 }
 
-// compileEnv compiles source whose globals live in env (script.compile's
-// env option).
-func (in *Interp) compileEnv(name string, src []byte, env *Table) (*Chunk, error) {
+// compileSource parses and compiles source whose globals live in env
+// (nil: the interpreter's globals).
+func (in *Interp) compileSource(name string, src []byte, env *Table, topGlobals bool) (*Chunk, error) {
 	file, diags := binding.Parse(name, src)
 	chunk := &Chunk{Name: name, src: src, lines: lineStarts(src)}
 	for _, d := range diags {
 		line, col := chunk.position(d.Span.Start)
 		return nil, &Error{Kind: KindParse, Message: "syntax error: " + d.Message, File: name, Line: line, Col: col, Value: String(fmt.Sprintf("%s:%d:%d: syntax error: %s", name, line, col, d.Message))}
 	}
-	return in.compileFile(chunk, file, env)
+	return in.compileFile(chunk, file, env, topGlobals)
 }
 
 // CompileAST compiles an already parsed file (the checker's tree).
@@ -203,11 +213,11 @@ func (in *Interp) CompileAST(name string, src []byte, file *ast.File) (*Chunk, e
 		}
 		return nil, &Error{Kind: KindParse, Message: msg, File: name, Line: line, Col: col}
 	}
-	return in.compileFile(chunk, file, nil)
+	return in.compileFile(chunk, file, nil, true)
 }
 
-func (in *Interp) compileFile(chunk *Chunk, file *ast.File, env *Table) (*Chunk, error) {
-	res, main, errs := resolveFile(file)
+func (in *Interp) compileFile(chunk *Chunk, file *ast.File, env *Table, topGlobals bool) (*Chunk, error) {
+	res, main, errs := resolveFile(file, topGlobals)
 	if len(errs) > 0 {
 		line, col := chunk.position(errs[0].pos)
 		msg := errs[0].msg

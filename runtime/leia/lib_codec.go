@@ -144,7 +144,7 @@ func openCodecs(in *Interp) {
 			str1err("decode", func(s string) (string, error) { b, err := enc.DecodeString(s); return string(b), err })
 	}
 	b32e, b32d := b32(base32.StdEncoding)
-	b32he, b32hd := b32(base32.HexEncoding)
+	b32he, b32hd := b32(base32.HexEncoding.WithPadding(base32.NoPadding))
 	newModule(in, "encoding", map[string]NativeFunc{
 		"hexEncode":       str1("hexEncode", func(s string) string { return hex.EncodeToString([]byte(s)) }),
 		"hexDecode":       str1err("hexDecode", func(s string) (string, error) { b, err := hex.DecodeString(s); return string(b), err }),

@@ -112,7 +112,7 @@ func (th *Thread) require(name string, pos int32) Value {
 		in.loaded.SetStr(name, v)
 		return v
 	}
-	chunk, cerr := in.Compile(path, src)
+	chunk, cerr := in.compileSource(path, src, nil, false)
 	if cerr != nil {
 		panic(cerr)
 	}
@@ -151,12 +151,73 @@ func openScript(in *Interp) {
 		} else if o.k == KindString {
 			name = o.AsString()
 		}
-		chunk, cerr := t.in.compileEnv(name, []byte(src), env)
+		chunk, cerr := t.in.compileSource(name, []byte(src), env, true)
 		if cerr != nil {
 			return t.Ret2(Nil, cerr.(*Error).Value), nil
 		}
 		return t.Ret1(closureValue(&Closure{proto: chunk.main})), nil
 	}
+	// script.sandbox(t) makes an environment table: script.compile(src, box)
+	// runs src with box as its globals.
+	sandboxes := map[*Table]bool{}
+	s.SetStr("sandbox", NewNative("sandbox", func(t *Thread, a []Value) ([]Value, error) {
+		env := NewTable(0, 8)
+		if init := Arg(a, 0).Table(); init != nil {
+			init.Iter(func(k, v Value) bool { env.Set(k, v); return true })
+		}
+		sandboxes[env] = true
+		return t.Ret1(TableValue(env)), nil
+	}))
+	plain := compile
+	compile = func(t *Thread, a []Value) ([]Value, error) {
+		if o := Arg(a, 1).Table(); o != nil && sandboxes[o] {
+			opts := NewTable(0, 1)
+			opts.SetStr("env", a[1])
+			return plain(t, []Value{Arg(a, 0), TableValue(opts)})
+		}
+		return plain(t, a)
+	}
+	loadFile := func(t *Thread, a []Value) ([]Value, error) {
+		p, err := CheckString(a, 0, "loadFile")
+		if err != nil {
+			return nil, err
+		}
+		h, herr := t.in.host()
+		if herr != nil {
+			return nil, herr
+		}
+		opts := Arg(a, 1).Table()
+		if opts != nil {
+			if d := opts.GetStr("scriptDir"); d.k == KindString && !filepath.IsAbs(p) {
+				p = filepath.Join(d.AsString(), p)
+			}
+		}
+		p = t.in.resolvePath(p)
+		src, rerr := h.ReadFile(p)
+		if rerr != nil {
+			return nil, rerr
+		}
+		o := NewTable(0, 2)
+		o.SetStr("sourceName", String(p))
+		if opts != nil {
+			if e := opts.GetStr("env"); e.k == KindTable {
+				o.SetStr("env", e)
+			}
+		}
+		r, err := plain(t, []Value{String(string(src)), TableValue(o)})
+		if err == nil && len(r) > 1 && r[0].k == KindNil {
+			return nil, ScriptError(r[1])
+		}
+		return r, err
+	}
+	s.SetStr("loadFile", NewNative("loadFile", loadFile))
+	s.SetStr("runFile", NewNative("runFile", func(t *Thread, a []Value) ([]Value, error) {
+		r, err := loadFile(t, a)
+		if err != nil {
+			return nil, err
+		}
+		return t.Call(r[0]), nil
+	}))
 	s.SetStr("compile", NewNative("compile", compile))
 	s.SetStr("load", NewNative("load", compile))
 	s.SetStr("eval", NewNative("eval", func(t *Thread, a []Value) ([]Value, error) {

@@ -1,6 +1,7 @@
 package leia
 
 import (
+	"strings"
 	"time"
 )
 
@@ -11,7 +12,71 @@ func openTime(in *Interp) {
 	reg := func(name string, fn NativeFunc) { m.SetStr(name, NewNative(name, fn)) }
 	now := func() float64 { return float64(time.Now().UnixNano()) / 1e9 }
 	reg("now", func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Float(now())), nil })
-	reg("unix", func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Int(time.Now().Unix())), nil })
+	// time.unix() is the current Unix time; time.unix(secs) the time
+	// value (fields year, month, day, ... in UTC) of those seconds.
+	reg("unix", func(t *Thread, a []Value) ([]Value, error) {
+		if Arg(a, 0).k == KindNil {
+			return t.Ret1(Int(time.Now().Unix())), nil
+		}
+		s, err := CheckFloat(a, 0, "unix")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(TableValue(timeFields(unixTime(s)))), nil
+	})
+	timeArg := func(a []Value, i int, name string) (time.Time, error) {
+		s, ok := timeSeconds(Arg(a, i))
+		if !ok {
+			return time.Time{}, typeError(i, name, "time", Arg(a, i))
+		}
+		return unixTime(s), nil
+	}
+	reg("add", func(t *Thread, a []Value) ([]Value, error) {
+		tm, err := timeArg(a, 0, "add")
+		if err != nil {
+			return nil, err
+		}
+		d, err := CheckFloat(a, 1, "add")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(TableValue(timeFields(tm.Add(secondsDuration(d) + negDuration(d))))), nil
+	})
+	reg("diff", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := timeArg(a, 0, "diff")
+		if err != nil {
+			return nil, err
+		}
+		y, err := timeArg(a, 1, "diff")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(numberValue(y.Sub(x).Seconds())), nil
+	})
+	reg("isBefore", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := timeArg(a, 0, "isBefore")
+		if err != nil {
+			return nil, err
+		}
+		y, err := timeArg(a, 1, "isBefore")
+		return t.Ret1(Bool(x.Before(y))), err
+	})
+	reg("isAfter", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := timeArg(a, 0, "isAfter")
+		if err != nil {
+			return nil, err
+		}
+		y, err := timeArg(a, 1, "isAfter")
+		return t.Ret1(Bool(x.After(y))), err
+	})
+	reg("weekday", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := timeArg(a, 0, "weekday")
+		return t.Ret1(String(x.Weekday().String())), err
+	})
+	reg("month", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := timeArg(a, 0, "month")
+		return t.Ret1(String(x.Month().String())), err
+	})
 	reg("unix_ms", func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Int(time.Now().UnixMilli())), nil })
 	reg("millis", func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Int(time.Now().UnixMilli())), nil })
 	reg("nanos", func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Int(time.Now().UnixNano())), nil })
@@ -64,7 +129,7 @@ func openTime(in *Interp) {
 		if err != nil {
 			return nil, err
 		}
-		return t.Ret1(String(unixTime(s).Format(layout))), nil
+		return t.Ret1(String(unixTime(s).Format(goLayout(layout)))), nil
 	})
 	// time.date(year, month, day, hour?, min?, sec?) is a Unix time (UTC).
 	reg("date", func(t *Thread, a []Value) ([]Value, error) {
@@ -94,7 +159,7 @@ func openTime(in *Interp) {
 		if err != nil {
 			return nil, err
 		}
-		tm, perr := time.Parse(layout, s)
+		tm, perr := time.Parse(goLayout(layout), s)
 		if perr != nil {
 			return t.Ret2(Nil, String(perr.Error())), nil
 		}
@@ -107,7 +172,47 @@ func openTime(in *Interp) {
 		}
 		return t.Ret1(TableValue(timeFields(unixTime(s)))), nil
 	})
+	for name, secs := range map[string]float64{"NANOSECOND": 1e-9, "MICROSECOND": 1e-6, "MILLISECOND": 1e-3, "SECOND": 1, "MINUTE": 60, "HOUR": 3600, "DAY": 86400, "WEEK": 604800} {
+		m.SetStr(name, numberValue(secs))
+	}
 	in.RegisterModule("time", m)
+}
+
+// numberValue is an integer when f is integral, else a float.
+func numberValue(f float64) Value {
+	if f == float64(int64(f)) {
+		return Int(int64(f))
+	}
+	return Float(f)
+}
+
+func negDuration(s float64) time.Duration {
+	if s < 0 {
+		return -secondsDuration(-s)
+	}
+	return 0
+}
+
+// goLayout turns a strftime-style format (%Y-%m-%d %H:%M:%S) into a Go
+// time layout; a Go layout passes through unchanged.
+func goLayout(f string) string {
+	if !strings.Contains(f, "%") {
+		return f
+	}
+	repl := map[byte]string{'Y': "2006", 'y': "06", 'm': "01", 'd': "02", 'e': "_2", 'H': "15", 'I': "03", 'M': "04", 'S': "05",
+		'p': "PM", 'b': "Jan", 'B': "January", 'a': "Mon", 'A': "Monday", 'Z': "MST", 'z': "-0700", 'j': "002", 'f': "000000", '%': "%"}
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] == '%' && i+1 < len(f) {
+			if r, ok := repl[f[i+1]]; ok {
+				b.WriteString(r)
+				i++
+				continue
+			}
+		}
+		b.WriteByte(f[i])
+	}
+	return b.String()
 }
 
 func secondsDuration(s float64) time.Duration {

@@ -113,15 +113,23 @@ type resolution struct {
 	// agentConfig holds the function made for a legacy agent's config
 	// block (parameters in scope, returns the config table).
 	agentConfig map[ast.Node]*ast.FuncLit
+	// globalDecls are the top-level declarations of a chunk whose
+	// top-level names are globals (the main program, script.*, load).
+	globalDecls map[*ast.Ident]bool
 }
 
 type resolver struct {
-	res    *resolution
-	sc     *scope
-	fn     *funcInfo
-	blocks []*blockInfo // enclosing blocks of the current function, innermost last
-	errs   []posError
-	depth  int
+	res *resolution
+	// topGlobals makes the file's top-level declarations globals;
+	// fileScope is that scope and topConsts its const names.
+	topGlobals bool
+	fileScope  *scope
+	topConsts  map[string]bool
+	sc         *scope
+	fn         *funcInfo
+	blocks     []*blockInfo // enclosing blocks of the current function, innermost last
+	errs       []posError
+	depth      int
 }
 
 type posError struct {
@@ -131,8 +139,13 @@ type posError struct {
 
 const maxNesting = 400
 
-func resolveFile(f *ast.File) (*resolution, *funcInfo, []posError) {
-	r := &resolver{res: &resolution{
+// resolveFile resolves a chunk. With topGlobals its top-level
+// declarations are globals, shared with other chunks through the globals
+// table (upstream's behaviour for programs and script.* chunks); a module
+// loaded by require keeps them local.
+func resolveFile(f *ast.File, topGlobals bool) (*resolution, *funcInfo, []posError) {
+	r := &resolver{topGlobals: topGlobals, topConsts: map[string]bool{}, res: &resolution{
+		globalDecls: map[*ast.Ident]bool{},
 		decls:       map[*ast.Ident]*varInfo{},
 		refs:        map[*ast.Ident]ref{},
 		funcs:       map[ast.Node]*funcInfo{},
@@ -145,6 +158,7 @@ func resolveFile(f *ast.File) (*resolution, *funcInfo, []posError) {
 	main := &funcInfo{name: "main chunk", variadic: true}
 	r.res.funcs[f] = main
 	r.enterFunc(main)
+	r.fileScope = r.sc
 	r.stmtList(f, f.Stmts)
 	r.leaveFunc()
 	return r.res, main, r.errs
@@ -207,6 +221,11 @@ func (r *resolver) newVar(name string) *varInfo {
 // variable made for a use from a nested function.
 func (r *resolver) declare(id *ast.Ident, isConst bool) *varInfo {
 	if id == nil || id.Name == "" {
+		return nil
+	}
+	if r.topGlobals && r.sc == r.fileScope {
+		r.res.globalDecls[id] = true
+		r.topConsts[id.Name] = isConst
 		return nil
 	}
 	var v *varInfo
@@ -339,7 +358,9 @@ func (r *resolver) stmtList(owner any, stmts []ast.Stmt) {
 		r.push(b)
 		defer r.pop()
 	}
-	r.sc.later = scanLater(stmts)
+	if !(r.topGlobals && r.sc == r.fileScope) {
+		r.sc.later = scanLater(stmts)
+	}
 	r.blocks = append(r.blocks, b)
 	defer func() { r.blocks = r.blocks[:len(r.blocks)-1] }()
 	for i, s := range stmts {
@@ -562,7 +583,7 @@ func (r *resolver) target(e ast.Expr) {
 	switch e := e.(type) {
 	case *ast.Ident:
 		r.use(e)
-		if rf := r.res.refs[e]; rf.vi != nil && rf.vi.isConst {
+		if rf := r.res.refs[e]; rf.vi != nil && rf.vi.isConst || rf.kind == refGlobal && r.topConsts[e.Name] {
 			r.errorf(e.Start, "cannot assign to constant '%s'", e.Name)
 		}
 	case *ast.IndexExpr, *ast.FieldExpr:
