@@ -94,6 +94,9 @@ type Interp struct {
 	// declared are the globals a program declared with := (a global
 	// holding nil is still declared, so = may assign it).
 	declared map[*Table]map[string]bool
+	// scriptDir is script.setDir's directory for require, dofile and
+	// loadfile ("" = the requiring file's folder).
+	scriptDir string
 	// cwd is the program's working directory for relative paths
 	// (fs.chdir changes it; the process's directory never changes).
 	cwd string

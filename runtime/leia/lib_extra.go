@@ -5,6 +5,7 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -801,6 +802,10 @@ func openDebug(in *Interp) {
 		if err != nil {
 			return nil, err
 		}
+		if !filepath.IsAbs(p) && t.in.scriptDir != "" {
+			p = filepath.Join(t.in.scriptDir, p)
+		}
+		p = t.in.resolvePath(p)
 		h, herr := t.in.host()
 		if herr != nil {
 			return nil, herr

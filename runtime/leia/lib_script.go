@@ -96,6 +96,9 @@ func (th *Thread) require(name string, pos int32) Value {
 	if fr := th.current(); fr.cl != nil {
 		from = fr.cl.proto.chunk.Name
 	}
+	if in.scriptDir != "" {
+		from = filepath.Join(in.scriptDir, "_")
+	}
 	path, src, err := in.opts.Modules(from, name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -157,16 +160,49 @@ func openScript(in *Interp) {
 		}
 		return t.Ret1(closureValue(&Closure{proto: chunk.main})), nil
 	}
+	// raising wraps a compile function so that a syntax error is raised
+	// (script.compile, script.eval) instead of returned (load).
+	raising := func(f NativeFunc) NativeFunc {
+		return func(t *Thread, a []Value) ([]Value, error) {
+			r, err := f(t, a)
+			if err == nil && len(r) > 1 && r[0].k == KindNil {
+				return nil, ScriptError(r[1])
+			}
+			return r, err
+		}
+	}
 	// script.sandbox(t) makes an environment table: script.compile(src, box)
 	// runs src with box as its globals.
 	sandboxes := map[*Table]bool{}
-	s.SetStr("sandbox", NewNative("sandbox", func(t *Thread, a []Value) ([]Value, error) {
+	sandbox := NewNative("sandbox", func(t *Thread, a []Value) ([]Value, error) {
 		env := NewTable(0, 8)
 		if init := Arg(a, 0).Table(); init != nil {
 			init.Iter(func(k, v Value) bool { env.Set(k, v); return true })
 		}
 		sandboxes[env] = true
 		return t.Ret1(TableValue(env)), nil
+	})
+	s.SetStr("sandbox", sandbox)
+	s.SetStr("env", sandbox)
+	// script.setDir(dir) sets the directory require, dofile and loadfile
+	// look in first; it returns the previous one.
+	s.SetStr("setDir", NewNative("setDir", func(t *Thread, a []Value) ([]Value, error) {
+		old := t.in.scriptDir
+		if d := Arg(a, 0); d.k == KindString {
+			t.in.scriptDir = t.in.resolvePath(d.AsString())
+		} else {
+			t.in.scriptDir = ""
+		}
+		if old == "" {
+			return t.Ret1(Nil), nil
+		}
+		return t.Ret1(String(old)), nil
+	}))
+	s.SetStr("getDir", NewNative("getDir", func(t *Thread, a []Value) ([]Value, error) {
+		if t.in.scriptDir == "" {
+			return t.Ret1(Nil), nil
+		}
+		return t.Ret1(String(t.in.scriptDir)), nil
 	}))
 	plain := compile
 	compile = func(t *Thread, a []Value) ([]Value, error) {
@@ -191,6 +227,9 @@ func openScript(in *Interp) {
 			if d := opts.GetStr("scriptDir"); d.k == KindString && !filepath.IsAbs(p) {
 				p = filepath.Join(d.AsString(), p)
 			}
+		}
+		if !filepath.IsAbs(p) && t.in.scriptDir != "" {
+			p = filepath.Join(t.in.scriptDir, p)
 		}
 		p = t.in.resolvePath(p)
 		src, rerr := h.ReadFile(p)
@@ -218,10 +257,21 @@ func openScript(in *Interp) {
 		}
 		return t.Call(r[0]), nil
 	}))
-	s.SetStr("compile", NewNative("compile", compile))
+	s.SetStr("compile", NewNative("compile", raising(compile)))
 	s.SetStr("load", NewNative("load", compile))
+	in.globals.SetStr("loadfile", NewNative("loadfile", func(t *Thread, a []Value) ([]Value, error) {
+		r, err := loadFile(t, a)
+		if err != nil {
+			msg := err.Error()
+			if se, ok := err.(*scriptError); ok {
+				msg = scriptMessage(se.v)
+			}
+			return t.Ret2(Nil, String(msg)), nil
+		}
+		return r, nil
+	}))
 	s.SetStr("eval", NewNative("eval", func(t *Thread, a []Value) ([]Value, error) {
-		r, err := compile(t, a)
+		r, err := raising(compile)(t, a)
 		if err != nil || len(r) == 0 || r[0].k == KindNil {
 			return r, err
 		}
