@@ -28,6 +28,7 @@ func openExtra(in *Interp) {
 	openNet(in)
 	openVecColor(in)
 	openHelpers(in)
+	openData(in)
 }
 
 func openURL(in *Interp) {
