@@ -29,6 +29,7 @@ func openExtra(in *Interp) {
 	openVecColor(in)
 	openHelpers(in)
 	openData(in)
+	openQuery(in)
 }
 
 func openURL(in *Interp) {

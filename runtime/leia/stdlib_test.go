@@ -15,8 +15,8 @@ var partTwo = map[string]string{
 	"llm": "AI layer", "msg": "AI layer", "history": "AI layer", "chat": "AI layer",
 	"loop": "AI layer", "eval": "AI layer (evaluate harness)", "toolof": "AI layer",
 	"db":     "needs a database",
-	"linalg": "not provided", "q": "q dialect (data frames)",
-	"xlsx": "not provided", "yaml": "not provided",
+	"linalg": "not provided",
+	"xlsx":   "not provided", "yaml": "not provided",
 }
 
 func TestStdlibTableHasImplementations(t *testing.T) {
