@@ -9,7 +9,10 @@
 // resolver (resolve.go) binds every name before anything runs: each
 // function gets a frame of numbered slots, each local a slot, each use a
 // slot, an upvalue index or a global; locals that closures capture are
-// marked and live in heap cells. The compiler (compile*.go) then turns the
+// marked and live in heap cells. A program's top-level declarations are
+// globals (shared with chunks it compiles at run time, as upstream does);
+// global reads and writes go through an inline cache of the entry's slot
+// in the globals table. The compiler (compile*.go) then turns the
 // tree into Go closures, one per node: an expression becomes
 // func(*frame) Value, a statement func(*frame) ctrl.
 //

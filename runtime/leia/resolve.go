@@ -16,10 +16,13 @@ import (
 //
 // Scoping follows the spec: every block is a scope; `x := e` evaluates e
 // before x exists; a function declaration's name is visible in its own
-// body. One addition for programs written the Go way: a function body may
-// use a name declared later in an enclosing block (top-level functions
-// calling each other in any order). Such a variable gets its cell when the
-// block is entered, and the declaration fills it.
+// body. The top-level declarations of a program (and of chunks compiled
+// at run time by script.* and load) are globals, as upstream makes them:
+// other chunks see them by name, and functions declared at the top call
+// each other in any order. A module loaded by require keeps its top level
+// local. Inside functions, a body may still use a name declared later in
+// an enclosing block: that variable gets its cell when the block is
+// entered, and the declaration fills it.
 
 // varInfo is one local variable.
 type varInfo struct {

@@ -135,7 +135,7 @@ var upstreamExclusions = []struct {
 	{"needs the network", regexp.MustCompile(`(?m)(?:^|[^.\w])(?:http|net)\.[a-zA-Z]|\bserve\(|loopback`)},
 	{"needs a database", regexp.MustCompile(`(?m)(?:^|[^.\w])(?:db|sqlite|sql)\.[a-zA-Z]`)},
 	{"needs a host process", regexp.MustCompile(`(?m)(?:^|[^.\w])process\.(?:run|exec|shell|start|lookPath)|\$` + "`")},
-	{"needs a model provider (AI dialect, part 2)", regexp.MustCompile(`(?m)(?:^|[^.\w])(?:llm|loop|history|msg)\.[a-zA-Z]|(?:^|[^.\w])(?:turn|agent|model|tool)\s*!?\s*\{`)},
+	{"needs a model provider (AI dialect, part 2)", regexp.MustCompile(`(?m)(?:^|[^.\w])llm\.[a-zA-Z]|(?:^|[^.\w])msg\.(?:user|system|assistant|assistant_call|tool_result|tool_error)\(|(?:^|[^.\w])history\.(?:find|last|find_all|append)\(|(?:^|[^.\w])loop\.(?:react|simple|plan_execute|reflect)\(|(?:^|[^.\w])(?:turn|agent|model|tool)\s*!?\s*\{`)},
 }
 
 func upstreamExclusion(src string) string {
