@@ -17,6 +17,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
@@ -123,12 +125,61 @@ type Request struct {
 // would otherwise compute once per file, such as its module graph. It is
 // safe for concurrent use.
 type Session struct {
-	mu     sync.Mutex
-	values map[any]any
+	mu      sync.Mutex
+	values  map[any]any
+	modules map[string]checkcache.Module
 }
 
 // NewSession returns an empty session.
-func NewSession() *Session { return &Session{values: map[any]any{}} }
+func NewSession() *Session {
+	return &Session{values: map[any]any{}, modules: map[string]checkcache.Module{}}
+}
+
+// RecordModule tells the session about a module a language loaded: its
+// path, content hash ("" when it does not exist or cannot be read) and the
+// paths of the modules it imports. Paths are made absolute and clean, so
+// that a cache can key and fingerprint modules whatever directory the run
+// started in. A language with modules records every module it loads,
+// the checked files included; the driver fingerprints import closures
+// from these records (checkcache.Fingerprinter).
+func (s *Session) RecordModule(path, sha string, imports []string) {
+	m := checkcache.Module{Path: absClean(path), SHA256: sha, Imports: make([]string, len(imports))}
+	for i, p := range imports {
+		m.Imports[i] = absClean(p)
+	}
+	s.mu.Lock()
+	s.modules[m.Path] = m
+	s.mu.Unlock()
+}
+
+// Module returns the record of the module at path (any form of the path).
+func (s *Session) Module(path string) (checkcache.Module, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, ok := s.modules[absClean(path)]
+	return m, ok
+}
+
+// Modules returns every module recorded, sorted by path.
+func (s *Session) Modules() []checkcache.Module {
+	s.mu.Lock()
+	out := make([]checkcache.Module, 0, len(s.modules))
+	for _, m := range s.modules {
+		out = append(out, m)
+	}
+	s.mu.Unlock()
+	slices.SortFunc(out, func(a, b checkcache.Module) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// absClean returns the absolute, clean form of a slash or OS path.
+func absClean(p string) string {
+	p = filepath.FromSlash(p)
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return filepath.Clean(p)
+}
 
 // Value returns the session's value for key, calling create to make it the
 // first time. Keys are compared like map keys; a language uses a private

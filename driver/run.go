@@ -43,6 +43,10 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 		return nil, err
 	}
 	lim := opts.Limits.Resolved()
+	if len(found) > lim.Modules {
+		return nil, &UsageError{fmt.Sprintf("%d files to check, more than the limit of %d modules in one run (%s); check the project in parts or raise the limit with --%s",
+			len(found), lim.Modules, limits.CodeModules, limits.FlagModules)}
+	}
 	r := &run{opts: opts, limits: lim, session: NewSession(), hashes: newFileHashes(lim.FileSize)}
 	files := make([]diagnostics.File, len(found))
 	sources := make([]map[string][]byte, len(found))
@@ -73,6 +77,15 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
+		// Which file first crosses the module limit depends on the
+		// order workers happen to take files in; the run as a whole
+		// crosses it or not, so it fails as a whole.
+		for _, d := range files[i].Diagnostics {
+			if d.Code == limits.CodeModules {
+				return nil, &UsageError{fmt.Sprintf("the files of this run and their imports are more than %d modules (%s); check the project in parts or raise the limit with --%s",
+					lim.Modules, limits.CodeModules, limits.FlagModules)}
+			}
+		}
 		for p, s := range sources[i] {
 			report.Sources[p] = s
 		}
@@ -86,6 +99,7 @@ type run struct {
 	limits  limits.Limits
 	session *Session
 	hashes  *fileHashes
+	fps     fingerprints
 }
 
 // file reads and checks one discovered file. sole is set when it is the
@@ -166,28 +180,97 @@ func (h *fileHashes) hash(path string) string {
 // holds the file's absolute path as well as the path it is reported
 // under: the same content in two folders (with different harn.toml files
 // or imports beside it) never shares an entry, and a cached diagnostic
-// always carries the path the user named.
+// always carries the path the user named. An entry is used only while its
+// non-module deps read the same and its import closure has the same
+// fingerprint (see checkcache).
 func (r *run) checkCached(path string, req Request) Result {
 	if r.opts.Cache == nil {
 		return Check(req)
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return Check(req)
-	}
+	abs := absClean(path)
 	key := checkcache.Key(r.opts.Salt, abs+"\x00"+req.Path, req.Source)
-	if e, ok := r.opts.Cache.Get(key, r.hashes.hash); ok {
+	if e, ok := r.opts.Cache.Get(key, r.hashes.hash); ok && (e.Closure == "" || r.closureOnDisk(abs) == e.Closure) {
 		return Result{Diagnostics: e.Diagnostics, Manifest: e.Manifest, Sources: e.Sources}
 	}
 	res := Check(req)
 	deps := make([]checkcache.Dep, 0, len(res.Deps))
 	for _, d := range res.Deps {
-		if p, err := filepath.Abs(d.Path); err == nil {
-			d.Path = p
-		}
+		d.Path = absClean(d.Path)
 		deps = append(deps, d)
 	}
+	closure := r.closureChecked(abs)
 	// A failed store only costs a later re-check.
-	_ = r.opts.Cache.Put(key, &checkcache.Entry{Diagnostics: res.Diagnostics, Manifest: res.Manifest, Sources: res.Sources, Deps: deps})
+	_ = r.opts.Cache.Put(key, &checkcache.Entry{Diagnostics: res.Diagnostics, Manifest: res.Manifest, Sources: res.Sources, Deps: deps, Closure: closure})
 	return res
+}
+
+// fingerprints computes closure fingerprints for a run, from the modules
+// recorded in the run's session (after checks) or from the files' current
+// contents and the cache's module records (to validate entries before any
+// check). Within a run files do not change, so each fingerprint is
+// computed once.
+type fingerprints struct {
+	mu      sync.Mutex
+	disk    checkcache.Fingerprinter
+	checked checkcache.Fingerprinter
+	// stored are the modules whose records are in the cache.
+	stored map[string]bool
+}
+
+// closureOnDisk fingerprints abs's closure as the files are now, using the
+// cache's module records; "" when a module has no record.
+func (r *run) closureOnDisk(abs string) string {
+	f := &r.fps
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.disk.Lookup == nil {
+		f.disk.Lookup = func(p string) (checkcache.Module, bool) {
+			sum := r.hashes.hash(p)
+			if m, ok := r.session.Module(p); ok && m.SHA256 == sum {
+				return m, true
+			}
+			if sum == "" {
+				return checkcache.Module{Path: p}, true // missing: no imports
+			}
+			return r.opts.Cache.GetModule(r.opts.Salt, p, sum)
+		}
+	}
+	fp, _ := f.disk.Fingerprint(abs)
+	return fp
+}
+
+// closureChecked fingerprints abs's closure from the modules the check
+// recorded, and stores the records of that closure the cache does not
+// have yet; "" for a file whose language records no modules.
+func (r *run) closureChecked(abs string) string {
+	f := &r.fps
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.checked.Lookup == nil {
+		f.checked.Lookup = r.session.Module
+		f.stored = map[string]bool{}
+	}
+	fp, ok := f.checked.Fingerprint(abs)
+	if !ok {
+		return ""
+	}
+	// Store the records of the closure, each once per run.
+	stack := []string{abs}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if f.stored[p] {
+			continue
+		}
+		f.stored[p] = true
+		m, ok := r.session.Module(p)
+		if !ok {
+			continue
+		}
+		if m.SHA256 != "" {
+			_ = r.opts.Cache.PutModule(r.opts.Salt, m)
+		}
+		stack = append(stack, m.Imports...)
+	}
+	return fp
 }

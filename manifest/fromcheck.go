@@ -28,18 +28,19 @@ func FromCheck(path string, src []byte, res *harn.Result) (json.RawMessage, []di
 		}
 		return nil, nil
 	}
-	contents := map[string][]byte{path: src}
-	for _, r := range res.Reads {
-		if !r.Missing {
-			contents[r.Path] = r.Content
+	content := func(p string) []byte {
+		if p == path {
+			return src
 		}
+		c, _ := res.Content(p)
+		return c
 	}
 	var facts []SiteFacts
 	for _, s := range res.Sites {
 		if !s.Declared() {
 			continue
 		}
-		f := SiteFacts{Source: s.Source, ID: s.ID, Method: s.Method, Line: s.Line, Column: runeColumn(contents[s.Source], s.Span.Start, s.Column)}
+		f := SiteFacts{Source: s.Source, ID: s.ID, Method: s.Method, Line: s.Line, Column: runeColumn(content(s.Source), s.Span.Start, s.Column)}
 		for _, q := range s.Questions {
 			f.Questions = append(f.Questions, Question{ID: q.ID, Kind: q.Kind, Instructions: q.Instructions, Labels: q.Labels})
 		}

@@ -37,9 +37,17 @@
 // OutcomeKind. Declared() reports whether the site passed every rule and
 // so belongs in the manifest.
 //
-// Result.Reads lists every file the check read or looked for through the
-// Loader (imports, harn.toml candidates), so a result cache can tell when
-// a result is stale.
+// Result.Reads lists the harn.toml candidates the check read or looked
+// for, and Result.Imports the modules of the import closure, so a result
+// cache can tell when a result is stale.
+//
+// # Module graph
+//
+// Options.Graph shares one module graph among the checks of a run (see
+// Graph): each module is read, parsed and checked once, import cycles are
+// checked as components in path order, and chains cost linear time. The
+// graph reports every module it loads to a recorder (the driver's session),
+// from which a cache fingerprints import closures.
 //
 // # Catalog
 //

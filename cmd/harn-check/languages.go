@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"fmt"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
@@ -45,10 +47,16 @@ func checkPaths(e *env, c cacheFlags, paths []string) (*diagnostics.Report, erro
 		if dir == "" {
 			dir, _ = checkcache.DefaultDir()
 		}
-		// Without a usable cache directory the check still runs, uncached.
+		// Without a usable cache directory the check still runs, uncached;
+		// a folder the cache must not trust is said so.
 		if dir != "" {
-			if cache, err := checkcache.Open(dir); err == nil {
+			cache, err := checkcache.Open(dir)
+			var unsafe *checkcache.UnsafeError
+			switch {
+			case err == nil:
 				opts.Cache = cache
+			case errors.As(err, &unsafe):
+				fmt.Fprintf(e.stderr, "harn-check: warning: cache not used: %v\n", err)
 			}
 		}
 	}

@@ -75,9 +75,27 @@ func Harn() driver.Language {
 			}
 			opts := harnchecker.Options{Loader: loader, Limits: lim, Context: req.Context,
 				Parsed: harnParsed(req.Path, req.Source, req.Tree, lim)}
+			if req.Session != nil && req.Tree == nil {
+				// One module graph per session: each module is parsed
+				// and checked once however many files import it. (An
+				// editor's tree belongs to one buffer version; such a
+				// check gets a graph of its own.)
+				opts.Graph = harnGraph(req.Session)
+			} else if req.Session != nil {
+				opts.Graph = harnchecker.NewGraph(req.Session.RecordModule)
+			}
 			return harnResult(req.Path, req.Source, harnchecker.Check(req.Path, req.Source, opts))
 		},
 	}
+}
+
+// harnGraphKey keys the Harn module graph of a session.
+type harnGraphKey struct{}
+
+// harnGraph returns the session's Harn module graph, which records the
+// modules it loads in the session; it reads each module once.
+func harnGraph(s *driver.Session) *harnchecker.Graph {
+	return s.Value(harnGraphKey{}, func() any { return harnchecker.NewGraph(s.RecordModule) }).(*harnchecker.Graph)
 }
 
 // SitterTree is implemented by an editor's wrapper of a tree-sitter tree
@@ -183,6 +201,10 @@ func compileValidator(label string, src []byte) *leiaanalysis.ValidatorProblem {
 // find) become cache dependencies, and the site facts become the file's
 // predicate manifest (null, with a note saying why, when the file or an
 // import failed checking).
+//
+// The modules of the import closure are not listed in Deps: the graph
+// records them in the session (driver.Session.RecordModule), and the
+// driver fingerprints the closure from those records.
 func harnResult(path string, src []byte, res *harnchecker.Result) driver.Result {
 	out := driver.Result{Diagnostics: res.Diagnostics, Sources: res.Sources}
 	for _, r := range res.Reads {

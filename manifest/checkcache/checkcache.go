@@ -2,18 +2,41 @@
 // file is not checked again: its diagnostics and site manifest are
 // reproduced exactly from the cache.
 //
-// An entry is found by a key made of the file's path, the SHA-256 of its
-// content and a salt naming everything else the result depends on globally
-// (the checker build). Each entry also lists the other files the result
-// depends on (transitive imports, the route catalog, and files whose
-// absence mattered) with the SHA-256 each had; the entry is used only if
-// every one of them still has that content, so editing an imported helper
-// invalidates every file that imports it.
+// An entry is found by a key made of the file's absolute path, the path it
+// is reported under, the SHA-256 of its content and a salt naming
+// everything else the result depends on globally (the checker build). An
+// entry records what else the result depends on, and is used only while
+// all of it is unchanged:
+//
+//   - Deps: files that are not modules (the route catalog harn.toml, and
+//     the candidates whose absence mattered), each with the SHA-256 it had;
+//   - Closure: the fingerprint of the file's import closure (see
+//     Fingerprint), a hash over every module the file reaches through
+//     imports, each by path and content, and the import edges between
+//     them. A run recomputes it from the modules' current contents and
+//     the module records (a module's imports, stored once per content, so
+//     that no module is parsed to validate an entry). Validating every
+//     file of a run costs one read of each module, however long the
+//     import chains.
+//
+// What the cache trusts, and what it does not:
+//
+//   - It trusts its own folder only when the folder is private: Open
+//     refuses a folder that others can write to or that another user owns,
+//     and Get ignores an entry owned by another user. Anyone who can write
+//     the folder could otherwise make a failing check pass.
+//   - Every entry and module record carries the SHA-256 of its content and
+//     is ignored when it does not match, so a truncated, corrupted or
+//     hand-edited entry is checked again rather than trusted. (The
+//     checksum detects damage, not an attacker who can write the folder;
+//     the folder's permissions are what keep attackers out.)
+//   - It trusts the salt to name the checker build: a different build
+//     never reads another build's entries.
 //
 // Entries are written to a temporary file and renamed into place, so two
 // processes checking at once never see a torn entry; an entry that does
-// not decode (truncated, corrupt, from another format version) is ignored
-// and overwritten by the next store.
+// not decode, fails its checksum or comes from another format version is
+// ignored and overwritten by the next store.
 package checkcache
 
 import (
@@ -22,21 +45,35 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 )
 
 // formatVersion changes whenever the entry encoding changes.
-const formatVersion = 1
+const formatVersion = 2
 
 // Dep is a file a result depends on. An empty SHA256 records that the
 // file did not exist (a route catalog looked for and not found).
 type Dep struct {
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
+}
+
+// Module is what the cache knows of one module: its path, the SHA-256 of
+// its content ("" when it does not exist or cannot be read) and the paths
+// of the modules it imports, in import order, missing ones included.
+type Module struct {
+	Path    string   `json:"path"`
+	SHA256  string   `json:"sha256"`
+	Imports []string `json:"imports"`
 }
 
 // Entry is a cached check result for one file.
@@ -46,8 +83,11 @@ type Entry struct {
 	Manifest json.RawMessage
 	// Sources are the contents of other files the diagnostics point into.
 	Sources map[string][]byte
-	// Deps are the files the result depends on besides the file itself.
+	// Deps are the files the result depends on that are not modules.
 	Deps []Dep
+	// Closure is the fingerprint of the file's import closure; "" for a
+	// file of a language without modules.
+	Closure string
 }
 
 // Cache is a directory of entries.
@@ -64,10 +104,31 @@ func DefaultDir() (string, error) {
 	return filepath.Join(base, "harn-check", "check"), nil
 }
 
-// Open returns the cache stored in dir, creating the directory.
+// UnsafeError is Open's refusal of a folder it must not trust.
+type UnsafeError struct {
+	Dir string
+	// Why says what is wrong: "writable by others", "owned by another
+	// user (uid 1001)".
+	Why string
+}
+
+func (e *UnsafeError) Error() string {
+	return fmt.Sprintf("cache folder %s is %s; it could hold forged results", e.Dir, e.Why)
+}
+
+// Open returns the cache stored in dir, creating the directory (readable
+// and writable by its owner only). A folder that is writable by others or
+// owned by another user is refused with an *UnsafeError.
 func Open(dir string) (*Cache, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cache directory: %w", err)
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cache directory: %w", err)
+	}
+	if why := unsafeFolder(info); why != "" {
+		return nil, &UnsafeError{Dir: dir, Why: why}
 	}
 	return &Cache{dir: dir}, nil
 }
@@ -83,17 +144,18 @@ func HashBytes(b []byte) string {
 }
 
 // HashFile returns the content hash of the file at path, or "" when it
-// does not exist or cannot be read.
+// does not exist or cannot be read as a source file (sourcefs.Read).
 func HashFile(path string) string {
-	b, err := os.ReadFile(path)
+	b, err := sourcefs.Read(path, 0)
 	if err != nil {
 		return ""
 	}
 	return HashBytes(b)
 }
 
-// Key returns the key of a result for path with the given content under
-// salt.
+// Key returns the key of a result for the file at path (callers include
+// its absolute path and the path it is reported under) with the given
+// content under salt.
 func Key(salt, path string, content []byte) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "harn-check cache v%d\x00%s\x00%s\x00", formatVersion, salt, path)
@@ -101,17 +163,38 @@ func Key(salt, path string, content []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// moduleKey is the key of the module record of path with content hash sum.
+func moduleKey(salt, path, sum string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "harn-check module v%d\x00%s\x00%s\x00%s", formatVersion, salt, path, sum)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 func (c *Cache) file(key string) string {
 	return filepath.Join(c.dir, key[:2], key+".json")
 }
 
+// moduleFile is where the module record under key is stored: apart from
+// the entries, in modules/.
+func (c *Cache) moduleFile(key string) string {
+	return filepath.Join(c.dir, "modules", key[:2], key+".json")
+}
+
+// sealed is the on-disk form of an entry or module record: the payload and
+// the SHA-256 of its bytes.
+type sealed struct {
+	Format  int             `json:"format"`
+	Sum     string          `json:"sum"`
+	Payload json.RawMessage `json:"payload"`
+}
+
 // wire types keep the on-disk format independent of the model.
 type wireEntry struct {
-	Format      int               `json:"format"`
 	Diagnostics []wireDiagnostic  `json:"diagnostics"`
 	Manifest    json.RawMessage   `json:"manifest"`
 	Sources     map[string][]byte `json:"sources"`
 	Deps        []Dep             `json:"deps"`
+	Closure     string            `json:"closure"`
 }
 
 type wireDiagnostic struct {
@@ -126,16 +209,36 @@ type wireDiagnostic struct {
 	Fixes    []diagnostics.Fix     `json:"fixes"`
 }
 
-// Get returns the entry stored under key if it exists, decodes, and every
-// dep still has the recorded content (hash reports a file's current
-// content hash, "" for a missing file).
-func (c *Cache) Get(key string, hash func(path string) string) (*Entry, bool) {
-	data, err := os.ReadFile(c.file(key))
+// load reads the record stored in file into v, verifying its owner,
+// format and checksum.
+func (c *Cache) load(file string, v any) bool {
+	f, err := os.Open(file)
 	if err != nil {
-		return nil, false
+		return false
 	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() || !ownedByUs(info) {
+		return false
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return false
+	}
+	var s sealed
+	if err := json.Unmarshal(data, &s); err != nil || s.Format != formatVersion || s.Sum != HashBytes(s.Payload) {
+		return false
+	}
+	return json.Unmarshal(s.Payload, v) == nil
+}
+
+// Get returns the entry stored under key if it exists, is intact, and
+// every dep still has the recorded content (hash reports a file's current
+// content hash, "" for a missing file). The closure fingerprint is the
+// caller's to compare (see Fingerprinter).
+func (c *Cache) Get(key string, hash func(path string) string) (*Entry, bool) {
 	var w wireEntry
-	if err := json.Unmarshal(data, &w); err != nil || w.Format != formatVersion {
+	if !c.load(c.file(key), &w) {
 		return nil, false
 	}
 	for _, d := range w.Deps {
@@ -143,7 +246,7 @@ func (c *Cache) Get(key string, hash func(path string) string) (*Entry, bool) {
 			return nil, false
 		}
 	}
-	e := &Entry{Manifest: w.Manifest, Deps: w.Deps}
+	e := &Entry{Manifest: w.Manifest, Deps: w.Deps, Closure: w.Closure}
 	if len(w.Manifest) == 0 || string(w.Manifest) == "null" {
 		e.Manifest = nil
 	}
@@ -165,7 +268,7 @@ func (c *Cache) Get(key string, hash func(path string) string) (*Entry, bool) {
 
 // Put stores e under key atomically.
 func (c *Cache) Put(key string, e *Entry) error {
-	w := wireEntry{Format: formatVersion, Manifest: e.Manifest, Deps: e.Deps, Diagnostics: []wireDiagnostic{}}
+	w := wireEntry{Manifest: e.Manifest, Deps: e.Deps, Closure: e.Closure, Diagnostics: []wireDiagnostic{}}
 	if w.Manifest == nil {
 		w.Manifest = json.RawMessage("null")
 	}
@@ -178,12 +281,34 @@ func (c *Cache) Put(key string, e *Entry) error {
 	if len(e.Sources) > 0 {
 		w.Sources = e.Sources
 	}
-	data, err := json.Marshal(w)
+	return c.store(c.file(key), w)
+}
+
+// GetModule returns the module record of path with content hash sum.
+func (c *Cache) GetModule(salt, path, sum string) (Module, bool) {
+	var m Module
+	if !c.load(c.moduleFile(moduleKey(salt, path, sum)), &m) || m.Path != path || m.SHA256 != sum {
+		return Module{}, false
+	}
+	return m, true
+}
+
+// PutModule stores a module record.
+func (c *Cache) PutModule(salt string, m Module) error {
+	return c.store(c.moduleFile(moduleKey(salt, m.Path, m.SHA256)), m)
+}
+
+// store writes v sealed into file, atomically.
+func (c *Cache) store(dst string, v any) error {
+	payload, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	dst := c.file(key)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	data, err := json.Marshal(sealed{Format: formatVersion, Sum: HashBytes(payload), Payload: payload})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-*")
@@ -218,4 +343,134 @@ func (c *Cache) Clear() error {
 		}
 	}
 	return nil
+}
+
+// Fingerprinter computes closure fingerprints. A module's fingerprint is
+// a hash over the strongly connected component it belongs to in the import
+// graph (each member's path, content hash and imports, sorted) and the
+// fingerprints of the components it imports, so it changes exactly when a
+// module the file reaches changes content, appears, disappears, or
+// imports differently. Components are found with Tarjan's algorithm
+// without recursion, and fingerprints are remembered, so fingerprinting
+// every file of a run costs time linear in the import graph. Not safe for
+// concurrent use.
+type Fingerprinter struct {
+	// Lookup returns the module record of path as it is now; false when
+	// it is unknown, which makes every fingerprint that needs it unknown.
+	Lookup func(path string) (Module, bool)
+	fps    map[string]string
+	failed map[string]bool
+}
+
+// Fingerprint returns the fingerprint of root's closure; false when a
+// module of it has no record.
+func (f *Fingerprinter) Fingerprint(root string) (string, bool) {
+	if f.fps == nil {
+		f.fps, f.failed = map[string]string{}, map[string]bool{}
+	}
+	if fp, ok := f.fps[root]; ok {
+		return fp, true
+	}
+	if f.failed[root] {
+		return "", false
+	}
+	type node struct {
+		m             Module
+		index, low    int
+		next          int // next import to visit
+		onStack, done bool
+	}
+	nodes := map[string]*node{}
+	var stack []*node // Tarjan's stack
+	var call []*node  // the DFS path
+	index := 0
+	fail := func() (string, bool) {
+		for p := range nodes {
+			if _, ok := f.fps[p]; !ok {
+				f.failed[p] = true
+			}
+		}
+		return "", false
+	}
+	visit := func(p string) (*node, bool) {
+		m, ok := f.Lookup(p)
+		if !ok {
+			return nil, false
+		}
+		n := &node{m: m, index: index, low: index, onStack: true}
+		index++
+		nodes[p] = n
+		stack = append(stack, n)
+		call = append(call, n)
+		return n, true
+	}
+	if _, ok := visit(root); !ok {
+		return fail()
+	}
+	for len(call) > 0 {
+		n := call[len(call)-1]
+		if n.next < len(n.m.Imports) {
+			imp := n.m.Imports[n.next]
+			n.next++
+			if _, ok := f.fps[imp]; ok {
+				continue // a finished component of an earlier root
+			}
+			if f.failed[imp] {
+				return fail()
+			}
+			if w, seen := nodes[imp]; seen {
+				if w.onStack {
+					n.low = min(n.low, w.index)
+				}
+				continue
+			}
+			if _, ok := visit(imp); !ok {
+				return fail()
+			}
+			continue
+		}
+		call = call[:len(call)-1]
+		if len(call) > 0 {
+			parent := call[len(call)-1]
+			parent.low = min(parent.low, n.low)
+		}
+		if n.low != n.index {
+			continue
+		}
+		// n roots a component: pop it and hash it.
+		var members []*node
+		for {
+			w := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			w.onStack = false
+			members = append(members, w)
+			if w == n {
+				break
+			}
+		}
+		inside := map[string]bool{}
+		for _, w := range members {
+			inside[w.m.Path] = true
+		}
+		sort.Slice(members, func(i, j int) bool { return members[i].m.Path < members[j].m.Path })
+		h := sha256.New()
+		fmt.Fprintf(h, "component v%d\x00", formatVersion)
+		var exits []string
+		for _, w := range members {
+			fmt.Fprintf(h, "%s\x00%s\x00%d\x00", w.m.Path, w.m.SHA256, len(w.m.Imports))
+			for _, imp := range w.m.Imports {
+				fmt.Fprintf(h, "%s\x00", imp)
+				if !inside[imp] {
+					exits = append(exits, f.fps[imp])
+				}
+			}
+		}
+		slices.Sort(exits)
+		h.Write([]byte(strings.Join(slices.Compact(exits), "\x00")))
+		fp := hex.EncodeToString(h.Sum(nil))
+		for _, w := range members {
+			f.fps[w.m.Path] = fp
+		}
+	}
+	return f.fps[root], true
 }
