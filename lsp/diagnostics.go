@@ -78,6 +78,9 @@ func (p *publisher) run(uri string) {
 	for _, dep := range res.Deps {
 		deps[dep.Path] = true
 	}
+	for _, m := range d.Modules() {
+		deps[m.Path] = true
+	}
 	p.deps[uri] = deps
 	if cur := p.s.store.Get(uri); cur != d {
 		// Stale: a newer version (or a close) arrived meanwhile, and it

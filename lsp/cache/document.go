@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"runtime/debug"
 	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
@@ -43,6 +45,9 @@ type Document struct {
 	checked  bool
 	result   driver.Result
 	checkErr error
+	// modules are the modules the check loaded (its import closure), as
+	// its session recorded them.
+	modules []checkcache.Module
 }
 
 func newDocument(uri, languageID string, version int32, text []byte, edits []Edit) *Document {
@@ -81,20 +86,50 @@ func (d *Document) CheckWith(read func(path string) ([]byte, error)) (driver.Res
 	if d.Ext == "" {
 		return driver.Result{}, nil
 	}
-	if d.checked && (d.checkErr != nil || depsUnchanged(d.result.Deps, read)) {
+	if d.checked && (d.checkErr != nil || depsUnchanged(d.result.Deps, read) && modulesUnchanged(d.modules, d.CheckPath(), read)) {
 		return d.result, d.checkErr
 	}
 	d.checked = true
-	d.result, d.checkErr = driver.Result{}, nil
+	d.result, d.checkErr, d.modules = driver.Result{}, nil, nil
+	session := driver.NewSession()
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
 				d.checkErr = fmt.Errorf("checker panicked on %s: %v\n%s", path.Base(d.URI), r, debug.Stack())
 			}
 		}()
-		d.result = check(context.Background(), d.Ext, d.CheckPath(), d.Text, d.tree, read)
+		d.result = check(context.Background(), session, d.Ext, d.CheckPath(), d.Text, d.tree, read)
 	}()
+	d.modules = session.Modules()
 	return d.result, d.checkErr
+}
+
+// Modules returns the modules the version's last check loaded: its import
+// closure, itself included.
+func (d *Document) Modules() []checkcache.Module {
+	d.checkMu.Lock()
+	defer d.checkMu.Unlock()
+	return d.modules
+}
+
+// modulesUnchanged reports whether every module of a check's import
+// closure still reads as it did (the checked document itself aside: its
+// text is the version's own).
+func modulesUnchanged(modules []checkcache.Module, self string, read func(string) ([]byte, error)) bool {
+	if read == nil {
+		read = func(p string) ([]byte, error) { return sourcefs.Read(p, 0) }
+	}
+	self = filepath.Clean(self)
+	for _, m := range modules {
+		if m.Path == self {
+			continue
+		}
+		b, err := read(m.Path)
+		if (err != nil) != (m.SHA256 == "") || err == nil && checkcache.HashBytes(b) != m.SHA256 {
+			return false
+		}
+	}
+	return true
 }
 
 // depsUnchanged reports whether every dependency still reads as it did.
