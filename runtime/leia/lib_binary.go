@@ -301,7 +301,7 @@ func openBinary(in *Interp) {
 			if err != nil {
 				return nil, err
 			}
-			v, err := CheckNumber(a, 2, "setf")
+			v, err := CheckNumber(a, len(a)-1, "setf")
 			if err != nil {
 				return nil, err
 			}
@@ -311,6 +311,9 @@ func openBinary(in *Interp) {
 	})
 }
 
+// matrixFlat reads the index arguments of getf/setf: (m, row, col),
+// 0-based, or (m, i) for a 0-based flat index. It returns the data list
+// and the 1-based position.
 func matrixFlat(a []Value, name string) (*Table, int64, error) {
 	m, err := CheckTable(a, 0, name)
 	if err != nil {
@@ -324,8 +327,21 @@ func matrixFlat(a []Value, name string) (*Table, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if i < 1 || i > int64(len(data.arr)) {
+	flat := i
+	if name == "getf" && len(a) >= 3 || name == "setf" && len(a) >= 4 {
+		j, err := CheckInt(a, 2, name)
+		if err != nil {
+			return nil, 0, err
+		}
+		rows, _ := toInteger(m.GetStr("rows"))
+		cols, _ := toInteger(m.GetStr("cols"))
+		if i < 0 || i >= rows || j < 0 || j >= cols {
+			return nil, 0, ArgError(1, name, fmt.Sprintf("index (%d, %d) out of range for a %dx%d matrix", i, j, rows, cols))
+		}
+		flat = i*cols + j
+	}
+	if flat < 0 || flat >= int64(len(data.arr)) {
 		return nil, 0, ArgError(1, name, "index out of range")
 	}
-	return data, i, nil
+	return data, flat + 1, nil
 }
