@@ -197,7 +197,7 @@ func (rt *Runtime) runLoop(t *leia.Thread, opts *leia.Table, meta *agentMeta, lo
 // refusalFeedback is the user message that sends a refusal back to the
 // model.
 func refusalFeedback(reason string) string {
-	return "Your answer was not accepted: " + reason + "\nReply again with a corrected answer."
+	return reason + "\nReply again with a corrected answer."
 }
 
 func recoverableToolError(kind string) bool {

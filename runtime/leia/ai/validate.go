@@ -119,15 +119,16 @@ func (rt *Runtime) loadValidator(path string) (*validator.Validator, error) {
 	if v, ok := rt.validators[path]; ok {
 		return v, nil
 	}
-	full := path
-	if !filepath.IsAbs(full) {
-		full = filepath.Join(rt.cfg.Dir, path)
-	}
 	var src []byte
 	var err error
 	if h := rt.cfg.Host; h != nil {
-		src, err = h.ReadFile(full)
+		// The host resolves a relative path against the program's folder.
+		src, err = h.ReadFile(path)
 	} else {
+		full := path
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(rt.cfg.Dir, path)
+		}
 		src, err = os.ReadFile(full)
 	}
 	if err != nil {

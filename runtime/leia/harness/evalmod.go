@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -213,11 +212,8 @@ func (c *collector) loadJSONL(t *leia.Thread, a []leia.Value) ([]leia.Value, err
 	if leia.Arg(a, 0).Kind() != leia.KindString {
 		return nil, fmt.Errorf("bad argument to 'eval.load_jsonl' (path expected)")
 	}
-	p := a[0].AsString()
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(c.dir, p)
-	}
-	data, err := c.host.ReadFile(p)
+	// The host resolves a relative path against the program's folder.
+	data, err := c.host.ReadFile(a[0].AsString())
 	if err != nil {
 		return nil, fmt.Errorf("eval.load_jsonl: %v", err)
 	}

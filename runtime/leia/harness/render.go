@@ -71,6 +71,9 @@ func (r *Report) Text(w io.Writer) error {
 		fmt.Fprintf(&b, ", %d filtered out", s.CasesSkipped)
 	}
 	fmt.Fprintf(&b, " of %d evaluate blocks in %d files; pass rate %.1f%%\n", s.EvaluateBlocks, s.Files, 100*s.PassRate)
+	if s.Subcases > 0 {
+		fmt.Fprintf(&b, "subcases: %d passed, %d failed, %d skipped\n", s.Subcases-s.SubcasesFailed-s.SubcasesSkipped, s.SubcasesFailed, s.SubcasesSkipped)
+	}
 	if line := r.Metrics.text(); line != "" {
 		b.WriteString("metrics: " + line + "\n")
 	}
