@@ -1,6 +1,7 @@
 package leia
 
 import (
+	"hash/fnv"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -43,6 +44,16 @@ func sortedNames(m map[string][]byte) []string {
 	return names
 }
 
+// sampleRand is the random source of one sample: seeded from the test's
+// seed and the sample's name, so a sample gets the same edits on every
+// run however many other samples exist (adding an example must not
+// change the edits another sample receives).
+func sampleRand(seed int64, name string) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return rand.New(rand.NewSource(seed ^ int64(h.Sum64())))
+}
+
 // TestIncrementalReparse edits every sample at random and requires each
 // incremental reparse to equal a fresh parse. The scanner's only state is
 // the q raw blocks' brace depths, serialized with each token, so a
@@ -50,10 +61,10 @@ func sortedNames(m map[string][]byte) []string {
 // lookahead bookkeeping), a state not restored on reuse, or a grammar bug.
 func TestIncrementalReparse(t *testing.T) {
 	h := startParser(t)
-	rng := rand.New(rand.NewSource(11))
 	all := samples(t)
 	for _, name := range sortedNames(all) {
 		src := all[name]
+		rng := sampleRand(11, name)
 		res, err := h.Edits(src, difftest.RandomEdits(rng, src, 4), false)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -72,10 +83,10 @@ func TestIncrementalReparse(t *testing.T) {
 // come back with a tree, without a crash or a hang.
 func TestMutatedInputs(t *testing.T) {
 	h := startParser(t)
-	rng := rand.New(rand.NewSource(5))
 	all := samples(t)
 	for _, name := range sortedNames(all) {
 		src := all[name]
+		rng := sampleRand(5, name)
 		for i := 0; i < 3; i++ {
 			mutated := difftest.Mutate(rng, src)
 			res, err := h.ParseText(mutated, false)
