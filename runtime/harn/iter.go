@@ -4,6 +4,8 @@ package harn
 // value, or ok false once exhausted (and forever after).
 type Iter struct {
 	next func() (v Value, ok bool, err error)
+	// try, when set, pulls without waiting (see tryNext in lib_streams.go).
+	try  func() (v Value, ok, pending bool, err error)
 	done bool
 }
 
@@ -83,7 +85,11 @@ func (th *thread) toIter(v Value) (*Iter, error) {
 		return &Iter{next: func() (Value, bool, error) { return g.resume(th) }}, nil
 	case KindChannel:
 		ch := v.r.(*Channel)
-		return &Iter{next: func() (Value, bool, error) { return ch.recv(th) }}, nil
+		return &Iter{next: func() (Value, bool, error) { return ch.recv(th) },
+			try: func() (Value, bool, bool, error) {
+				v, ok, closed, _ := ch.tryRecv()
+				return v, ok, !ok && !closed, nil
+			}}, nil
 	case KindNil:
 		return &Iter{next: func() (Value, bool, error) { return Nil, false, nil }}, nil
 	}
