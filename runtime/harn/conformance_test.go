@@ -41,6 +41,9 @@ func TestUpstreamConformance(t *testing.T) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		t.Skipf("SKIPPED: no upstream Harn conformance corpus at %s (set HARN_UPSTREAM to a checkout of burin-labs/harn)", dir)
 	}
+	// Checkpoints and other state go to a temp dir, not into the
+	// upstream checkout.
+	t.Setenv("HARN_STATE_DIR", t.TempDir())
 	runner.Register(Language())
 	cases, err := runner.Discover([]string{dir}, "")
 	if err != nil {

@@ -68,6 +68,8 @@ type Interp struct {
 	ext     map[string]any // per-run state of builtin families
 	taskSeq atomic.Int64
 	tracing atomic.Bool // enable_tracing (lib_vmtrace.go)
+	// pipelineName is the entry pipeline's name (checkpoint files).
+	pipelineName string
 }
 
 // New makes an interpreter.

@@ -361,6 +361,7 @@ func (in *Interp) entry(m *module) (*Closure, []Value) {
 		return nil, nil
 	}
 	cl := m.pipelines[name]
+	in.pipelineName = name
 	args := make([]Value, len(cl.proto.params))
 	for i, p := range cl.proto.params {
 		switch p.name {

@@ -18,6 +18,7 @@ import (
 func TestRunPrograms(t *testing.T) {
 	frontends.Register()
 	runner.Register(Language())
+	t.Setenv("HARN_STATE_DIR", t.TempDir()) // checkpoints stay out of the tree
 	cases, err := runner.Discover([]string{"../../testdata/run"}, "")
 	if err != nil {
 		t.Fatal(err)
