@@ -49,6 +49,7 @@ var builtinFuncs = []fn{
 	{sig: "len(v)", doc: "the length of a string, table or channel"},
 	{sig: "load(chunk, name?, mode?, env?)", doc: "compile a chunk of source into a function", results: 2},
 	{sig: "dofile(path?)", doc: "run a source file and return its results"},
+	{sig: "loadfile(path?, mode?, env?)", doc: "compile a source file into a function without running it", results: 2},
 	{sig: "collectgarbage(opt?, arg?)", doc: "control the garbage collector"},
 	{sig: "toolof(agent, opts?)", doc: "wrap an agent as a tool (alias of llm.toolof)"},
 	{sig: "sleep(seconds)", doc: "pause the current task"},

@@ -15,5 +15,8 @@
 // f(a, b)`, or a name bound once to a function literal), are silently
 // dropped, which is rarely what the caller meant. Calls of variadic
 // functions, calls whose last argument is a call or `...` (it may expand
-// to any number of values), and method calls are not counted.
+// to any number of values), and method calls are not counted. Nor is the
+// single call of a parameterless function literal passed as an argument
+// (`pcall(func() { tostring() })`, `expect_error(func() { return
+// math.sin() })`): the program makes that call to see it fail.
 package arity

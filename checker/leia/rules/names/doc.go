@@ -3,7 +3,8 @@
 // # Rule names
 //
 // names: every name must be declared (LEIA4001), and eval exists only
-// inside evaluate blocks (LEIA3007).
+// inside evaluate blocks (LEIA3007). In a file that compiles source at
+// run time, an undeclared name that is only read is a warning (LEIA4010).
 //
 // A name is declared by `:=`, `const`, `func`, an import, a parameter, a
 // loop variable, a legacy tool or agent declaration, or it is one of
@@ -20,4 +21,11 @@
 // says more (LEIA3001). The evaluation harness's eval module is
 // predeclared only inside `evaluate "name" { ... }` blocks; using it
 // elsewhere is LEIA3007.
+//
+// Chunks compiled at run time (load, loadfile, dofile, script.eval,
+// script.compile, script.run, script.runFile, script.loadFile) share the
+// program's globals, so a name read in a file that makes such a call may be
+// declared by the loaded code. Such a read is LEIA4010, a warning pointing
+// at the loading call; assignments and uses before a later declaration
+// stay LEIA4001. require does not count: a module keeps its declarations.
 package names

@@ -9,11 +9,13 @@ import (
 	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/checker/leia/stdlib"
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/leia/ast"
 )
 
 const (
 	codeUndefined = "LEIA4001"
 	codeEval      = "LEIA3007"
+	codeLoaded    = "LEIA4010"
 )
 
 //go:embed doc.go
@@ -23,11 +25,12 @@ var doc string
 var Rule = &analysis.Rule{
 	Name:  "names",
 	Doc:   analysis.ExtractDoc(doc, "names"),
-	Codes: []string{codeUndefined, codeEval},
+	Codes: []string{codeUndefined, codeEval, codeLoaded},
 	Run:   run,
 }
 
 func run(p *analysis.Pass) {
+	loader := firstLoader(p.File)
 	for _, u := range p.Facts.Unresolved {
 		if p.Facts.ToolListIdents[u.Ident] {
 			continue
@@ -46,6 +49,12 @@ func run(p *analysis.Pass) {
 		msg := fmt.Sprintf("%s %s", what, id.Name)
 		var d diagnostics.Diagnostic
 		switch {
+		case loader != nil && !u.Write && u.Later == nil:
+			// Code compiled at run time shares the program's globals and may
+			// declare this name; say so, without failing the check.
+			d = p.Diag(diagnostics.SourceType, codeLoaded, id.Span, "%s, unless the code this file loads at run time declares it", msg)
+			d.Related = append(d.Related, diagnostics.Related{Span: analysis.Span(loader.Span), Message: "code loaded at run time here"})
+			d.Help = fmt.Sprintf("declare %s in this file (%s := nil) to make the dependency visible", id.Name, id.Name)
 		case u.Later != nil && u.Later.Ident != nil && u.Later.Ident.Start > id.Start:
 			d = p.Diag(diagnostics.SourceType, codeUndefined, id.Span, "%s: it is declared later, on line %d", msg, p.Line(u.Later.Ident.Start))
 			d.Related = append(d.Related, diagnostics.Related{Span: analysis.Span(u.Later.Ident.Span), Message: "declared here"})
@@ -149,4 +158,42 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// runtimeLoaders are the calls that compile Leia source at run time into
+// chunks sharing the program's globals (require keeps a module's
+// declarations local, so it is not one).
+var runtimeLoaders = map[string]bool{
+	"load": true, "loadfile": true, "dofile": true,
+	"script.eval": true, "script.compile": true, "script.run": true,
+	"script.runFile": true, "script.loadFile": true,
+}
+
+// firstLoader returns the file's first call of a run-time loader, or nil.
+func firstLoader(f *ast.File) *ast.CallExpr {
+	var first *ast.CallExpr
+	analysis.Inspect(f, func(n ast.Node) bool {
+		if first != nil {
+			return false
+		}
+		if c, ok := n.(*ast.CallExpr); ok && runtimeLoaders[calleeName(c.Fun)] {
+			first = c
+			return false
+		}
+		return true
+	})
+	return first
+}
+
+// calleeName spells a callee written as a name or module.member.
+func calleeName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.FieldExpr:
+		if m, ok := x.X.(*ast.Ident); ok && x.Field != nil {
+			return m.Name + "." + x.Field.Name
+		}
+	}
+	return ""
 }
