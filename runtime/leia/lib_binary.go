@@ -2,7 +2,6 @@ package leia
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"math"
 	"strings"
@@ -207,60 +206,7 @@ func openBinary(in *Interp) {
 	s.SetStr("unpack", NewNative("unpack", func(t *Thread, a []Value) ([]Value, error) { return binUnpack(t, a, "unpack") }))
 	s.SetStr("packsize", NewNative("packsize", func(t *Thread, a []Value) ([]Value, error) { return binSize(t, a, "packsize") }))
 
-	newModule(in, "bytes", map[string]NativeFunc{
-		"toHex":   str1("toHex", func(s string) string { return hex.EncodeToString([]byte(s)) }),
-		"fromHex": str1err("fromHex", func(s string) (string, error) { b, err := hex.DecodeString(s); return string(b), err }),
-		"len": func(t *Thread, a []Value) ([]Value, error) {
-			s, err := CheckString(a, 0, "len")
-			return t.Ret1(Int(int64(len(s)))), err
-		},
-		"concat": func(t *Thread, a []Value) ([]Value, error) {
-			var b strings.Builder
-			for i := range a {
-				s, err := CheckString(a, i, "concat")
-				if err != nil {
-					return nil, err
-				}
-				b.WriteString(s)
-			}
-			return t.Ret1(String(b.String())), nil
-		},
-		"buffer": func(t *Thread, a []Value) ([]Value, error) {
-			var buf []byte
-			if s := Arg(a, 0); s.k == KindString {
-				buf = append(buf, s.AsString()...)
-			}
-			return t.Ret1(TableValue(object(map[string]NativeFunc{
-				"write": func(t *Thread, a []Value) ([]Value, error) {
-					for i := range a {
-						s, err := CheckString(a, i, "write")
-						if err != nil {
-							return nil, err
-						}
-						if len(buf)+len(s) > t.in.maxString {
-							return nil, fmt.Errorf("buffer too large")
-						}
-						buf = append(buf, s...)
-					}
-					return nil, nil
-				},
-				"writeByte": func(t *Thread, a []Value) ([]Value, error) {
-					n, err := CheckInt(a, 0, "writeByte")
-					if err != nil {
-						return nil, err
-					}
-					if n < 0 || n > 255 {
-						return nil, ArgError(0, "writeByte", "byte out of range")
-					}
-					buf = append(buf, byte(n))
-					return nil, nil
-				},
-				"string": func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(String(string(buf))), nil },
-				"len":    func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Int(int64(len(buf)))), nil },
-				"reset":  func(t *Thread, a []Value) ([]Value, error) { buf = buf[:0]; return nil, nil },
-			}))), nil
-		},
-	})
+	openBytes(in)
 
 	newModule(in, "matrix", map[string]NativeFunc{
 		"dense": func(t *Thread, a []Value) ([]Value, error) {

@@ -77,7 +77,9 @@ func openCodecs(in *Interp) {
 			}
 	}
 	stdE, stdD := b64(base64.StdEncoding)
-	urlE, urlD := b64(base64.URLEncoding)
+	// url* is the unpadded URL alphabet (RFC 4648 section 5 without
+	// '='); padded input is malformed there.
+	urlE, urlD := b64(base64.RawURLEncoding.Strict())
 	rawE, rawD := b64(base64.RawStdEncoding)
 	rawURLE, rawURLD := b64(base64.RawURLEncoding)
 	newModule(in, "base64", map[string]NativeFunc{

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	goruntime "runtime"
 	"strings"
 	"time"
 )
@@ -598,8 +599,121 @@ func openTestkit(in *Interp) {
 			}
 			return nil, nil
 		},
-		"protect": basePcall,
+		// protect calls f with the arguments and reports the outcome as
+		// a table {ok, n, values} or {ok = false, error}.
+		"protect": func(t *Thread, a []Value) ([]Value, error) {
+			r := NewTable(0, 4)
+			rest := append([]Value(nil), a[min(1, len(a)):]...)
+			var rets []Value
+			if e := t.protect(func() { rets = t.callAt(Arg(a, 0), rest, -1) }); e != nil {
+				r.SetStr("ok", False)
+				r.SetStr("error", e.Value)
+				return t.Ret1(TableValue(r)), nil
+			}
+			r.SetStr("ok", True)
+			r.SetStr("n", Int(int64(len(rets))))
+			r.SetStr("values", TableValue(NewList(rets...)))
+			return t.Ret1(TableValue(r)), nil
+		},
+		"typeOf": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(String(Arg(a, 0).TypeName())), nil
+		},
+		"value": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(TableValue(describeValue(t, Arg(a, 0)))), nil
+		},
+		"sameFunction": func(t *Thread, a []Value) ([]Value, error) {
+			x, y := Arg(a, 0), Arg(a, 1)
+			return t.Ret1(Bool(x.IsFunction() && y.IsFunction() && RawEqual(x, y))), nil
+		},
+		"functionInfo": func(t *Thread, a []Value) ([]Value, error) {
+			f := Arg(a, 0)
+			if !f.IsFunction() {
+				return nil, typeError(0, "functionInfo", "function", f)
+			}
+			return t.Ret1(TableValue(debugFuncInfo(f))), nil
+		},
+		// snapshot, memory, diff and checkMemory report the Go heap.
+		"snapshot": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(TableValue(memoryTable())), nil
+		},
+		"memory": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(TableValue(memoryTable())), nil
+		},
+		"diff": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(TableValue(memoryDiff(Arg(a, 0).Table(), memoryTable()))), nil
+		},
+		// checkMemory(before [, {collect, maxGrowthKB}]) reports whether
+		// the heap grew by at most maxGrowthKB (default 64 MiB) since
+		// before.
+		"checkMemory": func(t *Thread, a []Value) ([]Value, error) {
+			opts := Arg(a, 1).Table()
+			limit := 64.0 * 1024
+			if opts != nil {
+				if opts.GetStr("collect").Truthy() {
+					goruntime.GC()
+				}
+				if v := opts.GetStr("maxGrowthKB"); v.IsNumber() {
+					limit = v.AsFloat()
+				}
+			}
+			d := memoryDiff(Arg(a, 0).Table(), memoryTable())
+			ok := d.GetStr("allocKB").AsFloat() <= limit
+			d.SetStr("ok", Bool(ok))
+			d.SetStr("limitKB", Float(limit))
+			return t.Ret2(Bool(ok), TableValue(d)), nil
+		},
 	})
+}
+
+func memoryTable() *Table {
+	var ms goruntime.MemStats
+	goruntime.ReadMemStats(&ms)
+	r := NewTable(0, 6)
+	r.SetStr("allocKB", Float(float64(ms.HeapAlloc)/1024))
+	r.SetStr("totalAllocKB", Float(float64(ms.TotalAlloc)/1024))
+	r.SetStr("sysKB", Float(float64(ms.Sys)/1024))
+	r.SetStr("objects", Int(int64(ms.HeapObjects)))
+	r.SetStr("numGC", Int(int64(ms.NumGC)))
+	r.SetStr("goroutines", Int(int64(goruntime.NumGoroutine())))
+	return r
+}
+
+// memoryDiff is now minus before, field by field (before may be nil).
+func memoryDiff(before, now *Table) *Table {
+	r := NewTable(0, 6)
+	now.Iter(func(k, v Value) bool {
+		var b Value
+		if before != nil {
+			b = before.Get(k)
+		}
+		if !b.IsNumber() {
+			b = Int(0)
+		}
+		if v.k == KindInt && b.k == KindInt {
+			r.Set(k, Int(v.AsInt()-b.AsInt()))
+		} else {
+			r.Set(k, Float(v.AsFloat()-b.AsFloat()))
+		}
+		return true
+	})
+	return r
+}
+
+// describeValue is the table debug.value and testkit.value give.
+func describeValue(t *Thread, v Value) *Table {
+	r := NewTable(0, 5)
+	r.SetStr("type", String(v.TypeName()))
+	r.SetStr("truthy", Bool(v.Truthy()))
+	r.SetStr("text", String(inspectValue(t, v, 0)))
+	switch v.k {
+	case KindTable:
+		r.SetStr("length", Int(int64(v.Table().Len())))
+		r.SetStr("len", Int(int64(v.Table().Len())))
+	case KindString:
+		r.SetStr("length", Int(int64(len(v.AsString()))))
+		r.SetStr("len", Int(int64(len(v.AsString()))))
+	}
+	return r
 }
 
 // deepEqual compares tables by contents (depth-bounded).
@@ -780,15 +894,17 @@ func openDebug(in *Interp) {
 			return nil, nil
 		},
 		"value": func(t *Thread, a []Value) ([]Value, error) {
-			v := Arg(a, 0)
-			r := NewTable(0, 4)
-			r.SetStr("type", String(v.TypeName()))
-			r.SetStr("truthy", Bool(v.Truthy()))
-			r.SetStr("text", String(inspectValue(t, v, 0)))
-			if v.k == KindTable {
-				r.SetStr("length", Int(int64(v.Table().Len())))
-			}
-			return t.Ret1(TableValue(r)), nil
+			return t.Ret1(TableValue(describeValue(t, Arg(a, 0)))), nil
+		},
+		// globals is the table of global variables itself.
+		"globals": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(TableValue(t.in.globals)), nil
+		},
+		// goStack is the Go stack of the running goroutine (for
+		// debugging the runtime itself), at most 64 KiB.
+		"goStack": func(t *Thread, a []Value) ([]Value, error) {
+			buf := make([]byte, 64<<10)
+			return t.Ret1(String(string(buf[:goruntime.Stack(buf, false)]))), nil
 		},
 	})
 	in.Register("sleep", func(t *Thread, a []Value) ([]Value, error) {
@@ -883,9 +999,13 @@ func debugFuncInfo(f Value) *Table {
 		r.SetStr("source", String("=[Go]"))
 		r.SetStr("sourceName", String("=[Go]"))
 		r.SetStr("name", String(f.Native().Name))
+		r.SetStr("kind", String("go"))
+		r.SetStr("identity", String(fmt.Sprintf("native:%p", f.p)))
 		return r
 	}
 	p := f.closure().proto
+	r.SetStr("kind", String("script"))
+	r.SetStr("identity", String(fmt.Sprintf("%s:%d:%p", p.chunk.Name, p.pos, p)))
 	line, col := p.chunk.position(int(p.pos))
 	r.SetStr("what", String("Leia"))
 	r.SetStr("source", String(p.chunk.Name))

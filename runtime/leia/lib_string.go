@@ -553,14 +553,18 @@ func strFormat(t *Thread, a []Value) ([]Value, error) {
 			if !ok {
 				return nil, typeError(arg-1, "format", "number", v)
 			}
-			b.WriteByte(byte(n))
+			if spec == "" {
+				b.WriteByte(byte(n))
+			} else {
+				fmt.Fprintf(&b, "%"+strings.TrimLeft(spec, "+ #0")+"s", string([]byte{byte(n)}))
+			}
 		case 'x', 'X', 'o':
 			n, ok := toInteger(v)
 			if !ok {
 				return nil, typeError(arg-1, "format", "number", v)
 			}
 			fmt.Fprintf(&b, "%"+spec+string(verb), uint64(n))
-		case 'e', 'E', 'f', 'F', 'g', 'G':
+		case 'e', 'E', 'f', 'g', 'G':
 			n, ok := toNumber(v)
 			if !ok {
 				return nil, typeError(arg-1, "format", "number", v)

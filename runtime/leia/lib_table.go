@@ -148,7 +148,9 @@ func tableRemove(t *Thread, a []Value) ([]Value, error) {
 		}
 	}
 	if n == 0 {
-		return t.Ret1(t.Index(a[0], Int(pos))), nil
+		v := t.Index(a[0], Int(pos))
+		t.SetIndex(a[0], Int(pos), Nil)
+		return t.Ret1(v), nil
 	}
 	if tb.meta == nil && n == int64(tb.Len()) && pos >= 1 && pos <= n {
 		return t.Ret1(tb.Remove(int(pos))), nil
@@ -286,8 +288,24 @@ func tableSort(t *Thread, a []Value) (rets []Value, err error) {
 		return nil, typeError(1, "sort", "function", cmp)
 	}
 	n := tb.Len()
+	// a table with metamethods or with its sequence outside the array
+	// part is read and written through index/newindex (like Lua's sort)
+	generic := tb.meta != nil || n > len(tb.arr)
+	if generic {
+		ln := t.Len(a[0])
+		if ln < 0 || ln > 1<<28 {
+			return nil, ArgError(0, "sort", "array too big")
+		}
+		n = int(ln)
+	}
 	vals := make([]Value, n)
-	copy(vals, tb.arr)
+	if generic {
+		for i := range vals {
+			vals[i] = t.Index(a[0], Int(int64(i+1)))
+		}
+	} else {
+		copy(vals, tb.arr)
+	}
 	less := func(x, y Value) bool {
 		if cmp.k == KindNil {
 			if x.k == KindInt && y.k == KindInt {
@@ -308,6 +326,12 @@ func tableSort(t *Thread, a []Value) (rets []Value, err error) {
 		return less(vals[i], vals[j])
 	})
 	_ = bad
+	if generic {
+		for i, v := range vals {
+			t.SetIndex(a[0], Int(int64(i+1)), v)
+		}
+		return nil, nil
+	}
 	// the table may have been changed by the comparator; write back
 	// what fits
 	for i := 0; i < n && i < len(tb.arr); i++ {
