@@ -26,6 +26,9 @@ const (
 	KindCancelled ErrorKind = "cancelled"
 	// KindExit is os.exit(code); Code holds the status.
 	KindExit ErrorKind = "exit"
+	// KindProcessExit is process.exit(code): pcall catches it (its value
+	// is "process exit <code>"); uncaught, the program ends with Code.
+	KindProcessExit ErrorKind = "process exit"
 )
 
 // Error is a Leia error with the position it was raised at and the Leia

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -97,6 +98,10 @@ type Interp struct {
 	// scriptDir is script.setDir's directory for require, dofile and
 	// loadfile ("" = the requiring file's folder).
 	scriptDir string
+	// mainName is the running program's name (arg[0]); procArgs, when
+	// set by process.setArgs, replace its arguments for process.args.
+	mainName string
+	procArgs []string
 	// cwd is the program's working directory for relative paths
 	// (fs.chdir changes it; the process's directory never changes).
 	cwd string
@@ -125,6 +130,18 @@ func (in *Interp) resolvePath(p string) string {
 		}
 	}
 	return filepath.Join(in.cwd, p)
+}
+
+// mainDir is the directory scripts are relative to: script.setDir's, else
+// the main program's.
+func (in *Interp) mainDir() string {
+	if in.scriptDir != "" {
+		return in.scriptDir
+	}
+	if in.mainName == "" || strings.HasPrefix(in.mainName, "=") || strings.HasPrefix(in.mainName, "<") {
+		return in.resolvePath(".")
+	}
+	return in.resolvePath(filepath.Dir(in.mainName))
 }
 
 // New returns an interpreter with the standard library installed.
@@ -256,6 +273,7 @@ func (in *Interp) Run(ctx context.Context, chunk *Chunk) (rets []Value, err erro
 		name = chunk.Name
 	}
 	argt.SetInt(0, String(name))
+	in.mainName = name
 	in.globals.SetStr("arg", TableValue(argt))
 	fn := closureValue(&Closure{proto: chunk.main})
 	defer in.killCoroutines()

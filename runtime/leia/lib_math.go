@@ -1,6 +1,7 @@
 package leia
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 )
@@ -321,6 +322,9 @@ func openMath(in *Interp) {
 	})
 	rng := rand.New(rand.NewPCG(0x5eed, 0x1e1a))
 	reg("random", func(t *Thread, a []Value) ([]Value, error) {
+		if len(a) > 2 {
+			return nil, errors.New("wrong number of arguments to 'random'")
+		}
 		switch len(a) {
 		case 0:
 			return t.Ret1(Float(rng.Float64())), nil
@@ -330,7 +334,7 @@ func openMath(in *Interp) {
 				return nil, err
 			}
 			if m == 0 {
-				return t.Ret1(Int(int64(rng.Uint64()))), nil
+				return t.Ret1(Int(rng.Int64())), nil
 			}
 			if m < 1 {
 				return nil, ArgError(0, "random", "interval is empty")
@@ -354,10 +358,25 @@ func openMath(in *Interp) {
 		}
 		return t.Ret1(Int(lo + int64(rng.Uint64N(span+1)))), nil
 	})
+	// randomseed([x [, y]]) seeds the generator with (x, y) and returns
+	// them; with no arguments it picks a random seed.
 	reg("randomseed", func(t *Thread, a []Value) ([]Value, error) {
-		seed, _ := toInteger(Arg(a, 0))
-		rng = rand.New(rand.NewPCG(uint64(seed), 0x1e1a))
-		return nil, nil
+		var x, y int64
+		if len(a) == 0 {
+			x, y = rand.Int64(), rand.Int64()
+		} else {
+			var ok bool
+			if x, ok = toIntegerOrFloor(Arg(a, 0)); !ok {
+				return nil, typeError(0, "randomseed", "number", Arg(a, 0))
+			}
+			if len(a) > 1 {
+				if y, ok = toIntegerOrFloor(Arg(a, 1)); !ok {
+					return nil, typeError(1, "randomseed", "number", Arg(a, 1))
+				}
+			}
+		}
+		rng = rand.New(rand.NewPCG(uint64(x), uint64(y)))
+		return t.Ret2(Int(x), Int(y)), nil
 	})
 	m.SetStr("pi", Float(math.Pi))
 	m.SetStr("huge", Float(math.Inf(1)))
@@ -366,4 +385,15 @@ func openMath(in *Interp) {
 	m.SetStr("inf", Float(math.Inf(1)))
 	m.SetStr("nan", Float(math.NaN()))
 	in.RegisterModule("math", m)
+}
+
+// toIntegerOrFloor is v as an integer, floats truncated (for seeds).
+func toIntegerOrFloor(v Value) (int64, bool) {
+	if n, ok := toInteger(v); ok {
+		return n, true
+	}
+	if f, ok := toNumber(v); ok {
+		return int64(math.Float64bits(f.AsFloat())), true
+	}
+	return 0, false
 }

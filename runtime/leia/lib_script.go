@@ -187,23 +187,21 @@ func openScript(in *Interp) {
 	// script.setDir(dir) sets the directory require, dofile and loadfile
 	// look in first; it returns the previous one.
 	s.SetStr("setDir", NewNative("setDir", func(t *Thread, a []Value) ([]Value, error) {
-		old := t.in.scriptDir
+		old := t.in.mainDir()
 		if d := Arg(a, 0); d.k == KindString {
 			t.in.scriptDir = t.in.resolvePath(d.AsString())
 		} else {
 			t.in.scriptDir = ""
 		}
-		if old == "" {
-			return t.Ret1(Nil), nil
-		}
 		return t.Ret1(String(old)), nil
 	}))
-	s.SetStr("getDir", NewNative("getDir", func(t *Thread, a []Value) ([]Value, error) {
-		if t.in.scriptDir == "" {
-			return t.Ret1(Nil), nil
-		}
-		return t.Ret1(String(t.in.scriptDir)), nil
-	}))
+	// script.dir() (getDir) is that directory: setDir's, else the main
+	// program's.
+	getDir := NewNative("dir", func(t *Thread, a []Value) ([]Value, error) {
+		return t.Ret1(String(t.in.mainDir())), nil
+	})
+	s.SetStr("getDir", getDir)
+	s.SetStr("dir", getDir)
 	plain := compile
 	compile = func(t *Thread, a []Value) ([]Value, error) {
 		if o := Arg(a, 1).Table(); o != nil && sandboxes[o] {

@@ -597,6 +597,20 @@ func strFormat(t *Thread, a []Value) ([]Value, error) {
 		case 's':
 			s := t.tostring(v, -1)
 			fmt.Fprintf(&b, "%"+spec+"s", s)
+		case 'p':
+			// the identity of a reference value; "(null)" for the rest
+			ptr := "(null)"
+			switch v.k {
+			case KindTable, KindFunction, KindNative, KindChannel, KindCoroutine, KindUserdata, KindString:
+				if v.p != nil {
+					ptr = fmt.Sprintf("%p", v.p)
+				}
+			}
+			w := strings.TrimLeft(spec, "+ #0")
+			if k := strings.IndexByte(w, '.'); k >= 0 {
+				w = w[:k]
+			}
+			fmt.Fprintf(&b, "%"+w+"s", ptr)
 		case 'q':
 			b.WriteString(quoteString(v))
 		case 'v':

@@ -293,7 +293,10 @@ func tableSort(t *Thread, a []Value) (rets []Value, err error) {
 	generic := tb.meta != nil || n > len(tb.arr)
 	if generic {
 		ln := t.Len(a[0])
-		if ln < 0 || ln > 1<<28 {
+		if ln < 2 {
+			return nil, nil
+		}
+		if ln > 1<<28 {
 			return nil, ArgError(0, "sort", "array too big")
 		}
 		n = int(ln)

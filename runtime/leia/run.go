@@ -137,7 +137,7 @@ func ExitCode(err error) int {
 
 // ExitCode is the status the CLI exits with: os.exit's code, else 1.
 func (e *Error) ExitCode() int {
-	if e.Kind == KindExit {
+	if e.Kind == KindExit || e.Kind == KindProcessExit {
 		return e.Code
 	}
 	return 1
@@ -147,7 +147,7 @@ func (e *Error) ExitCode() int {
 // "error: file:line:col: message" and one "    at function (file:line:col)"
 // line per Leia frame, innermost first.
 func (e *Error) Format() string {
-	if e.Kind == KindExit {
+	if e.Kind == KindExit || e.Kind == KindProcessExit {
 		return ""
 	}
 	var b strings.Builder
