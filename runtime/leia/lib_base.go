@@ -205,6 +205,8 @@ func baseTonumber(t *Thread, args []Value) ([]Value, error) {
 		neg := false
 		if strings.HasPrefix(s, "-") {
 			neg, s = true, s[1:]
+		} else if strings.HasPrefix(s, "+") {
+			s = s[1:]
 		}
 		if s == "" {
 			return t.Ret1(Nil), nil

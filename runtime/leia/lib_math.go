@@ -24,6 +24,27 @@ func openMath(in *Interp) {
 	f1("asin", math.Asin)
 	f1("acos", math.Acos)
 	f1("exp", math.Exp)
+	f1("deg", func(x float64) float64 { return x * (180 / math.Pi) })
+	f1("rad", func(x float64) float64 { return x * (math.Pi / 180) })
+	reg("frexp", func(t *Thread, a []Value) ([]Value, error) {
+		x, err := CheckNumber(a, 0, "frexp")
+		if err != nil {
+			return nil, err
+		}
+		m, e := math.Frexp(x.AsFloat())
+		return t.Ret2(Float(m), Int(int64(e))), nil
+	})
+	reg("ldexp", func(t *Thread, a []Value) ([]Value, error) {
+		m, err := CheckNumber(a, 0, "ldexp")
+		if err != nil {
+			return nil, err
+		}
+		e, err := CheckInt(a, 1, "ldexp")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(Float(math.Ldexp(m.AsFloat(), int(max(min(e, 1<<20), -(1 << 20)))))), nil
+	})
 	f1("sqrt", math.Sqrt)
 	f1("sinh", math.Sinh)
 	f1("cosh", math.Cosh)
