@@ -43,7 +43,7 @@ func openMath(in *Interp) {
 		if err != nil {
 			return nil, err
 		}
-		return t.Ret1(Float(math.Ldexp(m.AsFloat(), int(max(min(e, 1<<20), -(1 << 20)))))), nil
+		return t.Ret1(Float(math.Ldexp(m.AsFloat(), int(max(min(e, 1<<20), -(1<<20)))))), nil
 	})
 	f1("sqrt", math.Sqrt)
 	f1("sinh", math.Sinh)
