@@ -1,0 +1,196 @@
+package harn
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"io/fs"
+	"time"
+)
+
+// Compression and archives with Go's standard library: gzip_encode /
+// gzip_decode, tar_create / tar_extract and zip_create / zip_extract
+// (entries {path, content, mode?}, content a string or bytes; extraction
+// gives bytes). zstd and brotli have no implementation in the standard
+// library and stay "not available in this runtime". Decoding stops at
+// maxArchiveBytes of output so a small bomb cannot exhaust memory.
+
+const maxArchiveBytes = 256 << 20
+
+func readCapped(name string, r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxArchiveBytes+1))
+	if err != nil {
+		return nil, throwValue(Str(name + ": " + err.Error()))
+	}
+	if len(b) > maxArchiveBytes {
+		return nil, throwValue(Str(name + ": output is larger than 256 MiB"))
+	}
+	return b, nil
+}
+
+type archiveEntry struct {
+	path    string
+	content []byte
+	mode    int64
+}
+
+func archiveEntries(name string, v Value) ([]archiveEntry, error) {
+	if v.k != KindList {
+		return nil, typeError("%s: expected a list of {path, content} dicts, got %s", name, v.TypeName())
+	}
+	var out []archiveEntry
+	for _, x := range v.r.(*List).items {
+		if x.k != KindDict {
+			return nil, typeError("%s: each entry must be a dict", name)
+		}
+		d := x.r.(*Dict)
+		p := optStr(d, "path")
+		if p == "" {
+			return nil, throwValue(Str(name + ": an entry needs a path"))
+		}
+		c, _ := d.Get("content")
+		e := archiveEntry{path: p, content: bytesOf(c), mode: 0o644}
+		if m := optInt(d, "mode"); m != nil {
+			e.mode = *m
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func entryValue(path string, content []byte, mode int64) Value {
+	d := NewDict(3)
+	d.Set("path", Str(path))
+	d.Set("content", BytesValue(content))
+	d.Set("mode", Int(mode))
+	return DictValue(d)
+}
+
+func init() {
+	Register("gzip_encode", func(c *Call, args []Value) (Value, error) {
+		level := gzip.DefaultCompression
+		if l := arg(args, 1); l.k == KindInt {
+			level = int(min(max(int64(l.n), gzip.HuffmanOnly), gzip.BestCompression))
+		}
+		var b bytes.Buffer
+		w, err := gzip.NewWriterLevel(&b, level)
+		if err != nil {
+			return Nil, throwValue(Str("gzip_encode: " + err.Error()))
+		}
+		w.Write(bytesOf(arg(args, 0)))
+		w.Close()
+		return BytesValue(b.Bytes()), nil
+	})
+	Register("gzip_decode", func(c *Call, args []Value) (Value, error) {
+		r, err := gzip.NewReader(bytes.NewReader(bytesOf(arg(args, 0))))
+		if err != nil {
+			return Nil, throwValue(Str("gzip_decode: " + err.Error()))
+		}
+		b, err := readCapped("gzip_decode", r)
+		if err != nil {
+			return Nil, err
+		}
+		return BytesValue(b), nil
+	})
+	Register("tar_create", func(c *Call, args []Value) (Value, error) {
+		entries, err := archiveEntries("tar_create", arg(args, 0))
+		if err != nil {
+			return Nil, err
+		}
+		var b bytes.Buffer
+		w := tar.NewWriter(&b)
+		for _, e := range entries {
+			hdr := &tar.Header{Name: e.path, Mode: e.mode, Size: int64(len(e.content)), Typeflag: tar.TypeReg, ModTime: time.Unix(0, 0)}
+			if err := w.WriteHeader(hdr); err != nil {
+				return Nil, throwValue(Str("tar_create: " + err.Error()))
+			}
+			w.Write(e.content)
+		}
+		if err := w.Close(); err != nil {
+			return Nil, throwValue(Str("tar_create: " + err.Error()))
+		}
+		return BytesValue(b.Bytes()), nil
+	})
+	Register("tar_extract", func(c *Call, args []Value) (Value, error) {
+		r := tar.NewReader(bytes.NewReader(bytesOf(arg(args, 0))))
+		var out []Value
+		total := 0
+		for {
+			hdr, err := r.Next()
+			if err == io.EOF {
+				return NewListValue(out), nil
+			}
+			if err != nil {
+				return Nil, throwValue(Str("tar_extract: " + err.Error()))
+			}
+			if hdr.Typeflag != tar.TypeReg {
+				continue
+			}
+			b, err := readCapped("tar_extract", r)
+			if err != nil {
+				return Nil, err
+			}
+			if total += len(b); total > maxArchiveBytes {
+				return Nil, throwValue(Str("tar_extract: output is larger than 256 MiB"))
+			}
+			out = append(out, entryValue(hdr.Name, b, hdr.Mode))
+		}
+	})
+	Register("zip_create", func(c *Call, args []Value) (Value, error) {
+		entries, err := archiveEntries("zip_create", arg(args, 0))
+		if err != nil {
+			return Nil, err
+		}
+		var b bytes.Buffer
+		w := zip.NewWriter(&b)
+		for _, e := range entries {
+			h := &zip.FileHeader{Name: e.path, Method: zip.Deflate}
+			h.SetMode(0o644)
+			if e.mode != 0 {
+				h.SetMode(fsMode(e.mode))
+			}
+			f, err := w.CreateHeader(h)
+			if err != nil {
+				return Nil, throwValue(Str("zip_create: " + err.Error()))
+			}
+			f.Write(e.content)
+		}
+		if err := w.Close(); err != nil {
+			return Nil, throwValue(Str("zip_create: " + err.Error()))
+		}
+		return BytesValue(b.Bytes()), nil
+	})
+	Register("zip_extract", func(c *Call, args []Value) (Value, error) {
+		data := bytesOf(arg(args, 0))
+		r, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return Nil, throwValue(Str("zip_extract: " + err.Error()))
+		}
+		var out []Value
+		total := 0
+		for _, f := range r.File {
+			if f.FileInfo().IsDir() {
+				continue
+			}
+			rc, err := f.Open()
+			if err != nil {
+				return Nil, throwValue(Str("zip_extract: " + err.Error()))
+			}
+			b, err := readCapped("zip_extract", rc)
+			rc.Close()
+			if err != nil {
+				return Nil, err
+			}
+			if total += len(b); total > maxArchiveBytes {
+				return Nil, throwValue(Str("zip_extract: output is larger than 256 MiB"))
+			}
+			out = append(out, entryValue(f.Name, b, int64(f.Mode().Perm())))
+		}
+		return NewListValue(out), nil
+	})
+}
+
+// fsMode is a Unix permission number as a file mode.
+func fsMode(m int64) fs.FileMode { return fs.FileMode(m) & fs.ModePerm }
