@@ -58,7 +58,11 @@ func (g *Generator) resume(th *thread) (Value, bool, error) {
 	in := th.in
 	if !g.started {
 		g.started = true
-		go g.run(in, th.task)
+		in.live.Add(1)
+		go func() {
+			defer in.live.Done()
+			g.run(in, th.task)
+		}()
 	}
 	var msg genMsg
 	th.block(func() {
@@ -206,7 +210,9 @@ func (th *thread) spawnTask(id, name, group string, run func(th *thread) (Value,
 	for k, v := range th.task.values {
 		t.values[k] = v
 	}
+	in.live.Add(1)
 	go func() {
+		defer in.live.Done()
 		in.sched.acquire()
 		child := in.newThread(ctx, t)
 		child.root = in.root

@@ -70,6 +70,9 @@ type Interp struct {
 	tracing atomic.Bool // enable_tracing (lib_vmtrace.go)
 	// pipelineName is the entry pipeline's name (checkpoint files).
 	pipelineName string
+	// live counts the goroutines of tasks and generators; Run waits for
+	// them after cancelling the run, so none outlives it.
+	live sync.WaitGroup
 }
 
 // New makes an interpreter.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 )
@@ -298,7 +299,13 @@ type Result struct {
 // the program with an error no `catch` can intercept.
 func (in *Interp) Run(ctx context.Context, path string, src []byte) (res Result, err error) {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // stops generators and tasks still running
+	defer func() {
+		// Stop the tasks and generators still running and wait for them
+		// (they stop at their next step check or blocking operation), so
+		// nothing the program started writes after Run returns.
+		cancel()
+		in.waitLive(10 * time.Second)
+	}()
 	in.root = ctx
 	defer func() {
 		if r := recover(); r != nil {
@@ -324,6 +331,20 @@ func (in *Interp) Run(ctx context.Context, path string, src []byte) (res Result,
 		return Result{}, in.finish(err)
 	}
 	return Result{Value: v}, nil
+}
+
+// waitLive waits for the run's goroutines, at most d (a goroutine stuck
+// in a host call that ignores cancellation is left behind).
+func (in *Interp) waitLive(d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		in.live.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
 }
 
 // finish turns the run's last error into what Run returns.
