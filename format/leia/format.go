@@ -13,8 +13,10 @@
 // parentheses and brackets or before `,` `;` `)` `]`, none around `.`,
 // the method `:` or a unary operator, none between a callee and its `(`;
 // at least one space after `,`, after a key's `:` and around `:=`, `=`
-// and compound assignments (more are kept: alignment); exactly one
-// around binary operators and after keywords. Spacing inside table braces
+// and compound assignments (more are kept: alignment); one around binary
+// operators (none when the author wrote none on either side, more when the
+// author aligned operands with a run of spaces) and exactly one after
+// keywords. Spacing inside table braces
 // (`{a: 1}` or `{ a: 1 }`) and everything else is kept. String literals,
 // raw strings, templates and fenced blocks are kept byte for byte, as are
 // the lines of block comments after their first.

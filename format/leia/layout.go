@@ -113,7 +113,7 @@ const (
 	none              // no space
 	one               // exactly one space
 	atLeastOne        // one space, or the author's run of spaces (alignment)
-	binary            // around a binary operator: none when the author wrote none on either side, else one
+	binary            // around a binary operator: none when the author wrote none on either side, the author's run of spaces (alignment), else one
 )
 
 // keywords are followed by one space when something follows on the line.
@@ -165,6 +165,9 @@ func spacing(src []byte, toks []token, i int) string {
 		}
 		if len(gap) == 0 && len(other) == 0 {
 			return ""
+		}
+		if len(gap) > 1 && bytes.IndexAny(gap, "\t\n") < 0 {
+			return bytesString(gap) // a run of spaces aligns operands across lines
 		}
 		return " "
 	}

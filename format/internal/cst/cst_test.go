@@ -8,7 +8,9 @@ import (
 // tree builds a small tree over src by hand: `f(a) // c`.
 func tree() (*Node, []byte) {
 	src := []byte("f(a) // c\n")
-	leaf := func(kind string, named bool, s, e int) *Node { return &Node{Kind: kind, Named: named, Start: s, End: e} }
+	leaf := func(kind string, named bool, s, e int) *Node {
+		return &Node{Kind: kind, Named: named, Start: s, End: e}
+	}
 	args := &Node{Kind: "arguments", Named: true, Start: 1, End: 4, Kids: []*Node{leaf("(", false, 1, 2), leaf("identifier", true, 2, 3), leaf(")", false, 3, 4)}}
 	call := &Node{Kind: "call", Named: true, Start: 0, End: 4, Kids: []*Node{leaf("identifier", true, 0, 1), args}}
 	root := &Node{Kind: "source_file", Named: true, Start: 0, End: 10, Kids: []*Node{call, leaf("comment", true, 5, 9)}}
