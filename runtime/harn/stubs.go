@@ -4,7 +4,6 @@ import (
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 )
 
-
 func (c *compiler) approval(e *ast.Approval) evalFn {
 	s := c.here(e.Span)
 	name := e.Primitive
