@@ -454,3 +454,23 @@ func TestLeiaExamplesFromRepositoryRoot(t *testing.T) {
 		t.Errorf("evaluate: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+// The evaluate output the README shows is what the command prints.
+func TestReadmeShowsLeiaEvaluate(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "$ SOURCE_DATE_EPOCH=1 harn-check evaluate --replay examples/leia/eval_suite.records.json examples/leia/eval_suite.leia\n"
+	i := bytes.Index(readme, []byte(cmd))
+	if i < 0 {
+		t.Fatal("README lost the evaluate example")
+	}
+	block := string(readme[i+len(cmd):])
+	block = block[:strings.Index(block, "```")]
+	t.Chdir(filepath.Join("..", ".."))
+	code, stdout, stderr := runLeiaCLI(t, "evaluate", "--replay", "examples/leia/eval_suite.records.json", "examples/leia/eval_suite.leia")
+	if code != 0 || stdout != block {
+		t.Errorf("exit %d (stderr %s); output:\n%s\nREADME shows:\n%s", code, stderr, stdout, block)
+	}
+}
