@@ -265,8 +265,10 @@ func init() {
 			}
 		}
 		return map[string]leia.NativeFunc{
-			"react":  run("react", loopOptions{}),
-			"simple": run("simple", loopOptions{maxSteps: 1}),
+			"react":        run("react", loopOptions{}),
+			"simple":       run("simple", loopOptions{maxSteps: 1}),
+			"plan_execute": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) { return rt.planExecute(t, a) },
+			"reflect":      func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) { return rt.reflect(t, a) },
 			"snapshot": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
 				if leia.Arg(a, 0).Table() == nil || leia.Arg(a, 1).Table() == nil {
 					return nil, fmt.Errorf("bad argument to 'loop.snapshot' (history, pending_call expected)")
@@ -360,4 +362,101 @@ func (rt *Runtime) resume(t *leia.Thread, token string, approval, third, fourth 
 	}
 	h = append(h, ToolResult(id, v))
 	return out("dispatched", v)
+}
+
+// Loop variants.
+const (
+	// PlanPrompt opens loop.plan_execute's planning turn.
+	PlanPrompt = "Create a concise execution plan. Do not call tools."
+	// ReflectPrompt is loop.reflect's default review instruction.
+	ReflectPrompt  = "Review the answer. If it can be improved, return the improved final answer only."
+	maxReflections = 16
+)
+
+// planExecute is loop.plan_execute: one planning turn (plan_model or the
+// model; plan_max_tokens, plan_temperature ...) over the messages with
+// PlanPrompt first, then the loop with "Execution plan:\n<plan>" as the
+// first system message (exec_model may change the model); the result
+// gets plan.
+func (rt *Runtime) planExecute(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+	src := leia.Arg(a, 0)
+	if src.Table() == nil {
+		return nil, fmt.Errorf("bad argument #1 to 'loop.plan_execute' (table expected)")
+	}
+	opts := Clone(src)
+	if opts.GetStr("messages").Table() == nil {
+		msgs, e := synthesizeMessages(t, src)
+		if !e.IsNil() {
+			return t.Ret2(leia.Nil, e), nil
+		}
+		opts.SetStr("messages", msgs)
+	}
+	plan := T("messages", List(append([]leia.Value{Message("system", PlanPrompt)}, Items(opts.GetStr("messages"))...)...))
+	model := Field(src, "plan_model")
+	if model.IsNil() {
+		model = Field(src, "model")
+	}
+	plan.Table().SetStr("model", model)
+	for _, k := range []string{"max_tokens", "temperature", "top_p", "response_format", "stop"} {
+		plan.Table().SetStr(k, Field(src, "plan_"+k))
+	}
+	plan.Table().SetStr("metadata", Field(src, "metadata"))
+	res, e, err := rt.Turn(t, plan)
+	if err != nil || !e.IsNil() {
+		return ret2(t)(leia.Nil, e, err)
+	}
+	text := StrField(res, "text")
+	if text != "" {
+		opts.SetStr("messages", List(append([]leia.Value{Message("system", "Execution plan:\n"+text)}, Items(opts.GetStr("messages"))...)...))
+	}
+	if m := Field(src, "exec_model"); !m.IsNil() {
+		opts.SetStr("model", m)
+	}
+	out, e, err := rt.runLoop(t, opts, &agentMeta{name: StrField(src, "name")}, loopOptions{})
+	if err == nil && e.IsNil() && out.Table() != nil {
+		out.Table().SetStr("plan", leia.String(text))
+	}
+	return ret2(t)(out, e, err)
+}
+
+// reflect is loop.reflect: the loop, then, when it is done, max_iters
+// review turns (reflect_model or the model; reflect_prompt) that may
+// replace the answer; the result gets reflection (the review turns).
+func (rt *Runtime) reflect(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+	src := leia.Arg(a, 0)
+	if src.Table() == nil {
+		return nil, fmt.Errorf("bad argument #1 to 'loop.reflect' (table expected)")
+	}
+	out, e, err := rt.runLoop(t, Clone(src), &agentMeta{name: StrField(src, "name")}, loopOptions{})
+	if err != nil || !e.IsNil() || StrField(out, "status") != "done" {
+		return ret2(t)(out, e, err)
+	}
+	iters := min(max(IntOf(Field(src, "max_iters")), 1), maxReflections)
+	model := Field(src, "reflect_model")
+	if model.IsNil() {
+		model = Field(src, "model")
+	}
+	prompt := StrField(src, "reflect_prompt")
+	if prompt == "" {
+		prompt = ReflectPrompt
+	}
+	var turns []leia.Value
+	text := StrField(out, "text")
+	for i := int64(0); i < iters; i++ {
+		req := T("model", model, "messages", List(Message("system", prompt), Message("user", text)), "metadata", Field(src, "metadata"))
+		for _, k := range []string{"max_tokens", "temperature", "top_p", "response_format", "stop"} {
+			req.Table().SetStr(k, Field(src, "reflect_"+k))
+		}
+		res, e, err := rt.Turn(t, req)
+		if err != nil || !e.IsNil() {
+			return ret2(t)(leia.Nil, e, err)
+		}
+		turns = append(turns, res)
+		if s := StrField(res, "text"); s != "" {
+			text = s
+		}
+	}
+	out.Table().SetStr("text", leia.String(text))
+	out.Table().SetStr("reflection", List(turns...))
+	return t.Ret2(out, leia.Nil), nil
 }

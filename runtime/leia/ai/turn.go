@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -55,6 +56,13 @@ func (rt *Runtime) Turn(t *leia.Thread, src leia.Value) (result, errValue leia.V
 		return leia.Nil, perr, nil
 	}
 	opts.SetStr("model", leia.String(rt.ResolveModel(opts.GetStr("model"))))
+	if res, ok := replayedResult(ov); ok {
+		// Replay options from fixture.replay answer without a provider.
+		provider = llm.TurnProviderFunc(func(context.Context, llm.TurnRequest, func(llm.StreamEvent)) (llm.TurnResult, error) {
+			return res, nil
+		})
+		opts.SetStr("replay", leia.Nil)
+	}
 	if provider == nil {
 		rt.Emit(llm.TraceEvent{Type: "turn_error", Model: StrField(ov, "model"), ErrorKind: "provider", Message: "llm provider not configured"})
 		return leia.Nil, ErrorValue("provider", "llm provider not configured"), nil

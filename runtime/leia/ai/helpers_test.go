@@ -1,0 +1,84 @@
+package ai_test
+
+import (
+	"testing"
+
+	"github.com/harnlang/harn-check/runtime/llm"
+)
+
+func TestTraceHelpers(t *testing.T) {
+	mustRun(t, `
+		e1 := llm.trace_event({trace_id: "t1", event_type: "turn_start", status: "ok", replay_key: "k1", payload: {model: "m"}})
+		assert(e1.kind == "trace_event" && e1.version == "trace_event.v1" && e1.provider_free == true && e1.live_network == false)
+		assert(e1.redaction.raw_prompt_stored == false && e1.payload.model == "m")
+		e2 := llm.trace_event({trace_id: "t1", event_type: "turn_end", status: "ok", replay_key: "k1", payload: {model: "m", tokens: 3}})
+		e3 := llm.trace_event({trace_id: "t2", event_type: "tool_call", status: "error", live_network: true, raw_prompt_stored: true})
+		env := llm.trace_envelope([e1, e2], {trace_id: "t1"})
+		assert(env.kind == "trace_envelope" && env.event_count == 2 && env.provider_free && !env.live_network)
+		s := llm.trace_summary(env)
+		assert(s.event_count == 2 && s.event_types[1] == "turn_start" && s.counts.turn_end == 1 && s.status_counts.ok == 2)
+		assert(#s.replay_keys == 1 && s.replay_keys[1] == "k1" && s.ordering.ok)
+		ok := llm.trace_assert(env, {require_provider_free: true, deny_live_network: true, required_event_types: ["turn_start", "turn_end"],
+			required_payload_fields_by_event_type: {turn_end: ["tokens"]}, require_status_counts: {ok: 2}, max_status_counts: {error: 0},
+			deny_raw_prompt_stored: true, require_correlation_fields: ["trace_id"]})
+		assert(ok.ok && ok.status == "passed" && #ok.findings == 0)
+		bad := llm.trace_assert([e1, e3], {deny_live_network: true, required_event_types: ["turn_end"], deny_raw_prompt_stored: true,
+			require_event_payload_fields: {turn_start: ["tokens"]}, limit_status_counts: {error: 0}})
+		assert(!bad.ok && bad.status == "failed")
+		codes := {}
+		for _, f := range ipairs(bad.findings) { codes[f.code] = true }
+		assert(codes.live_network && codes.missing_event_type && codes.raw_prompt_stored && codes.missing_payload_field && codes.status_count_above && codes.trace_id_mismatch)
+	`, nil)
+}
+
+func TestReplayHelpers(t *testing.T) {
+	e := mustRun(t, `
+		req := {model: "m", messages: [llm.user("hi")]}
+		rec, err := llm.replay_record({replay_key: "greet", request: req, response: {status: "final_answer", text: "hello"}})
+		assert(err == nil && rec.operation == "llm.turn" && string.sub(rec.request_hash, 1, 7) == "blake3:" && rec.replay.strategy == "strict_ordered")
+		bad, berr := llm.replay_record({request: req})
+		assert(bad == nil && berr.kind == "validation" && berr.field == "replay_key")
+
+		idx := llm.replay_index([rec, rec])
+		m := idx.match({replay_key: "greet", request_hash: rec.request_hash})
+		assert(m.status == "matched" && m.position == 1 && m.remaining == 1)
+		m = idx.match({replay_key: "other"})
+		assert(m.status == "mismatch" && m.field == "replay_key" && m.remaining == 0)
+		m = idx.match({replay_key: "greet"})
+		assert(m.status == "exhausted")
+		ev := llm.replay_trace_event(m, {trace_id: "t"})
+		assert(ev.event_type == "replay_record_exhausted" && ev.status == "exhausted" && ev.payload.request == nil)
+
+		fx := llm.replay_fixture([rec], {fixture_id: "f1"})
+		opts, ferr := fx.replay(req, "greet")
+		assert(ferr == nil && opts.status == "matched")
+		r, terr := llm.turn({model: "m", messages: [llm.user("hi")], replay: opts})
+		assert(terr == nil && r.text == "hello")
+		_, again := fx.replay(req, "greet")
+		assert(again.kind == "validation" && again.match.status == "exhausted")
+		print(r.text)
+	`, nil)
+	if e.out.String() != "hello\n" {
+		t.Errorf("output %q", e.out.String())
+	}
+}
+
+func TestPlanExecuteAndReflect(t *testing.T) {
+	p := &scripted{answers: []llm.TurnResult{final("1. look 2. answer"), final("draft"), final("better")}}
+	mustRun(t, `
+		r, err := loop.plan_execute({model: "m", user: "do it", plan_max_tokens: 50})
+		assert(err == nil && r.status == "done" && r.plan == "1. look 2. answer" && r.text == "draft")
+		r2, err2 := loop.reflect({model: "m", user: "do it", max_iters: 1})
+		assert(err2 == nil && r2.text == "better" && #r2.reflection == 1)
+	`, p)
+	if p.reqs[0].Messages[0].Text != "Create a concise execution plan. Do not call tools." || p.reqs[0].MaxTokens != 50 {
+		t.Errorf("plan turn %+v", p.reqs[0])
+	}
+	if p.reqs[1].Messages[0].Text != "Execution plan:\n1. look 2. answer" {
+		t.Errorf("exec turn %+v", p.reqs[1])
+	}
+	// plan, exec, the reflected loop's turn, one review turn
+	if len(p.reqs) != 4 || p.reqs[3].Messages[0].Text != "Review the answer. If it can be improved, return the improved final answer only." {
+		t.Errorf("reflect turns %d %+v", len(p.reqs), p.reqs[len(p.reqs)-1])
+	}
+}
