@@ -93,6 +93,10 @@ func (rt *Runtime) NewAgent(name string, config, flow, opts leia.Value) (leia.Va
 	meta.spec = spec
 	var native *leia.Native
 	native = &leia.Native{Name: "llm.agent." + name, Fn: func(t *leia.Thread, args []leia.Value) ([]leia.Value, error) {
+		if e := rt.enter(); !e.IsNil() {
+			return t.Ret2(leia.Nil, e), nil
+		}
+		defer rt.leave()
 		args = append([]leia.Value(nil), args...)
 		cfgVals := t.Call(config, args...)
 		if len(cfgVals) >= 2 && !cfgVals[1].IsNil() {

@@ -484,3 +484,21 @@ func TestNoPanicEscapes(t *testing.T) {
 		}
 	}
 }
+
+// Recursion through agents and stream callbacks goes through Go frames
+// the interpreter does not count; it is bounded, and reported as an error
+// value, not a crashed process.
+func TestNestingIsBounded(t *testing.T) {
+	mustRun(t, `
+		a := nil
+		a = llm.agent("selfish", func(q) { return {model: "m", user: q, tools: [a]} })
+		r, err := a("go")
+		assert(r == nil && err.kind == "budget" && err.dimension == "nesting")
+		func deep(ev) {
+			r, e := llm.turn({model: "m", user: "again", on_stream: deep})
+			if e != nil { error(e) }
+		}
+		ok, e := pcall(func() { return llm.turn({model: "m", user: "q", on_stream: deep}) })
+		assert(!ok && string.find(e.message, "nested deeper than 64", 1, true) != nil)
+	`, ai.MockProvider())
+}

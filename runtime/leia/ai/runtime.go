@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"fmt"
 	"sort"
 	"sync"
 	"time"
@@ -72,7 +73,27 @@ type Runtime struct {
 
 	mu    sync.Mutex
 	usage Usage
+
+	// nesting counts the AI calls in progress on the Go stack (agents,
+	// turns, dispatches): an agent that calls itself as a tool, or a
+	// stream callback that starts a turn, recurses through Go frames the
+	// interpreter's depth counter does not see.
+	nesting int
 }
+
+// MaxNesting bounds AI calls nested inside one another.
+const MaxNesting = 64
+
+// enter counts one nested AI call; it fails past MaxNesting.
+func (rt *Runtime) enter() leia.Value {
+	if rt.nesting >= MaxNesting {
+		return ErrorWith("budget", fmt.Sprintf("llm calls nested deeper than %d (an agent calling itself?)", MaxNesting), "dimension", "nesting", "limit", MaxNesting)
+	}
+	rt.nesting++
+	return leia.Nil
+}
+
+func (rt *Runtime) leave() { rt.nesting-- }
 
 // Family builds the natives of one helper family for a run. Families
 // register with Register from an init function, one file per family; the

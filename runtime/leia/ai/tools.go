@@ -170,6 +170,10 @@ func (rt *Runtime) grantsFor(opts leia.Value) grants {
 // budget exhaustion inside the tool are not tool errors: they come back
 // as err and stop the program.
 func (rt *Runtime) Dispatch(t *leia.Thread, call, tools leia.Value, g *grants) (value, errValue leia.Value, err error) {
+	if e := rt.enter(); !e.IsNil() {
+		return leia.Nil, e, nil
+	}
+	defer rt.leave()
 	name := StrField(call, "tool")
 	id := StrField(call, "id")
 	if name == "" {

@@ -36,6 +36,10 @@ func init() {
 // err is a Leia error that must stop the program (an error raised by an
 // on_stream callback, cancellation of the run).
 func (rt *Runtime) Turn(t *leia.Thread, src leia.Value) (result, errValue leia.Value, err error) {
+	if e := rt.enter(); !e.IsNil() {
+		return leia.Nil, e, nil
+	}
+	defer rt.leave()
 	var opts *leia.Table
 	if amb := rt.ambientAgent(); amb != nil {
 		opts = Merge(leia.TableValue(amb), src)

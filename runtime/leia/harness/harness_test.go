@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -191,5 +192,53 @@ evaluate "b" { assert(1 == 2) }
 	rep.Compare(rep, "self.json", 0)
 	if rep.Comparison.Regressed {
 		t.Errorf("self comparison regressed: %+v", rep.Comparison)
+	}
+}
+
+// Cases may run in parallel (mock and live); the report keeps discovery
+// order and is the same as a sequential run's.
+func TestParallelKeepsOrder(t *testing.T) {
+	dir := t.TempDir()
+	var src strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&src, "evaluate \"case %d\" {\n    r, err := llm.turn({model: \"m\", user: \"q%d\"})\n    assert(err == nil && r.text == \"mock reply\")\n    eval.metric(\"n\", %d)\n}\n", i, i, i)
+	}
+	write(t, dir, map[string]string{"p.leia": src.String()})
+	run := func(n int) []byte {
+		rep, err := Run(context.Background(), Options{Paths: []string{dir}, Parallel: n, LLM: runner.LLMConfig{Mode: runner.LLMMock}, Now: fixedClock()})
+		if err != nil || rep.Summary.CasesPassed != 6 {
+			t.Fatalf("parallel %d: %v %+v", n, err, rep.Summary)
+		}
+		b, _ := rep.JSON()
+		return b
+	}
+	if string(run(1)) != string(run(4)) {
+		t.Error("a parallel run reports differently from a sequential one")
+	}
+	// A replay is one ordered conversation: parallel is refused for it.
+	rep, _ := Run(context.Background(), Options{Paths: []string{dir}, Parallel: 4, List: true, LLM: runner.LLMConfig{Mode: runner.LLMRecord, Fixture: filepath.Join(dir, "x.json")}, Now: fixedClock()})
+	if !strings.Contains(strings.Join(rep.Notes, "\n"), "--parallel ignored") {
+		t.Errorf("notes %v", rep.Notes)
+	}
+}
+
+func TestRenderings(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"s.leia": "evaluate \"<b>risky</b> name\" {\n    eval.metric(\"ok\", true)\n    assert(false, \"nope\")\n}\n"})
+	rep, _ := Run(context.Background(), Options{Paths: []string{dir}, Now: fixedClock()})
+	var html, text strings.Builder
+	rep.HTML(&html)
+	rep.Text(&text)
+	if strings.Contains(html.String(), "<b>risky</b>") || !strings.Contains(html.String(), "&lt;b&gt;risky&lt;/b&gt;") || !strings.Contains(html.String(), "class=\"failed\"") {
+		t.Errorf("html:\n%s", html.String())
+	}
+	if !strings.Contains(text.String(), "FAILED") || !strings.Contains(text.String(), "runtime_error:") || !strings.Contains(text.String(), "status: failed") {
+		t.Errorf("text:\n%s", text.String())
+	}
+	b, _ := rep.JSON()
+	back := filepath.Join(dir, "r.json")
+	os.WriteFile(back, b, 0o644)
+	if r2, err := ReadReport(back); err != nil || r2.Summary.CasesFailed != 1 || r2.Metrics["ok"].Count != 1 {
+		t.Errorf("read back: %v %+v", err, r2)
 	}
 }
