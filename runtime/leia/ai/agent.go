@@ -196,7 +196,9 @@ func (rt *Runtime) NormalizeTools(list leia.Value) leia.Value {
 // arguments; a done result gives its value (or text) as the tool value,
 // with the trace contract agent_tool.v1 attached; a pending result is the
 // structured error {kind: "pending", pending}; a stopped one {kind:
-// "tool", message: reason}.
+// "tool", message: reason}. The trace nodes go on the agent's result
+// (trace, and tool_trace for the wrapper) and on error values, never
+// into the tool value the model receives.
 func (rt *Runtime) AgentTool(agent, opts leia.Value) leia.Value {
 	meta := rt.AgentOf(agent)
 	if meta == nil {
@@ -268,9 +270,9 @@ func (rt *Runtime) AgentTool(agent, opts leia.Value) leia.Value {
 				break
 			}
 		}
-		if value.Table() != nil && Field(value, "trace").IsNil() {
-			value.Table().SetStr("trace", toolTrace)
-		}
+		// The trace stays on the agent's result (trace, tool_trace): the
+		// tool value is what the model receives, and upstream's recorded
+		// conversations carry it without a trace.
 		return t.Ret2(value, leia.Nil), nil
 	})
 	fields := leia.NewTable(0, 6)
