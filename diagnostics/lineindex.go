@@ -7,14 +7,17 @@ import (
 )
 
 // LineIndex converts byte offsets of one file into line/column positions
-// and back. Lines end after '\n'; a "\r\n" pair ends a line too (the '\r'
-// belongs to the line's text). Columns can be counted in UTF-8 bytes,
-// runes or UTF-16 code units; all are 0-based internally and the *1
-// accessors add one for human-facing output.
+// and back. A line ends with "\n", "\r\n" or a lone "\r", the three line
+// terminators of the Language Server Protocol (and of the Harn and Leia
+// scanners); the terminator is not part of the line's text. Columns can be
+// counted in UTF-8 bytes, runes or UTF-16 code units; all are 0-based
+// internally and the *1 accessors add one for human-facing output.
 type LineIndex struct {
 	src []byte
 	// starts[i] is the byte offset where line i (0-based) begins.
 	starts []int
+	// loneCR is set when a "\r" not followed by "\n" ends a line.
+	loneCR bool
 
 	// utf16Starts[i] is the number of UTF-16 units before line i, built
 	// on the first UTF16Offset call.
@@ -25,13 +28,25 @@ type LineIndex struct {
 // NewLineIndex indexes src. It keeps a reference to src.
 func NewLineIndex(src []byte) *LineIndex {
 	starts := []int{0}
+	loneCR := false
 	for i, b := range src {
 		if b == '\n' {
 			starts = append(starts, i+1)
+		} else if b == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+			starts = append(starts, i+1)
+			loneCR = true
 		}
 	}
-	return &LineIndex{src: src, starts: starts}
+	return &LineIndex{src: src, starts: starts, loneCR: loneCR}
 }
+
+// HasLoneCR reports whether a "\r" that is not part of "\r\n" ends a line
+// of the source (old Mac line endings): tools that count lines by "\n"
+// alone, such as tree-sitter's points, then number lines differently.
+func (x *LineIndex) HasLoneCR() bool { return x.loneCR }
+
+// Source returns the indexed text.
+func (x *LineIndex) Source() []byte { return x.src }
 
 // LineCount returns the number of lines; a trailing newline opens an empty
 // last line.
@@ -56,13 +71,13 @@ func (x *LineIndex) LineStart(line int) int {
 }
 
 // LineEnd returns the offset of the end of line's text, excluding its
-// "\n" or "\r\n" terminator.
+// "\n", "\r\n" or "\r" terminator.
 func (x *LineIndex) LineEnd(line int) int {
 	line = max(0, min(line, len(x.starts)-1))
 	end := len(x.src)
 	if line+1 < len(x.starts) {
 		end = x.starts[line+1] - 1
-		if end > x.starts[line] && x.src[end-1] == '\r' {
+		if x.src[end] == '\n' && end > x.starts[line] && x.src[end-1] == '\r' {
 			end--
 		}
 	}

@@ -77,3 +77,27 @@ func TestLineIndexLines(t *testing.T) {
 		t.Errorf("empty file: %+v", got)
 	}
 }
+
+// TestLoneCRIsALineBreak: "\r" alone ends a line, as "\n" and "\r\n" do,
+// and no terminator belongs to a line's text.
+func TestLoneCRIsALineBreak(t *testing.T) {
+	src := []byte("a\rbb\r\nccc\nd\r")
+	x := NewLineIndex(src)
+	if x.LineCount() != 5 || !x.HasLoneCR() {
+		t.Fatalf("%d lines, lone CR %v", x.LineCount(), x.HasLoneCR())
+	}
+	for i, want := range []string{"a", "bb", "ccc", "d", ""} {
+		if got := string(x.LineText(i)); got != want {
+			t.Errorf("line %d = %q, want %q", i, got, want)
+		}
+	}
+	if p := x.ByteColumn(2); p != (Position{Line: 1, Column: 0}) {
+		t.Errorf("offset 2 at %+v", p)
+	}
+	if off := x.OffsetFromUTF16(Position{Line: 2, Column: 1}); off != 7 {
+		t.Errorf("line 2 column 1 at %d, want 7", off)
+	}
+	if NewLineIndex([]byte("a\r\nb\n")).HasLoneCR() {
+		t.Error("CRLF reported as a lone CR")
+	}
+}

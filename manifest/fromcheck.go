@@ -63,7 +63,7 @@ func runeColumn(src []byte, offset, byteColumn int) int {
 		return byteColumn
 	}
 	lineStart := offset
-	for lineStart > 0 && src[lineStart-1] != '\n' {
+	for lineStart > 0 && src[lineStart-1] != '\n' && src[lineStart-1] != '\r' {
 		lineStart--
 	}
 	return utf8.RuneCount(src[lineStart:offset]) + 1

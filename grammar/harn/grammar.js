@@ -91,7 +91,7 @@ module.exports = grammar({
 
   extras: $ => [
     /[ \t\r\n\f\uFEFF]/,
-    /\\\r?\n/, // `\` at the end of a line joins it with the next (§1)
+    /\\(\r\n?|\n)/, // `\` at the end of a line joins it with the next (§1); a lone CR ends a line too
     $.line_comment,
     $.block_comment,
   ],
@@ -148,7 +148,7 @@ module.exports = grammar({
       statementList($, $._top_level_item),
     ),
 
-    shebang: _ => token(seq('#!', /[^\n]*/)),
+    shebang: _ => token(seq('#!', /[^\r\n]*/)),
 
     _top_level_item: $ => choice(
       $.import_declaration,
@@ -159,7 +159,7 @@ module.exports = grammar({
     // Comments (§1). Line comments are lexed here; block comments nest, so
     // the external scanner lexes them.
 
-    line_comment: _ => token(seq('//', /[^\n]*/)),
+    line_comment: _ => token(seq('//', /[^\r\n]*/)), // CR, LF and CRLF end lines
 
     // The internal twin of the external block comment. The scanner lexes
     // every block comment it is asked for (nesting included); this fallback

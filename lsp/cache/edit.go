@@ -29,8 +29,8 @@ type Edit struct {
 func NewEdit(lines *diagnostics.LineIndex, oldLen, start, end int, newText []byte) Edit {
 	start = max(0, min(start, oldLen))
 	end = max(start, min(end, oldLen))
-	sp := lines.ByteColumn(start)
-	ep := lines.ByteColumn(end)
+	sp := treePoint(lines, start)
+	ep := treePoint(lines, end)
 	e := Edit{
 		StartByte:   uint(start),
 		OldEndByte:  uint(end),
@@ -40,6 +40,19 @@ func NewEdit(lines *diagnostics.LineIndex, oldLen, start, end int, newText []byt
 	}
 	e.NewEndPoint = advance(e.StartPoint, newText)
 	return e
+}
+
+// treePoint returns the tree-sitter point of offset: rows count "\n" only,
+// while the line index also breaks lines at a lone "\r" (as the protocol
+// does). Without a lone CR in the text the two agree.
+func treePoint(lines *diagnostics.LineIndex, offset int) diagnostics.Position {
+	if !lines.HasLoneCR() {
+		return lines.ByteColumn(offset)
+	}
+	src := lines.Source()
+	offset = max(0, min(offset, len(src)))
+	row := bytes.Count(src[:offset], []byte{'\n'})
+	return diagnostics.Position{Line: row, Column: offset - (bytes.LastIndexByte(src[:offset], '\n') + 1)}
 }
 
 // advance returns the point reached after inserting text at p.

@@ -5,4 +5,4 @@ package binding
 // cSourcesDigest is the SHA-256 of src/parser.c and src/scanner.c. It is
 // here so that the Go build cache, which does not follow the #include of
 // those files, rebuilds the binding whenever they change.
-const cSourcesDigest = "0cce6711ec5eedd212a6adebb4a1cef68064731215b16da4d39baf28bf837cb6"
+const cSourcesDigest = "8035ca2df66a80479ebc9844aa86ebcfab42277fe54f39f2e8028d2ad3e94260"

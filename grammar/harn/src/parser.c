@@ -4737,840 +4737,813 @@ static bool ts_lex(TSLexer *lexer, TSStateId state) {
   eof = lexer->eof(lexer);
   switch (state) {
     case 0:
-      if (eof) ADVANCE(41);
+      if (eof) ADVANCE(33);
       ADVANCE_MAP(
-        '!', 87,
-        '"', 115,
-        '#', 10,
-        '$', 21,
-        '%', 99,
-        '&', 120,
-        '(', 51,
-        ')', 52,
-        '*', 89,
-        '+', 64,
-        ',', 47,
-        '-', 74,
-        '.', 81,
-        '/', 98,
-        ':', 54,
-        ';', 42,
-        '<', 60,
-        '=', 57,
-        '>', 62,
-        '?', 85,
-        '@', 50,
-        '[', 78,
-        '\\', 3,
-        ']', 79,
-        'b', 104,
-        '{', 46,
-        '|', 77,
-        '}', 48,
+        '!', 79,
+        '"', 107,
+        '#', 7,
+        '$', 18,
+        '%', 91,
+        '&', 112,
+        '(', 43,
+        ')', 44,
+        '*', 81,
+        '+', 56,
+        ',', 39,
+        '-', 66,
+        '.', 73,
+        '/', 90,
+        ':', 46,
+        ';', 34,
+        '<', 52,
+        '=', 49,
+        '>', 54,
+        '?', 77,
+        '@', 42,
+        '[', 70,
+        '\\', 2,
+        ']', 71,
+        'b', 96,
+        '{', 38,
+        '|', 69,
+        '}', 40,
       );
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\f' ||
           lookahead == '\r' ||
           lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(34);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(108);
+          lookahead == 0xfeff) SKIP(26);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(100);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
       END_STATE();
     case 1:
-      if (lookahead == '\n') SKIP(9);
+      if (lookahead == '\n') SKIP(6);
+      if (lookahead == '\r') SKIP(6);
       END_STATE();
     case 2:
-      if (lookahead == '\n') SKIP(9);
-      if (lookahead == '\r') SKIP(1);
+      if (lookahead == '\n') SKIP(6);
+      if (lookahead == '\r') SKIP(6);
+      if (lookahead != 0) ADVANCE(109);
       END_STATE();
     case 3:
-      if (lookahead == '\n') SKIP(9);
-      if (lookahead == '\r') SKIP(1);
-      if (lookahead != 0) ADVANCE(117);
+      if (lookahead == '\n') SKIP(8);
+      if (lookahead == '\r') SKIP(8);
       END_STATE();
     case 4:
-      if (lookahead == '\n') SKIP(11);
+      if (lookahead == '\n') SKIP(8);
+      if (lookahead == '\r') SKIP(8);
+      if (lookahead != 0) ADVANCE(109);
       END_STATE();
     case 5:
-      if (lookahead == '\n') SKIP(11);
-      if (lookahead == '\r') SKIP(4);
+      if (lookahead == '\n') SKIP(15);
+      if (lookahead == '\r') SKIP(15);
       END_STATE();
     case 6:
-      if (lookahead == '\n') SKIP(11);
-      if (lookahead == '\r') SKIP(4);
-      if (lookahead != 0) ADVANCE(117);
+      ADVANCE_MAP(
+        '!', 79,
+        '"', 107,
+        '#', 7,
+        '$', 18,
+        '%', 91,
+        '&', 112,
+        '(', 43,
+        ')', 44,
+        '*', 89,
+        '+', 56,
+        ',', 39,
+        '-', 66,
+        '.', 73,
+        '/', 90,
+        ':', 46,
+        ';', 34,
+        '<', 52,
+        '=', 49,
+        '>', 54,
+        '?', 58,
+        '@', 42,
+        '[', 70,
+      );
+      if (lookahead == '\\') SKIP(1);
+      if (lookahead == ']') ADVANCE(71);
+      if (lookahead == 'b') ADVANCE(96);
+      if (lookahead == '{') ADVANCE(38);
+      if (lookahead == '|') ADVANCE(69);
+      if (lookahead == '}') ADVANCE(40);
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\f' ||
+          lookahead == '\r' ||
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(6);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(100);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
       END_STATE();
     case 7:
-      if (lookahead == '\n') SKIP(18);
+      if (lookahead == '!') ADVANCE(35);
       END_STATE();
     case 8:
-      if (lookahead == '\n') SKIP(18);
-      if (lookahead == '\r') SKIP(7);
+      ADVANCE_MAP(
+        '!', 17,
+        '"', 106,
+        '$', 18,
+        '%', 91,
+        '&', 112,
+        '(', 43,
+        ')', 44,
+        '*', 89,
+        '+', 56,
+        ',', 39,
+        '-', 66,
+        '.', 72,
+        '/', 90,
+        ':', 45,
+        ';', 34,
+        '<', 52,
+        '=', 49,
+        '>', 54,
+        '?', 58,
+        '[', 70,
+      );
+      if (lookahead == '\\') SKIP(3);
+      if (lookahead == ']') ADVANCE(71);
+      if (lookahead == '{') ADVANCE(38);
+      if (lookahead == '|') ADVANCE(69);
+      if (lookahead == '}') ADVANCE(40);
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\f' ||
+          lookahead == '\r' ||
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(8);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(102);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
       END_STATE();
     case 9:
-      ADVANCE_MAP(
-        '!', 87,
-        '"', 115,
-        '#', 10,
-        '$', 21,
-        '%', 99,
-        '&', 120,
-        '(', 51,
-        ')', 52,
-        '*', 97,
-        '+', 64,
-        ',', 47,
-        '-', 74,
-        '.', 81,
-        '/', 98,
-        ':', 54,
-        ';', 42,
-        '<', 60,
-        '=', 57,
-        '>', 62,
-        '?', 66,
-        '@', 50,
-        '[', 78,
-      );
-      if (lookahead == '\\') SKIP(2);
-      if (lookahead == ']') ADVANCE(79);
-      if (lookahead == 'b') ADVANCE(104);
-      if (lookahead == '{') ADVANCE(46);
-      if (lookahead == '|') ADVANCE(77);
-      if (lookahead == '}') ADVANCE(48);
-      if (lookahead == '\t' ||
-          lookahead == '\n' ||
-          lookahead == '\f' ||
-          lookahead == '\r' ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(9);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(108);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
+      if (lookahead == '"') ADVANCE(108);
       END_STATE();
     case 10:
-      if (lookahead == '!') ADVANCE(43);
+      if (lookahead == '*') ADVANCE(12);
+      if (lookahead == '/') ADVANCE(36);
       END_STATE();
     case 11:
-      ADVANCE_MAP(
-        '!', 20,
-        '"', 114,
-        '$', 21,
-        '%', 99,
-        '&', 120,
-        '(', 51,
-        ')', 52,
-        '*', 97,
-        '+', 64,
-        ',', 47,
-        '-', 74,
-        '.', 80,
-        '/', 98,
-        ':', 53,
-        ';', 42,
-        '<', 60,
-        '=', 57,
-        '>', 62,
-        '?', 66,
-        '[', 78,
-      );
-      if (lookahead == '\\') SKIP(5);
-      if (lookahead == ']') ADVANCE(79);
-      if (lookahead == '{') ADVANCE(46);
-      if (lookahead == '|') ADVANCE(77);
-      if (lookahead == '}') ADVANCE(48);
-      if (lookahead == '\t' ||
-          lookahead == '\n' ||
-          lookahead == '\f' ||
-          lookahead == '\r' ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(11);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(110);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
+      if (lookahead == '*') ADVANCE(11);
+      if (lookahead == '/') ADVANCE(37);
+      if (lookahead != 0) ADVANCE(12);
       END_STATE();
     case 12:
-      if (lookahead == '"') ADVANCE(116);
+      if (lookahead == '*') ADVANCE(11);
+      if (lookahead != 0) ADVANCE(12);
       END_STATE();
     case 13:
-      if (lookahead == '*') ADVANCE(15);
-      if (lookahead == '/') ADVANCE(44);
+      if (lookahead == '.') ADVANCE(14);
       END_STATE();
     case 14:
-      if (lookahead == '*') ADVANCE(14);
-      if (lookahead == '/') ADVANCE(45);
-      if (lookahead != 0) ADVANCE(15);
+      if (lookahead == '.') ADVANCE(50);
       END_STATE();
     case 15:
-      if (lookahead == '*') ADVANCE(14);
-      if (lookahead != 0) ADVANCE(15);
+      if (lookahead == '/') ADVANCE(10);
+      if (lookahead == '\\') SKIP(5);
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\f' ||
+          lookahead == '\r' ||
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(15);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(101);
       END_STATE();
     case 16:
-      if (lookahead == '.') ADVANCE(17);
+      if (lookahead == ':') ADVANCE(41);
       END_STATE();
     case 17:
-      if (lookahead == '.') ADVANCE(58);
+      if (lookahead == '=') ADVANCE(85);
       END_STATE();
     case 18:
-      if (lookahead == '/') ADVANCE(13);
-      if (lookahead == '\\') SKIP(8);
-      if (lookahead == '\t' ||
-          lookahead == '\n' ||
-          lookahead == '\f' ||
-          lookahead == '\r' ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(18);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(109);
+      if (lookahead == '{') ADVANCE(110);
       END_STATE();
     case 19:
-      if (lookahead == ':') ADVANCE(49);
+      if (lookahead == '{') ADVANCE(59);
+      if (lookahead == '\t' ||
+          lookahead == ' ') ADVANCE(19);
       END_STATE();
     case 20:
-      if (lookahead == '=') ADVANCE(93);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(103);
       END_STATE();
     case 21:
-      if (lookahead == '{') ADVANCE(118);
-      END_STATE();
-    case 22:
-      if (lookahead == '{') ADVANCE(67);
-      if (lookahead == '\t' ||
-          lookahead == ' ') ADVANCE(22);
-      END_STATE();
-    case 23:
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(111);
-      END_STATE();
-    case 24:
-      if (eof) ADVANCE(41);
-      if (lookahead == '\n') SKIP(34);
-      END_STATE();
-    case 25:
-      if (eof) ADVANCE(41);
-      if (lookahead == '\n') SKIP(34);
-      if (lookahead == '\r') SKIP(24);
-      END_STATE();
-    case 26:
-      if (eof) ADVANCE(41);
-      if (lookahead == '\n') SKIP(36);
-      END_STATE();
-    case 27:
-      if (eof) ADVANCE(41);
-      if (lookahead == '\n') SKIP(36);
+      if (eof) ADVANCE(33);
+      if (lookahead == '\n') SKIP(26);
       if (lookahead == '\r') SKIP(26);
       END_STATE();
-    case 28:
-      if (eof) ADVANCE(41);
-      if (lookahead == '\n') SKIP(37);
-      END_STATE();
-    case 29:
-      if (eof) ADVANCE(41);
-      if (lookahead == '\n') SKIP(37);
+    case 22:
+      if (eof) ADVANCE(33);
+      if (lookahead == '\n') SKIP(28);
       if (lookahead == '\r') SKIP(28);
       END_STATE();
-    case 30:
-      if (eof) ADVANCE(41);
-      if (lookahead == '\n') SKIP(39);
+    case 23:
+      if (eof) ADVANCE(33);
+      if (lookahead == '\n') SKIP(29);
+      if (lookahead == '\r') SKIP(29);
       END_STATE();
-    case 31:
-      if (eof) ADVANCE(41);
-      if (lookahead == '\n') SKIP(39);
-      if (lookahead == '\r') SKIP(30);
+    case 24:
+      if (eof) ADVANCE(33);
+      if (lookahead == '\n') SKIP(31);
+      if (lookahead == '\r') SKIP(31);
       END_STATE();
-    case 32:
-      if (eof) ADVANCE(41);
-      if (lookahead == '\n') SKIP(40);
-      END_STATE();
-    case 33:
-      if (eof) ADVANCE(41);
-      if (lookahead == '\n') SKIP(40);
+    case 25:
+      if (eof) ADVANCE(33);
+      if (lookahead == '\n') SKIP(32);
       if (lookahead == '\r') SKIP(32);
       END_STATE();
-    case 34:
-      if (eof) ADVANCE(41);
+    case 26:
+      if (eof) ADVANCE(33);
       ADVANCE_MAP(
-        '!', 87,
-        '"', 115,
-        '#', 10,
-        '$', 21,
-        '%', 99,
-        '&', 120,
-        '(', 51,
-        ')', 52,
-        '*', 97,
-        '+', 64,
-        ',', 47,
-        '-', 74,
-        '.', 81,
-        '/', 98,
-        ':', 54,
-        ';', 42,
-        '<', 60,
-        '=', 57,
-        '>', 62,
-        '?', 66,
-        '@', 50,
-        '[', 78,
+        '!', 79,
+        '"', 107,
+        '#', 7,
+        '$', 18,
+        '%', 91,
+        '&', 112,
+        '(', 43,
+        ')', 44,
+        '*', 89,
+        '+', 56,
+        ',', 39,
+        '-', 66,
+        '.', 73,
+        '/', 90,
+        ':', 46,
+        ';', 34,
+        '<', 52,
+        '=', 49,
+        '>', 54,
+        '?', 58,
+        '@', 42,
+        '[', 70,
+      );
+      if (lookahead == '\\') SKIP(21);
+      if (lookahead == ']') ADVANCE(71);
+      if (lookahead == 'b') ADVANCE(96);
+      if (lookahead == '{') ADVANCE(38);
+      if (lookahead == '|') ADVANCE(69);
+      if (lookahead == '}') ADVANCE(40);
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\f' ||
+          lookahead == '\r' ||
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(26);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(100);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
+      END_STATE();
+    case 27:
+      if (eof) ADVANCE(33);
+      ADVANCE_MAP(
+        '!', 78,
+        '"', 107,
+        '#', 7,
+        '&', 111,
+        '(', 43,
+        ')', 44,
+        '*', 80,
+        '+', 55,
+        ',', 39,
+        '-', 67,
+        '/', 10,
+        ':', 45,
+        ';', 34,
+        '<', 51,
+        '=', 48,
+        '>', 53,
+        '?', 57,
+        '@', 42,
+        '[', 70,
+      );
+      if (lookahead == '\\') SKIP(22);
+      if (lookahead == ']') ADVANCE(71);
+      if (lookahead == 'b') ADVANCE(96);
+      if (lookahead == '{') ADVANCE(38);
+      if (lookahead == '|') ADVANCE(68);
+      if (lookahead == '}') ADVANCE(40);
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\f' ||
+          lookahead == '\r' ||
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(28);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(100);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
+      END_STATE();
+    case 28:
+      if (eof) ADVANCE(33);
+      ADVANCE_MAP(
+        '!', 78,
+        '"', 107,
+        '#', 7,
+        '&', 111,
+        '(', 43,
+        ')', 44,
+        '+', 55,
+        ',', 39,
+        '-', 67,
+        '/', 10,
+        ':', 45,
+        ';', 34,
+        '<', 51,
+        '=', 48,
+        '>', 53,
+        '?', 57,
+        '@', 42,
+        '[', 70,
+      );
+      if (lookahead == '\\') SKIP(22);
+      if (lookahead == ']') ADVANCE(71);
+      if (lookahead == 'b') ADVANCE(96);
+      if (lookahead == '{') ADVANCE(38);
+      if (lookahead == '|') ADVANCE(68);
+      if (lookahead == '}') ADVANCE(40);
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\f' ||
+          lookahead == '\r' ||
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(28);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(100);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
+      END_STATE();
+    case 29:
+      if (eof) ADVANCE(33);
+      ADVANCE_MAP(
+        '!', 78,
+        '"', 107,
+        '&', 111,
+        '(', 43,
+        ')', 44,
+        '+', 55,
+        ',', 39,
+        '-', 67,
+        '.', 13,
+        '/', 10,
+        ':', 45,
+        ';', 34,
+        '<', 51,
+        '=', 48,
+        '>', 53,
+        '?', 57,
+        '@', 42,
+        '[', 70,
+      );
+      if (lookahead == '\\') SKIP(23);
+      if (lookahead == ']') ADVANCE(71);
+      if (lookahead == '{') ADVANCE(38);
+      if (lookahead == '|') ADVANCE(68);
+      if (lookahead == '}') ADVANCE(40);
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\f' ||
+          lookahead == '\r' ||
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(29);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(100);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
+      END_STATE();
+    case 30:
+      if (eof) ADVANCE(33);
+      ADVANCE_MAP(
+        '!', 17,
+        '"', 106,
+        '$', 18,
+        '%', 91,
+        '&', 112,
+        '(', 43,
+        ')', 44,
+        '*', 89,
+        '+', 56,
+        ',', 39,
+        '-', 66,
+        '.', 72,
+        '/', 90,
+        ':', 45,
+        ';', 34,
+        '<', 52,
+        '=', 49,
+        '>', 54,
+        '?', 77,
+        '[', 70,
+        '\\', 4,
+        ']', 71,
+        '{', 38,
+        '|', 69,
+        '}', 40,
+      );
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\f' ||
+          lookahead == '\r' ||
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(31);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(102);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
+      END_STATE();
+    case 31:
+      if (eof) ADVANCE(33);
+      ADVANCE_MAP(
+        '!', 17,
+        '"', 106,
+        '$', 18,
+        '%', 91,
+        '&', 112,
+        '(', 43,
+        ')', 44,
+        '*', 89,
+        '+', 56,
+        ',', 39,
+        '-', 66,
+        '.', 72,
+        '/', 90,
+        ':', 45,
+        ';', 34,
+        '<', 52,
+        '=', 49,
+        '>', 54,
+        '?', 58,
+        '[', 70,
+      );
+      if (lookahead == '\\') SKIP(24);
+      if (lookahead == ']') ADVANCE(71);
+      if (lookahead == '{') ADVANCE(38);
+      if (lookahead == '|') ADVANCE(69);
+      if (lookahead == '}') ADVANCE(40);
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\f' ||
+          lookahead == '\r' ||
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(31);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(102);
+      if (('A' <= lookahead && lookahead <= 'Z') ||
+          lookahead == '_' ||
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
+      END_STATE();
+    case 32:
+      if (eof) ADVANCE(33);
+      ADVANCE_MAP(
+        '"', 106,
+        '(', 43,
+        ')', 44,
+        '-', 65,
+        '.', 13,
+        '/', 10,
+        ':', 16,
+        ';', 34,
+        '>', 53,
+        '[', 70,
       );
       if (lookahead == '\\') SKIP(25);
-      if (lookahead == ']') ADVANCE(79);
-      if (lookahead == 'b') ADVANCE(104);
-      if (lookahead == '{') ADVANCE(46);
-      if (lookahead == '|') ADVANCE(77);
-      if (lookahead == '}') ADVANCE(48);
+      if (lookahead == '{') ADVANCE(38);
+      if (lookahead == '}') ADVANCE(40);
       if (lookahead == '\t' ||
           lookahead == '\n' ||
           lookahead == '\f' ||
           lookahead == '\r' ||
           lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(34);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(108);
+          lookahead == 0xfeff) SKIP(32);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(102);
       if (('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
       END_STATE();
-    case 35:
-      if (eof) ADVANCE(41);
-      ADVANCE_MAP(
-        '!', 86,
-        '"', 115,
-        '#', 10,
-        '&', 119,
-        '(', 51,
-        ')', 52,
-        '*', 88,
-        '+', 63,
-        ',', 47,
-        '-', 75,
-        '/', 13,
-        ':', 53,
-        ';', 42,
-        '<', 59,
-        '=', 56,
-        '>', 61,
-        '?', 65,
-        '@', 50,
-        '[', 78,
-      );
-      if (lookahead == '\\') SKIP(27);
-      if (lookahead == ']') ADVANCE(79);
-      if (lookahead == 'b') ADVANCE(104);
-      if (lookahead == '{') ADVANCE(46);
-      if (lookahead == '|') ADVANCE(76);
-      if (lookahead == '}') ADVANCE(48);
-      if (lookahead == '\t' ||
-          lookahead == '\n' ||
-          lookahead == '\f' ||
-          lookahead == '\r' ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(36);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(108);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
-      END_STATE();
-    case 36:
-      if (eof) ADVANCE(41);
-      ADVANCE_MAP(
-        '!', 86,
-        '"', 115,
-        '#', 10,
-        '&', 119,
-        '(', 51,
-        ')', 52,
-        '+', 63,
-        ',', 47,
-        '-', 75,
-        '/', 13,
-        ':', 53,
-        ';', 42,
-        '<', 59,
-        '=', 56,
-        '>', 61,
-        '?', 65,
-        '@', 50,
-        '[', 78,
-      );
-      if (lookahead == '\\') SKIP(27);
-      if (lookahead == ']') ADVANCE(79);
-      if (lookahead == 'b') ADVANCE(104);
-      if (lookahead == '{') ADVANCE(46);
-      if (lookahead == '|') ADVANCE(76);
-      if (lookahead == '}') ADVANCE(48);
-      if (lookahead == '\t' ||
-          lookahead == '\n' ||
-          lookahead == '\f' ||
-          lookahead == '\r' ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(36);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(108);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
-      END_STATE();
-    case 37:
-      if (eof) ADVANCE(41);
-      ADVANCE_MAP(
-        '!', 86,
-        '"', 115,
-        '&', 119,
-        '(', 51,
-        ')', 52,
-        '+', 63,
-        ',', 47,
-        '-', 75,
-        '.', 16,
-        '/', 13,
-        ':', 53,
-        ';', 42,
-        '<', 59,
-        '=', 56,
-        '>', 61,
-        '?', 65,
-        '@', 50,
-        '[', 78,
-      );
-      if (lookahead == '\\') SKIP(29);
-      if (lookahead == ']') ADVANCE(79);
-      if (lookahead == '{') ADVANCE(46);
-      if (lookahead == '|') ADVANCE(76);
-      if (lookahead == '}') ADVANCE(48);
-      if (lookahead == '\t' ||
-          lookahead == '\n' ||
-          lookahead == '\f' ||
-          lookahead == '\r' ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(37);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(108);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
-      END_STATE();
-    case 38:
-      if (eof) ADVANCE(41);
-      ADVANCE_MAP(
-        '!', 20,
-        '"', 114,
-        '$', 21,
-        '%', 99,
-        '&', 120,
-        '(', 51,
-        ')', 52,
-        '*', 97,
-        '+', 64,
-        ',', 47,
-        '-', 74,
-        '.', 80,
-        '/', 98,
-        ':', 53,
-        ';', 42,
-        '<', 60,
-        '=', 57,
-        '>', 62,
-        '?', 85,
-        '[', 78,
-        '\\', 6,
-        ']', 79,
-        '{', 46,
-        '|', 77,
-        '}', 48,
-      );
-      if (lookahead == '\t' ||
-          lookahead == '\n' ||
-          lookahead == '\f' ||
-          lookahead == '\r' ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(39);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(110);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
-      END_STATE();
-    case 39:
-      if (eof) ADVANCE(41);
-      ADVANCE_MAP(
-        '!', 20,
-        '"', 114,
-        '$', 21,
-        '%', 99,
-        '&', 120,
-        '(', 51,
-        ')', 52,
-        '*', 97,
-        '+', 64,
-        ',', 47,
-        '-', 74,
-        '.', 80,
-        '/', 98,
-        ':', 53,
-        ';', 42,
-        '<', 60,
-        '=', 57,
-        '>', 62,
-        '?', 66,
-        '[', 78,
-      );
-      if (lookahead == '\\') SKIP(31);
-      if (lookahead == ']') ADVANCE(79);
-      if (lookahead == '{') ADVANCE(46);
-      if (lookahead == '|') ADVANCE(77);
-      if (lookahead == '}') ADVANCE(48);
-      if (lookahead == '\t' ||
-          lookahead == '\n' ||
-          lookahead == '\f' ||
-          lookahead == '\r' ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(39);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(110);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
-      END_STATE();
-    case 40:
-      if (eof) ADVANCE(41);
-      ADVANCE_MAP(
-        '"', 114,
-        '(', 51,
-        ')', 52,
-        '-', 73,
-        '.', 16,
-        '/', 13,
-        ':', 19,
-        ';', 42,
-        '>', 61,
-        '[', 78,
-      );
-      if (lookahead == '\\') SKIP(33);
-      if (lookahead == '{') ADVANCE(46);
-      if (lookahead == '}') ADVANCE(48);
-      if (lookahead == '\t' ||
-          lookahead == '\n' ||
-          lookahead == '\f' ||
-          lookahead == '\r' ||
-          lookahead == ' ' ||
-          lookahead == 0xfeff) SKIP(40);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(110);
-      if (('A' <= lookahead && lookahead <= 'Z') ||
-          lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
-      END_STATE();
-    case 41:
+    case 33:
       ACCEPT_TOKEN(ts_builtin_sym_end);
       END_STATE();
-    case 42:
+    case 34:
       ACCEPT_TOKEN(anon_sym_SEMI);
       END_STATE();
-    case 43:
+    case 35:
       ACCEPT_TOKEN(sym_shebang);
       if (lookahead != 0 &&
-          lookahead != '\n') ADVANCE(43);
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(35);
       END_STATE();
-    case 44:
+    case 36:
       ACCEPT_TOKEN(sym_line_comment);
       if (lookahead != 0 &&
-          lookahead != '\n') ADVANCE(44);
+          lookahead != '\n' &&
+          lookahead != '\r') ADVANCE(36);
       END_STATE();
-    case 45:
+    case 37:
       ACCEPT_TOKEN(sym_block_comment);
       END_STATE();
-    case 46:
+    case 38:
       ACCEPT_TOKEN(anon_sym_LBRACE);
       END_STATE();
-    case 47:
+    case 39:
       ACCEPT_TOKEN(anon_sym_COMMA);
       END_STATE();
-    case 48:
+    case 40:
       ACCEPT_TOKEN(anon_sym_RBRACE);
       END_STATE();
-    case 49:
+    case 41:
       ACCEPT_TOKEN(anon_sym_COLON_COLON);
       END_STATE();
-    case 50:
+    case 42:
       ACCEPT_TOKEN(anon_sym_AT);
       END_STATE();
-    case 51:
+    case 43:
       ACCEPT_TOKEN(anon_sym_LPAREN);
       END_STATE();
-    case 52:
+    case 44:
       ACCEPT_TOKEN(anon_sym_RPAREN);
       END_STATE();
-    case 53:
+    case 45:
       ACCEPT_TOKEN(anon_sym_COLON);
       END_STATE();
-    case 54:
+    case 46:
       ACCEPT_TOKEN(anon_sym_COLON);
-      if (lookahead == ':') ADVANCE(49);
+      if (lookahead == ':') ADVANCE(41);
       END_STATE();
-    case 55:
+    case 47:
       ACCEPT_TOKEN(anon_sym_DASH_GT);
       END_STATE();
-    case 56:
+    case 48:
       ACCEPT_TOKEN(anon_sym_EQ);
       END_STATE();
-    case 57:
+    case 49:
       ACCEPT_TOKEN(anon_sym_EQ);
-      if (lookahead == '=') ADVANCE(92);
+      if (lookahead == '=') ADVANCE(84);
       END_STATE();
-    case 58:
+    case 50:
       ACCEPT_TOKEN(anon_sym_DOT_DOT_DOT);
       END_STATE();
+    case 51:
+      ACCEPT_TOKEN(anon_sym_LT);
+      END_STATE();
+    case 52:
+      ACCEPT_TOKEN(anon_sym_LT);
+      if (lookahead == '=') ADVANCE(86);
+      END_STATE();
+    case 53:
+      ACCEPT_TOKEN(anon_sym_GT);
+      END_STATE();
+    case 54:
+      ACCEPT_TOKEN(anon_sym_GT);
+      if (lookahead == '=') ADVANCE(87);
+      END_STATE();
+    case 55:
+      ACCEPT_TOKEN(anon_sym_PLUS);
+      END_STATE();
+    case 56:
+      ACCEPT_TOKEN(anon_sym_PLUS);
+      if (lookahead == '=') ADVANCE(60);
+      END_STATE();
+    case 57:
+      ACCEPT_TOKEN(anon_sym_QMARK);
+      END_STATE();
+    case 58:
+      ACCEPT_TOKEN(anon_sym_QMARK);
+      if (lookahead == '.') ADVANCE(74);
+      if (lookahead == '?') ADVANCE(88);
+      END_STATE();
     case 59:
-      ACCEPT_TOKEN(anon_sym_LT);
-      END_STATE();
-    case 60:
-      ACCEPT_TOKEN(anon_sym_LT);
-      if (lookahead == '=') ADVANCE(94);
-      END_STATE();
-    case 61:
-      ACCEPT_TOKEN(anon_sym_GT);
-      END_STATE();
-    case 62:
-      ACCEPT_TOKEN(anon_sym_GT);
-      if (lookahead == '=') ADVANCE(95);
-      END_STATE();
-    case 63:
-      ACCEPT_TOKEN(anon_sym_PLUS);
-      END_STATE();
-    case 64:
-      ACCEPT_TOKEN(anon_sym_PLUS);
-      if (lookahead == '=') ADVANCE(68);
-      END_STATE();
-    case 65:
-      ACCEPT_TOKEN(anon_sym_QMARK);
-      END_STATE();
-    case 66:
-      ACCEPT_TOKEN(anon_sym_QMARK);
-      if (lookahead == '.') ADVANCE(82);
-      if (lookahead == '?') ADVANCE(96);
-      END_STATE();
-    case 67:
       ACCEPT_TOKEN(aux_sym_block_statement_token1);
       END_STATE();
-    case 68:
+    case 60:
       ACCEPT_TOKEN(anon_sym_PLUS_EQ);
       END_STATE();
-    case 69:
+    case 61:
       ACCEPT_TOKEN(anon_sym_DASH_EQ);
       END_STATE();
-    case 70:
+    case 62:
       ACCEPT_TOKEN(anon_sym_STAR_EQ);
       END_STATE();
-    case 71:
+    case 63:
       ACCEPT_TOKEN(anon_sym_SLASH_EQ);
       END_STATE();
-    case 72:
+    case 64:
       ACCEPT_TOKEN(anon_sym_PERCENT_EQ);
       END_STATE();
-    case 73:
+    case 65:
       ACCEPT_TOKEN(anon_sym_DASH);
       END_STATE();
-    case 74:
+    case 66:
       ACCEPT_TOKEN(anon_sym_DASH);
-      if (lookahead == '=') ADVANCE(69);
-      if (lookahead == '>') ADVANCE(55);
+      if (lookahead == '=') ADVANCE(61);
+      if (lookahead == '>') ADVANCE(47);
       END_STATE();
-    case 75:
+    case 67:
       ACCEPT_TOKEN(anon_sym_DASH);
-      if (lookahead == '>') ADVANCE(55);
+      if (lookahead == '>') ADVANCE(47);
       END_STATE();
-    case 76:
+    case 68:
       ACCEPT_TOKEN(anon_sym_PIPE);
       END_STATE();
-    case 77:
+    case 69:
       ACCEPT_TOKEN(anon_sym_PIPE);
-      if (lookahead == '>') ADVANCE(101);
-      if (lookahead == '|') ADVANCE(90);
+      if (lookahead == '>') ADVANCE(93);
+      if (lookahead == '|') ADVANCE(82);
       END_STATE();
-    case 78:
+    case 70:
       ACCEPT_TOKEN(anon_sym_LBRACK);
       END_STATE();
-    case 79:
+    case 71:
       ACCEPT_TOKEN(anon_sym_RBRACK);
       END_STATE();
-    case 80:
+    case 72:
       ACCEPT_TOKEN(anon_sym_DOT);
       END_STATE();
-    case 81:
+    case 73:
       ACCEPT_TOKEN(anon_sym_DOT);
-      if (lookahead == '.') ADVANCE(17);
+      if (lookahead == '.') ADVANCE(14);
       END_STATE();
-    case 82:
+    case 74:
       ACCEPT_TOKEN(anon_sym_QMARK_DOT);
-      if (lookahead == '[') ADVANCE(83);
+      if (lookahead == '[') ADVANCE(75);
       END_STATE();
-    case 83:
+    case 75:
       ACCEPT_TOKEN(anon_sym_QMARK_DOT_LBRACK);
       END_STATE();
-    case 84:
+    case 76:
       ACCEPT_TOKEN(anon_sym_QMARK_LBRACK);
       END_STATE();
-    case 85:
+    case 77:
       ACCEPT_TOKEN(anon_sym_QMARK2);
-      if (lookahead == '.') ADVANCE(82);
-      if (lookahead == '?') ADVANCE(96);
-      if (lookahead == '[') ADVANCE(84);
+      if (lookahead == '.') ADVANCE(74);
+      if (lookahead == '?') ADVANCE(88);
+      if (lookahead == '[') ADVANCE(76);
       END_STATE();
-    case 86:
+    case 78:
       ACCEPT_TOKEN(anon_sym_BANG);
       END_STATE();
-    case 87:
+    case 79:
       ACCEPT_TOKEN(anon_sym_BANG);
-      if (lookahead == '=') ADVANCE(93);
+      if (lookahead == '=') ADVANCE(85);
       END_STATE();
-    case 88:
+    case 80:
       ACCEPT_TOKEN(anon_sym_STAR);
       END_STATE();
-    case 89:
+    case 81:
       ACCEPT_TOKEN(anon_sym_STAR);
-      if (lookahead == '*') ADVANCE(100);
-      if (lookahead == '=') ADVANCE(70);
+      if (lookahead == '*') ADVANCE(92);
+      if (lookahead == '=') ADVANCE(62);
       END_STATE();
-    case 90:
+    case 82:
       ACCEPT_TOKEN(anon_sym_PIPE_PIPE);
       END_STATE();
-    case 91:
+    case 83:
       ACCEPT_TOKEN(anon_sym_AMP_AMP);
       END_STATE();
-    case 92:
+    case 84:
       ACCEPT_TOKEN(anon_sym_EQ_EQ);
       END_STATE();
-    case 93:
+    case 85:
       ACCEPT_TOKEN(anon_sym_BANG_EQ);
       END_STATE();
-    case 94:
+    case 86:
       ACCEPT_TOKEN(anon_sym_LT_EQ);
       END_STATE();
-    case 95:
+    case 87:
       ACCEPT_TOKEN(anon_sym_GT_EQ);
       END_STATE();
-    case 96:
+    case 88:
       ACCEPT_TOKEN(anon_sym_QMARK_QMARK);
       END_STATE();
-    case 97:
+    case 89:
       ACCEPT_TOKEN(anon_sym_STAR2);
-      if (lookahead == '*') ADVANCE(100);
-      if (lookahead == '=') ADVANCE(70);
+      if (lookahead == '*') ADVANCE(92);
+      if (lookahead == '=') ADVANCE(62);
       END_STATE();
-    case 98:
+    case 90:
       ACCEPT_TOKEN(anon_sym_SLASH);
-      if (lookahead == '*') ADVANCE(15);
-      if (lookahead == '/') ADVANCE(44);
-      if (lookahead == '=') ADVANCE(71);
+      if (lookahead == '*') ADVANCE(12);
+      if (lookahead == '/') ADVANCE(36);
+      if (lookahead == '=') ADVANCE(63);
       END_STATE();
-    case 99:
+    case 91:
       ACCEPT_TOKEN(anon_sym_PERCENT);
-      if (lookahead == '=') ADVANCE(72);
+      if (lookahead == '=') ADVANCE(64);
       END_STATE();
-    case 100:
+    case 92:
       ACCEPT_TOKEN(anon_sym_STAR_STAR);
       END_STATE();
-    case 101:
+    case 93:
       ACCEPT_TOKEN(anon_sym_PIPE_GT);
       END_STATE();
-    case 102:
+    case 94:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'c') ADVANCE(103);
+      if (lookahead == 'c') ADVANCE(95);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
       END_STATE();
-    case 103:
+    case 95:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'k') ADVANCE(106);
+      if (lookahead == 'k') ADVANCE(98);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
       END_STATE();
-    case 104:
+    case 96:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'l') ADVANCE(105);
+      if (lookahead == 'l') ADVANCE(97);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
       END_STATE();
-    case 105:
+    case 97:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == 'o') ADVANCE(102);
+      if (lookahead == 'o') ADVANCE(94);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
       END_STATE();
-    case 106:
+    case 98:
       ACCEPT_TOKEN(sym_identifier);
-      if (lookahead == '{') ADVANCE(67);
+      if (lookahead == '{') ADVANCE(59);
       if (lookahead == '\t' ||
-          lookahead == ' ') ADVANCE(22);
+          lookahead == ' ') ADVANCE(19);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
       END_STATE();
-    case 107:
+    case 99:
       ACCEPT_TOKEN(sym_identifier);
       if (('0' <= lookahead && lookahead <= '9') ||
           ('A' <= lookahead && lookahead <= 'Z') ||
           lookahead == '_' ||
-          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(107);
+          ('a' <= lookahead && lookahead <= 'z')) ADVANCE(99);
       END_STATE();
-    case 108:
+    case 100:
       ACCEPT_TOKEN(sym_integer);
-      if (lookahead == '.') ADVANCE(23);
-      if (lookahead == 'm') ADVANCE(113);
+      if (lookahead == '.') ADVANCE(20);
+      if (lookahead == 'm') ADVANCE(105);
       if (lookahead == 'd' ||
           lookahead == 'h' ||
           lookahead == 's' ||
-          lookahead == 'w') ADVANCE(112);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(108);
+          lookahead == 'w') ADVANCE(104);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(100);
       END_STATE();
-    case 109:
+    case 101:
       ACCEPT_TOKEN(sym_integer);
-      if (lookahead == '.') ADVANCE(23);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(109);
+      if (lookahead == '.') ADVANCE(20);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(101);
       END_STATE();
-    case 110:
+    case 102:
       ACCEPT_TOKEN(sym_integer);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(110);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(102);
       END_STATE();
-    case 111:
+    case 103:
       ACCEPT_TOKEN(sym_float);
-      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(111);
+      if (('0' <= lookahead && lookahead <= '9')) ADVANCE(103);
       END_STATE();
-    case 112:
+    case 104:
       ACCEPT_TOKEN(sym_duration);
       END_STATE();
-    case 113:
+    case 105:
       ACCEPT_TOKEN(sym_duration);
-      if (lookahead == 's') ADVANCE(112);
+      if (lookahead == 's') ADVANCE(104);
       END_STATE();
-    case 114:
+    case 106:
       ACCEPT_TOKEN(anon_sym_DQUOTE);
       END_STATE();
-    case 115:
+    case 107:
       ACCEPT_TOKEN(anon_sym_DQUOTE);
-      if (lookahead == '"') ADVANCE(12);
+      if (lookahead == '"') ADVANCE(9);
       END_STATE();
-    case 116:
+    case 108:
       ACCEPT_TOKEN(anon_sym_DQUOTE_DQUOTE_DQUOTE);
       END_STATE();
-    case 117:
+    case 109:
       ACCEPT_TOKEN(sym_escape_sequence);
       END_STATE();
-    case 118:
+    case 110:
       ACCEPT_TOKEN(anon_sym_DOLLAR_LBRACE);
       END_STATE();
-    case 119:
+    case 111:
       ACCEPT_TOKEN(anon_sym_AMP);
       END_STATE();
-    case 120:
+    case 112:
       ACCEPT_TOKEN(anon_sym_AMP);
-      if (lookahead == '&') ADVANCE(91);
+      if (lookahead == '&') ADVANCE(83);
       END_STATE();
     default:
       return false;
@@ -5704,7 +5677,33 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
       if (lookahead == 'i') ADVANCE(70);
       END_STATE();
     case 22:
-      if (lookahead == '\n') SKIP(0);
+      if (lookahead == '\\') SKIP(1);
+      if (lookahead == '_') ADVANCE(2);
+      if (lookahead == 'a') ADVANCE(3);
+      if (lookahead == 'b') ADVANCE(4);
+      if (lookahead == 'c') ADVANCE(5);
+      if (lookahead == 'd') ADVANCE(6);
+      if (lookahead == 'e') ADVANCE(7);
+      if (lookahead == 'f') ADVANCE(8);
+      if (lookahead == 'g') ADVANCE(9);
+      if (lookahead == 'i') ADVANCE(10);
+      if (lookahead == 'l') ADVANCE(11);
+      if (lookahead == 'm') ADVANCE(12);
+      if (lookahead == 'n') ADVANCE(13);
+      if (lookahead == 'o') ADVANCE(14);
+      if (lookahead == 'p') ADVANCE(15);
+      if (lookahead == 'r') ADVANCE(16);
+      if (lookahead == 's') ADVANCE(17);
+      if (lookahead == 't') ADVANCE(18);
+      if (lookahead == 'v') ADVANCE(19);
+      if (lookahead == 'w') ADVANCE(20);
+      if (lookahead == 'y') ADVANCE(21);
+      if (lookahead == '\t' ||
+          lookahead == '\n' ||
+          lookahead == '\f' ||
+          lookahead == '\r' ||
+          lookahead == ' ' ||
+          lookahead == 0xfeff) SKIP(0);
       END_STATE();
     case 23:
       ACCEPT_TOKEN(anon_sym_as);
@@ -6543,805 +6542,805 @@ static bool ts_lex_keywords(TSLexer *lexer, TSStateId state) {
 
 static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [0] = {.lex_state = 0, .external_lex_state = 1},
-  [1] = {.lex_state = 35, .external_lex_state = 2},
-  [2] = {.lex_state = 35, .external_lex_state = 2},
-  [3] = {.lex_state = 35, .external_lex_state = 2},
-  [4] = {.lex_state = 35, .external_lex_state = 2},
-  [5] = {.lex_state = 35, .external_lex_state = 2},
-  [6] = {.lex_state = 35, .external_lex_state = 2},
-  [7] = {.lex_state = 35, .external_lex_state = 2},
-  [8] = {.lex_state = 35, .external_lex_state = 2},
-  [9] = {.lex_state = 35, .external_lex_state = 2},
-  [10] = {.lex_state = 35, .external_lex_state = 2},
-  [11] = {.lex_state = 35, .external_lex_state = 2},
-  [12] = {.lex_state = 35, .external_lex_state = 2},
-  [13] = {.lex_state = 35, .external_lex_state = 2},
-  [14] = {.lex_state = 35, .external_lex_state = 2},
-  [15] = {.lex_state = 35, .external_lex_state = 2},
-  [16] = {.lex_state = 35, .external_lex_state = 2},
-  [17] = {.lex_state = 35, .external_lex_state = 2},
-  [18] = {.lex_state = 35, .external_lex_state = 2},
-  [19] = {.lex_state = 35, .external_lex_state = 2},
-  [20] = {.lex_state = 35, .external_lex_state = 2},
-  [21] = {.lex_state = 35, .external_lex_state = 2},
-  [22] = {.lex_state = 35, .external_lex_state = 2},
-  [23] = {.lex_state = 35, .external_lex_state = 2},
-  [24] = {.lex_state = 35, .external_lex_state = 2},
-  [25] = {.lex_state = 35, .external_lex_state = 2},
-  [26] = {.lex_state = 35, .external_lex_state = 2},
-  [27] = {.lex_state = 35, .external_lex_state = 2},
-  [28] = {.lex_state = 35, .external_lex_state = 2},
-  [29] = {.lex_state = 35, .external_lex_state = 2},
-  [30] = {.lex_state = 35, .external_lex_state = 2},
-  [31] = {.lex_state = 35, .external_lex_state = 2},
-  [32] = {.lex_state = 35, .external_lex_state = 2},
-  [33] = {.lex_state = 35, .external_lex_state = 2},
-  [34] = {.lex_state = 35, .external_lex_state = 2},
-  [35] = {.lex_state = 35, .external_lex_state = 2},
-  [36] = {.lex_state = 35, .external_lex_state = 2},
-  [37] = {.lex_state = 35, .external_lex_state = 2},
-  [38] = {.lex_state = 35, .external_lex_state = 2},
-  [39] = {.lex_state = 35, .external_lex_state = 2},
-  [40] = {.lex_state = 35, .external_lex_state = 2},
-  [41] = {.lex_state = 35, .external_lex_state = 2},
-  [42] = {.lex_state = 37, .external_lex_state = 2},
-  [43] = {.lex_state = 37, .external_lex_state = 2},
-  [44] = {.lex_state = 37, .external_lex_state = 2},
-  [45] = {.lex_state = 37, .external_lex_state = 2},
-  [46] = {.lex_state = 37, .external_lex_state = 2},
-  [47] = {.lex_state = 37, .external_lex_state = 3},
-  [48] = {.lex_state = 37, .external_lex_state = 3},
-  [49] = {.lex_state = 37, .external_lex_state = 2},
-  [50] = {.lex_state = 37, .external_lex_state = 2},
-  [51] = {.lex_state = 37, .external_lex_state = 2},
-  [52] = {.lex_state = 37, .external_lex_state = 2},
-  [53] = {.lex_state = 37, .external_lex_state = 2},
-  [54] = {.lex_state = 37, .external_lex_state = 2},
-  [55] = {.lex_state = 37, .external_lex_state = 2},
-  [56] = {.lex_state = 37, .external_lex_state = 2},
-  [57] = {.lex_state = 37, .external_lex_state = 2},
-  [58] = {.lex_state = 37, .external_lex_state = 2},
-  [59] = {.lex_state = 37, .external_lex_state = 2},
-  [60] = {.lex_state = 37, .external_lex_state = 2},
-  [61] = {.lex_state = 37, .external_lex_state = 2},
-  [62] = {.lex_state = 37, .external_lex_state = 2},
-  [63] = {.lex_state = 37, .external_lex_state = 2},
-  [64] = {.lex_state = 37, .external_lex_state = 2},
-  [65] = {.lex_state = 37, .external_lex_state = 2},
-  [66] = {.lex_state = 37, .external_lex_state = 2},
-  [67] = {.lex_state = 37, .external_lex_state = 2},
-  [68] = {.lex_state = 37, .external_lex_state = 2},
-  [69] = {.lex_state = 37, .external_lex_state = 2},
-  [70] = {.lex_state = 37, .external_lex_state = 2},
-  [71] = {.lex_state = 37, .external_lex_state = 2},
-  [72] = {.lex_state = 37, .external_lex_state = 2},
-  [73] = {.lex_state = 37, .external_lex_state = 2},
-  [74] = {.lex_state = 37, .external_lex_state = 2},
-  [75] = {.lex_state = 37, .external_lex_state = 2},
-  [76] = {.lex_state = 37, .external_lex_state = 2},
-  [77] = {.lex_state = 37, .external_lex_state = 2},
-  [78] = {.lex_state = 37, .external_lex_state = 2},
-  [79] = {.lex_state = 37, .external_lex_state = 2},
-  [80] = {.lex_state = 37, .external_lex_state = 2},
-  [81] = {.lex_state = 37, .external_lex_state = 2},
-  [82] = {.lex_state = 37, .external_lex_state = 2},
-  [83] = {.lex_state = 37, .external_lex_state = 2},
-  [84] = {.lex_state = 37, .external_lex_state = 2},
-  [85] = {.lex_state = 37, .external_lex_state = 2},
-  [86] = {.lex_state = 37, .external_lex_state = 2},
-  [87] = {.lex_state = 37, .external_lex_state = 2},
-  [88] = {.lex_state = 37, .external_lex_state = 2},
-  [89] = {.lex_state = 37, .external_lex_state = 2},
-  [90] = {.lex_state = 37, .external_lex_state = 2},
-  [91] = {.lex_state = 37, .external_lex_state = 2},
-  [92] = {.lex_state = 37, .external_lex_state = 2},
-  [93] = {.lex_state = 37, .external_lex_state = 2},
-  [94] = {.lex_state = 37, .external_lex_state = 2},
-  [95] = {.lex_state = 37, .external_lex_state = 2},
-  [96] = {.lex_state = 37, .external_lex_state = 2},
-  [97] = {.lex_state = 37, .external_lex_state = 2},
-  [98] = {.lex_state = 37, .external_lex_state = 2},
-  [99] = {.lex_state = 37, .external_lex_state = 2},
-  [100] = {.lex_state = 37, .external_lex_state = 2},
-  [101] = {.lex_state = 37, .external_lex_state = 2},
-  [102] = {.lex_state = 37, .external_lex_state = 2},
-  [103] = {.lex_state = 37, .external_lex_state = 2},
-  [104] = {.lex_state = 37, .external_lex_state = 2},
-  [105] = {.lex_state = 37, .external_lex_state = 2},
-  [106] = {.lex_state = 37, .external_lex_state = 2},
-  [107] = {.lex_state = 37, .external_lex_state = 2},
-  [108] = {.lex_state = 37, .external_lex_state = 2},
-  [109] = {.lex_state = 37, .external_lex_state = 2},
-  [110] = {.lex_state = 37, .external_lex_state = 2},
-  [111] = {.lex_state = 37, .external_lex_state = 2},
-  [112] = {.lex_state = 37, .external_lex_state = 2},
-  [113] = {.lex_state = 37, .external_lex_state = 2},
-  [114] = {.lex_state = 37, .external_lex_state = 2},
-  [115] = {.lex_state = 37, .external_lex_state = 2},
-  [116] = {.lex_state = 37, .external_lex_state = 2},
-  [117] = {.lex_state = 37, .external_lex_state = 2},
-  [118] = {.lex_state = 37, .external_lex_state = 2},
-  [119] = {.lex_state = 37, .external_lex_state = 2},
-  [120] = {.lex_state = 37, .external_lex_state = 2},
-  [121] = {.lex_state = 37, .external_lex_state = 2},
-  [122] = {.lex_state = 37, .external_lex_state = 2},
-  [123] = {.lex_state = 37, .external_lex_state = 2},
-  [124] = {.lex_state = 37, .external_lex_state = 2},
-  [125] = {.lex_state = 37, .external_lex_state = 2},
-  [126] = {.lex_state = 37, .external_lex_state = 2},
-  [127] = {.lex_state = 37, .external_lex_state = 2},
-  [128] = {.lex_state = 37, .external_lex_state = 2},
-  [129] = {.lex_state = 37, .external_lex_state = 2},
-  [130] = {.lex_state = 37, .external_lex_state = 2},
-  [131] = {.lex_state = 37, .external_lex_state = 2},
-  [132] = {.lex_state = 37, .external_lex_state = 2},
-  [133] = {.lex_state = 37, .external_lex_state = 2},
-  [134] = {.lex_state = 37, .external_lex_state = 2},
-  [135] = {.lex_state = 37, .external_lex_state = 2},
-  [136] = {.lex_state = 37, .external_lex_state = 2},
-  [137] = {.lex_state = 37, .external_lex_state = 2},
-  [138] = {.lex_state = 37, .external_lex_state = 2},
-  [139] = {.lex_state = 37, .external_lex_state = 2},
-  [140] = {.lex_state = 37, .external_lex_state = 2},
-  [141] = {.lex_state = 37, .external_lex_state = 2},
-  [142] = {.lex_state = 37, .external_lex_state = 2},
-  [143] = {.lex_state = 37, .external_lex_state = 2},
-  [144] = {.lex_state = 37, .external_lex_state = 2},
-  [145] = {.lex_state = 37, .external_lex_state = 2},
-  [146] = {.lex_state = 37, .external_lex_state = 2},
-  [147] = {.lex_state = 37, .external_lex_state = 2},
-  [148] = {.lex_state = 37, .external_lex_state = 2},
-  [149] = {.lex_state = 37, .external_lex_state = 2},
-  [150] = {.lex_state = 37, .external_lex_state = 2},
-  [151] = {.lex_state = 37, .external_lex_state = 2},
-  [152] = {.lex_state = 37, .external_lex_state = 2},
-  [153] = {.lex_state = 37, .external_lex_state = 2},
-  [154] = {.lex_state = 37, .external_lex_state = 2},
-  [155] = {.lex_state = 37, .external_lex_state = 2},
-  [156] = {.lex_state = 37, .external_lex_state = 2},
-  [157] = {.lex_state = 37, .external_lex_state = 2},
-  [158] = {.lex_state = 37, .external_lex_state = 2},
-  [159] = {.lex_state = 37, .external_lex_state = 2},
-  [160] = {.lex_state = 37, .external_lex_state = 2},
-  [161] = {.lex_state = 37, .external_lex_state = 2},
-  [162] = {.lex_state = 37, .external_lex_state = 2},
-  [163] = {.lex_state = 37, .external_lex_state = 2},
-  [164] = {.lex_state = 37, .external_lex_state = 2},
-  [165] = {.lex_state = 37, .external_lex_state = 2},
-  [166] = {.lex_state = 37, .external_lex_state = 2},
-  [167] = {.lex_state = 37, .external_lex_state = 2},
-  [168] = {.lex_state = 37, .external_lex_state = 2},
-  [169] = {.lex_state = 37, .external_lex_state = 2},
-  [170] = {.lex_state = 37, .external_lex_state = 2},
-  [171] = {.lex_state = 37, .external_lex_state = 2},
-  [172] = {.lex_state = 37, .external_lex_state = 2},
-  [173] = {.lex_state = 37, .external_lex_state = 2},
-  [174] = {.lex_state = 37, .external_lex_state = 2},
-  [175] = {.lex_state = 37, .external_lex_state = 2},
-  [176] = {.lex_state = 37, .external_lex_state = 2},
-  [177] = {.lex_state = 38, .external_lex_state = 4},
-  [178] = {.lex_state = 38, .external_lex_state = 4},
-  [179] = {.lex_state = 38, .external_lex_state = 4},
-  [180] = {.lex_state = 38, .external_lex_state = 4},
-  [181] = {.lex_state = 38, .external_lex_state = 4},
-  [182] = {.lex_state = 38, .external_lex_state = 4},
-  [183] = {.lex_state = 38, .external_lex_state = 4},
-  [184] = {.lex_state = 38, .external_lex_state = 4},
-  [185] = {.lex_state = 38, .external_lex_state = 4},
-  [186] = {.lex_state = 38, .external_lex_state = 5},
-  [187] = {.lex_state = 38, .external_lex_state = 5},
-  [188] = {.lex_state = 38, .external_lex_state = 5},
-  [189] = {.lex_state = 38, .external_lex_state = 4},
-  [190] = {.lex_state = 38, .external_lex_state = 4},
-  [191] = {.lex_state = 38, .external_lex_state = 4},
-  [192] = {.lex_state = 38, .external_lex_state = 4},
-  [193] = {.lex_state = 38, .external_lex_state = 4},
-  [194] = {.lex_state = 38, .external_lex_state = 4},
-  [195] = {.lex_state = 38, .external_lex_state = 4},
-  [196] = {.lex_state = 38, .external_lex_state = 4},
-  [197] = {.lex_state = 38, .external_lex_state = 4},
-  [198] = {.lex_state = 38, .external_lex_state = 4},
-  [199] = {.lex_state = 38, .external_lex_state = 4},
-  [200] = {.lex_state = 38, .external_lex_state = 5},
-  [201] = {.lex_state = 38, .external_lex_state = 4},
-  [202] = {.lex_state = 38, .external_lex_state = 5},
-  [203] = {.lex_state = 38, .external_lex_state = 4},
-  [204] = {.lex_state = 38, .external_lex_state = 5},
-  [205] = {.lex_state = 38, .external_lex_state = 5},
-  [206] = {.lex_state = 38, .external_lex_state = 4},
-  [207] = {.lex_state = 38, .external_lex_state = 5},
-  [208] = {.lex_state = 38, .external_lex_state = 4},
-  [209] = {.lex_state = 38, .external_lex_state = 4},
-  [210] = {.lex_state = 38, .external_lex_state = 4},
-  [211] = {.lex_state = 38, .external_lex_state = 4},
-  [212] = {.lex_state = 38, .external_lex_state = 4},
-  [213] = {.lex_state = 38, .external_lex_state = 4},
-  [214] = {.lex_state = 38, .external_lex_state = 4},
-  [215] = {.lex_state = 38, .external_lex_state = 4},
-  [216] = {.lex_state = 38, .external_lex_state = 4},
-  [217] = {.lex_state = 38, .external_lex_state = 4},
-  [218] = {.lex_state = 38, .external_lex_state = 4},
-  [219] = {.lex_state = 38, .external_lex_state = 4},
-  [220] = {.lex_state = 38, .external_lex_state = 4},
-  [221] = {.lex_state = 38, .external_lex_state = 4},
-  [222] = {.lex_state = 38, .external_lex_state = 4},
-  [223] = {.lex_state = 38, .external_lex_state = 4},
-  [224] = {.lex_state = 38, .external_lex_state = 4},
-  [225] = {.lex_state = 38, .external_lex_state = 4},
-  [226] = {.lex_state = 38, .external_lex_state = 4},
-  [227] = {.lex_state = 38, .external_lex_state = 5},
-  [228] = {.lex_state = 38, .external_lex_state = 4},
-  [229] = {.lex_state = 38, .external_lex_state = 4},
-  [230] = {.lex_state = 38, .external_lex_state = 4},
-  [231] = {.lex_state = 38, .external_lex_state = 4},
-  [232] = {.lex_state = 38, .external_lex_state = 4},
-  [233] = {.lex_state = 38, .external_lex_state = 5},
-  [234] = {.lex_state = 38, .external_lex_state = 4},
-  [235] = {.lex_state = 38, .external_lex_state = 5},
-  [236] = {.lex_state = 38, .external_lex_state = 4},
-  [237] = {.lex_state = 38, .external_lex_state = 4},
-  [238] = {.lex_state = 38, .external_lex_state = 4},
-  [239] = {.lex_state = 38, .external_lex_state = 4},
-  [240] = {.lex_state = 38, .external_lex_state = 5},
-  [241] = {.lex_state = 38, .external_lex_state = 4},
-  [242] = {.lex_state = 38, .external_lex_state = 5},
-  [243] = {.lex_state = 38, .external_lex_state = 4},
-  [244] = {.lex_state = 38, .external_lex_state = 5},
-  [245] = {.lex_state = 38, .external_lex_state = 4},
-  [246] = {.lex_state = 38, .external_lex_state = 4},
-  [247] = {.lex_state = 38, .external_lex_state = 4},
-  [248] = {.lex_state = 38, .external_lex_state = 4},
-  [249] = {.lex_state = 38, .external_lex_state = 4},
-  [250] = {.lex_state = 38, .external_lex_state = 4},
-  [251] = {.lex_state = 38, .external_lex_state = 4},
-  [252] = {.lex_state = 38, .external_lex_state = 4},
-  [253] = {.lex_state = 38, .external_lex_state = 4},
-  [254] = {.lex_state = 38, .external_lex_state = 4},
-  [255] = {.lex_state = 38, .external_lex_state = 4},
-  [256] = {.lex_state = 38, .external_lex_state = 4},
-  [257] = {.lex_state = 38, .external_lex_state = 4},
-  [258] = {.lex_state = 38, .external_lex_state = 4},
-  [259] = {.lex_state = 38, .external_lex_state = 4},
-  [260] = {.lex_state = 38, .external_lex_state = 4},
-  [261] = {.lex_state = 38, .external_lex_state = 4},
-  [262] = {.lex_state = 38, .external_lex_state = 4},
-  [263] = {.lex_state = 38, .external_lex_state = 4},
-  [264] = {.lex_state = 38, .external_lex_state = 4},
-  [265] = {.lex_state = 38, .external_lex_state = 4},
-  [266] = {.lex_state = 38, .external_lex_state = 4},
-  [267] = {.lex_state = 38, .external_lex_state = 4},
-  [268] = {.lex_state = 38, .external_lex_state = 4},
-  [269] = {.lex_state = 38, .external_lex_state = 4},
-  [270] = {.lex_state = 38, .external_lex_state = 4},
-  [271] = {.lex_state = 38, .external_lex_state = 4},
-  [272] = {.lex_state = 38, .external_lex_state = 4},
-  [273] = {.lex_state = 38, .external_lex_state = 4},
-  [274] = {.lex_state = 38, .external_lex_state = 4},
-  [275] = {.lex_state = 38, .external_lex_state = 4},
-  [276] = {.lex_state = 38, .external_lex_state = 4},
-  [277] = {.lex_state = 38, .external_lex_state = 4},
-  [278] = {.lex_state = 38, .external_lex_state = 4},
-  [279] = {.lex_state = 38, .external_lex_state = 4},
-  [280] = {.lex_state = 38, .external_lex_state = 4},
-  [281] = {.lex_state = 38, .external_lex_state = 4},
-  [282] = {.lex_state = 38, .external_lex_state = 4},
-  [283] = {.lex_state = 38, .external_lex_state = 4},
-  [284] = {.lex_state = 38, .external_lex_state = 4},
-  [285] = {.lex_state = 38, .external_lex_state = 4},
-  [286] = {.lex_state = 38, .external_lex_state = 4},
-  [287] = {.lex_state = 38, .external_lex_state = 4},
-  [288] = {.lex_state = 38, .external_lex_state = 4},
-  [289] = {.lex_state = 38, .external_lex_state = 4},
-  [290] = {.lex_state = 38, .external_lex_state = 4},
-  [291] = {.lex_state = 38, .external_lex_state = 5},
-  [292] = {.lex_state = 38, .external_lex_state = 5},
-  [293] = {.lex_state = 38, .external_lex_state = 5},
-  [294] = {.lex_state = 38, .external_lex_state = 5},
-  [295] = {.lex_state = 38, .external_lex_state = 5},
-  [296] = {.lex_state = 38, .external_lex_state = 5},
-  [297] = {.lex_state = 38, .external_lex_state = 5},
-  [298] = {.lex_state = 38, .external_lex_state = 5},
-  [299] = {.lex_state = 38, .external_lex_state = 5},
-  [300] = {.lex_state = 38, .external_lex_state = 4},
-  [301] = {.lex_state = 38, .external_lex_state = 5},
-  [302] = {.lex_state = 38, .external_lex_state = 5},
-  [303] = {.lex_state = 38, .external_lex_state = 5},
-  [304] = {.lex_state = 38, .external_lex_state = 5},
-  [305] = {.lex_state = 38, .external_lex_state = 5},
-  [306] = {.lex_state = 38, .external_lex_state = 5},
-  [307] = {.lex_state = 38, .external_lex_state = 5},
-  [308] = {.lex_state = 38, .external_lex_state = 5},
-  [309] = {.lex_state = 38, .external_lex_state = 5},
-  [310] = {.lex_state = 38, .external_lex_state = 5},
-  [311] = {.lex_state = 38, .external_lex_state = 5},
-  [312] = {.lex_state = 38, .external_lex_state = 5},
-  [313] = {.lex_state = 38, .external_lex_state = 5},
-  [314] = {.lex_state = 38, .external_lex_state = 5},
-  [315] = {.lex_state = 38, .external_lex_state = 5},
-  [316] = {.lex_state = 38, .external_lex_state = 5},
-  [317] = {.lex_state = 38, .external_lex_state = 5},
-  [318] = {.lex_state = 38, .external_lex_state = 5},
-  [319] = {.lex_state = 38, .external_lex_state = 5},
-  [320] = {.lex_state = 38, .external_lex_state = 5},
-  [321] = {.lex_state = 38, .external_lex_state = 5},
-  [322] = {.lex_state = 38, .external_lex_state = 5},
-  [323] = {.lex_state = 38, .external_lex_state = 5},
-  [324] = {.lex_state = 38, .external_lex_state = 5},
-  [325] = {.lex_state = 38, .external_lex_state = 5},
-  [326] = {.lex_state = 38, .external_lex_state = 5},
-  [327] = {.lex_state = 38, .external_lex_state = 5},
-  [328] = {.lex_state = 38, .external_lex_state = 5},
-  [329] = {.lex_state = 38, .external_lex_state = 5},
-  [330] = {.lex_state = 38, .external_lex_state = 5},
-  [331] = {.lex_state = 38, .external_lex_state = 5},
-  [332] = {.lex_state = 38, .external_lex_state = 5},
-  [333] = {.lex_state = 38, .external_lex_state = 5},
-  [334] = {.lex_state = 38, .external_lex_state = 5},
-  [335] = {.lex_state = 38, .external_lex_state = 5},
-  [336] = {.lex_state = 38, .external_lex_state = 5},
-  [337] = {.lex_state = 38, .external_lex_state = 5},
-  [338] = {.lex_state = 38, .external_lex_state = 5},
-  [339] = {.lex_state = 38, .external_lex_state = 5},
-  [340] = {.lex_state = 38, .external_lex_state = 5},
-  [341] = {.lex_state = 38, .external_lex_state = 5},
-  [342] = {.lex_state = 38, .external_lex_state = 5},
-  [343] = {.lex_state = 38, .external_lex_state = 5},
-  [344] = {.lex_state = 38, .external_lex_state = 5},
-  [345] = {.lex_state = 38, .external_lex_state = 5},
-  [346] = {.lex_state = 38, .external_lex_state = 5},
-  [347] = {.lex_state = 38, .external_lex_state = 5},
-  [348] = {.lex_state = 38, .external_lex_state = 5},
-  [349] = {.lex_state = 38, .external_lex_state = 5},
-  [350] = {.lex_state = 38, .external_lex_state = 5},
-  [351] = {.lex_state = 38, .external_lex_state = 5},
-  [352] = {.lex_state = 38, .external_lex_state = 5},
-  [353] = {.lex_state = 38, .external_lex_state = 5},
-  [354] = {.lex_state = 38, .external_lex_state = 5},
-  [355] = {.lex_state = 38, .external_lex_state = 5},
-  [356] = {.lex_state = 38, .external_lex_state = 5},
-  [357] = {.lex_state = 38, .external_lex_state = 5},
-  [358] = {.lex_state = 38, .external_lex_state = 5},
-  [359] = {.lex_state = 38, .external_lex_state = 5},
-  [360] = {.lex_state = 38, .external_lex_state = 5},
-  [361] = {.lex_state = 38, .external_lex_state = 5},
-  [362] = {.lex_state = 38, .external_lex_state = 5},
-  [363] = {.lex_state = 38, .external_lex_state = 5},
-  [364] = {.lex_state = 38, .external_lex_state = 5},
-  [365] = {.lex_state = 38, .external_lex_state = 5},
-  [366] = {.lex_state = 38, .external_lex_state = 5},
-  [367] = {.lex_state = 38, .external_lex_state = 5},
-  [368] = {.lex_state = 38, .external_lex_state = 5},
-  [369] = {.lex_state = 38, .external_lex_state = 5},
-  [370] = {.lex_state = 38, .external_lex_state = 5},
-  [371] = {.lex_state = 38, .external_lex_state = 5},
-  [372] = {.lex_state = 38, .external_lex_state = 5},
-  [373] = {.lex_state = 38, .external_lex_state = 5},
-  [374] = {.lex_state = 38, .external_lex_state = 5},
-  [375] = {.lex_state = 38, .external_lex_state = 5},
-  [376] = {.lex_state = 38, .external_lex_state = 5},
-  [377] = {.lex_state = 38, .external_lex_state = 5},
-  [378] = {.lex_state = 38, .external_lex_state = 5},
-  [379] = {.lex_state = 38, .external_lex_state = 5},
-  [380] = {.lex_state = 38, .external_lex_state = 5},
-  [381] = {.lex_state = 38, .external_lex_state = 5},
-  [382] = {.lex_state = 38, .external_lex_state = 5},
-  [383] = {.lex_state = 38, .external_lex_state = 5},
-  [384] = {.lex_state = 38, .external_lex_state = 5},
-  [385] = {.lex_state = 38, .external_lex_state = 5},
-  [386] = {.lex_state = 38, .external_lex_state = 5},
-  [387] = {.lex_state = 38, .external_lex_state = 4},
-  [388] = {.lex_state = 38, .external_lex_state = 4},
-  [389] = {.lex_state = 38, .external_lex_state = 4},
-  [390] = {.lex_state = 38, .external_lex_state = 4},
-  [391] = {.lex_state = 38, .external_lex_state = 5},
-  [392] = {.lex_state = 37, .external_lex_state = 3},
-  [393] = {.lex_state = 37, .external_lex_state = 3},
-  [394] = {.lex_state = 38, .external_lex_state = 5},
-  [395] = {.lex_state = 38, .external_lex_state = 4},
-  [396] = {.lex_state = 37, .external_lex_state = 3},
-  [397] = {.lex_state = 38, .external_lex_state = 5},
-  [398] = {.lex_state = 38, .external_lex_state = 5},
-  [399] = {.lex_state = 38, .external_lex_state = 4},
-  [400] = {.lex_state = 38, .external_lex_state = 4},
-  [401] = {.lex_state = 38, .external_lex_state = 5},
-  [402] = {.lex_state = 38, .external_lex_state = 4},
-  [403] = {.lex_state = 37, .external_lex_state = 3},
-  [404] = {.lex_state = 38, .external_lex_state = 5},
-  [405] = {.lex_state = 38, .external_lex_state = 4},
-  [406] = {.lex_state = 37, .external_lex_state = 3},
-  [407] = {.lex_state = 38, .external_lex_state = 5},
-  [408] = {.lex_state = 38, .external_lex_state = 5},
-  [409] = {.lex_state = 38, .external_lex_state = 5},
-  [410] = {.lex_state = 38, .external_lex_state = 4},
-  [411] = {.lex_state = 38, .external_lex_state = 5},
-  [412] = {.lex_state = 38, .external_lex_state = 5},
-  [413] = {.lex_state = 38, .external_lex_state = 5},
-  [414] = {.lex_state = 38, .external_lex_state = 5},
-  [415] = {.lex_state = 38, .external_lex_state = 5},
-  [416] = {.lex_state = 38, .external_lex_state = 5},
-  [417] = {.lex_state = 38, .external_lex_state = 5},
-  [418] = {.lex_state = 38, .external_lex_state = 5},
-  [419] = {.lex_state = 38, .external_lex_state = 5},
-  [420] = {.lex_state = 38, .external_lex_state = 5},
-  [421] = {.lex_state = 38, .external_lex_state = 5},
-  [422] = {.lex_state = 38, .external_lex_state = 5},
-  [423] = {.lex_state = 38, .external_lex_state = 5},
-  [424] = {.lex_state = 38, .external_lex_state = 5},
-  [425] = {.lex_state = 38, .external_lex_state = 5},
-  [426] = {.lex_state = 38, .external_lex_state = 5},
-  [427] = {.lex_state = 38, .external_lex_state = 4},
-  [428] = {.lex_state = 38, .external_lex_state = 5},
-  [429] = {.lex_state = 38, .external_lex_state = 5},
-  [430] = {.lex_state = 38, .external_lex_state = 5},
-  [431] = {.lex_state = 38, .external_lex_state = 5},
-  [432] = {.lex_state = 38, .external_lex_state = 5},
-  [433] = {.lex_state = 38, .external_lex_state = 5},
-  [434] = {.lex_state = 38, .external_lex_state = 5},
-  [435] = {.lex_state = 38, .external_lex_state = 5},
-  [436] = {.lex_state = 38, .external_lex_state = 5},
-  [437] = {.lex_state = 38, .external_lex_state = 5},
-  [438] = {.lex_state = 38, .external_lex_state = 5},
-  [439] = {.lex_state = 38, .external_lex_state = 5},
-  [440] = {.lex_state = 38, .external_lex_state = 5},
-  [441] = {.lex_state = 38, .external_lex_state = 5},
-  [442] = {.lex_state = 38, .external_lex_state = 5},
-  [443] = {.lex_state = 38, .external_lex_state = 5},
-  [444] = {.lex_state = 38, .external_lex_state = 5},
-  [445] = {.lex_state = 37, .external_lex_state = 2},
-  [446] = {.lex_state = 38, .external_lex_state = 5},
-  [447] = {.lex_state = 37, .external_lex_state = 2},
-  [448] = {.lex_state = 38, .external_lex_state = 5},
-  [449] = {.lex_state = 37, .external_lex_state = 2},
-  [450] = {.lex_state = 38, .external_lex_state = 5},
-  [451] = {.lex_state = 38, .external_lex_state = 5},
-  [452] = {.lex_state = 38, .external_lex_state = 5},
-  [453] = {.lex_state = 38, .external_lex_state = 5},
-  [454] = {.lex_state = 38, .external_lex_state = 5},
-  [455] = {.lex_state = 38, .external_lex_state = 5},
-  [456] = {.lex_state = 38, .external_lex_state = 5},
-  [457] = {.lex_state = 38, .external_lex_state = 5},
-  [458] = {.lex_state = 38, .external_lex_state = 5},
-  [459] = {.lex_state = 38, .external_lex_state = 5},
-  [460] = {.lex_state = 38, .external_lex_state = 5},
-  [461] = {.lex_state = 38, .external_lex_state = 5},
-  [462] = {.lex_state = 38, .external_lex_state = 5},
-  [463] = {.lex_state = 38, .external_lex_state = 5},
-  [464] = {.lex_state = 38, .external_lex_state = 5},
-  [465] = {.lex_state = 38, .external_lex_state = 5},
-  [466] = {.lex_state = 38, .external_lex_state = 5},
-  [467] = {.lex_state = 38, .external_lex_state = 5},
-  [468] = {.lex_state = 38, .external_lex_state = 5},
-  [469] = {.lex_state = 38, .external_lex_state = 5},
-  [470] = {.lex_state = 37, .external_lex_state = 2},
-  [471] = {.lex_state = 38, .external_lex_state = 5},
-  [472] = {.lex_state = 38, .external_lex_state = 5},
-  [473] = {.lex_state = 38, .external_lex_state = 5},
-  [474] = {.lex_state = 38, .external_lex_state = 5},
-  [475] = {.lex_state = 38, .external_lex_state = 5},
-  [476] = {.lex_state = 38, .external_lex_state = 5},
-  [477] = {.lex_state = 38, .external_lex_state = 5},
-  [478] = {.lex_state = 38, .external_lex_state = 5},
-  [479] = {.lex_state = 38, .external_lex_state = 5},
-  [480] = {.lex_state = 38, .external_lex_state = 5},
-  [481] = {.lex_state = 38, .external_lex_state = 5},
-  [482] = {.lex_state = 38, .external_lex_state = 5},
-  [483] = {.lex_state = 38, .external_lex_state = 5},
-  [484] = {.lex_state = 37, .external_lex_state = 2},
-  [485] = {.lex_state = 37, .external_lex_state = 2},
-  [486] = {.lex_state = 37, .external_lex_state = 2},
-  [487] = {.lex_state = 37, .external_lex_state = 2},
-  [488] = {.lex_state = 37, .external_lex_state = 2},
-  [489] = {.lex_state = 37, .external_lex_state = 2},
-  [490] = {.lex_state = 37, .external_lex_state = 2},
-  [491] = {.lex_state = 37, .external_lex_state = 2},
-  [492] = {.lex_state = 37, .external_lex_state = 2},
-  [493] = {.lex_state = 37, .external_lex_state = 2},
-  [494] = {.lex_state = 37, .external_lex_state = 5},
-  [495] = {.lex_state = 40, .external_lex_state = 5},
-  [496] = {.lex_state = 40, .external_lex_state = 5},
-  [497] = {.lex_state = 38, .external_lex_state = 5},
-  [498] = {.lex_state = 38, .external_lex_state = 5},
-  [499] = {.lex_state = 38, .external_lex_state = 5},
-  [500] = {.lex_state = 40, .external_lex_state = 5},
-  [501] = {.lex_state = 40, .external_lex_state = 5},
-  [502] = {.lex_state = 38, .external_lex_state = 5},
-  [503] = {.lex_state = 40, .external_lex_state = 5},
-  [504] = {.lex_state = 38, .external_lex_state = 5},
-  [505] = {.lex_state = 38, .external_lex_state = 5},
-  [506] = {.lex_state = 38, .external_lex_state = 5},
-  [507] = {.lex_state = 38, .external_lex_state = 5},
-  [508] = {.lex_state = 38, .external_lex_state = 5},
-  [509] = {.lex_state = 38, .external_lex_state = 5},
-  [510] = {.lex_state = 40, .external_lex_state = 5},
-  [511] = {.lex_state = 38, .external_lex_state = 5},
-  [512] = {.lex_state = 38, .external_lex_state = 5},
-  [513] = {.lex_state = 38, .external_lex_state = 5},
-  [514] = {.lex_state = 38, .external_lex_state = 5},
-  [515] = {.lex_state = 38, .external_lex_state = 5},
-  [516] = {.lex_state = 38, .external_lex_state = 5},
-  [517] = {.lex_state = 38, .external_lex_state = 5},
-  [518] = {.lex_state = 38, .external_lex_state = 5},
-  [519] = {.lex_state = 38, .external_lex_state = 5},
-  [520] = {.lex_state = 38, .external_lex_state = 5},
-  [521] = {.lex_state = 38, .external_lex_state = 5},
-  [522] = {.lex_state = 38, .external_lex_state = 5},
-  [523] = {.lex_state = 38, .external_lex_state = 5},
-  [524] = {.lex_state = 38, .external_lex_state = 5},
-  [525] = {.lex_state = 38, .external_lex_state = 5},
-  [526] = {.lex_state = 38, .external_lex_state = 5},
-  [527] = {.lex_state = 38, .external_lex_state = 5},
-  [528] = {.lex_state = 38, .external_lex_state = 5},
-  [529] = {.lex_state = 38, .external_lex_state = 5},
-  [530] = {.lex_state = 38, .external_lex_state = 5},
-  [531] = {.lex_state = 38, .external_lex_state = 5},
-  [532] = {.lex_state = 38, .external_lex_state = 5},
-  [533] = {.lex_state = 38, .external_lex_state = 5},
-  [534] = {.lex_state = 38, .external_lex_state = 5},
-  [535] = {.lex_state = 38, .external_lex_state = 5},
-  [536] = {.lex_state = 38, .external_lex_state = 5},
-  [537] = {.lex_state = 38, .external_lex_state = 5},
-  [538] = {.lex_state = 38, .external_lex_state = 5},
-  [539] = {.lex_state = 38, .external_lex_state = 5},
-  [540] = {.lex_state = 38, .external_lex_state = 5},
-  [541] = {.lex_state = 38, .external_lex_state = 5},
-  [542] = {.lex_state = 38, .external_lex_state = 5},
-  [543] = {.lex_state = 38, .external_lex_state = 5},
-  [544] = {.lex_state = 38, .external_lex_state = 5},
-  [545] = {.lex_state = 38, .external_lex_state = 5},
-  [546] = {.lex_state = 38, .external_lex_state = 5},
-  [547] = {.lex_state = 38, .external_lex_state = 5},
-  [548] = {.lex_state = 38, .external_lex_state = 5},
-  [549] = {.lex_state = 38, .external_lex_state = 5},
-  [550] = {.lex_state = 38, .external_lex_state = 5},
-  [551] = {.lex_state = 38, .external_lex_state = 5},
-  [552] = {.lex_state = 38, .external_lex_state = 5},
-  [553] = {.lex_state = 38, .external_lex_state = 5},
-  [554] = {.lex_state = 38, .external_lex_state = 5},
-  [555] = {.lex_state = 38, .external_lex_state = 5},
-  [556] = {.lex_state = 38, .external_lex_state = 5},
-  [557] = {.lex_state = 38, .external_lex_state = 5},
-  [558] = {.lex_state = 38, .external_lex_state = 5},
-  [559] = {.lex_state = 38, .external_lex_state = 5},
-  [560] = {.lex_state = 38, .external_lex_state = 5},
-  [561] = {.lex_state = 38, .external_lex_state = 5},
-  [562] = {.lex_state = 38, .external_lex_state = 5},
-  [563] = {.lex_state = 38, .external_lex_state = 5},
-  [564] = {.lex_state = 38, .external_lex_state = 5},
-  [565] = {.lex_state = 38, .external_lex_state = 5},
-  [566] = {.lex_state = 38, .external_lex_state = 5},
-  [567] = {.lex_state = 38, .external_lex_state = 5},
-  [568] = {.lex_state = 38, .external_lex_state = 5},
-  [569] = {.lex_state = 37, .external_lex_state = 3},
-  [570] = {.lex_state = 37, .external_lex_state = 3},
-  [571] = {.lex_state = 37, .external_lex_state = 3},
-  [572] = {.lex_state = 37, .external_lex_state = 3},
-  [573] = {.lex_state = 37, .external_lex_state = 3},
-  [574] = {.lex_state = 37, .external_lex_state = 3},
-  [575] = {.lex_state = 37, .external_lex_state = 5},
-  [576] = {.lex_state = 37, .external_lex_state = 5},
-  [577] = {.lex_state = 37, .external_lex_state = 2},
-  [578] = {.lex_state = 37, .external_lex_state = 2},
-  [579] = {.lex_state = 37, .external_lex_state = 2},
-  [580] = {.lex_state = 37, .external_lex_state = 2},
-  [581] = {.lex_state = 37, .external_lex_state = 5},
-  [582] = {.lex_state = 37, .external_lex_state = 2},
-  [583] = {.lex_state = 37, .external_lex_state = 5},
-  [584] = {.lex_state = 37, .external_lex_state = 5},
-  [585] = {.lex_state = 37, .external_lex_state = 5},
-  [586] = {.lex_state = 37, .external_lex_state = 5},
-  [587] = {.lex_state = 37, .external_lex_state = 5},
-  [588] = {.lex_state = 37, .external_lex_state = 5},
-  [589] = {.lex_state = 37, .external_lex_state = 5},
-  [590] = {.lex_state = 37, .external_lex_state = 5},
-  [591] = {.lex_state = 37, .external_lex_state = 5},
-  [592] = {.lex_state = 37, .external_lex_state = 5},
-  [593] = {.lex_state = 37, .external_lex_state = 5},
-  [594] = {.lex_state = 37, .external_lex_state = 5},
-  [595] = {.lex_state = 37, .external_lex_state = 5},
-  [596] = {.lex_state = 37, .external_lex_state = 5},
-  [597] = {.lex_state = 37, .external_lex_state = 5},
-  [598] = {.lex_state = 37, .external_lex_state = 5},
-  [599] = {.lex_state = 37, .external_lex_state = 5},
-  [600] = {.lex_state = 37, .external_lex_state = 5},
-  [601] = {.lex_state = 37, .external_lex_state = 5},
-  [602] = {.lex_state = 37, .external_lex_state = 5},
-  [603] = {.lex_state = 37, .external_lex_state = 5},
-  [604] = {.lex_state = 37, .external_lex_state = 5},
-  [605] = {.lex_state = 37, .external_lex_state = 5},
-  [606] = {.lex_state = 37, .external_lex_state = 5},
-  [607] = {.lex_state = 37, .external_lex_state = 5},
-  [608] = {.lex_state = 37, .external_lex_state = 5},
-  [609] = {.lex_state = 37, .external_lex_state = 5},
-  [610] = {.lex_state = 37, .external_lex_state = 5},
-  [611] = {.lex_state = 37, .external_lex_state = 5},
-  [612] = {.lex_state = 37, .external_lex_state = 5},
-  [613] = {.lex_state = 37, .external_lex_state = 5},
-  [614] = {.lex_state = 37, .external_lex_state = 2},
-  [615] = {.lex_state = 38, .external_lex_state = 5},
-  [616] = {.lex_state = 37, .external_lex_state = 2},
-  [617] = {.lex_state = 37, .external_lex_state = 2},
-  [618] = {.lex_state = 37, .external_lex_state = 5},
-  [619] = {.lex_state = 37, .external_lex_state = 5},
-  [620] = {.lex_state = 37, .external_lex_state = 2},
-  [621] = {.lex_state = 37, .external_lex_state = 5},
-  [622] = {.lex_state = 37, .external_lex_state = 2},
-  [623] = {.lex_state = 37, .external_lex_state = 5},
-  [624] = {.lex_state = 37, .external_lex_state = 4},
-  [625] = {.lex_state = 37, .external_lex_state = 5},
-  [626] = {.lex_state = 35, .external_lex_state = 5},
-  [627] = {.lex_state = 37, .external_lex_state = 5},
-  [628] = {.lex_state = 37, .external_lex_state = 5},
-  [629] = {.lex_state = 37, .external_lex_state = 5},
-  [630] = {.lex_state = 37, .external_lex_state = 5},
-  [631] = {.lex_state = 37, .external_lex_state = 5},
-  [632] = {.lex_state = 37, .external_lex_state = 5},
-  [633] = {.lex_state = 37, .external_lex_state = 4},
-  [634] = {.lex_state = 37, .external_lex_state = 5},
-  [635] = {.lex_state = 37, .external_lex_state = 5},
-  [636] = {.lex_state = 37, .external_lex_state = 5},
-  [637] = {.lex_state = 37, .external_lex_state = 5},
-  [638] = {.lex_state = 37, .external_lex_state = 5},
-  [639] = {.lex_state = 37, .external_lex_state = 5},
-  [640] = {.lex_state = 37, .external_lex_state = 5},
-  [641] = {.lex_state = 37, .external_lex_state = 4},
-  [642] = {.lex_state = 37, .external_lex_state = 5},
-  [643] = {.lex_state = 37, .external_lex_state = 5},
-  [644] = {.lex_state = 37, .external_lex_state = 5},
-  [645] = {.lex_state = 37, .external_lex_state = 4},
-  [646] = {.lex_state = 37, .external_lex_state = 2},
-  [647] = {.lex_state = 37, .external_lex_state = 2},
-  [648] = {.lex_state = 37, .external_lex_state = 5},
-  [649] = {.lex_state = 37, .external_lex_state = 4},
-  [650] = {.lex_state = 37, .external_lex_state = 5},
-  [651] = {.lex_state = 37, .external_lex_state = 4},
-  [652] = {.lex_state = 37, .external_lex_state = 4},
-  [653] = {.lex_state = 37, .external_lex_state = 5},
-  [654] = {.lex_state = 37, .external_lex_state = 4},
-  [655] = {.lex_state = 37, .external_lex_state = 5},
-  [656] = {.lex_state = 37, .external_lex_state = 4},
-  [657] = {.lex_state = 37, .external_lex_state = 4},
-  [658] = {.lex_state = 37, .external_lex_state = 4},
-  [659] = {.lex_state = 37, .external_lex_state = 4},
-  [660] = {.lex_state = 37, .external_lex_state = 5},
-  [661] = {.lex_state = 37, .external_lex_state = 4},
-  [662] = {.lex_state = 37, .external_lex_state = 5},
-  [663] = {.lex_state = 37, .external_lex_state = 4},
-  [664] = {.lex_state = 37, .external_lex_state = 4},
-  [665] = {.lex_state = 37, .external_lex_state = 4},
-  [666] = {.lex_state = 37, .external_lex_state = 4},
-  [667] = {.lex_state = 37, .external_lex_state = 4},
-  [668] = {.lex_state = 37, .external_lex_state = 4},
-  [669] = {.lex_state = 37, .external_lex_state = 4},
-  [670] = {.lex_state = 37, .external_lex_state = 4},
-  [671] = {.lex_state = 37, .external_lex_state = 4},
-  [672] = {.lex_state = 37, .external_lex_state = 5},
-  [673] = {.lex_state = 37, .external_lex_state = 4},
-  [674] = {.lex_state = 37, .external_lex_state = 5},
-  [675] = {.lex_state = 37, .external_lex_state = 4},
-  [676] = {.lex_state = 37, .external_lex_state = 4},
-  [677] = {.lex_state = 37, .external_lex_state = 4},
-  [678] = {.lex_state = 37, .external_lex_state = 4},
-  [679] = {.lex_state = 37, .external_lex_state = 5},
-  [680] = {.lex_state = 35, .external_lex_state = 5},
-  [681] = {.lex_state = 37, .external_lex_state = 5},
-  [682] = {.lex_state = 37, .external_lex_state = 5},
-  [683] = {.lex_state = 37, .external_lex_state = 4},
-  [684] = {.lex_state = 37, .external_lex_state = 5},
-  [685] = {.lex_state = 37, .external_lex_state = 5},
-  [686] = {.lex_state = 37, .external_lex_state = 5},
-  [687] = {.lex_state = 37, .external_lex_state = 4},
-  [688] = {.lex_state = 37, .external_lex_state = 5},
+  [1] = {.lex_state = 27, .external_lex_state = 2},
+  [2] = {.lex_state = 27, .external_lex_state = 2},
+  [3] = {.lex_state = 27, .external_lex_state = 2},
+  [4] = {.lex_state = 27, .external_lex_state = 2},
+  [5] = {.lex_state = 27, .external_lex_state = 2},
+  [6] = {.lex_state = 27, .external_lex_state = 2},
+  [7] = {.lex_state = 27, .external_lex_state = 2},
+  [8] = {.lex_state = 27, .external_lex_state = 2},
+  [9] = {.lex_state = 27, .external_lex_state = 2},
+  [10] = {.lex_state = 27, .external_lex_state = 2},
+  [11] = {.lex_state = 27, .external_lex_state = 2},
+  [12] = {.lex_state = 27, .external_lex_state = 2},
+  [13] = {.lex_state = 27, .external_lex_state = 2},
+  [14] = {.lex_state = 27, .external_lex_state = 2},
+  [15] = {.lex_state = 27, .external_lex_state = 2},
+  [16] = {.lex_state = 27, .external_lex_state = 2},
+  [17] = {.lex_state = 27, .external_lex_state = 2},
+  [18] = {.lex_state = 27, .external_lex_state = 2},
+  [19] = {.lex_state = 27, .external_lex_state = 2},
+  [20] = {.lex_state = 27, .external_lex_state = 2},
+  [21] = {.lex_state = 27, .external_lex_state = 2},
+  [22] = {.lex_state = 27, .external_lex_state = 2},
+  [23] = {.lex_state = 27, .external_lex_state = 2},
+  [24] = {.lex_state = 27, .external_lex_state = 2},
+  [25] = {.lex_state = 27, .external_lex_state = 2},
+  [26] = {.lex_state = 27, .external_lex_state = 2},
+  [27] = {.lex_state = 27, .external_lex_state = 2},
+  [28] = {.lex_state = 27, .external_lex_state = 2},
+  [29] = {.lex_state = 27, .external_lex_state = 2},
+  [30] = {.lex_state = 27, .external_lex_state = 2},
+  [31] = {.lex_state = 27, .external_lex_state = 2},
+  [32] = {.lex_state = 27, .external_lex_state = 2},
+  [33] = {.lex_state = 27, .external_lex_state = 2},
+  [34] = {.lex_state = 27, .external_lex_state = 2},
+  [35] = {.lex_state = 27, .external_lex_state = 2},
+  [36] = {.lex_state = 27, .external_lex_state = 2},
+  [37] = {.lex_state = 27, .external_lex_state = 2},
+  [38] = {.lex_state = 27, .external_lex_state = 2},
+  [39] = {.lex_state = 27, .external_lex_state = 2},
+  [40] = {.lex_state = 27, .external_lex_state = 2},
+  [41] = {.lex_state = 27, .external_lex_state = 2},
+  [42] = {.lex_state = 29, .external_lex_state = 2},
+  [43] = {.lex_state = 29, .external_lex_state = 2},
+  [44] = {.lex_state = 29, .external_lex_state = 2},
+  [45] = {.lex_state = 29, .external_lex_state = 2},
+  [46] = {.lex_state = 29, .external_lex_state = 2},
+  [47] = {.lex_state = 29, .external_lex_state = 3},
+  [48] = {.lex_state = 29, .external_lex_state = 3},
+  [49] = {.lex_state = 29, .external_lex_state = 2},
+  [50] = {.lex_state = 29, .external_lex_state = 2},
+  [51] = {.lex_state = 29, .external_lex_state = 2},
+  [52] = {.lex_state = 29, .external_lex_state = 2},
+  [53] = {.lex_state = 29, .external_lex_state = 2},
+  [54] = {.lex_state = 29, .external_lex_state = 2},
+  [55] = {.lex_state = 29, .external_lex_state = 2},
+  [56] = {.lex_state = 29, .external_lex_state = 2},
+  [57] = {.lex_state = 29, .external_lex_state = 2},
+  [58] = {.lex_state = 29, .external_lex_state = 2},
+  [59] = {.lex_state = 29, .external_lex_state = 2},
+  [60] = {.lex_state = 29, .external_lex_state = 2},
+  [61] = {.lex_state = 29, .external_lex_state = 2},
+  [62] = {.lex_state = 29, .external_lex_state = 2},
+  [63] = {.lex_state = 29, .external_lex_state = 2},
+  [64] = {.lex_state = 29, .external_lex_state = 2},
+  [65] = {.lex_state = 29, .external_lex_state = 2},
+  [66] = {.lex_state = 29, .external_lex_state = 2},
+  [67] = {.lex_state = 29, .external_lex_state = 2},
+  [68] = {.lex_state = 29, .external_lex_state = 2},
+  [69] = {.lex_state = 29, .external_lex_state = 2},
+  [70] = {.lex_state = 29, .external_lex_state = 2},
+  [71] = {.lex_state = 29, .external_lex_state = 2},
+  [72] = {.lex_state = 29, .external_lex_state = 2},
+  [73] = {.lex_state = 29, .external_lex_state = 2},
+  [74] = {.lex_state = 29, .external_lex_state = 2},
+  [75] = {.lex_state = 29, .external_lex_state = 2},
+  [76] = {.lex_state = 29, .external_lex_state = 2},
+  [77] = {.lex_state = 29, .external_lex_state = 2},
+  [78] = {.lex_state = 29, .external_lex_state = 2},
+  [79] = {.lex_state = 29, .external_lex_state = 2},
+  [80] = {.lex_state = 29, .external_lex_state = 2},
+  [81] = {.lex_state = 29, .external_lex_state = 2},
+  [82] = {.lex_state = 29, .external_lex_state = 2},
+  [83] = {.lex_state = 29, .external_lex_state = 2},
+  [84] = {.lex_state = 29, .external_lex_state = 2},
+  [85] = {.lex_state = 29, .external_lex_state = 2},
+  [86] = {.lex_state = 29, .external_lex_state = 2},
+  [87] = {.lex_state = 29, .external_lex_state = 2},
+  [88] = {.lex_state = 29, .external_lex_state = 2},
+  [89] = {.lex_state = 29, .external_lex_state = 2},
+  [90] = {.lex_state = 29, .external_lex_state = 2},
+  [91] = {.lex_state = 29, .external_lex_state = 2},
+  [92] = {.lex_state = 29, .external_lex_state = 2},
+  [93] = {.lex_state = 29, .external_lex_state = 2},
+  [94] = {.lex_state = 29, .external_lex_state = 2},
+  [95] = {.lex_state = 29, .external_lex_state = 2},
+  [96] = {.lex_state = 29, .external_lex_state = 2},
+  [97] = {.lex_state = 29, .external_lex_state = 2},
+  [98] = {.lex_state = 29, .external_lex_state = 2},
+  [99] = {.lex_state = 29, .external_lex_state = 2},
+  [100] = {.lex_state = 29, .external_lex_state = 2},
+  [101] = {.lex_state = 29, .external_lex_state = 2},
+  [102] = {.lex_state = 29, .external_lex_state = 2},
+  [103] = {.lex_state = 29, .external_lex_state = 2},
+  [104] = {.lex_state = 29, .external_lex_state = 2},
+  [105] = {.lex_state = 29, .external_lex_state = 2},
+  [106] = {.lex_state = 29, .external_lex_state = 2},
+  [107] = {.lex_state = 29, .external_lex_state = 2},
+  [108] = {.lex_state = 29, .external_lex_state = 2},
+  [109] = {.lex_state = 29, .external_lex_state = 2},
+  [110] = {.lex_state = 29, .external_lex_state = 2},
+  [111] = {.lex_state = 29, .external_lex_state = 2},
+  [112] = {.lex_state = 29, .external_lex_state = 2},
+  [113] = {.lex_state = 29, .external_lex_state = 2},
+  [114] = {.lex_state = 29, .external_lex_state = 2},
+  [115] = {.lex_state = 29, .external_lex_state = 2},
+  [116] = {.lex_state = 29, .external_lex_state = 2},
+  [117] = {.lex_state = 29, .external_lex_state = 2},
+  [118] = {.lex_state = 29, .external_lex_state = 2},
+  [119] = {.lex_state = 29, .external_lex_state = 2},
+  [120] = {.lex_state = 29, .external_lex_state = 2},
+  [121] = {.lex_state = 29, .external_lex_state = 2},
+  [122] = {.lex_state = 29, .external_lex_state = 2},
+  [123] = {.lex_state = 29, .external_lex_state = 2},
+  [124] = {.lex_state = 29, .external_lex_state = 2},
+  [125] = {.lex_state = 29, .external_lex_state = 2},
+  [126] = {.lex_state = 29, .external_lex_state = 2},
+  [127] = {.lex_state = 29, .external_lex_state = 2},
+  [128] = {.lex_state = 29, .external_lex_state = 2},
+  [129] = {.lex_state = 29, .external_lex_state = 2},
+  [130] = {.lex_state = 29, .external_lex_state = 2},
+  [131] = {.lex_state = 29, .external_lex_state = 2},
+  [132] = {.lex_state = 29, .external_lex_state = 2},
+  [133] = {.lex_state = 29, .external_lex_state = 2},
+  [134] = {.lex_state = 29, .external_lex_state = 2},
+  [135] = {.lex_state = 29, .external_lex_state = 2},
+  [136] = {.lex_state = 29, .external_lex_state = 2},
+  [137] = {.lex_state = 29, .external_lex_state = 2},
+  [138] = {.lex_state = 29, .external_lex_state = 2},
+  [139] = {.lex_state = 29, .external_lex_state = 2},
+  [140] = {.lex_state = 29, .external_lex_state = 2},
+  [141] = {.lex_state = 29, .external_lex_state = 2},
+  [142] = {.lex_state = 29, .external_lex_state = 2},
+  [143] = {.lex_state = 29, .external_lex_state = 2},
+  [144] = {.lex_state = 29, .external_lex_state = 2},
+  [145] = {.lex_state = 29, .external_lex_state = 2},
+  [146] = {.lex_state = 29, .external_lex_state = 2},
+  [147] = {.lex_state = 29, .external_lex_state = 2},
+  [148] = {.lex_state = 29, .external_lex_state = 2},
+  [149] = {.lex_state = 29, .external_lex_state = 2},
+  [150] = {.lex_state = 29, .external_lex_state = 2},
+  [151] = {.lex_state = 29, .external_lex_state = 2},
+  [152] = {.lex_state = 29, .external_lex_state = 2},
+  [153] = {.lex_state = 29, .external_lex_state = 2},
+  [154] = {.lex_state = 29, .external_lex_state = 2},
+  [155] = {.lex_state = 29, .external_lex_state = 2},
+  [156] = {.lex_state = 29, .external_lex_state = 2},
+  [157] = {.lex_state = 29, .external_lex_state = 2},
+  [158] = {.lex_state = 29, .external_lex_state = 2},
+  [159] = {.lex_state = 29, .external_lex_state = 2},
+  [160] = {.lex_state = 29, .external_lex_state = 2},
+  [161] = {.lex_state = 29, .external_lex_state = 2},
+  [162] = {.lex_state = 29, .external_lex_state = 2},
+  [163] = {.lex_state = 29, .external_lex_state = 2},
+  [164] = {.lex_state = 29, .external_lex_state = 2},
+  [165] = {.lex_state = 29, .external_lex_state = 2},
+  [166] = {.lex_state = 29, .external_lex_state = 2},
+  [167] = {.lex_state = 29, .external_lex_state = 2},
+  [168] = {.lex_state = 29, .external_lex_state = 2},
+  [169] = {.lex_state = 29, .external_lex_state = 2},
+  [170] = {.lex_state = 29, .external_lex_state = 2},
+  [171] = {.lex_state = 29, .external_lex_state = 2},
+  [172] = {.lex_state = 29, .external_lex_state = 2},
+  [173] = {.lex_state = 29, .external_lex_state = 2},
+  [174] = {.lex_state = 29, .external_lex_state = 2},
+  [175] = {.lex_state = 29, .external_lex_state = 2},
+  [176] = {.lex_state = 29, .external_lex_state = 2},
+  [177] = {.lex_state = 30, .external_lex_state = 4},
+  [178] = {.lex_state = 30, .external_lex_state = 4},
+  [179] = {.lex_state = 30, .external_lex_state = 4},
+  [180] = {.lex_state = 30, .external_lex_state = 4},
+  [181] = {.lex_state = 30, .external_lex_state = 4},
+  [182] = {.lex_state = 30, .external_lex_state = 4},
+  [183] = {.lex_state = 30, .external_lex_state = 4},
+  [184] = {.lex_state = 30, .external_lex_state = 4},
+  [185] = {.lex_state = 30, .external_lex_state = 4},
+  [186] = {.lex_state = 30, .external_lex_state = 5},
+  [187] = {.lex_state = 30, .external_lex_state = 5},
+  [188] = {.lex_state = 30, .external_lex_state = 5},
+  [189] = {.lex_state = 30, .external_lex_state = 4},
+  [190] = {.lex_state = 30, .external_lex_state = 4},
+  [191] = {.lex_state = 30, .external_lex_state = 4},
+  [192] = {.lex_state = 30, .external_lex_state = 4},
+  [193] = {.lex_state = 30, .external_lex_state = 4},
+  [194] = {.lex_state = 30, .external_lex_state = 4},
+  [195] = {.lex_state = 30, .external_lex_state = 4},
+  [196] = {.lex_state = 30, .external_lex_state = 4},
+  [197] = {.lex_state = 30, .external_lex_state = 4},
+  [198] = {.lex_state = 30, .external_lex_state = 4},
+  [199] = {.lex_state = 30, .external_lex_state = 4},
+  [200] = {.lex_state = 30, .external_lex_state = 5},
+  [201] = {.lex_state = 30, .external_lex_state = 4},
+  [202] = {.lex_state = 30, .external_lex_state = 5},
+  [203] = {.lex_state = 30, .external_lex_state = 4},
+  [204] = {.lex_state = 30, .external_lex_state = 5},
+  [205] = {.lex_state = 30, .external_lex_state = 5},
+  [206] = {.lex_state = 30, .external_lex_state = 4},
+  [207] = {.lex_state = 30, .external_lex_state = 5},
+  [208] = {.lex_state = 30, .external_lex_state = 4},
+  [209] = {.lex_state = 30, .external_lex_state = 4},
+  [210] = {.lex_state = 30, .external_lex_state = 4},
+  [211] = {.lex_state = 30, .external_lex_state = 4},
+  [212] = {.lex_state = 30, .external_lex_state = 4},
+  [213] = {.lex_state = 30, .external_lex_state = 4},
+  [214] = {.lex_state = 30, .external_lex_state = 4},
+  [215] = {.lex_state = 30, .external_lex_state = 4},
+  [216] = {.lex_state = 30, .external_lex_state = 4},
+  [217] = {.lex_state = 30, .external_lex_state = 4},
+  [218] = {.lex_state = 30, .external_lex_state = 4},
+  [219] = {.lex_state = 30, .external_lex_state = 4},
+  [220] = {.lex_state = 30, .external_lex_state = 4},
+  [221] = {.lex_state = 30, .external_lex_state = 4},
+  [222] = {.lex_state = 30, .external_lex_state = 4},
+  [223] = {.lex_state = 30, .external_lex_state = 4},
+  [224] = {.lex_state = 30, .external_lex_state = 4},
+  [225] = {.lex_state = 30, .external_lex_state = 4},
+  [226] = {.lex_state = 30, .external_lex_state = 4},
+  [227] = {.lex_state = 30, .external_lex_state = 5},
+  [228] = {.lex_state = 30, .external_lex_state = 4},
+  [229] = {.lex_state = 30, .external_lex_state = 4},
+  [230] = {.lex_state = 30, .external_lex_state = 4},
+  [231] = {.lex_state = 30, .external_lex_state = 4},
+  [232] = {.lex_state = 30, .external_lex_state = 4},
+  [233] = {.lex_state = 30, .external_lex_state = 5},
+  [234] = {.lex_state = 30, .external_lex_state = 4},
+  [235] = {.lex_state = 30, .external_lex_state = 5},
+  [236] = {.lex_state = 30, .external_lex_state = 4},
+  [237] = {.lex_state = 30, .external_lex_state = 4},
+  [238] = {.lex_state = 30, .external_lex_state = 4},
+  [239] = {.lex_state = 30, .external_lex_state = 4},
+  [240] = {.lex_state = 30, .external_lex_state = 5},
+  [241] = {.lex_state = 30, .external_lex_state = 4},
+  [242] = {.lex_state = 30, .external_lex_state = 5},
+  [243] = {.lex_state = 30, .external_lex_state = 4},
+  [244] = {.lex_state = 30, .external_lex_state = 5},
+  [245] = {.lex_state = 30, .external_lex_state = 4},
+  [246] = {.lex_state = 30, .external_lex_state = 4},
+  [247] = {.lex_state = 30, .external_lex_state = 4},
+  [248] = {.lex_state = 30, .external_lex_state = 4},
+  [249] = {.lex_state = 30, .external_lex_state = 4},
+  [250] = {.lex_state = 30, .external_lex_state = 4},
+  [251] = {.lex_state = 30, .external_lex_state = 4},
+  [252] = {.lex_state = 30, .external_lex_state = 4},
+  [253] = {.lex_state = 30, .external_lex_state = 4},
+  [254] = {.lex_state = 30, .external_lex_state = 4},
+  [255] = {.lex_state = 30, .external_lex_state = 4},
+  [256] = {.lex_state = 30, .external_lex_state = 4},
+  [257] = {.lex_state = 30, .external_lex_state = 4},
+  [258] = {.lex_state = 30, .external_lex_state = 4},
+  [259] = {.lex_state = 30, .external_lex_state = 4},
+  [260] = {.lex_state = 30, .external_lex_state = 4},
+  [261] = {.lex_state = 30, .external_lex_state = 4},
+  [262] = {.lex_state = 30, .external_lex_state = 4},
+  [263] = {.lex_state = 30, .external_lex_state = 4},
+  [264] = {.lex_state = 30, .external_lex_state = 4},
+  [265] = {.lex_state = 30, .external_lex_state = 4},
+  [266] = {.lex_state = 30, .external_lex_state = 4},
+  [267] = {.lex_state = 30, .external_lex_state = 4},
+  [268] = {.lex_state = 30, .external_lex_state = 4},
+  [269] = {.lex_state = 30, .external_lex_state = 4},
+  [270] = {.lex_state = 30, .external_lex_state = 4},
+  [271] = {.lex_state = 30, .external_lex_state = 4},
+  [272] = {.lex_state = 30, .external_lex_state = 4},
+  [273] = {.lex_state = 30, .external_lex_state = 4},
+  [274] = {.lex_state = 30, .external_lex_state = 4},
+  [275] = {.lex_state = 30, .external_lex_state = 4},
+  [276] = {.lex_state = 30, .external_lex_state = 4},
+  [277] = {.lex_state = 30, .external_lex_state = 4},
+  [278] = {.lex_state = 30, .external_lex_state = 4},
+  [279] = {.lex_state = 30, .external_lex_state = 4},
+  [280] = {.lex_state = 30, .external_lex_state = 4},
+  [281] = {.lex_state = 30, .external_lex_state = 4},
+  [282] = {.lex_state = 30, .external_lex_state = 4},
+  [283] = {.lex_state = 30, .external_lex_state = 4},
+  [284] = {.lex_state = 30, .external_lex_state = 4},
+  [285] = {.lex_state = 30, .external_lex_state = 4},
+  [286] = {.lex_state = 30, .external_lex_state = 4},
+  [287] = {.lex_state = 30, .external_lex_state = 4},
+  [288] = {.lex_state = 30, .external_lex_state = 4},
+  [289] = {.lex_state = 30, .external_lex_state = 4},
+  [290] = {.lex_state = 30, .external_lex_state = 4},
+  [291] = {.lex_state = 30, .external_lex_state = 5},
+  [292] = {.lex_state = 30, .external_lex_state = 5},
+  [293] = {.lex_state = 30, .external_lex_state = 5},
+  [294] = {.lex_state = 30, .external_lex_state = 5},
+  [295] = {.lex_state = 30, .external_lex_state = 5},
+  [296] = {.lex_state = 30, .external_lex_state = 5},
+  [297] = {.lex_state = 30, .external_lex_state = 5},
+  [298] = {.lex_state = 30, .external_lex_state = 5},
+  [299] = {.lex_state = 30, .external_lex_state = 5},
+  [300] = {.lex_state = 30, .external_lex_state = 4},
+  [301] = {.lex_state = 30, .external_lex_state = 5},
+  [302] = {.lex_state = 30, .external_lex_state = 5},
+  [303] = {.lex_state = 30, .external_lex_state = 5},
+  [304] = {.lex_state = 30, .external_lex_state = 5},
+  [305] = {.lex_state = 30, .external_lex_state = 5},
+  [306] = {.lex_state = 30, .external_lex_state = 5},
+  [307] = {.lex_state = 30, .external_lex_state = 5},
+  [308] = {.lex_state = 30, .external_lex_state = 5},
+  [309] = {.lex_state = 30, .external_lex_state = 5},
+  [310] = {.lex_state = 30, .external_lex_state = 5},
+  [311] = {.lex_state = 30, .external_lex_state = 5},
+  [312] = {.lex_state = 30, .external_lex_state = 5},
+  [313] = {.lex_state = 30, .external_lex_state = 5},
+  [314] = {.lex_state = 30, .external_lex_state = 5},
+  [315] = {.lex_state = 30, .external_lex_state = 5},
+  [316] = {.lex_state = 30, .external_lex_state = 5},
+  [317] = {.lex_state = 30, .external_lex_state = 5},
+  [318] = {.lex_state = 30, .external_lex_state = 5},
+  [319] = {.lex_state = 30, .external_lex_state = 5},
+  [320] = {.lex_state = 30, .external_lex_state = 5},
+  [321] = {.lex_state = 30, .external_lex_state = 5},
+  [322] = {.lex_state = 30, .external_lex_state = 5},
+  [323] = {.lex_state = 30, .external_lex_state = 5},
+  [324] = {.lex_state = 30, .external_lex_state = 5},
+  [325] = {.lex_state = 30, .external_lex_state = 5},
+  [326] = {.lex_state = 30, .external_lex_state = 5},
+  [327] = {.lex_state = 30, .external_lex_state = 5},
+  [328] = {.lex_state = 30, .external_lex_state = 5},
+  [329] = {.lex_state = 30, .external_lex_state = 5},
+  [330] = {.lex_state = 30, .external_lex_state = 5},
+  [331] = {.lex_state = 30, .external_lex_state = 5},
+  [332] = {.lex_state = 30, .external_lex_state = 5},
+  [333] = {.lex_state = 30, .external_lex_state = 5},
+  [334] = {.lex_state = 30, .external_lex_state = 5},
+  [335] = {.lex_state = 30, .external_lex_state = 5},
+  [336] = {.lex_state = 30, .external_lex_state = 5},
+  [337] = {.lex_state = 30, .external_lex_state = 5},
+  [338] = {.lex_state = 30, .external_lex_state = 5},
+  [339] = {.lex_state = 30, .external_lex_state = 5},
+  [340] = {.lex_state = 30, .external_lex_state = 5},
+  [341] = {.lex_state = 30, .external_lex_state = 5},
+  [342] = {.lex_state = 30, .external_lex_state = 5},
+  [343] = {.lex_state = 30, .external_lex_state = 5},
+  [344] = {.lex_state = 30, .external_lex_state = 5},
+  [345] = {.lex_state = 30, .external_lex_state = 5},
+  [346] = {.lex_state = 30, .external_lex_state = 5},
+  [347] = {.lex_state = 30, .external_lex_state = 5},
+  [348] = {.lex_state = 30, .external_lex_state = 5},
+  [349] = {.lex_state = 30, .external_lex_state = 5},
+  [350] = {.lex_state = 30, .external_lex_state = 5},
+  [351] = {.lex_state = 30, .external_lex_state = 5},
+  [352] = {.lex_state = 30, .external_lex_state = 5},
+  [353] = {.lex_state = 30, .external_lex_state = 5},
+  [354] = {.lex_state = 30, .external_lex_state = 5},
+  [355] = {.lex_state = 30, .external_lex_state = 5},
+  [356] = {.lex_state = 30, .external_lex_state = 5},
+  [357] = {.lex_state = 30, .external_lex_state = 5},
+  [358] = {.lex_state = 30, .external_lex_state = 5},
+  [359] = {.lex_state = 30, .external_lex_state = 5},
+  [360] = {.lex_state = 30, .external_lex_state = 5},
+  [361] = {.lex_state = 30, .external_lex_state = 5},
+  [362] = {.lex_state = 30, .external_lex_state = 5},
+  [363] = {.lex_state = 30, .external_lex_state = 5},
+  [364] = {.lex_state = 30, .external_lex_state = 5},
+  [365] = {.lex_state = 30, .external_lex_state = 5},
+  [366] = {.lex_state = 30, .external_lex_state = 5},
+  [367] = {.lex_state = 30, .external_lex_state = 5},
+  [368] = {.lex_state = 30, .external_lex_state = 5},
+  [369] = {.lex_state = 30, .external_lex_state = 5},
+  [370] = {.lex_state = 30, .external_lex_state = 5},
+  [371] = {.lex_state = 30, .external_lex_state = 5},
+  [372] = {.lex_state = 30, .external_lex_state = 5},
+  [373] = {.lex_state = 30, .external_lex_state = 5},
+  [374] = {.lex_state = 30, .external_lex_state = 5},
+  [375] = {.lex_state = 30, .external_lex_state = 5},
+  [376] = {.lex_state = 30, .external_lex_state = 5},
+  [377] = {.lex_state = 30, .external_lex_state = 5},
+  [378] = {.lex_state = 30, .external_lex_state = 5},
+  [379] = {.lex_state = 30, .external_lex_state = 5},
+  [380] = {.lex_state = 30, .external_lex_state = 5},
+  [381] = {.lex_state = 30, .external_lex_state = 5},
+  [382] = {.lex_state = 30, .external_lex_state = 5},
+  [383] = {.lex_state = 30, .external_lex_state = 5},
+  [384] = {.lex_state = 30, .external_lex_state = 5},
+  [385] = {.lex_state = 30, .external_lex_state = 5},
+  [386] = {.lex_state = 30, .external_lex_state = 5},
+  [387] = {.lex_state = 30, .external_lex_state = 4},
+  [388] = {.lex_state = 30, .external_lex_state = 4},
+  [389] = {.lex_state = 30, .external_lex_state = 4},
+  [390] = {.lex_state = 30, .external_lex_state = 4},
+  [391] = {.lex_state = 30, .external_lex_state = 5},
+  [392] = {.lex_state = 29, .external_lex_state = 3},
+  [393] = {.lex_state = 29, .external_lex_state = 3},
+  [394] = {.lex_state = 30, .external_lex_state = 5},
+  [395] = {.lex_state = 30, .external_lex_state = 4},
+  [396] = {.lex_state = 29, .external_lex_state = 3},
+  [397] = {.lex_state = 30, .external_lex_state = 5},
+  [398] = {.lex_state = 30, .external_lex_state = 5},
+  [399] = {.lex_state = 30, .external_lex_state = 4},
+  [400] = {.lex_state = 30, .external_lex_state = 4},
+  [401] = {.lex_state = 30, .external_lex_state = 5},
+  [402] = {.lex_state = 30, .external_lex_state = 4},
+  [403] = {.lex_state = 29, .external_lex_state = 3},
+  [404] = {.lex_state = 30, .external_lex_state = 5},
+  [405] = {.lex_state = 30, .external_lex_state = 4},
+  [406] = {.lex_state = 29, .external_lex_state = 3},
+  [407] = {.lex_state = 30, .external_lex_state = 5},
+  [408] = {.lex_state = 30, .external_lex_state = 5},
+  [409] = {.lex_state = 30, .external_lex_state = 5},
+  [410] = {.lex_state = 30, .external_lex_state = 4},
+  [411] = {.lex_state = 30, .external_lex_state = 5},
+  [412] = {.lex_state = 30, .external_lex_state = 5},
+  [413] = {.lex_state = 30, .external_lex_state = 5},
+  [414] = {.lex_state = 30, .external_lex_state = 5},
+  [415] = {.lex_state = 30, .external_lex_state = 5},
+  [416] = {.lex_state = 30, .external_lex_state = 5},
+  [417] = {.lex_state = 30, .external_lex_state = 5},
+  [418] = {.lex_state = 30, .external_lex_state = 5},
+  [419] = {.lex_state = 30, .external_lex_state = 5},
+  [420] = {.lex_state = 30, .external_lex_state = 5},
+  [421] = {.lex_state = 30, .external_lex_state = 5},
+  [422] = {.lex_state = 30, .external_lex_state = 5},
+  [423] = {.lex_state = 30, .external_lex_state = 5},
+  [424] = {.lex_state = 30, .external_lex_state = 5},
+  [425] = {.lex_state = 30, .external_lex_state = 5},
+  [426] = {.lex_state = 30, .external_lex_state = 5},
+  [427] = {.lex_state = 30, .external_lex_state = 4},
+  [428] = {.lex_state = 30, .external_lex_state = 5},
+  [429] = {.lex_state = 30, .external_lex_state = 5},
+  [430] = {.lex_state = 30, .external_lex_state = 5},
+  [431] = {.lex_state = 30, .external_lex_state = 5},
+  [432] = {.lex_state = 30, .external_lex_state = 5},
+  [433] = {.lex_state = 30, .external_lex_state = 5},
+  [434] = {.lex_state = 30, .external_lex_state = 5},
+  [435] = {.lex_state = 30, .external_lex_state = 5},
+  [436] = {.lex_state = 30, .external_lex_state = 5},
+  [437] = {.lex_state = 30, .external_lex_state = 5},
+  [438] = {.lex_state = 30, .external_lex_state = 5},
+  [439] = {.lex_state = 30, .external_lex_state = 5},
+  [440] = {.lex_state = 30, .external_lex_state = 5},
+  [441] = {.lex_state = 30, .external_lex_state = 5},
+  [442] = {.lex_state = 30, .external_lex_state = 5},
+  [443] = {.lex_state = 30, .external_lex_state = 5},
+  [444] = {.lex_state = 30, .external_lex_state = 5},
+  [445] = {.lex_state = 29, .external_lex_state = 2},
+  [446] = {.lex_state = 30, .external_lex_state = 5},
+  [447] = {.lex_state = 29, .external_lex_state = 2},
+  [448] = {.lex_state = 30, .external_lex_state = 5},
+  [449] = {.lex_state = 29, .external_lex_state = 2},
+  [450] = {.lex_state = 30, .external_lex_state = 5},
+  [451] = {.lex_state = 30, .external_lex_state = 5},
+  [452] = {.lex_state = 30, .external_lex_state = 5},
+  [453] = {.lex_state = 30, .external_lex_state = 5},
+  [454] = {.lex_state = 30, .external_lex_state = 5},
+  [455] = {.lex_state = 30, .external_lex_state = 5},
+  [456] = {.lex_state = 30, .external_lex_state = 5},
+  [457] = {.lex_state = 30, .external_lex_state = 5},
+  [458] = {.lex_state = 30, .external_lex_state = 5},
+  [459] = {.lex_state = 30, .external_lex_state = 5},
+  [460] = {.lex_state = 30, .external_lex_state = 5},
+  [461] = {.lex_state = 30, .external_lex_state = 5},
+  [462] = {.lex_state = 30, .external_lex_state = 5},
+  [463] = {.lex_state = 30, .external_lex_state = 5},
+  [464] = {.lex_state = 30, .external_lex_state = 5},
+  [465] = {.lex_state = 30, .external_lex_state = 5},
+  [466] = {.lex_state = 30, .external_lex_state = 5},
+  [467] = {.lex_state = 30, .external_lex_state = 5},
+  [468] = {.lex_state = 30, .external_lex_state = 5},
+  [469] = {.lex_state = 30, .external_lex_state = 5},
+  [470] = {.lex_state = 29, .external_lex_state = 2},
+  [471] = {.lex_state = 30, .external_lex_state = 5},
+  [472] = {.lex_state = 30, .external_lex_state = 5},
+  [473] = {.lex_state = 30, .external_lex_state = 5},
+  [474] = {.lex_state = 30, .external_lex_state = 5},
+  [475] = {.lex_state = 30, .external_lex_state = 5},
+  [476] = {.lex_state = 30, .external_lex_state = 5},
+  [477] = {.lex_state = 30, .external_lex_state = 5},
+  [478] = {.lex_state = 30, .external_lex_state = 5},
+  [479] = {.lex_state = 30, .external_lex_state = 5},
+  [480] = {.lex_state = 30, .external_lex_state = 5},
+  [481] = {.lex_state = 30, .external_lex_state = 5},
+  [482] = {.lex_state = 30, .external_lex_state = 5},
+  [483] = {.lex_state = 30, .external_lex_state = 5},
+  [484] = {.lex_state = 29, .external_lex_state = 2},
+  [485] = {.lex_state = 29, .external_lex_state = 2},
+  [486] = {.lex_state = 29, .external_lex_state = 2},
+  [487] = {.lex_state = 29, .external_lex_state = 2},
+  [488] = {.lex_state = 29, .external_lex_state = 2},
+  [489] = {.lex_state = 29, .external_lex_state = 2},
+  [490] = {.lex_state = 29, .external_lex_state = 2},
+  [491] = {.lex_state = 29, .external_lex_state = 2},
+  [492] = {.lex_state = 29, .external_lex_state = 2},
+  [493] = {.lex_state = 29, .external_lex_state = 2},
+  [494] = {.lex_state = 29, .external_lex_state = 5},
+  [495] = {.lex_state = 32, .external_lex_state = 5},
+  [496] = {.lex_state = 32, .external_lex_state = 5},
+  [497] = {.lex_state = 30, .external_lex_state = 5},
+  [498] = {.lex_state = 30, .external_lex_state = 5},
+  [499] = {.lex_state = 30, .external_lex_state = 5},
+  [500] = {.lex_state = 32, .external_lex_state = 5},
+  [501] = {.lex_state = 32, .external_lex_state = 5},
+  [502] = {.lex_state = 30, .external_lex_state = 5},
+  [503] = {.lex_state = 32, .external_lex_state = 5},
+  [504] = {.lex_state = 30, .external_lex_state = 5},
+  [505] = {.lex_state = 30, .external_lex_state = 5},
+  [506] = {.lex_state = 30, .external_lex_state = 5},
+  [507] = {.lex_state = 30, .external_lex_state = 5},
+  [508] = {.lex_state = 30, .external_lex_state = 5},
+  [509] = {.lex_state = 30, .external_lex_state = 5},
+  [510] = {.lex_state = 32, .external_lex_state = 5},
+  [511] = {.lex_state = 30, .external_lex_state = 5},
+  [512] = {.lex_state = 30, .external_lex_state = 5},
+  [513] = {.lex_state = 30, .external_lex_state = 5},
+  [514] = {.lex_state = 30, .external_lex_state = 5},
+  [515] = {.lex_state = 30, .external_lex_state = 5},
+  [516] = {.lex_state = 30, .external_lex_state = 5},
+  [517] = {.lex_state = 30, .external_lex_state = 5},
+  [518] = {.lex_state = 30, .external_lex_state = 5},
+  [519] = {.lex_state = 30, .external_lex_state = 5},
+  [520] = {.lex_state = 30, .external_lex_state = 5},
+  [521] = {.lex_state = 30, .external_lex_state = 5},
+  [522] = {.lex_state = 30, .external_lex_state = 5},
+  [523] = {.lex_state = 30, .external_lex_state = 5},
+  [524] = {.lex_state = 30, .external_lex_state = 5},
+  [525] = {.lex_state = 30, .external_lex_state = 5},
+  [526] = {.lex_state = 30, .external_lex_state = 5},
+  [527] = {.lex_state = 30, .external_lex_state = 5},
+  [528] = {.lex_state = 30, .external_lex_state = 5},
+  [529] = {.lex_state = 30, .external_lex_state = 5},
+  [530] = {.lex_state = 30, .external_lex_state = 5},
+  [531] = {.lex_state = 30, .external_lex_state = 5},
+  [532] = {.lex_state = 30, .external_lex_state = 5},
+  [533] = {.lex_state = 30, .external_lex_state = 5},
+  [534] = {.lex_state = 30, .external_lex_state = 5},
+  [535] = {.lex_state = 30, .external_lex_state = 5},
+  [536] = {.lex_state = 30, .external_lex_state = 5},
+  [537] = {.lex_state = 30, .external_lex_state = 5},
+  [538] = {.lex_state = 30, .external_lex_state = 5},
+  [539] = {.lex_state = 30, .external_lex_state = 5},
+  [540] = {.lex_state = 30, .external_lex_state = 5},
+  [541] = {.lex_state = 30, .external_lex_state = 5},
+  [542] = {.lex_state = 30, .external_lex_state = 5},
+  [543] = {.lex_state = 30, .external_lex_state = 5},
+  [544] = {.lex_state = 30, .external_lex_state = 5},
+  [545] = {.lex_state = 30, .external_lex_state = 5},
+  [546] = {.lex_state = 30, .external_lex_state = 5},
+  [547] = {.lex_state = 30, .external_lex_state = 5},
+  [548] = {.lex_state = 30, .external_lex_state = 5},
+  [549] = {.lex_state = 30, .external_lex_state = 5},
+  [550] = {.lex_state = 30, .external_lex_state = 5},
+  [551] = {.lex_state = 30, .external_lex_state = 5},
+  [552] = {.lex_state = 30, .external_lex_state = 5},
+  [553] = {.lex_state = 30, .external_lex_state = 5},
+  [554] = {.lex_state = 30, .external_lex_state = 5},
+  [555] = {.lex_state = 30, .external_lex_state = 5},
+  [556] = {.lex_state = 30, .external_lex_state = 5},
+  [557] = {.lex_state = 30, .external_lex_state = 5},
+  [558] = {.lex_state = 30, .external_lex_state = 5},
+  [559] = {.lex_state = 30, .external_lex_state = 5},
+  [560] = {.lex_state = 30, .external_lex_state = 5},
+  [561] = {.lex_state = 30, .external_lex_state = 5},
+  [562] = {.lex_state = 30, .external_lex_state = 5},
+  [563] = {.lex_state = 30, .external_lex_state = 5},
+  [564] = {.lex_state = 30, .external_lex_state = 5},
+  [565] = {.lex_state = 30, .external_lex_state = 5},
+  [566] = {.lex_state = 30, .external_lex_state = 5},
+  [567] = {.lex_state = 30, .external_lex_state = 5},
+  [568] = {.lex_state = 30, .external_lex_state = 5},
+  [569] = {.lex_state = 29, .external_lex_state = 3},
+  [570] = {.lex_state = 29, .external_lex_state = 3},
+  [571] = {.lex_state = 29, .external_lex_state = 3},
+  [572] = {.lex_state = 29, .external_lex_state = 3},
+  [573] = {.lex_state = 29, .external_lex_state = 3},
+  [574] = {.lex_state = 29, .external_lex_state = 3},
+  [575] = {.lex_state = 29, .external_lex_state = 5},
+  [576] = {.lex_state = 29, .external_lex_state = 5},
+  [577] = {.lex_state = 29, .external_lex_state = 2},
+  [578] = {.lex_state = 29, .external_lex_state = 2},
+  [579] = {.lex_state = 29, .external_lex_state = 2},
+  [580] = {.lex_state = 29, .external_lex_state = 2},
+  [581] = {.lex_state = 29, .external_lex_state = 5},
+  [582] = {.lex_state = 29, .external_lex_state = 2},
+  [583] = {.lex_state = 29, .external_lex_state = 5},
+  [584] = {.lex_state = 29, .external_lex_state = 5},
+  [585] = {.lex_state = 29, .external_lex_state = 5},
+  [586] = {.lex_state = 29, .external_lex_state = 5},
+  [587] = {.lex_state = 29, .external_lex_state = 5},
+  [588] = {.lex_state = 29, .external_lex_state = 5},
+  [589] = {.lex_state = 29, .external_lex_state = 5},
+  [590] = {.lex_state = 29, .external_lex_state = 5},
+  [591] = {.lex_state = 29, .external_lex_state = 5},
+  [592] = {.lex_state = 29, .external_lex_state = 5},
+  [593] = {.lex_state = 29, .external_lex_state = 5},
+  [594] = {.lex_state = 29, .external_lex_state = 5},
+  [595] = {.lex_state = 29, .external_lex_state = 5},
+  [596] = {.lex_state = 29, .external_lex_state = 5},
+  [597] = {.lex_state = 29, .external_lex_state = 5},
+  [598] = {.lex_state = 29, .external_lex_state = 5},
+  [599] = {.lex_state = 29, .external_lex_state = 5},
+  [600] = {.lex_state = 29, .external_lex_state = 5},
+  [601] = {.lex_state = 29, .external_lex_state = 5},
+  [602] = {.lex_state = 29, .external_lex_state = 5},
+  [603] = {.lex_state = 29, .external_lex_state = 5},
+  [604] = {.lex_state = 29, .external_lex_state = 5},
+  [605] = {.lex_state = 29, .external_lex_state = 5},
+  [606] = {.lex_state = 29, .external_lex_state = 5},
+  [607] = {.lex_state = 29, .external_lex_state = 5},
+  [608] = {.lex_state = 29, .external_lex_state = 5},
+  [609] = {.lex_state = 29, .external_lex_state = 5},
+  [610] = {.lex_state = 29, .external_lex_state = 5},
+  [611] = {.lex_state = 29, .external_lex_state = 5},
+  [612] = {.lex_state = 29, .external_lex_state = 5},
+  [613] = {.lex_state = 29, .external_lex_state = 5},
+  [614] = {.lex_state = 29, .external_lex_state = 2},
+  [615] = {.lex_state = 30, .external_lex_state = 5},
+  [616] = {.lex_state = 29, .external_lex_state = 2},
+  [617] = {.lex_state = 29, .external_lex_state = 2},
+  [618] = {.lex_state = 29, .external_lex_state = 5},
+  [619] = {.lex_state = 29, .external_lex_state = 5},
+  [620] = {.lex_state = 29, .external_lex_state = 2},
+  [621] = {.lex_state = 29, .external_lex_state = 5},
+  [622] = {.lex_state = 29, .external_lex_state = 2},
+  [623] = {.lex_state = 29, .external_lex_state = 5},
+  [624] = {.lex_state = 29, .external_lex_state = 4},
+  [625] = {.lex_state = 29, .external_lex_state = 5},
+  [626] = {.lex_state = 27, .external_lex_state = 5},
+  [627] = {.lex_state = 29, .external_lex_state = 5},
+  [628] = {.lex_state = 29, .external_lex_state = 5},
+  [629] = {.lex_state = 29, .external_lex_state = 5},
+  [630] = {.lex_state = 29, .external_lex_state = 5},
+  [631] = {.lex_state = 29, .external_lex_state = 5},
+  [632] = {.lex_state = 29, .external_lex_state = 5},
+  [633] = {.lex_state = 29, .external_lex_state = 4},
+  [634] = {.lex_state = 29, .external_lex_state = 5},
+  [635] = {.lex_state = 29, .external_lex_state = 5},
+  [636] = {.lex_state = 29, .external_lex_state = 5},
+  [637] = {.lex_state = 29, .external_lex_state = 5},
+  [638] = {.lex_state = 29, .external_lex_state = 5},
+  [639] = {.lex_state = 29, .external_lex_state = 5},
+  [640] = {.lex_state = 29, .external_lex_state = 5},
+  [641] = {.lex_state = 29, .external_lex_state = 4},
+  [642] = {.lex_state = 29, .external_lex_state = 5},
+  [643] = {.lex_state = 29, .external_lex_state = 5},
+  [644] = {.lex_state = 29, .external_lex_state = 5},
+  [645] = {.lex_state = 29, .external_lex_state = 4},
+  [646] = {.lex_state = 29, .external_lex_state = 2},
+  [647] = {.lex_state = 29, .external_lex_state = 2},
+  [648] = {.lex_state = 29, .external_lex_state = 5},
+  [649] = {.lex_state = 29, .external_lex_state = 4},
+  [650] = {.lex_state = 29, .external_lex_state = 5},
+  [651] = {.lex_state = 29, .external_lex_state = 4},
+  [652] = {.lex_state = 29, .external_lex_state = 4},
+  [653] = {.lex_state = 29, .external_lex_state = 5},
+  [654] = {.lex_state = 29, .external_lex_state = 4},
+  [655] = {.lex_state = 29, .external_lex_state = 5},
+  [656] = {.lex_state = 29, .external_lex_state = 4},
+  [657] = {.lex_state = 29, .external_lex_state = 4},
+  [658] = {.lex_state = 29, .external_lex_state = 4},
+  [659] = {.lex_state = 29, .external_lex_state = 4},
+  [660] = {.lex_state = 29, .external_lex_state = 5},
+  [661] = {.lex_state = 29, .external_lex_state = 4},
+  [662] = {.lex_state = 29, .external_lex_state = 5},
+  [663] = {.lex_state = 29, .external_lex_state = 4},
+  [664] = {.lex_state = 29, .external_lex_state = 4},
+  [665] = {.lex_state = 29, .external_lex_state = 4},
+  [666] = {.lex_state = 29, .external_lex_state = 4},
+  [667] = {.lex_state = 29, .external_lex_state = 4},
+  [668] = {.lex_state = 29, .external_lex_state = 4},
+  [669] = {.lex_state = 29, .external_lex_state = 4},
+  [670] = {.lex_state = 29, .external_lex_state = 4},
+  [671] = {.lex_state = 29, .external_lex_state = 4},
+  [672] = {.lex_state = 29, .external_lex_state = 5},
+  [673] = {.lex_state = 29, .external_lex_state = 4},
+  [674] = {.lex_state = 29, .external_lex_state = 5},
+  [675] = {.lex_state = 29, .external_lex_state = 4},
+  [676] = {.lex_state = 29, .external_lex_state = 4},
+  [677] = {.lex_state = 29, .external_lex_state = 4},
+  [678] = {.lex_state = 29, .external_lex_state = 4},
+  [679] = {.lex_state = 29, .external_lex_state = 5},
+  [680] = {.lex_state = 27, .external_lex_state = 5},
+  [681] = {.lex_state = 29, .external_lex_state = 5},
+  [682] = {.lex_state = 29, .external_lex_state = 5},
+  [683] = {.lex_state = 29, .external_lex_state = 4},
+  [684] = {.lex_state = 29, .external_lex_state = 5},
+  [685] = {.lex_state = 29, .external_lex_state = 5},
+  [686] = {.lex_state = 29, .external_lex_state = 5},
+  [687] = {.lex_state = 29, .external_lex_state = 4},
+  [688] = {.lex_state = 29, .external_lex_state = 5},
   [689] = {.lex_state = 0, .external_lex_state = 2},
-  [690] = {.lex_state = 37, .external_lex_state = 4},
+  [690] = {.lex_state = 29, .external_lex_state = 4},
   [691] = {.lex_state = 0, .external_lex_state = 2},
-  [692] = {.lex_state = 35, .external_lex_state = 5},
-  [693] = {.lex_state = 37, .external_lex_state = 4},
-  [694] = {.lex_state = 37, .external_lex_state = 5},
-  [695] = {.lex_state = 37, .external_lex_state = 5},
-  [696] = {.lex_state = 40, .external_lex_state = 5},
-  [697] = {.lex_state = 35, .external_lex_state = 4},
-  [698] = {.lex_state = 35, .external_lex_state = 4},
-  [699] = {.lex_state = 37, .external_lex_state = 5},
-  [700] = {.lex_state = 37, .external_lex_state = 5},
-  [701] = {.lex_state = 37, .external_lex_state = 5},
-  [702] = {.lex_state = 40, .external_lex_state = 5},
-  [703] = {.lex_state = 35, .external_lex_state = 4},
-  [704] = {.lex_state = 37, .external_lex_state = 5},
-  [705] = {.lex_state = 37, .external_lex_state = 5},
-  [706] = {.lex_state = 37, .external_lex_state = 5},
-  [707] = {.lex_state = 35, .external_lex_state = 5},
-  [708] = {.lex_state = 40, .external_lex_state = 5},
-  [709] = {.lex_state = 37, .external_lex_state = 5},
-  [710] = {.lex_state = 37, .external_lex_state = 5},
-  [711] = {.lex_state = 37, .external_lex_state = 5},
-  [712] = {.lex_state = 35, .external_lex_state = 4},
-  [713] = {.lex_state = 35, .external_lex_state = 5},
-  [714] = {.lex_state = 37, .external_lex_state = 5},
-  [715] = {.lex_state = 35, .external_lex_state = 4},
-  [716] = {.lex_state = 37, .external_lex_state = 5},
-  [717] = {.lex_state = 35, .external_lex_state = 4},
-  [718] = {.lex_state = 37, .external_lex_state = 5},
-  [719] = {.lex_state = 37, .external_lex_state = 5},
-  [720] = {.lex_state = 37, .external_lex_state = 5},
-  [721] = {.lex_state = 35, .external_lex_state = 4},
-  [722] = {.lex_state = 38, .external_lex_state = 6},
-  [723] = {.lex_state = 38, .external_lex_state = 6},
-  [724] = {.lex_state = 35, .external_lex_state = 5},
-  [725] = {.lex_state = 35, .external_lex_state = 4},
-  [726] = {.lex_state = 35, .external_lex_state = 5},
-  [727] = {.lex_state = 35, .external_lex_state = 5},
-  [728] = {.lex_state = 40, .external_lex_state = 5},
-  [729] = {.lex_state = 37, .external_lex_state = 4},
-  [730] = {.lex_state = 35, .external_lex_state = 5},
-  [731] = {.lex_state = 38, .external_lex_state = 6},
-  [732] = {.lex_state = 37, .external_lex_state = 5},
+  [692] = {.lex_state = 27, .external_lex_state = 5},
+  [693] = {.lex_state = 29, .external_lex_state = 4},
+  [694] = {.lex_state = 29, .external_lex_state = 5},
+  [695] = {.lex_state = 29, .external_lex_state = 5},
+  [696] = {.lex_state = 32, .external_lex_state = 5},
+  [697] = {.lex_state = 27, .external_lex_state = 4},
+  [698] = {.lex_state = 27, .external_lex_state = 4},
+  [699] = {.lex_state = 29, .external_lex_state = 5},
+  [700] = {.lex_state = 29, .external_lex_state = 5},
+  [701] = {.lex_state = 29, .external_lex_state = 5},
+  [702] = {.lex_state = 32, .external_lex_state = 5},
+  [703] = {.lex_state = 27, .external_lex_state = 4},
+  [704] = {.lex_state = 29, .external_lex_state = 5},
+  [705] = {.lex_state = 29, .external_lex_state = 5},
+  [706] = {.lex_state = 29, .external_lex_state = 5},
+  [707] = {.lex_state = 27, .external_lex_state = 5},
+  [708] = {.lex_state = 32, .external_lex_state = 5},
+  [709] = {.lex_state = 29, .external_lex_state = 5},
+  [710] = {.lex_state = 29, .external_lex_state = 5},
+  [711] = {.lex_state = 29, .external_lex_state = 5},
+  [712] = {.lex_state = 27, .external_lex_state = 4},
+  [713] = {.lex_state = 27, .external_lex_state = 5},
+  [714] = {.lex_state = 29, .external_lex_state = 5},
+  [715] = {.lex_state = 27, .external_lex_state = 4},
+  [716] = {.lex_state = 29, .external_lex_state = 5},
+  [717] = {.lex_state = 27, .external_lex_state = 4},
+  [718] = {.lex_state = 29, .external_lex_state = 5},
+  [719] = {.lex_state = 29, .external_lex_state = 5},
+  [720] = {.lex_state = 29, .external_lex_state = 5},
+  [721] = {.lex_state = 27, .external_lex_state = 4},
+  [722] = {.lex_state = 30, .external_lex_state = 6},
+  [723] = {.lex_state = 30, .external_lex_state = 6},
+  [724] = {.lex_state = 27, .external_lex_state = 5},
+  [725] = {.lex_state = 27, .external_lex_state = 4},
+  [726] = {.lex_state = 27, .external_lex_state = 5},
+  [727] = {.lex_state = 27, .external_lex_state = 5},
+  [728] = {.lex_state = 32, .external_lex_state = 5},
+  [729] = {.lex_state = 29, .external_lex_state = 4},
+  [730] = {.lex_state = 27, .external_lex_state = 5},
+  [731] = {.lex_state = 30, .external_lex_state = 6},
+  [732] = {.lex_state = 29, .external_lex_state = 5},
   [733] = {.lex_state = 0, .external_lex_state = 2},
-  [734] = {.lex_state = 37, .external_lex_state = 4},
+  [734] = {.lex_state = 29, .external_lex_state = 4},
   [735] = {.lex_state = 0, .external_lex_state = 2},
-  [736] = {.lex_state = 38, .external_lex_state = 6},
-  [737] = {.lex_state = 38, .external_lex_state = 6},
-  [738] = {.lex_state = 38, .external_lex_state = 6},
-  [739] = {.lex_state = 35, .external_lex_state = 5},
-  [740] = {.lex_state = 38, .external_lex_state = 6},
-  [741] = {.lex_state = 38, .external_lex_state = 6},
-  [742] = {.lex_state = 37, .external_lex_state = 5},
-  [743] = {.lex_state = 35, .external_lex_state = 5},
-  [744] = {.lex_state = 35, .external_lex_state = 5},
+  [736] = {.lex_state = 30, .external_lex_state = 6},
+  [737] = {.lex_state = 30, .external_lex_state = 6},
+  [738] = {.lex_state = 30, .external_lex_state = 6},
+  [739] = {.lex_state = 27, .external_lex_state = 5},
+  [740] = {.lex_state = 30, .external_lex_state = 6},
+  [741] = {.lex_state = 30, .external_lex_state = 6},
+  [742] = {.lex_state = 29, .external_lex_state = 5},
+  [743] = {.lex_state = 27, .external_lex_state = 5},
+  [744] = {.lex_state = 27, .external_lex_state = 5},
   [745] = {.lex_state = 0, .external_lex_state = 2},
-  [746] = {.lex_state = 37, .external_lex_state = 5},
-  [747] = {.lex_state = 38, .external_lex_state = 6},
+  [746] = {.lex_state = 29, .external_lex_state = 5},
+  [747] = {.lex_state = 30, .external_lex_state = 6},
   [748] = {.lex_state = 0, .external_lex_state = 7},
-  [749] = {.lex_state = 38, .external_lex_state = 5},
-  [750] = {.lex_state = 37, .external_lex_state = 5},
-  [751] = {.lex_state = 35, .external_lex_state = 5},
+  [749] = {.lex_state = 30, .external_lex_state = 5},
+  [750] = {.lex_state = 29, .external_lex_state = 5},
+  [751] = {.lex_state = 27, .external_lex_state = 5},
   [752] = {.lex_state = 0, .external_lex_state = 4},
   [753] = {.lex_state = 0, .external_lex_state = 4},
-  [754] = {.lex_state = 37, .external_lex_state = 5},
-  [755] = {.lex_state = 37, .external_lex_state = 5},
-  [756] = {.lex_state = 38, .external_lex_state = 5},
-  [757] = {.lex_state = 35, .external_lex_state = 5},
-  [758] = {.lex_state = 35, .external_lex_state = 5},
+  [754] = {.lex_state = 29, .external_lex_state = 5},
+  [755] = {.lex_state = 29, .external_lex_state = 5},
+  [756] = {.lex_state = 30, .external_lex_state = 5},
+  [757] = {.lex_state = 27, .external_lex_state = 5},
+  [758] = {.lex_state = 27, .external_lex_state = 5},
   [759] = {.lex_state = 0, .external_lex_state = 7},
-  [760] = {.lex_state = 37, .external_lex_state = 5},
-  [761] = {.lex_state = 37, .external_lex_state = 5},
-  [762] = {.lex_state = 40, .external_lex_state = 4},
-  [763] = {.lex_state = 37, .external_lex_state = 4},
-  [764] = {.lex_state = 38, .external_lex_state = 5},
-  [765] = {.lex_state = 35, .external_lex_state = 5},
-  [766] = {.lex_state = 38, .external_lex_state = 5},
+  [760] = {.lex_state = 29, .external_lex_state = 5},
+  [761] = {.lex_state = 29, .external_lex_state = 5},
+  [762] = {.lex_state = 32, .external_lex_state = 4},
+  [763] = {.lex_state = 29, .external_lex_state = 4},
+  [764] = {.lex_state = 30, .external_lex_state = 5},
+  [765] = {.lex_state = 27, .external_lex_state = 5},
+  [766] = {.lex_state = 30, .external_lex_state = 5},
   [767] = {.lex_state = 0, .external_lex_state = 7},
-  [768] = {.lex_state = 35, .external_lex_state = 5},
-  [769] = {.lex_state = 35, .external_lex_state = 5},
-  [770] = {.lex_state = 37, .external_lex_state = 5},
-  [771] = {.lex_state = 37, .external_lex_state = 5},
+  [768] = {.lex_state = 27, .external_lex_state = 5},
+  [769] = {.lex_state = 27, .external_lex_state = 5},
+  [770] = {.lex_state = 29, .external_lex_state = 5},
+  [771] = {.lex_state = 29, .external_lex_state = 5},
   [772] = {.lex_state = 0, .external_lex_state = 4},
   [773] = {.lex_state = 0, .external_lex_state = 4},
-  [774] = {.lex_state = 35, .external_lex_state = 5},
-  [775] = {.lex_state = 37, .external_lex_state = 5},
-  [776] = {.lex_state = 37, .external_lex_state = 5},
-  [777] = {.lex_state = 38, .external_lex_state = 5},
-  [778] = {.lex_state = 37, .external_lex_state = 5},
-  [779] = {.lex_state = 37, .external_lex_state = 5},
-  [780] = {.lex_state = 37, .external_lex_state = 5},
-  [781] = {.lex_state = 37, .external_lex_state = 5},
+  [774] = {.lex_state = 27, .external_lex_state = 5},
+  [775] = {.lex_state = 29, .external_lex_state = 5},
+  [776] = {.lex_state = 29, .external_lex_state = 5},
+  [777] = {.lex_state = 30, .external_lex_state = 5},
+  [778] = {.lex_state = 29, .external_lex_state = 5},
+  [779] = {.lex_state = 29, .external_lex_state = 5},
+  [780] = {.lex_state = 29, .external_lex_state = 5},
+  [781] = {.lex_state = 29, .external_lex_state = 5},
   [782] = {.lex_state = 0, .external_lex_state = 4},
-  [783] = {.lex_state = 37, .external_lex_state = 5},
-  [784] = {.lex_state = 35, .external_lex_state = 5},
-  [785] = {.lex_state = 37, .external_lex_state = 5},
-  [786] = {.lex_state = 37, .external_lex_state = 4},
-  [787] = {.lex_state = 37, .external_lex_state = 5},
-  [788] = {.lex_state = 37, .external_lex_state = 5},
+  [783] = {.lex_state = 29, .external_lex_state = 5},
+  [784] = {.lex_state = 27, .external_lex_state = 5},
+  [785] = {.lex_state = 29, .external_lex_state = 5},
+  [786] = {.lex_state = 29, .external_lex_state = 4},
+  [787] = {.lex_state = 29, .external_lex_state = 5},
+  [788] = {.lex_state = 29, .external_lex_state = 5},
   [789] = {.lex_state = 0, .external_lex_state = 7},
   [790] = {.lex_state = 0, .external_lex_state = 4},
-  [791] = {.lex_state = 37, .external_lex_state = 5},
-  [792] = {.lex_state = 37, .external_lex_state = 5},
-  [793] = {.lex_state = 37, .external_lex_state = 5},
-  [794] = {.lex_state = 37, .external_lex_state = 4},
+  [791] = {.lex_state = 29, .external_lex_state = 5},
+  [792] = {.lex_state = 29, .external_lex_state = 5},
+  [793] = {.lex_state = 29, .external_lex_state = 5},
+  [794] = {.lex_state = 29, .external_lex_state = 4},
   [795] = {.lex_state = 0, .external_lex_state = 7},
-  [796] = {.lex_state = 37, .external_lex_state = 5},
-  [797] = {.lex_state = 37, .external_lex_state = 4},
+  [796] = {.lex_state = 29, .external_lex_state = 5},
+  [797] = {.lex_state = 29, .external_lex_state = 4},
   [798] = {.lex_state = 0, .external_lex_state = 4},
-  [799] = {.lex_state = 38, .external_lex_state = 5},
+  [799] = {.lex_state = 30, .external_lex_state = 5},
   [800] = {.lex_state = 0, .external_lex_state = 4},
   [801] = {.lex_state = 0, .external_lex_state = 4},
   [802] = {.lex_state = 0, .external_lex_state = 4},
@@ -7351,11 +7350,11 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [806] = {.lex_state = 0, .external_lex_state = 4},
   [807] = {.lex_state = 0, .external_lex_state = 4},
   [808] = {.lex_state = 0, .external_lex_state = 4},
-  [809] = {.lex_state = 37, .external_lex_state = 5},
+  [809] = {.lex_state = 29, .external_lex_state = 5},
   [810] = {.lex_state = 0, .external_lex_state = 4},
   [811] = {.lex_state = 0, .external_lex_state = 4},
   [812] = {.lex_state = 0, .external_lex_state = 4},
-  [813] = {.lex_state = 37, .external_lex_state = 5},
+  [813] = {.lex_state = 29, .external_lex_state = 5},
   [814] = {.lex_state = 0, .external_lex_state = 4},
   [815] = {.lex_state = 0, .external_lex_state = 4},
   [816] = {.lex_state = 0, .external_lex_state = 4},
@@ -7368,9 +7367,9 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [823] = {.lex_state = 0, .external_lex_state = 4},
   [824] = {.lex_state = 0, .external_lex_state = 4},
   [825] = {.lex_state = 0, .external_lex_state = 4},
-  [826] = {.lex_state = 37, .external_lex_state = 5},
+  [826] = {.lex_state = 29, .external_lex_state = 5},
   [827] = {.lex_state = 0, .external_lex_state = 4},
-  [828] = {.lex_state = 37, .external_lex_state = 5},
+  [828] = {.lex_state = 29, .external_lex_state = 5},
   [829] = {.lex_state = 0, .external_lex_state = 4},
   [830] = {.lex_state = 0, .external_lex_state = 4},
   [831] = {.lex_state = 0, .external_lex_state = 4},
@@ -7379,15 +7378,15 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [834] = {.lex_state = 0, .external_lex_state = 4},
   [835] = {.lex_state = 0, .external_lex_state = 4},
   [836] = {.lex_state = 0, .external_lex_state = 5},
-  [837] = {.lex_state = 37, .external_lex_state = 5},
+  [837] = {.lex_state = 29, .external_lex_state = 5},
   [838] = {.lex_state = 0, .external_lex_state = 4},
   [839] = {.lex_state = 0, .external_lex_state = 4},
   [840] = {.lex_state = 0, .external_lex_state = 4},
   [841] = {.lex_state = 0, .external_lex_state = 4},
   [842] = {.lex_state = 0, .external_lex_state = 4},
-  [843] = {.lex_state = 37, .external_lex_state = 5},
+  [843] = {.lex_state = 29, .external_lex_state = 5},
   [844] = {.lex_state = 0, .external_lex_state = 4},
-  [845] = {.lex_state = 37, .external_lex_state = 5},
+  [845] = {.lex_state = 29, .external_lex_state = 5},
   [846] = {.lex_state = 0, .external_lex_state = 4},
   [847] = {.lex_state = 0, .external_lex_state = 4},
   [848] = {.lex_state = 0, .external_lex_state = 4},
@@ -7395,10 +7394,10 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [850] = {.lex_state = 0, .external_lex_state = 5},
   [851] = {.lex_state = 0, .external_lex_state = 4},
   [852] = {.lex_state = 0, .external_lex_state = 4},
-  [853] = {.lex_state = 37, .external_lex_state = 5},
+  [853] = {.lex_state = 29, .external_lex_state = 5},
   [854] = {.lex_state = 0, .external_lex_state = 4},
   [855] = {.lex_state = 0, .external_lex_state = 4},
-  [856] = {.lex_state = 37, .external_lex_state = 5},
+  [856] = {.lex_state = 29, .external_lex_state = 5},
   [857] = {.lex_state = 0, .external_lex_state = 4},
   [858] = {.lex_state = 0, .external_lex_state = 4},
   [859] = {.lex_state = 0, .external_lex_state = 5},
@@ -7407,27 +7406,27 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [862] = {.lex_state = 0, .external_lex_state = 4},
   [863] = {.lex_state = 0, .external_lex_state = 4},
   [864] = {.lex_state = 0, .external_lex_state = 5},
-  [865] = {.lex_state = 35, .external_lex_state = 5},
+  [865] = {.lex_state = 27, .external_lex_state = 5},
   [866] = {.lex_state = 0, .external_lex_state = 4},
-  [867] = {.lex_state = 35, .external_lex_state = 5},
-  [868] = {.lex_state = 38, .external_lex_state = 5},
+  [867] = {.lex_state = 27, .external_lex_state = 5},
+  [868] = {.lex_state = 30, .external_lex_state = 5},
   [869] = {.lex_state = 0, .external_lex_state = 4},
   [870] = {.lex_state = 0, .external_lex_state = 4},
-  [871] = {.lex_state = 37, .external_lex_state = 5},
+  [871] = {.lex_state = 29, .external_lex_state = 5},
   [872] = {.lex_state = 0, .external_lex_state = 4},
   [873] = {.lex_state = 0, .external_lex_state = 4},
   [874] = {.lex_state = 0, .external_lex_state = 4},
   [875] = {.lex_state = 0, .external_lex_state = 4},
   [876] = {.lex_state = 0, .external_lex_state = 4},
   [877] = {.lex_state = 0, .external_lex_state = 4},
-  [878] = {.lex_state = 37, .external_lex_state = 5},
+  [878] = {.lex_state = 29, .external_lex_state = 5},
   [879] = {.lex_state = 0, .external_lex_state = 4},
   [880] = {.lex_state = 0, .external_lex_state = 4},
   [881] = {.lex_state = 0, .external_lex_state = 4},
   [882] = {.lex_state = 0, .external_lex_state = 4},
   [883] = {.lex_state = 0, .external_lex_state = 4},
   [884] = {.lex_state = 0, .external_lex_state = 4},
-  [885] = {.lex_state = 37, .external_lex_state = 5},
+  [885] = {.lex_state = 29, .external_lex_state = 5},
   [886] = {.lex_state = 0, .external_lex_state = 4},
   [887] = {.lex_state = 0, .external_lex_state = 4},
   [888] = {.lex_state = 0, .external_lex_state = 4},
@@ -7438,14 +7437,14 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [893] = {.lex_state = 0, .external_lex_state = 4},
   [894] = {.lex_state = 0, .external_lex_state = 4},
   [895] = {.lex_state = 0, .external_lex_state = 4},
-  [896] = {.lex_state = 37, .external_lex_state = 5},
+  [896] = {.lex_state = 29, .external_lex_state = 5},
   [897] = {.lex_state = 0, .external_lex_state = 4},
   [898] = {.lex_state = 0, .external_lex_state = 4},
   [899] = {.lex_state = 0, .external_lex_state = 4},
   [900] = {.lex_state = 0, .external_lex_state = 4},
   [901] = {.lex_state = 0, .external_lex_state = 4},
   [902] = {.lex_state = 0, .external_lex_state = 4},
-  [903] = {.lex_state = 37, .external_lex_state = 5},
+  [903] = {.lex_state = 29, .external_lex_state = 5},
   [904] = {.lex_state = 0, .external_lex_state = 4},
   [905] = {.lex_state = 0, .external_lex_state = 4},
   [906] = {.lex_state = 0, .external_lex_state = 4},
@@ -7466,11 +7465,11 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [921] = {.lex_state = 0, .external_lex_state = 4},
   [922] = {.lex_state = 0, .external_lex_state = 4},
   [923] = {.lex_state = 0, .external_lex_state = 4},
-  [924] = {.lex_state = 35, .external_lex_state = 5},
-  [925] = {.lex_state = 37, .external_lex_state = 5},
+  [924] = {.lex_state = 27, .external_lex_state = 5},
+  [925] = {.lex_state = 29, .external_lex_state = 5},
   [926] = {.lex_state = 0, .external_lex_state = 5},
   [927] = {.lex_state = 0, .external_lex_state = 5},
-  [928] = {.lex_state = 35, .external_lex_state = 5},
+  [928] = {.lex_state = 27, .external_lex_state = 5},
   [929] = {.lex_state = 0, .external_lex_state = 4},
   [930] = {.lex_state = 0, .external_lex_state = 4},
   [931] = {.lex_state = 0, .external_lex_state = 4},
@@ -7488,7 +7487,7 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [943] = {.lex_state = 0, .external_lex_state = 4},
   [944] = {.lex_state = 0, .external_lex_state = 4},
   [945] = {.lex_state = 0, .external_lex_state = 4},
-  [946] = {.lex_state = 35, .external_lex_state = 5},
+  [946] = {.lex_state = 27, .external_lex_state = 5},
   [947] = {.lex_state = 0, .external_lex_state = 4},
   [948] = {.lex_state = 0, .external_lex_state = 4},
   [949] = {.lex_state = 0, .external_lex_state = 4},
@@ -7504,8 +7503,8 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [959] = {.lex_state = 0, .external_lex_state = 4},
   [960] = {.lex_state = 0, .external_lex_state = 5},
   [961] = {.lex_state = 0, .external_lex_state = 4},
-  [962] = {.lex_state = 37, .external_lex_state = 5},
-  [963] = {.lex_state = 37, .external_lex_state = 5},
+  [962] = {.lex_state = 29, .external_lex_state = 5},
+  [963] = {.lex_state = 29, .external_lex_state = 5},
   [964] = {.lex_state = 0, .external_lex_state = 4},
   [965] = {.lex_state = 0, .external_lex_state = 4},
   [966] = {.lex_state = 0, .external_lex_state = 4},
@@ -7529,21 +7528,21 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [984] = {.lex_state = 0, .external_lex_state = 5},
   [985] = {.lex_state = 0, .external_lex_state = 5},
   [986] = {.lex_state = 0, .external_lex_state = 4},
-  [987] = {.lex_state = 35, .external_lex_state = 5},
+  [987] = {.lex_state = 27, .external_lex_state = 5},
   [988] = {.lex_state = 0, .external_lex_state = 4},
-  [989] = {.lex_state = 35, .external_lex_state = 5},
+  [989] = {.lex_state = 27, .external_lex_state = 5},
   [990] = {.lex_state = 0, .external_lex_state = 4},
   [991] = {.lex_state = 0, .external_lex_state = 4},
   [992] = {.lex_state = 0, .external_lex_state = 4},
   [993] = {.lex_state = 0, .external_lex_state = 4},
   [994] = {.lex_state = 0, .external_lex_state = 4},
-  [995] = {.lex_state = 38, .external_lex_state = 6},
+  [995] = {.lex_state = 30, .external_lex_state = 6},
   [996] = {.lex_state = 0, .external_lex_state = 4},
-  [997] = {.lex_state = 37, .external_lex_state = 5},
+  [997] = {.lex_state = 29, .external_lex_state = 5},
   [998] = {.lex_state = 0, .external_lex_state = 4},
   [999] = {.lex_state = 0, .external_lex_state = 4},
   [1000] = {.lex_state = 0, .external_lex_state = 4},
-  [1001] = {.lex_state = 37, .external_lex_state = 5},
+  [1001] = {.lex_state = 29, .external_lex_state = 5},
   [1002] = {.lex_state = 0, .external_lex_state = 4},
   [1003] = {.lex_state = 0, .external_lex_state = 4},
   [1004] = {.lex_state = 0, .external_lex_state = 4},
@@ -7554,23 +7553,23 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1009] = {.lex_state = 0, .external_lex_state = 4},
   [1010] = {.lex_state = 0, .external_lex_state = 4},
   [1011] = {.lex_state = 0, .external_lex_state = 4},
-  [1012] = {.lex_state = 37, .external_lex_state = 5},
-  [1013] = {.lex_state = 37, .external_lex_state = 5},
+  [1012] = {.lex_state = 29, .external_lex_state = 5},
+  [1013] = {.lex_state = 29, .external_lex_state = 5},
   [1014] = {.lex_state = 0, .external_lex_state = 4},
-  [1015] = {.lex_state = 37, .external_lex_state = 5},
-  [1016] = {.lex_state = 37, .external_lex_state = 5},
+  [1015] = {.lex_state = 29, .external_lex_state = 5},
+  [1016] = {.lex_state = 29, .external_lex_state = 5},
   [1017] = {.lex_state = 0, .external_lex_state = 4},
   [1018] = {.lex_state = 0, .external_lex_state = 4},
   [1019] = {.lex_state = 0, .external_lex_state = 4},
   [1020] = {.lex_state = 0, .external_lex_state = 4},
   [1021] = {.lex_state = 0, .external_lex_state = 4},
-  [1022] = {.lex_state = 37, .external_lex_state = 5},
+  [1022] = {.lex_state = 29, .external_lex_state = 5},
   [1023] = {.lex_state = 0, .external_lex_state = 4},
   [1024] = {.lex_state = 0, .external_lex_state = 4},
-  [1025] = {.lex_state = 35, .external_lex_state = 5},
+  [1025] = {.lex_state = 27, .external_lex_state = 5},
   [1026] = {.lex_state = 0, .external_lex_state = 4},
-  [1027] = {.lex_state = 35, .external_lex_state = 5},
-  [1028] = {.lex_state = 35, .external_lex_state = 5},
+  [1027] = {.lex_state = 27, .external_lex_state = 5},
+  [1028] = {.lex_state = 27, .external_lex_state = 5},
   [1029] = {.lex_state = 0, .external_lex_state = 4},
   [1030] = {.lex_state = 0, .external_lex_state = 4},
   [1031] = {.lex_state = 0, .external_lex_state = 4},
@@ -7579,7 +7578,7 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1034] = {.lex_state = 0, .external_lex_state = 4},
   [1035] = {.lex_state = 0, .external_lex_state = 4},
   [1036] = {.lex_state = 0, .external_lex_state = 4},
-  [1037] = {.lex_state = 37, .external_lex_state = 5},
+  [1037] = {.lex_state = 29, .external_lex_state = 5},
   [1038] = {.lex_state = 0, .external_lex_state = 5},
   [1039] = {.lex_state = 0, .external_lex_state = 4},
   [1040] = {.lex_state = 0, .external_lex_state = 4},
@@ -7595,7 +7594,7 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1050] = {.lex_state = 0, .external_lex_state = 4},
   [1051] = {.lex_state = 0, .external_lex_state = 4},
   [1052] = {.lex_state = 0, .external_lex_state = 4},
-  [1053] = {.lex_state = 35, .external_lex_state = 5},
+  [1053] = {.lex_state = 27, .external_lex_state = 5},
   [1054] = {.lex_state = 0, .external_lex_state = 4},
   [1055] = {.lex_state = 0, .external_lex_state = 4},
   [1056] = {.lex_state = 0, .external_lex_state = 5},
@@ -7604,12 +7603,12 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1059] = {.lex_state = 0, .external_lex_state = 5},
   [1060] = {.lex_state = 0, .external_lex_state = 5},
   [1061] = {.lex_state = 0, .external_lex_state = 4},
-  [1062] = {.lex_state = 37, .external_lex_state = 5},
+  [1062] = {.lex_state = 29, .external_lex_state = 5},
   [1063] = {.lex_state = 0, .external_lex_state = 5},
   [1064] = {.lex_state = 0, .external_lex_state = 5},
   [1065] = {.lex_state = 0, .external_lex_state = 5},
   [1066] = {.lex_state = 0, .external_lex_state = 4},
-  [1067] = {.lex_state = 35, .external_lex_state = 5},
+  [1067] = {.lex_state = 27, .external_lex_state = 5},
   [1068] = {.lex_state = 0, .external_lex_state = 5},
   [1069] = {.lex_state = 0, .external_lex_state = 5},
   [1070] = {.lex_state = 0, .external_lex_state = 5},
@@ -7623,7 +7622,7 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1078] = {.lex_state = 0, .external_lex_state = 5},
   [1079] = {.lex_state = 0, .external_lex_state = 4},
   [1080] = {.lex_state = 0, .external_lex_state = 4},
-  [1081] = {.lex_state = 37, .external_lex_state = 5},
+  [1081] = {.lex_state = 29, .external_lex_state = 5},
   [1082] = {.lex_state = 0, .external_lex_state = 5},
   [1083] = {.lex_state = 0, .external_lex_state = 5},
   [1084] = {.lex_state = 0, .external_lex_state = 5},
@@ -7632,7 +7631,7 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1087] = {.lex_state = 0, .external_lex_state = 4},
   [1088] = {.lex_state = 0, .external_lex_state = 5},
   [1089] = {.lex_state = 0, .external_lex_state = 4},
-  [1090] = {.lex_state = 37, .external_lex_state = 5},
+  [1090] = {.lex_state = 29, .external_lex_state = 5},
   [1091] = {.lex_state = 0, .external_lex_state = 5},
   [1092] = {.lex_state = 0, .external_lex_state = 4},
   [1093] = {.lex_state = 0, .external_lex_state = 5},
@@ -7640,56 +7639,56 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1095] = {.lex_state = 0, .external_lex_state = 5},
   [1096] = {.lex_state = 0, .external_lex_state = 5},
   [1097] = {.lex_state = 0, .external_lex_state = 4},
-  [1098] = {.lex_state = 37, .external_lex_state = 5},
+  [1098] = {.lex_state = 29, .external_lex_state = 5},
   [1099] = {.lex_state = 0, .external_lex_state = 5},
   [1100] = {.lex_state = 0, .external_lex_state = 5},
-  [1101] = {.lex_state = 37, .external_lex_state = 5},
+  [1101] = {.lex_state = 29, .external_lex_state = 5},
   [1102] = {.lex_state = 0, .external_lex_state = 5},
   [1103] = {.lex_state = 0, .external_lex_state = 5},
-  [1104] = {.lex_state = 35, .external_lex_state = 5},
+  [1104] = {.lex_state = 27, .external_lex_state = 5},
   [1105] = {.lex_state = 0, .external_lex_state = 5},
-  [1106] = {.lex_state = 37, .external_lex_state = 5},
+  [1106] = {.lex_state = 29, .external_lex_state = 5},
   [1107] = {.lex_state = 0, .external_lex_state = 5},
   [1108] = {.lex_state = 0, .external_lex_state = 4},
   [1109] = {.lex_state = 0, .external_lex_state = 5},
   [1110] = {.lex_state = 0, .external_lex_state = 5},
-  [1111] = {.lex_state = 37, .external_lex_state = 5},
-  [1112] = {.lex_state = 35, .external_lex_state = 5},
+  [1111] = {.lex_state = 29, .external_lex_state = 5},
+  [1112] = {.lex_state = 27, .external_lex_state = 5},
   [1113] = {.lex_state = 0, .external_lex_state = 5},
-  [1114] = {.lex_state = 37, .external_lex_state = 5},
+  [1114] = {.lex_state = 29, .external_lex_state = 5},
   [1115] = {.lex_state = 0, .external_lex_state = 4},
-  [1116] = {.lex_state = 35, .external_lex_state = 5},
+  [1116] = {.lex_state = 27, .external_lex_state = 5},
   [1117] = {.lex_state = 0, .external_lex_state = 4},
-  [1118] = {.lex_state = 35, .external_lex_state = 5},
+  [1118] = {.lex_state = 27, .external_lex_state = 5},
   [1119] = {.lex_state = 0, .external_lex_state = 4},
   [1120] = {.lex_state = 0, .external_lex_state = 4},
   [1121] = {.lex_state = 0, .external_lex_state = 5},
-  [1122] = {.lex_state = 37, .external_lex_state = 5},
+  [1122] = {.lex_state = 29, .external_lex_state = 5},
   [1123] = {.lex_state = 0, .external_lex_state = 4},
   [1124] = {.lex_state = 0, .external_lex_state = 5},
   [1125] = {.lex_state = 0, .external_lex_state = 4},
-  [1126] = {.lex_state = 35, .external_lex_state = 5},
+  [1126] = {.lex_state = 27, .external_lex_state = 5},
   [1127] = {.lex_state = 0, .external_lex_state = 5},
   [1128] = {.lex_state = 0, .external_lex_state = 5},
   [1129] = {.lex_state = 0, .external_lex_state = 4},
-  [1130] = {.lex_state = 35, .external_lex_state = 5},
+  [1130] = {.lex_state = 27, .external_lex_state = 5},
   [1131] = {.lex_state = 0, .external_lex_state = 5},
   [1132] = {.lex_state = 0, .external_lex_state = 4},
   [1133] = {.lex_state = 0, .external_lex_state = 5},
-  [1134] = {.lex_state = 37, .external_lex_state = 5},
+  [1134] = {.lex_state = 29, .external_lex_state = 5},
   [1135] = {.lex_state = 0, .external_lex_state = 4},
   [1136] = {.lex_state = 0, .external_lex_state = 5},
-  [1137] = {.lex_state = 37, .external_lex_state = 5},
+  [1137] = {.lex_state = 29, .external_lex_state = 5},
   [1138] = {.lex_state = 0, .external_lex_state = 5},
   [1139] = {.lex_state = 0, .external_lex_state = 5},
   [1140] = {.lex_state = 0, .external_lex_state = 5},
   [1141] = {.lex_state = 0, .external_lex_state = 5},
-  [1142] = {.lex_state = 37, .external_lex_state = 5},
+  [1142] = {.lex_state = 29, .external_lex_state = 5},
   [1143] = {.lex_state = 0, .external_lex_state = 5},
   [1144] = {.lex_state = 0, .external_lex_state = 5},
   [1145] = {.lex_state = 0, .external_lex_state = 5},
   [1146] = {.lex_state = 0, .external_lex_state = 5},
-  [1147] = {.lex_state = 35, .external_lex_state = 5},
+  [1147] = {.lex_state = 27, .external_lex_state = 5},
   [1148] = {.lex_state = 0, .external_lex_state = 5},
   [1149] = {.lex_state = 0, .external_lex_state = 4},
   [1150] = {.lex_state = 0, .external_lex_state = 4},
@@ -7698,45 +7697,45 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1153] = {.lex_state = 0, .external_lex_state = 4},
   [1154] = {.lex_state = 0, .external_lex_state = 5},
   [1155] = {.lex_state = 0, .external_lex_state = 5},
-  [1156] = {.lex_state = 37, .external_lex_state = 5},
+  [1156] = {.lex_state = 29, .external_lex_state = 5},
   [1157] = {.lex_state = 0, .external_lex_state = 5},
   [1158] = {.lex_state = 0, .external_lex_state = 5},
-  [1159] = {.lex_state = 37, .external_lex_state = 5},
-  [1160] = {.lex_state = 35, .external_lex_state = 5},
+  [1159] = {.lex_state = 29, .external_lex_state = 5},
+  [1160] = {.lex_state = 27, .external_lex_state = 5},
   [1161] = {.lex_state = 0, .external_lex_state = 5},
   [1162] = {.lex_state = 0, .external_lex_state = 4},
-  [1163] = {.lex_state = 37, .external_lex_state = 5},
+  [1163] = {.lex_state = 29, .external_lex_state = 5},
   [1164] = {.lex_state = 0, .external_lex_state = 5},
   [1165] = {.lex_state = 0, .external_lex_state = 5},
   [1166] = {.lex_state = 0, .external_lex_state = 5},
-  [1167] = {.lex_state = 37, .external_lex_state = 5},
-  [1168] = {.lex_state = 37, .external_lex_state = 5},
+  [1167] = {.lex_state = 29, .external_lex_state = 5},
+  [1168] = {.lex_state = 29, .external_lex_state = 5},
   [1169] = {.lex_state = 0, .external_lex_state = 5},
   [1170] = {.lex_state = 0, .external_lex_state = 5},
   [1171] = {.lex_state = 0, .external_lex_state = 5},
   [1172] = {.lex_state = 0, .external_lex_state = 5},
   [1173] = {.lex_state = 0, .external_lex_state = 5},
-  [1174] = {.lex_state = 37, .external_lex_state = 5},
-  [1175] = {.lex_state = 35, .external_lex_state = 5},
+  [1174] = {.lex_state = 29, .external_lex_state = 5},
+  [1175] = {.lex_state = 27, .external_lex_state = 5},
   [1176] = {.lex_state = 0, .external_lex_state = 4},
-  [1177] = {.lex_state = 37, .external_lex_state = 5},
+  [1177] = {.lex_state = 29, .external_lex_state = 5},
   [1178] = {.lex_state = 0, .external_lex_state = 4},
-  [1179] = {.lex_state = 37, .external_lex_state = 5},
+  [1179] = {.lex_state = 29, .external_lex_state = 5},
   [1180] = {.lex_state = 0, .external_lex_state = 4},
   [1181] = {.lex_state = 0, .external_lex_state = 5},
   [1182] = {.lex_state = 0, .external_lex_state = 4},
-  [1183] = {.lex_state = 35, .external_lex_state = 5},
+  [1183] = {.lex_state = 27, .external_lex_state = 5},
   [1184] = {.lex_state = 0, .external_lex_state = 5},
   [1185] = {.lex_state = 0, .external_lex_state = 4},
   [1186] = {.lex_state = 0, .external_lex_state = 5},
   [1187] = {.lex_state = 0, .external_lex_state = 4},
   [1188] = {.lex_state = 0, .external_lex_state = 5},
   [1189] = {.lex_state = 0, .external_lex_state = 5},
-  [1190] = {.lex_state = 35, .external_lex_state = 5},
-  [1191] = {.lex_state = 37, .external_lex_state = 5},
+  [1190] = {.lex_state = 27, .external_lex_state = 5},
+  [1191] = {.lex_state = 29, .external_lex_state = 5},
   [1192] = {.lex_state = 0, .external_lex_state = 5},
   [1193] = {.lex_state = 0, .external_lex_state = 5},
-  [1194] = {.lex_state = 18, .external_lex_state = 5},
+  [1194] = {.lex_state = 15, .external_lex_state = 5},
   [1195] = {.lex_state = 0, .external_lex_state = 5},
   [1196] = {.lex_state = 0, .external_lex_state = 5},
   [1197] = {.lex_state = 0, .external_lex_state = 5},
@@ -7747,7 +7746,7 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1202] = {.lex_state = 0, .external_lex_state = 5},
   [1203] = {.lex_state = 0, .external_lex_state = 5},
   [1204] = {.lex_state = 0, .external_lex_state = 5},
-  [1205] = {.lex_state = 37, .external_lex_state = 5},
+  [1205] = {.lex_state = 29, .external_lex_state = 5},
   [1206] = {.lex_state = 0, .external_lex_state = 5},
   [1207] = {.lex_state = 0, .external_lex_state = 5},
   [1208] = {.lex_state = 0, .external_lex_state = 5},
@@ -7762,11 +7761,11 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1217] = {.lex_state = 0, .external_lex_state = 5},
   [1218] = {.lex_state = 0, .external_lex_state = 5},
   [1219] = {.lex_state = 0, .external_lex_state = 5},
-  [1220] = {.lex_state = 37, .external_lex_state = 5},
+  [1220] = {.lex_state = 29, .external_lex_state = 5},
   [1221] = {.lex_state = 0, .external_lex_state = 5},
   [1222] = {.lex_state = 0, .external_lex_state = 5},
-  [1223] = {.lex_state = 37, .external_lex_state = 5},
-  [1224] = {.lex_state = 18, .external_lex_state = 5},
+  [1223] = {.lex_state = 29, .external_lex_state = 5},
+  [1224] = {.lex_state = 15, .external_lex_state = 5},
   [1225] = {.lex_state = 0, .external_lex_state = 5},
   [1226] = {.lex_state = 0, .external_lex_state = 5},
   [1227] = {.lex_state = 0, .external_lex_state = 5},
@@ -7784,29 +7783,29 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1239] = {.lex_state = 0, .external_lex_state = 5},
   [1240] = {.lex_state = 0, .external_lex_state = 5},
   [1241] = {.lex_state = 0, .external_lex_state = 5},
-  [1242] = {.lex_state = 37, .external_lex_state = 5},
+  [1242] = {.lex_state = 29, .external_lex_state = 5},
   [1243] = {.lex_state = 0, .external_lex_state = 5},
   [1244] = {.lex_state = 0, .external_lex_state = 5},
   [1245] = {.lex_state = 0, .external_lex_state = 5},
-  [1246] = {.lex_state = 35, .external_lex_state = 5},
+  [1246] = {.lex_state = 27, .external_lex_state = 5},
   [1247] = {.lex_state = 0, .external_lex_state = 5},
   [1248] = {.lex_state = 0, .external_lex_state = 5},
   [1249] = {.lex_state = 0, .external_lex_state = 5},
-  [1250] = {.lex_state = 35, .external_lex_state = 5},
-  [1251] = {.lex_state = 37, .external_lex_state = 5},
-  [1252] = {.lex_state = 37, .external_lex_state = 5},
-  [1253] = {.lex_state = 37, .external_lex_state = 5},
-  [1254] = {.lex_state = 37, .external_lex_state = 5},
-  [1255] = {.lex_state = 37, .external_lex_state = 5},
+  [1250] = {.lex_state = 27, .external_lex_state = 5},
+  [1251] = {.lex_state = 29, .external_lex_state = 5},
+  [1252] = {.lex_state = 29, .external_lex_state = 5},
+  [1253] = {.lex_state = 29, .external_lex_state = 5},
+  [1254] = {.lex_state = 29, .external_lex_state = 5},
+  [1255] = {.lex_state = 29, .external_lex_state = 5},
   [1256] = {.lex_state = 0, .external_lex_state = 5},
   [1257] = {.lex_state = 0, .external_lex_state = 5},
   [1258] = {.lex_state = 0, .external_lex_state = 5},
-  [1259] = {.lex_state = 37, .external_lex_state = 5},
+  [1259] = {.lex_state = 29, .external_lex_state = 5},
   [1260] = {.lex_state = 0, .external_lex_state = 5},
   [1261] = {.lex_state = 0, .external_lex_state = 5},
   [1262] = {.lex_state = 0, .external_lex_state = 5},
   [1263] = {.lex_state = 0, .external_lex_state = 5},
-  [1264] = {.lex_state = 35, .external_lex_state = 5},
+  [1264] = {.lex_state = 27, .external_lex_state = 5},
   [1265] = {.lex_state = 0, .external_lex_state = 5},
   [1266] = {.lex_state = 0, .external_lex_state = 5},
   [1267] = {.lex_state = 0, .external_lex_state = 5},
@@ -7815,11 +7814,11 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1270] = {.lex_state = 0, .external_lex_state = 5},
   [1271] = {.lex_state = 0, .external_lex_state = 5},
   [1272] = {.lex_state = 0, .external_lex_state = 5},
-  [1273] = {.lex_state = 37, .external_lex_state = 5},
-  [1274] = {.lex_state = 40, .external_lex_state = 5},
-  [1275] = {.lex_state = 37, .external_lex_state = 5},
+  [1273] = {.lex_state = 29, .external_lex_state = 5},
+  [1274] = {.lex_state = 32, .external_lex_state = 5},
+  [1275] = {.lex_state = 29, .external_lex_state = 5},
   [1276] = {.lex_state = 0, .external_lex_state = 5},
-  [1277] = {.lex_state = 37, .external_lex_state = 5},
+  [1277] = {.lex_state = 29, .external_lex_state = 5},
   [1278] = {.lex_state = 0, .external_lex_state = 5},
   [1279] = {.lex_state = 0, .external_lex_state = 5},
   [1280] = {.lex_state = 0, .external_lex_state = 5},
@@ -7827,7 +7826,7 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1282] = {.lex_state = 0, .external_lex_state = 5},
   [1283] = {.lex_state = 0, .external_lex_state = 5},
   [1284] = {.lex_state = 0, .external_lex_state = 5},
-  [1285] = {.lex_state = 37, .external_lex_state = 5},
+  [1285] = {.lex_state = 29, .external_lex_state = 5},
   [1286] = {.lex_state = 0, .external_lex_state = 5},
   [1287] = {.lex_state = 0, .external_lex_state = 5},
   [1288] = {.lex_state = 0, .external_lex_state = 5},
@@ -7835,12 +7834,12 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1290] = {.lex_state = 0, .external_lex_state = 5},
   [1291] = {.lex_state = 0, .external_lex_state = 5},
   [1292] = {.lex_state = 0, .external_lex_state = 5},
-  [1293] = {.lex_state = 35, .external_lex_state = 5},
+  [1293] = {.lex_state = 27, .external_lex_state = 5},
   [1294] = {.lex_state = 0, .external_lex_state = 5},
   [1295] = {.lex_state = 0, .external_lex_state = 5},
   [1296] = {.lex_state = 0, .external_lex_state = 5},
   [1297] = {.lex_state = 0, .external_lex_state = 5},
-  [1298] = {.lex_state = 35, .external_lex_state = 5},
+  [1298] = {.lex_state = 27, .external_lex_state = 5},
   [1299] = {.lex_state = 0, .external_lex_state = 5},
   [1300] = {.lex_state = 0, .external_lex_state = 5},
   [1301] = {.lex_state = 0, .external_lex_state = 5},
@@ -7849,85 +7848,85 @@ static const TSLexMode ts_lex_modes[STATE_COUNT] = {
   [1304] = {.lex_state = 0, .external_lex_state = 5},
   [1305] = {.lex_state = 0, .external_lex_state = 5},
   [1306] = {.lex_state = 0, .external_lex_state = 5},
-  [1307] = {.lex_state = 35, .external_lex_state = 5},
+  [1307] = {.lex_state = 27, .external_lex_state = 5},
   [1308] = {.lex_state = 0, .external_lex_state = 5},
   [1309] = {.lex_state = 0, .external_lex_state = 5},
   [1310] = {.lex_state = 0, .external_lex_state = 5},
   [1311] = {.lex_state = 0, .external_lex_state = 5},
   [1312] = {.lex_state = 0, .external_lex_state = 5},
   [1313] = {.lex_state = 0, .external_lex_state = 5},
-  [1314] = {.lex_state = 35, .external_lex_state = 5},
+  [1314] = {.lex_state = 27, .external_lex_state = 5},
   [1315] = {.lex_state = 0, .external_lex_state = 5},
   [1316] = {.lex_state = 0, .external_lex_state = 5},
   [1317] = {.lex_state = 0, .external_lex_state = 5},
   [1318] = {.lex_state = 0, .external_lex_state = 5},
-  [1319] = {.lex_state = 35, .external_lex_state = 5},
-  [1320] = {.lex_state = 37, .external_lex_state = 5},
-  [1321] = {.lex_state = 37, .external_lex_state = 5},
-  [1322] = {.lex_state = 37, .external_lex_state = 5},
-  [1323] = {.lex_state = 37, .external_lex_state = 5},
-  [1324] = {.lex_state = 37, .external_lex_state = 5},
-  [1325] = {.lex_state = 35, .external_lex_state = 5},
-  [1326] = {.lex_state = 37, .external_lex_state = 5},
+  [1319] = {.lex_state = 27, .external_lex_state = 5},
+  [1320] = {.lex_state = 29, .external_lex_state = 5},
+  [1321] = {.lex_state = 29, .external_lex_state = 5},
+  [1322] = {.lex_state = 29, .external_lex_state = 5},
+  [1323] = {.lex_state = 29, .external_lex_state = 5},
+  [1324] = {.lex_state = 29, .external_lex_state = 5},
+  [1325] = {.lex_state = 27, .external_lex_state = 5},
+  [1326] = {.lex_state = 29, .external_lex_state = 5},
   [1327] = {.lex_state = 0, .external_lex_state = 5},
   [1328] = {.lex_state = 0, .external_lex_state = 5},
-  [1329] = {.lex_state = 37, .external_lex_state = 5},
-  [1330] = {.lex_state = 37, .external_lex_state = 5},
-  [1331] = {.lex_state = 37, .external_lex_state = 5},
-  [1332] = {.lex_state = 37, .external_lex_state = 5},
-  [1333] = {.lex_state = 37, .external_lex_state = 5},
-  [1334] = {.lex_state = 37, .external_lex_state = 5},
-  [1335] = {.lex_state = 35, .external_lex_state = 5},
-  [1336] = {.lex_state = 37, .external_lex_state = 5},
-  [1337] = {.lex_state = 37, .external_lex_state = 5},
-  [1338] = {.lex_state = 37, .external_lex_state = 5},
-  [1339] = {.lex_state = 37, .external_lex_state = 5},
-  [1340] = {.lex_state = 37, .external_lex_state = 5},
-  [1341] = {.lex_state = 37, .external_lex_state = 5},
-  [1342] = {.lex_state = 37, .external_lex_state = 5},
-  [1343] = {.lex_state = 37, .external_lex_state = 5},
+  [1329] = {.lex_state = 29, .external_lex_state = 5},
+  [1330] = {.lex_state = 29, .external_lex_state = 5},
+  [1331] = {.lex_state = 29, .external_lex_state = 5},
+  [1332] = {.lex_state = 29, .external_lex_state = 5},
+  [1333] = {.lex_state = 29, .external_lex_state = 5},
+  [1334] = {.lex_state = 29, .external_lex_state = 5},
+  [1335] = {.lex_state = 27, .external_lex_state = 5},
+  [1336] = {.lex_state = 29, .external_lex_state = 5},
+  [1337] = {.lex_state = 29, .external_lex_state = 5},
+  [1338] = {.lex_state = 29, .external_lex_state = 5},
+  [1339] = {.lex_state = 29, .external_lex_state = 5},
+  [1340] = {.lex_state = 29, .external_lex_state = 5},
+  [1341] = {.lex_state = 29, .external_lex_state = 5},
+  [1342] = {.lex_state = 29, .external_lex_state = 5},
+  [1343] = {.lex_state = 29, .external_lex_state = 5},
   [1344] = {.lex_state = 0, .external_lex_state = 5},
-  [1345] = {.lex_state = 37, .external_lex_state = 5},
+  [1345] = {.lex_state = 29, .external_lex_state = 5},
   [1346] = {.lex_state = 0, .external_lex_state = 5},
-  [1347] = {.lex_state = 37, .external_lex_state = 5},
-  [1348] = {.lex_state = 35, .external_lex_state = 5},
-  [1349] = {.lex_state = 37, .external_lex_state = 5},
-  [1350] = {.lex_state = 37, .external_lex_state = 5},
-  [1351] = {.lex_state = 37, .external_lex_state = 5},
-  [1352] = {.lex_state = 37, .external_lex_state = 5},
-  [1353] = {.lex_state = 37, .external_lex_state = 5},
-  [1354] = {.lex_state = 37, .external_lex_state = 5},
-  [1355] = {.lex_state = 37, .external_lex_state = 5},
-  [1356] = {.lex_state = 37, .external_lex_state = 5},
+  [1347] = {.lex_state = 29, .external_lex_state = 5},
+  [1348] = {.lex_state = 27, .external_lex_state = 5},
+  [1349] = {.lex_state = 29, .external_lex_state = 5},
+  [1350] = {.lex_state = 29, .external_lex_state = 5},
+  [1351] = {.lex_state = 29, .external_lex_state = 5},
+  [1352] = {.lex_state = 29, .external_lex_state = 5},
+  [1353] = {.lex_state = 29, .external_lex_state = 5},
+  [1354] = {.lex_state = 29, .external_lex_state = 5},
+  [1355] = {.lex_state = 29, .external_lex_state = 5},
+  [1356] = {.lex_state = 29, .external_lex_state = 5},
   [1357] = {.lex_state = 0, .external_lex_state = 5},
-  [1358] = {.lex_state = 37, .external_lex_state = 5},
-  [1359] = {.lex_state = 37, .external_lex_state = 5},
-  [1360] = {.lex_state = 37, .external_lex_state = 5},
-  [1361] = {.lex_state = 37, .external_lex_state = 5},
-  [1362] = {.lex_state = 37, .external_lex_state = 5},
-  [1363] = {.lex_state = 37, .external_lex_state = 5},
-  [1364] = {.lex_state = 37, .external_lex_state = 5},
-  [1365] = {.lex_state = 37, .external_lex_state = 5},
-  [1366] = {.lex_state = 37, .external_lex_state = 5},
+  [1358] = {.lex_state = 29, .external_lex_state = 5},
+  [1359] = {.lex_state = 29, .external_lex_state = 5},
+  [1360] = {.lex_state = 29, .external_lex_state = 5},
+  [1361] = {.lex_state = 29, .external_lex_state = 5},
+  [1362] = {.lex_state = 29, .external_lex_state = 5},
+  [1363] = {.lex_state = 29, .external_lex_state = 5},
+  [1364] = {.lex_state = 29, .external_lex_state = 5},
+  [1365] = {.lex_state = 29, .external_lex_state = 5},
+  [1366] = {.lex_state = 29, .external_lex_state = 5},
   [1367] = {.lex_state = 0, .external_lex_state = 5},
   [1368] = {.lex_state = 0, .external_lex_state = 5},
-  [1369] = {.lex_state = 37, .external_lex_state = 5},
-  [1370] = {.lex_state = 37, .external_lex_state = 5},
-  [1371] = {.lex_state = 37, .external_lex_state = 5},
-  [1372] = {.lex_state = 37, .external_lex_state = 5},
-  [1373] = {.lex_state = 35, .external_lex_state = 5},
-  [1374] = {.lex_state = 37, .external_lex_state = 5},
-  [1375] = {.lex_state = 35, .external_lex_state = 5},
-  [1376] = {.lex_state = 37, .external_lex_state = 5},
+  [1369] = {.lex_state = 29, .external_lex_state = 5},
+  [1370] = {.lex_state = 29, .external_lex_state = 5},
+  [1371] = {.lex_state = 29, .external_lex_state = 5},
+  [1372] = {.lex_state = 29, .external_lex_state = 5},
+  [1373] = {.lex_state = 27, .external_lex_state = 5},
+  [1374] = {.lex_state = 29, .external_lex_state = 5},
+  [1375] = {.lex_state = 27, .external_lex_state = 5},
+  [1376] = {.lex_state = 29, .external_lex_state = 5},
   [1377] = {.lex_state = 0, .external_lex_state = 5},
-  [1378] = {.lex_state = 37, .external_lex_state = 5},
-  [1379] = {.lex_state = 37, .external_lex_state = 5},
-  [1380] = {.lex_state = 37, .external_lex_state = 5},
-  [1381] = {.lex_state = 37, .external_lex_state = 5},
-  [1382] = {.lex_state = 37, .external_lex_state = 5},
-  [1383] = {.lex_state = 37, .external_lex_state = 5},
-  [1384] = {.lex_state = 37, .external_lex_state = 5},
-  [1385] = {.lex_state = 37, .external_lex_state = 5},
+  [1378] = {.lex_state = 29, .external_lex_state = 5},
+  [1379] = {.lex_state = 29, .external_lex_state = 5},
+  [1380] = {.lex_state = 29, .external_lex_state = 5},
+  [1381] = {.lex_state = 29, .external_lex_state = 5},
+  [1382] = {.lex_state = 29, .external_lex_state = 5},
+  [1383] = {.lex_state = 29, .external_lex_state = 5},
+  [1384] = {.lex_state = 29, .external_lex_state = 5},
+  [1385] = {.lex_state = 29, .external_lex_state = 5},
 };
 
 static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {

@@ -43,7 +43,16 @@ static inline bool is_identifier_char(int32_t c) {
 }
 
 static inline bool is_horizontal_space(int32_t c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0xFEFF;
+  return c == ' ' || c == '\t' || c == '\f' || c == 0xFEFF;
+}
+
+// is_newline reports whether c ends a line: LF, or CR (alone, or the first
+// half of CRLF, whose LF then ends the same line break). Editors and the
+// language server treat a lone CR as a line break, so the scanner does too;
+// otherwise a file with old Mac line endings would be one line, and its
+// first `//` would comment out the rest.
+static inline bool is_newline(int32_t c) {
+  return c == '\n' || c == '\r';
 }
 
 // scan_string_content lexes literal text of a single-line string. It stops
@@ -52,7 +61,7 @@ static bool scan_string_content(TSLexer *lexer) {
   bool has_content = false;
   for (;;) {
     int32_t c = lexer->lookahead;
-    if (lexer->eof(lexer) || c == '"' || c == '\\' || c == '\n') {
+    if (lexer->eof(lexer) || c == '"' || c == '\\' || is_newline(c)) {
       break;
     }
     if (c == '$') {
@@ -173,7 +182,7 @@ static bool scan_raw_string(TSLexer *lexer) {
   }
   advance(lexer);
   for (;;) {
-    if (lexer->eof(lexer) || lexer->lookahead == '\n') {
+    if (lexer->eof(lexer) || is_newline(lexer->lookahead)) {
       return false;
     }
     if (lexer->lookahead == '"') {
@@ -206,7 +215,7 @@ static bool continues_expression(TSLexer *lexer) {
   while (c == '/') {
     advance(lexer);
     if (lexer->lookahead == '/') {
-      while (!lexer->eof(lexer) && lexer->lookahead != '\n') {
+      while (!lexer->eof(lexer) && !is_newline(lexer->lookahead)) {
         advance(lexer);
       }
     } else if (lexer->lookahead == '*') {
@@ -226,7 +235,7 @@ static bool continues_expression(TSLexer *lexer) {
     } else {
       return true; // a `/` starting a line continues a division
     }
-    while (lexer->lookahead == '\n' || is_horizontal_space(lexer->lookahead)) {
+    while (is_newline(lexer->lookahead) || is_horizontal_space(lexer->lookahead)) {
       advance(lexer);
     }
     if (lexer->eof(lexer)) {
@@ -279,8 +288,8 @@ static bool continues_expression(TSLexer *lexer) {
 
 // scan_newline is called with the lexer at a newline.
 static bool scan_newline(TSLexer *lexer) {
-  while (lexer->lookahead == '\n' || is_horizontal_space(lexer->lookahead)) {
-    bool newline = lexer->lookahead == '\n';
+  while (is_newline(lexer->lookahead) || is_horizontal_space(lexer->lookahead)) {
+    bool newline = is_newline(lexer->lookahead);
     advance(lexer);
     if (newline) {
       lexer->mark_end(lexer);
@@ -334,7 +343,7 @@ bool tree_sitter_harn_external_scanner_scan(void *payload, TSLexer *lexer, const
     while (is_horizontal_space(lexer->lookahead)) {
       skip(lexer);
     }
-    if (lexer->lookahead != '\n') {
+    if (!is_newline(lexer->lookahead)) {
       break;
     }
     if (valid_symbols[NEWLINE]) {

@@ -59,7 +59,7 @@ type scanner struct {
 func scan(src []byte) ([]lexProblem, bool) {
 	s := &scanner{src: src}
 	if len(src) >= 2 && src[0] == '#' && src[1] == '!' {
-		for s.pos < len(src) && src[s.pos] != '\n' {
+		for s.pos < len(src) && !isNL(src[s.pos]) {
 			s.pos++
 		}
 	}
@@ -107,14 +107,14 @@ func isIdentChar(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9')
 func (s *scanner) code() {
 	for s.pos < len(s.src) && !s.abort {
 		c := s.src[s.pos]
-		if len(s.stack) == 0 && (s.pos == 0 || s.src[s.pos-1] == '\n') && c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != ')' && c != ']' && c != '}' {
+		if len(s.stack) == 0 && (s.pos == 0 || isNL(s.src[s.pos-1])) && c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != ')' && c != ']' && c != '}' {
 			s.item = s.pos
 		}
 		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f':
+		case c == ' ' || c == '\t' || isNL(c) || c == '\f':
 			s.pos++
 		case c == '/' && s.peek(1) == '/':
-			for s.pos < len(s.src) && s.src[s.pos] != '\n' {
+			for s.pos < len(s.src) && !isNL(s.src[s.pos]) {
 				s.pos++
 			}
 		case c == '/' && s.peek(1) == '*':
@@ -140,8 +140,11 @@ func (s *scanner) code() {
 			if s.close(c) {
 				return
 			}
-		case c == '\\' && (s.peek(1) == '\n' || (s.peek(1) == '\r' && s.peek(2) == '\n')):
+		case c == '\\' && isNL(s.peek(1)):
 			s.pos += 2
+			if s.peek(-1) == '\r' && s.peek(0) == '\n' {
+				s.pos++
+			}
 		case c < utf8.RuneSelf && isOperatorChar(c):
 			s.pos++
 		default:
@@ -287,7 +290,7 @@ func (s *scanner) quoteWasStray(start int) bool {
 	}
 	s.simulations++
 	lineStart := start
-	for lineStart > 0 && s.src[lineStart-1] != '\n' {
+	for lineStart > 0 && !isNL(s.src[lineStart-1]) {
 		lineStart--
 	}
 	kept := len(s.stack)
@@ -311,7 +314,7 @@ func (s *scanner) misfits(pos int, open []opener) int {
 		c := s.src[pos]
 		switch {
 		case c == '/' && pos+1 < len(s.src) && s.src[pos+1] == '/':
-			for pos < len(s.src) && s.src[pos] != '\n' {
+			for pos < len(s.src) && !isNL(s.src[pos]) {
 				pos++
 			}
 		case c == '/' && pos+1 < len(s.src) && s.src[pos+1] == '*':
@@ -322,7 +325,7 @@ func (s *scanner) misfits(pos int, open []opener) int {
 			pos += 2
 		case c == '"':
 			pos++
-			for pos < len(s.src) && s.src[pos] != '"' && s.src[pos] != '\n' {
+			for pos < len(s.src) && s.src[pos] != '"' && !isNL(s.src[pos]) {
 				if s.src[pos] == '\\' {
 					pos++
 				}
@@ -392,9 +395,9 @@ func (s *scanner) str() {
 		case c == '"':
 			s.pos++
 			return
-		case c == '\\' && s.pos+1 < len(s.src) && s.src[s.pos+1] != '\n':
+		case c == '\\' && s.pos+1 < len(s.src) && !isNL(s.src[s.pos+1]):
 			s.pos += 2
-		case c == '\n':
+		case isNL(c):
 			if s.unclosedInterpolation(start) {
 				return
 			}
@@ -425,7 +428,7 @@ func (s *scanner) str() {
 // reported once, and the scan unwinds to the code around the outer string.
 func (s *scanner) unclosedInterpolation(start int) bool {
 	lineStart := start
-	for lineStart > 0 && s.src[lineStart-1] != '\n' {
+	for lineStart > 0 && !isNL(s.src[lineStart-1]) {
 		lineStart--
 	}
 	for i := len(s.stack) - 1; i >= 0; i-- {
@@ -513,7 +516,7 @@ func (s *scanner) raw() bool {
 		return false
 	}
 	p++
-	for p < len(s.src) && s.src[p] != '\n' {
+	for p < len(s.src) && !isNL(s.src[p]) {
 		if s.src[p] == '"' {
 			q := p + 1
 			n := 0
@@ -539,7 +542,7 @@ func (s *scanner) raw() bool {
 // swallowed by the string, and one mistake should give one diagnostic.
 func (s *scanner) dropOpenedOnLine(pos int) {
 	lineStart := pos
-	for lineStart > 0 && s.src[lineStart-1] != '\n' {
+	for lineStart > 0 && !isNL(s.src[lineStart-1]) {
 		lineStart--
 	}
 	for len(s.stack) > 0 {
@@ -560,3 +563,7 @@ func (s *scanner) unterminated(start, end int, message string) {
 		help:    "close the string with the quote it was opened with; use `\"\"\"` for text that spans lines",
 	})
 }
+
+// isNL reports whether c ends a line: LF or CR (a lone CR is a line break,
+// as for the parser's scanner, editors and the language server).
+func isNL(c byte) bool { return c == '\n' || c == '\r' }

@@ -5,4 +5,4 @@ package binding
 // cSourcesDigest is the SHA-256 of src/parser.c and src/scanner.c. It is
 // here so that the Go build cache, which does not follow the #include of
 // those files, rebuilds the binding whenever they change.
-const cSourcesDigest = "0cc8948fa2a543c24fdd18bbab46871c31dd1ff0d23dd507e7b4fa781d009d22"
+const cSourcesDigest = "a8ba14faad832ac3160dba99527f71438926e3b503fa0b1fe48dd934c89fdf87"

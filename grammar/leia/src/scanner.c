@@ -109,7 +109,7 @@ static bool scan_content(TSLexer *lexer, enum ContentKind kind, enum TokenType t
       break;
     }
     int32_t c = lexer->lookahead;
-    if (kind == CONTENT_STRING && (c == '"' || c == '\\' || c == '\n')) {
+    if (kind == CONTENT_STRING && (c == '"' || c == '\\' || c == '\n' || c == '\r')) {
       break;
     }
     if (kind == CONTENT_TEMPLATE && c == '`') {
@@ -284,7 +284,7 @@ static bool quote_body_is_fields(TSLexer *lexer) {
   int32_t c = lexer->lookahead;
   if (c == '"' || c == '\'') {
     advance(lexer);
-    while (!lexer->eof(lexer) && lexer->lookahead != c && lexer->lookahead != '\n') {
+    while (!lexer->eof(lexer) && lexer->lookahead != c && lexer->lookahead != '\n' && lexer->lookahead != '\r') {
       if (lexer->lookahead == '\\') {
         advance(lexer);
       }
@@ -446,8 +446,8 @@ static bool scan_q_body(Scanner *s, TSLexer *lexer, const bool *valid_symbols) {
       continue;
     }
     if (c == '/' && after_blank) {
-      // A q comment runs to the end of the line.
-      while (!lexer->eof(lexer) && lexer->lookahead != '\n') {
+      // A q comment runs to the end of the line (LF, CR or CRLF).
+      while (!lexer->eof(lexer) && lexer->lookahead != '\n' && lexer->lookahead != '\r') {
         advance(lexer);
       }
       has_content = true;

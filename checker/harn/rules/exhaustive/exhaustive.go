@@ -174,7 +174,7 @@ func addArms(src []byte, m *ast.Match, missing []*types.Literal) (diagnostics.Fi
 
 // lineStart returns the offset where the line holding off begins.
 func lineStart(src []byte, off int) int {
-	for off > 0 && src[off-1] != '\n' {
+	for off > 0 && src[off-1] != '\n' && src[off-1] != '\r' {
 		off--
 	}
 	return off

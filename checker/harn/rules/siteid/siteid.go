@@ -66,11 +66,5 @@ func run(p *analysis.Pass) {
 }
 
 func lineOf(src []byte, off int) int {
-	line := 1
-	for i := 0; i < off && i < len(src); i++ {
-		if src[i] == '\n' {
-			line++
-		}
-	}
-	return line
+	return diagnostics.NewLineIndex(src[:min(off, len(src))]).LineCount()
 }

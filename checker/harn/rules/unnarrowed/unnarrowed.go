@@ -108,7 +108,7 @@ func wrapFix(p *analysis.Pass, r analysis.Read, x string, have []string) (diagno
 		return diagnostics.Fix{}, false
 	}
 	lineStart := st.Start
-	for lineStart > 0 && p.Src[lineStart-1] != '\n' {
+	for lineStart > 0 && p.Src[lineStart-1] != '\n' && p.Src[lineStart-1] != '\r' {
 		lineStart--
 	}
 	indent := string(p.Src[lineStart:st.Start])
