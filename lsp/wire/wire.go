@@ -8,15 +8,23 @@
 // JSON that is not a request, notification or response) and goes on
 // reading. Only end of input or a read error ends the stream.
 //
+// The stream resynchronises after a frame whose Content-Length is wrong: a
+// truncated frame swallows the start of the next one, so a body that is
+// not JSON but holds a "Content-Length:" header is cut there and the rest
+// read again as the next frame; a header line with junk before
+// "Content-Length:" is read from that point; and a frame longer than the
+// limit is skipped up to the next header rather than by its announced
+// length, which may be a lie the client never fulfils.
+//
 // The package knows JSON-RPC framing only, nothing of LSP methods.
 package wire
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,12 +37,13 @@ const (
 )
 
 // DefaultMaxMessage is the largest message body accepted, in bytes; a
-// longer one is skipped and answered with an error.
-const DefaultMaxMessage = 256 << 20
+// longer one is skipped and answered with an error. 64 MiB holds a
+// didOpen of a file sixteen times the checker's default size limit.
+const DefaultMaxMessage = 64 << 20
 
 // Stream implements jsonrpc2.ObjectStream over a reader and a writer.
 type Stream struct {
-	r      *bufio.Reader
+	r      *frameReader
 	w      io.Writer
 	closer io.Closer
 	// Logf reports the frames the stream rejected; nil discards.
@@ -48,7 +57,7 @@ type Stream struct {
 // NewStream returns a stream reading frames from r and writing them to w.
 // Close closes closer when it is not nil.
 func NewStream(r io.Reader, w io.Writer, closer io.Closer) *Stream {
-	return &Stream{r: bufio.NewReaderSize(r, 64<<10), w: w, closer: closer}
+	return &Stream{r: &frameReader{r: r}, w: w, closer: closer}
 }
 
 func (s *Stream) logf(format string, args ...any) {
@@ -130,7 +139,7 @@ func (s *Stream) readFrame() ([]byte, error) {
 	var bad string
 	sawHeader := false
 	for {
-		line, err := s.r.ReadString('\n')
+		line, err := s.r.readLine()
 		if err != nil {
 			if err == io.EOF && (line != "" || sawHeader) {
 				return nil, io.ErrUnexpectedEOF
@@ -145,6 +154,12 @@ func (s *Stream) readFrame() ([]byte, error) {
 			break
 		}
 		sawHeader = true
+		if i := indexFold(line, "content-length:"); i > 0 {
+			// Junk before a header (the rest of a frame whose length
+			// was too small): the header starts here.
+			bad = fmt.Sprintf("junk before a header: %.80q", line[:i])
+			line = line[i:]
+		}
 		name, value, ok := strings.Cut(line, ":")
 		if !ok {
 			bad = fmt.Sprintf("malformed header line %.80q", line)
@@ -170,23 +185,142 @@ func (s *Stream) readFrame() ([]byte, error) {
 		limit = DefaultMaxMessage
 	}
 	if length > limit {
-		if _, err := io.CopyN(io.Discard, s.r, int64(length)); err != nil {
+		if err := s.r.skipToHeader(); err != nil && err != io.EOF {
 			return nil, err
 		}
 		return nil, &frameError{fmt.Sprintf("message of %d bytes exceeds the limit of %d", length, limit)}
 	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(s.r, body); err != nil {
+	body, cut, err := s.r.readBody(length)
+	if err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
 		return nil, err
+	}
+	if cut {
+		return nil, &frameError{fmt.Sprintf("a frame of %d bytes was cut short by the next frame (announced %d)", len(body), length)}
 	}
 	if bad != "" {
 		// A usable length despite another malformed header: accept.
 		s.logf("ignored header problem: %s", bad)
 	}
 	return body, nil
+}
+
+// indexFold returns the index of the lower-case ASCII text sub in s,
+// ignoring case, or -1.
+func indexFold(s, sub string) int {
+	return strings.Index(strings.ToLower(s), sub)
+}
+
+// frameReader reads lines and bodies from r, and can put bytes back in
+// front of what it has not read yet (to resynchronise on a header).
+type frameReader struct {
+	r   io.Reader
+	buf []byte // read from r, not consumed yet
+	err error  // r's error once it has one
+}
+
+// fill reads more input into buf; it returns false once r fails.
+func (f *frameReader) fill() bool {
+	if f.err != nil {
+		return false
+	}
+	var chunk [64 << 10]byte
+	n, err := f.r.Read(chunk[:])
+	f.buf = append(f.buf, chunk[:n]...)
+	if err != nil {
+		f.err = err
+	}
+	return n > 0 || err == nil
+}
+
+// readLine returns the next line, "\n" included; at the end of input it
+// returns what is left with the read error.
+func (f *frameReader) readLine() (string, error) {
+	scanned := 0
+	for {
+		if i := bytes.IndexByte(f.buf[scanned:], '\n'); i >= 0 {
+			line := string(f.buf[:scanned+i+1])
+			f.buf = f.buf[scanned+i+1:]
+			return line, nil
+		}
+		scanned = len(f.buf)
+		if scanned > 1<<20 {
+			// No header line is a megabyte long: this is junk; keep
+			// its tail, where a header may begin.
+			f.buf = f.buf[scanned-64:]
+			scanned = len(f.buf)
+		}
+		if !f.fill() {
+			line := string(f.buf)
+			f.buf = nil
+			return line, f.err
+		}
+	}
+}
+
+// nextHeader finds a "Content-Length: N" header line start: raw inside a
+// body it cannot be JSON (a line break in a JSON string is escaped, and
+// the words are no JSON token), so it is the next frame.
+var nextHeader = regexp.MustCompile(`(?i)content-length:[ \t]*[0-9]+[ \t]*\r?\n`)
+
+// readBody returns the next body of n bytes, or, when the next frame's
+// header turns up before n bytes arrived (the frame was shorter than
+// announced), the bytes before it with cut set; the header stays unread.
+// It does not wait for the rest of a frame the client never sends.
+func (f *frameReader) readBody(n int) (body []byte, cut bool, err error) {
+	scanned := 0
+	for {
+		have := min(len(f.buf), n)
+		if scanned < have {
+			from := max(0, scanned-64) // a header split between reads
+			if loc := nextHeader.FindIndex(f.buf[from:have]); loc != nil {
+				at := from + loc[0]
+				body = append([]byte(nil), f.buf[:at]...)
+				f.buf = f.buf[at:]
+				return body, true, nil
+			}
+			scanned = have
+		}
+		if len(f.buf) >= n {
+			body = make([]byte, n)
+			copy(body, f.buf)
+			f.buf = f.buf[n:]
+			return body, false, nil
+		}
+		if !f.fill() {
+			if f.err == io.EOF && len(f.buf) > 0 {
+				return nil, false, io.ErrUnexpectedEOF
+			}
+			return nil, false, f.err
+		}
+	}
+}
+
+// unread puts b back in front of the unread input.
+func (f *frameReader) unread(b []byte) {
+	f.buf = append(append(make([]byte, 0, len(b)+len(f.buf)), b...), f.buf...)
+}
+
+// skipToHeader discards input up to the next Content-Length header (which
+// stays unread), or to the end of input. Frames need not be separated by
+// a line break, so the header is looked for anywhere.
+func (f *frameReader) skipToHeader() error {
+	for {
+		if at := bytes.Index(bytes.ToLower(f.buf), []byte("content-length:")); at >= 0 {
+			f.buf = f.buf[at:]
+			return nil
+		}
+		// Keep a tail that could hold the start of a header.
+		if len(f.buf) > 32 {
+			f.buf = f.buf[len(f.buf)-32:]
+		}
+		if !f.fill() {
+			f.buf = nil
+			return f.err
+		}
+	}
 }
 
 // validate checks that body is one JSON-RPC 2.0 object with a usable id;

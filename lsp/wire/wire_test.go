@@ -59,6 +59,16 @@ func TestStream(t *testing.T) {
 		{"missing length", "X-Foo: 1\r\n\r\n" + frame(ok1), []string{"a"}, []string{"null -32700"}, io.EOF},
 		{"input ends inside a body", "Content-Length: 50\r\n\r\n{", nil, nil, io.ErrUnexpectedEOF},
 		{"input ends inside a header", "Content-Len", nil, nil, io.ErrUnexpectedEOF},
+		// A frame announcing more bytes than it has swallows the next
+		// frame's header; the stream finds the header again and goes on.
+		{"truncated frame resyncs", fmt.Sprintf("Content-Length: %d\r\n\r\n", len(ok1)+10) + ok1[:20] + frame(ok1) + frame(ok2),
+			[]string{"a", "b"}, []string{"null -32700"}, io.EOF},
+		{"length too small resyncs", fmt.Sprintf("Content-Length: %d\r\n\r\n", 10) + ok1 + frame(ok2),
+			[]string{"b"}, []string{"null -32700"}, io.EOF},
+		{"a lying oversized length does not swallow the stream", "Content-Length: 999999999\r\n\r\n" + ok1 + frame(ok1) + frame(ok2),
+			[]string{"a", "b"}, []string{"null -32700"}, io.EOF},
+		{"many truncated frames in a row", strings.Repeat(fmt.Sprintf("Content-Length: %d\r\n\r\n{\"jsonrpc\"", 60), 5) + frame(ok2),
+			[]string{"b"}, []string{"null -32700", "null -32700", "null -32700", "null -32700", "null -32700"}, io.EOF},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
