@@ -16,8 +16,8 @@ import (
 // fix of each diagnostic in the document (skipping fixes that overlap an
 // earlier one). Diagnostics come from the same memoized analysis that is
 // published, for the document's current version.
-func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any, error) {
-	r, err := s.open(p.TextDocument.URI)
+func (s *Server) codeAction(g *glsp.Context, p *protocol.CodeActionParams) (any, error) {
+	r, err := s.open(g, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +29,7 @@ func (s *Server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 	if r.doc.Ext == "" {
 		return actions, nil
 	}
-	res, err := r.doc.CheckWith(workspace{s}.ReadFile)
+	res, err := r.doc.CheckContext(r.ctx, workspace{s: s}.ReadFile)
 	if err != nil {
 		return nil, err
 	}

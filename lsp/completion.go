@@ -1,20 +1,18 @@
 package lsp
 
 import (
-	"context"
-
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/harnlang/harn-check/diagnostics"
 )
 
-func (s *Server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any, error) {
-	r, off, err := s.at(p.TextDocument.URI, p.Position)
+func (s *Server) completion(g *glsp.Context, p *protocol.CompletionParams) (any, error) {
+	r, off, err := s.at(g, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
-	items, err := r.features.Completion(context.Background(), r.snap, off)
+	items, err := r.features.Completion(r.ctx, r.snap, off)
 	if err != nil {
 		return nil, err
 	}

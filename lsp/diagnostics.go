@@ -1,7 +1,7 @@
 package lsp
 
 import (
-	"os"
+	"context"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -11,6 +11,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/mapper"
 )
@@ -25,6 +26,9 @@ type publisher struct {
 	mu      sync.Mutex
 	timers  map[string]*time.Timer
 	stopped bool
+	// running[uri] is the analysis of uri under way: a newer version
+	// supersedes (cancels) it.
+	running map[string]*analysisRun
 	// deps[uri] are the files the last analysis of uri read besides the
 	// document (its imports, harn.toml): a change of one of them, open in
 	// the editor, analyses uri again.
@@ -32,7 +36,14 @@ type publisher struct {
 }
 
 func newPublisher(s *Server) *publisher {
-	return &publisher{s: s, sem: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))), timers: map[string]*time.Timer{}, deps: map[string]map[string]bool{}}
+	return &publisher{s: s, sem: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))), timers: map[string]*time.Timer{},
+		deps: map[string]map[string]bool{}, running: map[string]*analysisRun{}}
+}
+
+// analysisRun is one analysis under way.
+type analysisRun struct {
+	version int32
+	cancel  context.CancelFunc
 }
 
 // schedule (re)starts uri's debounce timer.
@@ -61,9 +72,40 @@ func (p *publisher) run(uri string) {
 	if d == nil {
 		return
 	}
-	p.sem <- struct{}{}
-	res, err := d.CheckWith(workspace{p.s}.ReadFile)
+	ctx, cancel := context.WithCancel(p.s.life)
+	defer cancel()
+	me := &analysisRun{version: d.Version, cancel: cancel}
+	p.mu.Lock()
+	if old := p.running[uri]; old != nil && old.version > d.Version {
+		// A newer version's analysis is already running: this one is
+		// stale before it starts.
+		p.mu.Unlock()
+		return
+	} else if old != nil {
+		old.cancel()
+	}
+	p.running[uri] = me
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		if p.running[uri] == me {
+			delete(p.running, uri)
+		}
+		p.mu.Unlock()
+	}()
+	select {
+	case p.sem <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	res, err := d.CheckContext(ctx, workspace{s: p.s}.ReadFile)
 	<-p.sem
+	if ctx.Err() != nil {
+		// Superseded by a newer version (which schedules its own
+		// analysis), or the client went away.
+		p.s.log.Printf("dropped stale diagnostics of %s version %d", uri, d.Version)
+		return
+	}
 	if err != nil {
 		p.s.log.Printf("analysis of %s version %d failed: %v", uri, d.Version, err)
 		return
@@ -181,7 +223,7 @@ func (s *Server) files(d *cache.Document, sources map[string][]byte) mapper.File
 		if src, ok := sources[path]; ok {
 			return mapper.New(uri, src, nil)
 		}
-		if src, err := os.ReadFile(abs); err == nil {
+		if src, err := sourcefs.Read(abs, 0); err == nil {
 			return mapper.New(uri, src, nil)
 		}
 		return nil

@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"context"
-
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
@@ -12,12 +10,12 @@ import (
 
 // documentSymbol answers with the hierarchical form when the client
 // supports it, else with flat SymbolInformation.
-func (s *Server) documentSymbol(_ *glsp.Context, p *protocol.DocumentSymbolParams) (any, error) {
-	r, err := s.open(p.TextDocument.URI)
+func (s *Server) documentSymbol(g *glsp.Context, p *protocol.DocumentSymbolParams) (any, error) {
+	r, err := s.open(g, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	syms, err := r.features.DocumentSymbols(context.Background(), r.snap)
+	syms, err := r.features.DocumentSymbols(r.ctx, r.snap)
 	if err != nil {
 		return nil, err
 	}

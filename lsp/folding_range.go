@@ -1,18 +1,16 @@
 package lsp
 
 import (
-	"context"
-
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
-func (s *Server) foldingRange(_ *glsp.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
-	r, err := s.open(p.TextDocument.URI)
+func (s *Server) foldingRange(g *glsp.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
+	r, err := s.open(g, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
-	folds, err := r.features.FoldingRanges(context.Background(), r.snap)
+	folds, err := r.features.FoldingRanges(r.ctx, r.snap)
 	if err != nil {
 		return nil, err
 	}

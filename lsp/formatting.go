@@ -18,10 +18,13 @@ import (
 // keeps cursors, marks and folds. Harn's layout is fixed; Leia takes the
 // client's tab size and insertSpaces. A document with syntax errors is not
 // formatted: the request fails with a message saying so.
-func (s *Server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
-	d := s.store.Get(p.TextDocument.URI)
+func (s *Server) formatting(g *glsp.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
+	d := s.document(g, p.TextDocument.URI)
 	if d == nil {
 		return nil, invalidParams("document %s is not open", p.TextDocument.URI)
+	}
+	if r := d.Refused(); r != nil {
+		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: "not formatted: " + r.Message}
 	}
 	edits, err := formatEdits(d.Ext, d.Text, p.Options)
 	if err != nil {
@@ -35,10 +38,13 @@ func (s *Server) formatting(_ *glsp.Context, p *protocol.DocumentFormattingParam
 // edits that touch the range, widened to whole lines, are returned. Each
 // edit changes one run of whitespace or separators, so any subset of them
 // leaves the same program.
-func (s *Server) rangeFormatting(_ *glsp.Context, p *protocol.DocumentRangeFormattingParams) ([]protocol.TextEdit, error) {
-	d := s.store.Get(p.TextDocument.URI)
+func (s *Server) rangeFormatting(g *glsp.Context, p *protocol.DocumentRangeFormattingParams) ([]protocol.TextEdit, error) {
+	d := s.document(g, p.TextDocument.URI)
 	if d == nil {
 		return nil, invalidParams("document %s is not open", p.TextDocument.URI)
+	}
+	if r := d.Refused(); r != nil {
+		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: "not formatted: " + r.Message}
 	}
 	m := s.mapperOf(d)
 	span, err := m.Span(p.Range)

@@ -1,9 +1,13 @@
 package lsp
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/version"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
@@ -25,6 +29,14 @@ func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 	s.roots = roots
 	s.capabilities = p.Capabilities
 	s.mu.Unlock()
+	if p.InitializationOptions != nil {
+		lim, err := limitOptions(s.store.Limits, p.InitializationOptions)
+		if err != nil {
+			return nil, invalidParams("initializationOptions: %v", err)
+		}
+		s.store.Limits = lim
+		s.log.Printf("limits: %+v", lim)
+	}
 	client := "unknown client"
 	if p.ClientInfo != nil {
 		client = p.ClientInfo.Name
@@ -85,8 +97,55 @@ func (s *Server) exit(*glsp.Context) error {
 
 func (s *Server) setTrace(*glsp.Context, *protocol.SetTraceParams) error { return nil }
 
-// cancelRequest is accepted and ignored: requests are answered in order
-// and quickly, so by the time a cancellation is read its request is done.
+// cancelRequest is the glsp route of $/cancelRequest; the dispatcher
+// handles the notification itself (Server.cancel) before glsp sees it.
 func (s *Server) cancelRequest(*glsp.Context, *protocol.CancelParams) error { return nil }
 
 func ptr[T any](v T) *T { return &v }
+
+// limitOptions reads the limits a client sets in initializationOptions
+// over cur: maxFileSize (bytes, or a size such as "8MiB"), maxNesting,
+// maxUnionMembers, maxMatchArms, maxImportDepth, maxModules and
+// maxSyntaxErrors. Unknown keys are left for other settings.
+func limitOptions(cur limits.Limits, raw any) (limits.Limits, error) {
+	opts, ok := raw.(map[string]any)
+	if !ok {
+		return cur, nil
+	}
+	num := func(key string, dst *int) error {
+		v, ok := opts[key]
+		if !ok {
+			return nil
+		}
+		f, ok := v.(float64)
+		if !ok || f < 1 || f != math.Trunc(f) {
+			return fmt.Errorf("%s must be a positive integer, got %v", key, v)
+		}
+		*dst = int(f)
+		return nil
+	}
+	if v, ok := opts["maxFileSize"]; ok {
+		switch v := v.(type) {
+		case float64:
+			if v < 1 {
+				return cur, fmt.Errorf("maxFileSize must be positive")
+			}
+			cur.FileSize = int64(v)
+		case string:
+			n, err := limits.ParseSize(v)
+			if err != nil {
+				return cur, fmt.Errorf("maxFileSize: %v", err)
+			}
+			cur.FileSize = n
+		default:
+			return cur, fmt.Errorf("maxFileSize must be a number of bytes or a size such as \"8MiB\"")
+		}
+	}
+	for key, dst := range map[string]*int{"maxNesting": &cur.Nesting, "maxUnionMembers": &cur.UnionMembers,
+		"maxMatchArms": &cur.MatchArms, "maxImportDepth": &cur.ImportDepth, "maxModules": &cur.Modules, "maxSyntaxErrors": &cur.SyntaxErrors} {
+		if err := num(key, dst); err != nil {
+			return cur, err
+		}
+	}
+	return cur, nil
+}

@@ -1,18 +1,16 @@
 package lsp
 
 import (
-	"context"
-
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
-func (s *Server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	r, off, err := s.at(p.TextDocument.URI, p.Position)
+func (s *Server) hover(g *glsp.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	r, off, err := s.at(g, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
-	h, err := r.features.Hover(context.Background(), r.snap, off)
+	h, err := r.features.Hover(r.ctx, r.snap, off)
 	if err != nil || h == nil {
 		return nil, err
 	}

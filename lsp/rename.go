@@ -1,32 +1,30 @@
 package lsp
 
 import (
-	"context"
-
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/harnlang/harn-check/lsp/mapper"
 )
 
-func (s *Server) prepareRename(_ *glsp.Context, p *protocol.PrepareRenameParams) (any, error) {
-	r, off, err := s.at(p.TextDocument.URI, p.Position)
+func (s *Server) prepareRename(g *glsp.Context, p *protocol.PrepareRenameParams) (any, error) {
+	r, off, err := s.at(g, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
-	span, err := r.features.PrepareRename(context.Background(), r.snap, off)
+	span, err := r.features.PrepareRename(r.ctx, r.snap, off)
 	if err != nil || span == nil {
 		return nil, err
 	}
 	return r.m.Range(*span), nil
 }
 
-func (s *Server) rename(_ *glsp.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
-	r, off, err := s.at(p.TextDocument.URI, p.Position)
+func (s *Server) rename(g *glsp.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
+	r, off, err := s.at(g, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
-	edits, err := r.features.Rename(context.Background(), r.snap, off, p.NewName)
+	edits, err := r.features.Rename(r.ctx, r.snap, off, p.NewName)
 	if err != nil || len(edits) == 0 {
 		return nil, err
 	}

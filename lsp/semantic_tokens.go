@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"context"
 	"slices"
 	"strconv"
 	"sync"
@@ -13,8 +12,8 @@ import (
 	"github.com/harnlang/harn-check/lsp/mapper"
 )
 
-func (s *Server) semanticTokensFull(_ *glsp.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	data, err := s.tokenData(p.TextDocument.URI)
+func (s *Server) semanticTokensFull(g *glsp.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
+	data, err := s.tokenData(g, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -26,8 +25,8 @@ func (s *Server) semanticTokensFull(_ *glsp.Context, p *protocol.SemanticTokensP
 // previousResultId into the current ones (one edit: the changed middle
 // between a common prefix and suffix), or with full tokens when that
 // result is no longer known.
-func (s *Server) semanticTokensDelta(_ *glsp.Context, p *protocol.SemanticTokensDeltaParams) (any, error) {
-	data, err := s.tokenData(p.TextDocument.URI)
+func (s *Server) semanticTokensDelta(g *glsp.Context, p *protocol.SemanticTokensDeltaParams) (any, error) {
+	data, err := s.tokenData(g, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -39,12 +38,12 @@ func (s *Server) semanticTokensDelta(_ *glsp.Context, p *protocol.SemanticTokens
 	return &protocol.SemanticTokensDelta{ResultId: &id, Edits: tokenEdits(prev, data)}, nil
 }
 
-func (s *Server) tokenData(uri protocol.DocumentUri) ([]protocol.UInteger, error) {
-	r, err := s.open(uri)
+func (s *Server) tokenData(g *glsp.Context, uri protocol.DocumentUri) ([]protocol.UInteger, error) {
+	r, err := s.open(g, uri)
 	if err != nil {
 		return nil, err
 	}
-	toks, err := r.features.SemanticTokens(context.Background(), r.snap)
+	toks, err := r.features.SemanticTokens(r.ctx, r.snap)
 	if err != nil {
 		return nil, err
 	}

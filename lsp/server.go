@@ -2,10 +2,12 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/version"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/wire"
@@ -37,6 +40,11 @@ type Options struct {
 	// ExplainHref returns the codeDescription href for a diagnostic code,
 	// "" for none. Nil links nothing.
 	ExplainHref func(code string) string
+	// Limits bound what documents are parsed and analysed (zero fields:
+	// the defaults). The client may raise them with initializationOptions
+	// {"maxFileSize": "8MiB", "maxNesting": 10000, ...}, one key per
+	// limit (see limits.Limits; sizes as numbers of bytes or with a unit).
+	Limits limits.Limits
 }
 
 // ErrNoShutdown is returned by Serve when the client sent exit without
@@ -57,6 +65,27 @@ type Server struct {
 	shutdown     bool
 	roots        []string
 	capabilities protocol.ClientCapabilities
+
+	// life is cancelled when the client's stream ends: every request and
+	// analysis still running stops.
+	life     context.Context
+	stopLife context.CancelFunc
+	// reqMu guards running (the cancel functions of requests being
+	// answered, by JSON id) and states (each request's context and
+	// document snapshot, by its glsp context).
+	reqMu   sync.Mutex
+	running map[string]context.CancelFunc
+	states  map[*glsp.Context]*reqState
+	// slots bounds the requests answered at once.
+	slots chan struct{}
+}
+
+// reqState is what a request handler reads besides its params: its
+// context (cancelled by $/cancelRequest or when the client goes away) and
+// the open documents as they were when the request arrived.
+type reqState struct {
+	ctx  context.Context
+	docs map[string]*cache.Document
 }
 
 // New returns a server with its handlers installed.
@@ -68,7 +97,11 @@ func New(opts Options) *Server {
 	if logger == nil {
 		logger = log.New(io.Discard, "", 0)
 	}
-	s := &Server{opts: opts, log: logger, store: cache.NewStore()}
+	s := &Server{opts: opts, log: logger, store: cache.NewStore(),
+		running: map[string]context.CancelFunc{}, states: map[*glsp.Context]*reqState{},
+		slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
+	s.life, s.stopLife = context.WithCancel(context.Background())
+	s.store.Limits = opts.Limits.Resolved()
 	s.diags = newPublisher(s)
 	s.handler = &protocol.Handler{
 		Initialize:                          s.initialize,
@@ -102,11 +135,19 @@ func New(opts Options) *Server {
 
 // Serve runs the protocol over in and out until the client sends exit or
 // in ends. It returns nil after an orderly shutdown and exit, and
-// ErrNoShutdown otherwise.
+// ErrNoShutdown otherwise. When in ends, every request and analysis still
+// running is cancelled: the server never outlives its client.
+//
+// Notifications (didOpen, didChange, $/cancelRequest, ...) are handled in
+// the order they arrive; requests run concurrently, each on a snapshot of
+// the open documents taken when it arrived, so that a slow request (a
+// hover on a huge file) never holds up the others. $/cancelRequest
+// cancels a running request's context; it is answered with
+// RequestCancelled (-32800).
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	stream := wire.NewStream(in, out, nil)
 	stream.Logf = s.log.Printf
-	conn := jsonrpc2.NewConn(ctx, stream, jsonrpc2.HandlerWithError(s.handle), jsonrpc2.SetLogger(s.log))
+	conn := jsonrpc2.NewConn(ctx, stream, dispatcher{s}, jsonrpc2.SetLogger(s.log))
 	s.mu.Lock()
 	s.conn = conn
 	s.mu.Unlock()
@@ -116,6 +157,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	case <-ctx.Done():
 		conn.Close()
 	}
+	s.stopLife()
 	s.diags.stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -123,6 +165,122 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		return ErrNoShutdown
 	}
 	return nil
+}
+
+// dispatcher routes messages: notifications and the lifecycle requests in
+// order, other requests on their own goroutines.
+type dispatcher struct{ s *Server }
+
+// inOrder are the requests answered before the next message is read.
+var inOrder = map[string]bool{protocol.MethodInitialize: true, protocol.MethodShutdown: true, protocol.MethodExit: true}
+
+// Protocol error code of a cancelled request.
+const codeRequestCancelled = -32800
+
+func (h dispatcher) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	s := h.s
+	if req.Notif {
+		if req.Method == protocol.MethodCancelRequest {
+			s.cancel(req.Params)
+			return
+		}
+		s.handle(s.life, conn, req, nil)
+		return
+	}
+	if inOrder[req.Method] {
+		result, err := s.handle(s.life, conn, req, nil)
+		s.reply(conn, req, result, err)
+		return
+	}
+	rctx, cancel := context.WithCancel(s.life)
+	id := req.ID.String()
+	s.reqMu.Lock()
+	s.running[id] = cancel
+	s.reqMu.Unlock()
+	docs := s.store.Snapshot()
+	go func() {
+		defer func() {
+			s.reqMu.Lock()
+			delete(s.running, id)
+			s.reqMu.Unlock()
+			cancel()
+		}()
+		select {
+		case s.slots <- struct{}{}:
+			defer func() { <-s.slots }()
+		case <-rctx.Done():
+		}
+		var result any
+		var err error
+		if rctx.Err() == nil {
+			result, err = s.handle(rctx, conn, req, docs)
+		}
+		if rctx.Err() != nil {
+			result, err = nil, &jsonrpc2.Error{Code: codeRequestCancelled, Message: "request cancelled"}
+		}
+		s.reply(conn, req, result, err)
+	}()
+}
+
+// reply answers a request; a client that went away is no error.
+func (s *Server) reply(conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, err error) {
+	var rerr error
+	if err != nil {
+		var je *jsonrpc2.Error
+		if !errors.As(err, &je) {
+			je = &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
+		}
+		rerr = conn.ReplyWithError(context.Background(), req.ID, je)
+	} else {
+		rerr = conn.Reply(context.Background(), req.ID, result)
+	}
+	if rerr != nil && !errors.Is(rerr, jsonrpc2.ErrClosed) {
+		s.log.Printf("reply to %s: %v", req.Method, rerr)
+	}
+}
+
+// cancel handles $/cancelRequest: the request's context is cancelled; it
+// answers with RequestCancelled as soon as its handler returns.
+func (s *Server) cancel(params *json.RawMessage) {
+	if params == nil {
+		return
+	}
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(*params, &p) != nil || p.ID == nil {
+		return
+	}
+	var id jsonrpc2.ID
+	if err := json.Unmarshal(p.ID, &id); err != nil {
+		return
+	}
+	s.reqMu.Lock()
+	cancel := s.running[id.String()]
+	s.reqMu.Unlock()
+	if cancel != nil {
+		s.log.Printf("cancelled request %s", id.String())
+		cancel()
+	}
+}
+
+// state returns a request's context and document snapshot; a handler run
+// outside a request (tests, notifications) sees the live store.
+func (s *Server) state(g *glsp.Context) *reqState {
+	s.reqMu.Lock()
+	defer s.reqMu.Unlock()
+	if st := s.states[g]; st != nil {
+		return st
+	}
+	return &reqState{ctx: s.life}
+}
+
+// document returns the open document uri as the request sees it.
+func (s *Server) document(g *glsp.Context, uri string) *cache.Document {
+	if st := s.state(g); st.docs != nil {
+		return st.docs[uri]
+	}
+	return s.store.Get(uri)
 }
 
 // notify sends a notification to the client; errors are logged.
@@ -146,7 +304,7 @@ const (
 
 // handle adapts one JSON-RPC message to glsp's dispatcher, turning its
 // outcomes and any panic into JSON-RPC errors.
-func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (result any, err error) {
+func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, docs map[string]*cache.Document) (result any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Printf("panic in %s: %v\n%s", req.Method, r, debug.Stack())
@@ -166,6 +324,14 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	if req.Params != nil {
 		gctx.Params = *req.Params
 	}
+	s.reqMu.Lock()
+	s.states[gctx] = &reqState{ctx: ctx, docs: docs}
+	s.reqMu.Unlock()
+	defer func() {
+		s.reqMu.Lock()
+		delete(s.states, gctx)
+		s.reqMu.Unlock()
+	}()
 	if req.Method == protocol.MethodExit {
 		s.exit(gctx)
 		conn.Close()
@@ -185,7 +351,7 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "server not initialized"}
 	}
 	if req.Method == MethodSyntaxTree && !req.Notif {
-		return s.syntaxTree(gctx.Params)
+		return s.syntaxTree(gctx)
 	}
 	r, validMethod, validParams, herr := s.handler.Handle(gctx)
 	var rpcErr *jsonrpc2.Error

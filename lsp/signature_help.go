@@ -1,18 +1,16 @@
 package lsp
 
 import (
-	"context"
-
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
-func (s *Server) signatureHelp(_ *glsp.Context, p *protocol.SignatureHelpParams) (*protocol.SignatureHelp, error) {
-	r, off, err := s.at(p.TextDocument.URI, p.Position)
+func (s *Server) signatureHelp(g *glsp.Context, p *protocol.SignatureHelpParams) (*protocol.SignatureHelp, error) {
+	r, off, err := s.at(g, p.TextDocument.URI, p.Position)
 	if err != nil {
 		return nil, err
 	}
-	h, err := r.features.SignatureHelp(context.Background(), r.snap, off)
+	h, err := r.features.SignatureHelp(r.ctx, r.snap, off)
 	if err != nil || h == nil {
 		return nil, err
 	}

@@ -1,40 +1,56 @@
 package lsp
 
 import (
-	"os"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/tliron/glsp"
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/mapper"
 )
 
-// request is what every document request handler starts from: the open
-// document, its mapper and its language's features.
+// request is what every document request handler starts from: its
+// context, the open document as the request sees it, its mapper and its
+// language's features.
 type request struct {
+	ctx      context.Context
 	doc      *cache.Document
 	m        *mapper.Mapper
 	features features.Features
 	snap     features.Snapshot
 }
 
-// open finds the open document uri for a request.
-func (s *Server) open(uri protocol.DocumentUri) (*request, error) {
-	d := s.store.Get(uri)
+// open finds the open document uri for a request, in the snapshot of the
+// documents taken when the request arrived.
+func (s *Server) open(g *glsp.Context, uri protocol.DocumentUri) (*request, error) {
+	st := s.state(g)
+	d := s.document(g, uri)
 	if d == nil {
 		return nil, invalidParams("document %s is not open", uri)
 	}
+	f := features.Lookup(d.Ext)
+	if d.Refused() != nil {
+		// Too large or nested far too deep to parse: no features (the
+		// published diagnostic says why).
+		f = features.Unimplemented{}
+	}
 	return &request{
-		doc: d, m: s.mapperOf(d), features: features.Lookup(d.Ext),
-		snap: features.Snapshot{Doc: s.featureDoc(d), Workspace: workspace{s}},
+		ctx: st.ctx, doc: d, m: s.mapperOf(d), features: f,
+		snap: features.Snapshot{Doc: s.featureDoc(st.ctx, d), Workspace: workspace{s: s, ctx: st.ctx, docs: st.docs}},
 	}, nil
 }
 
 // at finds the open document uri and converts pos to a byte offset.
-func (s *Server) at(uri protocol.DocumentUri, pos protocol.Position) (*request, int, error) {
-	r, err := s.open(uri)
+func (s *Server) at(g *glsp.Context, uri protocol.DocumentUri, pos protocol.Position) (*request, int, error) {
+	r, err := s.open(g, uri)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -45,10 +61,10 @@ func (s *Server) at(uri protocol.DocumentUri, pos protocol.Position) (*request, 
 	return r, off, nil
 }
 
-func (s *Server) featureDoc(d *cache.Document) features.Document {
+func (s *Server) featureDoc(ctx context.Context, d *cache.Document) features.Document {
 	fd := features.Document{Path: d.Path, URI: d.URI, Version: d.Version, Text: d.Text}
 	if d.Ext != "" {
-		fd.Analysis = func() (driver.Result, error) { return d.CheckWith(workspace{s}.ReadFile) }
+		fd.Analysis = func() (driver.Result, error) { return d.CheckContext(ctx, workspace{s: s}.ReadFile) }
 	}
 	if t := d.Tree(); t != nil {
 		fd.Tree = t
@@ -56,8 +72,27 @@ func (s *Server) featureDoc(d *cache.Document) features.Document {
 	return fd
 }
 
-// workspace is the features.Workspace view of the server's state.
-type workspace struct{ s *Server }
+// workspace is the features.Workspace view of the server's state: for a
+// request, the documents of its snapshot.
+type workspace struct {
+	s    *Server
+	ctx  context.Context
+	docs map[string]*cache.Document
+}
+
+func (w workspace) context() context.Context {
+	if w.ctx != nil {
+		return w.ctx
+	}
+	return w.s.life
+}
+
+func (w workspace) get(uri string) *cache.Document {
+	if w.docs != nil {
+		return w.docs[uri]
+	}
+	return w.s.store.Get(uri)
+}
 
 func (w workspace) Roots() []string {
 	w.s.mu.Lock()
@@ -67,17 +102,32 @@ func (w workspace) Roots() []string {
 
 func (w workspace) Documents() []features.Document {
 	var out []features.Document
-	for _, d := range w.s.store.All() {
-		out = append(out, w.s.featureDoc(d))
+	docs := w.s.store.All()
+	if w.docs != nil {
+		docs = docs[:0:0]
+		for _, d := range w.docs {
+			docs = append(docs, d)
+		}
+		slices.SortFunc(docs, func(a, b *cache.Document) int { return strings.Compare(a.URI, b.URI) })
+	}
+	for _, d := range docs {
+		if d.Refused() == nil {
+			out = append(out, w.s.featureDoc(w.context(), d))
+		}
 	}
 	return out
 }
 
 func (w workspace) ReadFile(path string) ([]byte, error) {
-	if d := w.s.store.Get(cache.PathToURI(path)); d != nil {
+	if d := w.get(cache.PathToURI(path)); d != nil {
+		if r := d.Refused(); r != nil && r.Code == limits.CodeFileSize {
+			return nil, &sourcefs.TooLargeError{Path: path, Size: int64(len(d.Text)), Max: w.s.store.Limits.Resolved().FileSize}
+		}
 		return d.Text, nil
 	}
-	return os.ReadFile(path)
+	// Files on disk are read as the checker reads them: regular files
+	// within the size limit only.
+	return sourcefs.Read(path, 0)
 }
 
 // location converts a feature location; an empty path is the request's

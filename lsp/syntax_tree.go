@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/sourcegraph/jsonrpc2"
+	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
@@ -26,14 +27,15 @@ type SyntaxTree struct {
 // sexper is a cache.Tree that prints itself.
 type sexper interface{ Sexp() string }
 
-func (s *Server) syntaxTree(raw json.RawMessage) (any, error) {
+func (s *Server) syntaxTree(g *glsp.Context) (any, error) {
+	raw := g.Params
 	var p struct {
 		TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
 	}
 	if err := json.Unmarshal(raw, &p); err != nil || p.TextDocument.URI == "" {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: "invalid params for " + MethodSyntaxTree + ": want {\"textDocument\": {\"uri\": ...}}"}
 	}
-	d := s.store.Get(p.TextDocument.URI)
+	d := s.document(g, p.TextDocument.URI)
 	if d == nil {
 		return nil, invalidParams("document %s is not open", p.TextDocument.URI)
 	}

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"cmp"
-	"context"
 	"slices"
 
 	"github.com/tliron/glsp"
@@ -15,7 +14,7 @@ import (
 
 // workspaceSymbol asks every registered language and merges the answers
 // in a stable order.
-func (s *Server) workspaceSymbol(_ *glsp.Context, p *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
+func (s *Server) workspaceSymbol(g *glsp.Context, p *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
 	out := []protocol.SymbolInformation{}
 	regs := features.Registered()
 	exts := make([]string, 0, len(regs))
@@ -23,9 +22,10 @@ func (s *Server) workspaceSymbol(_ *glsp.Context, p *protocol.WorkspaceSymbolPar
 		exts = append(exts, ext)
 	}
 	slices.Sort(exts)
-	w := workspace{s}
+	st := s.state(g)
+	w := workspace{s: s, ctx: st.ctx, docs: st.docs}
 	for _, ext := range exts {
-		syms, err := regs[ext].WorkspaceSymbols(context.Background(), w, p.Query)
+		syms, err := regs[ext].WorkspaceSymbols(st.ctx, w, p.Query)
 		if err != nil {
 			return nil, err
 		}
@@ -55,7 +55,7 @@ func (s *Server) fileMapper(path string) *mapper.Mapper {
 	if d := s.store.Get(uri); d != nil {
 		return s.mapperOf(d)
 	}
-	if src, err := (workspace{s}).ReadFile(path); err == nil {
+	if src, err := (workspace{s: s}).ReadFile(path); err == nil {
 		return mapper.New(uri, src, nil)
 	}
 	return nil

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/memlimit"
 	"github.com/harnlang/harn-check/internal/version"
 )
 
@@ -76,6 +77,7 @@ func commands() []command {
 }
 
 func main() {
+	memlimit.Apply()
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		isTerminal: isTerminal(os.Stdout), stderrTerminal: isTerminal(os.Stderr), getenv: os.Getenv}
 	os.Exit(run(e, os.Args[1:]))

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	leia-lsp [--log FILE] [--debounce DURATION] [--explain-dir DIR]
+//	leia-lsp [--log FILE] [--debounce DURATION] [--explain-dir DIR] [--max-file-size SIZE] [--max-nesting N] ...
 //	leia-lsp --version
 //
 // Exit status: 0 after the client's shutdown and exit, 1 when the
@@ -22,11 +22,14 @@ import (
 	"log"
 	"os"
 
+	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/internal/memlimit"
 	"github.com/harnlang/harn-check/internal/version"
 	"github.com/harnlang/harn-check/lsp"
 )
 
 func main() {
+	memlimit.Apply()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -37,6 +40,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logFile := fs.String("log", "", "append the log to `FILE` instead of stderr")
 	debounce := fs.Duration("debounce", lsp.DefaultDebounce, "delay between a document's last change and its analysis")
 	explainDir := fs.String("explain-dir", "", "write diagnostic explanation pages to `DIR` and link them (default: the user cache directory)")
+	var lim limits.Limits
+	lim.Register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -62,7 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		logOut = f
 	}
 	logger := log.New(logOut, "leia-lsp: ", log.LstdFlags|log.Lmicroseconds)
-	opts := lsp.Options{Logger: logger, Debounce: *debounce}
+	opts := lsp.Options{Logger: logger, Debounce: *debounce, Limits: lim}
 	if *debounce == 0 {
 		opts.Debounce = -1 // an explicit 0 means no delay
 	}

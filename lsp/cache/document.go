@@ -3,14 +3,16 @@ package cache
 import (
 	"context"
 	"fmt"
+	"sync"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime/debug"
-	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/grammar/tsutil"
+	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
@@ -41,18 +43,77 @@ type Document struct {
 	tree     Tree
 	parseErr error
 
-	checkMu  sync.Mutex
+	// checkSem is held while the version is checked (a channel, so that
+	// a request waiting for another's check can give up).
+	checkSem chan struct{}
 	checked  bool
 	result   driver.Result
 	checkErr error
 	// modules are the modules the check loaded (its import closure), as
 	// its session recorded them.
 	modules []checkcache.Module
+	// limits bound the version's analysis; refused, when set, is why the
+	// version is neither parsed nor checked (it is too large, or nested
+	// far too deep): its analysis is this one diagnostic.
+	limits  limits.Limits
+	refused *diagnostics.Diagnostic
+	// deepOnce computes deep, the refusal of a tree nested past the
+	// limit, on first use.
+	deepOnce sync.Once
+	deep     *diagnostics.Diagnostic
+}
+
+// nestingCrosser is a tree that can tell whether it nests past a limit
+// (tsquery.Tree).
+type nestingCrosser interface {
+	NestingCrossing(maxDepth, maxChain int) (at, depth, limit int, over bool)
+}
+
+// limit applies the store's limits to a new version.
+func (d *Document) limit(l limits.Limits) {
+	l = l.Resolved()
+	d.limits = l
+	if d.Ext == "" {
+		return
+	}
+	if int64(len(d.Text)) > l.FileSize {
+		diag := diagnostics.New(d.CheckPath(), diagnostics.SourceIO, limits.CodeFileSize, diagnostics.Span{},
+			fmt.Sprintf("not analysed: the document is %s, more than the limit of %s", sourcefs.FormatSize(int64(len(d.Text))), sourcefs.FormatSize(l.FileSize)))
+		diag.Help = "generated or vendored files that large are usually not meant to be edited with language features; raise the limit with the maxFileSize initialization option"
+		d.refused = &diag
+		return
+	}
+	if depth, at := tsutil.BracketDepth(d.Text); depth > limits.PrescanDepth(l.Nesting) {
+		diag := limits.BracketDiagnostic(d.CheckPath(), diagnostics.SourceParser, at, depth, l.Nesting)
+		d.refused = &diag
+	}
+}
+
+// Refused returns the diagnostic saying why the version gets no language
+// features nor analysis, or nil when it gets them: it is too large,
+// nested far too deep to parse, or its tree nests past the limit.
+func (d *Document) Refused() *diagnostics.Diagnostic {
+	if d.refused != nil {
+		return d.refused
+	}
+	d.deepOnce.Do(func() {
+		t, ok := d.tree.(nestingCrosser)
+		if !ok {
+			return
+		}
+		lim := d.limits.Resolved()
+		if at, depth, limit, over := t.NestingCrossing(lim.Nesting, limits.ChainLength(lim.Nesting)); over {
+			diag := limits.NestingDiagnostic(d.CheckPath(), diagnostics.SourceParser, at, depth, limit)
+			d.deep = &diag
+		}
+	})
+	return d.deep
 }
 
 func newDocument(uri, languageID string, version int32, text []byte, edits []Edit) *Document {
 	return &Document{
-		URI: uri, Path: URIToPath(uri), LanguageID: languageID,
+		checkSem: make(chan struct{}, 1),
+		URI:      uri, Path: URIToPath(uri), LanguageID: languageID,
 		Ext: ResolveExtension(uri, languageID), Version: version,
 		Text: text, Lines: diagnostics.NewLineIndex(text), Edits: edits,
 	}
@@ -81,10 +142,23 @@ func (d *Document) Check() (driver.Result, error) { return d.CheckWith(nil) }
 // text is not parsed twice. A checker panic becomes an error;
 // the server logs it and keeps what it published before.
 func (d *Document) CheckWith(read func(path string) ([]byte, error)) (driver.Result, error) {
-	d.checkMu.Lock()
-	defer d.checkMu.Unlock()
+	return d.CheckContext(context.Background(), read)
+}
+
+// CheckContext is CheckWith for a caller that may give up: when ctx is
+// done the analysis stops early, nothing is kept, and the error is ctx's.
+func (d *Document) CheckContext(ctx context.Context, read func(path string) ([]byte, error)) (driver.Result, error) {
+	select {
+	case d.checkSem <- struct{}{}:
+	case <-ctx.Done():
+		return driver.Result{}, ctx.Err()
+	}
+	defer func() { <-d.checkSem }()
 	if d.Ext == "" {
 		return driver.Result{}, nil
+	}
+	if r := d.Refused(); r != nil {
+		return driver.Result{Diagnostics: []diagnostics.Diagnostic{*r}}, nil
 	}
 	if d.checked && (d.checkErr != nil || depsUnchanged(d.result.Deps, read) && modulesUnchanged(d.modules, d.CheckPath(), read)) {
 		return d.result, d.checkErr
@@ -98,8 +172,15 @@ func (d *Document) CheckWith(read func(path string) ([]byte, error)) (driver.Res
 				d.checkErr = fmt.Errorf("checker panicked on %s: %v\n%s", path.Base(d.URI), r, debug.Stack())
 			}
 		}()
-		d.result = check(context.Background(), session, d.Ext, d.CheckPath(), d.Text, d.tree, read)
+		d.result = check(ctx, session, d.Ext, d.CheckPath(), d.Text, d.tree, read, d.limits)
 	}()
+	if err := ctx.Err(); err != nil {
+		// Cancelled half-way: the result is incomplete; the next caller
+		// checks again.
+		d.checked = false
+		d.result, d.checkErr = driver.Result{}, nil
+		return driver.Result{}, err
+	}
 	d.modules = session.Modules()
 	return d.result, d.checkErr
 }
@@ -107,8 +188,8 @@ func (d *Document) CheckWith(read func(path string) ([]byte, error)) (driver.Res
 // Modules returns the modules the version's last check loaded: its import
 // closure, itself included.
 func (d *Document) Modules() []checkcache.Module {
-	d.checkMu.Lock()
-	defer d.checkMu.Unlock()
+	d.checkSem <- struct{}{}
+	defer func() { <-d.checkSem }()
 	return d.modules
 }
 

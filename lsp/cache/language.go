@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/limits"
 )
 
 // knownExtension reports whether ext is a file kind the toolchain knows:
@@ -42,13 +43,13 @@ func ResolveExtension(uri, languageID string) string {
 // the document's syntax tree or nil, is handed over so that a language
 // that can check from it does not parse src again; its result is the
 // same.
-func check(ctx context.Context, session *driver.Session, ext, path string, src []byte, tree any, read func(string) ([]byte, error)) driver.Result {
+func check(ctx context.Context, session *driver.Session, ext, path string, src []byte, tree any, read func(string) ([]byte, error), lim limits.Limits) driver.Result {
 	if filepath.Ext(path) != ext {
 		// The languageId chose the language, not the path: the check
 		// reads the disk.
 		read = nil
 	}
-	req := driver.Request{Path: path, Ext: ext, Source: src, Read: read, Context: ctx, Session: session}
+	req := driver.Request{Path: path, Ext: ext, Source: src, Read: read, Context: ctx, Session: session, Limits: lim}
 	if tree != nil {
 		req.Tree = tree
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/limits"
 )
 
 // ErrNotOpen is returned for a change or close of a document the client
@@ -31,6 +32,12 @@ type Change struct {
 type Store struct {
 	mu   sync.Mutex
 	docs map[string]*Document
+	// Limits bound the documents the store parses and analyses (zero
+	// fields: the defaults); set it before the first document opens. A
+	// document larger than Limits.FileSize, or whose brackets nest past
+	// the parse prescan, gets no syntax tree and is analysed as a single
+	// HARN-LIM diagnostic.
+	Limits limits.Limits
 }
 
 // NewStore returns an empty store.
@@ -40,6 +47,7 @@ func NewStore() *Store { return &Store{docs: map[string]*Document{}} }
 // same URI.
 func (s *Store) Open(uri, languageID string, version int32, text string) *Document {
 	d := newDocument(uri, languageID, version, []byte(text), nil)
+	d.limit(s.Limits)
 	d.parse(nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -64,6 +72,7 @@ func (s *Store) Change(uri string, version int32, changes []Change) (*Document, 
 		return nil, err
 	}
 	d := newDocument(uri, old.LanguageID, version, text, edits)
+	d.limit(s.Limits)
 	d.parse(old)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -119,6 +128,19 @@ func (s *Store) Get(uri string) *Document {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.docs[uri]
+}
+
+// Snapshot returns the current version of every open document, by URI: a
+// request reads the documents as they were when it arrived, whatever
+// changes arrive while it runs.
+func (s *Store) Snapshot() map[string]*Document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]*Document, len(s.docs))
+	for u, d := range s.docs {
+		out[u] = d
+	}
+	return out
 }
 
 // All returns the open documents ordered by URI.

@@ -57,7 +57,7 @@ func (d *Document) ParseError() error { return d.parseErr }
 // store is handling the change, before the document is visible to anyone.
 func (d *Document) parse(prev *Document) {
 	syn := lookupSyntax(d.Ext)
-	if syn == nil {
+	if syn == nil || d.refused != nil {
 		return
 	}
 	var prevTree Tree

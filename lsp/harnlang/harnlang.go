@@ -56,7 +56,7 @@ func New() (*Features, error) {
 	}
 	return &Features{
 		Features: tsquery.Features{Queries: q},
-		syntax:   tsquery.NewSyntax(lang),
+		syntax:   tsquery.NewSyntax(lang, "union_type", "intersection_type"),
 		names:    resolver,
 		disk:     map[string]diskSymbols{},
 	}, nil

@@ -183,6 +183,33 @@ func (c *Client) Call(method string, params any) Message {
 	return Message{}
 }
 
+// Go sends a request without waiting: it returns the request's id and a
+// function that waits for the response.
+func (c *Client) Go(method string, params any) (int, func() Message) {
+	c.t.Helper()
+	c.mu.Lock()
+	c.nextID++
+	n := c.nextID
+	id := strconv.Itoa(n)
+	ch := make(chan Message, 1)
+	c.pending[id] = ch
+	c.mu.Unlock()
+	c.send(map[string]any{"jsonrpc": "2.0", "id": n, "method": method, "params": params})
+	return n, func() Message {
+		c.t.Helper()
+		select {
+		case m, ok := <-ch:
+			if !ok {
+				c.t.Fatalf("%s: connection closed before the response", method)
+			}
+			return m
+		case <-time.After(Timeout):
+			c.t.Fatalf("%s: no response within %v", method, Timeout)
+		}
+		return Message{}
+	}
+}
+
 // Notify sends a notification.
 func (c *Client) Notify(method string, params any) {
 	c.t.Helper()
@@ -309,6 +336,14 @@ func (c *Client) Shutdown() error {
 		c.t.Fatalf("shutdown: %v", m.Error)
 	}
 	c.Notify("exit", nil)
+	return c.Exited()
+}
+
+// Disconnect closes the client's end of the stream, as an editor that
+// quits or crashes does, and returns Serve's result.
+func (c *Client) Disconnect() error {
+	c.t.Helper()
+	c.in.Close()
 	return c.Exited()
 }
 

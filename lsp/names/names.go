@@ -21,6 +21,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -259,19 +260,30 @@ func (ix *Index) addRef(r Ref) {
 func (ix *Index) Hoisted(kind string) bool { return ix.hoisted[kind] }
 
 // Innermost returns the innermost scope among Scopes[:limit] holding sp
-// (0, the file, when none does).
+// (0, the file, when none does). Scopes are sorted by start (enclosing
+// ones first) and nest, so it is the last scope starting at or before sp
+// that holds it, found by a binary search and a walk up the enclosing
+// scopes: not a scan of every scope, which made indexing a large file
+// quadratic.
 func (ix *Index) Innermost(sp diagnostics.Span, limit int) int {
-	best := 0
-	for i := 1; i < limit && i < len(ix.Scopes); i++ {
-		s := ix.Scopes[i]
-		if s.Start > sp.Start {
-			break
-		}
-		if s.Start <= sp.Start && sp.End <= s.End && s != sp {
-			best = i
-		}
+	limit = min(limit, len(ix.Scopes))
+	if limit <= 1 {
+		return 0
 	}
-	return best
+	// c is the last of Scopes[1:limit] starting at or before sp.
+	c := sort.Search(limit-1, func(k int) bool { return ix.Scopes[k+1].Start > sp.Start })
+	for c > 0 {
+		s := ix.Scopes[c]
+		if s.Start <= sp.Start && sp.End <= s.End && s != sp {
+			return c
+		}
+		if c >= len(ix.Parent) {
+			c-- // parents are computed in order; not known yet
+			continue
+		}
+		c = ix.Parent[c]
+	}
+	return 0
 }
 
 // NameAt returns the span of the declared or used name at offset, or just

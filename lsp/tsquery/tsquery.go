@@ -40,6 +40,34 @@ type Tree struct {
 	T *sitter.Tree
 	// Src is the text T was parsed from.
 	Src []byte
+
+	chains   map[uint16]bool
+	nestOnce sync.Once
+	nest     tsflat.Depths
+}
+
+// NestingCrossing reports whether the tree nests deeper than maxDepth
+// levels or chains longer than maxChain (tsflat.Crossing), computed once
+// per tree: editor features walk trees level by level (and tree-sitter's
+// parent lookup costs a walk from the root), so a tree past the limits
+// gets none.
+func (t *Tree) NestingCrossing(maxDepth, maxChain int) (at, depth, limit int, over bool) {
+	t.nestOnce.Do(func() {
+		recs := tsflat.Walk(t.T.RootNode(), nil)
+		t.nest = tsflat.Nesting(recs, t.chains)
+		if t.nest.Depth > maxDepth || t.nest.Chain > maxChain {
+			// Keep the offset of the record where the limit is crossed.
+			a, _, _, _ := tsflat.Crossing(recs, t.chains, maxDepth, maxChain)
+			t.nest.DepthAt = int(recs[a].StartByte)
+		}
+	})
+	switch {
+	case t.nest.Depth > maxDepth:
+		return t.nest.DepthAt, t.nest.Depth, maxDepth, true
+	case t.nest.Chain > maxChain:
+		return t.nest.DepthAt, t.nest.Chain, maxChain, true
+	}
+	return 0, 0, 0, false
 }
 
 // Close releases the tree.
@@ -64,11 +92,22 @@ func (t *Tree) Sexp() string {
 type Syntax struct {
 	lang    *sitter.Language
 	parsers sync.Pool
+	// chains are the kinds whose chains count apart from nesting (see
+	// tsflat.Nesting).
+	chains map[uint16]bool
 }
 
-// NewSyntax returns the Syntax of lang.
-func NewSyntax(lang *sitter.Language) *Syntax {
-	return &Syntax{lang: lang}
+// NewSyntax returns the Syntax of lang. chainKinds names the node kinds
+// the language's lowering flattens without recursion (Harn's union_type),
+// whose chains count apart from nesting, as the checker counts them.
+func NewSyntax(lang *sitter.Language, chainKinds ...string) *Syntax {
+	s := &Syntax{lang: lang, chains: map[uint16]bool{}}
+	for _, k := range chainKinds {
+		if id := lang.IdForNodeKind(k, true); id != 0 {
+			s.chains[id] = true
+		}
+	}
+	return s
 }
 
 // Parse implements cache.Syntax: it copies prev, applies the edits to the
@@ -94,7 +133,7 @@ func (s *Syntax) Parse(prev cache.Tree, edits []cache.Edit, text []byte) cache.T
 	if t == nil {
 		return nil
 	}
-	return &Tree{T: t, Src: text}
+	return &Tree{T: t, Src: text, chains: s.chains}
 }
 
 // InputEdit converts a cache.Edit to tree-sitter's form.
