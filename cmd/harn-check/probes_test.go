@@ -314,7 +314,6 @@ func probes() []probe {
 		},
 		{
 			name:    "check-nesting-1m",
-			pending: "a lexical pre-check that refuses runaway bracket nesting before the parser builds a million-level tree",
 			setup: func(t *testing.T, dir string) []string {
 				write(t, filepath.Join(dir, "deep.harn"), harnParens(1000000))
 				write(t, filepath.Join(dir, "deep.leia"), nested("x := ", "[", "1", "]", "\n", 1000000))
@@ -693,7 +692,7 @@ func probes() []probe {
 			check: contains("2000 files checked, no problems found"),
 		},
 		{
-			name:    "lone-cr-harn",
+			name: "lone-cr-harn",
 			setup: func(t *testing.T, dir string) []string {
 				write(t, filepath.Join(dir, "cr.harn"), []byte("// a comment\rfn main() {\r  log(undefined_name)\r}\r"))
 				return []string{"--no-cache", "--json", "cr.harn"}
@@ -708,7 +707,7 @@ func probes() []probe {
 			},
 		},
 		{
-			name:    "lone-cr-leia",
+			name: "lone-cr-leia",
 			setup: func(t *testing.T, dir string) []string {
 				write(t, filepath.Join(dir, "cr.leia"), []byte("// a comment\rx := (1 +\rprint(x)\r"))
 				return []string{"--no-cache", "--json", "cr.leia"}

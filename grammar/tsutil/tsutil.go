@@ -38,6 +38,8 @@ static int harn_allocator_is_libc(void) {
 import "C"
 
 import (
+	"bytes"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 
@@ -123,4 +125,52 @@ func ParseChunked(p *sitter.Parser, src []byte, oldTree *sitter.Tree, chunkSize 
 		p.Reset()
 	}
 	return tree
+}
+
+// BracketDepth returns the deepest nesting of (, [ and { in src and the
+// offset of the bracket that first reaches it, skipping string literals
+// ("...", '...', `...`) and comments (// and /* */) the way Harn and Leia
+// write them. It is a cheap lexical bound taken before parsing: input
+// nested far beyond any nesting limit is refused without building a
+// parse tree whose size and parse time grow with the depth. Brackets in
+// constructs it does not know (raw strings, long brackets) may be
+// counted, which only ever makes the bound larger; callers compare it
+// with a threshold well above their real limit.
+func BracketDepth(src []byte) (depth, at int) {
+	d := 0
+	at = -1
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '(', '[', '{':
+			d++
+			if d > depth {
+				depth, at = d, i
+			}
+		case ')', ']', '}':
+			if d > 0 {
+				d--
+			}
+		case '"', '\'', '`':
+			for i++; i < len(src) && src[i] != c; i++ {
+				if src[i] == '\\' {
+					i++
+				} else if c != '`' && (src[i] == '\n' || src[i] == '\r') {
+					break
+				}
+			}
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' {
+				for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+					i++
+				}
+			} else if i+1 < len(src) && src[i+1] == '*' {
+				end := bytes.Index(src[i+2:], []byte("*/"))
+				if end < 0 {
+					return depth, at
+				}
+				i += end + 3
+			}
+		}
+	}
+	return depth, at
 }

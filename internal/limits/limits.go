@@ -164,6 +164,32 @@ func ChainLength(nesting int) int {
 	return 20 * nesting
 }
 
+// PrescanDepth is the bracket depth past which a file is refused before it
+// is parsed (tsutil.BracketDepth): ten times the nesting limit, far enough
+// that a tree just past the limit is still parsed (so parse --sexp and the
+// language server can show it, and the diagnostic points into it), low
+// enough that a million nested brackets (seconds of parsing and hundreds
+// of megabytes) are refused at once. The lexical count may include
+// brackets in constructs it does not know, which only raises it.
+func PrescanDepth(nesting int) int {
+	if nesting <= 0 {
+		nesting = Default.Nesting
+	}
+	return 10 * nesting
+}
+
+// BracketDiagnostic is HARN-LIM-002 for a file whose brackets nest depth
+// deep, past PrescanDepth(nesting): it was refused before parsing.
+func BracketDiagnostic(path string, source diagnostics.Source, offset, depth, nesting int) diagnostics.Diagnostic {
+	if nesting <= 0 {
+		nesting = Default.Nesting
+	}
+	d := diagnostics.New(path, source, CodeNesting, diagnostics.Span{Start: offset, End: offset},
+		fmt.Sprintf("brackets are nested %d deep, far past the nesting limit of %d levels: the file was not parsed", depth, nesting))
+	d.Help = fmt.Sprintf("flatten the nesting, or raise the limit with --%s", FlagNesting)
+	return d
+}
+
 // NestingDiagnostic is HARN-LIM-002 at offset for a syntax tree depth
 // levels deep, past the limit max.
 func NestingDiagnostic(path string, source diagnostics.Source, offset, depth, max int) diagnostics.Diagnostic {

@@ -29,7 +29,7 @@ func (c *checker) suggest(sc *scope, name string, call bool) string {
 		if d := len(cand) - len(name); d > limit || -d > limit {
 			return
 		}
-		dist := editDistance(name, cand)
+		dist := editDistanceWithin(name, cand, limit)
 		if dist < bestDist || (dist == bestDist && better(name, cand, best)) {
 			best, bestDist = cand, dist
 		}
@@ -70,20 +70,36 @@ func better(name, cand, best string) bool {
 }
 
 // editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+func editDistance(a, b string) int { return editDistanceWithin(a, b, len(a)+len(b)) }
+
+// editDistanceWithin is editDistance for callers that only care about
+// distances up to limit: once every cell of a row exceeds limit the
+// distance can only grow, and limit+1 is returned at once. Short names
+// need no allocation. An undefined name is compared with every builtin,
+// so this is on the path of every HARN-NAM-001.
+func editDistanceWithin(a, b string, limit int) int {
+	var bufs [2][48]int
+	prev, cur := bufs[0][:0], bufs[1][:0]
+	if len(b)+1 > len(bufs[0]) {
+		prev, cur = make([]int, 0, len(b)+1), make([]int, 0, len(b)+1)
+	}
+	prev, cur = prev[:len(b)+1], cur[:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
 		cur[0] = i
+		rowMin := cur[0]
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
 		}
 		prev, cur = cur, prev
 	}
@@ -99,7 +115,7 @@ func (c *checker) suggestMember(ns, name string) string {
 	}
 	best, bestDist := "", limit+1
 	for _, m := range builtins.Members(ns) {
-		if dist := editDistance(name, m.Member); dist < bestDist || (dist == bestDist && better(name, m.Member, best)) {
+		if dist := editDistanceWithin(name, m.Member, limit); dist < bestDist || (dist == bestDist && better(name, m.Member, best)) {
 			best, bestDist = m.Member, dist
 		}
 	}

@@ -111,6 +111,11 @@ func Parse(path string, src []byte) (*ast.File, []diagnostics.Diagnostic) {
 // node and the diagnostic HARN-SYN-001; if the tree is nested deeper than
 // the limit, one Error node and HARN-LIM-002.
 func ParseWith(path string, src []byte, o Options) (*ast.File, []diagnostics.Diagnostic) {
+	if depth, at := tsutil.BracketDepth(src); depth > limits.PrescanDepth(o.MaxNesting) {
+		span := ast.Span{Start: 0, End: len(src)}
+		file := &ast.File{Span: span, Errors: []*ast.Error{{Span: span}}}
+		return file, []diagnostics.Diagnostic{limits.BracketDiagnostic(path, diagnostics.SourceParser, at, depth, o.MaxNesting)}
+	}
 	tree := ParseTree(src, nil)
 	if tree == nil {
 		span := ast.Span{Start: 0, End: len(src)}
