@@ -313,7 +313,7 @@ func probes() []probe {
 			},
 		},
 		{
-			name:    "check-nesting-1m",
+			name: "check-nesting-1m",
 			setup: func(t *testing.T, dir string) []string {
 				write(t, filepath.Join(dir, "deep.harn"), harnParens(1000000))
 				write(t, filepath.Join(dir, "deep.leia"), nested("x := ", "[", "1", "]", "\n", 1000000))

@@ -3,11 +3,11 @@ package cache
 import (
 	"context"
 	"fmt"
-	"sync"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
