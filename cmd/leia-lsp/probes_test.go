@@ -286,6 +286,21 @@ func bigHarn(n int) string {
 	return b.String()
 }
 
+// hoverBig opens a valid Harn file of size bytes and hovers a local name.
+func hoverBig(t *testing.T, p *lspProbe, root string, size int) {
+	uri := fmt.Sprintf("file://%s/big%d.harn", root, size)
+	p.open(uri, "harn", bigHarn(size))
+	id := p.request("textDocument/hover", hoverParams(uri, 2, 9))
+	m := p.response(fmt.Sprintf("hover on a %d MiB file", size>>20), id)
+	if m["error"] != nil || !strings.Contains(string(m["result"]), "int") {
+		t.Errorf("hover: %s %s", m["result"], m["error"])
+	}
+	if codes := p.diagnostics("diagnostics", uri); len(codes) != 0 {
+		t.Errorf("diagnostics %v", codes)
+	}
+	p.finish()
+}
+
 func TestLSPProbes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the language-server probes run leia-lsp as a child process; skipped in -short")
@@ -336,21 +351,8 @@ func TestLSPProbes(t *testing.T) {
 			}
 			p.finish()
 		}},
-		{"hover-1mb-and-3mb-files", func(t *testing.T, p *lspProbe) {
-			for _, size := range []int{1 << 20, 3 << 20} {
-				uri := fmt.Sprintf("file://%s/big%d.harn", root, size)
-				p.open(uri, "harn", bigHarn(size))
-				id := p.request("textDocument/hover", hoverParams(uri, 2, 9))
-				m := p.response(fmt.Sprintf("hover on a %d MiB file", size>>20), id)
-				if m["error"] != nil || !strings.Contains(string(m["result"]), "int") {
-					t.Errorf("hover: %s %s", m["result"], m["error"])
-				}
-				if codes := p.diagnostics("diagnostics", uri); len(codes) != 0 {
-					t.Errorf("diagnostics %v", codes)
-				}
-			}
-			p.finish()
-		}},
+		{"hover-1mb-file", func(t *testing.T, p *lspProbe) { hoverBig(t, p, root, 1<<20) }},
+		{"hover-3mb-file", func(t *testing.T, p *lspProbe) { hoverBig(t, p, root, 3<<20) }},
 		{"did-open-20mb", func(t *testing.T, p *lspProbe) {
 			uri := "file://" + root + "/huge.harn"
 			p.open(uri, "harn", bigHarn(20<<20))
