@@ -117,7 +117,7 @@ func TestMessagesHistoryChat(t *testing.T) {
 		p := prompt { role: "system", text: "from a prompt" }
 		assert(p.role == "system" && p.text == "from a prompt" && p.body.role == "system")
 		q := prompt`+"`Summarize ${1 + 1} items.`"+`
-		assert(q.text == "Summarize 2 items." && q.role == "user")
+		assert(q.text == "Summarize 2 items." && q.body == q.text && q.role == nil)
 	`, &scripted{answers: []llm.TurnResult{final("x")}})
 }
 

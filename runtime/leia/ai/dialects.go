@@ -86,8 +86,10 @@ func (rt *Runtime) registerDialects() {
 		return messagesBlock(t, leia.TableValue(f)), nil
 	}})
 	in.RegisterDialect(leia.Dialect{Name: "prompt", Doc: "a prompt message table",
+		// prompt`...` is {text, body} (no role: a helper or the
+		// caller decides it, as upstream's examples do).
 		Text: func(t *leia.Thread, text string, _ leia.DialectOptions) (leia.Value, error) {
-			return T("role", "user", "text", text, "body", text), nil
+			return T("text", text, "body", text), nil
 		},
 		Block: func(t *leia.Thread, f *leia.Table, _ leia.DialectOptions) (leia.Value, error) {
 			fields := leia.TableValue(f)

@@ -90,8 +90,12 @@ func (r *Report) Text(w io.Writer) error {
 	if len(r.BrokenScripts) > 0 {
 		fmt.Fprintf(&b, "broken validator scripts: %s\n", strings.Join(r.BrokenScripts, ", "))
 	}
+	warnings := 0
 	for _, f := range r.Findings {
-		if f.Kind == "todo" || f.Kind == "case_runtime_error" {
+		if f.Kind == "check_warning" {
+			warnings++
+		}
+		if f.Kind == "todo" || f.Kind == "case_runtime_error" || f.Severity != "error" {
 			continue
 		}
 		loc := f.Path
@@ -99,6 +103,9 @@ func (r *Report) Text(w io.Writer) error {
 			loc = fmt.Sprintf("%s:%d:%d", f.Path, f.Line, f.Column)
 		}
 		fmt.Fprintf(&b, "%s: %s: %s: %s\n", f.Severity, f.Kind, loc, firstLine(f.Message))
+	}
+	if warnings > 0 {
+		fmt.Fprintf(&b, "checker warnings: %d (harn-check check shows them)\n", warnings)
 	}
 	if c := r.Comparison; c != nil {
 		fmt.Fprintf(&b, "baseline %s: pass rate %.1f%% -> %.1f%%, %d regressions, %d improvements\n", c.Baseline, 100*c.PassRateBefore, 100*c.PassRateAfter, len(c.Regressions), len(c.Improvements))
