@@ -474,3 +474,40 @@ func TestReadmeShowsLeiaEvaluate(t *testing.T) {
 		t.Errorf("exit %d (stderr %s); output:\n%s\nREADME shows:\n%s", code, stderr, stdout, block)
 	}
 }
+
+func TestLeiaLLMFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "p.leia")
+	os.WriteFile(prog, []byte("evaluate \"a\" { assert(true) }\nevaluate \"b\" { assert(1 == 1) }\n"), 0o644)
+	fx := examplePath("support_agent", ".records.json")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run", "--llm-mock", "--llm-replay", fx, prog}, 2, "exclude each other"},
+		{[]string{"run", "--llm-replay", filepath.Join(dir, "none.records.json"), prog}, 2, "--llm-replay"},
+		{[]string{"evaluate", "--format", "xml", prog}, 2, "want text, json or html"},
+		{[]string{"evaluate", "--mock", "--replay", fx, prog}, 2, "exclude each other"},
+		{[]string{"evaluate", "--replay", filepath.Join(dir, "none.json"), prog}, 2, "--replay"},
+		{[]string{"evaluate", filepath.Join(dir, "missing")}, 2, "no such file"},
+		{[]string{"evaluate", "--baseline", filepath.Join(dir, "none.json"), prog}, 2, "--baseline"},
+		{[]string{"evaluate", "--gate", prog}, 0, "status: ok"},
+	} {
+		code, stdout, stderr := runLeiaCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(stdout+stderr, tc.want) {
+			t.Errorf("%v: exit %d, want %d with %q\n%s%s", tc.args, code, tc.code, tc.want, stdout, stderr)
+		}
+	}
+	// A baseline in which b passed, against a run in which b fails: the
+	// gate fails on the regression.
+	report := filepath.Join(dir, "base.json")
+	if code, _, stderr := runLeiaCLI(t, "evaluate", "--report", report, prog); code != 0 {
+		t.Fatalf("baseline run: %s", stderr)
+	}
+	os.WriteFile(prog, []byte("evaluate \"a\" { assert(true) }\nevaluate \"b\" { assert(1 == 2) }\n"), 0o644)
+	code, stdout, _ := runLeiaCLI(t, "evaluate", "--gate", "--baseline", report, prog)
+	if code != 1 || !strings.Contains(stdout, "1 regressions") || !strings.Contains(stdout, "regression "+prog+":2:1 (b): passed -> failed") {
+		t.Errorf("regression gate: exit %d\n%s", code, stdout)
+	}
+}
