@@ -85,9 +85,10 @@ var modules = []module{
 		{sig: "math.max(x, values...)"}, {sig: "math.min(x, values...)"}, {sig: "math.fmod(x, y)"},
 		{sig: "math.modf(x)"}, {sig: "math.exp(x)"}, {sig: "math.log(x, base?)"}, {sig: "math.sin(x)"},
 		{sig: "math.cos(x)"}, {sig: "math.tan(x)"}, {sig: "math.asin(x)"}, {sig: "math.acos(x)"},
-		{sig: "math.atan(y, x?)"}, {sig: "math.random(m?, n?)"}, {sig: "math.randomseed(seed?)"},
+		{sig: "math.atan(y, x?)"}, {sig: "math.random(m?, n?)"}, {sig: "math.randomseed(x?, y?)"},
 		{sig: "math.type(x)"}, {sig: "math.tointeger(x)"}, {sig: "math.ult(m, n)"}, {sig: "math.pow(*)"},
-		{sig: "math.round(*)"},
+		{sig: "math.round(*)"}, {sig: "math.deg(x)"}, {sig: "math.rad(x)"}, {sig: "math.frexp(x)"},
+		{sig: "math.ldexp(m, e)"},
 	}},
 	{name: "os", doc: "operating-system access (subject to the host's capability policy)", funcs: []fn{
 		{sig: "os.getenv(name)"}, {sig: "os.time(t?)"}, {sig: "os.clock()"}, {sig: "os.date(format?, time?)"},
