@@ -1,0 +1,71 @@
+package ai_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn-check/runtime/host"
+	"github.com/harnlang/harn-check/runtime/leia/ai"
+)
+
+// The live factory speaks both wires, takes the key from the environment
+// only, and asks the host before any request.
+func TestLiveFactory(t *testing.T) {
+	const key = "sk-factory-test-1234"
+	var gotAuth, gotPath []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		gotPath = append(gotPath, r.URL.Path)
+		gotAuth = append(gotAuth, r.Header.Get("Authorization")+r.Header.Get("x-api-key"))
+		if strings.HasSuffix(r.URL.Path, "/messages") {
+			fmt.Fprint(w, `{"content":[{"type":"text","text":"from anthropic"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`)
+			return
+		}
+		fmt.Fprint(w, `{"choices":[{"message":{"content":"from openai"},"finish_reason":"stop"}]}`)
+	}))
+	defer srv.Close()
+	t.Setenv("FACTORY_KEY", key)
+	granted, _ := host.New(host.Config{Root: t.TempDir(), Grants: host.Grants{NetHosts: []string{"127.0.0.1"}}})
+	denied, _ := host.New(host.Config{Root: t.TempDir()})
+	for _, tc := range []struct {
+		name string
+		h    *host.Host
+		pc   ai.ProviderConfig
+		want string
+	}{
+		{"openai with api_key from the environment", granted, ai.ProviderConfig{Name: "a", Protocol: "openai_compatible", BaseURL: srv.URL, APIKey: key, ProviderModel: "m"}, "from openai"},
+		{"anthropic with api_key_env", granted, ai.ProviderConfig{Name: "b", Protocol: "anthropic", BaseURL: srv.URL, APIKeyEnv: "FACTORY_KEY", ProviderModel: "m"}, "from anthropic"},
+		{"no --allow-net", denied, ai.ProviderConfig{Name: "c", Protocol: "openai", BaseURL: srv.URL, APIKeyEnv: "FACTORY_KEY"}, "not granted (--allow-net)"},
+		{"mock protocol", denied, ai.ProviderConfig{Name: "d", Protocol: "mock"}, "mock reply"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := ai.LiveFactory(tc.h)(tc.pc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, rerr := runLeia(t, `r, err := llm.turn({model: "m", user: "hi"})
+				if err != nil { print(err.message) } else { print(r.text) }`, p, nil)
+			if rerr != nil || !strings.Contains(e.out.String(), tc.want) || strings.Contains(e.out.String(), key) {
+				t.Errorf("%v: %q", rerr, e.out.String())
+			}
+		})
+	}
+	for i, a := range gotAuth {
+		if a != "Bearer "+key && a != key {
+			t.Errorf("request %d (%s) sent %q", i, gotPath[i], a)
+		}
+	}
+	for _, pc := range []ai.ProviderConfig{
+		{Name: "e", Protocol: "openai", BaseURL: srv.URL, APIKey: "sk-literal-in-source"},
+		{Name: "f", Protocol: "carrier-pigeon", BaseURL: srv.URL},
+		{Name: "g", Protocol: "openai"},
+	} {
+		if _, err := ai.LiveFactory(granted)(pc); err == nil || strings.Contains(err.Error(), "sk-literal") {
+			t.Errorf("%+v: %v", pc, err)
+		}
+	}
+}
