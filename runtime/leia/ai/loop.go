@@ -92,10 +92,15 @@ func (rt *Runtime) runLoop(t *leia.Thread, opts *leia.Table, meta *agentMeta, lo
 	maxSteps = min(maxSteps, maxLoopSteps)
 	retries := min(max(IntOf(opts.GetStr("max_tool_retries")), 0), maxToolRetries)
 	historyTokens := IntOf(opts.GetStr("max_history_tokens"))
+	// Refusals by the Rhai validator go back to the model while steps
+	// remain (Leviath's contract); shape and schema refusals only when
+	// output_retries (a count) or output_repair (true: while steps remain)
+	// ask for repair turns, as in upstream's loop. output_retries caps both.
 	outputRetries := int64(-1)
 	if v := opts.GetStr("output_retries"); v.IsNumber() {
 		outputRetries = max(IntOf(v), 0)
 	}
+	repair := opts.GetStr("output_repair").Truthy() || outputRetries > 0
 	bs := rt.budgetsWith(rt.budgetFromOptions(ov))
 	g := rt.grantsFor(ov)
 	onStream := opts.GetStr("on_stream")
@@ -132,7 +137,7 @@ func (rt *Runtime) runLoop(t *leia.Thread, opts *leia.Table, meta *agentMeta, lo
 			if !check.accepted {
 				refusals++
 				rt.emitAgent("output_rejected", meta, model, step, "rejected", "validation", "")
-				if step+1 < maxSteps && (outputRetries < 0 || refusals <= outputRetries) {
+				if step+1 < maxSteps && (check.byValidator || repair) && (outputRetries < 0 || refusals <= outputRetries) {
 					history = append(history, Message("assistant", res.Text), Message("user", refusalFeedback(check.refusal)))
 					continue
 				}

@@ -26,8 +26,10 @@ import (
 // script's own error as the reason, "accept" records it unchecked; both
 // flag the script in broken_scripts (once per script per run).
 //
-// A refusal goes back to the model as its next user message; when steps
-// or output_retries run out the agent fails with {kind: "validation"}.
+// A validator's refusal goes back to the model as its next user message;
+// a shape or schema refusal does when output_retries or output_repair ask
+// for repair turns. When none is left the agent fails with {kind:
+// "validation", message, reason, broken_scripts, history}.
 
 type outputSpec struct {
 	shape     leia.Value
@@ -156,6 +158,10 @@ type outputCheck struct {
 	status   string
 	warnings []string
 	broken   []string
+	// byValidator is true when the Rhai validator refused (its refusals go
+	// back to the model by default; shape and schema refusals only with
+	// output_retries or output_repair, as upstream's loop).
+	byValidator bool
 }
 
 func (c outputCheck) table() leia.Value {
@@ -197,6 +203,7 @@ func (rt *Runtime) checkOutput(s outputSpec, text string) outputCheck {
 	}
 	if !d.Accepted {
 		c.accepted, c.refusal, c.status = false, d.Refusal, "rejected"
+		c.byValidator = d.Result != nil
 		return c
 	}
 	if s.wantsJSON() {

@@ -129,10 +129,10 @@ func TestValidatorFailsEarly(t *testing.T) {
 func TestOutputSchemaAndShape(t *testing.T) {
 	_, p, err := runValidated(t, `
 		schema := {type: "object", required: ["risk"], properties: {risk: {type: "string", enum: ["low", "high"]}}}
-		a := agent { name: "s", model: "m", output_schema: schema }
+		a := agent { name: "s", model: "m", output_schema: schema, output_repair: true }
 		r, err := a("q")
 		assert(err == nil && r.value.risk == "high")
-		b := agent { name: "shape", model: "m", output: {risk: "low|high", score: 1} }
+		b := agent { name: "shape", model: "m", output: {risk: "low|high", score: 1}, output_retries: 1 }
 		r, err = b("q")
 		assert(err == nil && r.value.score == 3)
 	`, final(`{"risk": "medium"}`), final(`{"risk": "high"}`), final(`{"risk": "high"}`), final(`{"risk": "high", "score": 3}`))
@@ -145,5 +145,22 @@ func TestOutputSchemaAndShape(t *testing.T) {
 	}
 	if !strings.Contains(p.reqs[3].Messages[2].Text, "score is missing") {
 		t.Errorf("shape feedback %+v", p.reqs[3].Messages)
+	}
+}
+
+// Without output_retries or output_repair, an answer that does not match
+// the declared shape fails the agent at once (upstream's loop), with no
+// repair turn.
+func TestShapeRefusalWithoutRepair(t *testing.T) {
+	_, p, err := runValidated(t, `
+		a := agent { name: "shape", model: "m", output: {risk: "low|high"} }
+		r, err := a("q")
+		assert(r == nil && err.kind == "validation" && string.find(err.reason, "risk is missing", 1, true) != nil)
+	`, final(`{"other": 1}`), final(`{"risk": "low"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.reqs) != 1 {
+		t.Errorf("turns %d, want 1", len(p.reqs))
 	}
 }
