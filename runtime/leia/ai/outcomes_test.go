@@ -48,15 +48,6 @@ assert(e.correlation.trace_id == "trace-memory" && e.event_id == "trace-memory:e
 assert(e.timestamp_ms == 1796126400000 && e.provider_free == true && e.live_model == false)
 assert(e.redaction.raw_text_stored == false && e.redaction.policy == "memory_outcome_ref_only")
 assert(llm.memoryOutcomeTraceEvent(o).event_type == "memory_outcome" && llm.retrieval_outcome_event(o).status == "matched")
-env := llm.trace_envelope([e], {trace_id: "trace-memory"})
-gate := llm.trace_assert(env, {
-    required_event_types: ["memory_outcome"]
-    require_event_payload_fields: {memory_outcome: ["status", "result_status", "match_count", "match_refs", "top_match"]}
-    require_correlation_fields: ["workflow_run_id", "workflow_step_id", "correlation_id"]
-    max_status_counts: {matched: 1}
-    deny_raw_prompt_stored: true
-})
-assert(gate.ok == true && gate.status == "ok" && #gate.findings == 0)
 `},
 		{name: "empty and aliased outcomes", src: `
 o := llm.retrieval_outcome(llm.collection([]), {query: "nothing"})
@@ -212,56 +203,6 @@ assert(env.response.tool_calls.names[1] == "search" && env.usage.total_tokens ==
 assert(env.response.status == "tool_calls")
 `},
 		{name: "envelope arguments", src: `llm.model_io_envelope()`, wantErr: "(model I/O table expected)"},
-	})
-}
-
-func TestTraceHelpers(t *testing.T) {
-	runMetadataCases(t, "", []metadataCase{
-		{name: "trace_event defaults", src: `
-e := llm.trace_event({event_type: "custom", payload: {n: 1}, turn_id: "t1", replay_key: "rk"})
-assert(e.schema_version == 1 && e.trace_id == "trace" && e.event_id == "trace:event:1" && e.sequence == 1)
-assert(e.type == "custom" && e.status == "ok" && e.provider_free == true && e.credentials_required == false)
-assert(e.correlation.turn_id == "t1" && e.correlation.event_id == "trace:event:1")
-assert(e.replay.mode == "fixture_replay" && e.replay.replay_key == "rk" && e.replay.deterministic == true)
-assert(e.redaction.policy == "no_raw_payload" && e.payload.n == 1)
-`},
-		{name: "envelope, summary and assert findings", src: `
-env := llm.trace_envelope([
-    {event_type: "a", status: "ok", replay_key: "k1"},
-    {event_type: "b", status: "failed", sequence: 5, timestamp_ms: 10},
-    {event_type: "a", status: "ok", timestamp_ms: 5, redaction: {raw_prompt_stored: true}},
-], {trace_id: "tr"})
-assert(env.kind == "generic_ai_trace_envelope" && #env.events == 3 && env.events[1].trace_id == "tr")
-assert(env.trace_envelope_schema.name == "generic_ai_trace_event" && #env.trace_envelope_schema.required_fields == 9)
-s := llm.trace_summary(env)
-assert(s.trace_id == "tr" && s.events == 3 && #s.event_types == 2 && s.event_types[2] == "b")
-assert(s.status_counts.ok == 2 && s.status_counts.failed == 1 && s.replay_keys[1] == "k1")
-assert(s.sequence_gaps == 2 && s.non_monotonic_timestamps == 2 && s.first_event_id == "tr:event:1")
-g := llm.trace_assert(env, {
-    required_event_types: ["a", "zzz"]
-    require_payload_fields: ["x"]
-    require_status_counts: {ok: 3}
-    limit_status_counts: {failed: 0}
-    deny_raw_prompt_stored: true
-    require_correlation_fields: ["turn_id"]
-    require_provider_free: true
-    deny_live_network: true
-})
-assert(g.ok == false && g.status == "failed")
-kinds := {}
-for _, f := range g.findings { kinds[f.kind] = (kinds[f.kind] || 0) + 1 }
-assert(kinds["generic.ai.trace.missing_event_type"] == 1)
-assert(kinds["generic.ai.trace.missing_payload_field"] == 3)
-assert(kinds["generic.ai.trace.status_count_below_minimum"] == 1)
-assert(kinds["generic.ai.trace.status_count_above_limit"] == 1)
-assert(kinds["generic.ai.trace.raw_prompt_stored"] == 1)
-assert(kinds["generic.ai.trace.missing_correlation"] == 3)
-assert(kinds["generic.ai.trace.provider_not_free"] == nil)
-live := llm.trace_assert({live_network: true, events: []}, {deny_live_network: true})
-assert(live.ok == false && live.findings[1].kind == "generic.ai.trace.live_network")
-assert(llm.traceSummary([]).events == 0)
-`},
-		{name: "trace_assert arguments", src: `llm.trace_assert({}, "x")`, wantErr: "bad argument #2 to 'llm.trace_assert' (options table expected)"},
 	})
 }
 
