@@ -159,6 +159,7 @@ type ReplayError struct {
 	Diff string
 }
 
+// Error implements error.
 func (e *ReplayError) Error() string {
 	if e.Exhausted {
 		return fmt.Sprintf("llm replay exhausted at turn %d: the fixture has no record left for a %s request", e.Turn, e.Actual["model"])
@@ -172,6 +173,7 @@ type ReplayedError struct {
 	Message string
 }
 
+// Error implements error.
 func (e *ReplayedError) Error() string { return e.Message }
 
 // Replay answers turns from records, strictly in order: turn N must be
@@ -290,6 +292,7 @@ type UnconsumedError struct {
 	Summary    map[string]any
 }
 
+// Error implements error.
 func (e *UnconsumedError) Error() string {
 	return fmt.Sprintf("llm replay left %d unconsumed turn(s); the next is turn %d (a %v request with %v messages)", e.Left, e.Next, e.Summary["model"], e.Summary["message_count"])
 }

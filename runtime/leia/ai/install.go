@@ -96,6 +96,7 @@ type RunFailure struct {
 	Run, Replay error
 }
 
+// Error implements error.
 func (e *RunFailure) Error() string {
 	if e.Run == nil {
 		return e.Replay.Error()
