@@ -1,6 +1,7 @@
 package ai_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/harnlang/harn-check/runtime/llm"
@@ -81,4 +82,38 @@ func TestPlanExecuteAndReflect(t *testing.T) {
 	if len(p.reqs) != 4 || p.reqs[3].Messages[0].Text != "Review the answer. If it can be improved, return the improved final answer only." {
 		t.Errorf("reflect turns %d %+v", len(p.reqs), p.reqs[len(p.reqs)-1])
 	}
+}
+
+func TestConfigKeepsSecretsOut(t *testing.T) {
+	t.Setenv("CFG_TEST_KEY", "sk-config-secret-42")
+	e := mustRun(t, `
+		config := llm.config
+		cfg := config.table({provider: "local", api_key: config.secret("CFG_TEST_KEY"), backup: config.secret("CFG_TEST_MISSING", {required: false}), retry: {max: 2}})
+		shown := config.display(cfg)
+		assert(shown.api_key == "<secret:CFG_TEST_KEY>" && shown.retry.max == 2)
+		resolved, err := config.resolve(cfg)
+		assert(err == nil && resolved.api_key == "sk-config-secret-42" && resolved.backup == nil)
+		safe := config.redact(resolved)
+		assert(safe.api_key == "<redacted>" && safe.provider == "local")
+		bad, berr := config.resolve(config.table({k: config.secret("CFG_TEST_MISSING")}))
+		assert(bad == nil && berr.kind == "config" && berr.env == "CFG_TEST_MISSING")
+		print(json.encode(shown), json.encode(safe))
+	`, nil)
+	if strings.Contains(e.out.String(), "sk-config-secret-42") {
+		t.Errorf("a secret was printed: %s", e.out.String())
+	}
+}
+
+func TestConfigRoutes(t *testing.T) {
+	mustRun(t, `
+		config := llm.config
+		models, err := config.aliases({default: "analyst", analyst: "cheap", cheap: {provider: "local", provider_model: "mock-analyst"}, reviewer: {provider: "audit", model: "mock-reviewer"}})
+		assert(err == nil && models.kind == "model_aliases")
+		r, rerr := config.route(models, {model: "analyst"})
+		assert(rerr == nil && r.provider == "local" && r.provider_model == "mock-analyst" && r.trace.event_type == "model_route_selected")
+		again, _ := config.route(models, {model: "reviewer", replay: r.replay})
+		assert(again.replayed && again.provider_model == "mock-analyst" && again.replay.decision.alias == "analyst")
+		_, cyc := config.aliases({a: "b", b: "a"})
+		assert(cyc.kind == "config")
+	`, nil)
 }

@@ -146,6 +146,9 @@ func Install(in *leia.Interp, cfg Config) *Runtime {
 			m.SetStr(n, leia.NewNative(f.module+"."+n, fns[n]))
 		}
 	}
+	if m := mods["llm"]; m != nil {
+		m.SetStr("config", rt.configModule())
+	}
 	for _, name := range order {
 		in.RegisterModule(name, mods[name])
 	}

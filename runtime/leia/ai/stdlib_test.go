@@ -23,9 +23,6 @@ var elsewhere = map[string]string{
 	"llm.tool_info": "#20", "llm.tool_schema": "#20", "llm.validate_tools": "#20", "llm.tool_registry": "#20",
 	"llm.validate_tool_registry": "#20", "llm.tool_invocation_trace": "#20", "llm.tool_outcome": "#20",
 	"llm.tool_outcome_event": "#20", "llm.agent_state_checkpoint": "#20", "llm.fixture_index": "#20",
-	// not provided: a secrets-by-reference configuration helper that no
-	// program in the corpus the runtime is measured on needs
-	"llm.config": "not provided",
 }
 
 // TestStdlibTableHasImplementations: every AI function the checker's
