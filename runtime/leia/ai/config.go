@@ -25,7 +25,7 @@ import (
 // Values are read through the host's environment; nothing is logged or
 // traced.
 
-const redacted = "<redacted>"
+const configRedacted = "<redacted>"
 
 // maxConfigDepth bounds the walk over nested configuration tables.
 const maxConfigDepth = 32
@@ -73,7 +73,7 @@ func (rt *Runtime) configModule() leia.Value {
 	})
 	set("redact", func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
 		return t.Ret1(walkConfig(leia.Arg(a, 0), 0, func(ref leia.Value) (leia.Value, error) {
-			return leia.String(redacted), nil
+			return leia.String(configRedacted), nil
 		}, true)), nil
 	})
 	set("aliases", func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
@@ -140,14 +140,14 @@ func walkConfig(v leia.Value, depth int, ref func(leia.Value) (leia.Value, error
 		return r
 	case "secret_value":
 		if redactKeys {
-			return leia.String(redacted)
+			return leia.String(configRedacted)
 		}
 		return v
 	}
 	out := leia.NewTable(t.Len(), 8)
 	t.Iter(func(k, val leia.Value) bool {
 		if redactKeys && k.Kind() == leia.KindString && secretLike(k.AsString()) && val.Kind() == leia.KindString && val.AsString() != "" {
-			out.Set(k, leia.String(redacted))
+			out.Set(k, leia.String(configRedacted))
 			return true
 		}
 		out.Set(k, walkConfig(val, depth+1, ref, redactKeys))
