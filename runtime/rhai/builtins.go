@@ -94,6 +94,20 @@ func rustSplit(s, sep string) []string {
 	return append(out, "")
 }
 
+// countFields counts what strings.Fields would return, without making it.
+func countFields(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			n++
+		}
+	}
+	return n
+}
+
 func strArray(parts []string) *Array {
 	a := &Array{Items: make([]Value, len(parts))}
 	for i, p := range parts {
@@ -310,14 +324,24 @@ func (it *interp) native(name string, args []*Value, pos int) (Value, bool, erro
 	case "split":
 		switch {
 		case isStr && n == 1:
+			if err := it.growArray(countFields(s0), pos); err != nil {
+				return nil, true, err
+			}
 			return strArray(strings.Fields(s0)), true, nil
 		case isStr && n == 2:
-			switch sep := (*args[1]).(type) {
-			case string:
-				return strArray(rustSplit(s0, sep)), true, nil
-			case rune:
-				return strArray(rustSplit(s0, string(sep))), true, nil
+			sep, ok := strOrChar(*args[1])
+			if !ok {
+				break
 			}
+			// The parts are counted before they are made.
+			parts := utf8.RuneCountInString(s0) + 2
+			if sep != "" {
+				parts = strings.Count(s0, sep) + 1
+			}
+			if err := it.growArray(parts, pos); err != nil {
+				return nil, true, err
+			}
+			return strArray(rustSplit(s0, sep)), true, nil
 		}
 	case "to_upper", "to_lower":
 		switch {
@@ -343,7 +367,11 @@ func (it *interp) native(name string, args []*Value, pos int) (Value, bool, erro
 		}
 	case "to_chars", "chars":
 		if isStr && n == 1 {
-			a := &Array{}
+			chars := utf8.RuneCountInString(s0)
+			if err := it.growArray(chars, pos); err != nil {
+				return nil, true, err
+			}
+			a := &Array{Items: make([]Value, 0, chars)}
 			for _, r := range s0 {
 				a.Items = append(a.Items, r)
 			}
@@ -354,10 +382,12 @@ func (it *interp) native(name string, args []*Value, pos int) (Value, bool, erro
 			find, ok1 := strOrChar(*args[1])
 			sub, ok2 := strOrChar(*args[2])
 			if ok1 && ok2 {
-				out := strings.ReplaceAll(s0, find, sub)
-				if len(out) > it.lim.MaxStringSize {
-					return nil, true, it.errf(ErrDataTooLarge, pos, "Length of string too large")
+				// The result's length is known before it is built.
+				k := strings.Count(s0, find)
+				if err := it.growString(len(s0)+k*(len(sub)-len(find)), pos); err != nil {
+					return nil, true, err
 				}
+				out := strings.ReplaceAll(s0, find, sub)
 				*args[0] = out
 				return Unit{}, true, nil
 			}

@@ -121,6 +121,13 @@ func (p *Program) Call(name string, args []Value, lim Limits) (Value, *EvalError
 		return nil, it.errf(ErrRuntime, -1, "Function not found: %s", signature(name, args))
 	}
 	it.scope = nil
+	// The limits hold for what the caller hands in (a validator's
+	// content) as for what the script builds.
+	for _, a := range args {
+		if err := it.checkSize(a, -1); err != nil {
+			return nil, toEvalError(err)
+		}
+	}
 	v, err := it.callFn(f, args, nil, -1)
 	if err != nil {
 		if c, ok := err.(*ctrl); ok && c.kind == ctrlExit {
@@ -132,6 +139,9 @@ func (p *Program) Call(name string, args []Value, lim Limits) (Value, *EvalError
 			e.Calls = e.Calls[:n-1]
 		}
 		return nil, e
+	}
+	if err := it.checkSize(v, -1); err != nil {
+		return nil, toEvalError(err)
 	}
 	return v, nil
 }
@@ -200,6 +210,24 @@ func (it *interp) charge(n int, pos int) error {
 		return it.errf(ErrTooManyOperations, pos, "Too many operations")
 	}
 	return nil
+}
+
+// growString charges and checks a string of n bytes about to be built:
+// data is charged before it is allocated, so a script cannot allocate far
+// past its limits before they are checked.
+func (it *interp) growString(n int, pos int) error {
+	if n > it.lim.MaxStringSize {
+		return it.errf(ErrDataTooLarge, pos, "Length of string too large")
+	}
+	return it.charge(n, pos)
+}
+
+// growArray charges and checks an array of n elements about to be built.
+func (it *interp) growArray(n int, pos int) error {
+	if n > it.lim.MaxArraySize {
+		return it.errf(ErrDataTooLarge, pos, "Size of array too large")
+	}
+	return it.charge(n*16, pos)
 }
 
 // sizeOf measures v, charging the entries walked to refresh size caches.
@@ -394,10 +422,11 @@ func (it *interp) evalNode(n node) (Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			b.WriteString(ToString(v))
-			if b.Len() > it.lim.MaxStringSize {
+			part := ToString(v)
+			if b.Len()+len(part) > it.lim.MaxStringSize {
 				return nil, it.errf(ErrDataTooLarge, x.pos, "Length of string too large")
 			}
+			b.WriteString(part)
 		}
 		if err := it.charge(b.Len(), x.pos); err != nil {
 			return nil, err

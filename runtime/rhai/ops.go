@@ -344,17 +344,19 @@ other:
 		_, ac := a.(rune)
 		_, bc := b.(rune)
 		if as || bs || ac && bc {
-			s := ToString(a) + ToString(b)
-			if err := it.charge(len(s), pos); err != nil {
+			// The length is charged and checked before the string is
+			// built: a concatenation must not allocate past the limit.
+			sa, sb := ToString(a), ToString(b)
+			if err := it.growString(len(sa)+len(sb), pos); err != nil {
 				return nil, err
 			}
-			if len(s) > it.lim.MaxStringSize {
-				return nil, it.errf(ErrDataTooLarge, pos, "Length of string too large")
-			}
-			return s, nil
+			return sa + sb, nil
 		}
 		if x, ok := a.(*Array); ok {
 			if y, ok := b.(*Array); ok {
+				if err := it.growArray(len(x.Items)+len(y.Items), pos); err != nil {
+					return nil, err
+				}
 				out := &Array{Items: make([]Value, 0, len(x.Items)+len(y.Items))}
 				for _, v := range x.Items {
 					out.Items = append(out.Items, share(v))
