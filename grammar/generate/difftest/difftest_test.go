@@ -115,7 +115,7 @@ func TestDifferential(t *testing.T) {
 		t.Run(p.Key(), func(t *testing.T) {
 			dir, err := npmcache.Fetch(ctx, p)
 			if errors.Is(err, npmcache.ErrUnreachable) {
-				t.Skipf("skipping: %v", err)
+				t.Skipf("SKIP: needs the network (the npm registry, offline here): %v", err)
 			}
 			if err != nil {
 				t.Fatal(err)

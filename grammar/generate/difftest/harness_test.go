@@ -20,7 +20,7 @@ func patchedJSON(t *testing.T, replace ...string) string {
 	t.Helper()
 	dir, err := npmcache.Fetch(context.Background(), npmcache.Grammars[0])
 	if errors.Is(err, npmcache.ErrUnreachable) {
-		t.Skipf("skipping: %v", err)
+		t.Skipf("SKIP: needs the network (the npm registry, offline here): %v", err)
 	}
 	if err != nil {
 		t.Fatal(err)

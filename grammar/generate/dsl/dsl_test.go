@@ -37,7 +37,7 @@ func TestShippedGrammars(t *testing.T) {
 		t.Run(p.Key(), func(t *testing.T) {
 			dir, err := npmcache.Fetch(context.Background(), p)
 			if errors.Is(err, npmcache.ErrUnreachable) {
-				t.Skipf("skipping: %v", err)
+				t.Skipf("SKIP: needs the network (the npm registry, offline here): %v", err)
 			}
 			if err != nil {
 				t.Fatal(err)

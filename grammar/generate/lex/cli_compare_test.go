@@ -397,7 +397,7 @@ func TestAgainstCLIParsers(t *testing.T) {
 		t.Run(pkg, func(t *testing.T) {
 			root, err := npmcache.Fetch(context.Background(), cc.pkg)
 			if errors.Is(err, npmcache.ErrUnreachable) {
-				t.Skipf("npm registry unreachable: %v", err)
+				t.Skipf("SKIP: needs the network (the npm registry, offline here): %v", err)
 			}
 			if err != nil {
 				t.Fatal(err)

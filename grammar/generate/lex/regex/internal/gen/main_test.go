@@ -125,7 +125,7 @@ func TestCommittedTablesUpToDate(t *testing.T) {
 	}
 	src, err := npmcache.Fetch(context.Background(), source)
 	if errors.Is(err, npmcache.ErrUnreachable) {
-		t.Skipf("npm registry unreachable: %v", err)
+		t.Skipf("SKIP: needs the network (the npm registry, offline here): %v", err)
 	}
 	if err != nil {
 		t.Fatal(err)

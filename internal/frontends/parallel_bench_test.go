@@ -1,0 +1,140 @@
+package frontends
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/gencorpus"
+	"github.com/harnlang/harn-check/manifest/checkcache"
+)
+
+// benchFiles is the size of the parallel-checking corpus: 10,000 files
+// by default (issue #19), fewer with HARN_BENCH_FILES for a quick look.
+func benchFiles() int {
+	if n, err := strconv.Atoi(os.Getenv("HARN_BENCH_FILES")); err == nil && n > 0 {
+		return n
+	}
+	return 10000
+}
+
+// BenchmarkParallelCheck checks a generated corpus (10,000 files) with a
+// cold cache, with one worker and with two, in the same iteration, and
+// reports both times and their ratio (the speedup). The two reports must
+// render byte for byte the same.
+//
+//	go test ./internal/frontends -run '^$' -bench ParallelCheck -benchtime 1x -count 3
+func BenchmarkParallelCheck(b *testing.B) {
+	Register()
+	n := benchFiles()
+	dir := b.TempDir()
+	for i, src := range gencorpus.Harn(n) {
+		sub := filepath.Join(dir, fmt.Sprintf("d%02d", i%100))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("m%05d.harn", i)), src, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run := func(workers int) ([]byte, time.Duration) {
+		cache, err := checkcache.Open(filepath.Join(b.TempDir(), "cache"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		r, err := driver.CheckPaths([]string{dir}, driver.Options{Workers: workers, Cache: cache, Salt: "bench"})
+		d := time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if s := r.Summarize(); s.Files != n || s.Diagnostics != 0 {
+			b.Fatalf("%+v", s)
+		}
+		return renderAll(b, r), d
+	}
+	var one, two time.Duration
+	for range b.N {
+		out1, d1 := run(1)
+		out2, d2 := run(2)
+		if !bytes.Equal(out1, out2) {
+			b.Fatal("two workers printed other bytes than one")
+		}
+		one += d1
+		two += d2
+	}
+	b.ReportMetric(one.Seconds()/float64(b.N), "s/1-worker")
+	b.ReportMetric(two.Seconds()/float64(b.N), "s/2-workers")
+	b.ReportMetric(one.Seconds()/two.Seconds(), "speedup")
+}
+
+// writeChain writes an import chain m0 -> m1 -> ... -> m(n-1) into dir.
+func writeChain(b *testing.B, dir string, n int) {
+	b.Helper()
+	for i := range n {
+		src := fmt.Sprintf("pub fn f%d() -> int { return %d }\n", i, i)
+		if i < n-1 {
+			src = fmt.Sprintf("import {f%d} from \"./m%d\"\n\npub fn f%d() -> int { return f%d() + 1 }\n", i+1, i+1, i, i+1)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("m%d.harn", i)), []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// writeCycle writes n modules each importing the next, the last the first.
+func writeCycle(b *testing.B, dir string, n int) {
+	b.Helper()
+	for i := range n {
+		src := fmt.Sprintf("import {f%d} from \"./c%d\"\n\npub fn f%d() -> int { return 1 }\n", (i+1)%n, (i+1)%n, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("c%d.harn", i)), []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkImportChain checks a folder holding an import chain of 1,000
+// to 10,000 modules (every file a checked file, every one importing the
+// rest of the chain), and a 2,000-module import cycle, with one worker
+// and a cold cache, and reports the time per module: flat when the work
+// is linear in the length of the chain.
+//
+//	go test ./internal/frontends -run '^$' -bench ImportChain -benchtime 1x -count 3
+func BenchmarkImportChain(b *testing.B) {
+	Register()
+	for _, tc := range []struct {
+		name  string
+		n     int
+		write func(*testing.B, string, int)
+	}{
+		{"chain-1000", 1000, writeChain}, {"chain-2000", 2000, writeChain}, {"chain-5000", 5000, writeChain},
+		{"chain-10000", 10000, writeChain}, {"cycle-2000", 2000, writeCycle},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			dir := b.TempDir()
+			tc.write(b, dir, tc.n)
+			var total time.Duration
+			for range b.N {
+				cache, err := checkcache.Open(filepath.Join(b.TempDir(), "cache"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				r, err := driver.CheckPaths([]string{dir}, driver.Options{Workers: 1, Cache: cache, Salt: "bench"})
+				total += time.Since(start)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if s := r.Summarize(); s.Files != tc.n || s.Errors != 0 {
+					b.Fatalf("%+v", s)
+				}
+			}
+			b.ReportMetric(float64(total.Microseconds())/float64(b.N*tc.n), "µs/module")
+		})
+	}
+}
