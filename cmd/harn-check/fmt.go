@@ -12,6 +12,8 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/format"
+	"github.com/harnlang/harn-check/grammar/tsutil"
+	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
 )
 
@@ -107,6 +109,13 @@ func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
 	if !ok {
 		fmt.Fprintf(r.e.stderr, "harn-check: %s: not a .harn or .leia file\n", name)
 		return exitUsage
+	}
+	// Brackets nested far past the nesting limit are refused before the
+	// formatter parses them (a million levels took it 30 s and 1.5 GB).
+	if depth, at := tsutil.BracketDepth(src); depth > limits.PrescanDepth(0) {
+		r.report.Files = append(r.report.Files, diagnostics.File{Path: name, Source: src,
+			Diagnostics: []diagnostics.Diagnostic{limits.BracketDiagnostic(name, diagnostics.SourceParser, at, depth, 0)}})
+		return exitFail
 	}
 	out, err := l.Format(src, format.Options{})
 	if errors.Is(err, format.ErrSyntax) {

@@ -834,6 +834,53 @@ func probes() []probe {
 			exit:  exitOK,
 			check: contains("0 files checked"),
 		},
+		{
+			name: "fmt-deep-nesting",
+			setup: func(t *testing.T, dir string) []string {
+				write(t, filepath.Join(dir, "deep.harn"), harnParens(30000))
+				write(t, filepath.Join(dir, "deeper.harn"), harnParens(1000000))
+				return []string{"fmt", "--check", "deep.harn", "deeper.harn"}
+			},
+			exit:  exitFail,
+			check: countCodes(map[string]int{"HARN-LIM-002": 1}),
+		},
+		{
+			name: "fmt-hostile-files",
+			setup: func(t *testing.T, dir string) []string {
+				mkfifo(t, filepath.Join(dir, "src", "pipe.harn"))
+				symlink(t, "/dev/zero", filepath.Join(dir, "src", "zero.leia"))
+				write(t, filepath.Join(dir, "src", "cr.harn"), []byte("// c\rfn main() {\r  log(1)\r}\r"))
+				return []string{"fmt", "--check", "src"}
+			},
+			exit:  exitFail,
+			check: contains("pipe.harn: skipped: not a regular file", "zero.leia: skipped: not a regular file"),
+		},
+		{
+			name: "run-deep-recursion-and-nesting",
+			setup: func(t *testing.T, dir string) []string {
+				write(t, filepath.Join(dir, "rec.harn"), []byte("fn f(n: int) -> int { return f(n + 1) + 1 }\nlog(f(0))\n"))
+				return []string{"run", "rec.harn"}
+			},
+			exit:  exitFail,
+			check: contains("Stack overflow"),
+		},
+		{
+			name: "run-leia-deep-recursion",
+			setup: func(t *testing.T, dir string) []string {
+				write(t, filepath.Join(dir, "rec.leia"), []byte("func f(n) { return f(n + 1) + 1 }\nprint(f(0))\n"))
+				return []string{"run", "rec.leia"}
+			},
+			exit: exitFail,
+		},
+		{
+			name: "run-fifo",
+			setup: func(t *testing.T, dir string) []string {
+				mkfifo(t, filepath.Join(dir, "pipe.harn"))
+				return []string{"run", "pipe.harn"}
+			},
+			exit:  exitUsage,
+			check: contains("not a regular file"),
+		},
 		rhaiProbe("rhai-to-chars-50mb", "fn validate(content) { let c = content.to_chars(); if c.len() > 0 { () } else { \"empty\" } }"),
 		rhaiProbe("rhai-split-empty-30mb", "fn validate(content) { let parts = content.split(\"\"); if parts.len() > 0 { () } else { \"empty\" } }"),
 		rhaiProbe("rhai-return-content-50mb", "fn validate(content) { content }"),
