@@ -154,6 +154,7 @@ var modules = []module{
 	}},
 	{name: "llm", doc: "the AI runtime: models, tools, turns, agents, budgets, trace and replay", funcs: []fn{
 		{sig: "llm.register_models(models)"},
+		{sig: "llm.models(models)"},
 		{sig: "llm.tool(name, fn, opts?)"},
 		{sig: "llm.turn(request)", results: 2, errResult: true},
 		{sig: "llm.agent(name, config, flow?, opts?)"},
@@ -229,7 +230,7 @@ var modules = []module{
 		{sig: "history.find(history, filter)", results: 2}, {sig: "history.last(history, filter)", results: 2},
 		{sig: "history.find_all(history, filter)"}, {sig: "history.append(history, message)"},
 	}},
-	{name: "chat", doc: "chat helpers (chat.merge)", funcs: []fn{{sig: "chat.merge(*)"}}},
+	{name: "chat", doc: "chat helpers (chat.merge, chat.window, chat.tokens)", funcs: []fn{{sig: "chat.merge(*)"}, {sig: "chat.window(messages, n)"}, {sig: "chat.tokens(*)"}}},
 	{name: "loop", doc: "agent loops: react, simple, plan_execute, reflect, snapshot, resume", funcs: []fn{
 		{sig: "loop.react(*)", results: 2, errResult: true}, {sig: "loop.simple(*)", results: 2, errResult: true},
 		{sig: "loop.plan_execute(*)", results: 2, errResult: true}, {sig: "loop.reflect(*)", results: 2, errResult: true},
