@@ -27,7 +27,7 @@ import (
 // A malformed body is a recoverable error: nil and {kind: "dialect",
 // message} for tag`...`, a raised error for tag!`...`.
 var dataDialects = []Dialect{
-	{Name: "json", Doc: "one JSON document", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return DecodeJSON(s) }},
+	{Name: "json", Doc: "one JSON document", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return DecodeJSON(s) }, Encode: encodeJSONDialect},
 	{Name: "jsonl", Doc: "JSON lines, as a list", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) {
 		out := NewTable(0, 0)
 		for i, line := range strings.Split(s, "\n") {
@@ -41,7 +41,7 @@ var dataDialects = []Dialect{
 			out.Append(v)
 		}
 		return TableValue(out), nil
-	}},
+	}, Encode: encodeJSONLines},
 	{Name: "ini", Doc: "INI sections and keys", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return decodeINI(s) }},
 	{Name: "env", Doc: "KEY=VALUE lines", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return decodeEnv(s) }},
 	{Name: "headers", Doc: "HTTP-style header lines", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return decodeHeaders(s) }, Encode: encodeHeaders},
@@ -267,22 +267,21 @@ func openDialects(in *Interp) {
 			if err != nil {
 				return nil, err
 			}
-			fn, err := CheckFunction(a, 1, "eval_raw")
-			if err != nil {
-				return nil, err
-			}
-			if tag == "quote" {
+			body := Arg(a, 1)
+			if _, registered := t.in.dialects[tag]; tag == "quote" || !registered {
+				// A tag no dialect handles gives the generic raw value:
+				// the body as written, with its kind.
 				q := NewTable(0, 4)
-				q.SetStr("dialect", String("quote"))
-				q.SetStr("body", fn)
-				q.SetStr("kind", String("function"))
+				q.SetStr("dialect", String(tag))
+				q.SetStr("body", body)
+				q.SetStr("kind", String(body.TypeName()))
 				if o := Arg(a, 2); o.k == KindTable {
 					q.SetStr("options", o)
 				}
 				return t.Ret1(TableValue(q)), nil
 			}
 			fields := NewTable(0, 1)
-			fields.SetStr("body", fn)
+			fields.SetStr("body", body)
 			return t.evalDialectBlock(tag, fields, opts(Arg(a, 2)), -1), nil
 		},
 		"interpolate": func(t *Thread, a []Value) ([]Value, error) {
@@ -323,4 +322,32 @@ func openDialects(in *Interp) {
 			return t.Ret1(FromGo(t.in.DialectNames())), nil
 		},
 	})
+}
+
+// encodeJSONDialect is json's encode mode: one compact JSON document.
+func encodeJSONDialect(t *Thread, v Value, _ DialectOptions) (Value, error) {
+	s, err := EncodeJSON(t, v, "")
+	if err != nil {
+		return Nil, err
+	}
+	return String(s), nil
+}
+
+// encodeJSONLines is jsonl's encode mode: each element of a list as one
+// compact JSON document on its own newline-terminated line.
+func encodeJSONLines(t *Thread, v Value, _ DialectOptions) (Value, error) {
+	list := v.Table()
+	if list == nil {
+		return Nil, fmt.Errorf("jsonl encodes a list, got %s", v.TypeName())
+	}
+	var b strings.Builder
+	for i := int64(1); i <= int64(list.Len()); i++ {
+		s, err := EncodeJSON(t, list.GetInt(i), "")
+		if err != nil {
+			return Nil, fmt.Errorf("element %d: %v", i, err)
+		}
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	return String(b.String()), nil
 }
