@@ -187,6 +187,9 @@ var modules = []module{
 		// Part-3 helper families (runtime/leia/ai, issue 20): workflows, planning graphs, retrieval
 		// and evidence, outcomes and their trace events, envelopes, checkpoints, tool contracts,
 		// replay records, fixture indexes and package contracts; camelCase aliases.
+		{sig: "llm.replayFixture(*)", results: 2}, {sig: "llm.replayIndex(*)", results: 2}, {sig: "llm.replayRecord(*)", results: 2},
+		{sig: "llm.replayTraceEvent(*)"}, {sig: "llm.traceAssert(*)"}, {sig: "llm.traceEnvelope(*)"},
+		{sig: "llm.traceEvent(*)"}, {sig: "llm.traceSummary(*)"},
 		{sig: "llm.agentStateCheckpoint(*)"}, {sig: "llm.agentStateCheckpointEvent(*)"}, {sig: "llm.agentStateCheckpointTraceEvent(*)"},
 		{sig: "llm.agent_state_checkpoint_event(*)"}, {sig: "llm.agent_state_checkpoint_trace_event(*)"}, {sig: "llm.approvalTrace(*)"},
 		{sig: "llm.approvalTraceEvent(*)"}, {sig: "llm.approval_trace_event(*)"}, {sig: "llm.budgetOutcome(*)"},

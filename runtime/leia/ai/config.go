@@ -111,8 +111,8 @@ func (rt *Runtime) configModule() leia.Value {
 		if requested.IsNil() {
 			dec.Table().SetStr("alias", leia.String("default"))
 		}
-		trace := TraceEventValue(T("event_type", "model_route_selected", "status", "selected",
-			"payload", T("alias", Field(dec, "alias"), "provider", Field(dec, "provider"), "provider_model", Field(dec, "provider_model"))), 0)
+		trace := rt.TraceEvent(T("event_type", "model_route_selected", "status", "selected",
+			"payload", T("alias", Field(dec, "alias"), "provider", Field(dec, "provider"), "provider_model", Field(dec, "provider_model"))))
 		return t.Ret2(T("kind", "model_route", "alias", Field(dec, "alias"), "provider", Field(dec, "provider"),
 			"provider_model", Field(dec, "provider_model"), "replayed", false, "trace", trace, "replay", T("decision", dec)), leia.Nil), nil
 	})

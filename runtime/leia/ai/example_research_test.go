@@ -120,7 +120,7 @@ func TestResearchReportExample(t *testing.T) {
 		"sections\tSummary\tRisks",
 		"recommendation\tShip on Tuesday: the reviewer approves; payments on-call owns rollback.",
 		"plan\t3\t2",
-		"trace\t2\ttrue",
+		"trace\t2\tok",
 		"ok",
 	}
 	if got := strings.Split(strings.TrimSpace(out.String()), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {

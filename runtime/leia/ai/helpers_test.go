@@ -7,56 +7,64 @@ import (
 	"github.com/harnlang/harn-check/runtime/llm"
 )
 
+// TestTraceHelpers: trace events, envelopes, summaries and assertions in
+// upstream Leia's shapes (runtime/leia/ai/trace.go).
 func TestTraceHelpers(t *testing.T) {
 	mustRun(t, `
-		e1 := llm.trace_event({trace_id: "t1", event_type: "turn_start", status: "ok", replay_key: "k1", payload: {model: "m"}})
-		assert(e1.kind == "trace_event" && e1.version == "trace_event.v1" && e1.provider_free == true && e1.live_network == false)
+		e1 := llm.trace_event({trace_id: "t1", event_type: "turn_start", status: "ok", replay_key: "k1", payload: {model: "m"}, turn_id: "u1"})
+		assert(e1.schema_version == 1 && e1.event_id == "t1:event:1" && e1.type == "turn_start" && e1.sequence == 1)
+		assert(e1.provider_free == true && e1.live_network == false && e1.replay.replay_key == "k1" && e1.correlation.turn_id == "u1")
 		assert(e1.redaction.raw_prompt_stored == false && e1.payload.model == "m")
-		e2 := llm.trace_event({trace_id: "t1", event_type: "turn_end", status: "ok", replay_key: "k1", payload: {model: "m", tokens: 3}})
-		e3 := llm.trace_event({trace_id: "t2", event_type: "tool_call", status: "error", live_network: true, raw_prompt_stored: true})
+		e2 := llm.trace_event({trace_id: "t1", event_type: "turn_end", status: "ok", sequence: 2, replay_key: "k1", payload: {model: "m", tokens: 3}})
+		e3 := llm.traceEvent({trace_id: "t1", event_type: "tool_call", status: "error", sequence: 3, redaction: {raw_prompt_stored: true}})
 		env := llm.trace_envelope([e1, e2], {trace_id: "t1"})
-		assert(env.kind == "trace_envelope" && env.event_count == 2 && env.provider_free && !env.live_network)
+		assert(env.kind == "generic_ai_trace_envelope" && #env.events == 2 && env.provider_free && !env.live_network)
 		s := llm.trace_summary(env)
-		assert(s.event_count == 2 && s.event_types[1] == "turn_start" && s.counts.turn_end == 1 && s.status_counts.ok == 2)
-		assert(#s.replay_keys == 1 && s.replay_keys[1] == "k1" && s.ordering.ok)
+		assert(s.events == 2 && s.event_types[1] == "turn_start" && s.status_counts.ok == 2 && s.sequence_gaps == 0)
+		assert(#s.replay_keys == 1 && s.replay_keys[1] == "k1" && s.missing_correlation == 0)
 		ok := llm.trace_assert(env, {require_provider_free: true, deny_live_network: true, required_event_types: ["turn_start", "turn_end"],
 			required_payload_fields_by_event_type: {turn_end: ["tokens"]}, require_status_counts: {ok: 2}, max_status_counts: {error: 0},
 			deny_raw_prompt_stored: true, require_correlation_fields: ["trace_id"]})
-		assert(ok.ok && ok.status == "passed" && #ok.findings == 0)
-		bad := llm.trace_assert([e1, e3], {deny_live_network: true, required_event_types: ["turn_end"], deny_raw_prompt_stored: true,
-			require_event_payload_fields: {turn_start: ["tokens"]}, limit_status_counts: {error: 0}})
+		assert(ok.ok && ok.status == "ok" && #ok.findings == 0)
+		bad := llm.trace_assert(llm.trace_envelope([e1, e3], {live_network: true}), {deny_live_network: true, required_event_types: ["turn_end"],
+			deny_raw_prompt_stored: true, require_event_payload_fields: {turn_start: ["tokens"]}, limit_status_counts: {error: 0}})
 		assert(!bad.ok && bad.status == "failed")
-		codes := {}
-		for _, f := range ipairs(bad.findings) { codes[f.code] = true }
-		assert(codes.live_network && codes.missing_event_type && codes.raw_prompt_stored && codes.missing_payload_field && codes.status_count_above && codes.trace_id_mismatch)
+		kinds := {}
+		for _, f := range ipairs(bad.findings) { kinds[f.kind] = true }
+		assert(kinds["generic.ai.trace.live_network"] && kinds["generic.ai.trace.missing_event_type"] && kinds["generic.ai.trace.raw_prompt_stored"])
+		assert(kinds["generic.ai.trace.missing_payload_field"] && kinds["generic.ai.trace.status_count_above_limit"])
 	`, nil)
 }
 
+// TestReplayHelpers: script replay records, the strict ordered matcher and
+// fixture.replay answering a turn without a provider (replay.go).
 func TestReplayHelpers(t *testing.T) {
 	e := mustRun(t, `
 		req := {model: "m", messages: [llm.user("hi")]}
 		rec, err := llm.replay_record({replay_key: "greet", request: req, response: {status: "final_answer", text: "hello"}})
-		assert(err == nil && rec.operation == "llm.turn" && string.sub(rec.request_hash, 1, 7) == "blake3:" && rec.replay.strategy == "strict_ordered")
-		bad, berr := llm.replay_record({request: req})
-		assert(bad == nil && berr.kind == "validation" && berr.field == "replay_key")
+		assert(err == nil && rec.operation == "llm.turn" && string.sub(rec.request_hash, 1, 7) == "blake3:" && rec.replay.response.text == "hello")
+		dflt, derr := llm.replay_record({request: req})
+		assert(derr == nil && dflt.replay_key == "record:1" && dflt.request_hash == rec.request_hash)
 
 		idx := llm.replay_index([rec, rec])
-		m := idx.match({replay_key: "greet", request_hash: rec.request_hash})
-		assert(m.status == "matched" && m.position == 1 && m.remaining == 1)
-		m = idx.match({replay_key: "other"})
-		assert(m.status == "mismatch" && m.field == "replay_key" && m.remaining == 0)
+		m := idx.match({operation: "llm.turn", capability: "generic.ai.turn", replay_key: "greet", request_hash: rec.request_hash})
+		assert(m.ok && m.status == "matched" && m.next_index == 0 && m.summary.matched == 1 && m.summary.unconsumed == 1)
+		m = idx.match({operation: "llm.turn", capability: "generic.ai.turn", replay_key: "other", request_hash: rec.request_hash})
+		assert(!m.ok && m.status == "mismatch" && m.finding_kind == "generic.ai.replay.mismatch")
+		assert(m.message == "replay identity mismatch on replay_key: got other want greet" && m.summary.unconsumed == 1)
+		m = idx.match({operation: "llm.turn", capability: "generic.ai.turn", replay_key: "greet", request_hash: rec.request_hash})
 		m = idx.match({replay_key: "greet"})
-		assert(m.status == "exhausted")
+		assert(m.status == "exhausted" && m.finding_kind == "generic.ai.replay.exhausted")
 		ev := llm.replay_trace_event(m, {trace_id: "t"})
 		assert(ev.event_type == "replay_record_exhausted" && ev.status == "exhausted" && ev.payload.request == nil)
 
 		fx := llm.replay_fixture([rec], {fixture_id: "f1"})
 		opts, ferr := fx.replay(req, "greet")
-		assert(ferr == nil && opts.status == "matched")
+		assert(ferr == nil && opts.response.text == "hello" && opts.replay_key == "greet")
 		r, terr := llm.turn({model: "m", messages: [llm.user("hi")], replay: opts})
 		assert(terr == nil && r.text == "hello")
 		_, again := fx.replay(req, "greet")
-		assert(again.kind == "validation" && again.match.status == "exhausted")
+		assert(again.kind == "validation" && again.status == "exhausted")
 		print(r.text)
 	`, nil)
 	if e.out.String() != "hello\n" {

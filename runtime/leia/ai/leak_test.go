@@ -115,7 +115,7 @@ rfx, _ := llm.replay_fixture([{replay_key: "k", request: {model: "m", messages: 
 for _, req := range [[{model: "m", messages: [llm.user(PROMPT)]}, "k"], [{model: "m", messages: [llm.user(SECRET)]}, "k"], [{replay_key: SECRET}, "zz"]] {
     rfx.replay(req[1], req[2])
 }
-for _, e := range ["replay_trace_event"] {
+for _, e := range ["replay_trace_event", "replayTraceEvent"] {
     keep(e, llm[e](rfx.match({replay_key: "k", prompt: PROMPT, messages: [llm.user(SECRET)]})))
     keep(e, llm[e]({status: "mismatch", message: "replay identity mismatch on request_hash: got " .. SECRET .. " want " .. PROMPT, request: {text: PROMPT}, record: {response: SECRET}}))
 }

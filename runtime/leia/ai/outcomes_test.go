@@ -48,6 +48,15 @@ assert(e.correlation.trace_id == "trace-memory" && e.event_id == "trace-memory:e
 assert(e.timestamp_ms == 1796126400000 && e.provider_free == true && e.live_model == false)
 assert(e.redaction.raw_text_stored == false && e.redaction.policy == "memory_outcome_ref_only")
 assert(llm.memoryOutcomeTraceEvent(o).event_type == "memory_outcome" && llm.retrieval_outcome_event(o).status == "matched")
+env := llm.trace_envelope([e], {trace_id: "trace-memory"})
+gate := llm.trace_assert(env, {
+    required_event_types: ["memory_outcome"]
+    require_event_payload_fields: {memory_outcome: ["status", "result_status", "match_count", "match_refs", "top_match"]}
+    require_correlation_fields: ["workflow_run_id", "workflow_step_id", "correlation_id"]
+    max_status_counts: {matched: 1}
+    deny_raw_prompt_stored: true
+})
+assert(gate.ok == true && gate.status == "ok" && #gate.findings == 0)
 `},
 		{name: "empty and aliased outcomes", src: `
 o := llm.retrieval_outcome(llm.collection([]), {query: "nothing"})

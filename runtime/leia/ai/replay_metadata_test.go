@@ -61,8 +61,44 @@ assert(nopolicy.findings[1].kind == "default_policy")
 	})
 }
 
-func TestReplayMetadataRecords(t *testing.T) {
+func TestReplayRecordsAndFixtures(t *testing.T) {
 	runMetadataCases(t, "", []metadataCase{
+		{name: "records, fixtures and matching", src: `
+req := {model: "m", messages: [llm.user("hi")]}
+r, err := llm.replay_record({record_id: "rec-1", request: req, response: {status: "final_answer", text: "hello"}})
+assert(err == nil && r.mode == "fixture_replay" && r.operation == "llm.turn" && r.capability == "generic.ai.turn")
+assert(r.replay_key == "rec-1" && r.request_hash:sub(1, 7) == "blake3:" && #r.response_hash == 71 && r.provider_free == true)
+assert(r.replay.response.text == "hello" && r.replay.request_hash == r.request_hash)
+r2, _ := llm.replayRecord({request: req})
+assert(r2.request_hash == r.request_hash && r2.replay_key == "record:1")
+fx, ferr := llm.replay_fixture([{record_id: "rec-1", replay_key: "k1", request: req, response: {text: "hello"}}, {replay_key: "k2", request: {model: "m", messages: [llm.user("bye")]}}], {fixture_id: "fx-1"})
+assert(ferr == nil && fx.fixture_id == "fx-1" && fx.loaded_records == 2 && fx.strategy == "strict_ordered")
+opts, rerr := fx.replay(req, "k1")
+assert(rerr == nil && opts.response.text == "hello" && opts.replay_key == "k1")
+_, miss := fx.replay({model: "m", messages: [llm.user("other")]}, "k2")
+assert(miss.kind == "validation" && miss.status == "mismatch" && miss.finding_kind == "generic.ai.replay.mismatch")
+assert(string.find(miss.message, "replay identity mismatch on request_hash", 1, true) == 1)
+s := fx.summary()
+assert(s.requests == 2 && s.matched == 1 && s.mismatches == 1 && s.unconsumed == 1 && s.matched_record_ids[1] == "rec-1")
+assert(s.finding_kinds[1] == "generic.ai.replay.mismatch" && s.finding_kinds[2] == "generic.ai.replay.unconsumed_record")
+idx, ierr := llm.replay_index([{operation: "op", capability: "c", replay_key: "a", request_hash: "h"}], {identity_fields: ["replay_key"]})
+assert(ierr == nil && idx.loaded_records == 1 && #idx.identity_fields == 1)
+m1 := idx.match({replay_key: "a"})
+assert(m1.ok == true && m1.status == "matched" && m1.record.request_hash == "h")
+m2 := idx:match({replay_key: "a"})
+assert(m2.ok == false && m2.status == "exhausted" && m2.finding_kind == "generic.ai.replay.exhausted")
+ev := llm.replay_trace_event(m1, {trace_id: "replay", workflow_run_id: "wf"})
+assert(ev.event_type == "replay_record_matched" && ev.status == "matched" && ev.replay.replay_key == "a" && ev.replay.request_hash == "h")
+assert(ev.correlation.turn_id == "a" && ev.correlation.replay_session_id == "fixture" && ev.payload.summary.matched == 1)
+assert(ev.payload.record == nil && ev.payload.request == nil)
+assert(llm.replayTraceEvent(m2).event_type == "replay_record_exhausted")
+mm := llm.replay_trace_event(fx.match({replay_key: "zz"}))
+assert(mm.event_type == "replay_record_mismatch" && mm.payload.message == "replay identity mismatch on operation")
+_, bad := llm.replay_index([{}], {strategy: "any"})
+assert(bad.message == "llm.replay_index only supports strict_ordered strategy")
+_, badrec := llm.replay_fixture([1])
+assert(badrec.message == "llm.replay_fixture record #1 must be a table")
+`},
 		{name: "HTTP and artifact records", src: `
 h, err := llm.replay_http_record({
     replay_key: "prices:2026-11-30"
