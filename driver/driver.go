@@ -39,6 +39,13 @@ type Result struct {
 	// mattered), so a cached result is reused only while they are
 	// unchanged.
 	Deps []checkcache.Dep
+	// Facts is the front end's own analysis of the file, kept for editor
+	// features that need more than diagnostics (for Harn, the checker's
+	// *analysis.Facts: the inferred type of every expression), or nil. It
+	// lets the language server answer a hover from the check that
+	// published the diagnostics instead of checking the text a second
+	// time. It is never cached on disk nor printed.
+	Facts any
 }
 
 // Language is a front end plugged into the driver.

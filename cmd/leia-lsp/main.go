@@ -29,7 +29,7 @@ import (
 )
 
 func main() {
-	memlimit.Apply()
+	memlimit.Apply(memlimit.Server)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -207,6 +207,9 @@ func compileValidator(label string, src []byte) *leiaanalysis.ValidatorProblem {
 // driver fingerprints the closure from those records.
 func harnResult(path string, src []byte, res *harnchecker.Result) driver.Result {
 	out := driver.Result{Diagnostics: res.Diagnostics, Sources: res.Sources}
+	if res.Facts != nil {
+		out.Facts = res.Facts
+	}
 	for _, r := range res.Reads {
 		dep := checkcache.Dep{Path: r.Path}
 		if !r.Missing {

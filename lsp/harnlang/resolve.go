@@ -93,6 +93,14 @@ func (f *Features) importTarget(s features.Snapshot, ix *names.Index, d *names.D
 	return features.Location{}, false
 }
 
+// memberNameField maps the kinds of node whose field names a member
+// rather than a variable to that field.
+var memberNameField = map[string]string{"member_expression": "property", "dict_entry": "key",
+	"field_initializer": "name", "named_argument": "name", "attribute": "name",
+	"attribute_argument": "name", "struct_field": "name", "shape_field": "name",
+	"enum_variant": "name", "method_signature": "name", "skill_field": "name",
+	"eval_pack_field": "name"}
+
 // memberName reports whether an identifier names a field or argument
 // rather than a variable: a member's property, a dict key, a field
 // initializer or a named argument.
@@ -101,11 +109,7 @@ func memberName(n *sitter.Node) bool {
 	if p == nil {
 		return false
 	}
-	field := map[string]string{"member_expression": "property", "dict_entry": "key",
-		"field_initializer": "name", "named_argument": "name", "attribute": "name",
-		"attribute_argument": "name", "struct_field": "name", "shape_field": "name",
-		"enum_variant": "name", "method_signature": "name", "skill_field": "name",
-		"eval_pack_field": "name"}[p.Kind()]
+	field := memberNameField[p.Kind()]
 	if field == "" {
 		return false
 	}
