@@ -118,9 +118,9 @@ func (r *run) file(f Found, sole bool) (diagnostics.File, map[string][]byte, err
 		}
 		return diagnostics.File{Path: display, Diagnostics: []diagnostics.Diagnostic{notRead(display, err, r.limits)}}, nil, nil
 	}
-	if at := sourcefs.BinaryOffset(src); at >= 0 {
+	if binary, why := sourcefs.Binary(src); binary {
 		d := diagnostics.New(display, diagnostics.SourceIO, "HARN-IO-002", diagnostics.Span{},
-			fmt.Sprintf("not checked: the file is binary, not source text (a NUL byte at offset %d)", at))
+			fmt.Sprintf("not checked: the file is binary, not source text (%s)", why))
 		d.Help = "source files are UTF-8 text; if this file is generated or vendored, move it out of the checked folders"
 		// No Source: a binary file is never quoted.
 		return diagnostics.File{Path: display, Diagnostics: []diagnostics.Diagnostic{d}}, nil, nil

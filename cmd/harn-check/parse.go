@@ -40,8 +40,8 @@ func runParse(e *env, args []string) int {
 		if err != nil {
 			return fail(e, "%s: cannot read: %s", path, sourcefs.Reason(err))
 		}
-		if at := sourcefs.BinaryOffset(src); at >= 0 {
-			return fail(e, "%s: the file is binary, not source text (a NUL byte at offset %d)", path, at)
+		if binary, why := sourcefs.Binary(src); binary {
+			return fail(e, "%s: the file is binary, not source text (%s)", path, why)
 		}
 		tree, diags := lang.Parse(driver.Request{Path: filepath.ToSlash(path), Source: src, Limits: lim}, *sexp)
 		fmt.Fprintln(e.stdout, tree)

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // DefaultMaxFileSize is the size limit of a source file when the caller
@@ -190,6 +191,34 @@ func BinaryOffset(src []byte) int {
 		}
 	}
 	return -1
+}
+
+// Binary reports whether src is not source text, and why: a NUL byte (at
+// its offset), or so many bytes that are not UTF-8 (more than one in 64,
+// and more than 16) that the file is binary or in another encoding.
+// A source file with a stray Latin-1 character or two is still text.
+// Garbage costs a parser seconds and hundreds of megabytes to recover
+// from; it is reported instead of parsed.
+func Binary(src []byte) (bool, string) {
+	if at := BinaryOffset(src); at >= 0 {
+		return true, fmt.Sprintf("a NUL byte at offset %d", at)
+	}
+	bad := 0
+	for i := 0; i < len(src); {
+		if src[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n == 1 {
+			bad++
+		}
+		i += n
+	}
+	if bad > 16 && bad > len(src)/64 {
+		return true, fmt.Sprintf("%d bytes that are not UTF-8", bad)
+	}
+	return false, ""
 }
 
 // within reports whether path lies inside dir (both absolute and clean).

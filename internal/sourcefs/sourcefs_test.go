@@ -203,4 +203,23 @@ func TestReasonAndSizes(t *testing.T) {
 	if BinaryOffset([]byte("ab\x00c")) != 2 || BinaryOffset([]byte("text\n")) != -1 {
 		t.Error("BinaryOffset")
 	}
+	latin1 := []byte("// caf\xe9 and na\xefve\nfn main() { log(\"\xe9t\xe9\") }\n" + strings.Repeat("x", 100))
+	garbage := make([]byte, 4096)
+	for i := range garbage {
+		garbage[i] = byte(128 + i%128)
+	}
+	for _, tc := range []struct {
+		src    []byte
+		binary bool
+	}{
+		{[]byte("fn main() {}\n"), false},
+		{[]byte("// ünïcödé 𝄞\n"), false},
+		{latin1, false},
+		{[]byte("a\x00b"), true},
+		{garbage, true},
+	} {
+		if got, why := Binary(tc.src); got != tc.binary {
+			t.Errorf("Binary(%.20q) = %v (%s), want %v", tc.src, got, why, tc.binary)
+		}
+	}
 }

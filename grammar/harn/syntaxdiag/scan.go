@@ -253,6 +253,9 @@ func openingOf(c byte) byte {
 // unterminatedIsStray on inputs with very many bracket mistakes.
 const maxSimulations = 64
 
+// misfitWindow bounds how far one look-ahead scan reads.
+const misfitWindow = 256 << 10
+
 // strayFits reports whether the rest of the file balances better if the
 // mismatched closer at s.pos is skipped than if it closes the top of the
 // stack (or, when match >= 0, everything down to the opener it matches).
@@ -310,7 +313,11 @@ func (s *scanner) misfits(pos int, open []opener) int {
 		stack = append(stack, o.char)
 	}
 	n := 0
-	for pos < len(s.src) {
+	// The look-ahead reads at most misfitWindow bytes: in a file of
+	// several megabytes, maxSimulations scans to the end would cost
+	// more than the rest of the check.
+	end := min(len(s.src), pos+misfitWindow)
+	for pos < end {
 		c := s.src[pos]
 		switch {
 		case c == '/' && pos+1 < len(s.src) && s.src[pos+1] == '/':

@@ -299,10 +299,21 @@ func (d *diagnoser) nodeStartingAt(n lower.Node, pos int) string {
 	if n.StartByte() > pos || n.EndByte() < pos {
 		return ""
 	}
-	for i := 0; i < n.ChildCount(); i++ {
+	// Children are in source order: the ones that can hold pos are found
+	// by a binary search, not a scan (a garbled file has one lexical
+	// problem per few bytes and a root with as many children).
+	k := n.ChildCount()
+	first := sort.Search(k, func(i int) bool {
+		c := n.Child(i)
+		return c != nil && c.EndByte() >= pos
+	})
+	for i := first; i < k; i++ {
 		c := n.Child(i)
 		if c == nil {
 			continue
+		}
+		if c.StartByte() > pos {
+			break
 		}
 		if name := d.nodeStartingAt(c, pos); name != "" {
 			return name
