@@ -74,11 +74,24 @@ func UsingCAllocator() bool {
 
 // Parse parses src with p, reusing oldTree (already edited with Tree.Edit to
 // match src) when it is not nil. It feeds the input in DefaultChunkSize
-// chunks and bounds the parser's work (see Budget), so that no input can
-// keep it busy forever. It returns nil when the parser has no language or
-// the budget ran out; callers report that as a diagnostic.
+// chunks and bounds the parser's work (see Budget and StallLimit), so that
+// no input can keep it busy forever. It returns nil when the parser has no
+// language or gave up; callers report that as a diagnostic.
 func Parse(p *sitter.Parser, src []byte, oldTree *sitter.Tree) *sitter.Tree {
-	return ParseChunked(p, src, oldTree, DefaultChunkSize, BudgetOptions(len(src)))
+	tree, _ := ParseGuarded(p, src, oldTree)
+	return tree
+}
+
+// ParseGuarded is Parse that also says where the parser gave up: the
+// furthest byte offset it had reached when its work was cut short, or -1
+// when it finished (or had no language).
+func ParseGuarded(p *sitter.Parser, src []byte, oldTree *sitter.Tree) (*sitter.Tree, int) {
+	g := NewGuard(len(src))
+	tree := ParseChunked(p, src, oldTree, DefaultChunkSize, g.Options())
+	if tree != nil || !g.Stopped() {
+		return tree, -1
+	}
+	return nil, g.Reached()
 }
 
 // The runtime calls the progress callback about every 100 parse
@@ -91,18 +104,76 @@ const (
 	BudgetPerByte = 2
 )
 
+// StallLimit is how many progress callbacks in a row the parser may make
+// without reading further into the input (before its end) until it is
+// stopped. Error recovery can loop over the same few bytes: 3 MB of random
+// printable text once kept the Leia parser busy for minutes around one
+// offset, each callback costing up to 25 ms, so the per-byte budget alone
+// bounds the work but not the time. On 1,324 real Harn and Leia programs,
+// and on random text that parses, the longest run is 2 callbacks (about
+// 200 operations); the limit is a thousand times that.
+const StallLimit = 2000
+
 // Budget returns the number of progress callbacks a parse of n bytes may
 // take before it is cancelled.
 func Budget(n int) int { return BudgetBase + BudgetPerByte*n }
 
 // BudgetOptions returns parse options that cancel the parse once it has
-// taken Budget(n) progress callbacks.
-func BudgetOptions(n int) *sitter.ParseOptions {
-	limit, calls := Budget(n), 0
-	return &sitter.ParseOptions{ProgressCallback: func(sitter.ParseState) bool {
-		calls++
-		return calls > limit
-	}}
+// taken Budget(n) progress callbacks or stalled (StallLimit).
+func BudgetOptions(n int) *sitter.ParseOptions { return NewGuard(n).Options() }
+
+// Guard bounds one parse of n bytes: Budget(n) progress callbacks in all,
+// and StallLimit in a row without progress before the end of the input.
+type Guard struct {
+	n, limit, calls, stall int
+	reached                uint32
+	stopped                bool
+}
+
+// NewGuard returns the guard of a parse of n bytes.
+func NewGuard(n int) *Guard { return &Guard{n: n, limit: Budget(n)} }
+
+// Options returns parse options whose progress callback is the guard's.
+func (g *Guard) Options() *sitter.ParseOptions {
+	return &sitter.ParseOptions{ProgressCallback: g.progress}
+}
+
+func (g *Guard) progress(s sitter.ParseState) bool {
+	g.calls++
+	switch {
+	case s.CurrentByteOffset > g.reached:
+		g.reached, g.stall = s.CurrentByteOffset, 0
+	case int(g.reached) < g.n:
+		// At the end of the input the parser finishes its stack and
+		// balances the tree without reading: that is not a stall.
+		g.stall++
+	}
+	if g.calls > g.limit || g.stall > StallLimit {
+		g.stopped = true
+	}
+	return g.stopped
+}
+
+// Stopped reports whether the guard cut the parse short.
+func (g *Guard) Stopped() bool { return g.stopped }
+
+// Calls returns the progress callbacks the parse has made.
+func (g *Guard) Calls() int { return g.calls }
+
+// Reached returns the furthest byte offset the parser had read.
+func (g *Guard) Reached() int { return int(g.reached) }
+
+// CutBefore returns where to cut src so that a parse stopped at offset at
+// can be redone on what comes before: the start of at's line, or of the
+// line before when at is at a line start, or 0 when there is no earlier
+// line.
+func CutBefore(src []byte, at int) int {
+	at = min(max(at, 0), len(src))
+	cut := bytes.LastIndexByte(src[:at], '\n') + 1
+	if cut == at && cut > 0 {
+		cut = bytes.LastIndexByte(src[:cut-1], '\n') + 1
+	}
+	return cut
 }
 
 // ParseChunked is Parse with an explicit chunk size (values below 1 mean

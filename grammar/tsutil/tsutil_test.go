@@ -344,3 +344,44 @@ func TestParseBudget(t *testing.T) {
 	}
 	again.Close()
 }
+
+// TestGuardStall: the guard stops a parse that makes StallLimit callbacks
+// in a row without reading further before the end of its input, not one
+// that is finishing at the end, and stops any parse past its budget.
+func TestGuardStall(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		n       int
+		offsets func(i int) uint32 // the offset of callback i
+		calls   int
+		stopped bool
+		reached int
+	}{
+		{"reading on", 1 << 20, func(i int) uint32 { return uint32(i) }, 100000, false, 99999},
+		{"looping over a few bytes", 1 << 20, func(i int) uint32 { return uint32(500 + i%7) }, StallLimit + 10, true, 506},
+		{"finishing at the end", 1000, func(int) uint32 { return 1000 }, 5000, false, 1000},
+		{"past the budget", 1000, func(i int) uint32 { return uint32(i % 1000) }, Budget(1000) + 2, true, 999},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := NewGuard(tc.n)
+			stoppedAt := -1
+			for i := range tc.calls {
+				if g.progress(sitter.ParseState{CurrentByteOffset: tc.offsets(i)}) && stoppedAt < 0 {
+					stoppedAt = i
+				}
+			}
+			if g.Stopped() != tc.stopped || g.Reached() != tc.reached {
+				t.Errorf("stopped %v at callback %d, reached %d; want stopped %v, reached %d", g.Stopped(), stoppedAt, g.Reached(), tc.stopped, tc.reached)
+			}
+		})
+	}
+}
+
+func TestCutBefore(t *testing.T) {
+	src := []byte("ab\ncd\nef")
+	for _, tc := range []struct{ at, want int }{{0, 0}, {1, 0}, {3, 0}, {4, 3}, {6, 3}, {7, 6}, {8, 6}, {99, 6}, {-1, 0}} {
+		if got := CutBefore(src, tc.at); got != tc.want {
+			t.Errorf("CutBefore(%d) = %d, want %d", tc.at, got, tc.want)
+		}
+	}
+}

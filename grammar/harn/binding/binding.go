@@ -15,6 +15,7 @@ package binding
 import "C"
 
 import (
+	"fmt"
 	"sync"
 	"unsafe"
 
@@ -44,6 +45,17 @@ func ParseTree(src []byte, oldTree *sitter.Tree) *sitter.Tree {
 		panic("binding: " + err.Error())
 	}
 	return tsutil.Parse(p, src, oldTree)
+}
+
+// parseGuarded is ParseTree that also returns where a parse that gave up
+// had got to (tsutil.ParseGuarded), -1 when it finished.
+func parseGuarded(src []byte) (*sitter.Tree, int) {
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(language); err != nil {
+		panic("binding: " + err.Error())
+	}
+	return tsutil.ParseGuarded(p, src, nil)
 }
 
 // Node adapts a go-tree-sitter node to lower.Node.
@@ -116,15 +128,34 @@ func ParseWith(path string, src []byte, o Options) (*ast.File, []diagnostics.Dia
 		file := &ast.File{Span: span, Errors: []*ast.Error{{Span: span}}}
 		return file, []diagnostics.Diagnostic{limits.BracketDiagnostic(path, diagnostics.SourceParser, at, depth, o.MaxNesting)}
 	}
-	tree := ParseTree(src, nil)
+	tree, at := parseGuarded(src)
 	if tree == nil {
-		span := ast.Span{Start: 0, End: len(src)}
-		file := &ast.File{Span: span}
-		file.Errors = []*ast.Error{{Span: span}}
-		d := diagnostics.New(path, diagnostics.SourceParser, "HARN-SYN-001", diagnostics.Span{Start: 0, End: 0},
-			"the parser gave up on this file: recovering from its syntax errors took too long")
+		// The lines before the one the parser gave up on are parsed on
+		// their own and reported as usual; the rest is one Error.
+		cut := tsutil.CutBefore(src, at)
+		var file *ast.File
+		var diags []diagnostics.Diagnostic
+		if cut > 0 {
+			if t := ParseTree(src[:cut], nil); t != nil {
+				recs := tsflat.Walk(t.RootNode(), nil)
+				t.Close()
+				file, diags = lowerRecords(path, src[:cut], recs, o)
+			}
+		}
+		if file == nil {
+			cut = 0
+			file = &ast.File{}
+		}
+		rest := ast.Span{Start: cut, End: len(src)}
+		file.Span.End = len(src)
+		file.Errors = append(file.Errors, &ast.Error{Span: rest})
+		msg := "the parser gave up on this file: recovering from its syntax errors took too long"
+		if cut > 0 {
+			msg = fmt.Sprintf("the parser gave up here: recovering from the syntax errors made no progress, so the rest of the file (%d bytes) is not checked", len(src)-cut)
+		}
+		d := diagnostics.New(path, diagnostics.SourceParser, "HARN-SYN-001", diagnostics.Span{Start: cut, End: cut}, msg)
 		d.Help = "fix the first syntax error the editor shows and check again; please report the file, this is a parser limitation"
-		return file, []diagnostics.Diagnostic{d}
+		return file, append(diags, d)
 	}
 	// The tree is copied into Go memory first and closed before the
 	// lowering: for a large file the C tree is a large part of the peak.

@@ -41,6 +41,13 @@ func Language() *sitter.Language { return language }
 // ParseTree parses src, reusing oldTree (already edited) when it is not nil.
 // It returns nil when the parse exceeds its budget (grammar/tsutil).
 func ParseTree(src []byte, oldTree *sitter.Tree) *sitter.Tree {
+	tree, _ := parseGuarded(src, oldTree)
+	return tree
+}
+
+// parseGuarded is ParseTree that also returns where a parse that gave up
+// had got to (tsutil.ParseGuarded), -1 when it finished.
+func parseGuarded(src []byte, oldTree *sitter.Tree) (*sitter.Tree, int) {
 	p := sitter.NewParser()
 	defer p.Close()
 	if err := p.SetLanguage(language); err != nil {
@@ -48,7 +55,7 @@ func ParseTree(src []byte, oldTree *sitter.Tree) *sitter.Tree {
 		// build problem, not something an input can cause.
 		panic("binding: " + err.Error())
 	}
-	return tsutil.Parse(p, src, oldTree)
+	return tsutil.ParseGuarded(p, src, oldTree)
 }
 
 // Node adapts a go-tree-sitter node to ast.TreeNode.
@@ -113,12 +120,37 @@ func ParseWith(path string, src []byte, o Options) (*ast.File, []diagnostics.Dia
 		file := &ast.File{Span: span, Errors: []*ast.Error{{Span: span}}}
 		return file, []diagnostics.Diagnostic{limits.BracketDiagnostic(path, diagnostics.SourceParser, at, depth, o.MaxNesting)}
 	}
-	tree := ParseTree(src, nil)
+	tree, at := parseGuarded(src, nil)
+	if tree == nil {
+		return gaveUpAt(path, src, at, o)
+	}
+	defer tree.Close()
+	return LoweredWith(path, src, tree, o)
+}
+
+// gaveUpAt is the result for a file whose parse gave up after reading up
+// to offset at: the lines before at's line are parsed again on their own
+// and reported as usual, and the rest of the file is one Error with a
+// diagnostic at its start saying it was not checked. With nothing before
+// (or when that parse gives up too) it is gaveUp's result.
+func gaveUpAt(path string, src []byte, at int, o Options) (*ast.File, []diagnostics.Diagnostic) {
+	cut := tsutil.CutBefore(src, at)
+	if cut <= 0 {
+		return gaveUp(path, src)
+	}
+	tree := ParseTree(src[:cut], nil)
 	if tree == nil {
 		return gaveUp(path, src)
 	}
 	defer tree.Close()
-	return LoweredWith(path, src, tree, o)
+	file, diags := LoweredWith(path, src[:cut], tree, o)
+	rest := ast.Span{Start: cut, End: len(src)}
+	file.Span.End = len(src)
+	file.Errors = append(file.Errors, &ast.Error{Span: rest, Text: string(src[cut:])})
+	d := diagnostics.New(path, diagnostics.SourceParser, SyntaxCode, diagnostics.Span{Start: cut, End: cut},
+		fmt.Sprintf("the parser gave up here: recovering from the syntax errors made no progress, so the rest of the file (%d bytes) is not checked", len(src)-cut))
+	d.Help = "fix the syntax errors reported above this line and check again; please report the file, this is a parser limitation"
+	return file, append(diags, d)
 }
 
 // Lowered lowers an already parsed tree of src (an editor's incrementally

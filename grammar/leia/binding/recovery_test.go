@@ -2,11 +2,17 @@ package binding
 
 import (
 	"math/rand"
+	randv2 "math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/generate/difftest"
+	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/grammar/tsutil"
+	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 
 // parseWithin parses src in a goroutine and fails the test if no tree comes
@@ -95,4 +101,55 @@ func sortedKeys(m map[string][]byte) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// TestStalledRecoveryReportsThePrefix: 21 KB of random printable text
+// (taken from the 3 MB hostile-input probe) once kept the parser's error
+// recovery looping around one offset for minutes. The stall guard stops
+// it; the lines before are parsed on their own and reported, and the rest
+// is one Error with a diagnostic at its start.
+func TestStalledRecoveryReportsThePrefix(t *testing.T) {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789 \n\t(){}[]<>=+-*/\"'.,;:!?|&@#$%^~`\\"
+	r := randv2.New(randv2.NewPCG(4, 4))
+	text := make([]byte, 69621)
+	for i := range text {
+		text[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	src := text[len(text)-21203:]
+	done := make(chan struct{})
+	var file *ast.File
+	var diags []diagnostics.Diagnostic
+	go func() {
+		defer close(done)
+		file, diags = Parse("stall.leia", src)
+	}()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the parse did not end within 60 s")
+	}
+	if len(diags) < 2 {
+		t.Fatalf("want the prefix's diagnostics and the parser's, got %+v", diags)
+	}
+	last := diags[len(diags)-1]
+	if last.Code != SyntaxCode || !strings.Contains(last.Message, "gave up here") || last.Span.Start <= 0 || src[last.Span.Start-1] != '\n' {
+		t.Fatalf("last diagnostic %+v, want the parser giving up at a line start", last)
+	}
+	// The stall guard, not the work budget, stopped it: the budget alone
+	// let it loop for seconds.
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(language)
+	g := tsutil.NewGuard(len(src))
+	if tree := tsutil.ParseChunked(p, src, nil, 0, g.Options()); tree != nil {
+		tree.Close()
+		t.Fatal("the parse finished")
+	}
+	if !g.Stopped() || g.Calls() > tsutil.Budget(len(src))/4 {
+		t.Errorf("stopped %v after %d progress callbacks (budget %d): the stall guard did not stop it", g.Stopped(), g.Calls(), tsutil.Budget(len(src)))
+	}
+	rest := file.Errors[len(file.Errors)-1]
+	if rest.Span.Start != last.Span.Start || rest.Span.End != len(src) || file.Span.End != len(src) {
+		t.Errorf("the unparsed rest is %+v in a file spanning %+v", rest.Span, file.Span)
+	}
 }
