@@ -164,6 +164,8 @@ func (r *Result) Content(path string) ([]byte, bool) {
 // safe for concurrent use.
 type Graph struct {
 	memo *runMemo
+	// single marks a graph made for one check (NewSingleCheckGraph).
+	single bool
 }
 
 // NewGraph returns an empty graph. record, when not nil, is told about
@@ -174,11 +176,19 @@ func NewGraph(record func(path, sha string, imports []string)) *Graph {
 	return &Graph{memo: newRunMemo(record)}
 }
 
+// NewSingleCheckGraph returns an empty graph for one check, which records
+// the modules it loads like NewGraph's and, like a check without a graph,
+// returns the checked file's syntax tree and facts (an editor's check of
+// one buffer version, whose features read them).
+func NewSingleCheckGraph(record func(path, sha string, imports []string)) *Graph {
+	return &Graph{memo: newRunMemo(record), single: true}
+}
+
 // Check checks the file at path with content src.
 func Check(path string, src []byte, opts Options) *Result {
 	g := opts.Graph
-	private := g == nil
-	if private {
+	private := g == nil || g.single
+	if g == nil {
 		g = NewGraph(nil)
 	}
 	return g.check(path, src, opts, private)
@@ -219,11 +229,40 @@ type loadedFile struct {
 
 // parsedModule is a module's syntax tree and its resolved imports.
 type parsedModule struct {
-	file   *ast.File
-	syntax []diagnostics.Diagnostic
+	// mu guards file, which a graph shared by a run drops once the
+	// module is checked (see release).
+	mu      sync.Mutex
+	file    *ast.File
+	limits  limits.Limits
+	imports []*ast.Import
+	syntax  []diagnostics.Diagnostic
 	// targets are the distinct module paths the module imports, in
 	// source order.
 	targets []string
+}
+
+// tree returns the module's syntax tree: the one parsed at load, or, once
+// released, a new parse of src (a module checked again under another
+// catalog or rule set; the tree is not kept).
+func (pm *parsedModule) tree(path string, src []byte) *ast.File {
+	pm.mu.Lock()
+	file := pm.file
+	pm.mu.Unlock()
+	if file != nil {
+		return file
+	}
+	file, _ = binding.ParseWith(path, src, binding.Options{MaxNesting: pm.limits.Nesting, MaxSyntaxErrors: pm.limits.SyntaxErrors})
+	return file
+}
+
+// release drops the syntax tree. A run's shared graph keeps, of each
+// checked module, only what its importers need (exports, sites,
+// diagnostics, import declarations); the tree of every module held until
+// the end of the run was half of a run's memory, about 50 KB a module.
+func (pm *parsedModule) release() {
+	pm.mu.Lock()
+	pm.file = nil
+	pm.mu.Unlock()
 }
 
 // component is a strongly connected component of the import graph: one
@@ -331,8 +370,10 @@ func (m *runMemo) load(p string, src []byte, haveSrc bool, loader Loader, opts O
 		} else {
 			pm.file, pm.syntax = binding.ParseWith(p, f.src, binding.Options{MaxNesting: opts.Limits.Nesting, MaxSyntaxErrors: opts.Limits.SyntaxErrors})
 		}
+		pm.limits = opts.Limits
+		pm.imports = pm.file.Imports()
 		seen := map[string]bool{}
-		for _, im := range pm.file.Imports() {
+		for _, im := range pm.imports {
 			if t, ok := importTarget(p, im); ok && !seen[t] {
 				seen[t] = true
 				pm.targets = append(pm.targets, t)
@@ -728,7 +769,7 @@ func (m *runMemo) checkModule(mc *moduleCheck, c *component, cc *compCheck, key 
 		return
 	}
 	mc.src = f.src
-	file, syn := f.parsed.file, f.parsed.syntax
+	file, syn := f.parsed.tree(p, f.src), f.parsed.syntax
 	mc.file = file
 	mc.diags = append(mc.diags, syn...)
 	mod := &module{path: p, file: file}
@@ -840,8 +881,9 @@ func (m *runMemo) checkModule(mc *moduleCheck, c *component, cc *compCheck, key 
 	}
 	// What importers need is kept; the syntax tree and facts only for a
 	// graph of one check, whose root returns them.
-	if opts.Graph != nil {
+	if opts.Graph != nil && !opts.Graph.single {
 		mc.file, mc.facts = nil, nil
+		f.parsed.release()
 	}
 }
 
@@ -892,7 +934,7 @@ func closureSites(mc *moduleCheck) []*Site {
 // firstImportSpan is the span of the first import of a loaded module.
 func firstImportSpan(f *loadedFile) diagnostics.Span {
 	if f.parsed != nil {
-		for _, im := range f.parsed.file.Imports() {
+		for _, im := range f.parsed.imports {
 			if im.Source != nil {
 				return analysis.Span(im.Source.Span)
 			}
@@ -904,7 +946,7 @@ func firstImportSpan(f *loadedFile) diagnostics.Span {
 // importSpanTo is the span of the import of target in a loaded module.
 func importSpanTo(f *loadedFile, target string) diagnostics.Span {
 	if f.parsed != nil {
-		for _, im := range f.parsed.file.Imports() {
+		for _, im := range f.parsed.imports {
 			if t, ok := importTarget(f.path, im); ok && t == target {
 				return analysis.Span(im.Source.Span)
 			}

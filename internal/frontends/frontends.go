@@ -82,7 +82,7 @@ func Harn() driver.Language {
 				// check gets a graph of its own.)
 				opts.Graph = harnGraph(req.Session)
 			} else if req.Session != nil {
-				opts.Graph = harnchecker.NewGraph(req.Session.RecordModule)
+				opts.Graph = harnchecker.NewSingleCheckGraph(req.Session.RecordModule)
 			}
 			return harnResult(req.Path, req.Source, harnchecker.Check(req.Path, req.Source, opts))
 		},

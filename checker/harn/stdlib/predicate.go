@@ -10,6 +10,7 @@
 package stdlib
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/harnlang/harn-check/checker/harn/types"
@@ -76,8 +77,22 @@ func outcomeVariant(union, kind string, fields ...types.Field) *types.Record {
 	return &types.Record{Fields: all, Nominal: PredicateModule + "." + union + "." + kind}
 }
 
+// refusalCache holds refusalVariants' result per union name: every
+// evaluation site's outcome type has these arms, and building them anew
+// for each site was a third of what a run's module graph keeps (18 KB a
+// site). Types are immutable; callers get their own slice.
+var refusalCache sync.Map // union name -> []types.Type
+
 // refusalVariants are the arms EvaluationOutcome and PredicateOutcome share.
 func refusalVariants(union string) []types.Type {
+	if v, ok := refusalCache.Load(union); ok {
+		return slices.Clone(v.([]types.Type))
+	}
+	v, _ := refusalCache.LoadOrStore(union, buildRefusalVariants(union))
+	return slices.Clone(v.([]types.Type))
+}
+
+func buildRefusalVariants(union string) []types.Type {
 	return []types.Type{
 		outcomeVariant(union, "refused",
 			f("reason", lits("provider_refusal", "schema_invalid", "output_truncated")),
