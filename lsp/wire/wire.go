@@ -210,7 +210,26 @@ func (s *Stream) readFrame() ([]byte, error) {
 // indexFold returns the index of the lower-case ASCII text sub in s,
 // ignoring case, or -1.
 func indexFold(s, sub string) int {
-	return strings.Index(strings.ToLower(s), sub)
+	// ASCII folding only: strings.ToLower can change the byte length of
+	// a line (invalid UTF-8 becomes U+FFFD, some letters change width),
+	// and the index must be one into s.
+	for i := 0; i+len(sub) <= len(s); i++ {
+		match := true
+		for j := 0; j < len(sub); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return i
+		}
+	}
+	return -1
 }
 
 // frameReader reads lines and bodies from r, and can put bytes back in

@@ -67,6 +67,11 @@ func TestStream(t *testing.T) {
 			[]string{"b"}, []string{"null -32700"}, io.EOF},
 		{"a lying oversized length does not swallow the stream", "Content-Length: 999999999\r\n\r\n" + ok1 + frame(ok1) + frame(ok2),
 			[]string{"a", "b"}, []string{"null -32700"}, io.EOF},
+		// Found by FuzzServer: junk that is not UTF-8 before a header
+		// made the header's offset one in a lower-cased copy of the line,
+		// longer than the line, and slicing it panicked.
+		{"junk that is not UTF-8 before a header", "\xa7\xe1\xd2\xe6\xc0\x81\xfc" + frame(ok1),
+			[]string{"a"}, nil, io.EOF},
 		{"many truncated frames in a row", strings.Repeat(fmt.Sprintf("Content-Length: %d\r\n\r\n{\"jsonrpc\"", 60), 5) + frame(ok2),
 			[]string{"b"}, []string{"null -32700", "null -32700", "null -32700", "null -32700", "null -32700"}, io.EOF},
 	} {
@@ -107,5 +112,23 @@ func TestWriteObject(t *testing.T) {
 	// Bytes, not characters: "é" is two.
 	if want := "Content-Length: 8\r\n\r\n{\"é\":1}"; out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
+
+func TestIndexFold(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{"Content-Length: 3", 0},
+		{"xx CONTENT-length: 3", 3},
+		{"\xa7\xe1\xd2Content-Length: 3", 3},
+		{"\u0130\u0130Content-Length: 3", 4}, // İ lower-cases to two bytes plus a combining mark
+		{"Content-Lengt", -1},
+		{"", -1},
+	} {
+		if got := indexFold(tc.s, "content-length:"); got != tc.want {
+			t.Errorf("indexFold(%q) = %d, want %d", tc.s, got, tc.want)
+		}
 	}
 }
