@@ -884,6 +884,12 @@ func (m *runMemo) checkModule(mc *moduleCheck, c *component, cc *compCheck, key 
 	if opts.Graph != nil && !opts.Graph.single {
 		mc.file, mc.facts = nil, nil
 		f.parsed.release()
+		// The rules have run; importers and the manifest read a site's
+		// facts, not its call's syntax, which would keep most of the
+		// tree alive.
+		for _, s := range mc.sites {
+			s.Call = nil
+		}
 	}
 }
 

@@ -16,7 +16,9 @@ type Site struct {
 	// Method is "evaluate", "evaluate_predicate" or "evaluate_request".
 	Method string
 	// Call is the call expression; Span is its span, Line and Column the
-	// 1-based position of its start (columns count bytes).
+	// 1-based position of its start (columns count bytes). Call is nil in
+	// the sites a run's shared module graph keeps for importers once the
+	// module's own rules have run.
 	Call         *ast.Call
 	Span         ast.Span
 	Line, Column int
