@@ -135,6 +135,23 @@ type Session struct {
 	mu      sync.Mutex
 	values  map[any]any
 	modules map[string]checkcache.Module
+	files   []string
+}
+
+// SetFiles tells the session which files its run checks, as requests name
+// them (a front end may look at them all first, for instance to learn
+// which ones other files import).
+func (s *Session) SetFiles(paths []string) {
+	s.mu.Lock()
+	s.files = paths
+	s.mu.Unlock()
+}
+
+// Files returns the files SetFiles named.
+func (s *Session) Files() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.files
 }
 
 // NewSession returns an empty session.

@@ -48,6 +48,11 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 			len(found), lim.Modules, limits.CodeModules, limits.FlagModules)}
 	}
 	r := &run{opts: opts, limits: lim, session: NewSession(), hashes: newFileHashes(lim.FileSize)}
+	names := make([]string, len(found))
+	for i, f := range found {
+		names[i] = filepath.ToSlash(f.Path)
+	}
+	r.session.SetFiles(names)
 	files := make([]diagnostics.File, len(found))
 	sources := make([]map[string][]byte, len(found))
 	errs := make([]error, len(found))

@@ -268,6 +268,8 @@ func (pm *parsedModule) release() {
 // component is a strongly connected component of the import graph: one
 // module, or the modules of an import cycle.
 type component struct {
+	// keys are the check keys made for the component (see Forget).
+	keys    []compKey
 	members []string // sorted
 	index   map[string]int
 	order   int
@@ -395,17 +397,10 @@ func importTarget(p string, im *ast.Import) (string, bool) {
 		return "", false
 	}
 	spec, ok := im.Source.Value()
-	if !ok || spec == stdlib.PredicateModule {
+	if !ok {
 		return "", false
 	}
-	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
-		return "", false
-	}
-	target := filepath.Join(filepath.Dir(p), filepath.FromSlash(spec))
-	if filepath.Ext(target) == "" {
-		target += ".harn"
-	}
-	return filepath.ToSlash(target), true
+	return ResolveImport(p, spec)
 }
 
 // check checks the file at path. private is set for a graph of this check
@@ -715,8 +710,47 @@ func (m *runMemo) compCheckOf(key compKey) *compCheck {
 	if cc == nil {
 		cc = &compCheck{}
 		m.checks[key] = cc
+		if key.comp != nil {
+			key.comp.keys = append(key.comp.keys, key)
+		}
 	}
 	return cc
+}
+
+// Forget drops what the graph keeps of the module at path, when it is a
+// component of its own: a run calls it for a file no file of the run
+// imports, once that file is reported, so that the graph holds only what
+// importers can still ask for (without it a run kept about 27 KB for every
+// file it checked). If something imports the module after all, it is read
+// and checked again.
+func (g *Graph) Forget(path string) {
+	m := g.memo
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c := m.comp[path]
+	if c == nil || len(c.members) != 1 {
+		return
+	}
+	delete(m.comp, path)
+	delete(m.files, path)
+	for _, k := range c.keys {
+		delete(m.checks, k)
+	}
+	c.keys = nil
+}
+
+// ResolveImport returns the module path an import of spec in the module at
+// p names, and false for an import that names no file (std/predicate, a
+// package name).
+func ResolveImport(p, spec string) (string, bool) {
+	if spec == stdlib.PredicateModule || !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+		return "", false
+	}
+	target := filepath.Join(filepath.Dir(p), filepath.FromSlash(spec))
+	if filepath.Ext(target) == "" {
+		target += ".harn"
+	}
+	return filepath.ToSlash(target), true
 }
 
 // checkComponent checks the members of c in path order, once per key, and

@@ -77,7 +77,7 @@ func commands() []command {
 }
 
 func main() {
-	memlimit.Apply(memlimit.Default)
+	memlimit.Apply(memlimit.Default, memlimit.BatchGCPercent)
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		isTerminal: isTerminal(os.Stdout), stderrTerminal: isTerminal(os.Stderr), getenv: os.Getenv}
 	os.Exit(run(e, os.Args[1:]))

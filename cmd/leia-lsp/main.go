@@ -29,7 +29,7 @@ import (
 )
 
 func main() {
-	memlimit.Apply(memlimit.Server)
+	memlimit.Apply(memlimit.Server, 0)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -5,6 +5,10 @@
 package frontends
 
 import (
+	"bytes"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -19,6 +23,7 @@ import (
 	leiaast "github.com/harnlang/harn-check/grammar/leia/ast"
 	leiabinding "github.com/harnlang/harn-check/grammar/leia/binding"
 	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/manifest"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 	"github.com/harnlang/harn-check/runtime/rhai"
@@ -75,16 +80,24 @@ func Harn() driver.Language {
 			}
 			opts := harnchecker.Options{Loader: loader, Limits: lim, Context: req.Context,
 				Parsed: harnParsed(req.Path, req.Source, req.Tree, lim)}
+			var run *harnRun
 			if req.Session != nil && req.Tree == nil {
 				// One module graph per session: each module is parsed
 				// and checked once however many files import it. (An
 				// editor's tree belongs to one buffer version; such a
 				// check gets a graph of its own.)
-				opts.Graph = harnGraph(req.Session)
+				run = harnRunOf(req.Session, lim.FileSize)
+				opts.Graph = run.graph
 			} else if req.Session != nil {
 				opts.Graph = harnchecker.NewSingleCheckGraph(req.Session.RecordModule)
 			}
-			return harnResult(req.Path, req.Source, harnchecker.Check(req.Path, req.Source, opts))
+			out := harnResult(req.Path, req.Source, harnchecker.Check(req.Path, req.Source, opts))
+			if run != nil && !run.imported[req.Path] {
+				// Reported, and no file of the run imports it: the graph
+				// need not keep it.
+				run.graph.Forget(req.Path)
+			}
+			return out
 		},
 	}
 }
@@ -92,10 +105,47 @@ func Harn() driver.Language {
 // harnGraphKey keys the Harn module graph of a session.
 type harnGraphKey struct{}
 
-// harnGraph returns the session's Harn module graph, which records the
-// modules it loads in the session; it reads each module once.
-func harnGraph(s *driver.Session) *harnchecker.Graph {
-	return s.Value(harnGraphKey{}, func() any { return harnchecker.NewGraph(s.RecordModule) }).(*harnchecker.Graph)
+// harnRun is a session's Harn module graph, which records the modules it
+// loads in the session and reads each module once, and the paths the
+// run's files import.
+type harnRun struct {
+	graph    *harnchecker.Graph
+	imported map[string]bool
+}
+
+// harnRunOf returns the session's harnRun, made at its first use: the
+// run's Harn files are scanned for the modules they import (a lexical
+// scan; a module it misses is only checked twice, never wrongly).
+func harnRunOf(s *driver.Session, maxSize int64) *harnRun {
+	files := s.Files() // not inside Value, which holds the session's lock
+	return s.Value(harnGraphKey{}, func() any {
+		return &harnRun{graph: harnchecker.NewGraph(s.RecordModule), imported: importedModules(files, maxSize)}
+	}).(*harnRun)
+}
+
+// importSpec finds the quoted module of each import in Harn source.
+var importSpec = regexp.MustCompile(`\bimport\b[^"]*"([^"\n]*)"`)
+
+// importedModules returns the module paths files import, as the graph
+// names them. Reading each file here costs far less than keeping every
+// checked module for importers that never come.
+func importedModules(files []string, maxSize int64) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range files {
+		if !strings.HasSuffix(p, ".harn") {
+			continue
+		}
+		src, err := sourcefs.Read(filepath.FromSlash(p), maxSize)
+		if err != nil || !bytes.Contains(src, []byte("import")) {
+			continue
+		}
+		for _, m := range importSpec.FindAllSubmatch(src, -1) {
+			if t, ok := harnchecker.ResolveImport(p, string(m[1])); ok {
+				out[t] = true
+			}
+		}
+	}
+	return out
 }
 
 // SitterTree is implemented by an editor's wrapper of a tree-sitter tree

@@ -3,9 +3,11 @@ package frontends
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"testing"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/gencorpus"
+	"github.com/harnlang/harn-check/internal/memlimit"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
@@ -33,6 +36,11 @@ func benchFiles() int {
 //	go test ./internal/frontends -run '^$' -bench ParallelCheck -benchtime 1x -count 3
 func BenchmarkParallelCheck(b *testing.B) {
 	Register()
+	// The run is measured as harn-check runs: under its soft memory limit
+	// and GC target.
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	memlimit.Apply(memlimit.Default, memlimit.BatchGCPercent)
 	n := benchFiles()
 	dir := b.TempDir()
 	for i, src := range gencorpus.Harn(n) {
