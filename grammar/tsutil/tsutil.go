@@ -39,6 +39,7 @@ import "C"
 
 import (
 	"bytes"
+	"fmt"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
@@ -174,6 +175,13 @@ func CutBefore(src []byte, at int) int {
 		cut = bytes.LastIndexByte(src[:cut-1], '\n') + 1
 	}
 	return cut
+}
+
+// GaveUpHere is the message of the diagnostic a front end puts where a
+// parse that gave up stopped being checked (see CutBefore), notChecked
+// bytes before the end of the file.
+func GaveUpHere(notChecked int) string {
+	return fmt.Sprintf("the parser gave up here: recovering from the syntax errors made no progress, so the rest of the file (%d bytes) is not checked", notChecked)
 }
 
 // ParseChunked is Parse with an explicit chunk size (values below 1 mean

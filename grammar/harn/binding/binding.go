@@ -15,7 +15,6 @@ package binding
 import "C"
 
 import (
-	"fmt"
 	"sync"
 	"unsafe"
 
@@ -37,6 +36,13 @@ func Language() *sitter.Language { return language }
 
 // ParseTree parses src, reusing oldTree (already edited) when it is not nil.
 func ParseTree(src []byte, oldTree *sitter.Tree) *sitter.Tree {
+	tree, _ := parseGuarded(src, oldTree)
+	return tree
+}
+
+// parseGuarded is ParseTree that also returns where a parse that gave up
+// had got to (tsutil.ParseGuarded), -1 when it finished.
+func parseGuarded(src []byte, oldTree *sitter.Tree) (*sitter.Tree, int) {
 	p := sitter.NewParser()
 	defer p.Close()
 	if err := p.SetLanguage(language); err != nil {
@@ -44,18 +50,7 @@ func ParseTree(src []byte, oldTree *sitter.Tree) *sitter.Tree {
 		// build error, not an input error.
 		panic("binding: " + err.Error())
 	}
-	return tsutil.Parse(p, src, oldTree)
-}
-
-// parseGuarded is ParseTree that also returns where a parse that gave up
-// had got to (tsutil.ParseGuarded), -1 when it finished.
-func parseGuarded(src []byte) (*sitter.Tree, int) {
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(language); err != nil {
-		panic("binding: " + err.Error())
-	}
-	return tsutil.ParseGuarded(p, src, nil)
+	return tsutil.ParseGuarded(p, src, oldTree)
 }
 
 // Node adapts a go-tree-sitter node to lower.Node.
@@ -128,7 +123,7 @@ func ParseWith(path string, src []byte, o Options) (*ast.File, []diagnostics.Dia
 		file := &ast.File{Span: span, Errors: []*ast.Error{{Span: span}}}
 		return file, []diagnostics.Diagnostic{limits.BracketDiagnostic(path, diagnostics.SourceParser, at, depth, o.MaxNesting)}
 	}
-	tree, at := parseGuarded(src)
+	tree, at := parseGuarded(src, nil)
 	if tree == nil {
 		// The lines before the one the parser gave up on are parsed on
 		// their own and reported as usual; the rest is one Error.
@@ -151,7 +146,7 @@ func ParseWith(path string, src []byte, o Options) (*ast.File, []diagnostics.Dia
 		file.Errors = append(file.Errors, &ast.Error{Span: rest})
 		msg := "the parser gave up on this file: recovering from its syntax errors took too long"
 		if cut > 0 {
-			msg = fmt.Sprintf("the parser gave up here: recovering from the syntax errors made no progress, so the rest of the file (%d bytes) is not checked", len(src)-cut)
+			msg = tsutil.GaveUpHere(len(src) - cut)
 		}
 		d := diagnostics.New(path, diagnostics.SourceParser, "HARN-SYN-001", diagnostics.Span{Start: cut, End: cut}, msg)
 		d.Help = "fix the first syntax error the editor shows and check again; please report the file, this is a parser limitation"

@@ -148,7 +148,7 @@ func gaveUpAt(path string, src []byte, at int, o Options) (*ast.File, []diagnost
 	file.Span.End = len(src)
 	file.Errors = append(file.Errors, &ast.Error{Span: rest, Text: string(src[cut:])})
 	d := diagnostics.New(path, diagnostics.SourceParser, SyntaxCode, diagnostics.Span{Start: cut, End: cut},
-		fmt.Sprintf("the parser gave up here: recovering from the syntax errors made no progress, so the rest of the file (%d bytes) is not checked", len(src)-cut))
+		tsutil.GaveUpHere(len(src)-cut))
 	d.Help = "fix the syntax errors reported above this line and check again; please report the file, this is a parser limitation"
 	return file, append(diags, d)
 }
