@@ -249,30 +249,41 @@ func (r *run) closureOnDisk(abs string) string {
 // have yet; "" for a file whose language records no modules and for a
 // module that imports nothing.
 func (r *run) closureChecked(abs string) string {
-	f := &r.fps
-	f.mu.Lock()
-	if f.checked.Lookup == nil {
-		f.checked.Lookup = r.session.Module
-		f.stored = map[string]bool{}
-	}
-	fp, ok := f.checked.Fingerprint(abs)
-	if !ok {
-		f.mu.Unlock()
-		return ""
-	}
 	if m, ok := r.session.Module(abs); ok && len(m.Imports) == 0 {
 		// A module that imports nothing has no closure beyond itself,
 		// and the entry's key already covers its content: no fingerprint
 		// to check, and no record to write for it (a file that imports
 		// it writes it). Most files are such leaves; this halves the
 		// files a cold run creates.
-		f.mu.Unlock()
 		return ""
 	}
-	// Store the records of the closure, each once per run. They are
-	// chosen under the lock and written after it: a write creates a file,
-	// which costs milliseconds on some file systems, and holding the lock
-	// through it made the workers of a parallel run take turns.
+	fp, records := r.closureRecords(abs)
+	// The records are written outside the lock closureRecords takes: a
+	// write creates a file, which costs milliseconds on some file
+	// systems, and holding the lock through it made the workers of a
+	// parallel run take turns.
+	for _, m := range records {
+		// A failed store only costs a later re-check.
+		_ = r.opts.Cache.PutModule(r.opts.Salt, m)
+	}
+	return fp
+}
+
+// closureRecords fingerprints abs's closure and returns the records of
+// that closure not yet stored in this run (each is returned once per
+// run); "" and none when a module of it has no record.
+func (r *run) closureRecords(abs string) (string, []checkcache.Module) {
+	f := &r.fps
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.checked.Lookup == nil {
+		f.checked.Lookup = r.session.Module
+		f.stored = map[string]bool{}
+	}
+	fp, ok := f.checked.Fingerprint(abs)
+	if !ok {
+		return "", nil
+	}
 	var records []checkcache.Module
 	stack := []string{abs}
 	for len(stack) > 0 {
@@ -291,10 +302,5 @@ func (r *run) closureChecked(abs string) string {
 		}
 		stack = append(stack, m.Imports...)
 	}
-	f.mu.Unlock()
-	for _, m := range records {
-		// A failed store only costs a later re-check.
-		_ = r.opts.Cache.PutModule(r.opts.Salt, m)
-	}
-	return fp
+	return fp, records
 }
