@@ -83,6 +83,11 @@ type Fix struct {
 	// Title says what the fix does, e.g. "Replace with \"approve\"".
 	Title string
 	Edits []TextEdit
+	// Unsafe marks a fix that may change what the program does or drop
+	// code a reader should look at first (as ruff's unsafe fixes): an
+	// editor still offers it, but `--fix` applies it only with
+	// `--unsafe-fixes`.
+	Unsafe bool
 }
 
 // Source names the stage that produced a diagnostic, as in Harn's JSON

@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
 	harn "github.com/harnlang/harn-check/checker/harn"
 	"github.com/harnlang/harn-check/checker/harn/builtins"
-	"github.com/harnlang/harn-check/checker/harn/harntest"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 )
 
@@ -15,20 +15,20 @@ import (
 // seed's examples (clean) and their mutations, each of which must produce
 // exactly its code and nothing else.
 func TestAcceptance(t *testing.T) {
-	harntest.Run(t, "testdata/acceptance")
+	analysistest.Run(t, "testdata/acceptance", harn.Checker)
 }
 
 // TestQuiet: ordinary, partly untyped Harn programs produce no diagnostic
 // at all (gradual code must not drown in noise).
 func TestQuiet(t *testing.T) {
-	harntest.Run(t, "testdata/quiet")
+	analysistest.Run(t, "testdata/quiet", harn.Checker)
 }
 
 // TestCorpus: our own valid Harn programs, covering the language's
 // declarations, scopes and flow typing and every category of the
 // standard library, check with no diagnostic at all.
 func TestCorpus(t *testing.T) {
-	harntest.Run(t, "testdata/corpus")
+	analysistest.Run(t, "testdata/corpus", harn.Checker)
 }
 
 // TestCorpusCoversEveryCategory: the corpus calls at least one builtin of

@@ -893,11 +893,7 @@ func (m *runMemo) checkModule(mc *moduleCheck, c *component, cc *compCheck, key 
 	if rules == nil {
 		rules = Rules
 	}
-	for _, r := range rules {
-		pass := analysis.NewPass(p, f.src, file, facts, cat, func(d diagnostics.Diagnostic) { mc.diags = append(mc.diags, d) })
-		pass.Rule = r
-		r.Run(pass)
-	}
+	analysis.RunRules(rules, p, f.src, analysis.Unit{File: file, Facts: facts, Catalog: cat}, func(d diagnostics.Diagnostic) { mc.diags = append(mc.diags, d) })
 	diagnostics.Sort(mc.diags)
 	// The cause a HARN-MOD-007 about this module names: its own first
 	// error, else the cause behind its first failing import.

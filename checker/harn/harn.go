@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/catalog"
@@ -139,4 +140,20 @@ type Options struct {
 type Parsed struct {
 	File   *ast.File
 	Syntax []diagnostics.Diagnostic
+}
+
+// Checker checks one Harn file with chosen rules, reading its imports and
+// harn.toml from disk: the fixture harness (analysistest) and other tests
+// use it. Syntax errors (HARN-PAR-*) are always compared.
+var Checker = analysis.Checker{
+	Language: "Harn",
+	Ext:      ".harn",
+	Check: func(path string, src []byte, rules []*analysis.Rule) []diagnostics.Diagnostic {
+		opts := Options{Loader: OSLoader{}}
+		if len(rules) > 0 {
+			opts.Rules = rules
+		}
+		return Check(path, src, opts).Diagnostics
+	},
+	Always: func(code string) bool { return strings.HasPrefix(code, "HARN-PAR-") },
 }

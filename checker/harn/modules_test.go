@@ -4,13 +4,13 @@ import (
 	"os"
 	"testing"
 
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
 	harn "github.com/harnlang/harn-check/checker/harn"
-	"github.com/harnlang/harn-check/checker/harn/harntest"
 )
 
 // TestModules checks each module of the graph fixture on its own.
 func TestModules(t *testing.T) {
-	harntest.Run(t, "testdata/modules")
+	analysistest.Run(t, "testdata/modules", harn.Checker)
 }
 
 // TestImportClosureSites: the sites of a file include those of its

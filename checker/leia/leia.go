@@ -49,17 +49,29 @@ func Check(path string, src []byte, opts Options) *Result {
 	if rules == nil {
 		rules = Rules
 	}
-	for _, r := range rules {
-		diags = append(diags, runRule(r, path, src, file, facts, opts.Host)...)
-	}
+	analysis.RunRules(rules, path, src, file, facts, opts.Host, func(d diagnostics.Diagnostic) { diags = append(diags, d) })
 	diagnostics.Sort(diags)
 	return &Result{Diagnostics: diags, File: file, Facts: facts}
 }
 
-// runRule runs one rule over the file.
-func runRule(r *analysis.Rule, path string, src []byte, file *ast.File, facts *analysis.Facts, host *analysis.Host) (out []diagnostics.Diagnostic) {
-	pass := analysis.NewPass(path, src, file, facts, host, func(d diagnostics.Diagnostic) { out = append(out, d) })
-	pass.Rule = r
-	r.Run(pass)
-	return out
+// Checker checks one Leia file with chosen rules and no host (no
+// validator is read or compiled): the fixture harness (analysistest) and
+// other tests use it. Syntax errors (LEIA1001) are always compared.
+var Checker = CheckerWith(nil)
+
+// CheckerWith is Checker with a host serving validators and the go:
+// allow-list.
+func CheckerWith(host *analysis.Host) analysis.Checker {
+	return analysis.Checker{
+		Language: "Leia",
+		Ext:      ".leia",
+		Check: func(path string, src []byte, rules []*analysis.Rule) []diagnostics.Diagnostic {
+			opts := Options{Host: host}
+			if len(rules) > 0 {
+				opts.Rules = rules
+			}
+			return Check(path, src, opts).Diagnostics
+		},
+		Always: func(code string) bool { return code == "LEIA1001" },
+	}
 }

@@ -1,32 +1,23 @@
 package analysis
 
 import (
-	"fmt"
-
+	framework "github.com/harnlang/harn-check/checker/analysis"
 	"github.com/harnlang/harn-check/checker/harn/catalog"
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 )
 
-// Rule is one named check.
-type Rule struct {
-	// Name identifies the rule (a package name under checker/harn/rules).
-	Name string
-	// Doc is the rule's documentation; its first line is the title.
-	Doc string
-	// Codes lists every diagnostic code the rule may report.
-	Codes []string
-	// Run inspects the pass and reports through it.
-	Run func(*Pass)
-}
+// Rule is one named check of the Harn checker.
+type Rule = framework.Rule[*Pass]
+
+// Checker is how tests check one Harn file with chosen rules; see
+// checker/harn's Checker value.
+type Checker = framework.Checker[*Pass]
 
 // Pass is one rule's view of one checked module.
 type Pass struct {
-	// Path is the module's path as the user named it.
-	Path string
-	// Src is the module's source.
-	Src []byte
+	*framework.Pass
 	// File is the module's syntax tree.
 	File *ast.File
 	// Facts are what the inference pass recorded.
@@ -35,41 +26,38 @@ type Pass struct {
 	Catalog *catalog.Catalog
 	// Rule is the rule being run.
 	Rule *Rule
-
-	report func(diagnostics.Diagnostic)
 }
 
-// NewPass returns a pass whose reports go to report.
-func NewPass(path string, src []byte, file *ast.File, facts *Facts, cat *catalog.Catalog, report func(diagnostics.Diagnostic)) *Pass {
-	return &Pass{Path: path, Src: src, File: file, Facts: facts, Catalog: cat, report: report}
+// Unit is what the checker learnt about one module before its rules run.
+type Unit struct {
+	File    *ast.File
+	Facts   *Facts
+	Catalog *catalog.Catalog
 }
 
-// Report records a diagnostic. The code must be one of the rule's Codes;
-// reporting another is a programming error that panics in tests through
-// the registry check and is otherwise passed on.
-func (p *Pass) Report(d diagnostics.Diagnostic) {
-	if d.Path == "" {
-		d.Path = p.Path
-	}
-	p.report(d)
+// RunRules runs rules (and their requirements) over one module, sending
+// the listed rules' diagnostics to report.
+func RunRules(rules []*Rule, path string, src []byte, u Unit, report func(diagnostics.Diagnostic)) {
+	framework.Run(rules, path, src, report, func(base *framework.Pass, r *Rule) *Pass {
+		return &Pass{Pass: base, File: u.File, Facts: u.Facts, Catalog: u.Catalog, Rule: r}
+	})
 }
 
 // Diag builds a diagnostic of code at span with a formatted message; the
 // severity is the registry's.
 func (p *Pass) Diag(source diagnostics.Source, code string, span ast.Span, format string, args ...any) diagnostics.Diagnostic {
-	return diagnostics.New(p.Path, source, code, Span(span), fmt.Sprintf(format, args...))
+	return p.New(source, code, Span(span), format, args...)
 }
 
 // Text returns the source text of span.
-func (p *Pass) Text(span ast.Span) string {
-	if span.Start < 0 || span.End > len(p.Src) || span.Start > span.End {
-		return ""
-	}
-	return string(p.Src[span.Start:span.End])
-}
+func (p *Pass) Text(span ast.Span) string { return p.Slice(Span(span)) }
 
 // Span converts a syntax span to a diagnostics span.
 func Span(s ast.Span) diagnostics.Span { return diagnostics.Span{Start: s.Start, End: s.End} }
+
+// ExtractDoc returns the documentation of rule name from its doc.go
+// source (framework.ExtractDoc).
+func ExtractDoc(src, name string) string { return framework.ExtractDoc(src, name) }
 
 // Facts is what the inference pass learnt about one module.
 type Facts struct {

@@ -1,5 +1,6 @@
 // Package analysis is the shared machinery of the Leia checker's rules: the
-// Rule and Pass types, the name resolver (lexical scopes, bindings, uses,
+// Leia Pass (an instance of the framework in checker/analysis, shared with
+// the Harn checker), the name resolver (lexical scopes, bindings, uses,
 // names nothing declares), and the AI-dialect facts that both dialect
 // styles lower to (tools with their capabilities, agents, the owners of
 // tools lists, model configurations, turns, prompts), so that each rule is

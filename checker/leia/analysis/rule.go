@@ -1,24 +1,17 @@
 package analysis
 
 import (
-	"fmt"
-	"strings"
-
+	framework "github.com/harnlang/harn-check/checker/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
 )
 
-// Rule is one named check.
-type Rule struct {
-	// Name identifies the rule (its package name under checker/leia/rules).
-	Name string
-	// Doc is the rule's documentation; its first line is the title.
-	Doc string
-	// Codes lists every diagnostic code the rule may report.
-	Codes []string
-	// Run inspects the pass and reports through it.
-	Run func(*Pass)
-}
+// Rule is one named check of the Leia checker.
+type Rule = framework.Rule[*Pass]
+
+// Checker is how tests check one Leia file with chosen rules; see
+// checker/leia's Checker.
+type Checker = framework.Checker[*Pass]
 
 // Host is what a pass may ask of the embedding checker beyond the file: the
 // files a rule reads (a Rhai validator an agent names) and the compiler
@@ -47,10 +40,7 @@ type ValidatorProblem struct {
 
 // Pass is one rule's view of one checked file.
 type Pass struct {
-	// Path is the file's path as the user named it.
-	Path string
-	// Src is the file's source.
-	Src []byte
+	*framework.Pass
 	// File is the file's syntax tree.
 	File *ast.File
 	// Facts are what the resolver and the AI-dialect lowering recorded.
@@ -59,70 +49,31 @@ type Pass struct {
 	Host *Host
 	// Rule is the rule being run.
 	Rule *Rule
-
-	report func(diagnostics.Diagnostic)
-	lines  *diagnostics.LineIndex
 }
 
-// NewPass returns a pass whose reports go to report.
-func NewPass(path string, src []byte, file *ast.File, facts *Facts, host *Host, report func(diagnostics.Diagnostic)) *Pass {
+// RunRules runs rules (and their requirements) over one file, sending the
+// listed rules' diagnostics to report. A nil host serves nothing.
+func RunRules(rules []*Rule, path string, src []byte, file *ast.File, facts *Facts, host *Host, report func(diagnostics.Diagnostic)) {
 	if host == nil {
 		host = &Host{}
 	}
-	return &Pass{Path: path, Src: src, File: file, Facts: facts, Host: host, report: report}
-}
-
-// Report records a diagnostic.
-func (p *Pass) Report(d diagnostics.Diagnostic) {
-	if d.Path == "" {
-		d.Path = p.Path
-	}
-	p.report(d)
+	framework.Run(rules, path, src, report, func(base *framework.Pass, r *Rule) *Pass {
+		return &Pass{Pass: base, File: file, Facts: facts, Host: host, Rule: r}
+	})
 }
 
 // Diag builds a diagnostic of code at span with a formatted message; the
 // severity is the registry's.
 func (p *Pass) Diag(source diagnostics.Source, code string, span ast.Span, format string, args ...any) diagnostics.Diagnostic {
-	return diagnostics.New(p.Path, source, code, Span(span), fmt.Sprintf(format, args...))
+	return p.New(source, code, Span(span), format, args...)
 }
 
 // Text returns the source text of span.
-func (p *Pass) Text(span ast.Span) string {
-	if span.Start < 0 || span.End > len(p.Src) || span.Start > span.End {
-		return ""
-	}
-	return string(p.Src[span.Start:span.End])
-}
-
-// Line returns the 1-based line of a byte offset.
-func (p *Pass) Line(off int) int {
-	if p.lines == nil {
-		p.lines = diagnostics.NewLineIndex(p.Src)
-	}
-	return p.lines.Line(off) + 1
-}
+func (p *Pass) Text(span ast.Span) string { return p.Slice(Span(span)) }
 
 // Span converts a syntax span to a diagnostics span.
 func Span(s ast.Span) diagnostics.Span { return diagnostics.Span{Start: s.Start, End: s.End} }
 
-// ExtractDoc returns the documentation of rule name from the source of a
-// rule package's doc.go: the text of its package comment after the heading
-// "# Rule name", comment markers removed. It panics when the heading is
-// missing, so a rule cannot ship undocumented (every rule's test loads it).
-func ExtractDoc(src, name string) string {
-	var lines []string
-	for _, l := range strings.Split(src, "\n") {
-		if strings.HasPrefix(l, "package ") {
-			break
-		}
-		t := strings.TrimPrefix(l, "//")
-		lines = append(lines, strings.TrimPrefix(t, " "))
-	}
-	heading := "# Rule " + name
-	for i, l := range lines {
-		if strings.TrimSpace(l) == heading {
-			return strings.TrimSpace(strings.Join(lines[i+1:], "\n"))
-		}
-	}
-	panic("analysis: doc.go has no \"" + heading + "\" heading")
-}
+// ExtractDoc returns the documentation of rule name from its doc.go
+// source (framework.ExtractDoc).
+func ExtractDoc(src, name string) string { return framework.ExtractDoc(src, name) }

@@ -3,10 +3,11 @@ package booleanuse_test
 import (
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/harn/harntest"
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
+	harn "github.com/harnlang/harn-check/checker/harn"
 	"github.com/harnlang/harn-check/checker/harn/rules/booleanuse"
 )
 
 func TestRule(t *testing.T) {
-	harntest.Run(t, "testdata", booleanuse.Rule)
+	analysistest.Run(t, "testdata", harn.Checker, booleanuse.Rule)
 }

@@ -3,12 +3,13 @@ package exhaustive_test
 import (
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/harn/harntest"
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
+	harn "github.com/harnlang/harn-check/checker/harn"
 	"github.com/harnlang/harn-check/checker/harn/rules/exhaustive"
 )
 
 func TestRule(t *testing.T) {
-	harntest.Run(t, "testdata", exhaustive.Rule)
+	analysistest.Run(t, "testdata", harn.Checker, exhaustive.Rule)
 }
 
 // TestFixes applies the "Add the missing arms" fixes of each fixture in
@@ -16,5 +17,5 @@ func TestRule(t *testing.T) {
 // arms are indented like the existing ones and the closing brace keeps
 // its indentation.
 func TestFixes(t *testing.T) {
-	harntest.RunFixes(t, "testdata/fixes", exhaustive.Rule)
+	analysistest.RunFixes(t, "testdata/fixes", harn.Checker, exhaustive.Rule)
 }

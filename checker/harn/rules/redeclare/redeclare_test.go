@@ -3,10 +3,11 @@ package redeclare_test
 import (
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/harn/harntest"
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
+	harn "github.com/harnlang/harn-check/checker/harn"
 	"github.com/harnlang/harn-check/checker/harn/rules/redeclare"
 )
 
 func TestRule(t *testing.T) {
-	harntest.Run(t, "testdata", redeclare.Rule)
+	analysistest.Run(t, "testdata", harn.Checker, redeclare.Rule)
 }

@@ -3,10 +3,11 @@ package variance_test
 import (
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/harn/harntest"
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
+	harn "github.com/harnlang/harn-check/checker/harn"
 	"github.com/harnlang/harn-check/checker/harn/rules/variance"
 )
 
 func TestRule(t *testing.T) {
-	harntest.Run(t, "testdata", variance.Rule)
+	analysistest.Run(t, "testdata", harn.Checker, variance.Rule)
 }

@@ -3,10 +3,11 @@ package arity_test
 import (
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/leia/leiatest"
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
+	leia "github.com/harnlang/harn-check/checker/leia"
 	"github.com/harnlang/harn-check/checker/leia/rules/arity"
 )
 
 func TestRule(t *testing.T) {
-	leiatest.Run(t, "testdata", arity.Rule)
+	analysistest.Run(t, "testdata", leia.Checker, arity.Rule)
 }

@@ -3,10 +3,11 @@ package evaluate_test
 import (
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/leia/leiatest"
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
+	leia "github.com/harnlang/harn-check/checker/leia"
 	"github.com/harnlang/harn-check/checker/leia/rules/evaluate"
 )
 
 func TestRule(t *testing.T) {
-	leiatest.Run(t, "testdata", evaluate.Rule)
+	analysistest.Run(t, "testdata", leia.Checker, evaluate.Rule)
 }

@@ -3,12 +3,13 @@ package models_test
 import (
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/leia/leiatest"
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
+	leia "github.com/harnlang/harn-check/checker/leia"
 	"github.com/harnlang/harn-check/checker/leia/rules/models"
 )
 
 func TestRule(t *testing.T) {
-	leiatest.Run(t, "testdata", models.Rule)
+	analysistest.Run(t, "testdata", leia.Checker, models.Rule)
 }
 
 func TestSupportedProtocol(t *testing.T) {

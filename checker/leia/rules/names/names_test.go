@@ -3,12 +3,13 @@ package names_test
 import (
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/leia/leiatest"
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
+	leia "github.com/harnlang/harn-check/checker/leia"
 	"github.com/harnlang/harn-check/checker/leia/rules/names"
 )
 
 func TestRule(t *testing.T) {
-	leiatest.Run(t, "testdata", names.Rule)
+	analysistest.Run(t, "testdata", leia.Checker, names.Rule)
 }
 
 func TestSuggest(t *testing.T) {

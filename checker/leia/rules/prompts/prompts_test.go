@@ -3,10 +3,11 @@ package prompts_test
 import (
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/leia/leiatest"
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
+	leia "github.com/harnlang/harn-check/checker/leia"
 	"github.com/harnlang/harn-check/checker/leia/rules/prompts"
 )
 
 func TestRule(t *testing.T) {
-	leiatest.Run(t, "testdata", prompts.Rule)
+	analysistest.Run(t, "testdata", leia.Checker, prompts.Rule)
 }

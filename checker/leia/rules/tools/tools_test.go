@@ -3,12 +3,13 @@ package tools_test
 import (
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/leia/leiatest"
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
+	leia "github.com/harnlang/harn-check/checker/leia"
 	"github.com/harnlang/harn-check/checker/leia/rules/tools"
 )
 
 func TestRule(t *testing.T) {
-	leiatest.Run(t, "testdata", tools.Rule)
+	analysistest.Run(t, "testdata", leia.Checker, tools.Rule)
 }
 
 func TestValidCapability(t *testing.T) {

@@ -3,10 +3,11 @@ package turns_test
 import (
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/leia/leiatest"
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
+	leia "github.com/harnlang/harn-check/checker/leia"
 	"github.com/harnlang/harn-check/checker/leia/rules/turns"
 )
 
 func TestRule(t *testing.T) {
-	leiatest.Run(t, "testdata", turns.Rule)
+	analysistest.Run(t, "testdata", leia.Checker, turns.Rule)
 }

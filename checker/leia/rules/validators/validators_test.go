@@ -4,8 +4,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/harnlang/harn-check/checker/analysis/analysistest"
+	leia "github.com/harnlang/harn-check/checker/leia"
 	"github.com/harnlang/harn-check/checker/leia/analysis"
-	"github.com/harnlang/harn-check/checker/leia/leiatest"
 	"github.com/harnlang/harn-check/checker/leia/rules/validators"
 	"github.com/harnlang/harn-check/runtime/rhai"
 	"github.com/harnlang/harn-check/runtime/validator"
@@ -24,11 +25,11 @@ var host = &analysis.Host{
 }
 
 func TestRule(t *testing.T) {
-	leiatest.RunWith(t, "testdata", leiatest.Options{Host: host}, validators.Rule)
+	analysistest.Run(t, "testdata", leia.CheckerWith(host), validators.Rule)
 }
 
 func TestSilentWithoutHost(t *testing.T) {
-	ds := leiatest.Diagnostics("testdata/invalid.leia", mustRead(t, "testdata/invalid.leia"), leiatest.Options{}, []*analysis.Rule{validators.Rule})
+	ds := analysistest.Diagnostics(leia.Checker, "testdata/invalid.leia", mustRead(t, "testdata/invalid.leia"), []*analysis.Rule{validators.Rule})
 	for _, d := range ds {
 		if d.Code == "LEIA3008" && d.Message != `on_validator_error must be "reject" or "accept", not "ignore"` {
 			t.Errorf("without a host: %s %s", d.Code, d.Message)

@@ -1,0 +1,226 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/harnlang/harn-check/diagnostics"
+)
+
+// Rule is one named check over one file; P is the language's pass type
+// (a pointer to a struct embedding *Pass).
+type Rule[P any] struct {
+	// Name identifies the rule: its package name, usable in
+	// configuration and on the command line.
+	Name string
+	// Doc is the rule's documentation; its first line is the title.
+	Doc string
+	// Codes lists every diagnostic code the rule may report.
+	Codes []string
+	// Requires lists rules that must run before this one on the same
+	// file; their results (Pass.Export) are read with Pass.ResultOf. The
+	// graph is acyclic.
+	Requires []*Rule[P]
+	// Run inspects the pass and reports through it.
+	Run func(P)
+}
+
+// Pass is what a rule sees of one file whatever the language.
+type Pass struct {
+	// Path is the file's path as the user named it.
+	Path string
+	// Src is the file's source.
+	Src []byte
+
+	rule    any
+	report  func(diagnostics.Diagnostic)
+	shared  *shared
+	results map[any]any
+}
+
+// shared is what the passes of one Run share.
+type shared struct {
+	lines *diagnostics.LineIndex
+}
+
+// Report records a diagnostic, filling in the file's path when empty.
+func (p *Pass) Report(d diagnostics.Diagnostic) {
+	if d.Path == "" {
+		d.Path = p.Path
+	}
+	p.report(d)
+}
+
+// New builds a diagnostic of code at span with a formatted message; the
+// severity is the registry's.
+func (p *Pass) New(source diagnostics.Source, code string, span diagnostics.Span, format string, args ...any) diagnostics.Diagnostic {
+	return diagnostics.New(p.Path, source, code, span, fmt.Sprintf(format, args...))
+}
+
+// Slice returns the source text of span, or "" when it is out of range.
+func (p *Pass) Slice(span diagnostics.Span) string {
+	if span.Start < 0 || span.End > len(p.Src) || span.Start > span.End {
+		return ""
+	}
+	return string(p.Src[span.Start:span.End])
+}
+
+// Lines returns the file's line index, built once per Run.
+func (p *Pass) Lines() *diagnostics.LineIndex {
+	if p.shared.lines == nil {
+		p.shared.lines = diagnostics.NewLineIndex(p.Src)
+	}
+	return p.shared.lines
+}
+
+// Line returns the 1-based line of a byte offset.
+func (p *Pass) Line(off int) int { return p.Lines().Line(off) + 1 }
+
+// Export records the running rule's result for the rules that require it.
+func (p *Pass) Export(v any) { p.results[p.rule] = v }
+
+// ResultOf returns the result a required rule exported (nil when it
+// exported none). rule is a *Rule of the same language.
+func (p *Pass) ResultOf(rule any) any { return p.results[rule] }
+
+// Run runs rules over one file: every rule once, each after the rules it
+// requires, otherwise in list order. newPass makes the language's pass for
+// a rule from the shared part. Diagnostics of the listed rules go to
+// report; those of rules run only as requirements are dropped.
+func Run[P any](rules []*Rule[P], path string, src []byte, report func(diagnostics.Diagnostic), newPass func(base *Pass, r *Rule[P]) P) {
+	listed := make(map[*Rule[P]]bool, len(rules))
+	for _, r := range rules {
+		listed[r] = true
+	}
+	sh := &shared{}
+	results := map[any]any{}
+	for _, r := range Order(rules) {
+		rep := report
+		if !listed[r] {
+			rep = func(diagnostics.Diagnostic) {}
+		}
+		base := &Pass{Path: path, Src: src, rule: r, report: rep, shared: sh, results: results}
+		r.Run(newPass(base, r))
+	}
+}
+
+// Order returns rules and their requirements, transitively, each once,
+// every rule after those it requires and otherwise in list order. A cycle
+// (a programming error the rule tests catch through Validate) is broken
+// at the edge that closes it.
+func Order[P any](rules []*Rule[P]) []*Rule[P] {
+	var out []*Rule[P]
+	state := map[*Rule[P]]int{} // 1 visiting, 2 done
+	var visit func(r *Rule[P])
+	visit = func(r *Rule[P]) {
+		if state[r] != 0 {
+			return
+		}
+		state[r] = 1
+		for _, q := range r.Requires {
+			visit(q)
+		}
+		state[r] = 2
+		out = append(out, r)
+	}
+	for _, r := range rules {
+		visit(r)
+	}
+	return out
+}
+
+// Validate checks a rule list: unique non-empty names, a documentation
+// whose title starts with "NAME:" and mentions every code, at least one
+// code, each with an explanation page, and an acyclic Requires graph.
+func Validate[P any](rules []*Rule[P]) error {
+	var errs []string
+	names := map[string]bool{}
+	for _, r := range Order(rules) {
+		if r.Name == "" || names[r.Name] {
+			errs = append(errs, fmt.Sprintf("rule name %q empty or duplicated", r.Name))
+		}
+		names[r.Name] = true
+		title, _, _ := strings.Cut(r.Doc, "\n")
+		if !strings.HasPrefix(title, r.Name+":") {
+			errs = append(errs, fmt.Sprintf("%s: doc title %q does not start with the rule name", r.Name, title))
+		}
+		if len(r.Codes) == 0 {
+			errs = append(errs, r.Name+": no codes")
+		}
+		for _, c := range r.Codes {
+			if !strings.Contains(r.Doc, c) {
+				errs = append(errs, fmt.Sprintf("%s: doc does not mention %s", r.Name, c))
+			}
+			if _, ok := diagnostics.Lookup(c); !ok {
+				errs = append(errs, fmt.Sprintf("%s: code %s has no explanation page", r.Name, c))
+			}
+		}
+		if len(strings.Split(r.Doc, "\n")) < 5 {
+			errs = append(errs, r.Name+": doc is only a title")
+		}
+		if cyclic(r) {
+			errs = append(errs, r.Name+": its requirements lead back to it")
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
+	return nil
+}
+
+// cyclic reports whether r is reachable from its own requirements.
+func cyclic[P any](r *Rule[P]) bool {
+	seen := map[*Rule[P]]bool{}
+	stack := append([]*Rule[P](nil), r.Requires...)
+	for len(stack) > 0 {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if q == r {
+			return true
+		}
+		if seen[q] {
+			continue
+		}
+		seen[q] = true
+		stack = append(stack, q.Requires...)
+	}
+	return false
+}
+
+// ExtractDoc returns the documentation of rule name from the source of a
+// rule package's doc.go: the text of its package comment after the
+// heading "# Rule name", comment markers removed. The first line is the
+// title. It panics when the heading is missing, so a rule cannot ship
+// undocumented (every rule's test loads it).
+func ExtractDoc(src, name string) string {
+	var lines []string
+	for _, l := range strings.Split(src, "\n") {
+		if strings.HasPrefix(l, "package ") {
+			break
+		}
+		t := strings.TrimPrefix(l, "//")
+		lines = append(lines, strings.TrimPrefix(t, " "))
+	}
+	heading := "# Rule " + name
+	for i, l := range lines {
+		if strings.TrimSpace(l) == heading {
+			return strings.TrimSpace(strings.Join(lines[i+1:], "\n"))
+		}
+	}
+	panic("analysis: doc.go has no \"" + heading + "\" heading")
+}
+
+// Checker is how the fixture harness and other tests check one file of a
+// language with chosen rules.
+type Checker[P any] struct {
+	// Language names the language in messages ("Harn").
+	Language string
+	// Ext is the extension of the language's files (".harn").
+	Ext string
+	// Check checks the file at path with content src, running rules
+	// (every rule when nil), and returns its diagnostics sorted.
+	Check func(path string, src []byte, rules []*Rule[P]) []diagnostics.Diagnostic
+	// Always reports whether a code is compared in every fixture whatever
+	// rules run: the syntax errors.
+	Always func(code string) bool
+}
