@@ -111,6 +111,11 @@ func RenderJSON(w io.Writer, r *Report) error {
 		},
 		Warnings: []jsonToolShort{},
 	}
+	if r.Error != nil && len(r.Files) == 0 {
+		// The run stopped before it had anything to report (a usage
+		// error): data is null, as in Harn's envelope.
+		env.Data = nil
+	}
 	if r.Error != nil {
 		details := r.Error.Details
 		if details == nil {

@@ -1,10 +1,13 @@
 package diagnostics
 
 import (
+	"fmt"
 	"io"
 	"net/url"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // SARIF constants for version 2.1.0.
@@ -15,9 +18,13 @@ const (
 
 // SARIFOptions describe the tool in the SARIF run.
 type SARIFOptions struct {
-	ToolName       string
-	ToolVersion    string
+	ToolName    string
+	ToolVersion string
+	// InformationURI is the tool's home page (SARIF2005 asks for one).
 	InformationURI string
+	// RuleHelpURI, when set, gives each rule a helpUri: the code is
+	// substituted for its one %s (the code's explanation page).
+	RuleHelpURI string
 }
 
 type sarifLog struct {
@@ -27,9 +34,27 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool       sarifTool     `json:"tool"`
-	ColumnKind string        `json:"columnKind"`
-	Results    []sarifResult `json:"results"`
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations,omitempty"`
+	ColumnKind  string            `json:"columnKind"`
+	Results     []sarifResult     `json:"results"`
+}
+
+// sarifInvocation says whether the tool ran to the end, and carries the
+// tool's own error or warnings (toolExecutionNotifications).
+type sarifInvocation struct {
+	ExecutionSuccessful bool                `json:"executionSuccessful"`
+	Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level      string           `json:"level"`
+	Message    sarifText        `json:"message"`
+	Descriptor *sarifDescriptor `json:"descriptor,omitempty"`
+}
+
+type sarifDescriptor struct {
+	ID string `json:"id"`
 }
 
 type sarifTool struct {
@@ -57,6 +82,7 @@ type sarifRule struct {
 	Name                 string         `json:"name"`
 	ShortDescription     sarifText      `json:"shortDescription"`
 	FullDescription      sarifText      `json:"fullDescription"`
+	HelpURI              string         `json:"helpUri,omitempty"`
 	Help                 sarifHelp      `json:"help"`
 	DefaultConfiguration sarifRuleLevel `json:"defaultConfiguration"`
 }
@@ -148,16 +174,30 @@ func RenderSARIF(w io.Writer, r *Report, opts SARIFOptions) error {
 			continue
 		}
 		ruleIndex[c.Code] = len(driver.Rules)
-		driver.Rules = append(driver.Rules, sarifRule{
+		rule := sarifRule{
 			ID:                   c.Code,
-			Name:                 c.Code,
+			Name:                 RuleName(c),
 			ShortDescription:     sarifText{c.Summary},
 			FullDescription:      sarifText{c.Title},
 			Help:                 sarifHelp{Text: c.Explanation, Markdown: c.Explanation},
 			DefaultConfiguration: sarifRuleLevel{SARIFLevel(c.Severity)},
-		})
+		}
+		if opts.RuleHelpURI != "" {
+			rule.HelpURI = fmt.Sprintf(opts.RuleHelpURI, c.Code)
+		}
+		driver.Rules = append(driver.Rules, rule)
 	}
 	run := sarifRun{Tool: sarifTool{Driver: driver}, ColumnKind: "utf16CodeUnits", Results: []sarifResult{}}
+	if r.Error != nil || len(r.Warnings) > 0 {
+		inv := sarifInvocation{ExecutionSuccessful: r.Error == nil}
+		if r.Error != nil {
+			inv.Notifications = append(inv.Notifications, sarifNote("error", *r.Error))
+		}
+		for _, w := range r.Warnings {
+			inv.Notifications = append(inv.Notifications, sarifNote("warning", w))
+		}
+		run.Invocations = []sarifInvocation{inv}
+	}
 	for _, f := range r.Files {
 		for _, d := range f.sortedDiagnostics() {
 			path := d.Path
@@ -197,6 +237,50 @@ func RenderSARIF(w io.Writer, r *Report, opts SARIFOptions) error {
 	}
 	log := sarifLog{Schema: SARIFSchema, Version: SARIFVersion, Runs: []sarifRun{run}}
 	return writeIndentedJSON(w, log)
+}
+
+func sarifNote(level string, m ToolMessage) sarifNotification {
+	n := sarifNotification{Level: level, Message: sarifText{m.Message}}
+	if m.Code != "" {
+		n.Descriptor = &sarifDescriptor{ID: m.Code}
+	}
+	return n
+}
+
+// RuleName is a code's SARIF rule name: its explanation page's title in
+// PascalCase ("HARN-TYP-002: operator undefined for these operand types"
+// gives OperatorUndefinedForTheseOperandTypes; Leia's codes start with
+// Leia, so the two languages' rules never share a name), a readable
+// identifier that differs from the code, as SARIF1001 asks.
+func RuleName(c CodeInfo) string {
+	title := c.Title
+	if _, rest, ok := strings.Cut(title, ": "); ok {
+		title = rest
+	}
+	if title == "" {
+		title = c.Summary
+	}
+	var b strings.Builder
+	if strings.HasPrefix(c.Code, "LEIA") {
+		b.WriteString("Leia")
+	}
+	upper := true
+	for _, r := range title {
+		switch {
+		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if upper {
+				r = unicode.ToUpper(r)
+			}
+			b.WriteRune(r)
+			upper = false
+		default:
+			upper = true
+		}
+	}
+	if b.Len() == 0 {
+		return strings.ReplaceAll(c.Code, "-", "")
+	}
+	return b.String()
 }
 
 func sarifMessage(d Diagnostic) string {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -288,4 +289,21 @@ func stripRuleHelp(t *testing.T, sarif []byte) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// Every code's SARIF rule name is a PascalCase identifier, not the code
+// itself (SARIF1001), and no two codes share one.
+func TestSARIFRuleNames(t *testing.T) {
+	seen := map[string]string{}
+	name := regexp.MustCompile(`^[A-Z][A-Za-z0-9]+$`)
+	for _, c := range Codes() {
+		n := RuleName(c)
+		if !name.MatchString(n) || strings.EqualFold(n, strings.ReplaceAll(c.Code, "-", "")) {
+			t.Errorf("%s: rule name %q", c.Code, n)
+		}
+		if other, ok := seen[n]; ok {
+			t.Errorf("%s and %s share the rule name %q", other, c.Code, n)
+		}
+		seen[n] = c.Code
+	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -16,11 +15,22 @@ var formats = map[string]func(e *env, w io.Writer, r *diagnostics.Report, color 
 	},
 	"json": func(_ *env, w io.Writer, r *diagnostics.Report, _ bool) error { return diagnostics.RenderJSON(w, r) },
 	"sarif": func(_ *env, w io.Writer, r *diagnostics.Report, _ bool) error {
-		return diagnostics.RenderSARIF(w, r, diagnostics.SARIFOptions{
-			ToolName: "harn-check", ToolVersion: version.Version,
-		})
+		return diagnostics.RenderSARIF(w, r, sarifOptions())
 	},
 	"github": func(_ *env, w io.Writer, r *diagnostics.Report, _ bool) error { return diagnostics.RenderGitHub(w, r) },
+}
+
+// The project's home page, and where each code's explanation page is
+// published, for SARIF consumers (GitHub code scanning links them).
+const (
+	homePage    = "https://github.com/harnlang/harn-check"
+	explainPage = homePage + "/blob/main/diagnostics/explain/%s.md"
+)
+
+// sarifOptions describe harn-check in a SARIF log.
+func sarifOptions() diagnostics.SARIFOptions {
+	return diagnostics.SARIFOptions{ToolName: "harn-check", ToolVersion: version.Version,
+		InformationURI: homePage, RuleHelpURI: explainPage}
 }
 
 // outputFlags are the flags shared by commands that print a report.
@@ -30,10 +40,10 @@ type outputFlags struct {
 	color  string
 }
 
-func (o *outputFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.format, "format", "text", "output format: text, json, sarif or github")
+func (o *outputFlags) register(fs *flagSet) {
+	fs.StringVar(&o.format, "format", "text", "output `format`: text, json, sarif or github")
 	fs.BoolVar(&o.json, "json", false, "shorthand for --format json")
-	fs.StringVar(&o.color, "color", "auto", "colour text output: auto (terminal and NO_COLOR unset), always or never")
+	fs.StringVar(&o.color, "color", "auto", "`when` to colour text output: auto (stdout a terminal and NO_COLOR unset), always or never")
 }
 
 // resolve validates the flags and returns the renderer and the colour
@@ -66,32 +76,38 @@ func (o *outputFlags) resolveFor(e *env, terminal bool) (func(*env, io.Writer, *
 	return render, color, nil
 }
 
-func runCheck(e *env, args []string) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	var out outputFlags
-	out.register(fs)
-	var cache cacheFlags
-	cache.register(fs)
-	paths, ok := parseFlags(e, fs, args)
-	if !ok {
-		return exitUsage
+func checkCommand() *command {
+	return &command{
+		name: "check", args: "PATH...", summary: "check .harn and .leia files (the default command)",
+		about: `Folders are walked (.git and node_modules skipped) and files checked in sorted
+order. Exit status: 0 without error diagnostics, 1 with some, 2 for a usage
+error or an unreadable path.`,
+		suggestFor: []string{"lint"},
+		setup: func(fs *flagSet) action {
+			var out outputFlags
+			out.register(fs)
+			var cache cacheFlags
+			cache.register(fs)
+			return func(e *env, paths []string) int {
+				render, color, err := out.resolve(e)
+				if err != nil {
+					return fail(e, "%v", err)
+				}
+				if len(paths) == 0 {
+					return fail(e, "no paths given (usage: harn-check [check] [FLAGS] PATH...)")
+				}
+				report, err := checkPaths(e, cache, paths)
+				if err != nil {
+					return driverError(e, err)
+				}
+				if err := render(e, e.stdout, report, color); err != nil {
+					return fail(e, "writing output: %v", err)
+				}
+				if !report.OK() {
+					return exitFail
+				}
+				return exitOK
+			}
+		},
 	}
-	render, color, err := out.resolve(e)
-	if err != nil {
-		return fail(e, "%v", err)
-	}
-	if len(paths) == 0 {
-		return fail(e, "no paths given (usage: harn-check [check] [flags] PATH...)")
-	}
-	report, err := checkPaths(e, cache, paths)
-	if err != nil {
-		return driverError(e, err)
-	}
-	if err := render(e, e.stdout, report, color); err != nil {
-		return fail(e, "writing output: %v", err)
-	}
-	if !report.OK() {
-		return exitFail
-	}
-	return exitOK
 }

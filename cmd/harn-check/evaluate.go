@@ -2,10 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,130 +14,149 @@ import (
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
-// runEvaluate is `harn-check evaluate [flags] [PATH...]`, upstream's
-// `leia evaluate`: run the evaluate blocks of Leia files and report.
+func evaluateCommand() *command {
+	return &command{
+		name: "evaluate", args: "PATH...", summary: "run the evaluate blocks of Leia files and report",
+		about: `Upstream's leia evaluate: each evaluate block runs as ordinary Leia code in a
+fresh interpreter; model turns go to the mock (--mock), a replayed fixture
+(--replay F), the live providers recorded to a fixture (--record F), or without
+a mode flag the providers the program configures. Exit status: 0 when the report
+is written; with --gate, 1 when a case or subcase failed, the report failed or
+the baseline comparison regressed; 2 for usage errors and unreadable inputs.`,
+		setup: func(fs *flagSet) action {
+			var f evaluateFlags
+			f.register(fs)
+			return func(e *env, paths []string) int { return runEvaluate(e, paths, &f) }
+		},
+	}
+}
+
+// evaluateFlags are the flags of evaluate.
+type evaluateFlags struct {
+	jsonOut, gate, list, mock    bool
+	format, reportPath, baseline string
+	filter, replay, record       string
+	golden, trace                string
+	threshold                    float64
+	parallel                     int
+	timeout                      time.Duration
+	rf                           runFlags
+}
+
+func (f *evaluateFlags) register(fs *flagSet) {
+	fs.BoolVar(&f.jsonOut, "json", false, "print the JSON report (same as --format json)")
+	fs.StringVar(&f.format, "format", "text", "output `format`: text, json or html")
+	fs.StringVar(&f.reportPath, "report", "", "also write the JSON report to this `file`")
+	fs.StringVar(&f.reportPath, "output", "", "alias of --report")
+	fs.BoolVar(&f.gate, "gate", false, "exit 1 when a case fails, the report fails, or the baseline comparison regresses")
+	fs.StringVar(&f.baseline, "baseline", "", "compare with this earlier JSON report `file`")
+	fs.Float64Var(&f.threshold, "regression-threshold", 0, "tolerated fall of a pass rate against the baseline (0.05 = 5 points)")
+	fs.BoolVar(&f.list, "list", false, "list the cases without running them")
+	fs.StringVar(&f.filter, "filter", "", "run only cases whose name, case id or path contains this `text`")
+	fs.IntVar(&f.parallel, "parallel", 1, "run up to `n` cases at once (mock and live modes)")
+	fs.StringVar(&f.replay, "replay", "", "answer model turns from this .records.json `fixture` (strict)")
+	fs.StringVar(&f.replay, "llm-replay", "", "alias of --replay")
+	fs.StringVar(&f.record, "record", "", "call the live providers and record the turns to this .records.json `fixture`")
+	fs.StringVar(&f.record, "llm-record", "", "alias of --record")
+	fs.StringVar(&f.golden, "update-golden", "", "like --record, marked in the report as a deliberate rewrite of the golden `fixture`")
+	fs.BoolVar(&f.mock, "mock", false, "answer model turns with the built-in mock provider")
+	fs.BoolVar(&f.mock, "llm-mock", false, "alias of --mock")
+	fs.StringVar(&f.trace, "llm-trace", "", "write trace events (metadata only) as JSON lines to this `file`")
+	fs.DurationVar(&f.timeout, "timeout", 0, "stop each case after this `duration` (0: no limit)")
+	f.rf.register(fs)
+}
+
+// runEvaluate runs the evaluate blocks of the Leia files under paths.
 //
 // Exit status: 0 when the report is written (whatever the cases did,
 // unless --gate); 1 under --gate when a case failed, the report failed
 // (syntax, check or replay errors) or the baseline comparison found a
 // regression; 2 for usage errors, a missing path or an unreadable
 // fixture or baseline.
-func runEvaluate(e *env, args []string) int {
-	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	jsonOut := fs.Bool("json", false, "print the JSON report (same as --format json)")
-	format := fs.String("format", "text", "output format: text, json or html")
-	reportPath := fs.String("report", "", "also write the JSON report to this file")
-	fs.StringVar(reportPath, "output", "", "alias of --report")
-	gate := fs.Bool("gate", false, "exit 1 when a case fails, the report fails, or the baseline comparison regresses")
-	baseline := fs.String("baseline", "", "compare with this earlier JSON report")
-	threshold := fs.Float64("regression-threshold", 0, "tolerated fall of a pass rate against the baseline (0.05 = 5 points)")
-	list := fs.Bool("list", false, "list the cases without running them")
-	filter := fs.String("filter", "", "run only cases whose name, case id or path contains this text")
-	parallel := fs.Int("parallel", 1, "run up to N cases at once (mock and live modes)")
-	replay := fs.String("replay", "", "answer model turns from this .records.json fixture (strict)")
-	fs.StringVar(replay, "llm-replay", "", "alias of --replay")
-	record := fs.String("record", "", "call the live providers and record the turns to this .records.json fixture")
-	fs.StringVar(record, "llm-record", "", "alias of --record")
-	golden := fs.String("update-golden", "", "like --record, marked in the report as a deliberate rewrite of the golden fixture")
-	mock := fs.Bool("mock", false, "answer model turns with the built-in mock provider")
-	fs.BoolVar(mock, "llm-mock", false, "alias of --mock")
-	trace := fs.String("llm-trace", "", "write trace events (metadata only) as JSON lines to this file")
-	timeout := fs.Duration("timeout", 0, "stop each case after this long (0: no limit)")
-	var rf runFlags
-	rf.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(e.stdout, "usage: harn-check evaluate [flags] [PATH...]\n\nflags:\n")
-			fs.SetOutput(e.stdout)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		return fail(e, "evaluate: %v", err)
+func runEvaluate(e *env, paths []string, f *evaluateFlags) int {
+	if f.jsonOut {
+		f.format = "json"
 	}
-	if *jsonOut {
-		*format = "json"
-	}
-	switch *format {
+	switch f.format {
 	case "text", "json", "html":
 	default:
-		return fail(e, "evaluate: --format %q: want text, json or html", *format)
+		return fail(e, "--format %q: want text, json or html", f.format)
 	}
-	renv, err := rf.env()
+	renv, err := f.rf.env()
 	if err != nil {
-		return fail(e, "evaluate: %v", err)
+		return fail(e, "%v", err)
 	}
-	opts := harness.Options{Paths: fs.Args(), Filter: *filter, List: *list, Parallel: *parallel, Grants: renv.Grants,
-		Seed: renv.Seed, MaxSteps: renv.MaxSteps, CaseTimeout: *timeout, Stdout: e.stderr}
+	opts := harness.Options{Paths: paths, Filter: f.filter, List: f.list, Parallel: f.parallel, Grants: renv.Grants,
+		Seed: renv.Seed, MaxSteps: renv.MaxSteps, CaseTimeout: f.timeout, Stdout: e.stderr}
 	// SOURCE_DATE_EPOCH (the reproducible-builds convention) fixes the
 	// report's clock: timestamps read that time and durations are 0, so a
 	// replayed evaluation gives the same report bytes every time.
 	if v := e.getenv("SOURCE_DATE_EPOCH"); v != "" {
 		secs, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return fail(e, "evaluate: SOURCE_DATE_EPOCH %q: want seconds since 1970", v)
+			return fail(e, "SOURCE_DATE_EPOCH %q: want seconds since 1970", v)
 		}
 		at := time.Unix(secs, 0).UTC()
 		opts.Now = func() time.Time { return at }
 	}
 	modes := 0
-	for _, set := range []bool{*mock, *replay != "", *record != "", *golden != ""} {
+	for _, set := range []bool{f.mock, f.replay != "", f.record != "", f.golden != ""} {
 		if set {
 			modes++
 		}
 	}
 	if modes > 1 {
-		return fail(e, "evaluate: --mock, --replay, --record and --update-golden exclude each other")
+		return fail(e, "--mock, --replay, --record and --update-golden exclude each other")
 	}
 	switch {
-	case *mock:
+	case f.mock:
 		opts.LLM.Mode = runner.LLMMock
-	case *replay != "":
-		opts.LLM = runner.LLMConfig{Mode: runner.LLMReplay, Fixture: *replay}
-	case *record != "":
-		opts.LLM = runner.LLMConfig{Mode: runner.LLMRecord, Fixture: *record}
-	case *golden != "":
-		opts.LLM = runner.LLMConfig{Mode: runner.LLMRecord, Fixture: *golden}
+	case f.replay != "":
+		opts.LLM = runner.LLMConfig{Mode: runner.LLMReplay, Fixture: f.replay}
+	case f.record != "":
+		opts.LLM = runner.LLMConfig{Mode: runner.LLMRecord, Fixture: f.record}
+	case f.golden != "":
+		opts.LLM = runner.LLMConfig{Mode: runner.LLMRecord, Fixture: f.golden}
 		opts.UpdateGolden = true
 	}
-	if *trace != "" {
-		f, err := os.Create(*trace)
+	if f.trace != "" {
+		tf, err := os.Create(f.trace)
 		if err != nil {
-			return fail(e, "evaluate: --llm-trace %s: %v", *trace, unwrapPath(err))
+			return fail(e, "--llm-trace %s: %v", f.trace, unwrapPath(err))
 		}
-		defer f.Close()
-		opts.LLM.Trace = f
+		defer tf.Close()
+		opts.LLM.Trace = tf
 	}
-	if !rf.noCheck {
+	if !f.rf.noCheck {
 		opts.Check = checkFindings
 	}
 	var base *harness.Report
-	if *baseline != "" {
-		if base, err = harness.ReadReport(*baseline); err != nil {
-			return fail(e, "evaluate: --baseline: %v", err)
+	if f.baseline != "" {
+		if base, err = harness.ReadReport(f.baseline); err != nil {
+			return fail(e, "--baseline: %v", err)
 		}
 	}
 	rep, err := harness.Run(context.Background(), opts)
 	if err != nil {
-		return fail(e, "evaluate: %v", err)
+		return fail(e, "%v", err)
 	}
 	if base != nil {
-		rep.Compare(base, *baseline, *threshold)
+		rep.Compare(base, f.baseline, f.threshold)
 	}
-	if *reportPath != "" {
+	if f.reportPath != "" {
 		b, err := rep.JSON()
 		if err == nil {
-			err = os.WriteFile(*reportPath, b, 0o644)
+			err = os.WriteFile(f.reportPath, b, 0o644)
 		}
 		if err != nil {
-			return fail(e, "evaluate: --report %s: %v", *reportPath, unwrapPath(err))
+			return fail(e, "--report %s: %v", f.reportPath, unwrapPath(err))
 		}
 	}
-	switch *format {
+	switch f.format {
 	case "json":
 		b, err := rep.JSON()
 		if err != nil {
-			return fail(e, "evaluate: %v", err)
+			return fail(e, "%v", err)
 		}
 		e.stdout.Write(b)
 	case "html":
@@ -149,7 +164,7 @@ func runEvaluate(e *env, args []string) int {
 	default:
 		rep.Text(e.stdout)
 	}
-	if *gate && (rep.Status != "ok" || rep.Summary.SubcasesFailed > 0 || rep.Comparison != nil && rep.Comparison.Regressed) {
+	if f.gate && (rep.Status != "ok" || rep.Summary.SubcasesFailed > 0 || rep.Comparison != nil && rep.Comparison.Regressed) {
 		return exitFail
 	}
 	return exitOK

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 
@@ -30,15 +29,35 @@ type explainExample struct {
 	Code string `json:"code"`
 }
 
-func runExplain(e *env, args []string) int {
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print the explanation as JSON")
-	codes, ok := parseFlags(e, fs, args)
-	if !ok {
-		return exitUsage
+func explainCommand() *command {
+	return &command{
+		name: "explain", args: "[CODE...]", summary: "explain a diagnostic code",
+		about: "Without a code, list every code with its severity and summary.",
+		setup: func(fs *flagSet) action {
+			asJSON := fs.Bool("json", false, "print the explanation as JSON")
+			return func(e *env, codes []string) int { return runExplain(e, codes, *asJSON) }
+		},
 	}
+}
+
+func runExplain(e *env, codes []string, asJSON bool) int {
 	if len(codes) == 0 {
 		// Without a code, list every code with its summary.
+		if asJSON {
+			type entry struct {
+				Code     string `json:"code"`
+				Severity string `json:"severity"`
+				Summary  string `json:"summary"`
+			}
+			list := []entry{}
+			for _, c := range diagnostics.Codes() {
+				list = append(list, entry{c.Code, c.Severity.String(), c.Summary})
+			}
+			if err := printJSON(e, list); err != nil {
+				return fail(e, "writing output: %v", err)
+			}
+			return exitOK
+		}
 		for _, c := range diagnostics.Codes() {
 			fmt.Fprintf(e.stdout, "%-14s %-8s %s\n", c.Code, c.Severity, c.Summary)
 		}
@@ -49,7 +68,7 @@ func runExplain(e *env, args []string) int {
 		if !ok {
 			return fail(e, "unknown diagnostic code %q (run 'harn-check explain' to list them)", code)
 		}
-		if *asJSON {
+		if asJSON {
 			if err := printJSON(e, explainJSON{
 				Code: info.Code, Severity: info.Severity.String(), Summary: info.Summary, Title: info.Title,
 				Explanation: info.Explanation, Examples: explainExam{

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,45 +16,61 @@ import (
 	"github.com/harnlang/harn-check/internal/sourcefs"
 )
 
-// runFmt is `harn-check fmt [--check] [--diff] [--write] PATH...`: it
-// formats .harn and .leia files (directories are walked; `-` is stdin,
-// its language given by --lang). Without flags the formatted text goes to
-// stdout; --write rewrites the files that change; --check lists them and
-// exits 1; --diff prints a unified diff. A file with syntax errors is
-// never rewritten: its diagnostics go to stderr and the exit status is 1.
-func runFmt(e *env, args []string) int {
-	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
-	check := fs.Bool("check", false, "list the files that are not formatted and exit 1 if there are any; write nothing")
-	diff := fs.Bool("diff", false, "print a unified diff of the changes instead of the formatted text")
-	write := fs.Bool("write", false, "rewrite the files that are not formatted")
-	lang := fs.String("lang", "harn", "the language of stdin (-): harn or leia")
-	var out outputFlags
-	out.register(fs)
-	paths, ok := parseFlags(e, fs, args)
-	if !ok {
-		return exitUsage
+func fmtCommand() *command {
+	return &command{
+		name: "fmt", args: "PATH...", summary: "format .harn and .leia files (--check, --diff, --write)",
+		about: `Without a mode flag the formatted text goes to stdout; --write rewrites the
+files that change, --check lists them and exits 1, --diff prints a unified
+diff. Folders are walked as for check; - reads stdin (--lang leia for Leia). A
+file with syntax errors is never rewritten: its diagnostics go to stderr and
+the exit status is 1.`,
+		suggestFor: []string{"format"},
+		setup: func(fs *flagSet) action {
+			var f fmtFlags
+			f.register(fs)
+			return func(e *env, paths []string) int { return runFmt(e, paths, f) }
+		},
 	}
+}
+
+// fmtFlags are the flags of fmt.
+type fmtFlags struct {
+	check, diff, write bool
+	lang               string
+	out                outputFlags
+}
+
+func (f *fmtFlags) register(fs *flagSet) {
+	fs.BoolVar(&f.check, "check", false, "list the files that are not formatted and exit 1 if there are any; write nothing")
+	fs.BoolVar(&f.diff, "diff", false, "print a unified diff of the changes instead of the formatted text")
+	fs.BoolVar(&f.write, "write", false, "rewrite the files that are not formatted")
+	fs.StringVar(&f.lang, "lang", "harn", "the `language` of stdin (-): harn or leia")
+	f.out.register(fs)
+}
+
+// runFmt formats the files under paths (- is stdin).
+func runFmt(e *env, paths []string, f fmtFlags) int {
 	if len(paths) == 0 {
 		return fail(e, "no files given (usage: harn-check fmt [--check] [--diff] [--write] PATH... ; - reads stdin)")
 	}
-	if *check && *write {
-		return fail(e, "fmt: --check and --write cannot be combined (--check never writes)")
+	if f.check && f.write {
+		return fail(e, "--check and --write cannot be combined (--check never writes)")
 	}
-	render, color, err := out.resolveFor(e, e.stderrTerminal)
+	render, color, err := f.out.resolveFor(e, e.stderrTerminal)
 	if err != nil {
 		return fail(e, "%v", err)
 	}
-	r := &fmtRun{e: e, check: *check, diff: *diff, write: *write, report: &diagnostics.Report{}}
+	r := &fmtRun{e: e, check: f.check, diff: f.diff, write: f.write, report: &diagnostics.Report{}}
 	status := exitOK
 	var files []string
 	for _, p := range paths {
 		if p == "-" {
-			if *write {
-				return fail(e, "fmt: --write needs files, not stdin")
+			if f.write {
+				return fail(e, "--write needs files, not stdin")
 			}
-			l, ok := format.ForExt("." + *lang)
+			l, ok := format.ForExt("." + f.lang)
 			if !ok {
-				return fail(e, "fmt: unknown --lang %q (want harn or leia)", *lang)
+				return fail(e, "unknown --lang %q (want harn or leia)", f.lang)
 			}
 			src, err := io.ReadAll(e.stdin)
 			if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 
 	"github.com/harnlang/harn-check/diagnostics"
@@ -27,12 +26,12 @@ type cacheFlags struct {
 	limits     limits.Limits
 }
 
-func (c *cacheFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.dir, "cache-dir", "", "directory of the check-result cache (default: under the user cache directory)")
+func (c *cacheFlags) register(fs *flagSet) {
+	fs.StringVar(&c.dir, "cache-dir", "", "`dir`ectory of the check-result cache (default: under the user cache directory)")
 	fs.BoolVar(&c.noCache, "no-cache", false, "check every file, neither reading nor writing the cache")
-	fs.IntVar(&c.jobs, "jobs", 0, "files checked at once (default: one per CPU); the output is the same for every value")
+	fs.IntVar(&c.jobs, "jobs", 0, "`n` files checked at once (default: one per CPU); the output is the same for every value")
 	fs.BoolVar(&c.allowEmpty, "allow-empty", false, "accept a folder without .harn or .leia files instead of failing")
-	c.limits.Register(fs)
+	c.limits.Register(fs.FlagSet)
 }
 
 // checkPaths is the one place the CLI runs the driver, so every output

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,16 +16,52 @@ import (
 	"github.com/harnlang/harn-check/runtime/llm"
 )
 
-// runLLM dispatches `harn-check llm SUBCOMMAND`.
-func runLLM(e *env, args []string) int {
-	if len(args) == 0 || args[0] != "evaluate" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprintln(e.stdout, "usage: harn-check llm evaluate [flags]   (run 'harn-check llm evaluate -h')")
-			return exitOK
-		}
-		return fail(e, "usage: harn-check llm evaluate [flags]")
+func llmCommand() *command {
+	return &command{
+		name: "llm", summary: "llm evaluate: run or verify one decision evaluation",
+		subcommands: []*command{llmEvaluateCommand()},
 	}
-	return runLLMEvaluate(e, args[1:])
+}
+
+func llmEvaluateCommand() *command {
+	return &command{
+		name: "evaluate", summary: "run one decision evaluation, or verify a saved receipt offline",
+		about: `Three forms, as upstream's harn llm evaluate:
+  --model ROUTE --state-file F --questions Q.json [--policy P.json]   prints {outcome, receipt}
+  --request R.json                                                    prints {outcome, receipt}
+  --request R.json --verify-receipt RECEIPT.json                      verifies offline
+Every outcome, refusals included, exits 0; a refused verification exits 1.`,
+		setup: func(fs *flagSet) action {
+			var f llmEvaluateFlags
+			f.register(fs)
+			return func(e *env, rest []string) int {
+				if len(rest) > 0 {
+					return fail(e, "takes no positional arguments (got %q)", rest[0])
+				}
+				return runLLMEvaluate(e, f)
+			}
+		},
+	}
+}
+
+// llmEvaluateFlags are the flags of llm evaluate.
+type llmEvaluateFlags struct {
+	model, stateFile, questionsFile, policyFile, requestFile string
+	siteID, verifyFile, catalogFile, tapeFile                string
+	asJSON                                                   bool
+}
+
+func (f *llmEvaluateFlags) register(fs *flagSet) {
+	fs.StringVar(&f.model, "model", "", "`route` as provider/model (e.g. mock/fixture)")
+	fs.StringVar(&f.stateFile, "state-file", "", "the state `file`: a .json file is a JSON value, any other file is its text as a string")
+	fs.StringVar(&f.questionsFile, "questions", "", "JSON `file` mapping question ids to std/predicate questions")
+	fs.StringVar(&f.policyFile, "policy", "", "JSON `file` with a complete EvaluationPolicy (default: threshold 0.5, $0.01 ceilings)")
+	fs.StringVar(&f.requestFile, "request", "", "JSON `file` with exactly {site_id, state, questions, policy}")
+	fs.StringVar(&f.siteID, "site", "cli.evaluate", "site `id` for --model evaluations")
+	fs.StringVar(&f.verifyFile, "verify-receipt", "", "verify this saved receipt `file` against --request (offline)")
+	fs.StringVar(&f.catalogFile, "catalog", "", "route catalog `file` (a harn.toml; default: the nearest harn.toml above the working directory)")
+	fs.StringVar(&f.tapeFile, "tape", "", "evaluation tape `file`: replayed when the file exists, recorded to it otherwise")
+	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
 }
 
 // DefaultThreshold and DefaultCeilingUSD make the default policy of
@@ -46,29 +81,11 @@ const (
 // Exit status: every outcome, refusals included, is 0; a verification is
 // 0 when verified and 1 when refused; a tape that failed to replay
 // (mismatch, unconsumed records) is 1; unreadable or malformed input is 2.
-func runLLMEvaluate(e *env, args []string) int {
-	fs := flag.NewFlagSet("llm evaluate", flag.ContinueOnError)
-	model := fs.String("model", "", "route as provider/model (e.g. mock/fixture)")
-	stateFile := fs.String("state-file", "", "the state: a .json file is a JSON value, any other file is its text as a string")
-	questionsFile := fs.String("questions", "", "JSON file mapping question ids to std/predicate questions")
-	policyFile := fs.String("policy", "", "JSON file with a complete EvaluationPolicy (default: threshold 0.5, $0.01 ceilings)")
-	requestFile := fs.String("request", "", "JSON file with exactly {site_id, state, questions, policy}")
-	siteID := fs.String("site", "cli.evaluate", "site id for --model evaluations")
-	verifyFile := fs.String("verify-receipt", "", "verify this saved receipt against --request (offline)")
-	catalogFile := fs.String("catalog", "", "route catalog (a harn.toml; default: the nearest harn.toml above the working directory)")
-	tapeFile := fs.String("tape", "", "evaluation tape: replayed when the file exists, recorded to it otherwise")
-	asJSON := fs.Bool("json", false, "print JSON")
-	rest, ok := parseFlags(e, fs, args)
-	if !ok {
-		return exitUsage
-	}
-	if len(rest) > 0 {
-		return fail(e, "llm evaluate takes no positional arguments (got %q)", rest[0])
-	}
+func runLLMEvaluate(e *env, f llmEvaluateFlags) int {
 	var cat *catalog.Catalog
 	var err error
-	if *catalogFile != "" {
-		cat, err = llm.LoadCatalog(*catalogFile)
+	if f.catalogFile != "" {
+		cat, err = llm.LoadCatalog(f.catalogFile)
 	} else {
 		cat, _, err = llm.FindCatalog(".")
 	}
@@ -76,31 +93,31 @@ func runLLMEvaluate(e *env, args []string) int {
 		return fail(e, "catalog: %v", err)
 	}
 
-	if *verifyFile != "" {
-		if *requestFile == "" {
+	if f.verifyFile != "" {
+		if f.requestFile == "" {
 			return fail(e, "--verify-receipt needs --request")
 		}
-		if *model != "" || *stateFile != "" || *questionsFile != "" || *policyFile != "" || *tapeFile != "" {
+		if f.model != "" || f.stateFile != "" || f.questionsFile != "" || f.policyFile != "" || f.tapeFile != "" {
 			return fail(e, "--verify-receipt takes only --request (and --catalog)")
 		}
-		return verifyReceipt(e, cat, *requestFile, *verifyFile, *asJSON)
+		return verifyReceipt(e, cat, f.requestFile, f.verifyFile, f.asJSON)
 	}
 
 	var req evaluate.Request
 	switch {
-	case *requestFile != "":
-		if *model != "" || *stateFile != "" || *questionsFile != "" || *policyFile != "" {
+	case f.requestFile != "":
+		if f.model != "" || f.stateFile != "" || f.questionsFile != "" || f.policyFile != "" {
 			return fail(e, "--request already holds the state, questions and policy (drop --model, --state-file, --questions, --policy)")
 		}
-		data, err := os.ReadFile(*requestFile)
+		data, err := os.ReadFile(f.requestFile)
 		if err != nil {
 			return fail(e, "%v", err)
 		}
 		if req, err = evaluate.DecodeRequest(data); err != nil {
-			return fail(e, "%s: %v", *requestFile, err)
+			return fail(e, "%s: %v", f.requestFile, err)
 		}
-	case *stateFile != "" && *questionsFile != "":
-		if req, err = modelRequest(cat, *siteID, *model, *stateFile, *questionsFile, *policyFile); err != nil {
+	case f.stateFile != "" && f.questionsFile != "":
+		if req, err = modelRequest(cat, f.siteID, f.model, f.stateFile, f.questionsFile, f.policyFile); err != nil {
 			return fail(e, "%v", err)
 		}
 	default:
@@ -108,8 +125,8 @@ func runLLMEvaluate(e *env, args []string) int {
 	}
 
 	var tape *llm.Tape
-	if *tapeFile != "" {
-		if tape, err = llm.OpenTape(*tapeFile); err != nil {
+	if f.tapeFile != "" {
+		if tape, err = llm.OpenTape(f.tapeFile); err != nil {
 			return fail(e, "tape: %v", err)
 		}
 	}
@@ -120,7 +137,7 @@ func runLLMEvaluate(e *env, args []string) int {
 	if err != nil {
 		return fail(e, "%v", err)
 	}
-	if *asJSON {
+	if f.asJSON {
 		if err := writeJSON(e.stdout, res.Value()); err != nil {
 			return fail(e, "writing output: %v", err)
 		}
@@ -130,7 +147,7 @@ func runLLMEvaluate(e *env, args []string) int {
 	if tape != nil {
 		if tape.Replaying() {
 			if err := tape.Finish(); err != nil {
-				fmt.Fprintf(e.stderr, "harn-check: %s: %v\n", *tapeFile, err)
+				fmt.Fprintf(e.stderr, "harn-check: %s: %v\n", f.tapeFile, err)
 				return exitFail
 			}
 		} else if err := tape.Save(); err != nil {

@@ -16,8 +16,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -26,7 +24,6 @@ import (
 
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/memlimit"
-	"github.com/harnlang/harn-check/internal/version"
 )
 
 // Exit statuses.
@@ -35,13 +32,6 @@ const (
 	exitFail  = 1
 	exitUsage = 2
 )
-
-// command is one subcommand.
-type command struct {
-	name    string
-	summary string
-	run     func(env *env, args []string) int
-}
 
 // env carries the process's streams so commands can be tested in-process.
 type env struct {
@@ -54,26 +44,12 @@ type env struct {
 	// cacheDir overrides the default cache directory ("" = the user cache
 	// directory); tests point it at a temporary directory.
 	cacheDir string
-}
-
-func commands() []command {
-	return []command{
-		{"check", "check .harn and .leia files (the default command)", runCheck},
-		{"parse", "print the syntax tree of files", runParse},
-		{"manifest", "print the predicate-site manifests of files", runManifest},
-		{"explain", "explain a diagnostic code", runExplain},
-		{"fmt", "format .harn and .leia files (--check, --diff, --write)", runFmt},
-		{"validate", "compile Rhai output validators and the blueprints that use them", runValidate},
-		{"validate-output", "run one validator on one answer and print the verdict", runValidateOutput},
-		{"llm", "llm evaluate: run or verify one decision evaluation", runLLM},
-		{"run", "run a program (checked first): harn-check run [--allow-...] FILE [ARGS...]", runRun},
-		{"test", "run programs against their .expected output or .error", runTest},
-		{"evaluate", "run the evaluate blocks of Leia files and report: harn-check evaluate [--replay F|--record F|--mock] [--json|--format text|json|html] PATH...", runEvaluate},
-		{"version", "print the version", func(e *env, _ []string) int {
-			fmt.Fprintf(e.stdout, "harn-check %s\n", version.Version)
-			return exitOK
-		}},
-	}
+	// cmd is the running command's name ("check", "llm evaluate"), which
+	// every error message starts with.
+	cmd string
+	// format is the output format the command line asks for ("json",
+	// "sarif", ...), so that a usage error is reported in it too.
+	format string
 }
 
 func main() {
@@ -87,68 +63,6 @@ func main() {
 // device such as /dev/null).
 func isTerminal(f *os.File) bool {
 	return term.IsTerminal(int(f.Fd()))
-}
-
-// run dispatches args to a subcommand; without a known subcommand name the
-// arguments go to check.
-func run(e *env, args []string) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "help", "-h", "-help", "--help":
-			usage(e.stdout)
-			return exitOK
-		case "--version", "-version":
-			args[0] = "version"
-		}
-		for _, c := range commands() {
-			if c.name == args[0] {
-				return c.run(e, args[1:])
-			}
-		}
-	}
-	return runCheck(e, args)
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintf(w, "usage: harn-check [command] [flags] PATH...\n\ncommands:\n")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintf(w, "\nRun 'harn-check COMMAND -h' for a command's flags.\n")
-}
-
-// parseFlags parses flags and positional arguments in any order ("--"
-// ends flags). It prints a one-line error for an unknown flag.
-func parseFlags(e *env, fs *flag.FlagSet, args []string) ([]string, bool) {
-	fs.SetOutput(io.Discard)
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(e.stdout)
-				fmt.Fprintf(e.stdout, "usage: harn-check %s [flags] %s\n", fs.Name(), "ARGS...")
-				fs.PrintDefaults()
-				return nil, false
-			}
-			fmt.Fprintf(e.stderr, "harn-check %s: %v\n", fs.Name(), err)
-			return nil, false
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return positional, true
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(positional, rest...), true
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
-}
-
-// fail prints a one-line error and returns the usage exit status.
-func fail(e *env, format string, a ...any) int {
-	fmt.Fprintf(e.stderr, "harn-check: "+format+"\n", a...)
-	return exitUsage
 }
 
 // driverError converts a driver error into the exit status and message.

@@ -30,7 +30,7 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 		want string
 	}{
 		{"unknown code", []string{"explain", "NOPE-1"}, `unknown diagnostic code "NOPE-1"`},
-		{"unknown flag", []string{"--bogus", "testdata/tree"}, "flag provided but not defined: -bogus"},
+		{"unknown flag", []string{"--bogus", "testdata/tree"}, "check: unknown flag --bogus"},
 		{"missing path", []string{"testdata/no-such-dir"}, "testdata/no-such-dir: no such file or directory"},
 		{"unknown format", []string{"--format", "xml", "testdata/tree"}, `unknown format "xml"`},
 		{"no paths", []string{"check"}, "no paths given"},
@@ -207,12 +207,23 @@ func TestSARIFRequiredProperties(t *testing.T) {
 	if driver["name"] != "harn-check" || len(rules) == 0 {
 		t.Errorf("driver %v with %d rules", driver["name"], len(rules))
 	}
+	// SARIF2005: the tool names its home page.
+	if uri, _ := driver["informationUri"].(string); !strings.HasPrefix(uri, "https://") {
+		t.Errorf("driver informationUri %q", uri)
+	}
 	ids := map[string]bool{}
 	for _, r := range rules {
 		rm := r.(map[string]any)
 		ids[rm["id"].(string)] = true
 		if rm["shortDescription"].(map[string]any)["text"] == "" {
 			t.Errorf("rule %v lacks a short description", rm["id"])
+		}
+		// SARIF1001: a rule's name is a readable identifier, not its id.
+		if name, _ := rm["name"].(string); name == "" || name == rm["id"] || strings.Contains(name, "-") {
+			t.Errorf("rule %v has name %q", rm["id"], name)
+		}
+		if help, _ := rm["helpUri"].(string); !strings.HasSuffix(help, "/"+rm["id"].(string)+".md") {
+			t.Errorf("rule %v has helpUri %q", rm["id"], help)
 		}
 	}
 	results := run["results"].([]any)

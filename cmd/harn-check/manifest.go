@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 
 	"github.com/harnlang/harn-check/diagnostics"
@@ -20,15 +19,20 @@ type manifestFile struct {
 	PredicateManifest json.RawMessage `json:"predicate_manifest"`
 }
 
-func runManifest(e *env, args []string) int {
-	fs := flag.NewFlagSet("manifest", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print one JSON document with every file's manifest")
-	var cache cacheFlags
-	cache.register(fs)
-	paths, ok := parseFlags(e, fs, args)
-	if !ok {
-		return exitUsage
+func manifestCommand() *command {
+	return &command{
+		name: "manifest", args: "PATH...", summary: "print the predicate-site manifests of files",
+		about: "The harn.predicate_sites.v2 manifest of every checked file: the evaluation sites\nauditors need. --json prints one document for the run.",
+		setup: func(fs *flagSet) action {
+			asJSON := fs.Bool("json", false, "print one JSON document with every file's manifest")
+			var cache cacheFlags
+			cache.register(fs)
+			return func(e *env, paths []string) int { return runManifest(e, paths, *asJSON, cache) }
+		},
 	}
+}
+
+func runManifest(e *env, paths []string, asJSON bool, cache cacheFlags) int {
 	if len(paths) == 0 {
 		return fail(e, "no paths given (usage: harn-check manifest [--json] PATH...)")
 	}
@@ -44,7 +48,7 @@ func runManifest(e *env, args []string) int {
 		}
 		doc.Files = append(doc.Files, manifestFile{Path: f.Path, PredicateManifest: m})
 	}
-	if *asJSON {
+	if asJSON {
 		if err := printJSON(e, doc); err != nil {
 			return fail(e, "writing output: %v", err)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"path/filepath"
 
@@ -11,17 +10,22 @@ import (
 	"github.com/harnlang/harn-check/internal/sourcefs"
 )
 
-func runParse(e *env, args []string) int {
-	fs := flag.NewFlagSet("parse", flag.ContinueOnError)
-	sexp := fs.Bool("sexp", false, "print the tree as one S-expression per file")
-	var out outputFlags
-	out.register(fs)
-	var lim limits.Limits
-	lim.Register(fs)
-	files, ok := parseFlags(e, fs, args)
-	if !ok {
-		return exitUsage
+func parseCommand() *command {
+	return &command{
+		name: "parse", args: "FILE...", summary: "print the syntax tree of files",
+		about: "The tree goes to stdout, syntax errors to stderr; exit 1 if there are any.",
+		setup: func(fs *flagSet) action {
+			sexp := fs.Bool("sexp", false, "print the tree as one S-expression per file")
+			var out outputFlags
+			out.register(fs)
+			var lim limits.Limits
+			lim.Register(fs.FlagSet)
+			return func(e *env, files []string) int { return runParse(e, files, *sexp, out, lim) }
+		},
 	}
+}
+
+func runParse(e *env, files []string, sexp bool, out outputFlags, lim limits.Limits) int {
 	// The tree goes to stdout, the diagnostics to stderr.
 	render, color, err := out.resolveFor(e, e.stderrTerminal)
 	if err != nil {
@@ -43,7 +47,7 @@ func runParse(e *env, args []string) int {
 		if binary, why := sourcefs.Binary(src); binary {
 			return fail(e, "%s: the file is binary, not source text (%s)", path, why)
 		}
-		tree, diags := lang.Parse(driver.Request{Path: filepath.ToSlash(path), Source: src, Limits: lim}, *sexp)
+		tree, diags := lang.Parse(driver.Request{Path: filepath.ToSlash(path), Source: src, Limits: lim}, sexp)
 		fmt.Fprintln(e.stdout, tree)
 		report.Files = append(report.Files, diagnostics.File{Path: filepath.ToSlash(path), Source: src, Diagnostics: diags})
 	}

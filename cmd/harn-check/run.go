@@ -4,13 +4,14 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
@@ -32,11 +33,11 @@ type runFlags struct {
 	maxSteps int64
 }
 
-func (r *runFlags) register(fs *flag.FlagSet) {
-	r.grants.Register(fs)
+func (r *runFlags) register(fs *flagSet) {
+	r.grants.Register(fs.FlagSet)
 	fs.BoolVar(&r.noCheck, "no-check", false, "run even when the checker reports errors")
-	fs.StringVar(&r.seed, "seed", "", "seed the program's random numbers (deterministic runs)")
-	fs.Int64Var(&r.maxSteps, "max-steps", 0, "stop a program after this many loop iterations and calls (0: no limit)")
+	fs.StringVar(&r.seed, "seed", "", "seed the program's random numbers with `n` (deterministic runs)")
+	fs.Int64Var(&r.maxSteps, "max-steps", 0, "stop a program after `n` loop iterations and calls (0: no limit)")
 }
 
 func (r *runFlags) env() (runner.Env, error) {
@@ -66,67 +67,76 @@ func checkErrors(path string, src []byte) *diagnostics.Report {
 	return nil
 }
 
-// runRun is `harn-check run [flags] FILE [ARGS...]`: check, then run the
-// program with its output on stdout; an uncaught error goes to stderr
-// with its trace and exits 1.
-func runRun(e *env, args []string) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	var rf runFlags
-	rf.register(fs)
-	replay := fs.String("llm-mock-replay", "", "replay model calls from this .llm-mock.jsonl tape")
-	var lf llmFlags
-	lf.register(fs)
-	timeout := fs.Duration("timeout", 0, "stop the program after this long (0: no limit)")
-	var ef evaluationFlags
-	ef.register(fs)
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(e.stdout, "usage: harn-check run [flags] FILE [ARGS...]\n\nflags:\n")
-			fs.SetOutput(e.stdout)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		return fail(e, "run: %v", err)
+func runCommand() *command {
+	return &command{
+		name: "run", args: "FILE [-- ARGS...]", summary: "check a program, then run it",
+		about: `FILE is a .harn or .leia program; it is checked first (--no-check skips that).
+The arguments after --, and any other word after FILE, are the program's argv,
+as in upstream's harn run script.harn -- a b c; flags of harn-check may come
+anywhere before --. Output goes to stdout; an uncaught error to stderr with
+its trace (exit 1); os.exit(n) exits n.`,
+		setup: func(fs *flagSet) action {
+			var rf runFlags
+			rf.register(fs)
+			replay := fs.String("llm-mock-replay", "", "replay model calls from this .llm-mock.jsonl tape `file`")
+			var lf llmFlags
+			lf.register(fs)
+			timeout := fs.Duration("timeout", 0, "stop the program after this `duration` (0: no limit)")
+			var ef evaluationFlags
+			ef.register(fs)
+			return func(e *env, rest []string) int {
+				if len(rest) == 0 {
+					return fail(e, "no program given (usage: harn-check run [FLAGS] FILE [-- ARGS...])")
+				}
+				// The program's arguments: the words after FILE, "--" left out.
+				var progArgs []string
+				if fs.dash >= 1 {
+					progArgs = append(slices.Clone(rest[1:fs.dash]), rest[fs.dash:]...)
+				} else {
+					progArgs = rest[1:]
+				}
+				return runRun(e, rest[0], progArgs, rf, *replay, &lf, *timeout, ef)
+			}
+		},
 	}
-	rest := fs.Args()
-	if len(rest) == 0 {
-		return fail(e, "run: no program given (usage: harn-check run [flags] FILE [ARGS...])")
-	}
-	path, progArgs := rest[0], rest[1:]
+}
+
+// runRun checks the program at path, then runs it with its output on
+// stdout; an uncaught error goes to stderr with its trace and exits 1.
+func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, lf *llmFlags, timeout time.Duration, ef evaluationFlags) int {
 	lang, ok := runner.Lookup(path)
 	if !ok {
-		return fail(e, "run: %s: not a program of a known language (want %s)", path, strings.Join(runner.Extensions(), " or "))
+		return fail(e, "%s: not a program of a known language (want %s)", path, strings.Join(runner.Extensions(), " or "))
 	}
 	// A pipe, device or huge file is refused before it is read.
 	src, err := sourcefs.Read(path, 0)
 	if err != nil {
-		return fail(e, "run: %s: %s", path, sourcefs.Reason(err))
+		return fail(e, "%s: %s", path, sourcefs.Reason(err))
 	}
 	renv, err := rf.env()
 	if err != nil {
-		return fail(e, "run: %v", err)
+		return fail(e, "%v", err)
 	}
 	if !rf.noCheck {
 		if report := checkErrors(path, src); report != nil {
 			_ = diagnostics.RenderText(e.stderr, report, diagnostics.TextOptions{Color: e.stderrTerminal && e.getenv("NO_COLOR") == ""})
-			fmt.Fprintf(e.stderr, "harn-check run: %s has errors; not running it (use --no-check to run anyway)\n", path)
+			fmt.Fprintf(e.stderr, "harn-check: run: %s has errors; not running it (use --no-check to run anyway)\n", path)
 			return exitFail
 		}
 	}
-	if *replay != "" {
-		if _, err := os.Stat(*replay); err != nil {
-			return fail(e, "run: --llm-mock-replay %s: %v", *replay, unwrapPath(err))
+	if replay != "" {
+		if _, err := os.Stat(replay); err != nil {
+			return fail(e, "--llm-mock-replay %s: %v", replay, unwrapPath(err))
 		}
-		renv.LLMMockReplay = *replay
+		renv.LLMMockReplay = replay
 	}
 	if renv.LLM, err = lf.config(); err != nil {
-		return fail(e, "run: %v", err)
+		return fail(e, "%v", err)
 	}
 	defer lf.close()
 	evalRun, err := ef.setup(path)
 	if err != nil {
-		return fail(e, "run: %v", err)
+		return fail(e, "%v", err)
 	}
 	renv.Evaluation = evalRun.opts
 	out := bufio.NewWriterSize(e.stdout, 64<<10)
@@ -134,9 +144,9 @@ func runRun(e *env, args []string) int {
 	renv.Stderr = e.stderr
 	renv.Stdin = e.stdin
 	ctx := context.Background()
-	if *timeout > 0 {
+	if timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	err = lang.Run(ctx, runner.Program{Path: path, Src: src, Args: progArgs}, renv)
@@ -152,7 +162,7 @@ func runRun(e *env, args []string) int {
 		return exitFail
 	}
 	if evalErr != nil {
-		fmt.Fprintf(e.stderr, "harn-check run: %v\n", evalErr)
+		fmt.Fprintf(e.stderr, "harn-check: run: %v\n", evalErr)
 		return exitFail
 	}
 	return exitOK

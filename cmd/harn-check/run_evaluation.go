@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,11 +19,11 @@ type evaluationFlags struct {
 	runCostLimit             float64
 }
 
-func (f *evaluationFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.tape, "evaluation-tape", "", "replay harness.llm.evaluate* from this tape when it exists, record to it otherwise")
-	fs.StringVar(&f.runRecord, "run-record", "", "write the run record (evidence.evaluation_receipts) to this JSON file")
-	fs.StringVar(&f.catalog, "catalog", "", "route catalog (a harn.toml; default: the nearest harn.toml above the program)")
-	fs.Float64Var(&f.runCostLimit, "run-cost-limit", -1, "the run's spending ceiling in USD for evaluations (conservative budget authority; default: none)")
+func (f *evaluationFlags) register(fs *flagSet) {
+	fs.StringVar(&f.tape, "evaluation-tape", "", "replay harness.llm.evaluate* from this tape `file` when it exists, record to it otherwise")
+	fs.StringVar(&f.runRecord, "run-record", "", "write the run record (evidence.evaluation_receipts) to this JSON `file`")
+	fs.StringVar(&f.catalog, "catalog", "", "route catalog `file` (a harn.toml; default: the nearest harn.toml above the program)")
+	fs.Float64Var(&f.runCostLimit, "run-cost-limit", -1, "the run's spending ceiling in `USD` for evaluations (conservative budget authority; default: none)")
 }
 
 // evaluationRun is one run's evaluation state.

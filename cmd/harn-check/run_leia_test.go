@@ -29,7 +29,7 @@ func TestRunLeia(t *testing.T) {
 		stdout    string
 		stderrHas []string
 	}{
-		{"runs with arguments", []string{"run", ok, "a", "--b"}, 0, "hi\t2\ta\t--b\n", nil},
+		{"runs with arguments", []string{"run", ok, "a", "--", "--b"}, 0, "hi\t2\ta\t--b\n", nil},
 		{"uncaught error with trace", []string{"run", boom}, 1, "", []string{"error: " + boom + ":2:14: attempt to index a nil value (field 'x')", "at f (" + boom + ":2:14)", "at <top level> (" + boom + ":4:1)"}},
 		{"os.exit keeps its status", []string{"run", exit}, 3, "bye\n", nil},
 		{"--timeout stops a runaway loop", []string{"run", "--timeout", "200ms", loop}, 1, "", []string{"execution cancelled"}},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 
 	"os"
@@ -21,11 +20,11 @@ type llmFlags struct {
 	traceFile      *os.File
 }
 
-func (l *llmFlags) register(fs *flag.FlagSet) {
+func (l *llmFlags) register(fs *flagSet) {
 	fs.BoolVar(&l.mock, "llm-mock", false, "answer the program's model turns with the built-in mock provider")
-	fs.StringVar(&l.replay, "llm-replay", "", "answer model turns from this .records.json fixture (strict: a different, extra or missing turn fails)")
-	fs.StringVar(&l.record, "llm-record", "", "call the live providers (needs --allow-net) and write the turns to this .records.json fixture")
-	fs.StringVar(&l.trace, "llm-trace", "", "write the run's trace events (metadata only: no prompt, completion or key) as JSON lines to this file")
+	fs.StringVar(&l.replay, "llm-replay", "", "answer model turns from this .records.json `fixture` (strict: a different, extra or missing turn fails)")
+	fs.StringVar(&l.record, "llm-record", "", "call the live providers (needs --allow-net) and write the turns to this .records.json `fixture`")
+	fs.StringVar(&l.trace, "llm-trace", "", "write the run's trace events (metadata only: no prompt, completion or key) as JSON lines to this `file`")
 }
 
 // config checks the flags (the modes exclude each other; a replayed

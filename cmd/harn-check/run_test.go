@@ -37,7 +37,7 @@ func TestRunCommand(t *testing.T) {
 		stderrHas   []string
 		stderrLacks string
 	}{
-		{"runs with arguments", []string{"run", ok, "a", "--b"}, 0, "[harn] hi\n[a, --b]\n", nil, ""},
+		{"runs with arguments", []string{"run", ok, "a", "--", "--b"}, 0, "[harn] hi\n[a, --b]\n", nil, ""},
 		{"uncaught error with trace", []string{"run", boom}, 1, "", []string{"error: Thrown: boom", "at f (", "boom.harn:2:3)", "boom.harn:4:1)"}, ""},
 		{"refuses a program with errors", []string{"run", bad}, 1, "", []string{"HARN-TYP", "not running it"}, ""},
 		{"--no-check runs it anyway", []string{"run", "--no-check", bad}, 0, "ran\n", nil, ""},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -14,36 +13,56 @@ import (
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
-// runTest is `harn-check test [flags] PATH...`: every program with a
-// sibling .expected must print exactly that, every one with a .error
-// must fail with that error; a .llm-mock.jsonl beside a program replays
-// its model calls.
-func runTest(e *env, args []string) int {
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	var rf runFlags
-	rf.register(fs)
-	asJSON := fs.Bool("json", false, "print the results as a JSON document")
-	junit := fs.String("junit", "", "also write JUnit XML to `FILE`")
-	jobs := fs.Int("jobs", 0, "programs run at once (default: the number of CPUs)")
-	filter := fs.String("filter", "", "run only cases whose path matches (substring, a|b, glob, or re:REGEX)")
-	timeout := fs.Duration("timeout", 30*time.Second, "time limit per program")
-	paths, ok := parseFlags(e, fs, args)
-	if !ok {
-		return exitUsage
+func testCommand() *command {
+	return &command{
+		name: "test", args: "PATH...", summary: "run programs against their .expected output or .error",
+		about: `Every program with a sibling .expected must print exactly that; every one with a
+.error must fail with an error that each line of it, or a re:REGEX line, matches
+(upstream Harn's conformance convention). Paths in error text are relative to
+the program's folder, so results do not depend on the working directory. A
+.llm-mock.jsonl beside a program replays its model calls.`,
+		setup: func(fs *flagSet) action {
+			var tf testFlags
+			tf.register(fs)
+			return func(e *env, paths []string) int { return runTest(e, paths, tf) }
+		},
 	}
+}
+
+// testFlags are the flags of test.
+type testFlags struct {
+	rf      runFlags
+	asJSON  bool
+	junit   string
+	jobs    int
+	filter  string
+	timeout time.Duration
+}
+
+func (t *testFlags) register(fs *flagSet) {
+	t.rf.register(fs)
+	fs.BoolVar(&t.asJSON, "json", false, "print the results as a JSON document")
+	fs.StringVar(&t.junit, "junit", "", "also write JUnit XML to `FILE`")
+	fs.IntVar(&t.jobs, "jobs", 0, "`n` programs run at once (default: the number of CPUs)")
+	fs.StringVar(&t.filter, "filter", "", "run only cases whose path matches `pattern` (substring, a|b, glob, or re:REGEX)")
+	fs.DurationVar(&t.timeout, "timeout", 30*time.Second, "time limit per program")
+}
+
+// runTest runs the cases under paths.
+func runTest(e *env, paths []string, tf testFlags) int {
 	if len(paths) == 0 {
-		return fail(e, "test: no paths given (usage: harn-check test [flags] PATH...)")
+		return fail(e, "no paths given (usage: harn-check test [FLAGS] PATH...)")
 	}
-	env, err := rf.env()
+	env, err := tf.rf.env()
 	if err != nil {
-		return fail(e, "test: %v", err)
+		return fail(e, "%v", err)
 	}
-	cases, err := runner.Discover(paths, *filter)
+	cases, err := runner.Discover(paths, tf.filter)
 	if err != nil {
-		return fail(e, "test: %v", unwrapPath(err))
+		return fail(e, "%v", unwrapPath(err))
 	}
-	opts := runner.SuiteOptions{Jobs: *jobs, Timeout: *timeout, Env: env}
-	if !rf.noCheck {
+	opts := runner.SuiteOptions{Jobs: tf.jobs, Timeout: tf.timeout, Env: env}
+	if !tf.rf.noCheck {
 		opts.Check = func(path string, src []byte) error {
 			if report := checkErrors(path, src); report != nil {
 				return checkFailure(report)
@@ -61,12 +80,12 @@ func runTest(e *env, args []string) int {
 			failed++
 		}
 	}
-	if *junit != "" {
-		if err := writeJUnit(*junit, results, time.Since(start)); err != nil {
-			return fail(e, "test: --junit: %v", err)
+	if tf.junit != "" {
+		if err := writeJUnit(tf.junit, results, time.Since(start)); err != nil {
+			return fail(e, "--junit: %v", err)
 		}
 	}
-	if *asJSON {
+	if tf.asJSON {
 		type jsonCase struct {
 			Path       string `json:"path"`
 			Passed     bool   `json:"passed"`

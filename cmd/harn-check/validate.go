@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -14,14 +13,19 @@ import (
 
 // runValidate compiles Rhai validator scripts and the blueprints that
 // reference them, before any token is spent.
-func runValidate(e *env, args []string) int {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	var out outputFlags
-	out.register(fs)
-	paths, ok := parseFlags(e, fs, args)
-	if !ok {
-		return exitUsage
+func validateCommand() *command {
+	return &command{
+		name: "validate", args: "PATH...", summary: "compile Rhai output validators and the blueprints that use them",
+		about: "Folders are walked for .rhai scripts and blueprint .toml files; nothing is run.",
+		setup: func(fs *flagSet) action {
+			var out outputFlags
+			out.register(fs)
+			return func(e *env, paths []string) int { return runValidate(e, paths, out) }
+		},
 	}
+}
+
+func runValidate(e *env, paths []string, out outputFlags) int {
 	render, color, err := out.resolve(e)
 	if err != nil {
 		return fail(e, "%v", err)
@@ -51,46 +55,53 @@ const maxAnswerRead = 64 << 20
 
 // runValidateOutput runs one validator on one answer and prints the
 // verdict as JSON.
-func runValidateOutput(e *env, args []string) int {
-	fs := flag.NewFlagSet("validate-output", flag.ContinueOnError)
-	script := fs.String("validator", "", "the Rhai validator script (required)")
-	onError := fs.String("on-error", "reject", "what a failing validator does: reject or accept")
-	contentPath := fs.String("content", "", "file holding the answer (default: standard input)")
-	rest, ok := parseFlags(e, fs, args)
-	if !ok {
-		return exitUsage
+func validateOutputCommand() *command {
+	return &command{
+		name: "validate-output", summary: "run one validator on one answer and print the verdict",
+		about: "The answer is read from --content FILE, else from stdin; the verdict is printed as JSON.",
+		setup: func(fs *flagSet) action {
+			script := fs.String("validator", "", "the Rhai validator script `file` (required)")
+			onError := fs.String("on-error", "reject", "what a failing validator does: reject or accept")
+			contentPath := fs.String("content", "", "`file` holding the answer (default: standard input)")
+			return func(e *env, rest []string) int {
+				if len(rest) > 0 {
+					return fail(e, "takes no positional arguments (got %q)", rest[0])
+				}
+				if *script == "" {
+					return fail(e, "--validator FILE is required")
+				}
+				if *onError != "reject" && *onError != "accept" {
+					return fail(e, "--on-error must be reject or accept, not %q", *onError)
+				}
+				return runValidateOutput(e, *script, *onError, *contentPath)
+			}
+		},
 	}
-	if len(rest) > 0 {
-		return fail(e, "validate-output takes no positional arguments (got %q)", rest[0])
-	}
-	if *script == "" {
-		return fail(e, "--validator FILE is required")
-	}
-	if *onError != "reject" && *onError != "accept" {
-		return fail(e, "--on-error must be reject or accept, not %q", *onError)
-	}
+}
+
+func runValidateOutput(e *env, script, onError, contentPath string) int {
 	// An answer larger than the validator's string limit is refused by
 	// the validator with a verdict; reading stops far above that limit,
 	// so that a device or a runaway pipe cannot exhaust memory.
 	var content []byte
 	var err error
-	if *contentPath == "" {
+	if contentPath == "" {
 		content, err = io.ReadAll(io.LimitReader(e.stdin, maxAnswerRead+1))
 		if err == nil && len(content) > maxAnswerRead {
 			err = fmt.Errorf("it is more than the limit of %s", sourcefs.FormatSize(maxAnswerRead))
 		}
-	} else if content, err = sourcefs.Read(*contentPath, maxAnswerRead); err != nil {
+	} else if content, err = sourcefs.Read(contentPath, maxAnswerRead); err != nil {
 		err = errors.New(sourcefs.Reason(err))
 	}
 	if err != nil {
 		return fail(e, "reading the answer: %v", err)
 	}
 	res, code, compileDiags := validator.RunOutput(validator.OutputRequest{
-		ValidatorPath: *script, OnError: *onError, Content: content,
+		ValidatorPath: script, OnError: onError, Content: content,
 	})
 	if len(compileDiags) > 0 {
 		report := &diagnostics.Report{}
-		src, _ := sourcefs.Read(*script, 0)
+		src, _ := sourcefs.Read(script, 0)
 		byPath := map[string][]diagnostics.Diagnostic{}
 		var order []string
 		for _, d := range compileDiags {
@@ -101,7 +112,7 @@ func runValidateOutput(e *env, args []string) int {
 		}
 		for _, p := range order {
 			f := diagnostics.File{Path: p, Diagnostics: byPath[p]}
-			if p == *script {
+			if p == script {
 				f.Source = src
 			}
 			report.Files = append(report.Files, f)

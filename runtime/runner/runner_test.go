@@ -122,3 +122,19 @@ func TestSuite(t *testing.T) {
 		t.Errorf("a check failure must fail the case: %+v", r)
 	}
 }
+
+func TestRelativeToProgram(t *testing.T) {
+	abs, _ := filepath.Abs("suite")
+	for _, tc := range []struct{ text, program, want string }{
+		{"error: suite/x.leia:3:1: boom\n    at f (suite/x.leia:2:1)", "suite/x.leia", "error: x.leia:3:1: boom\n    at f (x.leia:2:1)"},
+		{"error: ./suite/lib/m.leia:1:1: boom", "./suite/x.leia", "error: lib/m.leia:1:1: boom"},
+		{"read " + abs + "/data.txt: no such file", "suite/x.harn", "read data.txt: no such file"},
+		{"error: x.leia:1:1: boom", "x.leia", "error: x.leia:1:1: boom"},
+		// Only whole path prefixes: other/suite/x.leia is not the program's folder.
+		{"error: other/suite/x.leia:1:1", "suite/x.leia", "error: other/suite/x.leia:1:1"},
+	} {
+		if got := RelativeToProgram(tc.text, tc.program); got != tc.want {
+			t.Errorf("RelativeToProgram(%q, %q) = %q, want %q", tc.text, tc.program, got, tc.want)
+		}
+	}
+}

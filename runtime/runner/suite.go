@@ -240,20 +240,69 @@ func RunCase(ctx context.Context, c Case, opts SuiteOptions) (res CaseResult) {
 		res.Message = fmt.Sprintf("%s: expected error containing %q, but succeeded", c.Rel, c.ErrorSpec)
 		return res
 	}
-	if ErrorMatches(errorText(err), c.ErrorSpec) {
+	text := RelativeToProgram(errorText(err), c.Path)
+	if ErrorMatches(text, c.ErrorSpec) {
 		res.Passed = true
 		return res
 	}
-	res.Message = fmt.Sprintf("%s:\n  expected error containing: %s\n  actual error: %s", c.Rel, c.ErrorSpec, strings.TrimSpace(errorText(err)))
+	res.Message = fmt.Sprintf("%s:\n  expected error containing: %s\n  actual error: %s", c.Rel, c.ErrorSpec, strings.TrimSpace(text))
 	return res
+}
+
+// RelativeToProgram rewrites the paths in an error text that lie in the
+// program's folder (as the program was named, or absolute) relative to
+// that folder, so that a .error file matches whatever the working
+// directory: `error: testdata/run/x.leia:3:1: ...` reads
+// `error: x.leia:3:1: ...` for the program testdata/run/x.leia.
+func RelativeToProgram(text, program string) string {
+	dir := filepath.Dir(program)
+	var prefixes []string
+	if abs, err := filepath.Abs(dir); err == nil {
+		prefixes = append(prefixes, abs+string(filepath.Separator))
+		if filepath.Separator != '/' {
+			prefixes = append(prefixes, filepath.ToSlash(abs)+"/")
+		}
+	}
+	if dir != "." && !filepath.IsAbs(dir) {
+		prefixes = append(prefixes, "./"+filepath.ToSlash(dir)+"/", filepath.ToSlash(dir)+"/")
+	}
+	for _, p := range prefixes {
+		text = replacePathPrefix(text, p)
+	}
+	return text
+}
+
+// replacePathPrefix removes prefix where it starts a path in text: at the
+// start, or after a character that cannot be part of a path name.
+func replacePathPrefix(text, prefix string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, prefix)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i])
+		if i == 0 || strings.ContainsRune(" \t\n(\"'`:=[<", rune(text[i-1])) {
+			text = text[i+len(prefix):]
+			continue
+		}
+		b.WriteString(prefix)
+		text = text[i+len(prefix):]
+	}
 }
 
 // errTimeout marks a case that ran out of time.
 var errTimeout = errors.New("timed out")
 
+// errorText is the text a .error file is matched against: what the
+// command line prints for the error, or the error's message when it
+// prints nothing (an os.exit(3) reads "exit 3").
 func errorText(err error) string {
 	if f, ok := err.(Formatter); ok {
-		return f.Format()
+		if s := f.Format(); s != "" {
+			return s
+		}
 	}
 	return err.Error()
 }

@@ -19,8 +19,10 @@
 // A called name that resolves nowhere is HARN-NAM-002, worded as
 // upstream Harn's checker words it ("call target `x` is not defined or
 // imported"); any other is HARN-NAM-001. When a visible or builtin name
-// is within two edits, the message ends "did you mean `name`?" and a fix
-// replaces the name. When an import of the module failed to resolve, the
+// is within two edits (one for a name of up to five characters; a swap of
+// two neighbouring letters counts as one edit, so `lable` finds `label`
+// and `grete` finds `greet`; package suggest measures), the message ends
+// "did you mean `name`?" and a fix replaces the name. When an import of the module failed to resolve, the
 // names it would have brought are unknown, so nothing is reported
 // (checking degrades rather than guessing).
 package names

@@ -11,6 +11,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/internal/suggest"
 )
 
 const code = "HARN-TYP-002"
@@ -120,28 +121,9 @@ func Nearest(s string, cands []string) string {
 	return best
 }
 
-// Distance is the edit (Levenshtein) distance between a and b, counted
-// in runes.
-func Distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
+// Distance is the edit distance between a and b (package suggest's: a
+// swap of neighbours is one edit), counted in characters.
+func Distance(a, b string) int { return suggest.Distance(a, b, -1) }
 
 type category int
 

@@ -10,6 +10,7 @@ import (
 	"github.com/harnlang/harn-check/checker/leia/stdlib"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/internal/suggest"
 )
 
 const (
@@ -113,51 +114,12 @@ func Suggest(name string, candidates []string) string {
 		if c == name || len(c) < 2 {
 			continue
 		}
-		d := distance(strings.ToLower(name), strings.ToLower(c), limit)
+		d := suggest.Distance(strings.ToLower(name), strings.ToLower(c), limit)
 		if d < bestD {
 			best, bestD = c, d
 		}
 	}
 	return best
-}
-
-// distance is the optimal-string-alignment distance of a and b (edits
-// and swaps of two neighbours), or limit+1 when it exceeds limit.
-func distance(a, b string, limit int) int {
-	if abs(len(a)-len(b)) > limit {
-		return limit + 1
-	}
-	rows := [3][]int{make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)}
-	for j := range rows[0] {
-		rows[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur, prev, pp := rows[i%3], rows[(i+2)%3], rows[(i+1)%3]
-		cur[0] = i
-		rowMin := i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], pp[j-2]+1)
-			}
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-	}
-	return rows[len(a)%3][len(b)]
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // runtimeLoaders are the calls that compile Leia source at run time into
