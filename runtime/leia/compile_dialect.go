@@ -107,7 +107,8 @@ func (c *compiler) legacyAgent(node ast.Node, name string, params *ast.Params, c
 	cfgMk := closureMaker(c.function(cfg, "agent config", cfg.Body))
 	var flowMk evalFn
 	if flow != nil {
-		flowMk = closureMaker(c.function(flow, "agent flow", flow))
+		fl := c.res.agentFlow[node]
+		flowMk = closureMaker(c.function(fl, "agent flow", fl.Body))
 	}
 	var pnames []Value
 	if params != nil {

@@ -116,6 +116,10 @@ type resolution struct {
 	// agentConfig holds the function made for a legacy agent's config
 	// block (parameters in scope, returns the config table).
 	agentConfig map[ast.Node]*ast.FuncLit
+	// agentFlow holds the function made for a legacy agent's flow: the
+	// config table as a first, hidden parameter, the config's fields
+	// declared as locals from it, then the flow's statements.
+	agentFlow map[ast.Node]*ast.FuncLit
 	// globalDecls are the top-level declarations of a chunk whose
 	// top-level names are globals (the main program, script.*, load).
 	globalDecls map[*ast.Ident]bool
@@ -157,6 +161,7 @@ func resolveFile(f *ast.File, topGlobals bool) (*resolution, *funcInfo, []posErr
 		loopVars:    map[*ast.ForStmt][]*varInfo{},
 		selVars:     map[*ast.CommCase][]*varInfo{},
 		agentConfig: map[ast.Node]*ast.FuncLit{},
+		agentFlow:   map[ast.Node]*ast.FuncLit{},
 	}}
 	main := &funcInfo{name: "main chunk", variadic: true}
 	r.res.funcs[f] = main
@@ -526,7 +531,9 @@ func (r *resolver) stmt(s ast.Stmt) {
 }
 
 // agentParts resolves a legacy agent: the config fields and the flow body
-// see the parameters; the flow also sees the injected names.
+// see the parameters; the flow also sees the config's fields as locals
+// (upstream's lowering declares every field with a name as a local at
+// the top of the flow), read from the config table the agent passes it.
 func (r *resolver) agentParts(node ast.Node, params *ast.Params, config *ast.TableExpr, flow *ast.Block) {
 	if params == nil {
 		params = &ast.Params{}
@@ -535,8 +542,49 @@ func (r *resolver) agentParts(node ast.Node, params *ast.Params, config *ast.Tab
 	r.res.agentConfig[node] = cfg
 	r.function(cfg, "agent config", cfg.Params, cfg.Body)
 	if flow != nil {
-		r.function(flow, "agent flow", params, flow)
+		fl := legacyFlow(params, config, flow)
+		r.res.agentFlow[node] = fl
+		r.function(fl, "agent flow", fl.Params, fl.Body)
 	}
+}
+
+// flowConfigParam names the hidden first parameter of a legacy flow (no
+// source name can spell it).
+const flowConfigParam = "(agent config)"
+
+// legacyFlow builds the function of a legacy agent's flow out of new
+// nodes: func((agent config), params...) { f := (agent config).f ...;
+// flow statements }, one local for each config field whose key is a name.
+func legacyFlow(params *ast.Params, config *ast.TableExpr, flow *ast.Block) *ast.FuncLit {
+	at := ast.Span{Start: flow.Start, End: flow.Start}
+	names := append([]*ast.Ident{{Span: at, Name: flowConfigParam}}, params.Names...)
+	var stmts []ast.Stmt
+	seen := map[string]bool{}
+	for _, f := range config.Fields {
+		if (f.Kind != ast.FieldNamed && f.Kind != ast.FieldString) || !isName(f.Name) || seen[f.Name] {
+			continue
+		}
+		seen[f.Name] = true
+		read := &ast.FieldExpr{Span: f.Span, X: &ast.Ident{Span: f.Span, Name: flowConfigParam}, Field: &ast.Ident{Span: f.Span, Name: f.Name}}
+		stmts = append(stmts, &ast.DeclareStmt{Span: f.Span, Left: []ast.Expr{&ast.Ident{Span: f.Span, Name: f.Name}}, Right: []ast.Expr{read}})
+	}
+	body := &ast.Block{Span: flow.Span, Stmts: append(stmts, flow.Stmts...)}
+	return &ast.FuncLit{Span: flow.Span, Params: &ast.Params{Span: params.Span, Names: names, Variadic: params.Variadic}, Body: body}
+}
+
+// isName reports an identifier's spelling: a letter or underscore, then
+// letters, digits and underscores (ASCII).
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 func (r *resolver) forStmt(s *ast.ForStmt) {

@@ -11,11 +11,12 @@ import (
 // makes one; agent { ... } (config or declarative form) and the legacy
 // agent declarations lower to it. Calling an agent calls its config
 // function with the call's arguments; the returned table is the request.
-// With a flow function the flow owns the workflow (no hidden turn or
-// dispatch): the config, merged over the agent defaults, is the ambient
-// configuration every llm.turn inside the flow merges under its own
-// request, and its budget counts every turn and tool call there.
-// Without a flow the built-in loop runs (loop.go).
+// With a flow function the flow owns the workflow: no hidden turn, no
+// hidden dispatch and no hidden request field. A turn inside the flow
+// sends exactly the request it is given (a model it does not name is the
+// `default` alias, as anywhere); only the budget of the config (merged
+// over the agent defaults) reaches into the flow, counting every turn
+// and tool call there. Without a flow the built-in loop runs (loop.go).
 
 type agentMeta struct {
 	name, description string
@@ -79,6 +80,14 @@ func ret2(t *leia.Thread) func(v, e leia.Value, err error) ([]leia.Value, error)
 // validator is compiled now, so a missing or broken script stops the
 // program before any token is spent.
 func (rt *Runtime) NewAgent(name string, config, flow, opts leia.Value) (leia.Value, error) {
+	return rt.newAgent(name, config, flow, opts, false)
+}
+
+// newAgent is NewAgent; with flowTakesConfig the flow is called with the
+// config table the config function returned before the call's
+// arguments: a legacy `agent name(...) { fields } flow { ... }` binds
+// the fields as locals of its flow that way (runtime/leia's lowering).
+func (rt *Runtime) newAgent(name string, config, flow, opts leia.Value, flowTakesConfig bool) (leia.Value, error) {
 	meta := &agentMeta{name: name, description: StrField(opts, "description"), output: Field(opts, "output")}
 	if cl := config.Closure(); cl != nil {
 		meta.params = cl.ParamNames()
@@ -109,44 +118,17 @@ func (rt *Runtime) NewAgent(name string, config, flow, opts leia.Value) (leia.Va
 		if !flow.IsFunction() {
 			return ret2(t)(rt.RunAgent(t, cfg, meta))
 		}
-		merged := Merge(leia.TableValue(rt.defaults), cfg)
-		merged.SetStr("model", leia.String(rt.ResolveModel(merged.GetStr("model"))))
-		mv := leia.TableValue(merged)
-		rt.agents = append(rt.agents, merged)
-		defer rt.popAgent(merged)
-		if b := rt.budgetFromOptions(mv); b != nil {
+		if b := rt.budgetFromOptions(leia.TableValue(Merge(leia.TableValue(rt.defaults), cfg))); b != nil {
 			rt.budgets = append(rt.budgets, b)
 			defer rt.popBudget(b)
+		}
+		if flowTakesConfig {
+			args = append([]leia.Value{cfg}, args...)
 		}
 		return t.Call(flow, args...), nil
 	}}
 	rt.agentMeta[native] = meta
 	return leia.NativeValue(native), nil
-}
-
-func (rt *Runtime) popAgent(cfg *leia.Table) {
-	for i := len(rt.agents) - 1; i >= 0; i-- {
-		if rt.agents[i] == cfg {
-			rt.agents = append(rt.agents[:i], rt.agents[i+1:]...)
-			return
-		}
-	}
-}
-
-// ambientAgent is the merged configuration of the flows being run, or
-// nil outside flows.
-func (rt *Runtime) ambientAgent() *leia.Table {
-	if len(rt.agents) == 0 {
-		return nil
-	}
-	out := leia.NewTable(0, 8)
-	for _, cfg := range rt.agents {
-		cfg.Iter(func(k, v leia.Value) bool {
-			out.Set(k, v)
-			return true
-		})
-	}
-	return out
 }
 
 // RunAgent runs the built-in loop on a configuration (the agent defaults
@@ -193,12 +175,14 @@ func (rt *Runtime) NormalizeTools(list leia.Value) leia.Value {
 // description, params, requires, output; params default to the agent's,
 // and the provider sees only the arguments (never the agent's output
 // shape) as the tool's input. The wrapper calls the agent with the call's
-// arguments; a done result gives its value (or text) as the tool value,
-// with the trace contract agent_tool.v1 attached; a pending result is the
-// structured error {kind: "pending", pending}; a stopped one {kind:
-// "tool", message: reason}. The trace nodes go on the agent's result
-// (trace, and tool_trace for the wrapper) and on error values, never
-// into the tool value the model receives.
+// arguments; a done result gives its value (or text) as the tool value;
+// a pending result is the structured error {kind: "pending", pending}; a
+// stopped one {kind: "tool", message: reason}. The wrapper carries the
+// trace contract agent_tool.v1: its trace node ({type: "agent_tool",
+// name, status, children: [the agent's node]}) goes on a structured
+// value (trace), on error values (trace), and on the agent's result
+// (tool_trace; the agent's own node is its trace). The model never
+// receives a trace node: requests leave it out of tool values.
 func (rt *Runtime) AgentTool(agent, opts leia.Value) leia.Value {
 	meta := rt.AgentOf(agent)
 	if meta == nil {
@@ -270,9 +254,15 @@ func (rt *Runtime) AgentTool(agent, opts leia.Value) leia.Value {
 				break
 			}
 		}
-		// The trace stays on the agent's result (trace, tool_trace): the
-		// tool value is what the model receives, and upstream's recorded
-		// conversations carry it without a trace.
+		// A structured value carries the wrapper's trace node (a copy:
+		// the agent's own result keeps its value as it was). The node is
+		// result metadata: a request never sends it to a provider (see
+		// modelValue), so recorded conversations replay with or without it.
+		if vt := value.Table(); vt != nil && value != result {
+			cp := Clone(value)
+			cp.SetStr("trace", toolTrace)
+			value = leia.TableValue(cp)
+		}
 		return t.Ret2(value, leia.Nil), nil
 	})
 	fields := leia.NewTable(0, 6)

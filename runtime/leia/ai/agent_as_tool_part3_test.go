@@ -98,3 +98,29 @@ assert(v2 == nil && e2.kind == "tool" && e2.message == "refused" && e2.trace.sta
 		t.Fatalf("requests = %d", len(p.requests))
 	}
 }
+
+// A successful delegation carries the wrapper's trace node too, as
+// errors and pending results do: {type: "agent_tool", name, status,
+// children: [the agent's node, whose parent is the wrapper]}.
+func TestAgentAsToolSuccessTrace(t *testing.T) {
+	mustRun3(t, `
+func specialist_config(topic) {
+    return {model: "mock", user: topic}, nil
+}
+func specialist_flow(topic) {
+    return {status: "done", value: {summary: "checked " .. topic}, text: "checked " .. topic}, nil
+}
+specialist := llm.agent("specialist", specialist_config, specialist_flow, {params: ["topic"]})
+handoff := llm.handoff(specialist, {name: "handoff_specialist"})
+value, err := llm.dispatch({id: "call_handoff", tool: "handoff_specialist", args: {topic: "trace"}}, [handoff])
+assert(err == nil && value.summary == "checked trace")
+assert(value.trace.type == "agent_tool" && value.trace.name == "handoff_specialist" && value.trace.status == "done")
+assert(value.trace.error == nil && #value.trace.children == 1)
+child := value.trace.children[1]
+assert(child.type == "agent" && child.name == "specialist" && child.parent.name == "handoff_specialist")
+// the agent's own result keeps its value untouched
+direct, _ := specialist("again")
+assert(direct.value.trace == nil)
+print("ok")
+`, &script3{})
+}

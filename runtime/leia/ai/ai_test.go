@@ -218,33 +218,55 @@ func TestToolsAndDispatch(t *testing.T) {
 	`, nil)
 }
 
-// A tool whose requires is not granted is refused, not run; the refusal
-// goes back to the model as a tool error.
+// A tool whose requires the agent's (or the host's) grant lacks is
+// refused, not run, and the refusal is the agent's error (kind
+// capability): a host/runtime error, never hidden as a provider answer.
 func TestCapabilityRefusal(t *testing.T) {
+	for _, tc := range []struct{ name, grant string }{
+		{"agent grant", `capabilities: ["docs.read"]`},
+		{"caps alias", `caps: ["docs.read"]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &scripted{answers: []llm.TurnResult{
+				calls(llm.ToolCall{ID: "c1", Tool: "fetch", Args: map[string]any{"url": "x"}}),
+				final("could not fetch"),
+			}}
+			e := mustRun(t, `
+				ran := false
+				fetch := tool { name: "fetch", params: ["url"], requires: ["net.fetch"], fn: func(url) { ran = true; return "page", nil } }
+				a := agent { name: "reader", model: "m", tools: [fetch], `+tc.grant+` }
+				r, err := a("read x")
+				assert(r == nil && !ran)
+				assert(err.kind == "capability" && err.message == "missing capability: net.fetch")
+				assert(err.capability == "net.fetch" && err.tool == "fetch" && err.call_id == "c1")
+			`, p)
+			denied := false
+			for _, ev := range e.trace.Events() {
+				if ev.Type == "tool_denied" && ev.Tool == "fetch" && ev.ErrorKind == "capability" {
+					denied = true
+				}
+			}
+			if !denied {
+				t.Error("no tool_denied event")
+			}
+			if len(p.reqs) != 1 {
+				t.Errorf("%d provider requests: the refusal went back to the model", len(p.reqs))
+			}
+		})
+	}
+	// A tool's own capability error (or a call of a tool not in scope)
+	// is the model's to handle: it goes back as a tool error.
 	p := &scripted{answers: []llm.TurnResult{
-		calls(llm.ToolCall{ID: "c1", Tool: "fetch", Args: map[string]any{"url": "x"}}),
-		final("could not fetch"),
+		calls(llm.ToolCall{ID: "c1", Tool: "nowhere", Args: map[string]any{}}),
+		final("sorry"),
 	}}
-	e := mustRun(t, `
-		ran := false
-		fetch := tool { name: "fetch", params: ["url"], requires: ["net.fetch"], fn: func(url) { ran = true; return "page", nil } }
-		a := agent { name: "reader", model: "m", tools: [fetch], capabilities: ["docs.read"] }
+	mustRun(t, `
+		a := agent { name: "reader", model: "m", tools: [], capabilities: ["docs.read"] }
 		r, err := a("read x")
-		assert(err == nil && r.status == "done" && !ran)
-		m, _ := history.find(r.history, {role: "tool"})
-		assert(m.error == "missing capability: net.fetch")
+		assert(err == nil && r.status == "done")
 	`, p)
-	denied := false
-	for _, ev := range e.trace.Events() {
-		if ev.Type == "tool_denied" && ev.Tool == "fetch" {
-			denied = true
-		}
-	}
-	if !denied {
-		t.Error("no tool_denied event")
-	}
-	if got := p.reqs[1].Messages[2]; got.Role != "tool" || got.Error != "missing capability: net.fetch" {
-		t.Errorf("refusal sent back as %+v", got)
+	if got := p.reqs[1].Messages[2]; got.Role != "tool" || got.Error != "tool not in scope: nowhere" {
+		t.Errorf("tool not in scope sent back as %+v", got)
 	}
 }
 
@@ -343,8 +365,8 @@ tool find(query) {
 agent defaults { model: "fast"  tools: [find] }
 
 agent review(topic) { system: "Be short."  user: topic  tools: [find] } flow {
-    h := messages { system: "Be short."  user: topic }
-    r, e := turn { messages: h }
+    h := messages { system: system  user: user }
+    r, e := turn { messages: h, tools: tools }
     return r, e
 }
 
@@ -364,10 +386,12 @@ budget { turns: 1 } {
 	}
 }
 
-func TestFlowAmbientConfig(t *testing.T) {
+// A flow's turns send exactly the request they are given (the agent's
+// config adds no field); the config's budget still counts them.
+func TestFlowBudgetWithoutHiddenFields(t *testing.T) {
 	p := &scripted{answers: []llm.TurnResult{final("one"), final("two")}}
 	mustRun(t, `
-		a := llm.agent("flowy", func(q) { return {model: "m", output: {x: "y"}, budget: {turns: 1}} }, func(q) {
+		a := llm.agent("flowy", func(q) { return {model: "m", output: {x: "y"}, max_tokens: 99, budget: {turns: 1}} }, func(q) {
 			r, err := llm.turn({messages: [llm.user(q)]})
 			assert(err == nil)
 			r2, err2 := llm.turn({messages: [llm.user(q)]})
@@ -378,11 +402,11 @@ func TestFlowAmbientConfig(t *testing.T) {
 		ok, e := llm.turn({model: "m", user: "outside"})
 		assert(e == nil)
 	`, p)
-	if p.reqs[0].Model != "m" || p.reqs[0].ResponseFormat.(map[string]any)["type"] != "json_object" {
-		t.Errorf("flow request %+v", p.reqs[0])
+	if len(p.reqs) != 2 {
+		t.Fatalf("requests %d, want 2 (the budget stops the flow's second turn)", len(p.reqs))
 	}
-	if p.reqs[1].ResponseFormat != nil {
-		t.Errorf("ambient config leaked out of the flow: %+v", p.reqs[1])
+	if r := p.reqs[0]; r.Model != "" || r.ResponseFormat != nil || r.MaxTokens != 0 {
+		t.Errorf("the flow's turn carries config fields it was not given: %+v", r)
 	}
 }
 
@@ -398,7 +422,7 @@ func TestAgentAsTool(t *testing.T) {
 		r, err := boss("Can refunds skip review?")
 		assert(err == nil && r.text == "Decision: review")
 		m, _ := history.find(r.history, {role: "tool"})
-		assert(m.value.summary == "needs review" && m.value.trace == nil)
+		assert(m.value.summary == "needs review" && m.value.trace.type == "agent_tool" && m.value.trace.name == "research")
 		t := llm.toolof(research, {name: "investigate"})
 		assert(t.name == "investigate" && t.trace_contract == "agent_tool.v1" && t.params[1] == "topic" && t.description == "Research a topic.")
 		assert(llm.handoff(research).name == "research" && llm.delegate(research).__llm_agent_tool)
@@ -409,6 +433,11 @@ func TestAgentAsTool(t *testing.T) {
 	}
 	if sub := p.reqs[1]; sub.Messages[0].Text != "Research refunds" || sub.ResponseFormat == nil {
 		t.Errorf("nested request %+v", sub)
+	}
+	// The trace node is the script's: the model gets the value alone.
+	v, ok := p.reqs[2].Messages[2].Value.(map[string]any)
+	if _, traced := v["trace"]; !ok || traced || v["summary"] != "needs review" {
+		t.Errorf("tool value sent to the model: %#v", p.reqs[2].Messages[2].Value)
 	}
 }
 

@@ -181,5 +181,7 @@ func (rt *Runtime) agentBlock(t *leia.Thread, fields leia.Value, o leia.DialectO
 			return t.Ret2(leia.TableValue(req), leia.Nil), nil
 		})
 	}
-	return rt.NewAgent(name, config, flow, fields)
+	// A legacy agent's flow declares its config fields as locals: it is
+	// called with the config table first (runtime/leia's lowering).
+	return rt.newAgent(name, config, flow, fields, o.Legacy && !flow.IsNil())
 }

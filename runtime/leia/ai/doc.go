@@ -36,7 +36,7 @@
 //
 // The family's closure gets the run's *Runtime: rt.Turn(t, request) makes
 // a turn exactly as llm.turn does; rt.RunAgent runs the loop;
-// rt.Dispatch(t, call, tools, nil) dispatches a tool call;
+// rt.Dispatch(t, call, tools) dispatches a tool call;
 // rt.NormalizeTools wraps agents in a tools list; rt.Emit(llm.TraceEvent)
 // sends a metadata-only trace event; values.go builds and reads tables
 // (T, List, Field, Str, Items, ErrorValue, ToGo, FromGo).

@@ -24,9 +24,13 @@ import (
 //   - tool calls are handled in order: an approve_when hook that answers
 //     true pauses with {status: "pending", token, payload, pending,
 //     history}; otherwise the assistant call is appended, the calls budget
-//     checked, the tool dispatched (capabilities enforced) and its result
-//     or error appended. Tool errors of kind validation, policy, user and
-//     capability go back to the model; network, provider and internal
+//     checked, the capability grants checked (a tool requiring a label
+//     the agent's capabilities or the host do not grant is not run: the
+//     loop ends with {kind: "capability", message, capability, tool,
+//     call_id, history}, a runtime error, never a provider answer), the
+//     tool dispatched and its result or error appended. Tool errors of
+//     kind validation, policy, user and capability (a call of a tool not
+//     in scope) go back to the model; network, provider and internal
 //     errors are retried max_tool_retries times and then go back; any
 //     other kind ends the loop with that error.
 //
@@ -171,7 +175,12 @@ func (rt *Runtime) runLoop(t *leia.Thread, opts *leia.Table, meta *agentMeta, lo
 					rt.Emit(llm.TraceEvent{Type: "tool_fatal", Agent: meta.name, Step: step, Tool: c.Tool, CallID: c.ID, ErrorKind: StrField(e, "kind")})
 					return leia.Nil, e, nil
 				}
-				v, e, err := rt.dispatchWithRetry(t, callValue, tools, &g, retries, step, meta)
+				if e := rt.refuse(callValue, tools, g); !e.IsNil() {
+					e.Table().SetStr("history", List(history...))
+					rt.emitAgent("react_error", meta, model, step, "", "capability", "missing capability: "+StrField(e, "capability"))
+					return leia.Nil, e, nil
+				}
+				v, e, err := rt.dispatchWithRetry(t, callValue, tools, retries, step, meta)
 				if err != nil {
 					return leia.Nil, leia.Nil, err
 				}
@@ -230,10 +239,10 @@ func errorMessage(t *leia.Thread, e leia.Value) string {
 	return textOf(t, e)
 }
 
-func (rt *Runtime) dispatchWithRetry(t *leia.Thread, call, tools leia.Value, g *grants, retries, step int64, meta *agentMeta) (leia.Value, leia.Value, error) {
+func (rt *Runtime) dispatchWithRetry(t *leia.Thread, call, tools leia.Value, retries, step int64, meta *agentMeta) (leia.Value, leia.Value, error) {
 	var last leia.Value
 	for attempt := int64(0); attempt <= retries; attempt++ {
-		v, e, err := rt.Dispatch(t, call, tools, g)
+		v, e, err := rt.Dispatch(t, call, tools)
 		if err != nil || e.IsNil() {
 			return v, e, err
 		}
@@ -357,7 +366,7 @@ func (rt *Runtime) resume(t *leia.Thread, token string, approval, third, fourth 
 	if tools.Table() == nil {
 		return out("approved", leia.Nil)
 	}
-	v, e, err := rt.Dispatch(t, pending, tools, nil)
+	v, e, err := rt.Dispatch(t, pending, tools)
 	if err != nil {
 		return nil, err
 	}

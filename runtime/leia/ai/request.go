@@ -55,11 +55,24 @@ func Messages(list leia.Value) []llm.TurnMessage {
 			msg.ToolCall = &call
 		}
 		if v := Field(m, "value"); !v.IsNil() {
-			msg.Value = ToGo(v)
+			msg.Value = ToGo(modelValue(v))
 		}
 		out = append(out, msg)
 	}
 	return out
+}
+
+// modelValue is a tool value as a provider sees it: without the
+// agent_tool.v1 trace node an agent used as a tool attaches (result
+// metadata for the script, not content for the model).
+func modelValue(v leia.Value) leia.Value {
+	tr := Field(v, "trace")
+	if tr.Table() == nil || StrField(tr, "type") != "agent_tool" {
+		return v
+	}
+	cp := Clone(v)
+	cp.SetStr("trace", leia.Nil)
+	return leia.TableValue(cp)
 }
 
 func toolCall(c leia.Value) llm.ToolCall {

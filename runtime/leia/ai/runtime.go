@@ -51,7 +51,7 @@ type Usage struct {
 }
 
 // Runtime is the AI layer of one interpreter: its model aliases, agent
-// defaults, ambient budgets and agent configurations, usage counters and
+// defaults, ambient budgets, usage counters and
 // the validators it compiled. Natives run under the interpreter's lock,
 // so the state needs no other synchronisation; mu guards what a host
 // reads from outside a run (Usage, BrokenScripts).
@@ -62,7 +62,6 @@ type Runtime struct {
 	models   *leia.Table
 	defaults *leia.Table
 	budgets  []*budget
-	agents   []*leia.Table
 
 	agentMeta map[*leia.Native]*agentMeta
 	snapshots map[string]leia.Value

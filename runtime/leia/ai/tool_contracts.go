@@ -25,8 +25,11 @@ import (
 // built from params, else the output shape), output, output_schema,
 // result, error, replay_key, caller_role, executor_role, effect,
 // approval_policy, provider_wire_format, live_network,
-// secret_parameters_allowed} (the last seven default to caller,
-// executor, read_only, not_required_for_fixture, none, false, false).
+// provider_credentials_required, secret_parameters_allowed} (the last
+// eight default to caller, executor, read_only, not_required_for_fixture,
+// none, false, false, false). The registry gate flags a descriptor's
+// live-network and provider-credential boundaries as it flags the
+// registry's own.
 
 // isAgentTool reports a tool wrapping an agent.
 func isAgentTool(tool leia.Value) bool {
@@ -124,7 +127,7 @@ func ToolContract(tool leia.Value) *leia.Table {
 			out.SetStr(d[0], leia.String(d[1]))
 		}
 	}
-	for _, f := range []string{"live_network", "secret_parameters_allowed"} {
+	for _, f := range contractBoundaries {
 		if v := Field(tool, f); v.Kind() == leia.KindBool {
 			out.SetStr(f, v)
 		} else {
@@ -133,6 +136,11 @@ func ToolContract(tool leia.Value) *leia.Table {
 	}
 	return out
 }
+
+// contractBoundaries are a contract's boolean boundary flags (false
+// unless the tool declares true): a tool that needs the live network,
+// provider credentials, or takes secret parameters.
+var contractBoundaries = []string{"live_network", "provider_credentials_required", "secret_parameters_allowed"}
 
 // ToolInfo is llm.tool_info (inventory true) or llm.tool_schema.
 func ToolInfo(v leia.Value, inventory bool) leia.Value {
@@ -349,6 +357,9 @@ func ValidateToolRegistry(reg, opts leia.Value) leia.Value {
 		}
 		if Field(d, "live_network").Kind() == leia.KindBool && Field(d, "live_network").AsBool() {
 			f.add("live_network", "tool descriptor must not require live network", "live_network")
+		}
+		if v := Field(d, "provider_credentials_required"); v.Kind() == leia.KindBool && v.AsBool() {
+			f.add("provider_credentials_required", "tool descriptor must not require provider credentials", "provider_credentials_required")
 		}
 		if Field(d, "secret_parameters_allowed").Kind() == leia.KindBool && Field(d, "secret_parameters_allowed").AsBool() {
 			f.add("secret_parameters_allowed", "tool descriptor must not allow secret parameters", "secret_parameters_allowed")

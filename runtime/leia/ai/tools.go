@@ -53,7 +53,7 @@ func init() {
 				if leia.Arg(a, 0).Table() == nil || leia.Arg(a, 1).Table() == nil {
 					return nil, fmt.Errorf("bad argument to 'llm.dispatch' (call, tools expected)")
 				}
-				v, e, err := rt.Dispatch(t, a[0], a[1], nil)
+				v, e, err := rt.Dispatch(t, a[0], a[1])
 				if err != nil {
 					return nil, err
 				}
@@ -162,44 +162,28 @@ func (rt *Runtime) grantsFor(opts leia.Value) grants {
 }
 
 // Dispatch runs one tool call against a tools list: (value, nil) or the
-// tool's own (nil, err), or a structured error — validation ("tool call
-// missing tool name"), capability ("tool not in scope: NAME", or
-// "missing capability: C" when the owner's or the host's grant lacks a
-// label the tool requires: the tool is refused, not run), internal (the
-// tool has no function, or raised an error). Cancellation, exit and
+// tool's own (nil, err), or a structured error: validation ("tool call
+// missing tool name"), capability ("tool not in scope: NAME"), internal
+// (the tool has no function, or raised an error). Cancellation, exit and
 // budget exhaustion inside the tool are not tool errors: they come back
-// as err and stop the program.
-func (rt *Runtime) Dispatch(t *leia.Thread, call, tools leia.Value, g *grants) (value, errValue leia.Value, err error) {
+// as err and stop the program. Capability grants are checked before
+// (refuse), by the loop that holds them.
+func (rt *Runtime) Dispatch(t *leia.Thread, call, tools leia.Value) (value, errValue leia.Value, err error) {
 	if e := rt.enter(); !e.IsNil() {
 		return leia.Nil, e, nil
 	}
 	defer rt.leave()
 	name := StrField(call, "tool")
-	id := StrField(call, "id")
 	if name == "" {
 		return leia.Nil, ErrorValue("validation", "tool call missing tool name"), nil
 	}
-	var tool leia.Value
-	for _, tv := range Items(rt.NormalizeTools(tools)) {
-		if StrField(tv, "name") == name {
-			tool = tv
-			break
-		}
-	}
+	tool := rt.findTool(tools, name)
 	if tool.IsNil() {
 		return leia.Nil, ErrorValue("capability", "tool not in scope: "+name), nil
 	}
 	fn := Field(tool, "fn")
 	if !fn.IsFunction() {
 		return leia.Nil, ErrorValue("internal", "tool has no function: "+name), nil
-	}
-	if g != nil {
-		for _, gr := range []*grant{g.host, g.owner} {
-			if e := gr.check(tool); !e.IsNil() {
-				rt.Emit(llm.TraceEvent{Type: "tool_denied", Tool: name, CallID: id, ErrorKind: "capability", Message: "missing capability: " + StrField(e, "capability")})
-				return leia.Nil, e, nil
-			}
-		}
 	}
 	rt.addUsage(func(u *Usage) { u.ToolCalls++ })
 	rets, perr := t.PCall(fn, dispatchArgs(Field(call, "args"), Field(tool, "params"))...)
@@ -222,6 +206,38 @@ func (rt *Runtime) Dispatch(t *leia.Thread, call, tools leia.Value, g *grants) (
 		return leia.Arg(rets, 0), rets[1], nil
 	}
 	return leia.Arg(rets, 0), leia.Nil, nil
+}
+
+// findTool is the tool of a tools list called name (agents wrapped), or
+// nil.
+func (rt *Runtime) findTool(tools leia.Value, name string) leia.Value {
+	for _, tv := range Items(rt.NormalizeTools(tools)) {
+		if StrField(tv, "name") == name {
+			return tv
+		}
+	}
+	return leia.Nil
+}
+
+// refuse returns the capability error of a call whose tool requires a
+// label the host's or the owner's grant lacks ({kind: "capability",
+// message: "missing capability: C", capability, tool, call_id}), after a
+// tool_denied trace event; nil when the call may run (or names no tool
+// in scope: Dispatch reports that).
+func (rt *Runtime) refuse(call, tools leia.Value, g grants) leia.Value {
+	tool := rt.findTool(tools, StrField(call, "tool"))
+	if tool.IsNil() {
+		return leia.Nil
+	}
+	for _, gr := range []*grant{g.host, g.owner} {
+		if e := gr.check(tool); !e.IsNil() {
+			id := StrField(call, "id")
+			e.Table().SetStr("call_id", leia.String(id))
+			rt.Emit(llm.TraceEvent{Type: "tool_denied", Tool: StrField(tool, "name"), CallID: id, ErrorKind: "capability", Message: "missing capability: " + StrField(e, "capability")})
+			return e
+		}
+	}
+	return leia.Nil
 }
 
 // dispatchArgs maps call arguments to the tool's parameters: by name in

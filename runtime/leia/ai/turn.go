@@ -29,9 +29,10 @@ func init() {
 	})
 }
 
-// Turn performs one turn from a request table: the ambient agent
-// configuration (inside a flow) merged under it, agents in its tools
-// wrapped, the model alias resolved, messages built from system/user
+// Turn performs one turn from a request table: exactly the fields it
+// is given (inside an agent's flow too: nothing of the agent's config
+// is added), agents in its tools wrapped, the model alias resolved (the
+// `default` alias when it names none), messages built from system/user
 // when absent. The result is (result table, nil) or (nil, error value);
 // err is a Leia error that must stop the program (an error raised by an
 // on_stream callback, cancellation of the run).
@@ -40,12 +41,7 @@ func (rt *Runtime) Turn(t *leia.Thread, src leia.Value) (result, errValue leia.V
 		return leia.Nil, e, nil
 	}
 	defer rt.leave()
-	var opts *leia.Table
-	if amb := rt.ambientAgent(); amb != nil {
-		opts = Merge(leia.TableValue(amb), src)
-	} else {
-		opts = Clone(src)
-	}
+	opts := Clone(src)
 	ov := leia.TableValue(opts)
 	if tv := opts.GetStr("tools"); tv.Table() != nil {
 		opts.SetStr("tools", rt.NormalizeTools(tv))
