@@ -54,6 +54,12 @@ func (c *compiler) taggedBlock(e *ast.TaggedBlock) evalFn {
 
 func (c *compiler) taggedBlockMulti(e *ast.TaggedBlock) multiFn {
 	tag := e.Tag.Name
+	if tag == "evaluate" {
+		// evaluate "name" { ... } is a case of the evaluation harness,
+		// a no-op here; without its required name it parses as this
+		// tagged block, whose body must not run as table fields.
+		c.fail(e.Start, `evaluate requires a case name: a string literal, as in evaluate "name" { ... }`)
+	}
 	body := c.table(e.Body, "")
 	opts := DialectOptions{FailFast: e.Bang, Legacy: e.Form == ast.FormLegacy}
 	pos := int32(e.Start)

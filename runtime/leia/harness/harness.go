@@ -125,6 +125,14 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			rep.Inputs = append(rep.Inputs, in)
 			continue
 		}
+		if fs := namelessEvaluates(path, src, file); len(fs) > 0 {
+			// The case name is required: a nameless block is a malformed
+			// case, and running the file's top level would run its body.
+			in.Status = "error"
+			rep.Findings = append(rep.Findings, fs...)
+			rep.Inputs = append(rep.Inputs, in)
+			continue
+		}
 		rep.Summary.ParsedFiles++
 		countDecls(file, &rep.Summary)
 		cases := discover(path, src, file)
@@ -275,6 +283,24 @@ func discover(path string, src []byte, file *ast.File) []*parsedCase {
 				Metrics: []Metric{}, MetricSummaries: MetricSummary{}, BrokenScripts: []string{},
 			}}
 			out = append(out, pc)
+			return true
+		})
+	}
+	return out
+}
+
+// namelessEvaluates reports each `evaluate { ... }` of a file: without
+// its required string-literal name it parses as a tagged block, not a
+// case.
+func namelessEvaluates(path string, src []byte, file *ast.File) []Finding {
+	var out []Finding
+	for _, st := range file.Stmts {
+		analysis.Inspect(st, func(n ast.Node) bool {
+			if tb, ok := n.(*ast.TaggedBlock); ok && tb.Tag != nil && tb.Tag.Name == "evaluate" {
+				line, col := position(src, tb.Start)
+				out = append(out, Finding{Kind: "parse_error", Severity: "error", Path: path, Line: line, Column: col,
+					Message: `evaluate requires a case name: a string literal, as in evaluate "name" { ... }`})
+			}
 			return true
 		})
 	}

@@ -242,3 +242,36 @@ func TestRenderings(t *testing.T) {
 		t.Errorf("read back: %v %+v", err, r2)
 	}
 }
+
+// The case name is required: `evaluate { ... }` is an error of the
+// evaluation (the report fails, so a gate does), never a silent pass
+// with zero blocks, and the file's body does not run.
+func TestNamelessEvaluateIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"nameless.leia": `
+ran := {count: 0}
+evaluate {
+    assert(false, "a nameless block must never run")
+}
+evaluate "named" {
+    assert(true)
+}
+`})
+	var out strings.Builder
+	rep, err := Run(context.Background(), Options{Paths: []string{dir}, LLM: runner.LLMConfig{Mode: runner.LLMMock}, Now: fixedClock(), Stdout: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != "failed" || rep.Inputs[0].Status != "error" || rep.Summary.CasesPassed+rep.Summary.CasesFailed != 0 {
+		t.Fatalf("status %s inputs %+v summary %+v", rep.Status, rep.Inputs, rep.Summary)
+	}
+	found := false
+	for _, f := range rep.Findings {
+		if f.Kind == "parse_error" && f.Severity == "error" && f.Line == 3 && strings.Contains(f.Message, "evaluate requires a case name") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("findings %+v", rep.Findings)
+	}
+}

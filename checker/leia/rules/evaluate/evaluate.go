@@ -24,6 +24,15 @@ var Rule = &analysis.Rule{
 
 func run(p *analysis.Pass) {
 	analysis.Inspect(p.File, func(n ast.Node) bool {
+		if tb, ok := n.(*ast.TaggedBlock); ok && tb.Tag != nil && tb.Tag.Name == "evaluate" {
+			// `evaluate { ... }` parses as a tagged block: the case has
+			// no name, and ordinary execution would run its body as
+			// table fields.
+			d := p.Diag(diagnostics.SourceInvariant, code, tb.Tag.Span, "evaluate requires a case name: a string literal, as in evaluate \"name\" { ... }")
+			d.Help = "name the case after what it checks; without a name the block is not an evaluate case, and running the file would run its body"
+			p.Report(d)
+			return true
+		}
 		ev, ok := n.(*ast.EvaluateStmt)
 		if !ok || ev.Name == nil {
 			return true
