@@ -43,6 +43,6 @@
 // # Input-type digest (input_type_sha256)
 //
 // Lower-case hex SHA-256 of the canonical serialisation of the declared
-// input type defined by checker/harn/types.Canonical: aliases expanded,
+// input type defined by lang/harn/types.Canonical: aliases expanded,
 // record fields sorted by name, union members sorted, no whitespace.
 package manifest

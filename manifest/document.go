@@ -41,7 +41,7 @@ type SiteFacts struct {
 	// evaluate_request).
 	Questions []Question
 	// InputTypeCanonical is the canonical serialisation of the declared
-	// input type (checker/harn/types.Canonical).
+	// input type (lang/harn/types.Canonical).
 	InputTypeCanonical string
 	// Line and Column (1-based, code points) of the call's start.
 	Line, Column int

@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/harnlang/harn-check/checker/harn"
-	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 // codeNoManifest is the predicate-source diagnostic explaining a null

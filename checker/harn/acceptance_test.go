@@ -7,8 +7,8 @@ import (
 
 	"github.com/harnlang/harn-check/checker/analysis/analysistest"
 	harn "github.com/harnlang/harn-check/checker/harn"
-	"github.com/harnlang/harn-check/checker/harn/builtins"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/lang/harn/builtins"
 )
 
 // TestAcceptance runs the whole checker over programs shaped like the

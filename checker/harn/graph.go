@@ -14,16 +14,16 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/checker/harn/analysis"
-	"github.com/harnlang/harn-check/checker/harn/catalog"
 	"github.com/harnlang/harn-check/checker/harn/infer"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
-	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 // Result is the outcome of checking one file.

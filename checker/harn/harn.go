@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/checker/harn/analysis"
-	"github.com/harnlang/harn-check/checker/harn/catalog"
 	"github.com/harnlang/harn-check/checker/harn/rules/booleanuse"
 	"github.com/harnlang/harn-check/checker/harn/rules/callargs"
 	"github.com/harnlang/harn-check/checker/harn/rules/closedinput"

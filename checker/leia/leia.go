@@ -5,6 +5,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
 	"github.com/harnlang/harn-check/grammar/leia/binding"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
 // Options configure a check.
@@ -32,7 +33,7 @@ type Result struct {
 	Diagnostics []diagnostics.Diagnostic
 	// File is the syntax tree; Facts what the analysis learnt.
 	File  *ast.File
-	Facts *analysis.Facts
+	Facts *semantic.Facts
 }
 
 // Check checks the file at path with content src.
@@ -44,7 +45,7 @@ func Check(path string, src []byte, opts Options) *Result {
 	} else {
 		file, diags = binding.Parse(path, src)
 	}
-	facts := analysis.Compute(file)
+	facts := semantic.Compute(file)
 	rules := opts.Rules
 	if rules == nil {
 		rules = Rules

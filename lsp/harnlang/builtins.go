@@ -6,14 +6,14 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
-	"github.com/harnlang/harn-check/checker/harn/builtins"
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/lang/harn/builtins"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/names"
 )
 
 // The standard library's builtins, namespaces and runtime globals come
-// from the one table the checker types calls with (checker/harn/builtins):
+// from the one table the checker types calls with (lang/harn/builtins):
 // completion offers all of it, signature help and hover read parameter
 // names, types and docs from it. A name the file declares shadows a
 // builtin of the same name everywhere the declaration is visible.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/harn/builtins"
+	"github.com/harnlang/harn-check/lang/harn/builtins"
 	"github.com/harnlang/harn-check/lsp/features"
 )
 

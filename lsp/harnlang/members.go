@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/lang/harn/types"
 	"github.com/harnlang/harn-check/lsp/features"
 )
 

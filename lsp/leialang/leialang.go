@@ -3,7 +3,7 @@
 // semantic tokens and folding ranges from grammar/leia's highlights.scm and
 // folds.scm, definition, references, hover and completion of names
 // resolved through its locals.scm (package names) and of the predeclared
-// names of checker/leia/stdlib, and document and
+// names of lang/leia/stdlib, and document and
 // workspace symbols of the top-level declarations, signature help for
 // calls of functions declared in the file, and rename within the file.
 //

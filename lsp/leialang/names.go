@@ -9,9 +9,9 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
-	"github.com/harnlang/harn-check/checker/leia/stdlib"
 	"github.com/harnlang/harn-check/diagnostics"
 	leiagrammar "github.com/harnlang/harn-check/grammar/leia"
+	"github.com/harnlang/harn-check/lang/leia/stdlib"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/names"
 	"github.com/harnlang/harn-check/lsp/tsquery"
@@ -146,7 +146,7 @@ func identByte(b byte) bool {
 
 // Completion implements features.Features: the names visible at offset,
 // the keywords and, once a letter is typed, Leia's predeclared names
-// (checker/leia/stdlib), by the
+// (lang/leia/stdlib), by the
 // typed prefix; after "module." the members the standard-library table
 // knows; nothing after ":" or after "." on other values.
 func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int) ([]features.CompletionItem, error) {

@@ -8,7 +8,7 @@ import (
 
 	"lukechampine.com/blake3"
 
-	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 )
 

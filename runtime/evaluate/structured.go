@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 	"github.com/harnlang/harn-check/runtime/llm"
 )

@@ -3,7 +3,7 @@ package evaluate
 import (
 	"fmt"
 
-	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 )
 

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/harnlang/harn-check/checker/harn/builtins"
+	"github.com/harnlang/harn-check/lang/harn/builtins"
 	"sort"
 	"sync"
 )

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/harn/builtins"
+	"github.com/harnlang/harn-check/lang/harn/builtins"
 )
 
 // TestEveryBuiltinHasASignature keeps the runtime and the checker's one
@@ -13,7 +13,7 @@ import (
 func TestEveryBuiltinHasASignature(t *testing.T) {
 	for _, name := range Builtins() {
 		if builtins.Lookup(name) == nil && builtins.LookupGlobal(name) == nil {
-			t.Errorf("%s is implemented but has no entry in checker/harn/builtins", name)
+			t.Errorf("%s is implemented but has no entry in lang/harn/builtins", name)
 		}
 	}
 }

@@ -3,8 +3,8 @@ package harn
 import (
 	"unicode/utf8"
 
-	"github.com/harnlang/harn-check/checker/harn/builtins"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/lang/harn/builtins"
 )
 
 // argsFn evaluates call arguments, expanding spreads.

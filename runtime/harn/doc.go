@@ -57,7 +57,7 @@
 // # The standard library and the host
 //
 // Builtins register by name (Register) against the one builtin table of
-// checker/harn/builtins; a test keeps them in step, and a name of the
+// lang/harn/builtins; a test keeps them in step, and a name of the
 // table without an implementation fails with "not available in this
 // runtime: NAME needs ...". Builtins live in one file per family
 // (lib_strings.go, lib_json.go, lib_fs.go, ...). Everything that touches

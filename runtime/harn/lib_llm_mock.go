@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/catalog"
 )
 
 // Model calls, mock and replay forms only: llm_mock registers canned

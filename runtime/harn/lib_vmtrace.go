@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/catalog"
 )
 
 // Runtime tracing (enable_tracing, trace_spans, trace_summary): while it

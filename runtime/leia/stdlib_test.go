@@ -4,10 +4,10 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/leia/stdlib"
+	"github.com/harnlang/harn-check/lang/leia/stdlib"
 )
 
-// partTwo are the names of checker/leia/stdlib that the AI layer (issue
+// partTwo are the names of lang/leia/stdlib that the AI layer (issue
 // #17, the llm runtime) implements on this interpreter, and host modules
 // this runtime does not provide yet; every other function in the table
 // must have an implementation here.
@@ -59,7 +59,7 @@ func TestStdlibTableHasImplementations(t *testing.T) {
 	}
 	sort.Strings(missing)
 	if len(missing) > 0 {
-		t.Errorf("names in checker/leia/stdlib without an implementation: %v", missing)
+		t.Errorf("names in lang/leia/stdlib without an implementation: %v", missing)
 	}
 }
 
@@ -69,7 +69,7 @@ func TestRuntimeNamesAreInTable(t *testing.T) {
 	in := New(Options{})
 	var extra []string
 	// script and loadfile are reported to the table's owner (team board); remove them
-	// here once checker/leia/stdlib lists it.
+	// here once lang/leia/stdlib lists it.
 	pending := map[string]bool{"script": true, "loadfile": true}
 	in.globals.Iter(func(k, v Value) bool {
 		name := k.AsString()
@@ -80,6 +80,6 @@ func TestRuntimeNamesAreInTable(t *testing.T) {
 	})
 	sort.Strings(extra)
 	if len(extra) > 0 {
-		t.Errorf("globals the runtime provides but checker/leia/stdlib lacks: %v", extra)
+		t.Errorf("globals the runtime provides but lang/leia/stdlib lacks: %v", extra)
 	}
 }

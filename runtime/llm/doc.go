@@ -7,7 +7,7 @@
 //
 // # Routes
 //
-// A route is a catalog.Route from checker/harn/catalog, the catalog the
+// A route is a catalog.Route from package catalog, the catalog the
 // checker validates evaluation sites against; New turns one into a
 // Provider by its Runtime.API (mock, openai_chat, anthropic_messages).
 // There is no second catalog.

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/catalog"
 )
 
 const fakeKey = "sk-fake-SECRET-0123456789"

@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/catalog"
 )
 
 // Message roles.

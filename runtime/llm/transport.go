@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/catalog"
 )
 
 // Bounds on what a provider may send back.

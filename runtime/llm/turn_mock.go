@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/catalog"
 )
 
 // NewTurn returns the turn provider of a chat route: the mock, or the

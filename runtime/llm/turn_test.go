@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/harn/catalog"
+	"github.com/harnlang/harn-check/catalog"
 )
 
 func turnProvider(t *testing.T, api, base string) TurnProvider {

@@ -1,11 +1,11 @@
 package analysis
 
 import (
+	"github.com/harnlang/harn-check/catalog"
 	framework "github.com/harnlang/harn-check/checker/analysis"
-	"github.com/harnlang/harn-check/checker/harn/catalog"
-	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 // Rule is one named check of the Harn checker.

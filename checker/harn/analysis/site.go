@@ -1,9 +1,9 @@
 package analysis
 
 import (
-	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 // Site is what the checker knows about one evaluation call

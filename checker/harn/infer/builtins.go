@@ -1,8 +1,8 @@
 package infer
 
 import (
-	"github.com/harnlang/harn-check/checker/harn/builtins"
-	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/lang/harn/builtins"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 // builtinValue returns the type of a name no scope declares but the

@@ -2,10 +2,10 @@ package infer
 
 import (
 	"github.com/harnlang/harn-check/checker/harn/analysis"
-	"github.com/harnlang/harn-check/checker/harn/builtins"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
-	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/lang/harn/builtins"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 func (c *checker) args(sc *scope, args []ast.Expr) []types.Type {

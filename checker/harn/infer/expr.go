@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
-	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 // expr infers e's type in sc and records it.

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
-	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 // genericCall records what a call of a generic function binds: a type

@@ -2,12 +2,12 @@ package infer
 
 import (
 	"github.com/harnlang/harn-check/checker/harn/analysis"
-	"github.com/harnlang/harn-check/checker/harn/builtins"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
-	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/lang/harn/builtins"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 // Exports is what a module offers its importers.

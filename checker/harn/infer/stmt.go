@@ -5,8 +5,8 @@ import (
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
-	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 // block checks statements in sc; after an `if` whose branch always exits,

@@ -1,8 +1,8 @@
 package infer
 
 import (
-	"github.com/harnlang/harn-check/checker/harn/builtins"
 	"github.com/harnlang/harn-check/internal/suggest"
+	"github.com/harnlang/harn-check/lang/harn/builtins"
 )
 
 // suggest returns the visible name nearest to an unresolved one: the

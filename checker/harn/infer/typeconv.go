@@ -6,9 +6,9 @@ import (
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
-	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 var basicTypes = map[string]types.Type{

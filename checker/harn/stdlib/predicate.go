@@ -13,7 +13,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 // PredicateModule is the import path of the evaluation vocabulary.

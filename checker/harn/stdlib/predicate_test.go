@@ -3,7 +3,7 @@ package stdlib
 import (
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 func TestOutcomeUnionsAreTagged(t *testing.T) {

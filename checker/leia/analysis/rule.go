@@ -4,6 +4,7 @@ import (
 	framework "github.com/harnlang/harn-check/checker/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
 // Rule is one named check of the Leia checker.
@@ -44,7 +45,7 @@ type Pass struct {
 	// File is the file's syntax tree.
 	File *ast.File
 	// Facts are what the resolver and the AI-dialect lowering recorded.
-	Facts *Facts
+	Facts *semantic.Facts
 	// Host serves files and compilers; never nil.
 	Host *Host
 	// Rule is the rule being run.
@@ -53,7 +54,7 @@ type Pass struct {
 
 // RunRules runs rules (and their requirements) over one file, sending the
 // listed rules' diagnostics to report. A nil host serves nothing.
-func RunRules(rules []*Rule, path string, src []byte, file *ast.File, facts *Facts, host *Host, report func(diagnostics.Diagnostic)) {
+func RunRules(rules []*Rule, path string, src []byte, file *ast.File, facts *semantic.Facts, host *Host, report func(diagnostics.Diagnostic)) {
 	if host == nil {
 		host = &Host{}
 	}

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/leia/stdlib"
+	"github.com/harnlang/harn-check/lang/leia/stdlib"
 	"github.com/harnlang/harn-check/runtime/leia"
 	"github.com/harnlang/harn-check/runtime/leia/ai"
 )
 
-// elsewhere are the AI names of checker/leia/stdlib this package leaves
+// elsewhere are the AI names of lang/leia/stdlib this package leaves
 // to another file family, with who provides them.
 var elsewhere = map[string]string{
 	// issue #20 (leia-helpers), one file per family in this package
@@ -35,7 +35,7 @@ func TestStdlibTableHasImplementations(t *testing.T) {
 	for _, mod := range []string{"llm", "msg", "history", "chat", "loop"} {
 		entry := stdlib.Lookup(mod)
 		if entry == nil {
-			t.Fatalf("checker/leia/stdlib has no %s module", mod)
+			t.Fatalf("lang/leia/stdlib has no %s module", mod)
 		}
 		tbl := in.GetGlobal(mod).Table()
 		if tbl == nil {
@@ -63,10 +63,10 @@ func TestStdlibTableHasImplementations(t *testing.T) {
 	sort.Strings(missing)
 	sort.Strings(extra)
 	if len(missing) > 0 {
-		t.Errorf("listed in checker/leia/stdlib but not implemented: %v", missing)
+		t.Errorf("listed in lang/leia/stdlib but not implemented: %v", missing)
 	}
 	if len(extra) > 0 {
-		t.Logf("implemented but not in checker/leia/stdlib (modules are open, so the checker accepts them): %v", extra)
+		t.Logf("implemented but not in lang/leia/stdlib (modules are open, so the checker accepts them): %v", extra)
 	}
 }
 

@@ -19,5 +19,5 @@
 // Invariants: nothing here prints (case output goes to Options.Stdout);
 // the report never carries program output, prompt text or credentials;
 // a panic in a case is recovered into that case's failure; every walk
-// over the syntax tree is depth-bounded (checker/leia/analysis.Inspect).
+// over the syntax tree is depth-bounded (ast.Inspect).
 package harness

@@ -17,9 +17,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
 	"github.com/harnlang/harn-check/grammar/leia/binding"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 	"github.com/harnlang/harn-check/runtime/host"
 	"github.com/harnlang/harn-check/runtime/leia"
 	"github.com/harnlang/harn-check/runtime/leia/ai"
@@ -266,7 +266,7 @@ type job struct {
 func discover(path string, src []byte, file *ast.File) []*parsedCase {
 	var out []*parsedCase
 	for _, st := range file.Stmts {
-		analysis.Inspect(st, func(n ast.Node) bool {
+		ast.Inspect(st, func(n ast.Node) bool {
 			ev, ok := n.(*ast.EvaluateStmt)
 			if !ok {
 				return true
@@ -295,7 +295,7 @@ func discover(path string, src []byte, file *ast.File) []*parsedCase {
 func namelessEvaluates(path string, src []byte, file *ast.File) []Finding {
 	var out []Finding
 	for _, st := range file.Stmts {
-		analysis.Inspect(st, func(n ast.Node) bool {
+		ast.Inspect(st, func(n ast.Node) bool {
 			if tb, ok := n.(*ast.TaggedBlock); ok && tb.Tag != nil && tb.Tag.Name == "evaluate" {
 				line, col := position(src, tb.Start)
 				out = append(out, Finding{Kind: "parse_error", Severity: "error", Path: path, Line: line, Column: col,
@@ -313,7 +313,7 @@ func assertions(path string, src []byte, body *ast.Block) []Assertion {
 	if body == nil {
 		return out
 	}
-	analysis.Inspect(body, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
@@ -336,12 +336,12 @@ func assertions(path string, src []byte, body *ast.Block) []Assertion {
 
 // countDecls adds a file's agents, tools, models and budgets.
 func countDecls(file *ast.File, s *Summary) {
-	facts := analysis.Compute(file)
+	facts := semantic.Compute(file)
 	s.Agents += len(facts.Agents)
 	s.Tools += len(facts.Tools)
 	s.Models += len(facts.Models)
 	for _, st := range file.Stmts {
-		analysis.Inspect(st, func(n ast.Node) bool {
+		ast.Inspect(st, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.BudgetStmt:
 				s.Budgets++

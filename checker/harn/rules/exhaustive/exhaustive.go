@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
-	"github.com/harnlang/harn-check/checker/harn/types"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 const (

@@ -7,6 +7,7 @@ import (
 	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
 const code = "LEIA3003"
@@ -100,7 +101,7 @@ func name(p *analysis.Pass, e ast.Expr) {
 
 func function(p *analysis.Pass, e ast.Expr, what string) {
 	switch p.Facts.KindOf(e) {
-	case analysis.LiteralValue, analysis.TableValue, analysis.ToolValue, analysis.AgentValue:
+	case semantic.LiteralValue, semantic.TableValue, semantic.ToolValue, semantic.AgentValue:
 		d := p.Diag(diagnostics.SourceInvariant, code, e.Pos(), "agent %s must be a function", what)
 		if what == "config" {
 			d.Help = "config: func(args) { return {request fields}, nil }"

@@ -6,9 +6,10 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/checker/leia/analysis"
-	"github.com/harnlang/harn-check/checker/leia/stdlib"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
+	"github.com/harnlang/harn-check/lang/leia/stdlib"
 )
 
 const (
@@ -78,7 +79,7 @@ func run(p *analysis.Pass) {
 	}
 }
 
-func tooMany(p *analysis.Pass, c *analysis.Call, have, max int, help string, rel []diagnostics.Related) diagnostics.Diagnostic {
+func tooMany(p *analysis.Pass, c *semantic.Call, have, max int, help string, rel []diagnostics.Related) diagnostics.Diagnostic {
 	extra := c.Node.Args[max]
 	span := ast.Span{Start: extra.Pos().Start, End: c.Node.Args[have-1].Pos().End}
 	d := p.Diag(diagnostics.SourceType, codeTooMany, span, "too many arguments in call to %s: have %d, it takes %d; the extra ones are dropped", c.Name, have, max)
@@ -104,7 +105,7 @@ func want(min, max int) string {
 // call under a handler, so its argument count is not held against it.
 func failureProbes(f *ast.File) map[*ast.CallExpr]bool {
 	probes := map[*ast.CallExpr]bool{}
-	analysis.Inspect(f, func(n ast.Node) bool {
+	ast.Inspect(f, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true

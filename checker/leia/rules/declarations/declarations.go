@@ -6,6 +6,7 @@ import (
 	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
 const code = "LEIA3001"
@@ -22,14 +23,14 @@ var Rule = &analysis.Rule{
 }
 
 func run(p *analysis.Pass) {
-	duplicates(p, analysis.ToolDecl, "tool")
-	duplicates(p, analysis.AgentDecl, "agent")
+	duplicates(p, semantic.ToolDecl, "tool")
+	duplicates(p, semantic.AgentDecl, "agent")
 	var first *ast.AgentDefaults
 	top := map[ast.Stmt]bool{}
 	for _, st := range p.File.Stmts {
 		top[st] = true
 	}
-	analysis.Inspect(p.File, func(n ast.Node) bool {
+	ast.Inspect(p.File, func(n ast.Node) bool {
 		ad, ok := n.(*ast.AgentDefaults)
 		if !ok {
 			return true
@@ -60,15 +61,15 @@ func keyword(ad *ast.AgentDefaults) ast.Span {
 	return ast.Span{Start: ad.Start, End: end}
 }
 
-func duplicates(p *analysis.Pass, kind analysis.BindingKind, what string) {
-	var decls []*analysis.Binding
+func duplicates(p *analysis.Pass, kind semantic.BindingKind, what string) {
+	var decls []*semantic.Binding
 	for _, b := range p.Facts.Bindings {
 		if b.Kind == kind && b.Ident != nil {
 			decls = append(decls, b)
 		}
 	}
 	for _, b := range decls {
-		var first *analysis.Binding
+		var first *semantic.Binding
 		for _, other := range decls {
 			if other == b || other.Name != b.Name || other.Ident.Start >= b.Ident.Start || !encloses(other.Scope, b.Scope) {
 				continue
@@ -88,7 +89,7 @@ func duplicates(p *analysis.Pass, kind analysis.BindingKind, what string) {
 }
 
 // encloses reports whether outer is s or one of its ancestors.
-func encloses(outer, s *analysis.Scope) bool {
+func encloses(outer, s *semantic.Scope) bool {
 	for x := s; x != nil; x = x.Parent {
 		if x == outer {
 			return true

@@ -40,7 +40,7 @@ func run(p *analysis.Pass) {
 	if len(pairs) == 0 {
 		return
 	}
-	analysis.Inspect(p.File, func(n ast.Node) bool {
+	ast.Inspect(p.File, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.ExprStmt:
 			if name, ok := pairs[x.X]; ok {

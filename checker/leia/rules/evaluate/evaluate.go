@@ -23,7 +23,7 @@ var Rule = &analysis.Rule{
 }
 
 func run(p *analysis.Pass) {
-	analysis.Inspect(p.File, func(n ast.Node) bool {
+	ast.Inspect(p.File, func(n ast.Node) bool {
 		if tb, ok := n.(*ast.TaggedBlock); ok && tb.Tag != nil && tb.Tag.Name == "evaluate" {
 			// `evaluate { ... }` parses as a tagged block: the case has
 			// no name, and ordinary execution would run its body as

@@ -24,7 +24,7 @@ var Rule = &analysis.Rule{
 }
 
 func run(p *analysis.Pass) {
-	analysis.Inspect(p.File, func(n ast.Node) bool {
+	ast.Inspect(p.File, func(n ast.Node) bool {
 		imp, ok := n.(*ast.ImportDecl)
 		if !ok {
 			return true

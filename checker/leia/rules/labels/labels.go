@@ -65,7 +65,7 @@ func checkFunction(p *analysis.Pass, stmts []ast.Stmt) {
 }
 
 func (f *function) block(b *block, depth int, inLoop, inSelect bool) {
-	if depth > analysis.MaxDepth {
+	if depth > ast.MaxDepth {
 		return
 	}
 	for i, st := range b.stmts {
@@ -163,7 +163,7 @@ func (f *function) expr(n ast.Node) {
 	if n == nil {
 		return
 	}
-	analysis.Inspect(n, func(n ast.Node) bool {
+	ast.Inspect(n, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncLit:
 			f.function(x.Body)

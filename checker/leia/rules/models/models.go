@@ -9,6 +9,7 @@ import (
 	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
 const code = "LEIA3001"
@@ -78,7 +79,7 @@ func fieldKey(f *ast.TableField) (string, bool) {
 	case ast.FieldNamed, ast.FieldString:
 		return f.Name, true
 	case ast.FieldComputed:
-		return analysis.StringValue(f.Key)
+		return semantic.StringValue(f.Key)
 	}
 	return "", false
 }
@@ -107,7 +108,7 @@ func configTable(p *analysis.Pass, t *ast.TableExpr, depth int) {
 			}
 		case "protocol":
 			protocol = f
-			s, ok := analysis.StringValue(f.Value)
+			s, ok := semantic.StringValue(f.Value)
 			if !ok {
 				d := p.Diag(diagnostics.SourceInvariant, code, f.Value.Pos(), "model protocol must be a string literal")
 				d.Help = "write the protocol as a literal: " + strings.Join(Protocols, ", ")
@@ -165,7 +166,7 @@ func cycles(p *analysis.Pass, aliases map[string]*ast.TableField, order []string
 			}
 			seen[cur] = true
 			path = append(path, cur)
-			next, _ := analysis.StringValue(f.Value)
+			next, _ := semantic.StringValue(f.Value)
 			cur = next
 		}
 	}

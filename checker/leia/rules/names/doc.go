@@ -9,7 +9,7 @@
 // A name is declared by `:=`, `const`, `func`, an import, a parameter, a
 // loop variable, a legacy tool or agent declaration, or it is one of
 // Leia's predeclared names (print, string, llm, ...; package
-// checker/leia/stdlib). Reading a name nothing declares fails at run time,
+// lang/leia/stdlib). Reading a name nothing declares fails at run time,
 // and so does assigning to one: Leia has no implicit globals. A name used
 // before its declaration at the same level is reported with the later
 // declaration as a related span; inside a function body every name its

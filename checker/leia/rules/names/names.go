@@ -7,10 +7,11 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/checker/leia/analysis"
-	"github.com/harnlang/harn-check/checker/leia/stdlib"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
 	"github.com/harnlang/harn-check/internal/suggest"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
+	"github.com/harnlang/harn-check/lang/leia/stdlib"
 )
 
 const (
@@ -77,7 +78,7 @@ func run(p *analysis.Pass) {
 
 // Candidates lists the names visible from s (declared in s or an enclosing
 // scope) and the predeclared names available there.
-func Candidates(s *analysis.Scope) []string {
+func Candidates(s *semantic.Scope) []string {
 	seen := map[string]bool{}
 	var out []string
 	for x := s; x != nil; x = x.Parent {
@@ -134,7 +135,7 @@ var runtimeLoaders = map[string]bool{
 // firstLoader returns the file's first call of a run-time loader, or nil.
 func firstLoader(f *ast.File) *ast.CallExpr {
 	var first *ast.CallExpr
-	analysis.Inspect(f, func(n ast.Node) bool {
+	ast.Inspect(f, func(n ast.Node) bool {
 		if first != nil {
 			return false
 		}

@@ -23,7 +23,7 @@ var Rule = &analysis.Rule{
 
 func run(p *analysis.Pass) {
 	exempt := map[*ast.TableExpr]bool{}
-	analysis.Inspect(p.File, func(n ast.Node) bool {
+	ast.Inspect(p.File, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.TaggedBlock:
 			exempt[x.Body] = true

@@ -6,6 +6,7 @@ import (
 	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
 const code = "LEIA3004"
@@ -25,7 +26,7 @@ var Rule = &analysis.Rule{
 var Roles = map[string]bool{"system": true, "user": true, "assistant": true, "tool": true}
 
 func run(p *analysis.Pass) {
-	analysis.Inspect(p.File, func(n ast.Node) bool {
+	ast.Inspect(p.File, func(n ast.Node) bool {
 		tb, ok := n.(*ast.TaggedBlock)
 		if !ok || tb.Kind != ast.DialectPrompt || tb.Body == nil {
 			return true
@@ -53,7 +54,7 @@ func run(p *analysis.Pass) {
 			p.Report(d)
 		}
 		if f := tb.Body.Lookup("role"); f != nil {
-			if s, ok := analysis.StringValue(f.Value); ok && !Roles[s] {
+			if s, ok := semantic.StringValue(f.Value); ok && !Roles[s] {
 				d := p.Diag(diagnostics.SourceInvariant, code, f.Value.Pos(), "prompt role %q is not a message role", s)
 				d.Help = "use system, user, assistant or tool"
 				p.Report(d)

@@ -9,6 +9,7 @@ import (
 	"github.com/harnlang/harn-check/checker/leia/rules/names"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
 const code = "LEIA3001"
@@ -29,27 +30,27 @@ type list struct {
 	toolsField *ast.TableField
 	// tools are the listed tools; static is set when every element is a
 	// known tool or agent.
-	tools  []*analysis.Tool
+	tools  []*semantic.Tool
 	static bool
 	// caps is the literal capabilities list; capsField nil when absent,
 	// capsStatic false when it is not all string literals.
 	capsField  *ast.TableField
-	caps       []analysis.Capability
+	caps       []semantic.Capability
 	capsStatic bool
 }
 
 func run(p *analysis.Pass) {
-	var defaults *analysis.Owner
+	var defaults *semantic.Owner
 	var defaultsList *list
 	for _, o := range p.Facts.Owners {
 		l := examine(p, o)
 		switch o.Kind {
-		case analysis.OwnerDefaults:
+		case semantic.OwnerDefaults:
 			if defaults == nil && o.TopLevel {
 				defaults, defaultsList = o, l
 			}
 			checkCaps(p, o.Label, l.tools, l.static && l.toolsField != nil, l.capsField, l.caps, l.capsStatic)
-		case analysis.OwnerAgent:
+		case semantic.OwnerAgent:
 			tools, toolsStatic := l.tools, l.static && l.toolsField != nil
 			capsField, caps, capsStatic := l.capsField, l.caps, l.capsStatic
 			if defaults != nil && defaults.Node.Pos().Start < o.Node.Pos().Start {
@@ -75,7 +76,7 @@ func run(p *analysis.Pass) {
 
 // examine reports the problems of an owner's tools list and returns what
 // is statically known about it.
-func examine(p *analysis.Pass, o *analysis.Owner) *list {
+func examine(p *analysis.Pass, o *semantic.Owner) *list {
 	l := &list{static: true}
 	if o.Table == nil {
 		return l
@@ -83,7 +84,7 @@ func examine(p *analysis.Pass, o *analysis.Owner) *list {
 	for _, key := range []string{"capabilities", "caps"} {
 		if f := o.Table.Lookup(key); f != nil {
 			l.capsField = f
-			l.caps, l.capsStatic = analysis.StringList(f.Value)
+			l.caps, l.capsStatic = semantic.StringList(f.Value)
 			break
 		}
 	}
@@ -124,7 +125,7 @@ func examine(p *analysis.Pass, o *analysis.Owner) *list {
 			}
 		}
 		switch p.Facts.KindOf(el) {
-		case analysis.ToolValue:
+		case semantic.ToolValue:
 			if t := p.Facts.ToolOf(el); t != nil {
 				l.tools = append(l.tools, t)
 				if !t.RequiresKnown {
@@ -133,9 +134,9 @@ func examine(p *analysis.Pass, o *analysis.Owner) *list {
 			} else {
 				l.static = false
 			}
-		case analysis.AgentValue:
+		case semantic.AgentValue:
 			// An agent listed as a tool requires nothing by itself.
-		case analysis.LiteralValue, analysis.TableValue:
+		case semantic.LiteralValue, semantic.TableValue:
 			d := p.Diag(diagnostics.SourceInvariant, code, el.Pos(), "%s tools list includes %s, which is not a tool or agent", o.Label, p.Text(el.Pos()))
 			d.Help = "list tool values (tool { ... }, llm.tool(...)) or agents"
 			p.Report(d)
@@ -167,12 +168,12 @@ func toolNames(p *analysis.Pass) []string {
 		if seen[b.Name] || b.Ident == nil {
 			continue
 		}
-		if b.Kind != analysis.ToolDecl && b.Kind != analysis.AgentDecl {
+		if b.Kind != semantic.ToolDecl && b.Kind != semantic.AgentDecl {
 			if b.Value == nil {
 				continue
 			}
 			switch p.Facts.KindOf(b.Value) {
-			case analysis.ToolValue, analysis.AgentValue:
+			case semantic.ToolValue, semantic.AgentValue:
 			default:
 				continue
 			}
@@ -186,7 +187,7 @@ func toolNames(p *analysis.Pass) []string {
 
 // ownerSpan is where to report about an owner: the name of a legacy
 // agent, else the first line of the construct.
-func ownerSpan(o *analysis.Owner) ast.Span {
+func ownerSpan(o *semantic.Owner) ast.Span {
 	if d, ok := o.Node.(*ast.AgentDecl); ok && d.Name != nil {
 		return d.Name.Span
 	}
@@ -196,13 +197,13 @@ func ownerSpan(o *analysis.Owner) ast.Span {
 
 // checkCaps reports every capability the tools require that caps does
 // not allow, once each, when both lists are static.
-func checkCaps(p *analysis.Pass, owner string, tools []*analysis.Tool, toolsStatic bool, capsField *ast.TableField, caps []analysis.Capability, capsStatic bool) {
+func checkCaps(p *analysis.Pass, owner string, tools []*semantic.Tool, toolsStatic bool, capsField *ast.TableField, caps []semantic.Capability, capsStatic bool) {
 	checkCapsAt(p, owner, tools, toolsStatic, capsField, caps, capsStatic, nil)
 }
 
 // checkCapsAt is checkCaps reporting at at (when not nil) instead of the
 // capabilities list, which then is a related span.
-func checkCapsAt(p *analysis.Pass, owner string, tools []*analysis.Tool, toolsStatic bool, capsField *ast.TableField, caps []analysis.Capability, capsStatic bool, at *ast.Span) {
+func checkCapsAt(p *analysis.Pass, owner string, tools []*semantic.Tool, toolsStatic bool, capsField *ast.TableField, caps []semantic.Capability, capsStatic bool, at *ast.Span) {
 	if !toolsStatic || capsField == nil || !capsStatic {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
 const (
@@ -35,7 +36,7 @@ func run(p *analysis.Pass) {
 		if t.Fields != nil {
 			for _, key := range []string{"requires", "capabilities"} {
 				if f := t.Fields.Lookup(key); f != nil {
-					if caps, ok := analysis.StringList(f.Value); ok {
+					if caps, ok := semantic.StringList(f.Value); ok {
 						capabilities(p, toolLabel(t), "", caps)
 					}
 					break
@@ -45,7 +46,7 @@ func run(p *analysis.Pass) {
 	}
 }
 
-func toolLabel(t *analysis.Tool) string {
+func toolLabel(t *semantic.Tool) string {
 	if t.NameKnown {
 		return "tool " + t.Name
 	}
@@ -79,13 +80,13 @@ func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 
 // capabilities checks one list of capability labels; directive names the
 // directive for messages ("" for a requires: list).
-func capabilities(p *analysis.Pass, owner, directive string, caps []analysis.Capability) {
+func capabilities(p *analysis.Pass, owner, directive string, caps []semantic.Capability) {
 	what := "requires capability"
 	if directive != "" {
 		what = directive + " capability"
 	}
 	seen := map[string]bool{}
-	var none *analysis.Capability
+	var none *semantic.Capability
 	for i, c := range caps {
 		if !ValidCapability(c.Name) {
 			d := p.Diag(diagnostics.SourceInvariant, codeContract, c.Span, "%s has invalid %s %q", owner, what, c.Name)
@@ -120,7 +121,7 @@ func legacy(p *analysis.Pass, t *ast.ToolDecl) {
 		return
 	}
 	owner := "tool " + t.Name.Name
-	var caps []analysis.Capability
+	var caps []semantic.Capability
 	prefix := "leia"
 	found := false
 	for _, d := range t.Directives {
@@ -130,7 +131,7 @@ func legacy(p *analysis.Pass, t *ast.ToolDecl) {
 		found = true
 		prefix = d.Prefix
 		if len(d.Args) == 0 {
-			caps = append(caps, analysis.Capability{Name: "", Span: d.Span})
+			caps = append(caps, semantic.Capability{Name: "", Span: d.Span})
 		}
 		text := p.Text(d.Span)
 		from := strings.Index(text, d.Kind) + len(d.Kind)
@@ -140,7 +141,7 @@ func legacy(p *analysis.Pass, t *ast.ToolDecl) {
 				span = ast.Span{Start: d.Start + from + i, End: d.Start + from + i + len(a)}
 				from += i + len(a)
 			}
-			caps = append(caps, analysis.Capability{Name: a, Span: span})
+			caps = append(caps, semantic.Capability{Name: a, Span: span})
 		}
 	}
 	if !found {
@@ -179,7 +180,7 @@ func legacy(p *analysis.Pass, t *ast.ToolDecl) {
 }
 
 // descriptor checks the name and function of a table-style tool.
-func descriptor(p *analysis.Pass, t *analysis.Tool) {
+func descriptor(p *analysis.Pass, t *semantic.Tool) {
 	var name, fn ast.Expr
 	var where ast.Span
 	call, isCall := t.Node.(*ast.CallExpr)
@@ -225,7 +226,7 @@ func descriptor(p *analysis.Pass, t *analysis.Tool) {
 				p.Report(p.Diag(diagnostics.SourceInvariant, codeDescriptor, v.Span, "tool name must not be empty"))
 			}
 		default:
-			if p.Facts.KindOf(name) != analysis.UnknownValue && p.Facts.KindOf(name) != analysis.LiteralValue || isNonString(name) {
+			if p.Facts.KindOf(name) != semantic.UnknownValue && p.Facts.KindOf(name) != semantic.LiteralValue || isNonString(name) {
 				d := p.Diag(diagnostics.SourceInvariant, codeDescriptor, name.Pos(), "tool name must be a string, not %s", describe(p, name))
 				d.Help = `write the name as a string: name: "lookup"`
 				p.Report(d)
@@ -234,7 +235,7 @@ func descriptor(p *analysis.Pass, t *analysis.Tool) {
 	}
 	if fn != nil {
 		switch k := p.Facts.KindOf(fn); k {
-		case analysis.LiteralValue, analysis.TableValue, analysis.ToolValue, analysis.AgentValue:
+		case semantic.LiteralValue, semantic.TableValue, semantic.ToolValue, semantic.AgentValue:
 			d := p.Diag(diagnostics.SourceInvariant, codeDescriptor, fn.Pos(), "tool fn must be a function, not %s", describe(p, fn))
 			d.Help = "give the function that runs the tool: fn: func(args) { ... }"
 			p.Report(d)
@@ -253,13 +254,13 @@ func isNonString(e ast.Expr) bool {
 
 func describe(p *analysis.Pass, e ast.Expr) string {
 	switch p.Facts.KindOf(e) {
-	case analysis.ToolValue:
+	case semantic.ToolValue:
 		return "a tool"
-	case analysis.AgentValue:
+	case semantic.AgentValue:
 		return "an agent"
-	case analysis.FunctionValue:
+	case semantic.FunctionValue:
 		return "a function"
-	case analysis.TableValue:
+	case semantic.TableValue:
 		return "a table"
 	}
 	switch e.(type) {

@@ -6,6 +6,7 @@ import (
 	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
 const code = "LEIA4007"
@@ -27,12 +28,12 @@ func run(p *analysis.Pass) {
 			continue
 		}
 		switch b.Kind {
-		case analysis.Var, analysis.Const, analysis.Func:
+		case semantic.Var, semantic.Const, semantic.Func:
 		default:
 			continue
 		}
 		what := "local"
-		if b.Kind == analysis.Func {
+		if b.Kind == semantic.Func {
 			what = "function"
 		}
 		d := p.Diag(diagnostics.SourceLint, code, b.Ident.Span, "%s %s is declared but never used", what, b.Name)

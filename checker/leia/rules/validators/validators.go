@@ -9,6 +9,7 @@ import (
 
 	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
 const code = "LEIA3008"
@@ -30,7 +31,7 @@ func run(p *analysis.Pass) {
 			continue
 		}
 		if f := a.Config.Lookup("on_validator_error"); f != nil {
-			if s, ok := analysis.StringValue(f.Value); ok && s != "reject" && s != "accept" {
+			if s, ok := semantic.StringValue(f.Value); ok && s != "reject" && s != "accept" {
 				d := p.Diag(diagnostics.SourceValidator, code, f.Value.Pos(), "on_validator_error must be \"reject\" or \"accept\", not %q", s)
 				d.Help = "reject (the default) refuses an answer the validator cannot judge; accept lets it through unchecked"
 				p.Report(d)
@@ -40,7 +41,7 @@ func run(p *analysis.Pass) {
 		if f == nil {
 			continue
 		}
-		rel, ok := analysis.StringValue(f.Value)
+		rel, ok := semantic.StringValue(f.Value)
 		if !ok || p.Host.ReadFile == nil || p.Host.CompileValidator == nil {
 			continue
 		}

@@ -1,8 +1,8 @@
-package analysis
+package semantic
 
 import (
-	"github.com/harnlang/harn-check/checker/leia/stdlib"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/stdlib"
 )
 
 // Facts is what the checker learnt about one file before the rules run.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 // opaque are runtime kinds the checker does not model: any to the

@@ -1,6 +1,4 @@
-package analysis
-
-import "github.com/harnlang/harn-check/grammar/leia/ast"
+package ast
 
 // MaxDepth bounds every walk over the syntax tree. Nodes nested deeper are
 // not visited: a pathological file gets fewer findings, never a stack
@@ -9,58 +7,59 @@ const MaxDepth = 2000
 
 // Inspect calls f for n and, while f returns true, for every node below n
 // in source order, up to MaxDepth levels.
-func Inspect(n ast.Node, f func(ast.Node) bool) {
+func Inspect(n Node, f func(Node) bool) {
 	inspect(n, f, 0)
 }
 
-func inspect(n ast.Node, f func(ast.Node) bool, depth int) {
-	if n == nil || isNil(n) || depth > MaxDepth || !f(n) {
+func inspect(n Node, f func(Node) bool, depth int) {
+	if n == nil || IsNil(n) || depth > MaxDepth || !f(n) {
 		return
 	}
-	EachChild(n, func(c ast.Node) { inspect(c, f, depth+1) })
+	EachChild(n, func(c Node) { inspect(c, f, depth+1) })
 }
 
-// isNil reports a typed nil pointer inside the interface.
-func isNil(n ast.Node) bool {
+// IsNil reports a typed nil pointer inside the interface (a node field
+// that was absent in the source).
+func IsNil(n Node) bool {
 	switch x := n.(type) {
-	case *ast.Block:
+	case *Block:
 		return x == nil
-	case *ast.TableExpr:
+	case *TableExpr:
 		return x == nil
-	case *ast.Ident:
+	case *Ident:
 		return x == nil
-	case *ast.StringLit:
+	case *StringLit:
 		return x == nil
-	case *ast.Params:
+	case *Params:
 		return x == nil
-	case *ast.TaggedBlock:
+	case *TaggedBlock:
 		return x == nil
 	}
 	return false
 }
 
 // EachChild calls f for each direct child node of n, in source order.
-func EachChild(n ast.Node, f func(ast.Node)) {
-	exprs := func(xs []ast.Expr) {
+func EachChild(n Node, f func(Node)) {
+	exprs := func(xs []Expr) {
 		for _, x := range xs {
 			if x != nil {
 				f(x)
 			}
 		}
 	}
-	stmts := func(xs []ast.Stmt) {
+	stmts := func(xs []Stmt) {
 		for _, x := range xs {
 			if x != nil {
 				f(x)
 			}
 		}
 	}
-	opt := func(x ast.Node) {
-		if x != nil && !isNil(x) {
+	opt := func(x Node) {
+		if x != nil && !IsNil(x) {
 			f(x)
 		}
 	}
-	parts := func(ps []ast.StringPart) {
+	parts := func(ps []StringPart) {
 		for _, p := range ps {
 			if p.Expr != nil {
 				f(p.Expr)
@@ -68,39 +67,39 @@ func EachChild(n ast.Node, f func(ast.Node)) {
 		}
 	}
 	switch x := n.(type) {
-	case *ast.File:
+	case *File:
 		stmts(x.Stmts)
-	case *ast.Block:
+	case *Block:
 		stmts(x.Stmts)
-	case *ast.ExprStmt:
+	case *ExprStmt:
 		opt(x.X)
-	case *ast.DeclareStmt:
+	case *DeclareStmt:
 		exprs(x.Left)
 		exprs(x.Right)
-	case *ast.AssignStmt:
+	case *AssignStmt:
 		exprs(x.Left)
 		exprs(x.Right)
-	case *ast.CompoundAssignStmt:
+	case *CompoundAssignStmt:
 		opt(x.Left)
 		opt(x.Right)
-	case *ast.IncDecStmt:
+	case *IncDecStmt:
 		opt(x.X)
-	case *ast.SendStmt:
+	case *SendStmt:
 		opt(x.Chan)
 		opt(x.Value)
-	case *ast.ReceiveStmt:
+	case *ReceiveStmt:
 		exprs(x.Left)
 		opt(x.Right)
-	case *ast.ConstDecl:
+	case *ConstDecl:
 		for _, nm := range x.Names {
 			opt(nm)
 		}
 		exprs(x.Values)
-	case *ast.FuncDecl:
+	case *FuncDecl:
 		opt(x.Name)
 		opt(x.Params)
 		opt(x.Body)
-	case *ast.IfStmt:
+	case *IfStmt:
 		opt(x.Cond)
 		opt(x.Then)
 		for _, ei := range x.ElseIfs {
@@ -108,99 +107,99 @@ func EachChild(n ast.Node, f func(ast.Node)) {
 			opt(ei.Body)
 		}
 		opt(x.Else)
-	case *ast.ForStmt:
+	case *ForStmt:
 		opt(x.Init)
 		opt(x.Cond)
 		opt(x.Post)
 		exprs(x.Vars)
 		opt(x.X)
 		opt(x.Body)
-	case *ast.SelectStmt:
+	case *SelectStmt:
 		for _, c := range x.Cases {
 			opt(c.Comm)
 			stmts(c.Body)
 		}
-	case *ast.ReturnStmt:
+	case *ReturnStmt:
 		exprs(x.Values)
-	case *ast.GotoStmt:
+	case *GotoStmt:
 		opt(x.Label)
-	case *ast.LabelStmt:
+	case *LabelStmt:
 		opt(x.Name)
-	case *ast.GoStmt:
+	case *GoStmt:
 		opt(x.Call)
-	case *ast.DeferStmt:
+	case *DeferStmt:
 		opt(x.Call)
-	case *ast.ImportDecl:
+	case *ImportDecl:
 		for _, s := range x.Specs {
 			opt(s.Alias)
 			opt(s.Path)
 		}
-	case *ast.EvaluateStmt:
+	case *EvaluateStmt:
 		opt(x.Name)
 		opt(x.Body)
-	case *ast.ToolDecl:
+	case *ToolDecl:
 		opt(x.Name)
 		opt(x.Params)
 		opt(x.Body)
-	case *ast.AgentDecl:
+	case *AgentDecl:
 		opt(x.Name)
 		opt(x.Params)
 		opt(x.Config)
 		opt(x.Flow)
-	case *ast.AgentDefaults:
+	case *AgentDefaults:
 		opt(x.Config)
-	case *ast.BudgetStmt:
+	case *BudgetStmt:
 		opt(x.Limits)
 		opt(x.Body)
-	case *ast.Params:
+	case *Params:
 		for _, nm := range x.Names {
 			opt(nm)
 		}
-	case *ast.StringLit:
+	case *StringLit:
 		parts(x.Parts)
-	case *ast.ParenExpr:
+	case *ParenExpr:
 		opt(x.X)
-	case *ast.UnaryExpr:
+	case *UnaryExpr:
 		opt(x.X)
-	case *ast.BinaryExpr:
+	case *BinaryExpr:
 		opt(x.Left)
 		opt(x.Right)
-	case *ast.CallExpr:
+	case *CallExpr:
 		opt(x.Fun)
 		exprs(x.Args)
-	case *ast.MethodCallExpr:
+	case *MethodCallExpr:
 		opt(x.Recv)
 		opt(x.Method)
 		exprs(x.Args)
-	case *ast.IndexExpr:
+	case *IndexExpr:
 		opt(x.X)
 		opt(x.Index)
-	case *ast.FieldExpr:
+	case *FieldExpr:
 		opt(x.X)
 		opt(x.Field)
-	case *ast.FuncLit:
+	case *FuncLit:
 		opt(x.Params)
 		opt(x.Body)
-	case *ast.TableExpr:
+	case *TableExpr:
 		for _, fl := range x.Fields {
-			if fl.Kind == ast.FieldComputed {
+			if fl.Kind == FieldComputed {
 				opt(fl.Key)
 			}
 			opt(fl.Value)
 		}
-	case *ast.ListExpr:
+	case *ListExpr:
 		exprs(x.Elems)
-	case *ast.DenseArray:
+	case *DenseArray:
 		opt(x.Size)
 		opt(x.Body)
-	case *ast.TaggedBlock:
+	case *TaggedBlock:
 		opt(x.Body)
-	case *ast.TaggedString:
+	case *TaggedString:
 		parts(x.Parts)
-	case *ast.QuoteBlock:
+	case *QuoteBlock:
 		opt(x.Body)
 		opt(x.Fields)
-	case *ast.AgentExpr:
+	case *AgentExpr:
 		opt(x.Params)
 		opt(x.Config)
 		opt(x.Flow)

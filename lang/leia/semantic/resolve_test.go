@@ -1,12 +1,12 @@
-package analysis_test
+package semantic_test
 
 import (
 	"slices"
 	"sort"
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/grammar/leia/binding"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
 func unresolved(t *testing.T, src string) []string {
@@ -15,7 +15,7 @@ func unresolved(t *testing.T, src string) []string {
 	if len(diags) > 0 {
 		t.Fatalf("%q: syntax errors %v", src, diags)
 	}
-	f := analysis.Compute(file)
+	f := semantic.Compute(file)
 	var out []string
 	for _, u := range f.Unresolved {
 		out = append(out, u.Ident.Name)
@@ -65,7 +65,7 @@ c = 2
 print(a)
 `
 	file, _ := binding.Parse("t.leia", []byte(src))
-	f := analysis.Compute(file)
+	f := semantic.Compute(file)
 	if len(f.Tools) != 3 || len(f.Agents) != 1 {
 		t.Fatalf("%d tools, %d agents; want 3 and 1", len(f.Tools), len(f.Agents))
 	}

@@ -1,8 +1,8 @@
-package analysis
+package semantic
 
 import (
-	"github.com/harnlang/harn-check/checker/leia/stdlib"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/stdlib"
 )
 
 // Compute resolves the names of file and lowers its AI-dialect forms to
@@ -45,7 +45,7 @@ type collector struct {
 // walk visits n; inAgent is set inside an agent's flow or config
 // function.
 func (c *collector) walk(n ast.Node, depth int, inAgent bool) {
-	if n == nil || isNil(n) || depth > MaxDepth {
+	if n == nil || ast.IsNil(n) || depth > ast.MaxDepth {
 		return
 	}
 	switch x := n.(type) {
@@ -99,7 +99,7 @@ func (c *collector) walk(n ast.Node, depth int, inAgent bool) {
 }
 
 func (c *collector) walkChildren(n ast.Node, depth int, inAgent bool) {
-	EachChild(n, func(ch ast.Node) { c.walk(ch, depth+1, inAgent) })
+	ast.EachChild(n, func(ch ast.Node) { c.walk(ch, depth+1, inAgent) })
 }
 
 func (c *collector) addAgent(a *Agent) {
@@ -138,7 +138,7 @@ func (c *collector) returnedTables(fn ast.Expr, label string) {
 	if !ok || lit.Body == nil {
 		return
 	}
-	Inspect(lit.Body, func(n ast.Node) bool {
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncLit:
 			return false

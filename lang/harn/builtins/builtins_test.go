@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 func TestSpecParses(t *testing.T) {

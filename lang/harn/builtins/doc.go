@@ -45,7 +45,7 @@
 //
 // # Invariants
 //
-// The package imports only checker/harn/types: the runtime and the
+// The package imports only lang/harn/types: the runtime and the
 // language server depend on the table without depending on the checker.
 // Entries are immutable once built; every function is safe for
 // concurrent use.

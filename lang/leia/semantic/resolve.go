@@ -1,10 +1,10 @@
-package analysis
+package semantic
 
 import (
 	"strings"
 
-	"github.com/harnlang/harn-check/checker/leia/stdlib"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/stdlib"
 )
 
 // BindingKind tells how a name was declared.
@@ -266,7 +266,7 @@ func (r *resolver) funcBody(s *Scope, node ast.Node, params *ast.Params, body *a
 }
 
 func (r *resolver) stmt(s *Scope, st ast.Stmt, depth int) {
-	if st == nil || depth > MaxDepth {
+	if st == nil || depth > ast.MaxDepth {
 		return
 	}
 	switch x := st.(type) {
@@ -508,7 +508,7 @@ func (r *resolver) parts(s *Scope, ps []ast.StringPart, depth int) {
 }
 
 func (r *resolver) expr(s *Scope, e ast.Expr, depth int) {
-	if e == nil || depth > MaxDepth {
+	if e == nil || depth > ast.MaxDepth {
 		return
 	}
 	depth++

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/harnlang/harn-check/checker/harn/types"
+	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
 //go:embed builtins.spec
