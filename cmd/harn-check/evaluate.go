@@ -10,6 +10,7 @@ import (
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/leia/harness"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
@@ -39,7 +40,6 @@ type evaluateFlags struct {
 	golden, trace                string
 	threshold                    float64
 	parallel                     int
-	timeout                      time.Duration
 	rf                           runFlags
 }
 
@@ -62,8 +62,7 @@ func (f *evaluateFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.mock, "mock", false, "answer model turns with the built-in mock provider")
 	fs.BoolVar(&f.mock, "llm-mock", false, "alias of --mock")
 	fs.StringVar(&f.trace, "llm-trace", "", "write trace events (metadata only) as JSON lines to this `file`")
-	fs.DurationVar(&f.timeout, "timeout", 0, "stop each case after this `duration` (0: no limit)")
-	f.rf.register(fs)
+	f.rf.register(fs, execution.LimitOf(execution.Time).DefaultDuration())
 }
 
 // runEvaluate runs the evaluate blocks of the Leia files under paths.
@@ -87,7 +86,7 @@ func runEvaluate(e *env, paths []string, f *evaluateFlags) int {
 		return fail(e, "%v", err)
 	}
 	opts := harness.Options{Paths: paths, Filter: f.filter, List: f.list, Parallel: f.parallel, Grants: renv.Grants,
-		Seed: renv.Seed, MaxSteps: renv.MaxSteps, CaseTimeout: f.timeout, Stdout: e.stderr}
+		Seed: renv.Seed, Limits: renv.Limits, Stdout: e.stderr}
 	// SOURCE_DATE_EPOCH (the reproducible-builds convention) fixes the
 	// report's clock: timestamps read that time and durations are 0, so a
 	// replayed evaluation gives the same report bytes every time.

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/harnlang/harn-check/runtime/execution"
 )
 
 // TestReadmeShowsExamplesOutput keeps the README honest: the output it
@@ -62,4 +64,47 @@ func TestReadmeRunExample(t *testing.T) {
 	if code, stdout, _ := runCLI(t, "test", "examples/release_notes"); code != 0 {
 		t.Errorf("harn-check test examples/release_notes: exit %d\n%s", code, stdout)
 	}
+}
+
+// TestReadmeListsEveryRunLimit: the README's table of run-time limits has
+// one row per limit of the execution core, with its flag and default, and
+// every limit's flag exists on run, test and evaluate.
+func TestReadmeListsEveryRunLimit(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = "| limit | default | flag |\n|---|---|---|\n"
+	i := strings.Index(string(readme), marker)
+	if i < 0 {
+		t.Fatal("README lost the table of run-time limits")
+	}
+	rows := strings.Split(strings.Split(string(readme[i+len(marker):]), "\n\n")[0], "\n")
+	for _, l := range execution.Table {
+		def := execution.FormatValue(l.Resource, l.Default)
+		found := false
+		for _, row := range rows {
+			if strings.HasPrefix(row, "| "+l.What+" | "+def) && strings.HasSuffix(row, "| `"+l.Flag+" "+flagArg(l.Resource)+"` |") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no README row \"| %s | %s ... | `%s %s` |\" in:\n%s", l.What, def, l.Flag, flagArg(l.Resource), strings.Join(rows, "\n"))
+		}
+		for _, cmd := range []string{"run", "test", "evaluate"} {
+			if _, stdout, _ := runCLI(t, cmd, "-h"); !strings.Contains(stdout, l.Flag[1:]+" ") {
+				t.Errorf("%s -h does not list %s:\n%s", cmd, l.Flag, stdout)
+			}
+		}
+	}
+}
+
+func flagArg(r execution.Resource) string {
+	switch r {
+	case execution.Time:
+		return "D"
+	case execution.Memory:
+		return "SIZE"
+	}
+	return "N"
 }

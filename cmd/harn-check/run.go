@@ -15,8 +15,11 @@ import (
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/internal/memlimit"
 	"github.com/harnlang/harn-check/internal/runtimes"
 	"github.com/harnlang/harn-check/internal/sourcefs"
+	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
@@ -25,23 +28,30 @@ func init() {
 	runtimes.Register()
 }
 
-// runFlags are the flags shared by run and test.
+// runFlags are the flags shared by run, test and evaluate, the run-time
+// limits among them (one flag per entry of execution.Table).
 type runFlags struct {
-	grants   host.Grants
-	noCheck  bool
-	seed     string
-	maxSteps int64
+	grants  host.Grants
+	noCheck bool
+	seed    string
+	limits  execution.Limits
 }
 
-func (r *runFlags) register(fs *flagSet) {
+// register adds the flags to fs; timeout is the command's default wall
+// time (execution.Table's, or test's per-program default).
+func (r *runFlags) register(fs *flagSet, timeout time.Duration) {
 	r.grants.Register(fs.FlagSet)
 	fs.BoolVar(&r.noCheck, "no-check", false, "run even when the checker reports errors")
 	fs.StringVar(&r.seed, "seed", "", "seed the program's random numbers with `n` (deterministic runs)")
-	fs.Int64Var(&r.maxSteps, "max-steps", 0, "stop a program after `n` loop iterations and calls (0: no limit)")
+	r.limits = execution.Defaults()
+	r.limits.Time = timeout
+	for _, l := range execution.Table {
+		fs.Var(limitFlag{&r.limits, l.Resource}, strings.TrimPrefix(l.Flag, "--"), l.What+": at most `"+limitArg(l.Resource)+"` (0: no limit)")
+	}
 }
 
 func (r *runFlags) env() (runner.Env, error) {
-	env := runner.Env{Grants: r.grants, MaxSteps: r.maxSteps}
+	env := runner.Env{Grants: r.grants, Limits: r.limits}
 	if r.seed != "" {
 		n, err := strconv.ParseUint(r.seed, 10, 64)
 		if err != nil {
@@ -49,7 +59,72 @@ func (r *runFlags) env() (runner.Env, error) {
 		}
 		env.Seed = &n
 	}
+	// The Go runtime's soft memory limit leaves room for the budget: a
+	// run allowed more than the CLI's default soft limit would otherwise
+	// make the collector work without end.
+	memlimit.Raise(r.limits.Memory)
 	return env, nil
+}
+
+// limitArg names a limit flag's value in usage texts.
+func limitArg(r execution.Resource) string {
+	switch r {
+	case execution.Time:
+		return "D"
+	case execution.Memory:
+		return "SIZE"
+	}
+	return "N"
+}
+
+// limitFlag is the flag of one run-time limit: a duration for Time, a
+// size (8MiB, 1GiB) for Memory, a count otherwise; 0 switches it off.
+type limitFlag struct {
+	l *execution.Limits
+	r execution.Resource
+}
+
+func (f limitFlag) String() string {
+	if f.l == nil {
+		return ""
+	}
+	v := f.l.Get(f.r)
+	switch {
+	case v == 0:
+		return "0"
+	case f.r == execution.Time:
+		return execution.FormatValue(f.r, v)
+	case f.r == execution.Memory:
+		return strings.ReplaceAll(execution.FormatValue(f.r, v), " ", "")
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+func (f limitFlag) Set(s string) error {
+	var v int64
+	var err error
+	switch {
+	case strings.TrimSpace(s) == "0":
+	case f.r == execution.Time:
+		var d time.Duration
+		d, err = time.ParseDuration(s)
+		if err == nil && d < 0 {
+			err = fmt.Errorf("negative duration")
+		}
+		v = int64(d)
+	case f.r == execution.Memory:
+		v, err = limits.ParseSize(s)
+	default:
+		v, err = strconv.ParseInt(s, 10, 64)
+		if err == nil && v < 0 {
+			err = fmt.Errorf("negative count")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%v (0 switches the limit off)", err)
+	}
+	f.l.Set(f.r, v)
+	return nil
 }
 
 // checkErrors runs the checker on one program through the driver and
@@ -77,11 +152,10 @@ anywhere before --. Output goes to stdout; an uncaught error to stderr with
 its trace (exit 1); os.exit(n) exits n.`,
 		setup: func(fs *flagSet) action {
 			var rf runFlags
-			rf.register(fs)
+			rf.register(fs, execution.LimitOf(execution.Time).DefaultDuration())
 			replay := fs.String("llm-mock-replay", "", "replay model calls from this .llm-mock.jsonl tape `file`")
 			var lf llmFlags
 			lf.register(fs)
-			timeout := fs.Duration("timeout", 0, "stop the program after this `duration` (0: no limit)")
 			var ef evaluationFlags
 			ef.register(fs)
 			return func(e *env, rest []string) int {
@@ -95,7 +169,7 @@ its trace (exit 1); os.exit(n) exits n.`,
 				} else {
 					progArgs = rest[1:]
 				}
-				return runRun(e, rest[0], progArgs, rf, *replay, &lf, *timeout, ef)
+				return runRun(e, rest[0], progArgs, rf, *replay, &lf, ef)
 			}
 		},
 	}
@@ -103,7 +177,7 @@ its trace (exit 1); os.exit(n) exits n.`,
 
 // runRun checks the program at path, then runs it with its output on
 // stdout; an uncaught error goes to stderr with its trace and exits 1.
-func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, lf *llmFlags, timeout time.Duration, ef evaluationFlags) int {
+func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, lf *llmFlags, ef evaluationFlags) int {
 	lang, ok := runner.Lookup(path)
 	if !ok {
 		return fail(e, "%s: not a program of a known language (want %s)", path, strings.Join(runner.Extensions(), " or "))
@@ -143,13 +217,7 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 	renv.Stdout = &flushingWriter{w: out, line: e.isTerminal}
 	renv.Stderr = e.stderr
 	renv.Stdin = e.stdin
-	ctx := context.Background()
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
-	err = lang.Run(ctx, runner.Program{Path: path, Src: src, Args: progArgs}, renv)
+	err = lang.Run(context.Background(), runner.Program{Path: path, Src: src, Args: progArgs}, renv)
 	out.Flush()
 	evalErr := evalRun.finish(path, err)
 	if err != nil {

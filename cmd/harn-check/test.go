@@ -31,21 +31,22 @@ the program's folder, so results do not depend on the working directory. A
 
 // testFlags are the flags of test.
 type testFlags struct {
-	rf      runFlags
-	asJSON  bool
-	junit   string
-	jobs    int
-	filter  string
-	timeout time.Duration
+	rf     runFlags
+	asJSON bool
+	junit  string
+	jobs   int
+	filter string
 }
 
+// testTimeout is test's default time limit per program.
+const testTimeout = 30 * time.Second
+
 func (t *testFlags) register(fs *flagSet) {
-	t.rf.register(fs)
+	t.rf.register(fs, testTimeout)
 	fs.BoolVar(&t.asJSON, "json", false, "print the results as a JSON document")
 	fs.StringVar(&t.junit, "junit", "", "also write JUnit XML to `FILE`")
 	fs.IntVar(&t.jobs, "jobs", 0, "`n` programs run at once (default: the number of CPUs)")
 	fs.StringVar(&t.filter, "filter", "", "run only cases whose path matches `pattern` (substring, a|b, glob, or re:REGEX)")
-	fs.DurationVar(&t.timeout, "timeout", 30*time.Second, "time limit per program")
 }
 
 // runTest runs the cases under paths.
@@ -61,7 +62,7 @@ func runTest(e *env, paths []string, tf testFlags) int {
 	if err != nil {
 		return fail(e, "%v", unwrapPath(err))
 	}
-	opts := runner.SuiteOptions{Jobs: tf.jobs, Timeout: tf.timeout, Env: env}
+	opts := runner.SuiteOptions{Jobs: tf.jobs, Timeout: env.Limits.Time, Env: env}
 	if !tf.rf.noCheck {
 		opts.Check = func(path string, src []byte) error {
 			if report := checkErrors(path, src); report != nil {

@@ -3,6 +3,7 @@
 package memlimit
 
 import (
+	"math"
 	"os"
 	"runtime/debug"
 )
@@ -41,5 +42,26 @@ func Apply(limit int64, gcPercent int) {
 	}
 	if gcPercent > 0 && os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
+	}
+}
+
+// RunHeadroom is what a program run needs beside its memory budget: the
+// checker's data, the interpreter, garbage not yet collected.
+const RunHeadroom = 128 << 20
+
+// Raise makes room for a program run whose memory budget is budget bytes
+// (0: unlimited): the soft limit becomes at least budget plus RunHeadroom
+// (no limit for an unlimited budget), so that the collector does not run
+// without end below what the run may hold. GOMEMLIMIT wins.
+func Raise(budget int64) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	want := int64(math.MaxInt64)
+	if budget > 0 && budget < math.MaxInt64-RunHeadroom {
+		want = budget + RunHeadroom
+	}
+	if want > debug.SetMemoryLimit(-1) {
+		debug.SetMemoryLimit(want)
 	}
 }

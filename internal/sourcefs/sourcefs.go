@@ -55,9 +55,13 @@ func (e *TooLargeError) Error() string {
 }
 
 // FormatSize renders a byte count for messages ("4 MiB", "3.2 MiB",
-// "812 bytes").
+// "1 GiB", "812 bytes").
 func FormatSize(n int64) string {
 	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
 	case n >= 1<<20:

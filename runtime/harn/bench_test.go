@@ -11,6 +11,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
 )
 
@@ -195,14 +196,17 @@ func loadHarn(tb testing.TB, name, src string) *harnProgram {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	in.root = context.Background()
+	// The limits a command-line run has: steps are counted and the heap
+	// is watched, as in harn-check run.
+	in.run = execution.Start(context.Background(), execution.Defaults())
+	tb.Cleanup(in.run.End)
 	m, err := in.load(path, []byte(src))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	th := in.newThread(in.root, in.rootTask())
-	in.sched.acquire()
-	tb.Cleanup(in.sched.release)
+	th := in.newThread(in.run.Context(), in.rootTask())
+	in.run.Turn().Acquire(nil)
+	tb.Cleanup(in.run.Turn().Release)
 	if err := th.initModule(m); err != nil {
 		tb.Fatal(err)
 	}

@@ -79,6 +79,7 @@ func (c *compiler) call(e *ast.Call) evalFn {
 				if err != nil {
 					return Nil, err
 				}
+				f.th.at = s
 				v, err := fn(&Call{th: f.th, Name: name, mod: mod}, as)
 				if err != nil {
 					return Nil, s.wrap(err)
@@ -215,6 +216,7 @@ func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
 			if err != nil {
 				return Nil, err
 			}
+			f.th.at = s
 			v, err := b.Fn(&Call{th: f.th, Name: name}, as)
 			if err != nil {
 				return Nil, s.wrap(err)
@@ -238,6 +240,7 @@ func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
 		if err != nil {
 			return Nil, err
 		}
+		f.th.at = s
 		v, err := f.th.callMethod(r, name, as)
 		if err != nil {
 			return Nil, s.wrap(err)

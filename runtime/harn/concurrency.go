@@ -64,20 +64,23 @@ func (g *Generator) resume(th *thread) (Value, bool, error) {
 			g.run(in, th.task)
 		}()
 	}
+	// The consumer hands its turn to the generator and waits for its
+	// value: the generator runs in its stead, so this is neither a block
+	// nor a wait the deadlock tracker counts (the generator's own waits
+	// are).
 	var msg genMsg
-	th.block(func() {
-		select {
-		case g.wake <- struct{}{}:
-		case <-in.root.Done():
-			msg = genMsg{err: &limitError{msg: "run cancelled", category: "cancelled"}}
-			return
-		}
+	in.run.Turn().Release()
+	select {
+	case g.wake <- struct{}{}:
 		select {
 		case msg = <-g.out:
-		case <-in.root.Done():
-			msg = genMsg{err: &limitError{msg: "run cancelled", category: "cancelled"}}
+		case <-in.run.Done():
+			msg = genMsg{err: in.run.Err()}
 		}
-	})
+	case <-in.run.Done():
+		msg = genMsg{err: in.run.Err()}
+	}
+	th.acquire()
 	if !msg.ok {
 		g.done = true
 	}
@@ -87,62 +90,66 @@ func (g *Generator) resume(th *thread) (Value, bool, error) {
 func (g *Generator) run(in *Interp, task *Task) {
 	select {
 	case <-g.wake:
-	case <-in.root.Done():
+	case <-in.run.Done():
 		return
 	}
-	in.sched.acquire()
-	th := in.newThread(in.root, task)
+	th := in.newThread(in.run.Context(), task)
 	th.gen = g
 	var msg genMsg
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
+				if _, ok := r.(errAbandoned); ok {
+					msg = genMsg{err: in.run.Err()}
+					return
+				}
 				msg = genMsg{err: runtimeError("internal error in generator: %v", r)}
+				in.run.Turn().Release()
 			}
 		}()
+		th.acquire()
 		p := g.cl.proto
 		f := th.pushFrame(p.nslots, g.cl)
 		if err := p.bind(f, g.cl, g.args); err != nil {
 			msg = genMsg{err: err}
-			return
+		} else {
+			_, err := p.body(f)
+			if len(f.defers) > 0 {
+				err = runDefers(f, err)
+			}
+			th.popFrame(f)
+			if err == errReturn {
+				err = nil
+			}
+			msg = genMsg{err: err}
 		}
-		_, err := p.body(f)
-		if len(f.defers) > 0 {
-			err = runDefers(f, err)
-		}
-		th.popFrame(f)
-		if err == errReturn {
-			err = nil
-		}
-		msg = genMsg{err: err}
+		in.run.Turn().Release()
 	}()
-	in.sched.release()
 	select {
 	case g.out <- msg:
-	case <-in.root.Done():
+	case <-in.run.Done():
 	}
 }
 
 // yield hands v to the consumer and waits to be resumed.
 func (g *Generator) yield(th *thread, v Value) error {
 	in := th.in
+	in.run.Turn().Release()
 	stopped := false
-	th.block(func() {
-		select {
-		case g.out <- genMsg{v: v, ok: true}:
-		case <-in.root.Done():
-			stopped = true
-			return
-		}
+	select {
+	case g.out <- genMsg{v: v, ok: true}:
 		select {
 		case <-g.wake:
-		case <-in.root.Done():
+		case <-in.run.Done():
 			stopped = true
 		}
-	})
-	if stopped {
-		return &limitError{msg: "run cancelled", category: "cancelled"}
+	case <-in.run.Done():
+		stopped = true
 	}
+	if stopped {
+		panic(errAbandoned{})
+	}
+	th.acquire()
 	return nil
 }
 
@@ -201,9 +208,13 @@ func (t *Task) childID(kind string) string {
 }
 
 // spawnTask runs body on a new goroutine as a child task of th's, with
-// the given id, name and group.
-func (th *thread) spawnTask(id, name, group string, run func(th *thread) (Value, error)) *Task {
+// the given id, name and group, counted against the run's task budget
+// until its goroutine ends.
+func (th *thread) spawnTask(id, name, group string, run func(th *thread) (Value, error)) (*Task, error) {
 	in := th.in
+	if err := in.run.StartTask(); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(th.ctx)
 	t := &Task{id: id, name: name, group: group, parent: th.task,
 		done: make(chan struct{}), cancel: cancel, ctx: ctx, values: map[string]Value{}, seq: map[string]int{}}
@@ -211,41 +222,51 @@ func (th *thread) spawnTask(id, name, group string, run func(th *thread) (Value,
 		t.values[k] = v
 	}
 	in.live.Add(1)
+	in.run.Tracker().Begin()
 	go func() {
 		defer in.live.Done()
-		in.sched.acquire()
-		child := in.newThread(ctx, t)
-		child.root = in.root
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.err = runtimeError("internal error in task: %v", r)
+		defer in.run.EndTask()
+		defer in.run.Tracker().End()
+		// done is closed however the task ends; finished (read under
+		// the turn) only when it ended holding the turn.
+		defer close(t.done)
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(errAbandoned); ok {
+					return // the run stopped: the waiter reports it
 				}
-			}()
-			t.result, t.err = run(child)
+				t.err = runtimeError("internal error in task: %v", r)
+				t.finished = true
+				in.run.Turn().Release()
+			}
 		}()
+		child := in.newThread(ctx, t)
+		child.acquire()
+		t.result, t.err = run(child)
 		if t.err == errReturn {
 			t.err = nil
 		}
 		t.finished = true
-		close(t.done)
-		in.sched.release()
+		in.run.Turn().Release()
 	}()
-	return t
+	return t, nil
 }
 
 // await waits for a task's outcome.
 func (th *thread) await(t *Task) (Value, error) {
 	if !t.finished {
-		th.block(func() {
+		th.wait("await "+t.id, func() {
 			select {
 			case <-t.done:
-			case <-th.in.root.Done():
+			case <-th.in.run.Done():
 			}
 		})
 	}
 	if !t.finished {
-		return Nil, &limitError{msg: "run cancelled", category: "cancelled"}
+		if err := th.in.run.Err(); err != nil {
+			return Nil, err
+		}
+		return Nil, runtimeError("task %s ended without a result", t.id)
 	}
 	return t.result, t.err
 }
@@ -254,7 +275,10 @@ func (c *compiler) spawn(e *ast.Spawn) evalFn {
 	p := c.compileFunction("spawn", e.Span, nil, blockStmts(e.Body), false, false)
 	return func(f *frame) (Value, error) {
 		cl := p.makeClosure(f)
-		t := f.th.spawnTask(f.th.task.childID("spawn"), "spawn", "", func(th *thread) (Value, error) { return th.callClosure(cl, nil) })
+		t, err := f.th.spawnTask(f.th.task.childID("spawn"), "spawn", "", func(th *thread) (Value, error) { return th.callClosure(cl, nil) })
+		if err != nil {
+			return Nil, err
+		}
 		return Value{k: KindTask, r: t}, nil
 	}
 }
@@ -293,12 +317,23 @@ func (c *compiler) parallel(e *ast.Parallel) evalFn {
 			return Nil, err
 		}
 		var items []Value
+		th := f.th
 		if mode == ast.ParallelCount {
 			if v.k != KindInt {
 				return Nil, s.wrap(typeError("parallel count must be an int, got %s", v.TypeName()))
 			}
-			for i := int64(0); i < int64(v.n); i++ {
-				items = append(items, Int(i))
+			n := max(int64(v.n), 0)
+			// Every branch is a task alive at once: the task budget is
+			// checked before anything is allocated for them.
+			if err := th.in.run.CheckTasks(n); err != nil {
+				return Nil, err
+			}
+			if err := th.alloc(n * (valueSize + taskSize)); err != nil {
+				return Nil, err
+			}
+			items = make([]Value, n)
+			for i := range items {
+				items[i] = Int(int64(i))
 			}
 		} else {
 			items, err = f.th.collect(v)
@@ -319,7 +354,14 @@ func (c *compiler) parallel(e *ast.Parallel) evalFn {
 			}
 		}
 		cl := p.makeClosure(f)
-		th := f.th
+		if mode != ast.ParallelCount {
+			if err := th.in.run.CheckTasks(int64(len(items))); err != nil {
+				return Nil, err
+			}
+			if err := th.alloc(int64(len(items)) * taskSize); err != nil {
+				return Nil, err
+			}
+		}
 		var finished chan int
 		if asStream {
 			finished = make(chan int, len(items))
@@ -351,9 +393,10 @@ func (c *compiler) parallel(e *ast.Parallel) evalFn {
 		group := th.task.childID("parallel")
 		for i, it := range items {
 			i, item := i, it
-			tasks[i] = th.spawnTask(group+":"+strconv.Itoa(i), "parallel", group, func(child *thread) (Value, error) {
+			var err error
+			tasks[i], err = th.spawnTask(group+":"+strconv.Itoa(i), "parallel", group, func(child *thread) (Value, error) {
 				if gates != nil {
-					if err := child.waitOn(gates[i]); err != nil {
+					if err := child.waitOn("its turn under max_concurrent", gates[i]); err != nil {
 						openNext() // never leave a later branch waiting
 						return Nil, err
 					}
@@ -368,6 +411,9 @@ func (c *compiler) parallel(e *ast.Parallel) evalFn {
 				}
 				return child.callClosure(cl, args)
 			})
+			if err != nil {
+				return Nil, err // a stop: the run ends with the branches started
+			}
 		}
 		if asStream {
 			return parallelStream(tasks, finished, s), nil
@@ -425,15 +471,15 @@ func parallelStream(tasks []*Task, finished chan int, s *site) Value {
 			return Nil, false, nil
 		}
 		i, stopped := -1, false
-		th.block(func() {
+		th.wait("pull from a parallel stream", func() {
 			select {
 			case i = <-finished:
-			case <-th.in.root.Done():
+			case <-th.in.run.Done():
 				stopped = true
 			}
 		})
 		if stopped {
-			return Nil, false, &limitError{msg: "run cancelled", category: "cancelled"}
+			return Nil, false, th.in.run.Err()
 		}
 		pulled++
 		v, err := th.await(tasks[i])
@@ -488,7 +534,7 @@ func (ch *Channel) send(th *thread, v Value) (bool, error) {
 		}
 		wait := ch.notify
 		ch.mu.Unlock()
-		if err := th.waitOn(wait); err != nil {
+		if err := th.waitOn("send on channel "+ch.name, wait); err != nil {
 			return false, err
 		}
 	}
@@ -504,7 +550,7 @@ func (ch *Channel) recv(th *thread) (Value, bool, error) {
 		if closed {
 			return Nil, false, nil
 		}
-		if err := th.waitOn(wait); err != nil {
+		if err := th.waitOn("receive on channel "+ch.name, wait); err != nil {
 			return Nil, false, err
 		}
 	}
@@ -531,17 +577,15 @@ func (ch *Channel) close() {
 	}
 }
 
-// waitOn releases the turn until wait is closed or the run/deadline ends.
-func (th *thread) waitOn(wait <-chan struct{}) error {
+// waitOn releases the turn until wait is closed or the run/deadline ends;
+// what says what the task waits for, for a deadlock report.
+func (th *thread) waitOn(what string, wait <-chan struct{}) error {
 	var err error
-	th.block(func() {
+	th.wait(what, func() {
 		select {
 		case <-wait:
 		case <-th.ctx.Done():
-			err = th.checkLimits()
-			if err == nil {
-				err = plainError("Deadline exceeded")
-			}
+			err = th.doneErr()
 		}
 	})
 	return err
@@ -575,6 +619,7 @@ func (c *compiler) selectStmt(s *ast.Select) evalFn {
 	st := c.here(s.Span)
 	return func(f *frame) (Value, error) {
 		chans := make([]*Channel, len(cases))
+		what := "select"
 		for i, x := range cases {
 			v, err := x.ch(f)
 			if err != nil {
@@ -585,6 +630,11 @@ func (c *compiler) selectStmt(s *ast.Select) evalFn {
 				return Nil, st.wrap(typeError("select needs channels, got %s", v.TypeName()))
 			}
 			chans[i] = ch
+			if i == 0 {
+				what += " on channel " + ch.name
+			} else {
+				what += ", " + ch.name
+			}
 		}
 		var deadline <-chan time.Time
 		if timeout != nil {
@@ -621,7 +671,12 @@ func (c *compiler) selectStmt(s *ast.Select) evalFn {
 			}
 			timedOut := false
 			var err error
-			f.th.block(func() {
+			wait := f.th.block
+			if timeout == nil {
+				wait = func(fn func()) { f.th.wait(what, fn) }
+			}
+			f.th.at = st
+			wait(func() {
 				agg := make(chan struct{}, 1)
 				stop := make(chan struct{})
 				for _, w := range waits {
@@ -641,14 +696,11 @@ func (c *compiler) selectStmt(s *ast.Select) evalFn {
 				case <-deadline:
 					timedOut = true
 				case <-f.th.ctx.Done():
-					err = plainError("Deadline exceeded")
+					err = f.th.doneErr()
 				}
 				close(stop)
 			})
 			if err != nil {
-				if lerr := f.th.checkLimits(); lerr != nil {
-					return Nil, lerr
-				}
 				return Nil, st.wrap(err)
 			}
 			if timedOut {

@@ -206,13 +206,17 @@ func (c *compiler) deadline(e *ast.Deadline) evalFn {
 		saved := th.ctx
 		ctx, cancel := context.WithTimeout(saved, time.Duration(ms)*time.Millisecond)
 		th.ctx = ctx
+		th.deadlines++
 		v, err := body(f)
+		th.deadlines--
 		th.ctx = saved
 		timedOut := ctx.Err() != nil && saved.Err() == nil
 		cancel()
 		if err != nil {
 			if timedOut {
-				if _, ok := err.(*limitError); ok || err == context.DeadlineExceeded {
+				// A host call that ran into the block's deadline; the
+				// run's stops pass through uncaught.
+				if err == context.DeadlineExceeded {
 					return Nil, s.wrap(plainError("Deadline exceeded"))
 				}
 			}

@@ -41,18 +41,28 @@
 // travel as sentinel errors. Every recursion is bounded: calls by
 // Options.MaxDepth (a catchable "Stack overflow" error), compilation by
 // nesting depth, value printing, comparison and hashing by value depth.
-// Loops and calls count steps; every 1024 steps the thread checks the
-// run's context (cancellation and time budget), `deadline` blocks and
-// Options.MaxSteps. The host's limits are not catchable by try/catch.
-// Run recovers any Go panic into an "internal error" so none escapes.
+// The run's budgets live in the execution core (runtime/execution): each
+// thread counts a step per loop iteration and call on its Meter, which
+// every execution.Interval steps checks the run (its stop, the step
+// budget, the heap against the memory budget), and the thread checks its
+// `deadline` blocks. Options.Limits sets the budgets. A stop (a limit,
+// the caller's cancellation, a deadlock) ends the whole run: it passes
+// try/catch, retry and every other catch (execution.IsStop), and every
+// later check of any task returns it again. Run recovers any Go panic
+// into an "internal error" so none escapes.
 //
 // # Concurrency
 //
 // spawn, parallel, generators and streams run on goroutines, but only one
-// runs program code at a time: a FIFO turn (sched.go) passes between them
-// when a task finishes or blocks (await, channels, sleep, processes,
-// network, a generator handing over a value). Program state needs no
-// locks and output is deterministic whenever upstream's is.
+// runs program code at a time: the run's FIFO Turn (runtime/execution)
+// passes between them when a task finishes or blocks (await, channels,
+// sleep, processes, network, a generator handing over a value). Program
+// state needs no locks and output is deterministic whenever upstream's
+// is. Waits that only another task can end (a channel, await, a lock)
+// are reported to the run's Tracker, which stops a run whose tasks all
+// wait so with a deadlock error saying where each one waits. When the run
+// ends or stops, the turn is closed: tasks still waiting for it are
+// abandoned at once and never run program code again.
 //
 // # The standard library and the host
 //

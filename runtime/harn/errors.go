@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
 )
 
@@ -147,12 +148,22 @@ func isControl(err error) bool {
 	return ok
 }
 
-// Limit errors: budget, depth, cancellation. They are Errors (catchable
-// only by the host), carry the category "budget_exceeded" or "cancelled",
-// and are not caught by try/catch so a program cannot swallow them.
-type limitError struct {
-	msg      string
-	category string
-}
+// errTaskCancelled ends a task its parent cancelled (a parallel block
+// whose other branch failed) while it waited: like the run's stops it
+// passes try/catch, so the task unwinds.
+var errTaskCancelled error = taskCancelled{}
 
-func (l *limitError) Error() string { return l.msg }
+type taskCancelled struct{}
+
+func (taskCancelled) Error() string { return "task cancelled" }
+
+// passes reports whether err travels through error handling untouched:
+// control flow, the run's stops (limits, cancellation, deadlock) and a
+// task's cancellation.
+func passes(err error) bool {
+	switch err.(type) {
+	case controlFlow, taskCancelled:
+		return true
+	}
+	return execution.IsStop(err)
+}

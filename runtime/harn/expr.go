@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/runtime/execution"
 )
 
 // site is where a compiled node sits, for error traces.
@@ -18,8 +19,10 @@ func (c *compiler) here(sp ast.Span) *site { return &site{fn: c.fn.proto, span: 
 // flow, limits) pass unchanged. A Go error from a builtin becomes an
 // *Error here.
 func (s *site) wrap(err error) error {
-	switch err.(type) {
-	case controlFlow, *limitError:
+	if passes(err) {
+		if stop := execution.AsStop(err); stop != nil {
+			return stop // a builtin may have wrapped it
+		}
 		return err
 	}
 	e := asError(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
 )
 
@@ -15,6 +16,8 @@ import (
 type runOpts struct {
 	grants   host.Grants
 	maxSteps int64
+	// limits, when set, replace maxSteps and timeout.
+	limits   *execution.Limits
 	maxDepth int
 	timeout  time.Duration
 	tempDir  string
@@ -44,17 +47,18 @@ func runSource(t testing.TB, src string, o runOpts) (string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := New(Options{Host: h, MaxSteps: o.maxSteps, MaxDepth: o.maxDepth})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
 	timeout := o.timeout
 	if timeout == 0 {
 		timeout = 20 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	_, err = in.Run(ctx, path, []byte(src))
+	limits := execution.Limits{Steps: o.maxSteps, Time: timeout}
+	if o.limits != nil {
+		limits = *o.limits
+	}
+	in, err := New(Options{Host: h, Limits: limits, MaxDepth: o.maxDepth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = in.Run(context.Background(), path, []byte(src))
 	return out.String(), err
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/harnlang/harn-check/runtime/execution"
+
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
@@ -28,8 +30,11 @@ type Options struct {
 	// deeper recursion is a catchable "Stack overflow" error, never a Go
 	// stack overflow. Tail calls (`return f(x)`) do not nest.
 	MaxDepth int
-	// MaxSteps bounds the loop iterations and calls of a run (0: none).
-	MaxSteps int64
+	// Limits bound the run: steps, wall time, memory, live tasks (the
+	// zero value bounds nothing; the CLI passes execution.Defaults or the
+	// user's flags). Exceeding one stops the run with an error no
+	// try/catch can intercept.
+	Limits execution.Limits
 	// ReadModule reads imported modules; nil reads the file system. The
 	// program's own file-system grants do not apply to imports, which
 	// are part of the program.
@@ -52,9 +57,11 @@ type Interp struct {
 	opts     Options
 	host     *host.Host
 	maxDepth int
-	root     context.Context
-	sched    sched
-	steps    atomic.Int64
+	// run is the run in progress (Run starts it): budgets, cancellation,
+	// the stop that ended it, the turn that lets one goroutine run
+	// program code at a time, the tracker of waits for deadlock reports.
+	// Before Run, a run without limits.
+	run *execution.Run
 
 	mu      sync.Mutex
 	modules map[string]*module
@@ -70,8 +77,8 @@ type Interp struct {
 	tracing atomic.Bool // enable_tracing (lib_vmtrace.go)
 	// pipelineName is the entry pipeline's name (checkpoint files).
 	pipelineName string
-	// live counts the goroutines of tasks and generators; Run waits for
-	// them after cancelling the run, so none outlives it.
+	// live counts the goroutines of tasks and generators; Run gives the
+	// ones still in a host call a moment to notice the run's end.
 	live sync.WaitGroup
 }
 
@@ -88,7 +95,8 @@ func New(opts Options) (*Interp, error) {
 		in.maxDepth = 10000
 	}
 	in.maxDepth = min(in.maxDepth, maxCallDepth)
-	in.root = context.Background()
+	// Replaced by Run's; nothing runs program code before Run.
+	in.run = execution.Start(context.Background(), execution.Limits{})
 	return in, nil
 }
 
@@ -107,8 +115,6 @@ func (in *Interp) State(key string, make func() any) any {
 	in.ext[key] = v
 	return v
 }
-
-func (in *Interp) addSteps(n int64) int64 { return in.steps.Add(n) }
 
 // module is one loaded source file.
 type module struct {

@@ -40,7 +40,10 @@ func init() {
 		if err != nil {
 			return Nil, err
 		}
-		t := c.th.spawnTask(c.th.task.childID("spawn"), "spawn", "", func(th *thread) (Value, error) { return th.callValue(fn, nil) })
+		t, err := c.th.spawnTask(c.th.task.childID("spawn"), "spawn", "", func(th *thread) (Value, error) { return th.callValue(fn, nil) })
+		if err != nil {
+			return Nil, err
+		}
 		return Value{k: KindTask, r: t}, nil
 	})
 	Register("channel", func(c *Call, args []Value) (Value, error) {

@@ -146,7 +146,7 @@ func init() {
 					after++
 					return e.value(topic), true, nil
 				}
-				if err := th.waitOn(wait); err != nil {
+				if err := th.waitOn("an event on topic "+topic, wait); err != nil {
 					return Nil, false, err
 				}
 			}

@@ -349,15 +349,19 @@ func init() {
 		tasks := make([]*Task, len(items))
 		for i, it := range items {
 			item, idx := it, i
-			tasks[i] = th.spawnTask(group+":"+strconv.Itoa(i), "parallel", group, func(child *thread) (Value, error) {
+			var err error
+			tasks[i], err = th.spawnTask(group+":"+strconv.Itoa(i), "parallel", group, func(child *thread) (Value, error) {
 				defer func() { done <- idx }()
 				return child.callValue(fn, []Value{item})
 			})
+			if err != nil {
+				return Nil, err
+			}
 		}
 		var failures []Value
 		for range items {
 			var idx int
-			th.block(func() {
+			th.wait("parallel_race's first success", func() {
 				select {
 				case idx = <-done:
 				case <-th.ctx.Done():

@@ -95,7 +95,11 @@ func (rt *syncRuntime) acquire(th *thread, kind, key string, capacity, permits i
 		timer = t.C
 	}
 	cancelled := false
-	th.block(func() {
+	wait := th.block
+	if timer == nil {
+		wait = func(f func()) { th.wait("sync "+kind+" '"+key+"'", f) }
+	}
+	wait(func() {
 		select {
 		case <-w.ready:
 		case <-timer:
@@ -122,7 +126,7 @@ func (rt *syncRuntime) acquire(th *thread, kind, key string, capacity, permits i
 		if err := th.checkLimits(); err != nil {
 			return nil, err
 		}
-		return nil, &limitError{msg: "run cancelled", category: "cancelled"}
+		return nil, errTaskCancelled
 	}
 	p.m.timeouts++
 	return nil, nil

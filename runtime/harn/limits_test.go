@@ -1,9 +1,13 @@
 package harn
 
 import (
+	"errors"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/harnlang/harn-check/runtime/execution"
 )
 
 // Every recursion is bounded: programs that nest or recurse deeply end
@@ -117,5 +121,96 @@ println(unwrap_err(r))
 	out, err := runSource(t, src, runOpts{})
 	if err != nil || strings.TrimSpace(out) != "Deadline exceeded" {
 		t.Fatalf("got %q, %v", out, err)
+	}
+}
+
+// The run's stops pass every catch: try/catch, try as a Result, retry,
+// parallel settle; the run ends with the stop.
+func TestStopsAreNotCaught(t *testing.T) {
+	for _, tc := range []struct{ name, src string }{
+		{"try/catch in a loop", "while true {\n  try {\n    while true {\n    }\n  } catch (e) {\n    println(\"caught\")\n  }\n}\n"},
+		{"try as a Result", "while true {\n  let r = try {\n    while true {\n    }\n  }\n}\n"},
+		{"retry", "retry 1000000 {\n  while true {\n  }\n}\n"},
+		{"parallel settle", "while true {\n  let r = parallel settle [1, 2] { x -> while true {\n  } }\n}\n"},
+		{"finally that loops", "try {\n  while true {\n  }\n} finally {\n  while true {\n  }\n}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			out, err := runSource(t, tc.src, runOpts{maxSteps: 200_000, timeout: 10 * time.Second})
+			var le *execution.LimitError
+			if !errors.As(err, &le) || le.Resource != execution.Steps {
+				t.Fatalf("got %v, want the step budget's stop", err)
+			}
+			if strings.Contains(out, "caught") {
+				t.Errorf("the program caught the stop: %q", out)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+func TestTaskBudget(t *testing.T) {
+	for _, src := range []string{
+		"while true {\n  spawn {\n    while true {\n    }\n  }\n}\n",
+		"let r = parallel 100000000 { i -> i }\n",
+		"let r = parallel each range(0, 100000) { i -> i }\n",
+	} {
+		start := time.Now()
+		_, err := runSource(t, src, runOpts{limits: &execution.Limits{Tasks: 1000, Time: 20 * time.Second}})
+		var le *execution.LimitError
+		if !errors.As(err, &le) || le.Resource != execution.Tasks || !strings.HasSuffix(err.Error(), "raise it with --max-tasks") {
+			t.Errorf("%q: got %v, want the task budget's stop", src, err)
+		}
+		// The run ends at once: thousands of tasks waiting for their turn
+		// are abandoned, not run one by one.
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%q: took %v", src, d)
+		}
+	}
+}
+
+func TestDeadlockSaysWhereEachTaskWaits(t *testing.T) {
+	src := `let ch = channel("jobs", 1)
+let idle = channel("idle", 1)
+let t = spawn {
+  receive(idle)
+}
+send(ch, 1)
+send(ch, 2)
+`
+	_, err := runSource(t, src, runOpts{})
+	var de *execution.DeadlockError
+	if !errors.As(err, &de) {
+		t.Fatalf("got %v, want a deadlock", err)
+	}
+	want := []string{"main program: send on channel jobs at main.harn:7:1", "task task_root:spawn:1: receive on channel idle at main.harn:4:3 in spawn"}
+	got := regexp.MustCompile(`at \S*/main\.harn`).ReplaceAllString(strings.Join(de.Waits, "\n"), "at main.harn")
+	if got != strings.Join(want, "\n") {
+		t.Errorf("waits:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+	for _, ok := range []string{
+		// a sleeping sender, a select with a timeout, a deadline block
+		"let ch = channel(\"c\", 1)\nspawn {\n  sleep(50ms)\n  send(ch, 1)\n}\nprintln(receive(ch))\n",
+		"let ch = channel(\"c\", 1)\nselect {\n  v from ch {\n    println(v)\n  }\n  timeout 50ms {\n    println(\"timeout\")\n  }\n}\n",
+		"let ch = channel(\"c\", 1)\nlet r = try {\n  deadline 50ms {\n    receive(ch)\n  }\n}\nprintln(is_err(r))\n",
+	} {
+		if out, err := runSource(t, ok, runOpts{}); err != nil {
+			t.Errorf("%q: %v (output %q): not a deadlock", ok, err, out)
+		}
+	}
+}
+
+// A run's end does not wait for its tasks: they are abandoned.
+func TestRunEndDoesNotWaitForTasks(t *testing.T) {
+	start := time.Now()
+	_, err := runSource(t, "for i in 0 to 2000 {\n  spawn {\n    while true {\n    }\n  }\n}\nwhile true {\n}\n", runOpts{timeout: 300 * time.Millisecond})
+	var le *execution.LimitError
+	if !errors.As(err, &le) || le.Resource != execution.Time {
+		t.Fatalf("got %v, want the time budget's stop", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("a 300ms run with 2,000 busy tasks took %v to end", d)
 	}
 }

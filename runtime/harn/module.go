@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/runtime/execution"
 )
 
 // declareGlobals gives every top-level name of the file a global before
@@ -295,18 +296,25 @@ type Result struct {
 // Run loads the program at path (content src), runs its top level and
 // then its entry: `fn main(harness)`, else the pipeline named default,
 // else the first pipeline. Without either, the top level is the program
-// (script mode). ctx bounds the run: its cancellation or deadline stops
-// the program with an error no `catch` can intercept.
+// (script mode). ctx and Options.Limits bound the run: a cancellation, a
+// limit or a deadlock stops the program with an error no `catch` can
+// intercept (an execution.IsStop error).
 func (in *Interp) Run(ctx context.Context, path string, src []byte) (res Result, err error) {
-	ctx, cancel := context.WithCancel(ctx)
+	in.run = execution.Start(ctx, in.opts.Limits)
+	holding := false
 	defer func() {
-		// Stop the tasks and generators still running and wait for them
-		// (they stop at their next step check or blocking operation), so
-		// nothing the program started writes after Run returns.
-		cancel()
-		in.waitLive(10 * time.Second)
+		// Tasks and generators still running or waiting stop: the turn
+		// is closed before the main program lets go of it, so none runs
+		// program code again (nothing the program started writes after
+		// Run returns), and goroutines in a host call get a moment to
+		// notice the cancelled context.
+		in.run.End()
+		in.run.Turn().Close()
+		if holding {
+			in.run.Turn().Release()
+		}
+		in.waitLive(endGrace)
 	}()
-	in.root = ctx
 	defer func() {
 		if r := recover(); r != nil {
 			err = internalError(r)
@@ -316,9 +324,8 @@ func (in *Interp) Run(ctx context.Context, path string, src []byte) (res Result,
 	if err != nil {
 		return Result{}, err
 	}
-	th := in.newThread(ctx, in.rootTask())
-	in.sched.acquire()
-	defer in.sched.release()
+	th := in.newThread(in.run.Context(), in.rootTask())
+	holding = in.run.Turn().Acquire(nil)
 	if err := th.initModule(m); err != nil {
 		return Result{}, in.finish(err)
 	}
@@ -333,6 +340,10 @@ func (in *Interp) Run(ctx context.Context, path string, src []byte) (res Result,
 	return Result{Value: v}, nil
 }
 
+// endGrace bounds how long Run waits, after the run ended, for goroutines
+// still inside a host call (they cannot run program code any more).
+const endGrace = 500 * time.Millisecond
+
 // waitLive waits for the run's goroutines, at most d (a goroutine stuck
 // in a host call that ignores cancellation is left behind).
 func (in *Interp) waitLive(d time.Duration) {
@@ -341,9 +352,11 @@ func (in *Interp) waitLive(d time.Duration) {
 		in.live.Wait()
 		close(done)
 	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
 	select {
 	case <-done:
-	case <-time.After(d):
+	case <-t.C:
 	}
 }
 
@@ -352,10 +365,13 @@ func (in *Interp) finish(err error) error {
 	switch e := err.(type) {
 	case *Error:
 		return e
-	case *limitError:
-		return e
 	case controlFlow:
 		return runtimeError("%s", e.Error())
+	case taskCancelled:
+		return runtimeError("%s", e.Error())
+	}
+	if stop := execution.AsStop(err); stop != nil {
+		return stop
 	}
 	return err
 }

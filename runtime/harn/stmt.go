@@ -262,6 +262,7 @@ func (c *compiler) forStmt(s *ast.For) evalFn {
 			}
 			return Nil, nil
 		}
+		th.at = st // where a channel's or a stream's next value is awaited
 		err = th.iterate(v, !pairPattern, func(x Value) error {
 			if err := th.tick(); err != nil {
 				return err
@@ -270,6 +271,7 @@ func (c *compiler) forStmt(s *ast.For) evalFn {
 				return err
 			}
 			_, err := body(f)
+			th.at = st
 			if err == errContinue {
 				return nil
 			}

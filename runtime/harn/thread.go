@@ -2,9 +2,9 @@ package harn
 
 import (
 	"context"
-	"errors"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/runtime/execution"
 )
 
 // evalFn is compiled code: an expression or statement closed over its
@@ -13,23 +13,28 @@ import (
 type evalFn func(f *frame) (Value, error)
 
 // thread is the state of one goroutine running program code: its call
-// depth, step counter, value stack and context. Tasks, generators and the
-// main program each have one; they take turns through the scheduler.
+// depth, step meter, value stack and context. Tasks, generators and the
+// main program each have one; they take turns through the run's Turn.
 type thread struct {
 	in    *Interp
-	ctx   context.Context // innermost: deadline blocks narrow it
-	root  context.Context // the run's: its end is not catchable
+	ctx   context.Context // innermost: deadline blocks narrow it; the run's context at the bottom
+	meter execution.Meter
 	depth int
-	steps int64
 	stack valueStack
 	pool  []*frame
 	task  *Task
 	// gen is the generator this thread runs the body of, if any.
 	gen *Generator
+	// at is the call site of the builtin running now (set by compiled
+	// builtin calls), for deadlock reports.
+	at *site
+	// deadlines counts the deadline blocks the thread is in: their waits
+	// end by themselves.
+	deadlines int
 }
 
 func (in *Interp) newThread(ctx context.Context, task *Task) *thread {
-	return &thread{in: in, ctx: ctx, root: in.root, task: task}
+	return &thread{in: in, ctx: ctx, meter: execution.NewMeter(in.run), task: task}
 }
 
 // frame is one activation of a function (or of a module's top level).
@@ -53,6 +58,9 @@ type valueStack struct {
 	cur   []Value
 	sp    int
 	saved []stackChunk
+	// spare is the last chunk left when the stack shrank, kept so that a
+	// recursion going back and forth across a chunk's end reuses it.
+	spare []Value
 }
 
 type stackChunk struct {
@@ -60,14 +68,24 @@ type stackChunk struct {
 	sp  int
 }
 
-const stackChunkSize = 1 << 14
+const (
+	stackChunkSize = 1 << 14
+	firstChunkSize = 256
+)
 
 func (s *valueStack) alloc(n int) []Value {
 	if s.sp+n > len(s.cur) {
 		if s.cur != nil {
 			s.saved = append(s.saved, stackChunk{s.cur, s.sp})
 		}
-		s.cur = make([]Value, max(stackChunkSize, n))
+		// Chunks start small (a task or generator that makes a few calls
+		// should not cost stackChunkSize slots) and double up to it.
+		size := max(min(2*len(s.cur), stackChunkSize), firstChunkSize, n)
+		if len(s.spare) >= size {
+			s.cur, s.spare = s.spare, nil
+		} else {
+			s.cur = make([]Value, size)
+		}
 		s.sp = 0
 	}
 	out := s.cur[s.sp : s.sp+n : s.sp+n]
@@ -81,6 +99,7 @@ func (s *valueStack) free(slots []Value) {
 	if s.sp == 0 && len(s.saved) > 0 {
 		last := s.saved[len(s.saved)-1]
 		s.saved = s.saved[:len(s.saved)-1]
+		s.spare = s.cur
 		s.cur, s.sp = last.buf, last.sp
 	}
 }
@@ -110,37 +129,108 @@ func (th *thread) popFrame(f *frame) {
 	th.depth--
 }
 
-// tick counts a step (a loop iteration or a call) and every 1024 steps
-// checks cancellation, deadlines and the step budget.
+// tick counts a step (a loop iteration or a call); every
+// execution.Interval steps the meter checks the run (its stop, the step
+// budget, the heap) and the thread its deadline blocks.
 func (th *thread) tick() error {
-	th.steps++
-	if th.steps&1023 != 0 {
+	if !th.meter.Step() {
 		return nil
 	}
-	return th.checkLimits()
+	if err := th.meter.Check(); err != nil {
+		return err
+	}
+	return th.checkDeadline()
 }
 
-func (th *thread) checkLimits() error {
-	if err := th.root.Err(); err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			return &limitError{msg: "time budget exceeded", category: "budget_exceeded"}
-		}
-		return &limitError{msg: "run cancelled", category: "cancelled"}
-	}
-	if th.ctx != th.root && th.ctx.Err() != nil {
-		return plainError("Deadline exceeded")
-	}
-	if max := th.in.opts.MaxSteps; max > 0 && th.in.addSteps(1024) > max {
-		return &limitError{msg: "step budget exceeded", category: "budget_exceeded"}
+// charge counts n steps of a builtin's work (elements visited).
+func (th *thread) charge(n int64) error {
+	if err := th.meter.Steps(n); err != nil {
+		return err
 	}
 	return nil
 }
 
-// block runs f with the turn released, for operations that wait (sleep,
-// channels, processes, network): other tasks run meanwhile.
+// alloc charges n bytes about to be allocated against the memory budget.
+func (th *thread) alloc(n int64) error { return th.meter.Alloc(n) }
+
+// checkLimits returns the run's stop, or "Deadline exceeded" when an
+// enclosing deadline block has expired, without counting a step.
+func (th *thread) checkLimits() error {
+	if err := th.in.run.Err(); err != nil {
+		return err
+	}
+	return th.checkDeadline()
+}
+
+func (th *thread) checkDeadline() error {
+	if th.ctx != th.in.run.Context() && th.ctx.Err() != nil {
+		return th.doneErr()
+	}
+	return nil
+}
+
+// doneErr says why th.ctx is done: the run's stop, an expired deadline
+// block (catchable "Deadline exceeded"), or the task's cancellation by
+// its parent.
+func (th *thread) doneErr() error {
+	if err := th.in.run.Err(); err != nil {
+		return err
+	}
+	if th.deadlines > 0 {
+		return plainError("Deadline exceeded")
+	}
+	return errTaskCancelled
+}
+
+// errAbandoned unwinds a task or generator goroutine that lost its turn
+// for good (the run stopped or ended while it waited): it must not run
+// program code any more. Its goroutine's recover ends it quietly.
+type errAbandoned struct{}
+
+// acquire takes the turn back after a wait. The main thread always gets
+// it (the run's end is its to report); other threads give up when the run
+// has stopped, so a stopped run with thousands of tasks queued ends at
+// once instead of letting each one run up to its next check.
+func (th *thread) acquire() {
+	var stop <-chan struct{}
+	if th.task == nil || th.task.parent != nil || th.gen != nil {
+		stop = th.in.run.Done()
+	}
+	if !th.in.run.Turn().Acquire(stop) {
+		panic(errAbandoned{})
+	}
+}
+
+// block runs f with the turn released, for operations that wait on
+// something outside the run's tasks (sleep, timers, processes, network,
+// files): other tasks run meanwhile, and no deadlock is declared while f
+// is in flight.
 func (th *thread) block(f func()) {
-	th.in.sched.release()
-	defer th.in.sched.acquire()
+	th.in.run.Tracker().Hold()
+	th.in.run.Turn().Release()
+	defer th.acquire()
+	defer th.in.run.Tracker().Unhold()
+	f()
+}
+
+// wait runs f with the turn released, for a wait that only another task
+// of the run can end (a channel, a task's result, a lock, a parallel
+// branch): when every task waits so, the run is deadlocked and the
+// report says, for this one, the task and what (an operation) it waits
+// for at the thread's current call site. Inside a deadline block the
+// wait is timed and is a block.
+func (th *thread) wait(what string, f func()) {
+	if th.deadlines > 0 {
+		th.block(f)
+		return
+	}
+	at := th.at
+	task := th.task
+	w := &execution.Wait{Describe: func() string { return describeWait(task, what, at) }}
+	th.in.run.Tracker().Wait(w)
+	th.in.run.Turn().Release()
+	defer th.acquire()
+	defer th.in.run.Tracker().Woken(w)
 	f()
 }
 

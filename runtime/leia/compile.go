@@ -163,8 +163,7 @@ func (c *compiler) stmtList(owner any, stmts []ast.Stmt) execFn {
 				if r == cGoto && fr.th.gotoTarget.block == bi {
 					i = fr.th.gotoTarget.index
 					th := fr.th
-					th.countdown--
-					if th.countdown < 0 {
+					if th.meter.Step() {
 						th.tickAt(fr, loopPos)
 					}
 					continue
@@ -815,8 +814,7 @@ func (c *compiler) forStmt(s *ast.ForStmt) execFn {
 		return func(fr *frame) ctrl {
 			th := fr.th
 			for {
-				th.countdown--
-				if th.countdown < 0 {
+				if th.meter.Step() {
 					th.tickAt(fr, loopPos)
 				}
 				if stop, out := loopCtrl(body(fr)); stop {
@@ -829,8 +827,7 @@ func (c *compiler) forStmt(s *ast.ForStmt) execFn {
 		return func(fr *frame) ctrl {
 			th := fr.th
 			for cond(fr) {
-				th.countdown--
-				if th.countdown < 0 {
+				if th.meter.Step() {
 					th.tickAt(fr, loopPos)
 				}
 				if stop, out := loopCtrl(body(fr)); stop {
@@ -863,8 +860,7 @@ func (c *compiler) forStmt(s *ast.ForStmt) execFn {
 				init(fr)
 			}
 			for cond(fr) {
-				th.countdown--
-				if th.countdown < 0 {
+				if th.meter.Step() {
 					th.tickAt(fr, loopPos)
 				}
 				if stop, out := loopCtrl(body(fr)); stop {

@@ -67,8 +67,7 @@ func (c *compiler) rangeStmt(s *ast.ForStmt, body execFn) execFn {
 					if v.k == KindNil {
 						return cNone
 					}
-					th.countdown--
-					if th.countdown < 0 {
+					if th.meter.Step() {
 						th.tickAt(fr, loopPos)
 					}
 					bind(Int(i), v)
@@ -101,8 +100,7 @@ func (c *compiler) rangeStmt(s *ast.ForStmt, body execFn) execFn {
 				if p < 0 {
 					return cNone
 				}
-				th.countdown--
-				if th.countdown < 0 {
+				if th.meter.Step() {
 					th.tickAt(fr, loopPos)
 				}
 				bind(k, v)
@@ -138,8 +136,7 @@ func (c *compiler) rangeStmt(s *ast.ForStmt, body execFn) execFn {
 // nil, binding the results to the loop variables.
 func (th *Thread) genericFor(fr *frame, f, s, ctl Value, nv int, sets []func(*frame, Value), body execFn, pos int32) ctrl {
 	for {
-		th.countdown--
-		if th.countdown < 0 {
+		if th.meter.Step() {
 			th.tickAt(fr, pos)
 		}
 		m := th.mark()

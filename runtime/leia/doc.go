@@ -58,13 +58,17 @@
 // Every recursion is bounded: the resolver and compiler refuse nesting
 // deeper than maxNesting, calls deeper than Options.MaxDepth raise "stack
 // overflow", metamethod chains stop after 100 links, Lua patterns have a
-// depth and work budget, JSON a depth limit. Loops and calls count steps:
-// every 1024 steps a thread checks its context (cancellation, --timeout),
-// the optional step budget (Options.MaxSteps, used by fuzzing) and lets
-// other goroutines run. Go panics inside natives become Leia errors; no
-// panic leaves Run or Call. Leia goroutines run on Go goroutines under one
-// interpreter lock, so scripts never race on tables; a program whose tasks
-// are all blocked on channels gets a "deadlock" error instead of hanging.
+// depth and work budget, JSON a depth limit. The run's budgets live in the
+// execution core (runtime/execution, Options.Limits): loops and calls
+// count steps on the thread's Meter, which every execution.Interval steps
+// checks the run (its stop, the step budget, the heap against the memory
+// budget), and the thread then lets waiting goroutines run. A stop (a
+// limit, cancellation, a deadlock) is a KindBudget or KindCancelled error
+// that pcall, xpcall and coroutine boundaries pass on. Go panics inside
+// natives become Leia errors; no panic leaves Run or Call. Leia goroutines
+// run on Go goroutines that take the run's FIFO Turn, so scripts never
+// race on tables; a program whose tasks all wait on each other is stopped
+// with a deadlock error that says where each one waits.
 //
 // Operating-system access (files, environment, processes, network) goes
 // only through Options.Host (runtime/host), which enforces the program's

@@ -3,6 +3,7 @@ package leia
 import (
 	"context"
 
+	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
 )
 
@@ -15,12 +16,11 @@ func (in *Interp) Host() *host.Host { return in.opts.Host }
 
 // Context is the context of the current run or call (cancellation and
 // --timeout); natives that wait on the outside world pass it on.
-func (in *Interp) Context() context.Context {
-	if in.ctx == nil {
-		return context.Background()
-	}
-	return in.ctx
-}
+func (in *Interp) Context() context.Context { return in.run.Context() }
+
+// Execution is the execution core's run in progress (of the latest Run
+// or Call).
+func (in *Interp) Execution() *execution.Run { return in.run }
 
 // Closure returns the Leia function of a function value, or nil.
 func (v Value) Closure() *Closure {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+
+	"github.com/harnlang/harn-check/runtime/execution"
 )
 
 // ErrorKind classifies an Error.
@@ -20,9 +22,11 @@ const (
 	KindRuntime ErrorKind = "runtime"
 	// KindScript is a value raised by error(v) or assert(false, v).
 	KindScript ErrorKind = "script"
-	// KindBudget is an exhausted step or depth budget.
+	// KindBudget is a run stopped by one of its limits (steps, time,
+	// memory, goroutines); Err is the *execution.LimitError.
 	KindBudget ErrorKind = "budget"
-	// KindCancelled is a run stopped by its context (timeout, cancel).
+	// KindCancelled is a run stopped from outside (its context) or by a
+	// deadlock; Err is the execution core's stop.
 	KindCancelled ErrorKind = "cancelled"
 	// KindExit is os.exit(code); Code holds the status.
 	KindExit ErrorKind = "exit"
@@ -155,12 +159,8 @@ func (th *Thread) wrapNativeError(err error, nf *Native, pos int32) *Error {
 		th.locate(e, pos)
 		return e
 	}
-	var be *BudgetError
-	if errors.As(err, &be) {
-		e := &Error{Kind: KindBudget, Message: be.Error(), Err: err}
-		th.locate(e, pos)
-		e.Value = String(e.Error())
-		return e
+	if stop := execution.AsStop(err); stop != nil {
+		return th.stopError(stop, pos)
 	}
 	msg := err.Error()
 	if nf != nil && nf.Name != "" && !strings.Contains(msg, nf.Name) && !strings.HasPrefix(msg, "assertion failed") {
@@ -201,11 +201,11 @@ func (th *Thread) toError(r any) *Error {
 	case coroutineKill:
 		panic(r)
 	case error:
+		if stop := execution.AsStop(r); stop != nil {
+			return th.stopError(stop, -1)
+		}
 		if errors.Is(r, context.Canceled) || errors.Is(r, context.DeadlineExceeded) {
-			e := &Error{Kind: KindCancelled, Message: "execution cancelled: " + r.Error(), Err: r}
-			th.locate(e, -1)
-			e.Value = String(e.Error())
-			return e
+			return th.stopError(&execution.CancelledError{Cause: r}, -1)
 		}
 		e := th.runtimeError(-1, "internal error: %v", r)
 		if th.in.debug {
@@ -220,12 +220,32 @@ func (th *Thread) toError(r any) *Error {
 	return e
 }
 
-// BudgetError reports an exhausted resource (steps, call depth).
-type BudgetError struct {
-	Resource string
-	Limit    int64
+// stopError is the Leia error of a stop of the run (err from the
+// execution core: a limit, a cancellation, a deadlock) at pos: KindBudget
+// for a limit, KindCancelled otherwise; Err keeps the stop, so that no
+// pcall, xpcall or coroutine boundary catches it.
+func (th *Thread) stopError(err error, pos int32) *Error {
+	var le *Error
+	if errors.As(err, &le) {
+		return le
+	}
+	stop := execution.AsStop(err)
+	if stop == nil {
+		stop = &execution.CancelledError{Cause: err}
+	}
+	kind := KindCancelled
+	var limit *execution.LimitError
+	if errors.As(stop, &limit) {
+		kind = KindBudget
+	}
+	e := &Error{Kind: kind, Message: stop.Error(), Err: stop}
+	th.locate(e, pos)
+	e.Value = String(e.Error())
+	return e
 }
 
-func (b *BudgetError) Error() string {
-	return fmt.Sprintf("%s budget exhausted (limit %d)", b.Resource, b.Limit)
+// uncatchable reports whether no protected call may catch e: the run's
+// stops and os.exit.
+func (e *Error) uncatchable() bool {
+	return e.Kind == KindExit || e.Kind == KindBudget || e.Kind == KindCancelled || execution.IsStop(e.Err)
 }

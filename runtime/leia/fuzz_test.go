@@ -1,6 +1,8 @@
 package leia
 
 import (
+	"github.com/harnlang/harn-check/runtime/execution"
+
 	"context"
 	"io"
 	"os"
@@ -22,7 +24,7 @@ func FuzzRun(f *testing.F) {
 	}
 	f.Add([]byte("x := [1, 2, 3]\nfor i, v := range x { x[i + 1] = v }"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		in := New(Options{Stdout: io.Discard, Stderr: io.Discard, Stdin: eofReader{}, MaxSteps: 200_000, MaxDepth: 2_000, MaxStringBytes: 1 << 20})
+		in := New(Options{Stdout: io.Discard, Stderr: io.Discard, Stdin: eofReader{}, Limits: execution.Limits{Steps: 200_000}, MaxDepth: 2_000, MaxStringBytes: 1 << 20})
 		chunk, err := in.Compile("fuzz.leia", src)
 		if err != nil {
 			return

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/harnlang/harn-check/grammar/leia/ast"
 	"github.com/harnlang/harn-check/grammar/leia/binding"
+	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
 )
 
@@ -25,10 +25,12 @@ type Options struct {
 	// recursion is a "stack overflow" runtime error, never a Go stack
 	// overflow.
 	MaxDepth int
-	// MaxSteps bounds the work a run may do (function calls and loop
-	// iterations, counted in blocks of 1024; 0 = no bound). Exhausting it
-	// raises a budget error: fuzzing uses it so that no input hangs.
-	MaxSteps int64
+	// Limits bound each run (Run or Call): steps (function calls, loop
+	// iterations and builtin work), wall time, memory, live goroutines.
+	// The zero value bounds nothing; the CLI passes execution.Defaults or
+	// the user's flags. Exceeding one stops the run with a KindBudget
+	// error that pcall cannot catch.
+	Limits execution.Limits
 	// Args are the script's arguments: the global table `arg` and the
 	// main chunk's `...`.
 	Args []string
@@ -70,9 +72,9 @@ type Interp struct {
 	stdin      io.Reader
 	outMu      sync.Mutex
 
-	ctx   context.Context
-	done  <-chan struct{}
-	steps atomic.Int64
+	// run is the run in progress (Call starts one): budgets,
+	// cancellation, the stop that ended it.
+	run *execution.Run
 
 	sched scheduler
 
@@ -171,7 +173,7 @@ func New(opts Options) *Interp {
 	in.requiring = map[string]bool{}
 	in.dialects = map[string]Dialect{}
 	in.declared = map[*Table]map[string]bool{}
-	in.ctx = context.Background()
+	in.run = execution.Start(context.Background(), execution.Limits{})
 	in.sched.init(in)
 	installStdlib(in)
 	return in
@@ -277,55 +279,44 @@ func (in *Interp) Run(ctx context.Context, chunk *Chunk) (rets []Value, err erro
 	in.globals.SetStr("arg", TableValue(argt))
 	fn := closureValue(&Closure{proto: chunk.main})
 	defer in.killCoroutines()
-	defer in.sched.stop()
 	return in.Call(ctx, fn, args...)
 }
 
-// Call calls a Leia function value from Go on a fresh thread, under the
-// interpreter's lock, and returns its results.
+// Call calls a Leia function value from Go on a fresh thread, as one run
+// bounded by ctx and Options.Limits, and returns its results. Goroutines
+// the function started are stopped when it returns.
 func (in *Interp) Call(ctx context.Context, fn Value, args ...Value) (rets []Value, err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	in.ctx = ctx
-	in.done = ctx.Done()
+	run := execution.Start(ctx, in.opts.Limits)
+	in.run = run
 	th := newThread(in)
-	in.sched.startTask()
-	defer in.sched.endTask()
+	in.sched.acquire(th)
+	defer func() {
+		// Goroutines still running or waiting stop: the turn is closed
+		// before the main program lets go of it, so none runs Leia code
+		// again.
+		run.End()
+		run.Turn().Close()
+		run.Turn().Release()
+	}()
 	e := th.protectAll(func() {
 		rets = append([]Value(nil), th.callAt(fn, args, -1)...)
 	})
 	if e != nil {
-		if e.Kind == KindRuntime && ctx.Err() != nil && e.Err == nil {
-			e.Kind = KindCancelled
-		}
 		return nil, e
 	}
 	return rets, nil
 }
 
-// tick runs every tickInterval steps of a thread: the step budget,
-// cancellation and fairness between goroutines.
+// tick runs every execution.Interval steps of a thread: the run's checks (its
+// stop, the step budget, the heap) and fairness between goroutines.
 func (in *Interp) tick(th *Thread) {
-	if in.opts.MaxSteps > 0 {
-		if in.steps.Add(tickInterval) > in.opts.MaxSteps {
-			e := &Error{Kind: KindBudget, Message: fmt.Sprintf("step budget exhausted (limit %d)", in.opts.MaxSteps), Err: &BudgetError{Resource: "steps", Limit: in.opts.MaxSteps}}
-			th.locate(e, -1)
-			e.Value = String(e.Error())
-			panic(e)
-		}
+	if err := th.meter.Check(); err != nil {
+		panic(th.stopError(err, -1))
 	}
-	if in.done != nil {
-		select {
-		case <-in.done:
-			e := &Error{Kind: KindCancelled, Message: "execution cancelled: " + in.ctx.Err().Error(), Err: in.ctx.Err()}
-			th.locate(e, -1)
-			e.Value = String(e.Error())
-			panic(e)
-		default:
-		}
-	}
-	in.sched.yield()
+	in.sched.yield(th)
 }
 
 func (in *Interp) killCoroutines() {

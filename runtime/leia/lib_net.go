@@ -38,7 +38,7 @@ func httpRequest(t *Thread, method, url string, body string, opts *Table) ([]Val
 			})
 		}
 	}
-	ctx, cancel := context.WithTimeout(t.in.ctx, timeout)
+	ctx, cancel := context.WithTimeout(t.in.Context(), timeout)
 	defer cancel()
 	req, rerr := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
 	if rerr != nil {
@@ -48,14 +48,14 @@ func httpRequest(t *Thread, method, url string, body string, opts *Table) ([]Val
 		req.Header.Set(k, v)
 	}
 	s := &t.in.sched
-	s.block(true)
+	w := s.block(t, true, "", -1)
 	resp, derr := h.HTTPClient(timeout).Do(req)
 	var data []byte
 	if derr == nil {
 		data, derr = io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 		resp.Body.Close()
 	}
-	s.unblock(true)
+	s.unblock(t, w)
 	if derr != nil {
 		return ioFail(t, derr)
 	}

@@ -10,27 +10,23 @@ import (
 // interpreter lock and take part in deadlock detection, like channel
 // operations.
 
-// waitFor blocks until c is closed (or the run is cancelled, stopped or
-// deadlocked).
-func (th *Thread) waitFor(c <-chan struct{}, pos int32) {
+// waitFor blocks until c is closed (or the run stops or ends); what names
+// the operation for a deadlock report.
+func (th *Thread) waitFor(c <-chan struct{}, what string, pos int32) {
 	select {
 	case <-c:
 		return
 	default:
 	}
 	s := &th.in.sched
-	s.block(false)
+	w := s.block(th, false, what, pos)
 	var err error
 	select {
 	case <-c:
-	case <-s.dead:
-		err = errDeadlock
-	case <-s.stopped:
-		err = errStopped
-	case <-th.in.doneChan():
-		err = th.in.ctx.Err()
+	case <-th.run.Done():
+		err = errRunDone
 	}
-	s.unblock(false)
+	s.unblock(th, w)
 	th.checkWaitErr(err, pos)
 }
 
@@ -93,7 +89,7 @@ func newMutex() *Table {
 				wait := make(chan struct{})
 				go func() { held <- struct{}{}; <-held; close(wait) }()
 				mu.Unlock()
-				t.waitFor(wait, -1)
+				t.waitFor(wait, "mutex lock", -1)
 			}
 		},
 		"unlock": func(t *Thread, a []Value) ([]Value, error) {
@@ -142,7 +138,7 @@ func newWaitGroup() *Table {
 		},
 		"done": func(t *Thread, a []Value) ([]Value, error) { return nil, add(-1) },
 		"wait": func(t *Thread, a []Value) ([]Value, error) {
-			t.waitFor(zero, -1)
+			t.waitFor(zero, "waitgroup wait", -1)
 			return nil, nil
 		},
 	})
@@ -232,11 +228,12 @@ func newContext(in *Interp, parent *leiaContext, timeout time.Duration) *leiaCon
 		}()
 	}
 	if timeout > 0 {
-		s := &in.sched
-		s.addTimer(1)
+		// A pending timer may wake a task: no deadlock meanwhile.
+		tr := in.run.Tracker()
+		tr.Hold()
 		time.AfterFunc(timeout, func() {
 			c.cancelWith("deadline exceeded")
-			s.addTimer(-1)
+			tr.Unhold()
 		})
 	}
 	return c

@@ -52,7 +52,7 @@ func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 		Stderr:    env.Stderr,
 		Stdin:     env.Stdin,
 		Args:      p.Args,
-		MaxSteps:  env.MaxSteps,
+		Limits:    env.Limits,
 		Host:      h,
 		Modules:   HostModules(h),
 		GoModules: nil,

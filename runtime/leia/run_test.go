@@ -1,6 +1,8 @@
 package leia
 
 import (
+	"github.com/harnlang/harn-check/runtime/execution"
+
 	"bytes"
 	"context"
 	"errors"
@@ -168,14 +170,63 @@ func TestCancelFromAnotherGoroutine(t *testing.T) {
 }
 
 func TestStepBudget(t *testing.T) {
-	_, err := compileRun(t, `for { }`, Options{MaxSteps: 100000}, context.Background())
+	_, err := compileRun(t, `for { }`, Options{Limits: execution.Limits{Steps: 100000}}, context.Background())
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != KindBudget {
 		t.Fatalf("got %v, want a budget error", err)
 	}
 	// A program under the budget finishes.
-	if _, err := compileRun(t, `s := 0; for i := 1; i <= 100; i++ { s += i }; return s`, Options{MaxSteps: 100000}, context.Background()); err != nil {
+	if _, err := compileRun(t, `s := 0; for i := 1; i <= 100; i++ { s += i }; return s`, Options{Limits: execution.Limits{Steps: 100000}}, context.Background()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The run's stops cannot be caught: pcall, xpcall and a coroutine's
+// resume pass them on, and the run ends with them.
+func TestStopsAreNotCaught(t *testing.T) {
+	for _, tc := range []struct{ name, src string }{
+		{"pcall in a loop", `for { pcall(func() { for {} }) }`},
+		{"xpcall", `for { xpcall(func() { for {} }, func(e) { return e }) }`},
+		{"coroutine", `for { co := coroutine.create(func() { for {} }); coroutine.resume(co) }`},
+		{"pcall around a goroutine's wait", `ch := make(chan); go func() { for {} }(); for { pcall(func() { <-ch }) }`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := compileRun(t, tc.src, Options{Stdout: &bytes.Buffer{}, Limits: execution.Limits{Steps: 200_000, Time: 10 * time.Second}}, context.Background())
+			var e *Error
+			var le *execution.LimitError
+			if !errors.As(err, &e) || e.Kind != KindBudget || !errors.As(err, &le) || le.Resource != execution.Steps {
+				t.Fatalf("got %v, want the step budget's stop", err)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+func TestGoroutineBudget(t *testing.T) {
+	_, err := compileRun(t, `for { go func() { ch := make(chan); <-ch }() }`, Options{Limits: execution.Limits{Tasks: 100, Time: 10 * time.Second}}, context.Background())
+	var le *execution.LimitError
+	if !errors.As(err, &le) || le.Resource != execution.Tasks || !strings.Contains(err.Error(), "raise it with --max-tasks") {
+		t.Fatalf("got %v, want the task budget's stop", err)
+	}
+}
+
+func TestDeadlockSaysWhereEachTaskWaits(t *testing.T) {
+	src := "ch := make(chan)\ndone := make(chan)\ngo func() {\n  <-ch\n}()\n<-done\n"
+	_, err := compileRun(t, src, Options{Limits: execution.Limits{Time: 10 * time.Second}}, context.Background())
+	var de *execution.DeadlockError
+	if !errors.As(err, &de) {
+		t.Fatalf("got %v, want a deadlock", err)
+	}
+	want := []string{"goroutine 1: receive from a channel at test.leia:4:3", "main program: receive from a channel at test.leia:6:1 in main chunk"}
+	if len(de.Waits) != 2 || !strings.HasPrefix(de.Waits[0], want[0]) || de.Waits[1] != want[1] {
+		t.Errorf("waits %q, want %q", de.Waits, want)
+	}
+	// A pending timer is not a deadlock.
+	if _, err := compileRun(t, `ch := make(chan); go func() { time.sleep(0.05); ch <- 1 }(); <-ch`, Options{Limits: execution.Limits{Time: 10 * time.Second}}, context.Background()); err != nil {
+		t.Errorf("a sleeping sender was taken for a deadlock: %v", err)
 	}
 }
 

@@ -3,146 +3,108 @@ package leia
 import (
 	"fmt"
 	"reflect"
-	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/harnlang/harn-check/runtime/execution"
 )
 
-// Concurrency. Leia goroutines are Go goroutines that take turns under one
-// global lock (the GIL): only one runs Leia code at a time, so tables are
-// never raced on, and a goroutine gives the lock up when it blocks (a
-// channel operation, select, sleep, wait) and every tickInterval steps
-// when others are waiting. The scheduler counts the tasks that can still
-// make progress; when every task is blocked on a channel with no timer
-// pending, that is a deadlock and each blocked operation fails with an
-// error instead of hanging.
+// Concurrency. Leia goroutines are Go goroutines that take turns through
+// the run's execution.Turn: only one runs Leia code at a time, so tables
+// are never raced on, and a goroutine gives the turn up when it blocks (a
+// channel operation, select, sleep, wait) and every execution.Interval steps
+// when others are waiting. The execution core's Tracker counts the tasks
+// that can still make progress; when every task waits on a channel with
+// no timer pending, that is a deadlock: the run stops with an error that
+// says where each task waits.
 
 type scheduler struct {
-	in      *Interp
-	gil     sync.Mutex
-	waiting atomic.Int32
-
-	mu      sync.Mutex
-	running int // tasks not blocked
-	timed   int // tasks in timed waits, pending timers
-	dead    chan struct{}
-	stopped chan struct{}
-	deadSet bool
-	stopSet bool
-	// epoch counts wake-ups; a deadlock is declared only if none happened
-	// during a short grace period (a task may have released the lock but
-	// not yet reached its Go-level wait, where its partner would find it).
-	epoch    uint64
-	checking bool
+	in *Interp
+	// goroutines numbers the program's goroutines for deadlock reports.
+	goroutines atomic.Int64
 }
 
 func (s *scheduler) init(in *Interp) {
 	s.in = in
-	s.dead = make(chan struct{})
-	s.stopped = make(chan struct{})
 }
 
-func (s *scheduler) lock() {
-	s.waiting.Add(1)
-	s.gil.Lock()
-	s.waiting.Add(-1)
-}
-
-// startTask makes the calling goroutine a running task holding the lock.
-func (s *scheduler) startTask() {
-	s.mu.Lock()
-	s.running++
-	s.mu.Unlock()
-	s.lock()
-}
-
-func (s *scheduler) endTask() {
-	s.mu.Lock()
-	s.running--
-	s.checkDeadlock()
-	s.mu.Unlock()
-	s.gil.Unlock()
-}
-
-// checkDeadlock must be called with mu held.
-func (s *scheduler) checkDeadlock() {
-	if s.running != 0 || s.timed != 0 || s.deadSet || s.checking {
-		return
+// acquire takes the turn of th's run. A goroutine gives up (and unwinds
+// quietly) once the run has stopped or ended; the main program and its
+// coroutines always get it back, since the run's end is theirs to report.
+func (s *scheduler) acquire(th *Thread) {
+	var stop <-chan struct{}
+	if th.goroutine > 0 {
+		stop = th.run.Done()
 	}
-	s.checking = true
-	epoch := s.epoch
-	go func() {
-		time.Sleep(deadlockGrace)
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		s.checking = false
-		if s.running == 0 && s.timed == 0 && s.epoch == epoch && !s.deadSet {
-			s.deadSet = true
-			close(s.dead)
-			return
-		}
-		s.checkDeadlock()
-	}()
+	if !th.run.Turn().Acquire(stop) {
+		panic(coroutineKill{})
+	}
 }
 
-const deadlockGrace = 50 * time.Millisecond
-
-// block releases the lock before a blocking wait; timed waits (sleep, a
-// select with a timer) do not count towards deadlock.
-func (s *scheduler) block(timed bool) {
-	s.mu.Lock()
-	s.running--
+// block releases the turn before a wait. A timed wait (sleep, a select
+// with a timer, a network call) ends by itself; an untimed one only by
+// another task, and counts towards a deadlock, described by what (an
+// operation) at pos.
+func (s *scheduler) block(th *Thread, timed bool, what string, pos int32) *execution.Wait {
+	var w *execution.Wait
 	if timed {
-		s.timed++
+		th.run.Tracker().Hold()
+	} else {
+		w = th.waitAt(what, pos)
+		th.run.Tracker().Wait(w)
 	}
-	s.checkDeadlock()
-	s.mu.Unlock()
-	s.gil.Unlock()
+	th.run.Turn().Release()
+	return w
 }
 
-// unblock counts the task as running again (before it waits for the
-// lock: it can make progress) and takes the lock.
-func (s *scheduler) unblock(timed bool) {
-	s.mu.Lock()
-	s.running++
-	s.epoch++
-	if timed {
-		s.timed--
+// unblock counts the task as running again and takes the turn back.
+func (s *scheduler) unblock(th *Thread, w *execution.Wait) {
+	if w == nil {
+		th.run.Tracker().Unhold()
+	} else {
+		th.run.Tracker().Woken(w)
 	}
-	s.mu.Unlock()
-	s.lock()
+	s.acquire(th)
 }
 
 // yield lets waiting goroutines run.
-func (s *scheduler) yield() {
-	if s.waiting.Load() > 0 {
-		s.gil.Unlock()
-		runtime.Gosched()
-		s.lock()
-	}
-	select {
-	case <-s.stopped:
-		panic(coroutineKill{})
-	default:
+func (s *scheduler) yield(th *Thread) {
+	if t := th.run.Turn(); t.Waiting() {
+		t.Release()
+		s.acquire(th)
 	}
 }
 
-// stop ends background goroutines when the main program is done.
-func (s *scheduler) stop() {
-	s.mu.Lock()
-	if !s.stopSet {
-		s.stopSet = true
-		close(s.stopped)
+// waitAt describes a wait for a deadlock report: the task, the operation
+// and where the thread is, computed only if a report is made.
+func (th *Thread) waitAt(what string, pos int32) *execution.Wait {
+	fr := th.current()
+	if pos < 0 {
+		pos = fr.callPos
 	}
-	s.mu.Unlock()
-}
-
-func (s *scheduler) addTimer(n int) {
-	s.mu.Lock()
-	s.timed += n
-	s.checkDeadlock()
-	s.mu.Unlock()
+	var chunk *Chunk
+	fn := ""
+	if fr.cl != nil {
+		chunk, fn = fr.cl.proto.chunk, fr.cl.proto.Name
+	}
+	id := th.goroutine
+	return &execution.Wait{Describe: func() string {
+		who := "main program"
+		if id > 0 {
+			who = "goroutine " + strconv.FormatInt(id, 10)
+		}
+		s := who + ": " + what
+		if chunk != nil && pos >= 0 {
+			line, col := chunk.position(int(pos))
+			s += fmt.Sprintf(" at %s:%d:%d", chunk.Name, line, col)
+		}
+		if fn != "" {
+			s += " in " + fn
+		}
+		return s
+	}}
 }
 
 // ---------------------------------------------------------------------------
@@ -153,29 +115,37 @@ func (th *Thread) spawn(f Value, args []Value, pos int32) {
 		panic(th.runtimeError(pos, "go: attempt to call a %s value", f.TypeName()))
 	}
 	in := th.in
+	run := th.run
+	if err := run.StartTask(); err != nil {
+		panic(th.stopError(err, pos))
+	}
 	s := &in.sched
-	s.mu.Lock()
-	s.running++
-	s.mu.Unlock()
+	run.Tracker().Begin()
+	id := s.goroutines.Add(1)
 	go func() {
-		s.lock()
-		defer s.endTask()
+		defer run.EndTask()
+		defer run.Tracker().End()
+		held := false
 		defer func() {
 			if r := recover(); r != nil {
 				if _, ok := r.(coroutineKill); !ok {
 					fmt.Fprintf(in.stderr, "goroutine panic: %v\n", r)
 				}
 			}
+			if held {
+				run.Turn().Release()
+			}
 		}()
 		nt := newThread(in)
-		if e := nt.protectAll(func() { nt.callAt(f, args, -1) }); e != nil && e.Kind != KindCancelled {
-			select {
-			case <-s.stopped:
-			default:
-				in.outMu.Lock()
-				fmt.Fprintf(in.stderr, "error in goroutine: %s\n", e.Error())
-				in.outMu.Unlock()
-			}
+		nt.run, nt.meter = run, execution.NewMeter(run)
+		nt.goroutine = id
+		s.acquire(nt)
+		held = true
+		e := nt.protectAll(func() { nt.callAt(f, args, -1) })
+		if e != nil && !execution.IsStop(e.Err) && run.Err() == nil {
+			in.outMu.Lock()
+			fmt.Fprintf(in.stderr, "error in goroutine: %s\n", e.Error())
+			in.outMu.Unlock()
 		}
 	}()
 }
@@ -209,7 +179,7 @@ func (th *Thread) send(cv, v Value, pos int32) {
 		return
 	}
 	s := &th.in.sched
-	s.block(false)
+	w := s.block(th, false, "send on a channel", pos)
 	err := func() (err error) {
 		defer func() {
 			if recover() != nil {
@@ -218,38 +188,32 @@ func (th *Thread) send(cv, v Value, pos int32) {
 		}()
 		select {
 		case ch.c <- v:
-		case <-s.dead:
-			return errDeadlock
-		case <-s.stopped:
-			return errStopped
-		case <-th.in.doneChan():
-			return th.in.ctx.Err()
+		case <-th.run.Done():
+			return errRunDone
 		}
 		return nil
 	}()
-	s.unblock(false)
+	s.unblock(th, w)
 	th.checkWaitErr(err, pos)
 }
 
 var (
 	errClosedSend = fmt.Errorf("send on closed channel")
-	errDeadlock   = fmt.Errorf("all goroutines are asleep - deadlock!")
-	errStopped    = fmt.Errorf("program ended")
+	// errRunDone: the run stopped (a limit, a deadlock, a cancellation)
+	// or ended (the main program returned) during a wait.
+	errRunDone = fmt.Errorf("the run is over")
 )
 
 func (th *Thread) checkWaitErr(err error, pos int32) {
 	switch err {
 	case nil:
 		return
-	case errStopped:
-		panic(coroutineKill{})
-	case errClosedSend, errDeadlock:
+	case errRunDone:
+		panic(th.stopError(th.run.Err(), pos))
+	case errClosedSend:
 		panic(th.runtimeError(pos, "%s", err.Error()))
 	}
-	e := &Error{Kind: KindCancelled, Message: "execution cancelled: " + err.Error(), Err: err}
-	th.locate(e, pos)
-	e.Value = String(e.Error())
-	panic(e)
+	panic(th.stopError(err, pos))
 }
 
 func trySend(ch *Channel, v Value) (ok bool) {
@@ -266,8 +230,6 @@ func trySend(ch *Channel, v Value) (ok bool) {
 	}
 }
 
-func (in *Interp) doneChan() <-chan struct{} { return in.done }
-
 func (th *Thread) recv(cv Value, pos int32) (Value, bool) {
 	return th.recvChan(th.chanArg(cv, pos), pos)
 }
@@ -279,20 +241,16 @@ func (th *Thread) recvChan(ch *Channel, pos int32) (Value, bool) {
 	default:
 	}
 	s := &th.in.sched
-	s.block(false)
+	w := s.block(th, false, "receive from a channel", pos)
 	var v Value
 	var ok bool
 	var err error
 	select {
 	case v, ok = <-ch.c:
-	case <-s.dead:
-		err = errDeadlock
-	case <-s.stopped:
-		err = errStopped
-	case <-th.in.doneChan():
-		err = th.in.ctx.Err()
+	case <-th.run.Done():
+		err = errRunDone
 	}
-	s.unblock(false)
+	s.unblock(th, w)
 	th.checkWaitErr(err, pos)
 	return v, ok
 }
@@ -352,26 +310,15 @@ func (th *Thread) selectOps(ops []selectOp, hasDefault bool, pos int32) (int, Va
 		return -1, Nil, false
 	}
 	s := &th.in.sched
-	cases = append(cases,
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(s.dead)},
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(s.stopped)})
-	if d := th.in.doneChan(); d != nil {
-		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d)})
-	}
-	s.block(false)
+	cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(th.run.Done())})
+	w := s.block(th, false, "select", pos)
 	i, v, ok, err = try(cases)
-	s.unblock(false)
+	s.unblock(th, w)
 	th.checkWaitErr(err, pos)
-	switch {
-	case i < n:
+	if i < n {
 		return i, chanValue(v), ok
-	case i == n:
-		th.checkWaitErr(errDeadlock, pos)
-	case i == n+1:
-		th.checkWaitErr(errStopped, pos)
-	default:
-		th.checkWaitErr(th.in.ctx.Err(), pos)
 	}
+	th.checkWaitErr(errRunDone, pos)
 	return -1, Nil, false
 }
 
@@ -389,32 +336,31 @@ func chanValue(v reflect.Value) Value {
 func (th *Thread) sleep(d time.Duration, pos int32) {
 	s := &th.in.sched
 	if d <= 0 {
-		s.yield()
+		s.yield(th)
 		return
 	}
-	s.block(true)
+	w := s.block(th, true, "", pos)
 	t := time.NewTimer(d)
 	var err error
 	select {
 	case <-t.C:
-	case <-s.stopped:
-		err = errStopped
-	case <-th.in.doneChan():
-		err = th.in.ctx.Err()
+	case <-th.run.Done():
+		err = errRunDone
 	}
 	t.Stop()
-	s.unblock(true)
+	s.unblock(th, w)
 	th.checkWaitErr(err, pos)
 }
 
 // after returns a channel that receives one value after d.
 func (th *Thread) after(d time.Duration) *Channel {
 	ch := NewChannel(1)
-	s := &th.in.sched
-	s.addTimer(1)
+	// A pending timer may wake a task: no deadlock meanwhile.
+	tr := th.run.Tracker()
+	tr.Hold()
 	time.AfterFunc(d, func() {
 		ch.c <- Float(float64(time.Now().UnixNano()) / 1e9)
-		s.addTimer(-1)
+		tr.Unhold()
 	})
 	return ch
 }
@@ -463,6 +409,8 @@ func (th *Thread) resume(co *Coroutine, args []Value) ([]Value, *Error) {
 	if !co.started {
 		co.started = true
 		co.th = newThread(th.in)
+		co.th.run, co.th.meter = th.run, execution.NewMeter(th.run)
+		co.th.goroutine = th.goroutine
 		co.th.co = co
 		th.in.coMu.Lock()
 		th.in.coSet[co] = struct{}{}
@@ -475,7 +423,7 @@ func (th *Thread) resume(co *Coroutine, args []Value) ([]Value, *Error) {
 	if th.co != nil {
 		th.co.status = "running"
 	}
-	if r.err != nil && (r.err.Kind == KindCancelled || r.err.Kind == KindExit) {
+	if r.err != nil && r.err.uncatchable() {
 		co.status = "dead"
 		panic(r.err)
 	}

@@ -2,6 +2,8 @@ package leia
 
 import (
 	"sort"
+
+	"github.com/harnlang/harn-check/runtime/execution"
 )
 
 // ctrl is how a statement ends: normally, or by break, continue, return or
@@ -114,18 +116,20 @@ type Thread struct {
 	nret   int
 	r2     [2]Value
 
-	countdown  int
+	// run is the run the thread belongs to, meter counts its steps.
+	run   *execution.Run
+	meter execution.Meter
+	// goroutine numbers a thread started by `go` (0: the main program or
+	// a coroutine); a goroutine unwinds quietly when its run is over.
+	goroutine  int64
 	co         *Coroutine
 	gotoTarget *labelInfo
 }
 
-const (
-	tickInterval   = 1024
-	firstChunkSize = 1024
-)
+const firstChunkSize = 1024
 
 func newThread(in *Interp) *Thread {
-	th := &Thread{in: in, rets: make([]Value, 8), countdown: tickInterval}
+	th := &Thread{in: in, rets: make([]Value, 8), run: in.run, meter: execution.NewMeter(in.run)}
 	th.chunks = [][]Value{make([]Value, firstChunkSize)}
 	th.stk = th.chunks[0]
 	th.frames = []*frame{{th: th}}
@@ -229,8 +233,7 @@ func (th *Thread) current() *frame { return th.frames[th.depth] }
 
 // runFrame runs fr's body and pops it; results are in th.rets[:th.nret].
 func (th *Thread) runFrame(fr *frame, p *Proto) {
-	th.countdown--
-	if th.countdown < 0 {
+	if th.meter.Step() {
 		th.tick()
 	}
 	if len(p.capParams) > 0 {
@@ -352,11 +355,11 @@ func (th *Thread) runDefers(fr *frame) (err any) {
 }
 
 // protect runs f and returns the Leia error it raised, or nil. Coroutine
-// kills pass through, and so do cancellation and os.exit: a protected
-// call cannot swallow them.
+// kills pass through, and so do the run's stops (limits, cancellation,
+// deadlock) and os.exit: a protected call cannot swallow them.
 func (th *Thread) protect(f func()) (err *Error) {
 	err = th.protectAll(f)
-	if err != nil && (err.Kind == KindCancelled || err.Kind == KindExit) {
+	if err != nil && err.uncatchable() {
 		panic(err)
 	}
 	return err
@@ -478,7 +481,4 @@ func (th *Thread) tickAt(fr *frame, pos int32) {
 	th.tick()
 }
 
-func (th *Thread) tick() {
-	th.countdown = tickInterval
-	th.in.tick(th)
-}
+func (th *Thread) tick() { th.in.tick(th) }

@@ -20,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn-check/runtime/evaluate"
+	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
 )
 
@@ -45,8 +46,10 @@ type Env struct {
 	LLMMockReplay string
 	// Seed makes the program's randomness deterministic when set.
 	Seed *uint64
-	// MaxSteps bounds the run's loop iterations and calls (0 = none).
-	MaxSteps int64
+	// Limits bound the run (steps, wall time, memory, live tasks; the
+	// zero value bounds nothing, the CLI passes execution.Defaults or
+	// the user's flags).
+	Limits execution.Limits
 	// Evaluation configures harness.llm.evaluate* (route catalog, tape,
 	// journal, ledger); nil uses the harn.toml found above the program.
 	// The runtime adds the program's credentials lookup and network grant.

@@ -1,6 +1,8 @@
 package ai_test
 
 import (
+	"github.com/harnlang/harn-check/runtime/execution"
+
 	"bytes"
 	"context"
 	"errors"
@@ -70,7 +72,7 @@ func runLeia(t *testing.T, src string, p llm.TurnProvider, files map[string]stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := leia.New(leia.Options{Stdout: &e.out, Host: h, MaxSteps: 10_000_000})
+	in := leia.New(leia.Options{Stdout: &e.out, Host: h, Limits: execution.Limits{Steps: 10_000_000}})
 	cfg := ai.Config{Provider: p, Trace: &e.trace, Dir: e.dir, Host: h, Source: "mock"}
 	e.rt = ai.Install(in, cfg)
 	path := filepath.Join(e.dir, "main.leia")

@@ -1,6 +1,8 @@
 package ai
 
 import (
+	"github.com/harnlang/harn-check/runtime/execution"
+
 	"bytes"
 	"context"
 	"strings"
@@ -75,7 +77,7 @@ func run3(t *testing.T, src string, p llm.TurnProvider) run3Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := leia.New(leia.Options{Stdout: &out, Stderr: &out, Host: h, MaxSteps: 50_000_000})
+	in := leia.New(leia.Options{Stdout: &out, Stderr: &out, Host: h, Limits: execution.Limits{Steps: 50_000_000}})
 	log := &traceLog{}
 	Install(in, Config{Provider: p, Trace: log, Source: "mock", Host: h})
 	chunk, err := in.Compile("test.leia", []byte(src))

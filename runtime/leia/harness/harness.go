@@ -20,6 +20,7 @@ import (
 	"github.com/harnlang/harn-check/grammar/leia/ast"
 	"github.com/harnlang/harn-check/grammar/leia/binding"
 	"github.com/harnlang/harn-check/lang/leia/semantic"
+	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
 	"github.com/harnlang/harn-check/runtime/leia"
 	"github.com/harnlang/harn-check/runtime/leia/ai"
@@ -52,10 +53,9 @@ type Options struct {
 	TempDir string
 	// Seed makes programs' randomness deterministic.
 	Seed *uint64
-	// CaseTimeout bounds each case (0: none).
-	CaseTimeout time.Duration
-	// MaxSteps bounds each case's loop iterations and calls (0: none).
-	MaxSteps int64
+	// Limits bound each case (steps, wall time, memory, goroutines; the
+	// zero value bounds nothing).
+	Limits execution.Limits
 	// Stdout receives what cases print (default io.Discard): never the
 	// report, which stays free of program output.
 	Stdout io.Writer
@@ -515,11 +515,6 @@ func runCase(ctx context.Context, opts Options, mp *modelPlan, j *job) {
 		}
 		c.DurationMS = opts.Now().Sub(start).Milliseconds()
 	}()
-	if opts.CaseTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.CaseTimeout)
-		defer cancel()
-	}
 	dir := filepath.Dir(j.path)
 	h, err := host.New(host.Config{Root: dir, TempDir: opts.TempDir, Grants: opts.Grants, Seed: opts.Seed, Stdout: opts.Stdout, Stderr: opts.Stdout, Stdin: strings.NewReader("")})
 	if err != nil {
@@ -527,7 +522,7 @@ func runCase(ctx context.Context, opts Options, mp *modelPlan, j *job) {
 		return
 	}
 	in := leia.New(leia.Options{Stdout: opts.Stdout, Stderr: opts.Stdout, Stdin: strings.NewReader(""), ScriptName: j.path,
-		MaxSteps: opts.MaxSteps, Host: h, Modules: leia.HostModules(h)})
+		Limits: opts.Limits, Host: h, Modules: leia.HostModules(h)})
 	rt := ai.Install(in, mp.config(h, j.path))
 	col := newCollector(rt, h, dir, opts.Now)
 	in.RegisterModule("eval", col.module())
