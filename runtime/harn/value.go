@@ -211,7 +211,7 @@ func (v Value) TypeName() string {
 // share marks v's container shared, if it is one, and returns v. Every
 // read that lets a container escape to a second owner goes through it, so
 // that the next in-place update of either owner copies first (copy on
-// write). Only one goroutine runs program code at a time (see sched.go),
+// write). Only one goroutine runs program code at a time (the run's Turn),
 // so the flags need no synchronisation.
 func share(v Value) Value {
 	switch v.k {
