@@ -103,25 +103,26 @@ func (f limitFlag) String() string {
 func (f limitFlag) Set(s string) error {
 	var v int64
 	var err error
+	want := "a whole number"
 	switch {
 	case strings.TrimSpace(s) == "0":
 	case f.r == execution.Time:
+		want = "a duration such as 30s, 2m or 1h30m"
 		var d time.Duration
-		d, err = time.ParseDuration(s)
-		if err == nil && d < 0 {
-			err = fmt.Errorf("negative duration")
+		if d, err = time.ParseDuration(s); err == nil && d < 0 {
+			err = errors.New("negative")
 		}
 		v = int64(d)
 	case f.r == execution.Memory:
+		want = "a size such as 512MiB or 2GiB"
 		v, err = limits.ParseSize(s)
 	default:
-		v, err = strconv.ParseInt(s, 10, 64)
-		if err == nil && v < 0 {
-			err = fmt.Errorf("negative count")
+		if v, err = strconv.ParseInt(s, 10, 64); err == nil && v < 0 {
+			err = errors.New("negative")
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("%v (0 switches the limit off)", err)
+		return fmt.Errorf("want %s, or 0 for no limit", want)
 	}
 	f.l.Set(f.r, v)
 	return nil

@@ -21,7 +21,9 @@ type Options struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Stdin  io.Reader
-	// MaxDepth bounds nested Leia calls (default 200000); deeper
+	// MaxDepth bounds nested Leia calls (default 100000: each call
+	// nests on the Go stack, and 100,000 of them fit the CLI's default
+	// memory budget, where 200,000 need a 256 MiB stack); deeper
 	// recursion is a "stack overflow" runtime error, never a Go stack
 	// overflow.
 	MaxDepth int
@@ -150,7 +152,7 @@ func (in *Interp) mainDir() string {
 func New(opts Options) *Interp {
 	in := &Interp{opts: opts, maxDepth: opts.MaxDepth, debug: opts.Debug}
 	if in.maxDepth <= 0 {
-		in.maxDepth = 200000
+		in.maxDepth = 100000
 	}
 	in.maxString = opts.MaxStringBytes
 	if in.maxString <= 0 {
