@@ -1,6 +1,8 @@
 package ai_test
 
 import (
+	"github.com/harnlang/harn-check/runtime/execution"
+
 	"context"
 	"encoding/json"
 	"io"
@@ -63,7 +65,7 @@ func runLive(t *testing.T, src string) (string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := leia.New(leia.Options{Stdout: &out, Host: h, MaxSteps: 10_000_000})
+	in := leia.New(leia.Options{Stdout: &out, Host: h, Limits: execution.Limits{Steps: 10_000_000}})
 	ai.Install(in, ai.Config{Factory: ai.LiveFactory(h), Dir: dir, Host: h, Source: "live"})
 	chunk, err := in.Compile(filepath.Join(dir, "main.leia"), []byte(src))
 	if err != nil {
