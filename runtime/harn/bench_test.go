@@ -2,6 +2,7 @@ package harn
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -22,11 +23,17 @@ import (
 // Harn side is written the way Harn is written: lists grow with push,
 // structs are values (a method returns a new one), closures capture by
 // value, so where Lua mutates in place Harn builds a new value.
-var harnComparisons = []struct {
+//
+// A program too slow for every test run has a quick variant (the same
+// program on smaller inputs) that TestComparisonChecksums runs instead.
+type harnComparison struct {
 	name      string
 	harn, lua string
 	want      int64
-}{
+	quick     *harnComparison
+}
+
+var harnComparisons = []harnComparison{
 	{"fib", `fn fib(n) {
   if n < 2 {
     return n
@@ -38,7 +45,7 @@ fn main() {
   return fib(25)
 }
 `, `local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
-return fib(25)`, 75025},
+return fib(25)`, 75025, nil},
 	{"loops", `fn main() {
   var s = 0
   for i in 1 to 300000 {
@@ -60,7 +67,7 @@ for i = 1, 300000 do
 end
 local n = 0
 while n < 100000 do n = n + 1 end
-return s + n`, 15000050000},
+return s + n`, 15000050000, nil},
 	{"string_build", `fn main() {
   var s = ""
   for i in 1 to 2000 {
@@ -78,7 +85,7 @@ for i = 1, 2000 do s = s .. "x" end
 local parts = {}
 for i = 1, 20000 do parts[#parts + 1] = tostring(i) end
 local joined = table.concat(parts, ",")
-return #s + #joined`, 110893},
+return #s + #joined`, 110893, nil},
 	{"list_dict_churn", `fn main() {
   var total = 0
   for r in 1 to 200 {
@@ -107,7 +114,7 @@ for r = 1, 200 do
     for i = 1, 200 do d["k" .. (i % 20)] = i end
     for i = 200, 1, -1 do total = total + t[i]; t[i] = nil end
 end
-return total`, 200 * 20100},
+return total`, 200 * 20100, nil},
 	{"closures", `fn make(k) {
   return { x -> x + k }
 }
@@ -134,7 +141,7 @@ end
 local inc = function(x) return x + 1 end
 local count = 0
 for i = 1, 200000 do count = inc(count) end
-return total + count`, 5000050000 + 100000 + 200000},
+return total + count`, 5000050000 + 100000 + 200000, nil},
 	{"method_calls", `struct Point {
   x: int
   y: int
@@ -170,7 +177,75 @@ for i = 1, 200000 do
     p:move(1)
     total = total + p:sum()
 end
-return total`, 20000100000 + 200000},
+return total`, 20000100000 + 200000, nil},
+	withQuick(sortComparison(1000000, 200000, 3222136579), sortComparison(10000, 2000, 3233107476)),
+	withQuick(recursionComparison(9000, 250), recursionComparison(9000, 5)),
+}
+
+// sortComparison sorts n pseudo-random integers (Park-Miller, exact in
+// gopher-lua's float64 numbers) in the language's order, then m small
+// ones with a comparator (descending); the checksum adds the ends and
+// the middle of both results.
+func sortComparison(n, m int, want int64) harnComparison {
+	harn := fmt.Sprintf(`fn main() {
+  var xs = []
+  var x = 1
+  for i in 1 to %[1]d {
+    x = (x * 16807) %% 2147483647
+    xs = xs.push(x)
+  }
+  let s = xs.sort()
+  var ys = []
+  for i in 1 to %[2]d {
+    x = (x * 16807) %% 2147483647
+    ys = ys.push(x %% 1000)
+  }
+  let t = ys.sort({ a, b -> a > b })
+  return s[0] + s[%[3]d] + s[%[1]d - 1] + t[0] + t[%[2]d - 1]
+}
+`, n, m, n/2)
+	lua := fmt.Sprintf(`local xs = {}
+local x = 1
+for i = 1, %[1]d do x = (x * 16807) %% 2147483647; xs[i] = x end
+table.sort(xs)
+local ys = {}
+for i = 1, %[2]d do x = (x * 16807) %% 2147483647; ys[i] = x %% 1000 end
+table.sort(ys, function(a, b) return a > b end)
+return xs[1] + xs[%[3]d + 1] + xs[%[1]d] + ys[1] + ys[%[2]d]`, n, m, n/2)
+	return harnComparison{name: "sort", harn: harn, lua: lua, want: want}
+}
+
+func withQuick(c, quick harnComparison) harnComparison {
+	c.quick = &quick
+	return c
+}
+
+// recursionComparison recurses depth deep (not a tail call), rounds
+// times; the checksum is the sum of the depths reached.
+func recursionComparison(depth, rounds int) harnComparison {
+	return harnComparison{
+		name: fmt.Sprintf("recursion_%d", depth),
+		harn: fmt.Sprintf(`fn down(n) {
+  if n == 0 {
+    return 0
+  }
+  return down(n - 1) + 1
+}
+
+fn main() {
+  var s = 0
+  for i in 1 to %d {
+    s = s + down(%d)
+  }
+  return s
+}
+`, rounds, depth),
+		lua: fmt.Sprintf(`local function down(n) if n == 0 then return 0 end return down(n - 1) + 1 end
+local s = 0
+for i = 1, %d do s = s + down(%d) end
+return s`, rounds, depth),
+		want: int64(depth) * int64(rounds),
+	}
 }
 
 // harnProgram is a comparison program loaded once: its top level has run
@@ -226,9 +301,10 @@ func (p *harnProgram) run(tb testing.TB) int64 {
 }
 
 // newLua gives gopher-lua a registry large enough for the programs
-// (table.concat of 20,000 strings overflows its default).
+// (table.concat of 20,000 strings overflows its default) and a call
+// stack deep enough for the recursion programs.
 func newLua() *lua.LState {
-	return lua.NewState(lua.Options{RegistrySize: 256 * 1024, RegistryMaxSize: 1024 * 1024})
+	return lua.NewState(lua.Options{RegistrySize: 256 * 1024, RegistryMaxSize: 4 * 1024 * 1024, CallStackSize: 200000})
 }
 
 func runLua(tb testing.TB, L *lua.LState, fn *lua.LFunction) int64 {
@@ -274,6 +350,9 @@ func BenchmarkCompare(b *testing.B) {
 // test run: both interpreters compute the documented checksum.
 func TestComparisonChecksums(t *testing.T) {
 	for _, c := range harnComparisons {
+		if c.quick != nil {
+			c = *c.quick
+		}
 		if got := loadHarn(t, c.name, c.harn).run(t); got != c.want {
 			t.Errorf("%s: harn checksum %d, want %d", c.name, got, c.want)
 		}
@@ -291,48 +370,53 @@ func TestComparisonChecksums(t *testing.T) {
 
 // TestCompareRatios prints the Harn/gopher-lua time ratio of each
 // comparison program, alternating which side goes first round by round so
-// both see the same machine load (the table in BENCHMARKS.md). It runs
-// only with HARN_BENCH_COMPARE=1 and asserts nothing about speed.
+// both see the same machine load (the table in BENCHMARKS.md): the median
+// times, the median of the per-round ratios and the ratio of the best
+// times. It runs only with HARN_BENCH_COMPARE=1 (one program:
+// -run TestCompareRatios/sort) and asserts nothing about speed.
 func TestCompareRatios(t *testing.T) {
 	if os.Getenv("HARN_BENCH_COMPARE") != "1" {
 		t.Skip("set HARN_BENCH_COMPARE=1 to measure the ratios against gopher-lua")
 	}
 	const rounds = 9
+	t.Log("| program | Harn median ms | gopher-lua median ms | ratio (median) | ratio (best) |")
 	for _, c := range harnComparisons {
-		p := loadHarn(t, c.name, c.harn)
-		L := newLua()
-		fn, err := L.LoadString(c.lua)
-		if err != nil {
-			t.Fatal(err)
-		}
-		timeHarn := func() time.Duration {
-			start := time.Now()
-			p.run(t)
-			return time.Since(start)
-		}
-		timeLua := func() time.Duration {
-			start := time.Now()
-			runLua(t, L, fn)
-			return time.Since(start)
-		}
-		timeHarn() // warm up both
-		timeLua()
-		var hs, ls, ratios []float64
-		for r := 0; r < rounds; r++ {
-			var h, l time.Duration
-			if r%2 == 0 {
-				h, l = timeHarn(), timeLua()
-			} else {
-				l, h = timeLua(), timeHarn()
+		t.Run(c.name, func(t *testing.T) {
+			p := loadHarn(t, c.name, c.harn)
+			L := newLua()
+			defer L.Close()
+			fn, err := L.LoadString(c.lua)
+			if err != nil {
+				t.Fatal(err)
 			}
-			hs = append(hs, float64(h.Microseconds())/1000)
-			ls = append(ls, float64(l.Microseconds())/1000)
-			ratios = append(ratios, float64(h)/float64(l))
-		}
-		L.Close()
-		sort.Float64s(hs)
-		sort.Float64s(ls)
-		sort.Float64s(ratios)
-		t.Logf("| %s | %.1f | %.1f | %.2f | %.2f |", c.name, hs[0], ls[0], hs[0]/ls[0], ratios[len(ratios)/2])
+			timeHarn := func() time.Duration {
+				start := time.Now()
+				p.run(t)
+				return time.Since(start)
+			}
+			timeLua := func() time.Duration {
+				start := time.Now()
+				runLua(t, L, fn)
+				return time.Since(start)
+			}
+			timeHarn() // warm up both
+			timeLua()
+			var hs, ls, ratios []float64
+			for r := 0; r < rounds; r++ {
+				var h, l time.Duration
+				if r%2 == 0 {
+					h, l = timeHarn(), timeLua()
+				} else {
+					l, h = timeLua(), timeHarn()
+				}
+				hs = append(hs, float64(h.Microseconds())/1000)
+				ls = append(ls, float64(l.Microseconds())/1000)
+				ratios = append(ratios, float64(h)/float64(l))
+			}
+			sort.Float64s(hs)
+			sort.Float64s(ls)
+			sort.Float64s(ratios)
+			t.Logf("| %s | %.1f | %.1f | %.2f | %.2f |", c.name, hs[rounds/2], ls[rounds/2], ratios[rounds/2], hs[0]/ls[0])
+		})
 	}
 }

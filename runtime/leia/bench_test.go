@@ -2,6 +2,7 @@ package leia
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"sort"
@@ -14,15 +15,20 @@ import (
 // The comparison benchmarks run the same algorithm as a Leia program on
 // this interpreter and as a Lua program on github.com/yuin/gopher-lua, in
 // one process and one run, so their ratio is meaningful (BENCHMARKS.md).
-// Each program returns a checksum that both sides must agree on.
-var comparisons = []struct {
+// Each program returns a checksum that both sides must agree on. A
+// program too slow for every test run has a quick variant (the same
+// program on smaller inputs) that TestComparisonChecksums runs instead.
+type comparison struct {
 	name      string
 	leia, lua string
 	want      int64
-}{
+	quick     *comparison
+}
+
+var comparisons = []comparison{
 	{"fib", `func fib(n) { if n < 2 { return n }; return fib(n - 1) + fib(n - 2) }
 return fib(25)`, `local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
-return fib(25)`, 75025},
+return fib(25)`, 75025, nil},
 	{"loops", `s := 0
 for i := 1; i <= 300000; i++ {
     if i % 3 == 0 { s = s + i } else { s = s - 1 }
@@ -35,7 +41,7 @@ for i = 1, 300000 do
 end
 local n = 0
 while n < 100000 do n = n + 1 end
-return s + n`, 15000050000},
+return s + n`, 15000050000, nil},
 	{"string_build", `s := ""
 for i := 1; i <= 2000; i++ { s = s .. "x" }
 parts := {}
@@ -46,7 +52,7 @@ for i = 1, 2000 do s = s .. "x" end
 local parts = {}
 for i = 1, 20000 do parts[#parts + 1] = tostring(i) end
 local joined = table.concat(parts, ",")
-return #s + #joined`, 110893},
+return #s + #joined`, 110893, nil},
 	{"table_churn", `total := 0
 for r := 1; r <= 200; r++ {
     t := {}
@@ -61,7 +67,7 @@ for r = 1, 200 do
     for i = 1, 200 do t["k" .. (i % 20)] = i end
     for i = 200, 1, -1 do total = total + t[i]; t[i] = nil end
 end
-return total`, 200 * 20100},
+return total`, 200 * 20100, nil},
 	{"closures", `func make(k) { return func(x) { return x + k } }
 total := 0
 for i := 1; i <= 100000; i++ {
@@ -80,7 +86,7 @@ end
 local count = 0
 local inc = function() count = count + 1 end
 for i = 1, 200000 do inc() end
-return total + count`, 5000050000 + 100000 + 200000},
+return total + count`, 5000050000 + 100000 + 200000, nil},
 	{"method_calls", `Point := {}
 Point.__index = Point
 Point.new = func(x, y) { return setmetatable({x: x, y: y}, Point) }
@@ -103,7 +109,56 @@ for i = 1, 200000 do
     p:move(1)
     total = total + p:sum()
 end
-return total`, 20000100000 + 200000},
+return total`, 20000100000 + 200000, nil},
+	withQuick(sortComparison(1000000, 200000, 3222136579), sortComparison(10000, 2000, 3233107476)),
+	withQuick(recursionComparison(9000, 250), recursionComparison(9000, 5)),
+	withQuick(recursionComparison(100000, 20), recursionComparison(20000, 1)),
+}
+
+// sortComparison sorts n pseudo-random integers (Park-Miller, exact in
+// gopher-lua's float64 numbers) in the language's order, then m small
+// ones with a comparator (descending); the checksum adds the ends and
+// the middle of both results. The Harn suite runs the same program.
+func sortComparison(n, m int, want int64) comparison {
+	leia := fmt.Sprintf(`xs := {}
+x := 1
+for i := 1; i <= %[1]d; i++ { x = (x * 16807) %% 2147483647; xs[i] = x }
+table.sort(xs)
+ys := {}
+for i := 1; i <= %[2]d; i++ { x = (x * 16807) %% 2147483647; ys[i] = x %% 1000 }
+table.sort(ys, func(a, b) { return a > b })
+return xs[1] + xs[%[3]d + 1] + xs[%[1]d] + ys[1] + ys[%[2]d]`, n, m, n/2)
+	lua := fmt.Sprintf(`local xs = {}
+local x = 1
+for i = 1, %[1]d do x = (x * 16807) %% 2147483647; xs[i] = x end
+table.sort(xs)
+local ys = {}
+for i = 1, %[2]d do x = (x * 16807) %% 2147483647; ys[i] = x %% 1000 end
+table.sort(ys, function(a, b) return a > b end)
+return xs[1] + xs[%[3]d + 1] + xs[%[1]d] + ys[1] + ys[%[2]d]`, n, m, n/2)
+	return comparison{name: "sort", leia: leia, lua: lua, want: want}
+}
+
+// recursionComparison recurses depth deep (not a tail call), rounds
+// times; the checksum is the sum of the depths reached.
+func recursionComparison(depth, rounds int) comparison {
+	return comparison{
+		name: fmt.Sprintf("recursion_%d", depth),
+		leia: fmt.Sprintf(`func down(n) { if n == 0 { return 0 }; return down(n - 1) + 1 }
+s := 0
+for i := 1; i <= %d; i++ { s = s + down(%d) }
+return s`, rounds, depth),
+		lua: fmt.Sprintf(`local function down(n) if n == 0 then return 0 end return down(n - 1) + 1 end
+local s = 0
+for i = 1, %d do s = s + down(%d) end
+return s`, rounds, depth),
+		want: int64(depth) * int64(rounds),
+	}
+}
+
+func withQuick(c, quick comparison) comparison {
+	c.quick = &quick
+	return c
 }
 
 func BenchmarkCompare(b *testing.B) {
@@ -152,6 +207,9 @@ func BenchmarkCompare(b *testing.B) {
 // normal test run: both interpreters compute the documented checksum.
 func TestComparisonChecksums(t *testing.T) {
 	for _, c := range comparisons {
+		if c.quick != nil {
+			c = *c.quick
+		}
 		in := New(Options{Stdout: io.Discard})
 		chunk, err := in.Compile(c.name+".leia", []byte(c.leia))
 		if err != nil {
@@ -176,65 +234,73 @@ func TestComparisonChecksums(t *testing.T) {
 }
 
 // newLuaState gives gopher-lua a registry large enough for the programs
-// (table.concat of 20,000 strings overflows its default).
+// (table.concat of 20,000 strings overflows its default) and a call
+// stack deep enough for the recursion programs.
 func newLuaState() *lua.LState {
-	return lua.NewState(lua.Options{RegistrySize: 256 * 1024, RegistryMaxSize: 1024 * 1024})
+	return lua.NewState(lua.Options{RegistrySize: 256 * 1024, RegistryMaxSize: 4 * 1024 * 1024, CallStackSize: 200000})
 }
 
 // TestCompareRatios prints the Leia/gopher-lua time ratio of each
 // comparison program, alternating the two sides round by round so both
-// see the same machine load (the table in BENCHMARKS.md). It runs only
-// with LEIA_BENCH_COMPARE=1 and asserts nothing about speed.
+// see the same machine load (the table in BENCHMARKS.md): the median
+// times, the median of the per-round ratios and the ratio of the best
+// times. It runs only with LEIA_BENCH_COMPARE=1 (one program:
+// -run TestCompareRatios/sort) and asserts nothing about speed.
 func TestCompareRatios(t *testing.T) {
 	if os.Getenv("LEIA_BENCH_COMPARE") != "1" {
 		t.Skip("set LEIA_BENCH_COMPARE=1 to measure the ratios against gopher-lua")
 	}
 	const rounds = 9
+	t.Log("| program | Leia median ms | gopher-lua median ms | ratio (median) | ratio (best) |")
 	for _, c := range comparisons {
-		in := New(Options{Stdout: io.Discard})
-		chunk, err := in.Compile(c.name+".leia", []byte(c.leia))
-		if err != nil {
-			t.Fatal(err)
-		}
-		L := newLuaState()
-		fn, err := L.LoadString(c.lua)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runLeia := func() time.Duration {
-			start := time.Now()
-			if _, err := in.Call(context.Background(), closureValue(&Closure{proto: chunk.main})); err != nil {
+		t.Run(c.name, func(t *testing.T) {
+			in := New(Options{Stdout: io.Discard})
+			chunk, err := in.Compile(c.name+".leia", []byte(c.leia))
+			if err != nil {
 				t.Fatal(err)
 			}
-			return time.Since(start)
-		}
-		runLua := func() time.Duration {
-			start := time.Now()
-			L.Push(fn)
-			if err := L.PCall(0, 1, nil); err != nil {
+			L := newLuaState()
+			defer L.Close()
+			fn, err := L.LoadString(c.lua)
+			if err != nil {
 				t.Fatal(err)
 			}
-			L.Pop(1)
-			return time.Since(start)
-		}
-		runLeia()
-		runLua()
-		var ratios []float64
-		bestLeia, bestLua := time.Hour, time.Hour
-		for r := 0; r < rounds; r++ {
-			var a, b time.Duration
-			if r%2 == 0 {
-				a = runLeia()
-				b = runLua()
-			} else {
-				b = runLua()
-				a = runLeia()
+			runLeia := func() time.Duration {
+				start := time.Now()
+				if _, err := in.Call(context.Background(), closureValue(&Closure{proto: chunk.main})); err != nil {
+					t.Fatal(err)
+				}
+				return time.Since(start)
 			}
-			bestLeia, bestLua = min(bestLeia, a), min(bestLua, b)
-			ratios = append(ratios, float64(a)/float64(b))
-		}
-		L.Close()
-		sort.Float64s(ratios)
-		t.Logf("| %s | %.1f | %.1f | %.2f | %.2f |", c.name, float64(bestLeia.Microseconds())/1000, float64(bestLua.Microseconds())/1000, float64(bestLeia)/float64(bestLua), ratios[rounds/2])
+			runLua := func() time.Duration {
+				start := time.Now()
+				L.Push(fn)
+				if err := L.PCall(0, 1, nil); err != nil {
+					t.Fatal(err)
+				}
+				L.Pop(1)
+				return time.Since(start)
+			}
+			runLeia()
+			runLua()
+			var as, bs, ratios []float64
+			for r := 0; r < rounds; r++ {
+				var a, b time.Duration
+				if r%2 == 0 {
+					a = runLeia()
+					b = runLua()
+				} else {
+					b = runLua()
+					a = runLeia()
+				}
+				as = append(as, float64(a.Microseconds())/1000)
+				bs = append(bs, float64(b.Microseconds())/1000)
+				ratios = append(ratios, float64(a)/float64(b))
+			}
+			sort.Float64s(as)
+			sort.Float64s(bs)
+			sort.Float64s(ratios)
+			t.Logf("| %s | %.1f | %.1f | %.2f | %.2f |", c.name, as[rounds/2], bs[rounds/2], ratios[rounds/2], as[0]/bs[0])
+		})
 	}
 }
