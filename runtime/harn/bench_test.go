@@ -12,6 +12,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/harnlang/harn-check/internal/benchprog"
 	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
 )
@@ -182,70 +183,21 @@ return total`, 20000100000 + 200000, nil},
 	withQuick(recursionComparison(9000, 250), recursionComparison(9000, 5)),
 }
 
-// sortComparison sorts n pseudo-random integers (Park-Miller, exact in
-// gopher-lua's float64 numbers) in the language's order, then m small
-// ones with a comparator (descending); the checksum adds the ends and
-// the middle of both results.
+// sortComparison and recursionComparison are the workloads of
+// internal/benchprog (shared with the Leia and whole-process suites).
 func sortComparison(n, m int, want int64) harnComparison {
-	harn := fmt.Sprintf(`fn main() {
-  var xs = []
-  var x = 1
-  for i in 1 to %[1]d {
-    x = (x * 16807) %% 2147483647
-    xs = xs.push(x)
-  }
-  let s = xs.sort()
-  var ys = []
-  for i in 1 to %[2]d {
-    x = (x * 16807) %% 2147483647
-    ys = ys.push(x %% 1000)
-  }
-  let t = ys.sort({ a, b -> a > b })
-  return s[0] + s[%[3]d] + s[%[1]d - 1] + t[0] + t[%[2]d - 1]
+	return harnComparison{name: "sort", want: want,
+		harn: benchprog.Sort(benchprog.Harn, n, m, false), lua: benchprog.Sort(benchprog.Lua, n, m, false)}
 }
-`, n, m, n/2)
-	lua := fmt.Sprintf(`local xs = {}
-local x = 1
-for i = 1, %[1]d do x = (x * 16807) %% 2147483647; xs[i] = x end
-table.sort(xs)
-local ys = {}
-for i = 1, %[2]d do x = (x * 16807) %% 2147483647; ys[i] = x %% 1000 end
-table.sort(ys, function(a, b) return a > b end)
-return xs[1] + xs[%[3]d + 1] + xs[%[1]d] + ys[1] + ys[%[2]d]`, n, m, n/2)
-	return harnComparison{name: "sort", harn: harn, lua: lua, want: want}
+
+func recursionComparison(depth, rounds int) harnComparison {
+	return harnComparison{name: fmt.Sprintf("recursion_%d", depth), want: int64(depth) * int64(rounds),
+		harn: benchprog.Recursion(benchprog.Harn, depth, rounds, false), lua: benchprog.Recursion(benchprog.Lua, depth, rounds, false)}
 }
 
 func withQuick(c, quick harnComparison) harnComparison {
 	c.quick = &quick
 	return c
-}
-
-// recursionComparison recurses depth deep (not a tail call), rounds
-// times; the checksum is the sum of the depths reached.
-func recursionComparison(depth, rounds int) harnComparison {
-	return harnComparison{
-		name: fmt.Sprintf("recursion_%d", depth),
-		harn: fmt.Sprintf(`fn down(n) {
-  if n == 0 {
-    return 0
-  }
-  return down(n - 1) + 1
-}
-
-fn main() {
-  var s = 0
-  for i in 1 to %d {
-    s = s + down(%d)
-  }
-  return s
-}
-`, rounds, depth),
-		lua: fmt.Sprintf(`local function down(n) if n == 0 then return 0 end return down(n - 1) + 1 end
-local s = 0
-for i = 1, %d do s = s + down(%d) end
-return s`, rounds, depth),
-		want: int64(depth) * int64(rounds),
-	}
 }
 
 // harnProgram is a comparison program loaded once: its top level has run

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/harnlang/harn-check/internal/benchprog"
 )
 
 // The comparison benchmarks run the same algorithm as a Leia program on
@@ -115,45 +117,16 @@ return total`, 20000100000 + 200000, nil},
 	withQuick(recursionComparison(100000, 20), recursionComparison(20000, 1)),
 }
 
-// sortComparison sorts n pseudo-random integers (Park-Miller, exact in
-// gopher-lua's float64 numbers) in the language's order, then m small
-// ones with a comparator (descending); the checksum adds the ends and
-// the middle of both results. The Harn suite runs the same program.
+// sortComparison and recursionComparison are the workloads of
+// internal/benchprog (shared with the Harn and whole-process suites).
 func sortComparison(n, m int, want int64) comparison {
-	leia := fmt.Sprintf(`xs := {}
-x := 1
-for i := 1; i <= %[1]d; i++ { x = (x * 16807) %% 2147483647; xs[i] = x }
-table.sort(xs)
-ys := {}
-for i := 1; i <= %[2]d; i++ { x = (x * 16807) %% 2147483647; ys[i] = x %% 1000 }
-table.sort(ys, func(a, b) { return a > b })
-return xs[1] + xs[%[3]d + 1] + xs[%[1]d] + ys[1] + ys[%[2]d]`, n, m, n/2)
-	lua := fmt.Sprintf(`local xs = {}
-local x = 1
-for i = 1, %[1]d do x = (x * 16807) %% 2147483647; xs[i] = x end
-table.sort(xs)
-local ys = {}
-for i = 1, %[2]d do x = (x * 16807) %% 2147483647; ys[i] = x %% 1000 end
-table.sort(ys, function(a, b) return a > b end)
-return xs[1] + xs[%[3]d + 1] + xs[%[1]d] + ys[1] + ys[%[2]d]`, n, m, n/2)
-	return comparison{name: "sort", leia: leia, lua: lua, want: want}
+	return comparison{name: "sort", want: want,
+		leia: benchprog.Sort(benchprog.Leia, n, m, false), lua: benchprog.Sort(benchprog.Lua, n, m, false)}
 }
 
-// recursionComparison recurses depth deep (not a tail call), rounds
-// times; the checksum is the sum of the depths reached.
 func recursionComparison(depth, rounds int) comparison {
-	return comparison{
-		name: fmt.Sprintf("recursion_%d", depth),
-		leia: fmt.Sprintf(`func down(n) { if n == 0 { return 0 }; return down(n - 1) + 1 }
-s := 0
-for i := 1; i <= %d; i++ { s = s + down(%d) }
-return s`, rounds, depth),
-		lua: fmt.Sprintf(`local function down(n) if n == 0 then return 0 end return down(n - 1) + 1 end
-local s = 0
-for i = 1, %d do s = s + down(%d) end
-return s`, rounds, depth),
-		want: int64(depth) * int64(rounds),
-	}
+	return comparison{name: fmt.Sprintf("recursion_%d", depth), want: int64(depth) * int64(rounds),
+		leia: benchprog.Recursion(benchprog.Leia, depth, rounds, false), lua: benchprog.Recursion(benchprog.Lua, depth, rounds, false)}
 }
 
 func withQuick(c, quick comparison) comparison {

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn-check/internal/benchprog"
+)
+
+// TestProcessBenchmarks is the whole-process half of the comparison with
+// gopher-lua (BENCHMARKS.md, "Whole processes"): start-up, sorting and
+// deep recursion as a user runs them, `harn-check run FILE` against
+// gopher-lua v1.1.2 running the same algorithm (testdata/luarun, which
+// opens the standard libraries as glua does). Both binaries are built
+// fresh; the two commands alternate, which goes first changing round by
+// round, so both see the same load; each row gives median wall times, the
+// median of the per-round ratios and the peak RSS of each side (the
+// largest of the rounds). Both sides must print the same checksum.
+//
+// It runs only with HARN_BENCH_PROCESS=1 (one row:
+// -run TestProcessBenchmarks/sort) and asserts nothing about speed or
+// memory.
+func TestProcessBenchmarks(t *testing.T) {
+	if os.Getenv("HARN_BENCH_PROCESS") != "1" {
+		t.Skip("set HARN_BENCH_PROCESS=1 to measure whole processes against gopher-lua")
+	}
+	dir := t.TempDir()
+	ours := filepath.Join(dir, "harn-check")
+	ref := filepath.Join(dir, "luarun")
+	for _, b := range [][2]string{{ours, "."}, {ref, "./testdata/luarun"}} {
+		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", b[1], err, out)
+		}
+	}
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	type row struct {
+		name   string
+		ours   []string
+		lua    string
+		rounds int
+	}
+	var rows []row
+	for _, lang := range []benchprog.Lang{benchprog.Harn, benchprog.Leia} {
+		ext := string(lang)
+		hello := write("hello."+ext, benchprog.Hello(lang))
+		helloLua := write("hello.lua", benchprog.Hello(benchprog.Lua))
+		sortSrc := write("sort."+ext, benchprog.Sort(lang, 1000000, 200000, true))
+		sortLua := write("sort.lua", benchprog.Sort(benchprog.Lua, 1000000, 200000, true))
+		rec := write("recursion_9000."+ext, benchprog.Recursion(lang, 9000, 250, true))
+		recLua := write("recursion_9000.lua", benchprog.Recursion(benchprog.Lua, 9000, 250, true))
+		rows = append(rows,
+			row{"hello_no_check/" + ext, []string{"run", "--no-check", hello}, helloLua, 21},
+			row{"hello_checked/" + ext, []string{"run", hello}, helloLua, 21},
+			row{"sort/" + ext, []string{"run", "--no-check", sortSrc}, sortLua, 5},
+			row{"recursion_9000/" + ext, []string{"run", "--no-check", rec}, recLua, 5},
+		)
+		if lang == benchprog.Leia {
+			deep := write("recursion_100000.leia", benchprog.Recursion(lang, 100000, 20, true))
+			deepLua := write("recursion_100000.lua", benchprog.Recursion(benchprog.Lua, 100000, 20, true))
+			rows = append(rows, row{"recursion_100000/leia", []string{"run", "--no-check", deep}, deepLua, 5})
+		}
+	}
+	t.Log("| workload | ours median ms | gopher-lua median ms | ratio (median) | ours peak MiB | gopher-lua peak MiB |")
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			a := exec.Command(ours, r.ours...)
+			b := exec.Command(ref, r.lua)
+			a.Dir, b.Dir = dir, dir
+			res := alternate(t, a, b, r.rounds)
+			t.Logf("| %s | %.1f | %.1f | %.2f | %.0f | %.0f |", r.name,
+				median(res.aWall), median(res.bWall), median(res.ratios), res.aPeak, res.bPeak)
+		})
+	}
+}
+
+type alternation struct {
+	aWall, bWall, ratios []float64 // ms, ms, a/b
+	aPeak, bPeak         float64   // MiB
+}
+
+// alternate runs a and b rounds times each after one warm-up each,
+// alternating which goes first, and checks that they print the same.
+func alternate(t *testing.T, a, b *exec.Cmd, rounds int) alternation {
+	t.Helper()
+	run := func(c *exec.Cmd) (ms, mib float64, out string) {
+		cmd := exec.Command(c.Path, c.Args[1:]...)
+		cmd.Dir = c.Dir
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		start := time.Now()
+		err := cmd.Run()
+		ms = float64(time.Since(start).Microseconds()) / 1000
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(c.Args, " "), err, stderr.Bytes())
+		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			mib = float64(ru.Maxrss) / 1024 // KiB on Linux
+		}
+		return ms, mib, stdout.String()
+	}
+	_, _, outA := run(a)
+	_, _, outB := run(b)
+	if outA != outB {
+		t.Fatalf("the two sides disagree:\n%s: %q\n%s: %q", strings.Join(a.Args, " "), outA, strings.Join(b.Args, " "), outB)
+	}
+	var res alternation
+	for i := 0; i < rounds; i++ {
+		var ams, amib, bms, bmib float64
+		if i%2 == 0 {
+			ams, amib, _ = run(a)
+			bms, bmib, _ = run(b)
+		} else {
+			bms, bmib, _ = run(b)
+			ams, amib, _ = run(a)
+		}
+		res.aWall = append(res.aWall, ams)
+		res.bWall = append(res.bWall, bms)
+		res.ratios = append(res.ratios, ams/bms)
+		res.aPeak, res.bPeak = max(res.aPeak, amib), max(res.bPeak, bmib)
+	}
+	return res
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
+}
