@@ -1,7 +1,6 @@
 package harn
 
 import (
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -319,31 +318,11 @@ func (th *thread) listMethod(recv Value, name string, args []Value) (Value, erro
 		}
 		return Nil, nil
 	case "sort":
-		out := append([]Value(nil), items...)
-		if isCallable(fn) {
-			var ferr error
-			sort.SliceStable(out, func(i, j int) bool {
-				if ferr != nil {
-					return false
-				}
-				r, err := th.callValue(fn, []Value{out[i], out[j]})
-				if err != nil {
-					ferr = err
-					return false
-				}
-				if r.k == KindBool {
-					return r.AsBool()
-				}
-				n, _ := r.Number()
-				return n < 0
-			})
-			if ferr != nil {
-				return Nil, ferr
-			}
-		} else {
-			sort.SliceStable(out, func(i, j int) bool { c, _ := Compare(out[i], out[j]); return c < 0 })
+		out, err := th.sortValues(items, fn)
+		if err != nil {
+			return Nil, err
 		}
-		return NewListValue(shareAll(out)), nil
+		return NewListValue(out), nil
 	case "sort_by":
 		if !isCallable(fn) {
 			return Nil, nil
@@ -356,11 +335,10 @@ func (th *thread) listMethod(recv Value, name string, args []Value) (Value, erro
 			}
 			keys[i] = k
 		}
-		idx := make([]int, len(items))
-		for i := range idx {
-			idx[i] = i
+		idx, err := th.sortIndexByKeys(keys)
+		if err != nil {
+			return Nil, err
 		}
-		sort.SliceStable(idx, func(a, b int) bool { c, _ := Compare(keys[idx[a]], keys[idx[b]]); return c < 0 })
 		out := make([]Value, len(items))
 		for i, j := range idx {
 			out[i] = share(items[j])

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"sort"
+
+	"github.com/harnlang/harn-check/internal/stablesort"
 )
 
 // bits (64-bit helpers), container (sets, queues, stacks, heaps) and
@@ -515,8 +517,7 @@ func openSort(in *Interp) {
 			if err != nil {
 				return nil, err
 			}
-			less := lessOf(t)
-			sort.SliceStable(l.arr, func(i, j int) bool { return less(l.arr[i], l.arr[j]) })
+			t.sortNatural(l.arr, false)
 			return t.Ret1(a[0]), nil
 		},
 		"desc": func(t *Thread, a []Value) ([]Value, error) {
@@ -524,8 +525,7 @@ func openSort(in *Interp) {
 			if err != nil {
 				return nil, err
 			}
-			less := lessOf(t)
-			sort.SliceStable(l.arr, func(i, j int) bool { return less(l.arr[j], l.arr[i]) })
+			t.sortNatural(l.arr, true)
 			return t.Ret1(a[0]), nil
 		},
 		"by": func(t *Thread, a []Value) ([]Value, error) {
@@ -537,7 +537,7 @@ func openSort(in *Interp) {
 			if err != nil {
 				return nil, err
 			}
-			sort.SliceStable(l.arr, func(i, j int) bool { return t.Call1(f, l.arr[i], l.arr[j]).Truthy() })
+			t.sortWith(l.arr, f)
 			return t.Ret1(a[0]), nil
 		},
 		"byKey": func(t *Thread, a []Value) ([]Value, error) {
@@ -558,7 +558,8 @@ func openSort(in *Interp) {
 				idx[i] = i
 			}
 			less := lessOf(t)
-			sort.SliceStable(idx, func(i, j int) bool { return less(keys[idx[i]], keys[idx[j]]) })
+			t.chargeSort(len(idx))
+			_ = stablesort.Sort(idx, func(i, j int) (bool, error) { return less(keys[i], keys[j]), nil })
 			vals := make([]Value, len(l.arr))
 			for i, k := range idx {
 				vals[i] = l.arr[k]

@@ -2,7 +2,6 @@ package leia
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -275,9 +274,6 @@ func tableMove(t *Thread, a []Value) ([]Value, error) {
 	return t.Ret1(dst), nil
 }
 
-// sortError carries an error out of sort.Sort's comparator.
-type sortError struct{ e any }
-
 func tableSort(t *Thread, a []Value) (rets []Value, err error) {
 	tb, err := CheckTable(a, 0, "sort")
 	if err != nil {
@@ -309,26 +305,11 @@ func tableSort(t *Thread, a []Value) (rets []Value, err error) {
 	} else {
 		copy(vals, tb.arr)
 	}
-	less := func(x, y Value) bool {
-		if cmp.k == KindNil {
-			if x.k == KindInt && y.k == KindInt {
-				return int64(x.n) < int64(y.n)
-			}
-			if x.k == KindString && y.k == KindString {
-				return x.AsString() < y.AsString()
-			}
-			return t.less(x, y, -1)
-		}
-		return t.call1At(cmp, -1, x, y).Truthy()
+	if cmp.k == KindNil {
+		t.sortNatural(vals, false)
+	} else {
+		t.sortWith(vals, cmp)
 	}
-	var bad bool
-	sort.SliceStable(vals, func(i, j int) bool {
-		if bad {
-			return false
-		}
-		return less(vals[i], vals[j])
-	})
-	_ = bad
 	if generic {
 		for i, v := range vals {
 			t.SetIndex(a[0], Int(int64(i+1)), v)
