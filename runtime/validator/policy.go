@@ -1,7 +1,6 @@
 package validator
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
@@ -12,7 +11,8 @@ import (
 	"sync"
 
 	toml "github.com/pelletier/go-toml/v2"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/harnlang/harn-check/runtime/jsonschema"
 )
 
 // OnError is the on_validator_error policy.
@@ -245,20 +245,11 @@ func CheckFormat(format, content string) error {
 // then skipped (fail-open), whatever on_validator_error says, so one bad
 // schema cannot make a run unable to finish.
 func CheckSchema(schema, content string) (ok bool, why string, compiled bool) {
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
+	sch, err := jsonschema.CompileJSON([]byte(schema))
 	if err != nil {
 		return true, err.Error(), false
 	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(noLoader{})
-	if err := c.AddResource(schemaURL, doc); err != nil {
-		return true, err.Error(), false
-	}
-	sch, err := c.Compile(schemaURL)
-	if err != nil {
-		return true, err.Error(), false
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(content)))
+	inst, err := jsonschema.DecodeJSON([]byte(content))
 	if err != nil {
 		return false, "the output is not JSON: " + err.Error(), true
 	}
@@ -266,15 +257,4 @@ func CheckSchema(schema, content string) (ok bool, why string, compiled bool) {
 		return false, err.Error(), true
 	}
 	return true, "", true
-}
-
-// schemaURL names the declared schema inside the compiler.
-const schemaURL = "urn:harn-check:output-schema"
-
-// noLoader refuses every external $ref: a schema never reads files or the
-// network.
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external schema %q is not loaded", url)
 }

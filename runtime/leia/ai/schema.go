@@ -7,11 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
-
+	"github.com/harnlang/harn-check/runtime/jsonschema"
 	"github.com/harnlang/harn-check/runtime/leia"
 )
 
@@ -35,7 +31,7 @@ import (
 // closed (additionalProperties false), as strict providers want.
 //
 // validate_output parses a string value as JSON, then checks it with the
-// JSON Schema library (github.com/santhosh-tekuri/jsonschema/v6) when the
+// JSON Schema validator (runtime/jsonschema) when the
 // schema is JSON Schema-like, else against the example shape as agents
 // do. Like upstream Leia and the agents' shape check it tolerates fields
 // the schema does not declare (additionalProperties: false is not
@@ -352,13 +348,7 @@ func ValidateOutput(value, schema leia.Value) (bool, string) {
 		return true, ""
 	}
 	doc := openObjects(ToGo(Schema(schema)), 0)
-	c := jsonschema.NewCompiler()
-	c.UseLoader(refusingLoader{})
-	const url = "urn:leia:validate-output"
-	if err := c.AddResource(url, doc); err != nil {
-		return false, "schema does not compile: " + err.Error()
-	}
-	sch, err := c.Compile(url)
+	sch, err := jsonschema.Compile(doc)
 	if err != nil {
 		return false, "schema does not compile: " + err.Error()
 	}
@@ -454,22 +444,22 @@ func validationMessage(ve *jsonschema.ValidationError) string {
 		ve = ve.Causes[0]
 	}
 	path := instancePath(ve.InstanceLocation)
-	switch k := ve.ErrorKind.(type) {
-	case *kind.Required:
+	switch ve.Keyword {
+	case "required":
 		missing := ""
-		if len(k.Missing) > 0 {
-			missing = k.Missing[0]
+		if len(ve.Missing) > 0 {
+			missing = ve.Missing[0]
 		}
 		if path != "" {
 			missing = path + "." + missing
 		}
 		return fmt.Sprintf("structured output missing field %q", missing)
-	case *kind.Type:
-		return fmt.Sprintf("structured output field %q has type %s, want %s", path, k.Got, strings.Join(k.Want, " or "))
-	case *kind.Enum, *kind.Const:
+	case "type":
+		return fmt.Sprintf("structured output field %q has type %s, want %s", path, ve.Got, strings.Join(ve.Want, " or "))
+	case "enum", "const":
 		return fmt.Sprintf("structured output field %q is not one of the allowed values", path)
 	}
-	return fmt.Sprintf("structured output field %q: %s", path, ve.ErrorKind.LocalizedString(message.NewPrinter(language.English)))
+	return fmt.Sprintf("structured output field %q: %s", path, ve.Message)
 }
 
 // instancePath renders a JSON pointer's tokens as a.b[2] (list indexes
@@ -487,15 +477,6 @@ func instancePath(tokens []string) string {
 		b.WriteString(t)
 	}
 	return b.String()
-}
-
-// refusingLoader refuses external $refs: a schema never reads files or
-// the network.
-type refusingLoader struct{}
-
-// Load implements jsonschema.URLLoader by refusing.
-func (refusingLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external schema %q is not loaded", url)
 }
 
 func init() {
