@@ -49,7 +49,7 @@ func TestProcessBenchmarks(t *testing.T) {
 	type row struct {
 		name   string
 		ours   []string
-		lua    string
+		lua    []string
 		rounds int
 	}
 	var rows []row
@@ -61,41 +61,47 @@ func TestProcessBenchmarks(t *testing.T) {
 		sortLua := write("sort.lua", benchprog.Sort(benchprog.Lua, 1000000, 200000, true))
 		rec := write("recursion_9000."+ext, benchprog.Recursion(lang, 9000, 250, true))
 		recLua := write("recursion_9000.lua", benchprog.Recursion(benchprog.Lua, 9000, 250, true))
+		deepStack := "-callstack=200000"
 		rows = append(rows,
-			row{"hello_no_check/" + ext, []string{"run", "--no-check", hello}, helloLua, 21},
-			row{"hello_checked/" + ext, []string{"run", hello}, helloLua, 21},
-			row{"sort/" + ext, []string{"run", "--no-check", sortSrc}, sortLua, 5},
-			row{"recursion_9000/" + ext, []string{"run", "--no-check", rec}, recLua, 5},
+			row{"hello_no_check/" + ext, []string{"run", "--no-check", hello}, []string{helloLua}, 21},
+			row{"hello_checked/" + ext, []string{"run", hello}, []string{helloLua}, 21},
+			row{"sort/" + ext, []string{"run", "--no-check", sortSrc}, []string{sortLua}, 5},
+			row{"recursion_9000/" + ext, []string{"run", "--no-check", rec}, []string{deepStack, recLua}, 5},
 		)
 		if lang == benchprog.Leia {
 			deep := write("recursion_100000.leia", benchprog.Recursion(lang, 100000, 20, true))
 			deepLua := write("recursion_100000.lua", benchprog.Recursion(benchprog.Lua, 100000, 20, true))
-			rows = append(rows, row{"recursion_100000/leia", []string{"run", "--no-check", deep}, deepLua, 5})
+			rows = append(rows, row{"recursion_100000/leia", []string{"run", "--no-check", deep}, []string{deepStack, deepLua}, 5})
 		}
 	}
-	t.Log("| workload | ours median ms | gopher-lua median ms | ratio (median) | ours peak MiB | gopher-lua peak MiB |")
+	t.Log("| workload | ours wall ms | gopher-lua wall ms | wall ratio | ours CPU ms | gopher-lua CPU ms | CPU ratio | ours peak MiB | gopher-lua peak MiB |")
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
 			a := exec.Command(ours, r.ours...)
-			b := exec.Command(ref, r.lua)
+			b := exec.Command(ref, r.lua...)
 			a.Dir, b.Dir = dir, dir
 			res := alternate(t, a, b, r.rounds)
-			t.Logf("| %s | %.1f | %.1f | %.2f | %.0f | %.0f |", r.name,
-				median(res.aWall), median(res.bWall), median(res.ratios), res.aPeak, res.bPeak)
+			t.Logf("| %s | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | %.0f | %.0f |", r.name,
+				median(res.aWall), median(res.bWall), median(res.ratios),
+				median(res.aCPU), median(res.bCPU), median(res.cpuRatios), res.aPeak, res.bPeak)
 		})
 	}
 }
 
+// alternation is what alternate measured: per-round wall and CPU (user
+// plus system) times in ms, their per-round ratios a/b, and each side's
+// largest peak RSS in MiB.
 type alternation struct {
-	aWall, bWall, ratios []float64 // ms, ms, a/b
-	aPeak, bPeak         float64   // MiB
+	aWall, bWall, ratios  []float64
+	aCPU, bCPU, cpuRatios []float64
+	aPeak, bPeak          float64
 }
 
 // alternate runs a and b rounds times each after one warm-up each,
 // alternating which goes first, and checks that they print the same.
 func alternate(t *testing.T, a, b *exec.Cmd, rounds int) alternation {
 	t.Helper()
-	run := func(c *exec.Cmd) (ms, mib float64, out string) {
+	run := func(c *exec.Cmd) (ms, cpu, mib float64, out string) {
 		cmd := exec.Command(c.Path, c.Args[1:]...)
 		cmd.Dir = c.Dir
 		var stdout, stderr bytes.Buffer
@@ -109,26 +115,30 @@ func alternate(t *testing.T, a, b *exec.Cmd, rounds int) alternation {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			mib = float64(ru.Maxrss) / 1024 // KiB on Linux
 		}
-		return ms, mib, stdout.String()
+		cpu = float64((cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Microseconds()) / 1000
+		return ms, cpu, mib, stdout.String()
 	}
-	_, _, outA := run(a)
-	_, _, outB := run(b)
+	_, _, _, outA := run(a)
+	_, _, _, outB := run(b)
 	if outA != outB {
 		t.Fatalf("the two sides disagree:\n%s: %q\n%s: %q", strings.Join(a.Args, " "), outA, strings.Join(b.Args, " "), outB)
 	}
 	var res alternation
 	for i := 0; i < rounds; i++ {
-		var ams, amib, bms, bmib float64
+		var ams, acpu, amib, bms, bcpu, bmib float64
 		if i%2 == 0 {
-			ams, amib, _ = run(a)
-			bms, bmib, _ = run(b)
+			ams, acpu, amib, _ = run(a)
+			bms, bcpu, bmib, _ = run(b)
 		} else {
-			bms, bmib, _ = run(b)
-			ams, amib, _ = run(a)
+			bms, bcpu, bmib, _ = run(b)
+			ams, acpu, amib, _ = run(a)
 		}
 		res.aWall = append(res.aWall, ams)
 		res.bWall = append(res.bWall, bms)
 		res.ratios = append(res.ratios, ams/bms)
+		res.aCPU = append(res.aCPU, acpu)
+		res.bCPU = append(res.bCPU, bcpu)
+		res.cpuRatios = append(res.cpuRatios, acpu/max(bcpu, 0.001))
 		res.aPeak, res.bPeak = max(res.aPeak, amib), max(res.bPeak, bmib)
 	}
 	return res
