@@ -63,6 +63,9 @@ func (r *runFlags) env() (runner.Env, error) {
 	// run allowed more than the CLI's default soft limit would otherwise
 	// make the collector work without end.
 	memlimit.Raise(r.limits.Memory)
+	// A program keeps what it builds: collect at Go's default target, not
+	// the batch checker's.
+	memlimit.Program()
 	return env, nil
 }
 

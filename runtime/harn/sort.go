@@ -127,14 +127,5 @@ func (th *thread) chargeSort(n int) error {
 	if n < 2 {
 		return nil
 	}
-	cost := int64(n) * int64(bits.Len(uint(n)))
-	before := th.steps
-	th.steps += cost
-	if before>>10 == th.steps>>10 {
-		return nil
-	}
-	if max := th.in.opts.MaxSteps; max > 0 && th.in.addSteps(cost) > max {
-		return &limitError{msg: "step budget exceeded", category: "budget_exceeded"}
-	}
-	return th.checkLimits()
+	return th.charge(int64(n) * int64(bits.Len(uint(n))))
 }

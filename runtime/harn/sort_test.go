@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/harnlang/harn-check/runtime/execution"
 )
 
 // TestSort pins what sort and sort_by promise: the language's order,
@@ -98,8 +100,8 @@ println(len(xs.sort()))
 		t.Fatalf("a generous budget: %v", err)
 	}
 	_, err := runSource(t, src, runOpts{maxSteps: 500000})
-	var le *limitError
-	if !errors.As(err, &le) || !strings.Contains(le.Error(), "step budget") {
+	var le *execution.LimitError
+	if !errors.As(err, &le) || le.Resource != execution.Steps {
 		t.Fatalf("sort of 100,000 under a 500,000-step budget: err = %v, want the step budget", err)
 	}
 }

@@ -84,19 +84,12 @@ func homogeneous(vs []Value) Kind {
 
 // chargeSort counts a sort of n elements against the step budget before
 // it starts, as n·log2(n) steps (the comparisons it will make), and checks
-// cancellation, so a budget stops a huge sort instead of letting it run.
+// the run, so a budget stops a huge sort instead of letting it run.
 func (th *Thread) chargeSort(n int) {
 	if n < 2 {
 		return
 	}
-	cost := n * bits.Len(uint(n))
-	th.countdown -= cost
-	if th.countdown >= 0 {
-		return
+	if err := th.meter.Steps(int64(n) * int64(bits.Len(uint(n)))); err != nil {
+		panic(th.stopError(err, -1))
 	}
-	if th.in.opts.MaxSteps > 0 {
-		// the tick counts one interval; the steps past it are counted here
-		th.in.steps.Add(int64(-th.countdown))
-	}
-	th.tick()
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/harnlang/harn-check/runtime/execution"
 )
 
 // TestSort pins what table.sort and the sort module promise: Lua's order
@@ -88,10 +90,10 @@ return tostring(ok)`, "false"},
 // budget before it starts, so a budget too small for the sort stops it.
 func TestSortChargesSteps(t *testing.T) {
 	src := `t := {}; for i := 1; i <= 100000; i++ { t[i] = i % 7 }; table.sort(t); return #t`
-	if _, err := compileRun(t, src, Options{MaxSteps: 1 << 30}, context.Background()); err != nil {
+	if _, err := compileRun(t, src, Options{Limits: execution.Limits{Steps: 1 << 30}}, context.Background()); err != nil {
 		t.Fatalf("a generous budget: %v", err)
 	}
-	_, err := compileRun(t, src, Options{MaxSteps: 500000}, context.Background())
+	_, err := compileRun(t, src, Options{Limits: execution.Limits{Steps: 500000}}, context.Background())
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != KindBudget || !strings.Contains(e.Error(), "step budget") {
 		t.Fatalf("sort of 100,000 under a 500,000-step budget: err = %v, want the step budget", err)
