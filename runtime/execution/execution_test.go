@@ -236,7 +236,7 @@ func TestTrackerReportsADeadlock(t *testing.T) {
 	tr.Wait(a)
 	tr.Hold() // a timer is pending: no deadlock yet
 	tr.Wait(b)
-	time.Sleep(3 * deadlockGrace)
+	time.Sleep(deadlockWindow + deadlockGrace)
 	if err := r.Err(); err != nil {
 		t.Fatalf("declared %v while a timer was pending", err)
 	}
@@ -264,8 +264,26 @@ func TestTrackerIgnoresAWaitThatEnds(t *testing.T) {
 		tr.Wait(w)
 		tr.Woken(w)
 	}
-	time.Sleep(3 * deadlockGrace)
+	time.Sleep(deadlockWindow + deadlockGrace)
 	if err := r.Err(); err != nil {
 		t.Fatalf("declared %v for waits that ended", err)
+	}
+}
+
+// TestTrackerWaitsOutAStarvedWake: a task whose partner has handed it a
+// value looks blocked until its thread runs again and says Woken; on a
+// loaded machine that can take far longer than one grace window, and no
+// deadlock may be declared meanwhile.
+func TestTrackerWaitsOutAStarvedWake(t *testing.T) {
+	r := Start(context.Background(), Limits{})
+	defer r.End()
+	tr := r.Tracker()
+	w := &Wait{Describe: func() string { return "main: receive" }}
+	tr.Wait(w)
+	time.Sleep(4 * deadlockGrace) // the woken task's thread is starved
+	tr.Woken(w)
+	time.Sleep(deadlockWindow)
+	if err := r.Err(); err != nil {
+		t.Fatalf("declared %v while the woken task was starved", err)
 	}
 }

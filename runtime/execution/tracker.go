@@ -35,10 +35,18 @@ type Wait struct {
 	Describe func() string
 }
 
-// deadlockGrace is how long a deadlock must persist before it is
-// declared: a task that released its turn may not yet have reached the
-// Go-level wait where its partner would find it.
-const deadlockGrace = 50 * time.Millisecond
+// deadlockGrace is the first of the windows a deadlock must persist
+// through, unchanged, before it is declared; each further window is twice
+// the last, until deadlockWindow has passed in all. Between a partner's
+// hand-over (a send, a close, a task's end) and the woken task's Woken
+// there is a gap only the woken task can close, and on a loaded machine
+// its thread may not run for tens of milliseconds: a single short window
+// declared false deadlocks there. A real deadlock is reported after
+// deadlockWindow; a false one needs a runnable task starved that long.
+const (
+	deadlockGrace  = 50 * time.Millisecond
+	deadlockWindow = time.Second
+)
 
 // newTracker returns the tracker of r's tasks; the main program is live.
 func newTracker(r *Run) *Tracker {
@@ -107,22 +115,34 @@ func (t *Tracker) check() {
 		return
 	}
 	t.timerOn = true
-	epoch := t.epoch
-	time.AfterFunc(deadlockGrace, func() { t.confirm(epoch) })
+	t.confirmAfter(t.epoch, deadlockGrace, 0)
 }
 
-func (t *Tracker) confirm(epoch uint64) {
+// confirmAfter looks again after wait; waited is how long the state with
+// this epoch has already been seen stuck. Caller holds mu.
+func (t *Tracker) confirmAfter(epoch uint64, wait, waited time.Duration) {
+	time.AfterFunc(wait, func() { t.confirm(epoch, wait, waited+wait) })
+}
+
+func (t *Tracker) confirm(epoch uint64, last, waited time.Duration) {
 	t.mu.Lock()
-	t.timerOn = false
 	if !t.stuck() {
+		t.timerOn = false
 		t.mu.Unlock()
 		return
 	}
 	if t.epoch != epoch {
+		t.timerOn = false
 		t.check()
 		t.mu.Unlock()
 		return
 	}
+	if waited < deadlockWindow {
+		t.confirmAfter(epoch, min(2*last, deadlockWindow-waited), waited)
+		t.mu.Unlock()
+		return
+	}
+	t.timerOn = false
 	waits := make([]string, 0, len(t.waits))
 	for w := range t.waits {
 		waits = append(waits, w.Describe())
