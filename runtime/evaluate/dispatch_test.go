@@ -427,3 +427,70 @@ func TestLedgerHolds(t *testing.T) {
 		t.Errorf("release: %+v", st)
 	}
 }
+
+// An HTTP 500 means the same on every route: the request failed in
+// transport.
+func TestHTTP500IsOneMapping(t *testing.T) {
+	f := newFakeProvider(t)
+	f.set(func(w http.ResponseWriter, _ string, _ map[string]any) { w.WriteHeader(500) })
+	for _, tc := range []struct{ provider, model string }{
+		{"local", "judge"},
+		{"vercel", "typesafe/jev-1.13"},
+		{"openrouter", "typesafe/jev-1.13"},
+		{"typesafe", "jev-1.13"},
+	} {
+		t.Run(tc.provider, func(t *testing.T) {
+			before := f.requests.Load()
+			res := mustEvaluate(t, newEvaluator(t, f, ptrF(0.01)), request(t, tc.provider, tc.model, ""))
+			if res.Outcome.Kind != OutcomeUnavailable || res.Outcome.Field("reason") != "transport_failed" {
+				t.Errorf("outcome %v, want unavailable/transport_failed", res.Outcome.Value())
+			}
+			if n := f.requests.Load() - before; n != 1 {
+				t.Errorf("%d requests, want 1", n)
+			}
+			if r := res.Receipt.ProviderReason; r == nil || !strings.Contains(*r, "HTTP 500") {
+				t.Errorf("provider_reason %v", r)
+			}
+		})
+	}
+}
+
+// A boolean's criteria change the identity, so every backend must be
+// sent them.
+func TestBooleanCriteriaReachEveryBackend(t *testing.T) {
+	const yes, no = "CRIT-TRUE-5521 only reads", "CRIT-FALSE-5522 writes or deletes"
+	questions := strings.Replace(triageQuestions, `"Is this safe to run without asking?"}`,
+		`"Is this safe to run without asking?", "criteria": {"true": "`+yes+`", "false": "`+no+`"}}`, 1)
+	f := newFakeProvider(t)
+	for _, tc := range []struct{ provider, model string }{
+		{"local", "judge"},
+		{"local", "prompt"},
+		{"vercel", "typesafe/jev-1.13"},
+		{"openrouter", "typesafe/jev-1.13"},
+		{"typesafe", "jev-1.13"},
+	} {
+		t.Run(tc.provider+"/"+tc.model, func(t *testing.T) {
+			if tc.provider == "local" {
+				f.set(f.answerAll(0.95))
+			} else {
+				f.set(nativeFixture(1, false))
+			}
+			req := request(t, tc.provider, tc.model, "")
+			req.Questions = decode(t, questions)
+			res := mustEvaluate(t, newEvaluator(t, f, ptrF(0.01)), req)
+			if res.Outcome.Kind != OutcomeAnswered {
+				t.Fatalf("outcome %v", res.Outcome.Value())
+			}
+			body, _ := json.Marshal(f.lastBody())
+			if !strings.Contains(string(body), yes) || !strings.Contains(string(body), no) {
+				t.Errorf("the request body lacks the boolean criteria: %s", body)
+			}
+			if tc.provider != "local" {
+				safe := f.lastBody()["questions"].(map[string]any)["safe"].(map[string]any)
+				if c, ok := safe["criteria"].(map[string]any); !ok || c["true"] != yes || c["false"] != no {
+					t.Errorf("native boolean question %v", safe)
+				}
+			}
+		})
+	}
+}

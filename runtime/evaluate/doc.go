@@ -40,8 +40,9 @@
 //  9. One request, no retries, no redirects. 429: rate_limited
 //     (retry_after_ms when given); 529/503: overloaded; a refused or
 //     missing credential: unavailable/authority_denied; timeouts,
-//     redirects and transport failures: unavailable/transport_failed
-//     (provider_reason says which); a provider window complaint:
+//     redirects, transport failures and every other HTTP status (a 500
+//     included), on native and structured routes alike:
+//     unavailable/transport_failed (provider_reason says which); a provider window complaint:
 //     state_too_large; a truncated answer: refused/output_truncated; a
 //     model refusal: refused/provider_refusal; a gateway reporting more
 //     than one downstream attempt: refused/provider_refusal, reservation

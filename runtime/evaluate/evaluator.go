@@ -373,7 +373,7 @@ func (e *Evaluator) run(ctx context.Context, req Request, canonical []byte, p *P
 			return refused(h, ref.reason, ref.diagnostic), nil
 		}
 		if le != nil {
-			return e.transportOutcome(h, le, rc, route), nil
+			return e.transportOutcome(h, le, rc), nil
 		}
 		return unavailable(h, "transport_failed"), nil
 	}
@@ -460,7 +460,7 @@ func answerOutcome(h string, read *rawResponse, qs *QuestionSet, threshold float
 
 // transportOutcome maps a typed provider failure onto exactly one arm.
 // The receipt's provider_reason names the failure in fixed words.
-func (e *Evaluator) transportOutcome(h string, le *llm.Error, rc *Receipt, route *catalog.Route) *Outcome {
+func (e *Evaluator) transportOutcome(h string, le *llm.Error, rc *Receipt) *Outcome {
 	r := string(le.Kind)
 	if le.Status != 0 {
 		r += fmt.Sprintf(" (HTTP %d)", le.Status)
@@ -499,11 +499,10 @@ func (e *Evaluator) transportOutcome(h string, le *llm.Error, rc *Receipt, route
 		return stateTooLarge(h, limit, est)
 	case llm.ErrMalformed:
 		return refused(h, "schema_invalid", "the provider's response could not be read")
-	case llm.ErrStatus:
-		if route.IsNative() {
-			return refused(h, "provider_refusal", fmt.Sprintf("native decision provider returned HTTP %d", le.Status))
-		}
 	}
+	// Any other HTTP status (a 500 among them) is one mapping on every
+	// route: the request failed in transport, not in the model's answer.
+	// provider_reason keeps the status.
 	return unavailable(h, "transport_failed")
 }
 

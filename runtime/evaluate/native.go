@@ -45,7 +45,8 @@ func dataControls(protocol string) (applied, unverified []string) {
 
 // nativeBody builds the wire request of a native protocol. Effort and
 // temperature are refused (the evaluator checks NativeOptionsSupplied
-// first); the state must be a string, list or record.
+// first); the state must be a string, list or record. A boolean's
+// optional criteria travel as {"true": ..., "false": ...}.
 func nativeBody(route *catalog.Route, state any, qs *QuestionSet) (map[string]any, error) {
 	switch state.(type) {
 	case string, []any, *canonjson.Object, map[string]any:
@@ -62,6 +63,12 @@ func nativeBody(route *catalog.Route, state any, qs *QuestionSet) (map[string]an
 				w["type"] = "boolean"
 			} else {
 				w["type"] = "noul"
+			}
+			// The verdict descriptions are part of what is asked (they
+			// change the identity), so the native wire carries them as
+			// the structured prompt does.
+			if q.hasCriteria {
+				w["criteria"] = map[string]any{"true": q.True, "false": q.False}
 			}
 		case KindChoice:
 			c := map[string]any{}
