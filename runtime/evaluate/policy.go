@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/harnlang/harn-check/internal/suggest"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 )
 
@@ -74,7 +75,9 @@ func DecodePolicy(v any) (*Policy, error) {
 		return nil, err
 	}
 	if p.Backend != BackendStructured && p.Backend != BackendNative {
-		return nil, fmt.Errorf("unknown evaluation backend `%s`", p.Backend)
+		backends := []string{BackendStructured, BackendNative}
+		near := suggest.Nearest(p.Backend, backends, len(p.Backend)+len(BackendStructured))
+		return nil, fmt.Errorf("unknown evaluation backend `%s` (did you mean `%s`? backend is %q or %q)", p.Backend, near, BackendStructured, BackendNative)
 	}
 	if p.Provider, err = text("provider"); err != nil {
 		return nil, err

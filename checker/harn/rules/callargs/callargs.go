@@ -3,12 +3,14 @@ package callargs
 import (
 	_ "embed"
 
+	"strconv"
 	"strings"
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/internal/suggest"
 	"github.com/harnlang/harn-check/lang/harn/builtins"
 	"github.com/harnlang/harn-check/lang/harn/types"
 )
@@ -144,6 +146,9 @@ func checkPolicy(p *analysis.Pass, c analysis.Call) {
 	if len(c.Node.Args) < 4 || len(c.Args) < 4 || c.Args[3] == nil {
 		return
 	}
+	if checkBackend(p, c) {
+		return
+	}
 	rec, ok := types.Unalias(c.Args[3]).(*types.Record)
 	if !ok || rec.Open {
 		return
@@ -178,4 +183,86 @@ func checkPolicy(p *analysis.Pass, c analysis.Call) {
 		d.Help = "backend is \"structured_llm\" or \"native_decision\", provider and model are strings, threshold a float"
 		p.Report(d)
 	}
+}
+
+// checkBackend reports a constant policy whose backend is not one of
+// EvaluationPolicy's backends, suggesting the nearest one. A record
+// literal's string field is typed string, not its literal, so the record
+// comparison alone lets `backend: "magic"` through to run time.
+func checkBackend(p *analysis.Pass, c analysis.Call) bool {
+	var site *analysis.Site
+	for _, s := range p.Facts.Sites {
+		if s.Call == c.Node {
+			site = s
+			break
+		}
+	}
+	if site == nil || !site.Policy.Const {
+		return false
+	}
+	backend, ok := site.Policy.String("backend")
+	if !ok {
+		return false
+	}
+	allowed := Backends()
+	for _, b := range allowed {
+		if b == backend {
+			return false
+		}
+	}
+	quoted := make([]string, len(allowed))
+	for i, b := range allowed {
+		quoted[i] = strconv.Quote(b)
+	}
+	d := p.Diag(diagnostics.SourceType, codeType, backendSpan(c.Node.Args[3]), "the policy of %s has backend %q; the evaluator accepts only %s", c.Name, backend, strings.Join(quoted, " or "))
+	// The set is closed and small: the nearest backend is always offered.
+	if near := suggest.Nearest(backend, allowed, len(backend)+len(allowed[0])+len(allowed[len(allowed)-1])); near != "" {
+		d.Help = "did you mean `" + near + "`? backend is " + strings.Join(quoted, " or ")
+	} else {
+		d.Help = "use backend " + strings.Join(quoted, " or ")
+	}
+	p.Report(d)
+	site.Reject(codeType)
+	return true
+}
+
+// Backends lists the backends EvaluationPolicy accepts, read from its
+// declared type in std/predicate (the one owner of that union).
+func Backends() []string {
+	want, ok := types.Unalias(stdlib.Predicate().Types["EvaluationPolicy"]).(*types.Record)
+	if !ok {
+		return nil
+	}
+	f, ok := want.Lookup("backend")
+	if !ok {
+		return nil
+	}
+	var out []string
+	add := func(t types.Type) {
+		if l, ok := types.Unalias(t).(*types.Literal); ok {
+			if s, ok := l.Value.(string); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	if u, ok := types.Unalias(f.Type).(*types.Union); ok {
+		for _, m := range u.Members {
+			add(m)
+		}
+	} else {
+		add(f.Type)
+	}
+	return out
+}
+
+// backendSpan narrows a policy written inline to its backend entry.
+func backendSpan(arg ast.Expr) ast.Span {
+	if d, ok := arg.(*ast.DictLit); ok {
+		for _, en := range d.Entries {
+			if en.Name != nil && en.Name.Name == "backend" && en.Value != nil {
+				return en.Span
+			}
+		}
+	}
+	return arg.Pos()
 }

@@ -19,5 +19,8 @@
 // Calls with a spread argument are not counted. The arguments of
 // evaluation calls are judged by the site rules, except the policy: a
 // record policy with a field EvaluationPolicy does not have, missing a
-// required field, or with a field of the wrong type is HARN-TYP-006.
+// required field, or with a field of the wrong type is HARN-TYP-006, and
+// so is a constant policy whose backend is neither "structured_llm" nor
+// "native_decision" (the help offers the nearest of the two; such a site
+// declares no manifest entry).
 package callargs
