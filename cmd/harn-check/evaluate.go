@@ -35,6 +35,7 @@ the baseline comparison regressed; 2 for usage errors and unreadable inputs.`,
 // evaluateFlags are the flags of evaluate.
 type evaluateFlags struct {
 	jsonOut, gate, list, mock    bool
+	allowEmpty                   bool
 	format, reportPath, baseline string
 	filter, replay, record       string
 	golden, trace                string
@@ -51,6 +52,7 @@ func (f *evaluateFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.gate, "gate", false, "exit 1 when a case fails, the report fails, or the baseline comparison regresses")
 	fs.StringVar(&f.baseline, "baseline", "", "compare with this earlier JSON report `file`")
 	fs.Float64Var(&f.threshold, "regression-threshold", 0, "tolerated fall of a pass rate against the baseline (0.05 = 5 points)")
+	registerAllowEmpty(fs, &f.allowEmpty)
 	fs.BoolVar(&f.list, "list", false, "list the cases without running them")
 	fs.StringVar(&f.filter, "filter", "", "run only cases whose name, case id or path contains this `text`")
 	fs.IntVar(&f.parallel, "parallel", 1, "run up to `n` cases at once (mock and live modes)")
@@ -84,6 +86,9 @@ func runEvaluate(e *env, paths []string, f *evaluateFlags) int {
 	renv, err := f.rf.env()
 	if err != nil {
 		return fail(e, "%v", err)
+	}
+	if err := requireFiles(paths, []string{".leia"}, f.allowEmpty); err != nil {
+		return driverError(e, err)
 	}
 	opts := harness.Options{Paths: paths, Filter: f.filter, List: f.list, Parallel: f.parallel, Grants: renv.Grants,
 		Seed: renv.Seed, Limits: renv.Limits, Stdout: e.stderr}

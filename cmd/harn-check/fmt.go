@@ -36,6 +36,7 @@ the exit status is 1.`,
 // fmtFlags are the flags of fmt.
 type fmtFlags struct {
 	check, diff, write bool
+	allowEmpty         bool
 	lang               string
 	out                outputFlags
 }
@@ -45,6 +46,7 @@ func (f *fmtFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.diff, "diff", false, "print a unified diff of the changes instead of the formatted text")
 	fs.BoolVar(&f.write, "write", false, "rewrite the files that are not formatted")
 	fs.StringVar(&f.lang, "lang", "harn", "the `language` of stdin (-): harn or leia")
+	registerAllowEmpty(fs, &f.allowEmpty)
 	f.out.register(fs)
 }
 
@@ -79,7 +81,7 @@ func runFmt(e *env, paths []string, f fmtFlags) int {
 			status = max(status, r.file("<stdin>", "x"+l.Ext, src, true))
 			continue
 		}
-		found, err := driver.Discover([]string{p}, driver.DiscoverOptions{})
+		found, err := driver.Discover([]string{p}, driver.DiscoverOptions{AllowEmpty: f.allowEmpty})
 		if err != nil {
 			return driverError(e, err)
 		}

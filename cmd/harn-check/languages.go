@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
@@ -30,7 +31,7 @@ func (c *cacheFlags) register(fs *flagSet) {
 	fs.StringVar(&c.dir, "cache-dir", "", "`dir`ectory of the check-result cache (default: under the user cache directory)")
 	fs.BoolVar(&c.noCache, "no-cache", false, "check every file, neither reading nor writing the cache")
 	fs.IntVar(&c.jobs, "jobs", 0, "`n` files checked at once (default: one per CPU); the output is the same for every value")
-	fs.BoolVar(&c.allowEmpty, "allow-empty", false, "accept a folder without .harn or .leia files instead of failing")
+	registerAllowEmpty(fs, &c.allowEmpty)
 	c.limits.Register(fs.FlagSet)
 }
 
@@ -60,4 +61,29 @@ func checkPaths(e *env, c cacheFlags, paths []string) (*diagnostics.Report, erro
 		}
 	}
 	return driver.CheckPaths(paths, opts)
+}
+
+// registerAllowEmpty declares --allow-empty, one flag for every command
+// that walks folders.
+func registerAllowEmpty(fs *flagSet, p *bool) {
+	fs.BoolVar(p, "allow-empty", false, "accept a folder without files to work on instead of failing with exit status 2")
+}
+
+// requireFiles is the rule every command that walks folders follows (as
+// tsc and ruff do): a folder without a file of one of exts is a usage
+// error, exit status 2, naming the folder, unless --allow-empty. Paths
+// that are not folders are left to the command.
+func requireFiles(paths, exts []string, allowEmpty bool) error {
+	if allowEmpty {
+		return nil
+	}
+	for _, p := range paths {
+		if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			continue
+		}
+		if _, err := driver.Discover([]string{p}, driver.DiscoverOptions{Extensions: exts}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/harnlang/harn-check/diagnostics"
 )
@@ -55,7 +57,13 @@ func runManifest(e *env, paths []string, asJSON bool, cache cacheFlags) int {
 	} else {
 		for _, f := range report.Files {
 			if f.Manifest == nil {
-				fmt.Fprintf(e.stdout, "%s: no manifest (the file was not checked completely)\n", f.Path)
+				why := "no manifest (the file was not checked completely)"
+				if strings.EqualFold(filepath.Ext(f.Path), ".leia") {
+					// Evaluation sites are Harn's (harn.predicate_sites);
+					// a Leia file has none to list, checked or not.
+					why = "no evaluation sites (Leia files declare none; the manifest lists Harn's)"
+				}
+				fmt.Fprintf(e.stdout, "%s: %s\n", f.Path, why)
 				continue
 			}
 			var m struct {

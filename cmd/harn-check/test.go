@@ -36,6 +36,8 @@ type testFlags struct {
 	junit  string
 	jobs   int
 	filter string
+	// allowEmpty accepts a folder without programs.
+	allowEmpty bool
 }
 
 // testTimeout is test's default time limit per program.
@@ -46,6 +48,7 @@ func (t *testFlags) register(fs *flagSet) {
 	fs.BoolVar(&t.asJSON, "json", false, "print the results as a JSON document")
 	fs.StringVar(&t.junit, "junit", "", "also write JUnit XML to `FILE`")
 	fs.IntVar(&t.jobs, "jobs", 0, "`n` programs run at once (default: the number of CPUs)")
+	registerAllowEmpty(fs, &t.allowEmpty)
 	fs.StringVar(&t.filter, "filter", "", "run only cases whose path matches `pattern` (substring, a|b, glob, or re:REGEX)")
 }
 
@@ -57,6 +60,9 @@ func runTest(e *env, paths []string, tf testFlags) int {
 	env, err := tf.rf.env()
 	if err != nil {
 		return fail(e, "%v", err)
+	}
+	if err := requireFiles(paths, runner.Extensions(), tf.allowEmpty); err != nil {
+		return driverError(e, err)
 	}
 	cases, err := runner.Discover(paths, tf.filter)
 	if err != nil {

@@ -20,18 +20,23 @@ func validateCommand() *command {
 		setup: func(fs *flagSet) action {
 			var out outputFlags
 			out.register(fs)
-			return func(e *env, paths []string) int { return runValidate(e, paths, out) }
+			allowEmpty := false
+			registerAllowEmpty(fs, &allowEmpty)
+			return func(e *env, paths []string) int { return runValidate(e, paths, out, allowEmpty) }
 		},
 	}
 }
 
-func runValidate(e *env, paths []string, out outputFlags) int {
+func runValidate(e *env, paths []string, out outputFlags, allowEmpty bool) int {
 	render, color, err := out.resolve(e)
 	if err != nil {
 		return fail(e, "%v", err)
 	}
 	if len(paths) == 0 {
 		return fail(e, "no paths given (usage: harn-check validate PATH...)")
+	}
+	if err := requireFiles(paths, []string{".rhai", ".toml"}, allowEmpty); err != nil {
+		return driverError(e, err)
 	}
 	results, err := validator.CheckPaths(paths)
 	if err != nil {

@@ -192,11 +192,14 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.Summary.CasesFailed++
 		rep.Status = "failed"
 		rep.Inputs[j.input].Status = "error"
-		msg := "case failed"
+		kind, msg := "case_runtime_error", "case failed"
 		if len(c.Diagnostics) > 0 {
 			msg = c.Diagnostics[0].Message
+			if k := c.Diagnostics[0].Kind; caseFindingKinds[k] {
+				kind = k
+			}
 		}
-		rep.Findings = append(rep.Findings, Finding{Kind: "case_runtime_error", Severity: "error", Message: msg, Path: j.path, Line: c.Range.StartLine, Column: c.Range.StartColumn})
+		rep.Findings = append(rep.Findings, Finding{Kind: kind, Severity: "error", Message: msg, Path: j.path, Line: c.Range.StartLine, Column: c.Range.StartColumn})
 	}
 	rep.Metrics.finish()
 	for b := range broken {
@@ -221,6 +224,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	return rep, nil
 }
+
+// caseFindingKinds are the kinds of a failed case's finding besides
+// case_runtime_error: the case's first diagnostic names them.
+var caseFindingKinds = map[string]bool{"subcase_failed": true, "provider_unconfigured": true}
 
 func hasError(fs []Finding) bool {
 	for _, f := range fs {
@@ -523,7 +530,39 @@ func runCase(ctx context.Context, opts Options, mp *modelPlan, j *job) {
 	}
 	in := leia.New(leia.Options{Stdout: opts.Stdout, Stderr: opts.Stdout, Stdin: strings.NewReader(""), ScriptName: j.path,
 		Limits: opts.Limits, Host: h, Modules: leia.HostModules(h)})
-	rt := ai.Install(in, mp.config(h, j.path))
+	cfg := mp.config(h, j.path)
+	// A provider that cannot be made (no base_url, a key in no variable)
+	// fails every model call of the case; its error is the case's first
+	// diagnostic, since the failures it causes (a subcase's bare assert)
+	// do not say it.
+	var (
+		provMu  sync.Mutex
+		provErr error
+	)
+	if live := cfg.Factory; live != nil {
+		cfg.Factory = func(pc ai.ProviderConfig) (llm.TurnProvider, error) {
+			p, err := live(pc)
+			if err != nil {
+				provMu.Lock()
+				if provErr == nil {
+					provErr = err
+				}
+				provMu.Unlock()
+			}
+			return p, err
+		}
+	}
+	defer func() {
+		provMu.Lock()
+		defer provMu.Unlock()
+		if provErr != nil {
+			d := Diagnostic{Kind: "provider_unconfigured", Severity: "error", Message: fmt.Sprintf(
+				"no usable model provider, so every model call failed: %v; configure the provider, or run without one: --mock answers the calls, --replay FIXTURE replays a recording", provErr)}
+			c.Status = "failed"
+			c.Diagnostics = append([]Diagnostic{d}, c.Diagnostics...)
+		}
+	}()
+	rt := ai.Install(in, cfg)
 	col := newCollector(rt, h, dir, opts.Now)
 	in.RegisterModule("eval", col.module())
 	chunk, err := in.CompileAST(j.path, j.src, caseFile(j.file, j.pc.body))
@@ -558,6 +597,29 @@ func runCase(ctx context.Context, opts Options, mp *modelPlan, j *job) {
 	for i := range c.Assertions {
 		c.Assertions[i].Status = "passed"
 	}
+	// eval.case never raises, but a block whose subcases failed did not
+	// pass: a pass rate of 100% over failed subcases would hide them.
+	failed, counted := 0, 0
+	for _, s := range c.Subcases {
+		switch s.Status {
+		case "failed":
+			failed++
+			counted++
+		case "passed":
+			counted++
+		}
+	}
+	if failed > 0 {
+		c.fail("subcase_failed", fmt.Sprintf("%d of %d %s failed", failed, counted, plural(counted, "subcase", "subcases")))
+	}
+}
+
+// plural returns one for n == 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func (c *Case) fail(kind, msg string) {

@@ -83,14 +83,15 @@ func TestRunReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := rep.Summary
-	// A failing subcase does not fail its case (eval.case never raises),
-	// as upstream; the summary counts it, and --gate fails on it.
-	if rep.Status != "failed" || s.EvaluateBlocks != 3 || s.CasesPassed != 2 || s.CasesFailed != 1 || s.TODOs != 1 || s.Subcases != 4 ||
-		s.SubcasesFailed != 1 || s.SubcasesSkipped != 1 || s.PassRate != 0.6667 {
+	// eval.case never raises, but a block whose subcase failed is a
+	// failed case: a pass rate of 100% over failed subcases hid them.
+	if rep.Status != "failed" || s.EvaluateBlocks != 3 || s.CasesPassed != 1 || s.CasesFailed != 2 || s.TODOs != 1 || s.Subcases != 4 ||
+		s.SubcasesFailed != 1 || s.SubcasesSkipped != 1 || s.PassRate != 0.3333 {
 		t.Fatalf("summary %+v status %s", s, rep.Status)
 	}
 	c := rep.Cases[0]
-	if c.Status != "passed" || len(c.Subcases) != 4 || c.Subcases[2].Status != "failed" || c.Subcases[3].Status != "skipped" {
+	if c.Status != "failed" || len(c.Subcases) != 4 || c.Subcases[2].Status != "failed" || c.Subcases[3].Status != "skipped" ||
+		len(c.Diagnostics) != 1 || c.Diagnostics[0].Kind != "subcase_failed" || c.Diagnostics[0].Message != "1 of 3 subcases failed" {
 		t.Errorf("corpus case %+v", c)
 	}
 	// Three subcases count (d is skipped): 2 of 3 correct.
