@@ -10,19 +10,39 @@ import (
 
 func init() {
 	Register("log", func(c *Call, args []Value) (Value, error) {
-		return Nil, c.print("[harn] " + displayArg(args) + "\n")
+		s, err := c.displayArg(args)
+		if err != nil {
+			return Nil, err
+		}
+		return Nil, c.print("[harn] " + s + "\n")
 	})
 	Register("print", func(c *Call, args []Value) (Value, error) {
-		return Nil, c.print(displayArg(args))
+		s, err := c.displayArg(args)
+		if err != nil {
+			return Nil, err
+		}
+		return Nil, c.print(s)
 	})
 	Register("println", func(c *Call, args []Value) (Value, error) {
-		return Nil, c.print(displayArg(args) + "\n")
+		s, err := c.displayArg(args)
+		if err != nil {
+			return Nil, err
+		}
+		return Nil, c.print(s + "\n")
 	})
 	Register("eprint", func(c *Call, args []Value) (Value, error) {
-		return Nil, c.th.in.host.WriteStderr(displayArg(args))
+		s, err := c.displayArg(args)
+		if err != nil {
+			return Nil, err
+		}
+		return Nil, c.th.in.host.WriteStderr(s)
 	})
 	Register("eprintln", func(c *Call, args []Value) (Value, error) {
-		return Nil, c.th.in.host.WriteStderr(displayArg(args) + "\n")
+		s, err := c.displayArg(args)
+		if err != nil {
+			return Nil, err
+		}
+		return Nil, c.th.in.host.WriteStderr(s + "\n")
 	})
 	Register("assert", func(c *Call, args []Value) (Value, error) {
 		if !arg(args, 0).Truthy() {
@@ -64,7 +84,8 @@ func init() {
 		return Str(arg(args, 0).TypeName()), nil
 	})
 	Register("to_string", func(c *Call, args []Value) (Value, error) {
-		return Str(Display(arg(args, 0))), nil
+		s, err := c.th.display(arg(args, 0))
+		return Str(s), err
 	})
 	Register("to_int", func(c *Call, args []Value) (Value, error) { return toInt(arg(args, 0)), nil })
 	Register("to_float", func(c *Call, args []Value) (Value, error) { return toFloat(arg(args, 0)), nil })
@@ -213,11 +234,13 @@ func init() {
 // print writes program output through the host, in one locked write.
 func (c *Call) print(s string) error { return c.th.in.host.WriteStdout(s) }
 
-func displayArg(args []Value) string {
+// displayArg is the display form of the first argument, charged to the
+// run (see walk).
+func (c *Call) displayArg(args []Value) (string, error) {
 	if len(args) == 0 {
-		return ""
+		return "", nil
 	}
-	return Display(args[0])
+	return c.th.display(args[0])
 }
 
 func toInt(v Value) Value {

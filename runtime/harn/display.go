@@ -19,8 +19,93 @@ func Display(v Value) string {
 		return v.r.(string)
 	}
 	var b strings.Builder
-	writeDisplay(&b, v, 0)
+	writeDisplay(&b, v, 0, &walk{out: &b})
 	return b.String()
+}
+
+// display is Display charged to th's run: the nodes visited count as
+// steps and the text written as memory, so a value that shares itself
+// (2^100 leaves) stops at the run's budget instead of running forever.
+func (th *thread) display(v Value) (string, error) {
+	if v.k == KindString {
+		return v.r.(string), nil
+	}
+	var b strings.Builder
+	w := &walk{th: th, out: &b}
+	writeDisplay(&b, v, 0, w)
+	if w.err != nil {
+		return "", w.err
+	}
+	return b.String(), nil
+}
+
+// equal is Equal charged to th's run (see walk).
+func (th *thread) equal(a, b Value) (bool, error) {
+	w := &walk{th: th}
+	eq := equalDepth(a, b, 0, w)
+	return eq, w.err
+}
+
+// A walk bounds one traversal of a program value (display, equality,
+// JSON). Values can share themselves: l = [l, l] a hundred times has
+// 2^100 leaves, so the work is counted per node visited, not per value
+// built. With a thread, every walkChunk nodes the walk charges the run's
+// steps and the bytes written so far, and checks its stops and deadline
+// blocks; the first error ends the walk. Without a thread (host code,
+// error messages) a walk that writes text gives up after maxDetachedNodes
+// nodes with errValueTooLarge. Equality also remembers the pairs of containers it
+// found equal once a walk is past memoAfter nodes, so comparing shared
+// structures is linear in the distinct pairs.
+type walk struct {
+	th      *thread
+	out     *strings.Builder // the text written, whose growth is charged
+	charged int
+	nodes   int64
+	err     error
+	memo    map[[2]any]struct{}
+}
+
+const (
+	walkChunk        = 1024
+	maxDetachedNodes = 1 << 24
+	memoAfter        = 4096
+)
+
+// errValueTooLarge ends a walk without a run past maxDetachedNodes nodes.
+var errValueTooLarge = typeError("value too large: more than %d nested elements to visit", maxDetachedNodes)
+
+// visit counts a node and reports whether the walk may go on.
+func (w *walk) visit() bool {
+	if w.err != nil {
+		return false
+	}
+	w.nodes++
+	if w.nodes%walkChunk != 0 {
+		return true
+	}
+	w.err = w.checkpoint()
+	return w.err == nil
+}
+
+func (w *walk) checkpoint() error {
+	if w.th == nil {
+		if w.out != nil && w.nodes >= maxDetachedNodes {
+			return errValueTooLarge
+		}
+		return nil
+	}
+	if err := w.th.charge(walkChunk); err != nil {
+		return err
+	}
+	if w.out != nil {
+		if n := w.out.Len() - w.charged; n > 0 {
+			w.charged = w.out.Len()
+			if err := w.th.alloc(int64(n)); err != nil {
+				return err
+			}
+		}
+	}
+	return w.th.checkLimits()
 }
 
 // FormatFloat renders a float the way Harn prints it: integral values
@@ -59,8 +144,8 @@ func FormatDuration(ms int64) string {
 	return sign + strconv.FormatUint(abs, 10) + "ms"
 }
 
-func writeDisplay(b *strings.Builder, v Value, depth int) {
-	if depth > maxValueDepth {
+func writeDisplay(b *strings.Builder, v Value, depth int, w *walk) {
+	if depth > maxValueDepth || !w.visit() {
 		b.WriteString("...")
 		return
 	}
@@ -96,7 +181,7 @@ func writeDisplay(b *strings.Builder, v Value, depth int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeDisplay(b, x, depth+1)
+			writeDisplay(b, x, depth+1, w)
 		}
 		b.WriteByte(']')
 	case KindDict:
@@ -108,7 +193,7 @@ func writeDisplay(b *strings.Builder, v Value, depth int) {
 			}
 			b.WriteString(k)
 			b.WriteString(": ")
-			writeDisplay(b, d.m[k], depth+1)
+			writeDisplay(b, d.m[k], depth+1, w)
 		}
 		b.WriteByte('}')
 	case KindSet:
@@ -117,7 +202,7 @@ func writeDisplay(b *strings.Builder, v Value, depth int) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeDisplay(b, x, depth+1)
+			writeDisplay(b, x, depth+1, w)
 		}
 		b.WriteByte(')')
 	case KindRange:
@@ -129,9 +214,9 @@ func writeDisplay(b *strings.Builder, v Value, depth int) {
 	case KindPair:
 		p := v.r.(*Pair)
 		b.WriteByte('(')
-		writeDisplay(b, p.First, depth+1)
+		writeDisplay(b, p.First, depth+1, w)
 		b.WriteString(", ")
-		writeDisplay(b, p.Second, depth+1)
+		writeDisplay(b, p.Second, depth+1, w)
 		b.WriteByte(')')
 	case KindClosure:
 		c := v.r.(*Closure)
@@ -147,7 +232,7 @@ func writeDisplay(b *strings.Builder, v Value, depth int) {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				writeDisplay(b, x, depth+1)
+				writeDisplay(b, x, depth+1, w)
 			}
 			b.WriteByte(')')
 		}
@@ -165,7 +250,7 @@ func writeDisplay(b *strings.Builder, v Value, depth int) {
 			}
 			first = false
 			b.WriteString(s.Type.fields[i] + ": ")
-			writeDisplay(b, s.Fields[i], depth+1)
+			writeDisplay(b, s.Fields[i], depth+1, w)
 		}
 		b.WriteByte('}')
 	case KindIter:
@@ -206,10 +291,10 @@ func writeDisplay(b *strings.Builder, v Value, depth int) {
 
 // Equal is Harn value equality: same type and contents, ints and floats
 // compared numerically, closures never equal.
-func Equal(a, b Value) bool { return equalDepth(a, b, 0) }
+func Equal(a, b Value) bool { return equalDepth(a, b, 0, &walk{}) }
 
-func equalDepth(a, b Value, depth int) bool {
-	if depth > maxValueDepth {
+func equalDepth(a, b Value, depth int, w *walk) bool {
+	if depth > maxValueDepth || !w.visit() {
 		return false
 	}
 	if a.k != b.k {
@@ -221,6 +306,28 @@ func equalDepth(a, b Value, depth int) bool {
 		}
 		return false
 	}
+	if w.nodes > memoAfter {
+		switch a.k {
+		case KindList, KindDict, KindPair, KindEnum, KindStruct:
+			key := [2]any{a.r, b.r}
+			if _, ok := w.memo[key]; ok {
+				return true
+			}
+			eq := equalSame(a, b, depth, w)
+			if eq {
+				if w.memo == nil {
+					w.memo = map[[2]any]struct{}{}
+				}
+				w.memo[key] = struct{}{}
+			}
+			return eq
+		}
+	}
+	return equalSame(a, b, depth, w)
+}
+
+// equalSame compares two values of the same kind.
+func equalSame(a, b Value, depth int, w *walk) bool {
 	switch a.k {
 	case KindNil:
 		return true
@@ -238,7 +345,7 @@ func equalDepth(a, b Value, depth int) bool {
 			return false
 		}
 		for i := range x {
-			if !equalDepth(x[i], y[i], depth+1) {
+			if !equalDepth(x[i], y[i], depth+1, w) {
 				return false
 			}
 		}
@@ -249,8 +356,8 @@ func equalDepth(a, b Value, depth int) bool {
 			return false
 		}
 		for k, v := range x.m {
-			w, ok := y.m[k]
-			if !ok || !equalDepth(v, w, depth+1) {
+			u, ok := y.m[k]
+			if !ok || !equalDepth(v, u, depth+1, w) {
 				return false
 			}
 		}
@@ -271,14 +378,14 @@ func equalDepth(a, b Value, depth int) bool {
 		return *x == *y
 	case KindPair:
 		x, y := a.r.(*Pair), b.r.(*Pair)
-		return equalDepth(x.First, y.First, depth+1) && equalDepth(x.Second, y.Second, depth+1)
+		return equalDepth(x.First, y.First, depth+1, w) && equalDepth(x.Second, y.Second, depth+1, w)
 	case KindEnum:
 		x, y := a.r.(*EnumValue), b.r.(*EnumValue)
 		if x.Enum != y.Enum || x.Variant != y.Variant || len(x.Fields) != len(y.Fields) {
 			return false
 		}
 		for i := range x.Fields {
-			if !equalDepth(x.Fields[i], y.Fields[i], depth+1) {
+			if !equalDepth(x.Fields[i], y.Fields[i], depth+1, w) {
 				return false
 			}
 		}
@@ -289,7 +396,7 @@ func equalDepth(a, b Value, depth int) bool {
 			return false
 		}
 		for i := range x.Fields {
-			if !equalDepth(x.Fields[i], y.Fields[i], depth+1) {
+			if !equalDepth(x.Fields[i], y.Fields[i], depth+1, w) {
 				return false
 			}
 		}

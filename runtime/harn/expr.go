@@ -199,7 +199,10 @@ func (c *compiler) stringLit(e *ast.StringLit) evalFn {
 			if v.k == KindString {
 				b.WriteString(v.r.(string))
 			} else {
-				writeDisplay(&b, v, 0)
+				w := &walk{th: f.th, out: &b, charged: b.Len()}
+				if writeDisplay(&b, v, 0, w); w.err != nil {
+					return Nil, w.err
+				}
 			}
 		}
 		return Str(b.String()), nil
@@ -490,7 +493,11 @@ func (c *compiler) binary(e *ast.Binary) evalFn {
 			if a.k == KindInt && b.k == KindInt {
 				return Bool((a.n == b.n) != neg), nil
 			}
-			return Bool(Equal(a, b) != neg), nil
+			eq, err := f.th.equal(a, b)
+			if err != nil {
+				return Nil, err
+			}
+			return Bool(eq != neg), nil
 		}
 	case ast.Less, ast.Greater, ast.LessEq, ast.GreaterEq:
 		op := e.Op

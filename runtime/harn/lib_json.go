@@ -1,6 +1,7 @@
 package harn
 
 import (
+	"errors"
 	"gopkg.in/yaml.v3"
 	"time"
 
@@ -21,9 +22,7 @@ import (
 
 func init() {
 	Register("json_stringify", func(c *Call, args []Value) (Value, error) {
-		var b strings.Builder
-		writeJSON(&b, arg(args, 0), 0)
-		return Str(b.String()), nil
+		return c.stringifyJSON("json_stringify", arg(args, 0))
 	})
 	Register("json_parse", func(c *Call, args []Value) (Value, error) {
 		v, err := parseJSON(Display(arg(args, 0)))
@@ -198,10 +197,40 @@ func pointerTokens(p string) []string {
 	return parts
 }
 
+// stringifyJSON is json_stringify's text of v, charged to the call's run
+// (see walk). A value nested deeper than maxValueDepth is an error naming
+// fn, not a null in its place.
+func (c *Call) stringifyJSON(fn string, v Value) (Value, error) {
+	var b strings.Builder
+	w := &walk{th: c.th, out: &b}
+	writeJSONWalk(&b, v, 0, w)
+	if w.err == errTooDeep {
+		return Nil, throwValue(Str(fn + ": value nested deeper than " + strconv.Itoa(maxValueDepth) + " levels"))
+	}
+	if w.err != nil {
+		return Nil, w.err
+	}
+	return Str(b.String()), nil
+}
+
+// errTooDeep ends a JSON walk at a value nested past maxValueDepth.
+var errTooDeep = errors.New("nested too deep")
+
 // writeJSON is json_stringify's compact form: keys sorted, floats in their
-// shortest form, bytes as a tagged base64 object.
+// shortest form, bytes as a tagged base64 object. It is for the host's own
+// texts (checkpoints, cache keys): a part nested past maxValueDepth, or
+// past what a walk without a run visits, is written as null.
 func writeJSON(b *strings.Builder, v Value, depth int) {
-	if depth > maxValueDepth {
+	writeJSONWalk(b, v, depth, &walk{out: b})
+}
+
+// writeJSONWalk writes v as JSON, counting each node on w; past
+// maxValueDepth it stops the walk with errTooDeep.
+func writeJSONWalk(b *strings.Builder, v Value, depth int, w *walk) {
+	if depth > maxValueDepth && w.err == nil {
+		w.err = errTooDeep
+	}
+	if !w.visit() {
 		b.WriteString("null")
 		return
 	}
@@ -237,7 +266,7 @@ func writeJSON(b *strings.Builder, v Value, depth int) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSON(b, x, depth+1)
+			writeJSONWalk(b, x, depth+1, w)
 		}
 		b.WriteByte(']')
 	case KindDict:
@@ -249,7 +278,7 @@ func writeJSON(b *strings.Builder, v Value, depth int) {
 			}
 			writeJSONString(b, k)
 			b.WriteByte(':')
-			writeJSON(b, d.m[k], depth+1)
+			writeJSONWalk(b, d.m[k], depth+1, w)
 		}
 		b.WriteByte('}')
 	case KindStruct:
@@ -261,7 +290,7 @@ func writeJSON(b *strings.Builder, v Value, depth int) {
 			}
 			writeJSONString(b, s.Type.fields[i])
 			b.WriteByte(':')
-			writeJSON(b, s.Fields[i], depth+1)
+			writeJSONWalk(b, s.Fields[i], depth+1, w)
 		}
 		b.WriteByte('}')
 	case KindRange:

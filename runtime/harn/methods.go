@@ -1020,7 +1020,8 @@ func (th *thread) rangeMethod(recv Value, name string, args []Value) (Value, err
 	case "first", "last":
 		return getProperty(recv, name, true)
 	case "to_string":
-		return Str(Display(recv)), nil
+		s, err := th.display(recv)
+		return Str(s), err
 	case "to_list":
 		items, err := spreadItems(recv)
 		if err != nil {

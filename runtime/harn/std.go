@@ -731,9 +731,7 @@ func stdKMeans(c *Call, args []Value) (Value, error) {
 func stdJSON() map[string]stdFn {
 	return map[string]stdFn{
 		"pretty": func(c *Call, args []Value) (Value, error) {
-			var b strings.Builder
-			writeJSON(&b, arg(args, 0), 0)
-			return Str(b.String()), nil
+			return c.stringifyJSON("json.pretty", arg(args, 0))
 		},
 		"safe_parse": func(c *Call, args []Value) (Value, error) {
 			v, err := parseJSON(Display(arg(args, 0)))

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// The run-time limit probes (issue 25, "unbounded runs"): each runs a
+// hostile program with `run` as a child process and checks that it ends
+// with the limit's one-line error, in bounded memory (checkProbe), instead
+// of running until killed.
+
+// runProbeOf is a probe that runs one program file.
+func runProbeOf(name, file, src string, exit int, flags []string, want ...string) probe {
+	return probe{
+		name: name,
+		setup: func(t *testing.T, dir string) []string {
+			write(t, filepath.Join(dir, file), []byte(src))
+			return append(append([]string{"run", "--no-check"}, flags...), file)
+		},
+		exit:  exit,
+		check: contains(want...),
+	}
+}
+
+// harnShared builds l and m, lists that share themselves 100 levels deep
+// (2^100 leaves each).
+const harnShared = "var l = [1]\nvar m = [1]\nfor i in 0 to 100 {\n  l = [l, l]\n  m = [m, m]\n}\n"
+
+func limitProbes() []probe {
+	timeout := []string{"--timeout", "3s"}
+	return []probe{
+		runProbeOf("run-shared-list-to-string", "p.harn", harnShared+"println(to_string(l))\n", exitFail, timeout,
+			"budget exceeded", "raise it with --"),
+		runProbeOf("run-shared-list-json", "p.harn", harnShared+"println(json_stringify(l))\n", exitFail, timeout,
+			"budget exceeded", "raise it with --"),
+		runProbeOf("run-shared-list-equal", "p.harn", harnShared+"println(l == m)\n", exitOK, timeout, "true"),
+		runProbeOf("run-json-too-deep-harn", "p.harn", "var x = 1\nfor i in 0 to 3000 {\n  x = [x]\n}\nprintln(json_stringify(x))\n",
+			exitFail, nil, "json_stringify: value nested deeper than 2000 levels"),
+	}
+}
+
+func TestLimitProbes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the run-time limit probes run harn-check as a child process; skipped in -short")
+	}
+	for _, p := range limitProbes() {
+		t.Run(p.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := p.setup(t, dir)
+			r := runProbe(t, filepath.Join(dir, p.subdir), args, "")
+			checkProbe(t, p.name, p, dir, r)
+		})
+	}
+}

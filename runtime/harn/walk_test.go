@@ -1,0 +1,66 @@
+package harn
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn-check/runtime/execution"
+)
+
+// A value that shares itself a hundred levels deep has 2^100 leaves:
+// walking it (display, JSON, equality) is charged per node, so it stops at
+// the run's budget instead of running forever (issue 25).
+func TestSharedValueWalksStopAtTheBudget(t *testing.T) {
+	const build = "var l = [1]\nvar m = [1]\nfor i in 0 to 100 {\n  l = [l, l]\n  m = [m, m]\n}\n"
+	for _, tc := range []struct{ name, expr string }{
+		{"to_string", "to_string(l)"},
+		{"interpolation", `"${l}"`},
+		{"println", "println(l)"},
+		{"json_stringify", "json_stringify(l)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := build + "let r = try { " + tc.expr + " }\nprintln(\"caught\")\n"
+			_, err := runSource(t, src, runOpts{maxSteps: 2_000_000})
+			if err == nil || !strings.Contains(err.Error(), "step budget exceeded") {
+				t.Fatalf("got %v, want the step budget error (uncaught)", err)
+			}
+		})
+	}
+	// Equality of two such values is decided on the distinct pairs.
+	out, err := runSource(t, build+"println(l == m)\nl = [l, 2]\nm = [m, 3]\nprintln(l == m)\n", runOpts{maxSteps: 2_000_000})
+	if err != nil || out != "true\nfalse\n" {
+		t.Fatalf("got %q, %v", out, err)
+	}
+	// Under a memory budget, the text written is charged.
+	lim := execution.Limits{Memory: 32 << 20}
+	_, err = runSource(t, build+"println(to_string(l).len())\n", runOpts{limits: &lim})
+	if err == nil || !strings.Contains(err.Error(), "memory budget exceeded") {
+		t.Fatalf("got %v, want the memory budget error", err)
+	}
+}
+
+// json_stringify of a value nested past the depth it writes is an error,
+// not a null in its place.
+func TestJSONStringifyTooDeepIsAnError(t *testing.T) {
+	for _, wrap := range []string{"[x]", "{a: x}"} {
+		src := "var x = 1\nfor i in 0 to 3000 {\n  x = " + wrap + "\n}\nlet r = try { json_stringify(x) }\nprintln(unwrap_err(r))\nprintln(json_stringify([[1]]))\n"
+		out, err := runSource(t, src, runOpts{})
+		if err != nil || out != "json_stringify: value nested deeper than 2000 levels\n[[1]]\n" {
+			t.Fatalf("%s: got %q, %v", wrap, out, err)
+		}
+	}
+}
+
+// Host code's Display of such a value gives up with an elision.
+func TestDetachedDisplayIsBounded(t *testing.T) {
+	v := NewListValue([]Value{Int(1)})
+	for range 100 {
+		v = NewListValue([]Value{v, v})
+	}
+	if s := Display(v); !strings.HasSuffix(s, "...]]") && !strings.Contains(s, "...") {
+		t.Fatalf("Display did not elide (%d bytes)", len(s))
+	}
+	if !Equal(v, v) {
+		t.Fatal("a shared value is not equal to itself")
+	}
+}
