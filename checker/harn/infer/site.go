@@ -117,6 +117,8 @@ func (c *checker) site(sc *scope, e *ast.Call, m *ast.Member, receiverProblem st
 		s.Outcome = stdlib.Predicate().Types["PredicateOutcome"]
 	case method == stdlib.MethodEvaluate && len(s.QuestionProblems) == 0 && len(s.Questions) > 0:
 		s.Outcome = stdlib.EvaluationOutcomeFor(c.answers(s))
+	case method == stdlib.MethodEvaluateRequest:
+		s.Outcome = stdlib.RequestOutcome()
 	default:
 		s.Outcome = stdlib.Predicate().Types["EvaluationOutcome"]
 	}

@@ -46,6 +46,10 @@ var (
 	pred   *Module
 	harn   *types.Capability
 	llmCap *types.Capability
+	// requestOutcome is evaluate_request's outcome; requestAnswers are
+	// the answer records of its EvaluationAnswer union.
+	requestOutcome *types.Alias
+	requestAnswers map[*types.Record]bool
 )
 
 func f(name string, t types.Type) types.Field { return types.Field{Name: name, Type: t} }
@@ -147,6 +151,17 @@ func build() {
 
 	answers := &types.Dict{Key: strT, Value: answer}
 	add(alias("EvaluationOutcome", EvaluationOutcomeFor(answers)))
+	// evaluate_request's outcome is EvaluationOutcome too, built from its
+	// own answer records, so that a read of a variant field off one of
+	// its answers can be told from a read off an outcome a helper or
+	// parameter declares generic.
+	reqAnswers := []*types.Record{BooleanAnswerShape(common), ChoiceAnswerShape(common, strT), ScoreAnswerShape(common, strT)}
+	requestAnswers = map[*types.Record]bool{}
+	for _, r := range reqAnswers {
+		requestAnswers[r] = true
+	}
+	reqAnswer := alias("EvaluationAnswer", types.NewUnion(reqAnswers[0], reqAnswers[1], reqAnswers[2]))
+	requestOutcome = alias("EvaluationOutcome", EvaluationOutcomeFor(&types.Dict{Key: strT, Value: reqAnswer}))
 	add(alias("PredicateOutcome", types.NewUnion(append([]types.Type{
 		outcomeVariant("PredicateOutcome", "verdict", f("value", verdict)),
 		outcomeVariant("PredicateOutcome", "low_confidence", f("candidate", verdict), f("threshold", floatT)),
@@ -174,7 +189,7 @@ func build() {
 	llmCap.Members[MethodEvaluatePredicate] = &types.Func{Params: []types.Param{param("id", strT), param("question", strT),
 		param("input", types.UnknownType), {Name: "policy", Type: policy, Optional: true}}, Result: m.Types["PredicateOutcome"]}
 	llmCap.Members[MethodEvaluateRequest] = &types.Func{Params: []types.Param{param("id", strT), param("state", types.UnknownType),
-		param("questions", questions), param("policy", policy)}, Result: m.Types["EvaluationOutcome"]}
+		param("questions", questions), param("policy", policy)}, Result: requestOutcome}
 	llmCap.Members[MethodEstimateTokens] = &types.Func{Params: []types.Param{param("state", types.UnknownType)}, Result: intT}
 
 	harn = &types.Capability{Name: "Harness", Members: map[string]types.Type{"llm": llmCap}}
@@ -275,6 +290,34 @@ func Harness() *types.Capability {
 func HarnessLlm() *types.Capability {
 	once.Do(build)
 	return llmCap
+}
+
+// RequestOutcome is the outcome of evaluate_request: EvaluationOutcome
+// whose answers are runtime vocabulary.
+func RequestOutcome() *types.Alias {
+	once.Do(build)
+	return requestOutcome
+}
+
+// IsRequestAnswer reports whether t is an answer of an evaluate_request
+// outcome that may still be of more than one kind: after removing nil,
+// every member is one of that outcome's answer records, of at least two
+// kinds. Its variant fields (verdict, choice, level, ...) need narrowing
+// on kind before they are read. An answer of an outcome a parameter or a
+// helper declares as the generic EvaluationOutcome is not one.
+func IsRequestAnswer(t types.Type) bool {
+	once.Do(build)
+	ms := types.Members(types.StripNil(t))
+	if len(ms) < 2 {
+		return false
+	}
+	for _, m := range ms {
+		r, ok := types.Unalias(m).(*types.Record)
+		if !ok || !requestAnswers[r] {
+			return false
+		}
+	}
+	return true
 }
 
 // IsOutcome reports whether t is an evaluation outcome: after removing nil,

@@ -13,4 +13,12 @@
 // Narrow with `match o.kind { "answered" -> { ... } }`, with
 // `if o.kind == "verdict" { ... }`, or by returning early from the other
 // kinds.
+//
+// The same holds for the answers of evaluate_request: runtime vocabulary
+// types them as the generic EvaluationAnswer union, so reading an
+// answer's choice, level, score, verdict or probabilities before matching
+// the answer's own kind (`match a.kind { "choice" -> { ... } }`) is
+// HARN-TYP-034. Answers of a literal site are typed per question and need
+// no narrowing; answers of an outcome declared as the generic
+// EvaluationOutcome (a parameter, a helper's result) are not checked.
 package unnarrowed

@@ -27,6 +27,10 @@ var Rule = &analysis.Rule{
 
 func run(p *analysis.Pass) {
 	for _, r := range p.Facts.Reads {
+		if stdlib.IsRequestAnswer(r.Recv) {
+			answer(p, r)
+			continue
+		}
 		if !stdlib.IsOutcome(r.Recv) {
 			continue
 		}
@@ -145,4 +149,31 @@ func scaffold(x string, t types.Type, field string) string {
 		arm = ks[0]
 	}
 	return fmt.Sprintf("narrow first: match %s.kind { %s -> { ... %s.%s ... } _ -> { ... } }", x, arm, x, field)
+}
+
+// answer reports a read of a field only some kinds of answer have (an
+// evaluate_request answer's choice, level or verdict) before the answer's
+// kind is matched. A field no answer has is the properties rule's.
+func answer(p *analysis.Pass, r analysis.Read) {
+	if r.Dynamic {
+		return
+	}
+	recv := types.StripNil(r.Recv)
+	if _, pres := types.FieldOf(recv, r.Field, false); pres == types.FieldAll {
+		return
+	}
+	have := kindsWith(recv, r.Field)
+	if len(have) == 0 {
+		return
+	}
+	x := "a"
+	if r.X != nil {
+		x = p.Text(r.X.Pos())
+	}
+	d := p.Diag(diagnostics.SourceType, code, r.Span, "%s.%s is read before the answer %s is narrowed: only the %s answer%s ha%s %s", x, r.Field, x, strings.Join(have, ", "), plural(len(have)), verb(len(have)), r.Field)
+	d.Help = fmt.Sprintf("runtime vocabulary answers are the generic EvaluationAnswer union; narrow first: match %s.kind { %s -> { ... %s.%s ... } _ -> { ... } }", x, have[0], x, r.Field)
+	if fix, ok := wrapFix(p, r, x, have); ok {
+		d.Fixes = []diagnostics.Fix{fix}
+	}
+	p.Report(d)
 }
