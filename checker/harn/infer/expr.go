@@ -309,7 +309,7 @@ func (c *checker) ident(sc *scope, id *ast.Ident, call bool) types.Type {
 	if v.binding != nil {
 		v.binding.Uses++
 	}
-	if v.fn != nil && !v.fn.checked && !v.fn.hasResult {
+	if v.fn != nil && !v.fn.checked && (!v.fn.hasResult || v.fn.outcomeHelper) {
 		// Infer the result of an unannotated function on first use.
 		c.checkFunc(v)
 	}

@@ -50,6 +50,9 @@ type checker struct {
 	// name) visible at this point, scoped like type names.
 	ifaces map[string]*ast.InterfaceDecl
 	impls  map[string][]*ast.FuncDecl
+	// lastReturns are the types returned in the body funcBody last
+	// checked.
+	lastReturns []types.Type
 	// exitMemo remembers whether an if or match always leaves.
 	exitMemo map[ast.Node]bool
 }
@@ -427,6 +430,7 @@ func (c *checker) signature(d *ast.FuncDecl) *fnInfo {
 	if d.ReturnType != nil {
 		sig.Result = c.convType(d.ReturnType, tp)
 		info.hasResult = true
+		info.outcomeHelper = len(tp) == 0 && isGenericEvaluationOutcome(sig.Result)
 	}
 	return info
 }
@@ -442,6 +446,11 @@ func (c *checker) checkFunc(v *variable) {
 	res := c.funcBody(fi.decl.Params, fi.decl.ReturnType, fi.decl.Body, c.module, fi.hasResult, fi.decl.Gen)
 	if !fi.hasResult {
 		fi.sig.Result = res
+	}
+	if fi.outcomeHelper {
+		if t := preciseOutcome(c.lastReturns); t != nil {
+			fi.sig.Result = t
+		}
 	}
 	fi.inProgress = false
 	fi.checked = true
@@ -462,6 +471,7 @@ func (c *checker) funcBody(params []*ast.Param, ret ast.Type, body *ast.Block, p
 	if body != nil {
 		c.block(sc, body.Stmts)
 	}
+	c.lastReturns = sc.fn.returns
 	if sc.fn.declared != nil {
 		return sc.fn.declared
 	}
@@ -556,4 +566,50 @@ func (c *checker) exports() *Exports {
 		}
 	}
 	return ex
+}
+
+// isGenericEvaluationOutcome reports whether t is std/predicate's
+// EvaluationOutcome itself (its answers the generic EvaluationAnswer).
+func isGenericEvaluationOutcome(t types.Type) bool {
+	a, ok := t.(*types.Alias)
+	return ok && a == stdlib.Predicate().Types["EvaluationOutcome"]
+}
+
+// preciseOutcome returns the outcome a helper declared `-> EvaluationOutcome`
+// passes on unchanged: every return is an evaluation outcome with
+// per-question answers (a literal site's), all identical. Otherwise nil:
+// the declared generic outcome stands. Only such a helper is refined, so
+// its callers see exactly the answer unions the site declares; a helper
+// that may return outcomes of different question sets keeps the generic
+// type.
+func preciseOutcome(returns []types.Type) types.Type {
+	if len(returns) == 0 {
+		return nil
+	}
+	var first types.Type
+	for _, t := range returns {
+		if !stdlib.IsOutcome(t) || isGenericEvaluationOutcome(t) || !hasAnswerRecord(t) {
+			return nil
+		}
+		if first == nil {
+			first = t
+			continue
+		}
+		if t != first && !types.Identical(t, first) {
+			return nil
+		}
+	}
+	return first
+}
+
+// hasAnswerRecord reports whether an outcome's answered variant carries a
+// record of answers (a literal site's) rather than the generic dict.
+func hasAnswerRecord(t types.Type) bool {
+	for _, m := range types.Members(types.StripNil(t)) {
+		if v, p := types.FieldOf(m, "value", false); p == types.FieldAll {
+			_, ok := types.Unalias(v).(*types.Record)
+			return ok
+		}
+	}
+	return false
 }

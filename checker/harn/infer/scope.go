@@ -49,11 +49,15 @@ type variable struct {
 
 // fnInfo is a function declaration whose body is checked once.
 type fnInfo struct {
-	decl       *ast.FuncDecl
-	sig        *types.Func
-	hasResult  bool
-	checked    bool
-	inProgress bool
+	decl      *ast.FuncDecl
+	sig       *types.Func
+	hasResult bool
+	// outcomeHelper marks a function declared `-> EvaluationOutcome`:
+	// when every return is one literal site's precise outcome, its calls
+	// keep that outcome's answer label unions.
+	outcomeHelper bool
+	checked       bool
+	inProgress    bool
 }
 
 type scope struct {
