@@ -98,15 +98,22 @@ func notDispatched(evaluationID, invocation, site string, id Identity, p *Policy
 }
 
 // recordAnswers fills each answered question's confidence kind and raw
-// distribution; unanswered questions stay visible as they were.
+// distribution; unanswered questions stay visible as they were. When a
+// question has several answers the last one counts. The answers are
+// indexed once, so the work is linear in the number of questions.
 func (r *Receipt) recordAnswers(answers []*Answer) {
+	if len(answers) == 0 {
+		return
+	}
+	byID := make(map[string]*Answer, len(answers))
+	for _, a := range answers {
+		byID[a.QuestionID] = a
+	}
 	for i := range r.Questions {
-		for _, a := range answers {
-			if a.QuestionID == r.Questions[i].ID {
-				k := a.ConfidenceKind
-				r.Questions[i].ConfidenceKind = &k
-				r.Questions[i].RawProbabilities = cloneDist(a.Raw)
-			}
+		if a, ok := byID[r.Questions[i].ID]; ok {
+			k := a.ConfidenceKind
+			r.Questions[i].ConfidenceKind = &k
+			r.Questions[i].RawProbabilities = cloneDist(a.Raw)
 		}
 	}
 }
