@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/harnlang/harn-check/diagnostics"
@@ -55,9 +54,6 @@ func runValidate(e *env, paths []string, out outputFlags, allowEmpty bool) int {
 	return exitOK
 }
 
-// maxAnswerRead is the most validate-output reads of an answer.
-const maxAnswerRead = 64 << 20
-
 // runValidateOutput runs one validator on one answer and prints the
 // verdict as JSON.
 func validateOutputCommand() *command {
@@ -86,23 +82,27 @@ func validateOutputCommand() *command {
 
 func runValidateOutput(e *env, script, onError, contentPath string) int {
 	// An answer larger than the validator's string limit is refused by
-	// the validator with a verdict; reading stops far above that limit,
-	// so that a device or a runaway pipe cannot exhaust memory.
+	// the validator with a verdict that names its size; one byte past the
+	// limit is all that is read of it, so that a huge file, a device or a
+	// runaway pipe costs no memory.
+	limit := int64(validator.AnswerLimit())
 	var content []byte
+	var size int64
 	var err error
 	if contentPath == "" {
-		content, err = io.ReadAll(io.LimitReader(e.stdin, maxAnswerRead+1))
-		if err == nil && len(content) > maxAnswerRead {
-			err = fmt.Errorf("it is more than the limit of %s", sourcefs.FormatSize(maxAnswerRead))
-		}
-	} else if content, err = sourcefs.Read(contentPath, maxAnswerRead); err != nil {
+		content, err = io.ReadAll(io.LimitReader(e.stdin, limit+1))
+		size = -1
+	} else if content, size, err = sourcefs.ReadHead(contentPath, limit+1); err != nil {
 		err = errors.New(sourcefs.Reason(err))
 	}
 	if err != nil {
 		return fail(e, "reading the answer: %v", err)
 	}
+	if int64(len(content)) <= limit {
+		size = 0 // the whole answer
+	}
 	res, code, compileDiags := validator.RunOutput(validator.OutputRequest{
-		ValidatorPath: script, OnError: onError, Content: content,
+		ValidatorPath: script, OnError: onError, Content: content, ContentSize: size,
 	})
 	if len(compileDiags) > 0 {
 		report := &diagnostics.Report{}

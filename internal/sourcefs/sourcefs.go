@@ -156,6 +156,35 @@ func Read(path string, max int64) ([]byte, error) {
 	return data, nil
 }
 
+// ReadHead returns at most n bytes from the start of the regular file at
+// path and the file's size, with the checks of Read: a path that is not a
+// regular file on a real file system is a *NotRegularError. It reads no
+// further than n bytes whatever the file's size, so a caller with a limit
+// reads limit+1 bytes and tells a file over it by the length of head (the
+// size may be stale if the file is being written).
+func ReadHead(path string, n int64) (head []byte, size int64, err error) {
+	if err := Check(path); err != nil {
+		return nil, 0, err
+	}
+	f, err := openNonBlocking(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	if k := kind(info.Mode()); k != "" {
+		return nil, 0, &NotRegularError{Path: path, What: k}
+	}
+	head, err = io.ReadAll(io.LimitReader(f, n))
+	if err != nil {
+		return nil, 0, &fs.PathError{Op: "read", Path: path, Err: unwrap(err)}
+	}
+	return head, max(info.Size(), int64(len(head))), nil
+}
+
 func unwrap(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

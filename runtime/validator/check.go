@@ -184,9 +184,19 @@ type OutputRequest struct {
 	// OnError is "reject" (the default when empty) or "accept".
 	OnError string
 	Content []byte
+	// ContentSize, when positive, is the answer's full size and Content
+	// only its first AnswerLimit()+1 bytes: a caller reads no more of an
+	// answer than the validator can take. -1 says the answer is over the
+	// limit by an unknown amount (a pipe); 0 that Content is the answer.
+	ContentSize int64
 	// MaxOperations overrides the operation budget when positive.
 	MaxOperations int64
 }
+
+// AnswerLimit is the largest answer RunOutput hands a script, in bytes
+// (the string size limit of the validator's interpreter); a larger one is
+// a data_too_large failure without running the script.
+func AnswerLimit() int { return rhai.DefaultLimits().MaxStringSize }
 
 // OutputResult is the JSON printed by validate-output.
 type OutputResult struct {
@@ -224,7 +234,12 @@ func RunOutput(req OutputRequest) (res OutputResult, exitCode int, compileDiags 
 		return res, 2, []diagnostics.Diagnostic{cerr.Diagnostic(req.ValidatorPath)}
 	}
 	broken := &BrokenScripts{}
-	r := v.Validate(string(req.Content))
+	var r Result
+	if req.ContentSize != 0 && len(req.Content) > AnswerLimit() {
+		r = v.tooLarge(req.ContentSize)
+	} else {
+		r = v.Validate(string(req.Content))
+	}
 	d := Apply(v.Label, r, policy, broken)
 	res.Verdict = string(r.Verdict)
 	res.Failure = r.Failure

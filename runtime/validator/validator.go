@@ -140,6 +140,18 @@ type Result struct {
 	Failure *FailureInfo
 }
 
+// tooLarge is the failure of an answer of size bytes, over the string
+// size limit; a negative size is an answer of unknown size over it.
+func (v *Validator) tooLarge(size int64) Result {
+	lim := v.limits().MaxStringSize
+	what := fmt.Sprintf("%d bytes, more than", size)
+	if size < 0 {
+		what = "more than"
+	}
+	return Result{Verdict: Failure, Failure: &FailureInfo{Kind: rhai.ErrDataTooLarge.String(),
+		Message: fmt.Sprintf("%s: validate: the answer is %s the string size limit of %d bytes", v.Label, what, lim)}}
+}
+
 // Validate runs validate(content) on a fresh interpreter; top-level
 // statements run first, on the same budget. Invalid UTF-8 in content is
 // replaced by U+FFFD (a Rhai string is always valid UTF-8).
@@ -152,9 +164,8 @@ func (v *Validator) Validate(content string) (res Result) {
 	}()
 	// The string limit holds for the answer itself: a script must not be
 	// handed more than it could ever build.
-	if lim := v.limits(); len(content) > lim.MaxStringSize {
-		return Result{Verdict: Failure, Failure: &FailureInfo{Kind: rhai.ErrDataTooLarge.String(),
-			Message: fmt.Sprintf("%s: validate: the answer is %d bytes, more than the string size limit of %d bytes", v.Label, len(content), lim.MaxStringSize)}}
+	if len(content) > v.limits().MaxStringSize {
+		return v.tooLarge(int64(len(content)))
 	}
 	if !utf8.ValidString(content) {
 		content = strings.ToValidUTF8(content, "\uFFFD")

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn-check/runtime/validator"
+)
+
+// The bounded-run probes of issue #25 (section 3): each runs harn-check as
+// a child process like the probes of probes_test.go, with the checks they
+// share, and some with a tighter memory bound that tells reading a whole
+// input from reading what the limit needs.
+
+// boundProbe is a probe with its own peak memory bound (0: probeMaxRSS).
+type boundProbe struct {
+	probe
+	maxRSS int64
+}
+
+func boundProbes() []boundProbe {
+	return []boundProbe{
+		{
+			// A 60 MB answer (a sparse file: no disk is written) is refused
+			// with its size named, after reading 1 MB of it.
+			maxRSS: 100 << 20,
+			probe: probe{
+				name: "validate-output-60mb-read-to-limit",
+				setup: func(t *testing.T, dir string) []string {
+					write(t, filepath.Join(dir, "v.rhai"), []byte("fn validate(content) { () }\n"))
+					f, err := os.Create(filepath.Join(dir, "answer.txt"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := f.Truncate(60_000_000); err != nil {
+						t.Fatal(err)
+					}
+					f.Close()
+					return []string{"validate-output", "--validator", "v.rhai", "--content", "answer.txt"}
+				},
+				exit: exitFail,
+				check: func(t *testing.T, dir, stdout, stderr string) {
+					var res struct {
+						Verdict string `json:"verdict"`
+						Failure struct{ Kind, Message string }
+					}
+					if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+						t.Fatalf("no verdict: %v\n%s", err, tail(stdout))
+					}
+					if res.Verdict != "failure" || res.Failure.Kind != "data_too_large" ||
+						!strings.Contains(res.Failure.Message, "the answer is 60000000 bytes, more than the string size limit of 1000000 bytes") {
+						t.Errorf("verdict %+v", res)
+					}
+				},
+			},
+		},
+	}
+}
+
+func TestProbesBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the probes run harn-check as a child process; skipped in -short")
+	}
+	for _, p := range boundProbes() {
+		t.Run(p.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := p.setup(t, dir)
+			r := runProbe(t, filepath.Join(dir, p.subdir), args, "")
+			checkProbe(t, p.name, p.probe, dir, r)
+			if p.maxRSS > 0 && r.maxRSS > p.maxRSS {
+				t.Errorf("peak memory %.0f MiB, over this probe's %d MiB: the input was read past its limit", float64(r.maxRSS)/(1<<20), p.maxRSS>>20)
+			}
+		})
+	}
+}
+
+// endless is a reader that never ends, counting what was read from it.
+type endless struct{ n int64 }
+
+func (r *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'a'
+	}
+	r.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestValidateOutputStdinReadToLimit: an answer on standard input is read
+// one byte past the validator's limit and no further (it was read up to
+// 64 MiB), and refused with a verdict.
+func TestValidateOutputStdinReadToLimit(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "v.rhai")
+	if err := os.WriteFile(script, []byte("fn validate(content) { () }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := &endless{}
+	var out, errb bytes.Buffer
+	e := &env{stdin: in, stdout: &out, stderr: &errb, getenv: func(string) string { return "" }, cacheDir: t.TempDir()}
+	code := run(e, []string{"validate-output", "--validator", script})
+	if code != exitFail || !strings.Contains(out.String(), "the answer is more than the string size limit of 1000000 bytes") {
+		t.Errorf("exit %d\nstdout: %s\nstderr: %s", code, out.String(), errb.String())
+	}
+	// io.ReadAll reads in chunks of up to 512 bytes past what it holds.
+	if limit := int64(validator.AnswerLimit()); in.n > limit+64<<10 {
+		t.Errorf("read %d bytes of the answer, the limit is %d", in.n, limit)
+	}
+}
