@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn-check/runtime/validator"
 )
@@ -23,7 +27,29 @@ type boundProbe struct {
 }
 
 func boundProbes() []boundProbe {
-	return []boundProbe{
+	loud := map[string]string{
+		"loud.harn": "fn main() {\n  while true {\n    println(\"spam spam spam spam spam spam spam spam spam spam\")\n  }\n}\n",
+		"loud.leia": "for {\n  print(\"spam spam spam spam spam spam spam spam spam spam\")\n}\n",
+	}
+	var out []boundProbe
+	for _, name := range []string{"loud.harn", "loud.leia"} {
+		// A program that prints forever is stopped at the capture limit,
+		// long before its time runs out (it reached 4 GB in 9 s).
+		out = append(out, boundProbe{probe: probe{
+			name: "test-prints-forever-" + filepath.Ext(name)[1:],
+			setup: func(t *testing.T, dir string) []string {
+				write(t, filepath.Join(dir, name), []byte(loud[name]))
+				// A .error case: the report quotes the actual error (an
+				// .expected case's "runtime error:" would read as a crash
+				// to checkProbe).
+				write(t, filepath.Join(dir, strings.TrimSuffix(name, filepath.Ext(name))+".error"), []byte("never printed\n"))
+				return []string{"test", "--timeout", "10s", name}
+			},
+			exit:  exitFail,
+			check: contains("actual error: the program printed more than the 16 MiB of output kept per program: it was stopped and its output truncated", "0 passed, 1 failed"),
+		}})
+	}
+	return append(out, []boundProbe{
 		{
 			// A 60 MB answer (a sparse file: no disk is written) is refused
 			// with its size named, after reading 1 MB of it.
@@ -58,7 +84,7 @@ func boundProbes() []boundProbe {
 				},
 			},
 		},
-	}
+	}...)
 }
 
 func TestProbesBounded(t *testing.T) {
@@ -108,5 +134,64 @@ func TestValidateOutputStdinReadToLimit(t *testing.T) {
 	// io.ReadAll reads in chunks of up to 512 bytes past what it holds.
 	if limit := int64(validator.AnswerLimit()); in.n > limit+64<<10 {
 		t.Errorf("read %d bytes of the answer, the limit is %d", in.n, limit)
+	}
+}
+
+// TestRunInterruptFlushes: SIGINT stops a piped run, and what the program
+// printed before it (buffered, since stdout is not a terminal) still
+// reaches stdout; the exit status is 130. The program says on stderr,
+// which is not buffered, when its output is written.
+func TestRunInterruptFlushes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs harn-check as a child process")
+	}
+	for name, src := range map[string]string{
+		"wait.harn": "fn main() {\n  println(\"printed before the interrupt\")\n  eprintln(\"ready\")\n  while true {\n  }\n}\n",
+		"wait.leia": "print(\"printed before the interrupt\")\nio.stderr:write(\"ready\\n\")\nfor {\n}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, name), []byte(src))
+			cmd := exec.Command(os.Args[0], "run", name)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "HARN_CHECK_PROBE_MAIN=1", "HOME="+dir, "XDG_CACHE_HOME="+filepath.Join(dir, ".cache"), "NO_COLOR=1")
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			killed := time.AfterFunc(probeTimeout, func() { cmd.Process.Kill() })
+			defer killed.Stop()
+			outc := make(chan []byte)
+			go func() { b, _ := io.ReadAll(stdout); outc <- b }()
+			errs := bufio.NewReader(stderr)
+			line, err := errs.ReadString('\n')
+			if line != "ready\n" {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("the program did not start: %q %v", line, err)
+			}
+			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			rest, _ := io.ReadAll(errs)
+			out := <-outc
+			err = cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+				t.Errorf("exit %d (%v), want %d", code, err, exitInterrupted)
+			}
+			if string(out) != "printed before the interrupt\n" {
+				t.Errorf("stdout %q: the buffered output was lost", out)
+			}
+			if !strings.Contains(string(rest), "harn-check: run: interrupted") {
+				t.Errorf("stderr %q", rest)
+			}
+		})
 	}
 }

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/harnlang/harn-check/diagnostics"
@@ -217,12 +220,22 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 		return fail(e, "%v", err)
 	}
 	renv.Evaluation = evalRun.opts
-	out := bufio.NewWriterSize(e.stdout, 64<<10)
-	renv.Stdout = &flushingWriter{w: out, line: e.isTerminal}
+	out := &flushingWriter{w: bufio.NewWriterSize(e.stdout, 64<<10), line: e.isTerminal}
+	renv.Stdout = out
 	renv.Stderr = e.stderr
 	renv.Stdin = e.stdin
-	err = lang.Run(context.Background(), runner.Program{Path: path, Src: src, Args: progArgs}, renv)
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	ended := make(chan struct{})
+	defer close(ended)
+	go flushOnInterrupt(ctx, ended, out, e.stderr)
+	err = lang.Run(ctx, runner.Program{Path: path, Src: src, Args: progArgs}, renv)
 	out.Flush()
+	if ctx.Err() != nil {
+		evalRun.finish(path, err)
+		fmt.Fprintln(e.stderr, interruptedMessage)
+		return exitInterrupted
+	}
 	evalErr := evalRun.finish(path, err)
 	if err != nil {
 		io.WriteString(e.stderr, runner.FormatError(err))
@@ -240,19 +253,62 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 	return exitOK
 }
 
+// exitInterrupted is the exit status of a run stopped by SIGINT or
+// SIGTERM (128 + SIGINT, what a shell reports for Ctrl-C).
+const exitInterrupted = 130
+
+const interruptedMessage = "harn-check: run: interrupted"
+
+// interruptGrace is how long an interrupted program has to unwind before
+// its output is flushed and the process exits without it.
+const interruptGrace = 2 * time.Second
+
+// exitProcess ends the process; a variable so that tests can see the call.
+var exitProcess = os.Exit
+
+// flushOnInterrupt waits for ctx (cancelled by SIGINT or SIGTERM): the
+// program then has interruptGrace to stop, after which what it printed
+// is flushed and the process exits, so that piped output is not lost
+// however the program is stuck. ended closing first ends the wait.
+func flushOnInterrupt(ctx context.Context, ended <-chan struct{}, out *flushingWriter, stderr io.Writer) {
+	select {
+	case <-ended:
+		return
+	case <-ctx.Done():
+	}
+	select {
+	case <-ended:
+	case <-time.After(interruptGrace):
+		out.Flush()
+		fmt.Fprintln(stderr, interruptedMessage)
+		exitProcess(exitInterrupted)
+	}
+}
+
 // flushingWriter buffers program output: line by line on a terminal,
-// in 32 KiB blocks otherwise.
+// in 32 KiB blocks otherwise. It is safe for the program's tasks and an
+// interrupt's flush at once.
 type flushingWriter struct {
+	mu   sync.Mutex
 	w    *bufio.Writer
 	line bool
 }
 
 func (f *flushingWriter) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	n, err := f.w.Write(p)
 	if err == nil && (f.line && len(p) > 0 && p[len(p)-1] == '\n' || f.w.Buffered() > 32<<10) {
 		err = f.w.Flush()
 	}
 	return n, err
+}
+
+// Flush writes what is buffered.
+func (f *flushingWriter) Flush() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.w.Flush()
 }
 
 func unwrapPath(err error) error {

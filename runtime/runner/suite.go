@@ -327,9 +327,14 @@ func runCaptured(ctx context.Context, c Case, opts SuiteOptions) (string, error)
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var stdout, stderr bytes.Buffer
+	// Output past the capture limit stops the program: a program that
+	// prints forever must neither fill the memory nor run out its time.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	full := func() { stop(errOutputLimit) }
+	stdout, stderr := &captureWriter{max: MaxCapturedOutput, full: full}, &captureWriter{max: MaxCapturedOutput, full: full}
 	env := opts.Env
-	env.Stdout, env.Stderr, env.Stdin = &lockedWriter{w: &stdout}, &lockedWriter{w: &stderr}, bytes.NewReader(nil)
+	env.Stdout, env.Stderr, env.Stdin = stdout, stderr, bytes.NewReader(nil)
 	mock := strings.TrimSuffix(c.Path, filepath.Ext(c.Path)) + ".llm-mock.jsonl"
 	if _, err := os.Stat(mock); err == nil {
 		env.LLMMockReplay = mock
@@ -348,21 +353,59 @@ func runCaptured(ctx context.Context, c Case, opts SuiteOptions) (string, error)
 			err = fmt.Errorf("%w after %s", errTimeout, timeout)
 		}
 	}
+	if stdout.isFull() || stderr.isFull() {
+		return stdout.String(), fmt.Errorf("the program printed more than the %d MiB of output kept per program: it was stopped and its output truncated", MaxCapturedOutput>>20)
+	}
 	if ctx.Err() != nil && err != nil {
 		err = fmt.Errorf("%w after %s (%v)", errTimeout, timeout, err)
 	}
 	return stdout.String(), err
 }
 
-type lockedWriter struct {
-	mu sync.Mutex
-	w  *bytes.Buffer
+// MaxCapturedOutput is the most of each output stream (stdout, stderr)
+// kept of one program run by a suite, in bytes; a program that prints
+// more is stopped and fails.
+const MaxCapturedOutput = 16 << 20
+
+// errOutputLimit is the cause of a run stopped for printing too much.
+var errOutputLimit = errors.New("output limit")
+
+// captureWriter keeps up to max bytes of a program's output, safe for
+// the program's concurrent tasks; the write that goes past max keeps what
+// fits, calls full and fails, as does every later write.
+type captureWriter struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	max  int
+	over bool
+	full func()
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+func (c *captureWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.over {
+		return 0, errOutputLimit
+	}
+	if room := c.max - c.buf.Len(); len(p) > room {
+		c.buf.Write(p[:room])
+		c.over = true
+		c.full()
+		return room, errOutputLimit
+	}
+	return c.buf.Write(p)
+}
+
+func (c *captureWriter) isFull() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.over
+}
+
+func (c *captureWriter) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.String()
 }
 
 // Diff compares expected and actual output line by line: "    " for a
