@@ -35,6 +35,14 @@ func limitProbes() []probe {
 		runProbeOf("run-shared-list-json", "p.harn", harnShared+"println(json_stringify(l))\n", exitFail, timeout,
 			"budget exceeded", "raise it with --"),
 		runProbeOf("run-shared-list-equal", "p.harn", harnShared+"println(l == m)\n", exitOK, timeout, "true"),
+		runProbeOf("run-shared-table-json-leia", "p.leia", "l := [1]\nfor i := 0; i < 100; i++ { l = [l, l] }\nfor { pcall(json.encode, l) }\n", exitFail, timeout,
+			"budget exceeded", "raise it with --"),
+		// 60 MB strings built in a loop: the memory budget stops them
+		// within a few iterations (the default limits).
+		runProbeOf("run-60mb-strings-harn", "p.harn", "let s = \"x\".repeat(60000000)\nvar l = []\nwhile true {\n  l = l.push(s + \"y\")\n}\n", exitFail, nil,
+			"memory budget exceeded", "raise it with --max-memory"),
+		runProbeOf("run-60mb-strings-leia", "p.leia", "s := string.rep(\"x\", 60000000)\nl := []\nfor { l[#l+1] = s .. \"y\" }\n", exitFail, nil,
+			"memory budget exceeded", "raise it with --max-memory"),
 		runProbeOf("run-json-too-deep-harn", "p.harn", "var x = 1\nfor i in 0 to 3000 {\n  x = [x]\n}\nprintln(json_stringify(x))\n",
 			exitFail, nil, "json_stringify: value nested deeper than 2000 levels"),
 	}

@@ -115,6 +115,9 @@ func (c *compiler) assign(s *ast.Assign) evalFn {
 				return Nil, nil
 			}
 			r, err := op(cur, v)
+			if err == nil {
+				err = f.th.grew(r)
+			}
 			if err != nil {
 				return Nil, st.wrap(err)
 			}
@@ -150,6 +153,9 @@ func (c *compiler) assign(s *ast.Assign) evalFn {
 				return Nil, st.wrap(err)
 			}
 			v, err = op(cur, v)
+			if err == nil {
+				err = f.th.grew(v)
+			}
 			if err != nil {
 				return Nil, st.wrap(err)
 			}

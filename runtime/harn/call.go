@@ -81,6 +81,9 @@ func (c *compiler) call(e *ast.Call) evalFn {
 				}
 				f.th.at = s
 				v, err := fn(&Call{th: f.th, Name: name, mod: mod}, as)
+				if err == nil {
+					err = f.th.grew(v)
+				}
 				if err != nil {
 					return Nil, s.wrap(err)
 				}
@@ -218,6 +221,9 @@ func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
 			}
 			f.th.at = s
 			v, err := b.Fn(&Call{th: f.th, Name: name}, as)
+			if err == nil {
+				err = f.th.grew(v)
+			}
 			if err != nil {
 				return Nil, s.wrap(err)
 			}

@@ -434,6 +434,9 @@ func (c *compiler) binary(e *ast.Binary) evalFn {
 				return Value{k: KindInt, n: a.n + b.n}, nil
 			}
 			v, err := opAdd(a, b)
+			if err == nil {
+				err = f.th.grew(v)
+			}
 			if err != nil {
 				return Nil, s.wrap(err)
 			}

@@ -19,15 +19,28 @@ import (
 
 const maxArchiveBytes = 256 << 20
 
-func readCapped(name string, r io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxArchiveBytes+1))
-	if err != nil {
-		return nil, throwValue(Str(name + ": " + err.Error()))
+// readCapped reads decompressed output, charging it to the run a chunk at
+// a time: a decompression bomb stops at the memory budget (or the clock)
+// while it inflates, not after.
+func readCapped(c *Call, name string, r io.Reader) ([]byte, error) {
+	var b bytes.Buffer
+	lr := io.LimitReader(r, maxArchiveBytes+1)
+	for {
+		n, err := io.CopyN(&b, lr, 1<<20)
+		if cerr := c.th.grewBytes(n); cerr != nil {
+			return nil, cerr
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, throwValue(Str(name + ": " + err.Error()))
+		}
 	}
-	if len(b) > maxArchiveBytes {
+	if b.Len() > maxArchiveBytes {
 		return nil, throwValue(Str(name + ": output is larger than 256 MiB"))
 	}
-	return b, nil
+	return b.Bytes(), nil
 }
 
 type archiveEntry struct {
@@ -88,7 +101,7 @@ func init() {
 		if err != nil {
 			return Nil, throwValue(Str("gzip_decode: " + err.Error()))
 		}
-		b, err := readCapped("gzip_decode", r)
+		b, err := readCapped(c, "gzip_decode", r)
 		if err != nil {
 			return Nil, err
 		}
@@ -128,7 +141,7 @@ func init() {
 			if hdr.Typeflag != tar.TypeReg {
 				continue
 			}
-			b, err := readCapped("tar_extract", r)
+			b, err := readCapped(c, "tar_extract", r)
 			if err != nil {
 				return Nil, err
 			}
@@ -178,7 +191,7 @@ func init() {
 			if err != nil {
 				return Nil, throwValue(Str("zip_extract: " + err.Error()))
 			}
-			b, err := readCapped("zip_extract", rc)
+			b, err := readCapped(c, "zip_extract", rc)
 			rc.Close()
 			if err != nil {
 				return Nil, err

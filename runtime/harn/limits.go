@@ -13,6 +13,56 @@ const (
 	taskSize  = 16 << 10
 )
 
+// Building a value in one operation (a concatenation, a repetition, a
+// builtin's result) is charged by the value's own size: growCharge is the
+// smallest charged at once (smaller values are left to the run's periodic
+// reading of the heap), bytesPerStep how many bytes copied count as a
+// step.
+const (
+	growCharge   = 4 << 10
+	bytesPerStep = 256
+)
+
+// grew charges v, just built by an operator or a builtin, against the
+// memory budget (its own bytes: a string's, a list's slots) and, for text,
+// the copying as steps. A loop whose every iteration builds a 60 MB string
+// therefore meets the memory budget (and the clock) within a few
+// iterations instead of after execution.Interval of them.
+func (th *thread) grew(v Value) error {
+	var n, steps int64
+	switch v.k {
+	case KindString:
+		n = int64(len(v.r.(string)))
+		steps = n / bytesPerStep
+	case KindBytes:
+		n = int64(len(v.r.([]byte)))
+		steps = n / bytesPerStep
+	case KindList:
+		n = int64(len(v.r.(*List).items)) * valueSize
+	default:
+		return nil
+	}
+	if n < growCharge {
+		return nil
+	}
+	if err := th.alloc(n); err != nil {
+		return err
+	}
+	return th.charge(steps)
+}
+
+// grewBytes charges n bytes of text a builtin is building (read,
+// inflated) as grew charges a string.
+func (th *thread) grewBytes(n int64) error {
+	if n < growCharge {
+		return nil
+	}
+	if err := th.alloc(n); err != nil {
+		return err
+	}
+	return th.charge(n / bytesPerStep)
+}
+
 // describeWait is one line of a deadlock report: the task, what it waits
 // for, and where.
 func describeWait(task *Task, what string, at *site) string {

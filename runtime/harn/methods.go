@@ -108,6 +108,9 @@ func (th *thread) callMethod(recv Value, name string, args []Value) (Value, erro
 	case KindNil:
 		return Nil, typeError("cannot call method `%s` on nil", name)
 	}
+	if err == nil {
+		err = th.grew(v)
+	}
 	if err != nil {
 		return Nil, err
 	}

@@ -242,6 +242,9 @@ func (th *thread) callValue(callee Value, args []Value) (Value, error) {
 	case KindBuiltin:
 		b := callee.r.(*Builtin)
 		v, err := b.Fn(&Call{th: th, Name: b.Name}, args)
+		if err == nil {
+			err = th.grew(v)
+		}
 		if err != nil {
 			return Nil, err
 		}

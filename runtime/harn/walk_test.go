@@ -1,8 +1,10 @@
 package harn
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn-check/runtime/execution"
 )
@@ -62,5 +64,29 @@ func TestDetachedDisplayIsBounded(t *testing.T) {
 	}
 	if !Equal(v, v) {
 		t.Fatal("a shared value is not equal to itself")
+	}
+}
+
+// Values built in one operation (concatenation, repetition, a builtin's
+// or a method's result, decompression) are charged by their size: a loop
+// that builds an 8 MB string per iteration meets the memory budget within
+// a few iterations, whatever catches errors around it.
+func TestBuiltValuesAreCharged(t *testing.T) {
+	for _, tc := range []struct{ name, src string }{
+		{"plus", "let s = \"x\".repeat(8000000)\nvar l = []\nwhile true {\n  l = l.push(s + \"y\")\n}\n"},
+		{"plus assign", "let s = \"x\".repeat(8000000)\nvar l = []\nwhile true {\n  var t = s\n  t += \"y\"\n  l = l.push(t)\n}\n"},
+		{"repeat", "var l = []\nwhile true {\n  l = l.push(\"ab\".repeat(4000000))\n}\n"},
+		{"join builtin", "let x = \"x\".repeat(1000000)\nlet p = [x, x, x, x, x, x, x, x]\nvar l = []\nwhile true {\n  l = l.push(join(p, \"\"))\n}\n"},
+		{"caught", "let s = \"x\".repeat(8000000)\nvar l = []\nwhile true {\n  try {\n    l = l.push(s + \"y\")\n  } catch (e) {\n    println(e)\n  }\n}\n"},
+		{"gzip_decode", "let z = gzip_encode(\"a\".repeat(8000000))\nvar l = []\nwhile true {\n  l = l.push(gzip_decode(z))\n}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lim := execution.Limits{Memory: 48 << 20, Time: 20 * time.Second}
+			_, err := runSource(t, tc.src, runOpts{limits: &lim})
+			var le *execution.LimitError
+			if !errors.As(err, &le) || le.Resource != execution.Memory {
+				t.Fatalf("got %v, want the memory budget's stop", err)
+			}
+		})
 	}
 }

@@ -752,7 +752,7 @@ func (c *compiler) concat(e *ast.BinaryExpr) evalFn {
 		l, r := fs[0], fs[1]
 		return func(fr *frame) Value {
 			a, b := l(fr), r(fr)
-			if a.k == KindString && b.k == KindString && int(a.n+b.n) <= fr.th.in.maxString {
+			if a.k == KindString && b.k == KindString && a.n+b.n < chargeFrom {
 				return String(a.AsString() + b.AsString())
 			}
 			return fr.th.concat2(a, b, pos)

@@ -97,6 +97,7 @@ func openBytes(in *Interp) {
 				if sb.Len()+len(b) > t.in.maxString {
 					return nil, fmt.Errorf("resulting string too large")
 				}
+				t.allocBytes(int64(len(b)), -1)
 				sb.Write(b)
 			}
 			return t.Ret1(String(sb.String())), nil
@@ -112,6 +113,9 @@ func newByteBuffer(in *Interp, init []byte) Value {
 	grow := func(t *Thread, n int) error {
 		if len(bb.b)+n > t.in.maxString {
 			return fmt.Errorf("buffer too large")
+		}
+		if len(bb.b)+n > cap(bb.b) {
+			t.allocBytes(int64(len(bb.b)+n), -1)
 		}
 		return nil
 	}

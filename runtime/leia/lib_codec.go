@@ -207,7 +207,7 @@ func openCodecs(in *Interp) {
 				if derr != nil {
 					return t.Ret2(Nil, String(derr.Error())), nil
 				}
-				out, rerr := io.ReadAll(io.LimitReader(r, int64(t.in.maxString)+1))
+				out, rerr := t.readAllCharged(io.LimitReader(r, int64(t.in.maxString)+1))
 				if rerr != nil {
 					return t.Ret2(Nil, String(rerr.Error())), nil
 				}

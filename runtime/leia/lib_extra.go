@@ -730,6 +730,7 @@ func deepEqual(t *Thread, a, b Value, depth int) bool {
 	n := 0
 	ta.Iter(func(k, v Value) bool {
 		n++
+		t.charge(1, -1)
 		if !deepEqual(t, v, tb.Get(k), depth+1) {
 			same = false
 			return false
@@ -755,6 +756,9 @@ func inspectValue(t *Thread, v Value, depth int) string {
 		}
 		var parts []string
 		v.Table().Iter(func(k, x Value) bool {
+			if t != nil {
+				t.charge(1, -1)
+			}
 			if len(parts) >= 200 {
 				parts = append(parts, "...")
 				return false

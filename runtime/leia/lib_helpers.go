@@ -79,6 +79,7 @@ func openHelpers(in *Interp) {
 			if width > int64(t.in.maxString) {
 				return nil, fmt.Errorf("%s: width too large", name)
 			}
+			t.allocBytes(width*int64(len(fill)), -1)
 			padding := strings.Repeat(fill, n/utf8.RuneCountInString(fill)+1)
 			padding = string([]rune(padding)[:n])
 			if left {

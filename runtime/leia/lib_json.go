@@ -308,6 +308,9 @@ type jsonEncoder struct {
 	b      strings.Builder
 	indent string
 	seen   map[*Table]bool
+	// nodes counts the values visited; charged is the text already
+	// charged to the run (a table may share itself: 2^100 leaves).
+	nodes, charged int
 }
 
 func (e *jsonEncoder) nl(depth int) {
@@ -323,6 +326,13 @@ func (e *jsonEncoder) nl(depth int) {
 func (e *jsonEncoder) value(v Value, depth int) error {
 	if depth > maxJSONDepth {
 		return fmt.Errorf("json: nesting too deep")
+	}
+	if e.nodes++; e.nodes%1024 == 0 && e.t != nil {
+		e.t.charge(1024, -1)
+		if grown := e.b.Len() - e.charged; grown >= chargeFrom {
+			e.t.allocBytes(int64(grown), -1)
+			e.charged = e.b.Len()
+		}
 	}
 	switch v.k {
 	case KindNil:

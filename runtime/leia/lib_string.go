@@ -230,6 +230,7 @@ func strRep(t *Thread, a []Value) ([]Value, error) {
 	if total > int64(t.in.maxString) || total < 0 {
 		return nil, fmt.Errorf("resulting string too large")
 	}
+	t.allocBytes(total, -1)
 	var b strings.Builder
 	b.Grow(int(total))
 	for k := int64(0); k < n; k++ {

@@ -180,7 +180,11 @@ func tableConcat(t *Thread, a []Value) ([]Value, error) {
 		return nil, err
 	}
 	var b strings.Builder
+	charged := 0
 	for k := i; k <= j; k++ {
+		if (k-i)%1024 == 1023 {
+			t.charge(1024, -1)
+		}
 		v := tb.GetInt(k)
 		if v.k != KindString && !v.IsNumber() {
 			return nil, fmt.Errorf("invalid value (at index %d) in table for 'concat'", k)
@@ -191,6 +195,10 @@ func tableConcat(t *Thread, a []Value) ([]Value, error) {
 		}
 		if b.Len() > t.in.maxString {
 			return nil, fmt.Errorf("resulting string too large")
+		}
+		if grown := b.Len() - charged; grown >= 1<<16 {
+			t.allocBytes(int64(grown), -1)
+			charged = b.Len()
 		}
 	}
 	return t.Ret1(String(b.String())), nil

@@ -392,11 +392,12 @@ func (th *Thread) ToString(v Value) string { return th.tostring(v, -1) }
 
 func (th *Thread) concat2(a, b Value, pos int32) Value {
 	if (a.k == KindString || a.IsNumber()) && (b.k == KindString || b.IsNumber()) {
-		s := concatPiece(a) + concatPiece(b)
-		if len(s) > th.in.maxString {
+		pa, pb := concatPiece(a), concatPiece(b)
+		if len(pa)+len(pb) > th.in.maxString {
 			panic(th.runtimeError(pos, "string length overflow (more than %d bytes)", th.in.maxString))
 		}
-		return String(s)
+		th.allocBytes(int64(len(pa)+len(pb)), pos)
+		return String(pa + pb)
 	}
 	h := th.metaField(a, "__concat")
 	if h.k == KindNil {
@@ -438,6 +439,7 @@ func (th *Thread) concatN(vals []Value, pos int32) Value {
 		if size > th.in.maxString {
 			panic(th.runtimeError(pos, "string length overflow (more than %d bytes)", th.in.maxString))
 		}
+		th.allocBytes(int64(size), pos)
 		var b strings.Builder
 		b.Grow(size)
 		for _, v := range vals {

@@ -1,0 +1,41 @@
+package leia
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn-check/runtime/execution"
+)
+
+// Natives charge their bulk work (issue 25): building large strings meets
+// the memory budget within a few iterations, walking a table that shares
+// itself (2^100 leaves) meets the step budget, and neither can be caught.
+func TestNativesChargeTheirWork(t *testing.T) {
+	shared := "l := [1]\nm := [1]\nfor i := 0; i < 100; i++ { l = [l, l]; m = [m, m] }\n"
+	for _, tc := range []struct {
+		name, src string
+		res       execution.Resource
+		limits    execution.Limits
+	}{
+		{"concat", `s := string.rep("x", 8000000); l := []; for { pcall(func() { l[#l+1] = s .. "y" }) }`, execution.Memory, execution.Limits{Memory: 48 << 20}},
+		{"concat chain", `s := string.rep("x", 8000000); l := []; for { l[#l+1] = s .. "y" .. "z" }`, execution.Memory, execution.Limits{Memory: 48 << 20}},
+		{"rep", `l := []; for { l[#l+1] = string.rep("ab", 4000000) }`, execution.Memory, execution.Limits{Memory: 48 << 20}},
+		{"table.concat", `p := [string.rep("x", 1000000)]; for i := 2; i <= 8; i++ { p[i] = p[1] }; l := []; for { l[#l+1] = table.concat(p) }`, execution.Memory, execution.Limits{Memory: 48 << 20}},
+		{"json.encode shared", shared + `for { pcall(json.encode, l) }`, execution.Steps, execution.Limits{Steps: 2_000_000}},
+		{"testkit.equal shared", shared + `for { pcall(testkit.equal, l, m) }`, execution.Steps, execution.Limits{Steps: 2_000_000}},
+		{"testkit.inspect shared", "l := [1]\nfor i := 0; i < 150; i++ { l = [l, l, l, l, l, l, l, l, l, l, l, l, l, l, l, l, l, l, l, l] }\n" + `for { pcall(testkit.inspect, l) }`, execution.Steps, execution.Limits{Steps: 300_000}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lim := tc.limits
+			lim.Time = 20 * time.Second
+			_, err := compileRun(t, tc.src, Options{Stdout: &bytes.Buffer{}, Limits: lim}, context.Background())
+			var le *execution.LimitError
+			if !errors.As(err, &le) || le.Resource != tc.res {
+				t.Fatalf("got %v, want the %s budget's stop", err, execution.LimitOf(tc.res).Flag)
+			}
+		})
+	}
+}
