@@ -73,3 +73,56 @@ func TestEvaluateFailedSubcasesAndMissingProvider(t *testing.T) {
 		t.Errorf("--mock: exit %d\n%s", code, out)
 	}
 }
+
+// The bundled examples are fmt-clean (.ci/run keeps them so), and the
+// formatter keeps its own width: no line over 100 columns where a break
+// is possible, and a broken method call keeps `recv.m(` together with
+// its arguments indented under it.
+func TestFmtKeepsTheWidthAndTheExamplesClean(t *testing.T) {
+	t.Run("examples", func(t *testing.T) {
+		t.Chdir(filepath.Join("..", ".."))
+		if code, out, stderr := runCLI(t, "fmt", "--check", "examples"); code != exitOK {
+			t.Errorf("fmt --check examples: exit %d\n%s%s", code, out, stderr)
+		}
+		ci, err := os.ReadFile(".ci/run")
+		if err != nil || !strings.Contains(string(ci), "harn-check fmt --check examples") {
+			t.Errorf(".ci/run does not keep the examples formatted (%v)", err)
+		}
+	})
+	src := `fn route(harness: Harness, ticket: {text: string}) -> string {
+  const policy: EvaluationPolicy = {backend: "structured_llm", provider: "mock", model: "fixture", threshold: 0.8}
+  if true {
+    if true {
+      log(some_function_with_a_long_name(argument_number_one) + another_function_call(argument_number_two))
+    }
+  }
+  return harness.llm.evaluate_predicate("support.route.v1", "Which team owns this ticket, given everything?", ticket, policy)
+}
+`
+	dir := t.TempDir()
+	p := writeFile(t, dir, "w.harn", src)
+	code, out, stderr := runCLI(t, "fmt", p)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for i, l := range strings.Split(out, "\n") {
+		if len([]rune(l)) > 100 {
+			t.Errorf("line %d is %d columns:\n%s", i+1, len([]rune(l)), out)
+		}
+	}
+	for _, want := range []string{
+		"  const policy: EvaluationPolicy = {\n    backend: \"structured_llm\",\n",
+		"      log(\n        some_function_with_a_long_name(argument_number_one)\n          + another_function_call(argument_number_two),\n      )\n",
+		"  return harness.llm.evaluate_predicate(\n    \"support.route.v1\",\n",
+		"    policy,\n  )\n}\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("formatted text lacks %q:\n%s", want, out)
+		}
+	}
+	// The result is a fixed point.
+	p2 := writeFile(t, dir, "w2.harn", out)
+	if code, again, _ := runCLI(t, "fmt", p2); code != exitOK || again != out {
+		t.Errorf("not idempotent:\n%s", again)
+	}
+}

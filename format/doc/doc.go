@@ -9,14 +9,17 @@
 //   - Group is Wadler's: when the printer reaches it, it lays the group out
 //     flat if the group and what follows it up to the next line break fit in
 //     the rest of the line, and breaks it otherwise.
-//   - GroupWithin(budget, d) is decided by its own content, independent of
-//     the column it lands in: it breaks when d contains a line break that
-//     cannot be laid out flat (a HardLine, a multi-line text, a group that
-//     broke) or when d laid out flat is wider than budget. This is the rule
-//     of formatters that lay out a sequence by its own length (upstream
-//     Harn's `harn fmt` measures a call's arguments against the width minus
-//     the callee's name), and it lets a formatter ask a built document
-//     whether it will span lines (HasNewline) while building its parent.
+//   - GroupWithin(budget, d) is first decided by its own content,
+//     independent of the column it lands in: it breaks when d contains a
+//     line break that cannot be laid out flat (a HardLine, a multi-line
+//     text, a group that broke) or when d laid out flat is wider than
+//     budget. This is the rule of formatters that lay out a sequence by its
+//     own length (upstream Harn's `harn fmt` measures a call's arguments
+//     against the width minus the callee's name), and it lets a formatter
+//     ask a built document whether it will span lines (HasNewline) while
+//     building its parent. A group that rule leaves flat is then a Group:
+//     it still breaks when the line it lands on would run past the width,
+//     so no line is wider than the width where a break is possible.
 //
 // Every constructor measures its document eagerly (flat width, whether it
 // certainly renders a newline), so measuring is linear in the document and
@@ -284,7 +287,8 @@ func (b *Builder) Group(d *Doc) *Doc {
 }
 
 // GroupWithin lays d out broken when it certainly spans lines or when its
-// flat width exceeds budget, and flat otherwise, wherever it is printed.
+// flat width exceeds budget; otherwise it is a Group, flat when it fits
+// in the rest of the line.
 func GroupWithin(budget int, d *Doc) *Doc { return (*Builder)(nil).GroupWithin(budget, d) }
 
 // GroupWithin is the package-level GroupWithin, allocated from b.
@@ -294,7 +298,7 @@ func (b *Builder) GroupWithin(budget int, d *Doc) *Doc {
 	}
 	broken := d.nl || d.width > budget
 	g := b.doc()
-	*g = Doc{k: kGroup, kids: b.one(d), decided: true, broken: broken, width: d.width, nl: broken}
+	*g = Doc{k: kGroup, kids: b.one(d), decided: broken, broken: broken, width: d.width, nl: broken}
 	return g
 }
 

@@ -120,14 +120,20 @@ func (f *formatter) binary(n *cst.Node) *doc.Doc {
 	flat := f.d.Concat(l, f.d.Text(" "+opText+" "), r)
 	broken := f.line(left.Start) < f.line(right.Start) || l.HasNewline() ||
 		(!flat.HasNewline() && f.ind*IndentWidth+flat.Width() > Width)
-	if !broken {
-		return flat
-	}
 	cont := f.d.Text(opText + " ")
+	var backslash *doc.Doc
 	if !continuesLine(opText) {
-		l = f.d.Concat(l, f.d.Text(" \\"))
+		backslash = f.d.Text(" \\")
 	}
-	return f.d.Concat(l, f.d.Indent(f.d.Concat(doc.HardLine(), cont)), r)
+	if !broken {
+		// Flat by upstream's measure, but still broken before the operator
+		// when the line it lands on would run past the width.
+		if flat.HasNewline() {
+			return flat
+		}
+		return f.d.Group(f.d.Concat(l, f.d.IfBreak(backslash, nil), f.d.Indent(f.d.Concat(doc.Line(), cont)), r))
+	}
+	return f.d.Concat(l, backslash, f.d.Indent(f.d.Concat(doc.HardLine(), cont)), r)
 }
 
 // continuesLine reports whether a line starting with op continues the
@@ -141,9 +147,12 @@ func continuesLine(op string) bool {
 }
 
 // call lays out a call. A method call (`obj.m(args)`) breaks before the
-// `.` when the call ran past the receiver's last line in the source or its
-// arguments span lines; the `.m` line is indented one level and the
-// arguments, as upstream writes them, are not.
+// `.` when the source did (the `.` on a later line than the receiver's
+// end); the `.m(args)` line is indented one level, its arguments and `)`
+// with it. (Upstream also breaks there whenever the arguments span lines,
+// leaving them and the `)` at the receiver's indentation; that layout
+// reads as if the arguments belonged to the statement, so it is not
+// followed.)
 func (f *formatter) call(n *cst.Node) *doc.Doc {
 	fn, targs, args := n.Child("function"), n.Child("type_arguments"), n.Child("arguments")
 	if fn == nil || args == nil {
@@ -189,8 +198,8 @@ func (f *formatter) methodCall(n, obj, op, prop, args *cst.Node) *doc.Doc {
 	prefix := o.Width() + len(method) + 1 + len(opText)
 	a := f.argsWithPrefix(args, prefix)
 	tail := f.d.Text(opText + method)
-	if f.line(n.End) > f.line(obj.End) || a.HasNewline() {
-		return f.d.Concat(o, f.d.Indent(f.d.Concat(doc.HardLine(), tail)), a)
+	if f.line(op.Start) > f.line(obj.End) {
+		return f.d.Concat(o, f.d.Indent(f.d.Concat(doc.HardLine(), tail, a)))
 	}
 	return f.d.Concat(o, tail, a)
 }
@@ -301,7 +310,7 @@ func (f *formatter) closureBody(n *cst.Node, broken bool) *doc.Doc {
 	}
 	body := inner[arrow+1:]
 	if s := soleSimpleStatement(body); s != nil && !broken {
-		return f.d.Concat(head, f.d.Text(" "), f.node(s), f.d.Text(" }"))
+		return f.d.Concat(head, f.onBraceLine(s, " ", " }"))
 	}
 	return f.block(head, inner[arrow].End, body, f.node)
 }
@@ -317,9 +326,21 @@ func (f *formatter) functionExpr(n *cst.Node) *doc.Doc {
 	head := f.genericUpTo(n, body)
 	_, inner := braced(body)
 	if s := soleSimpleStatement(inner); s != nil {
-		return f.d.Concat(head, f.d.Text(" { "), f.node(s), f.d.Text(" }"))
+		return f.d.Concat(head, f.d.Text(" {"), f.onBraceLine(s, " ", " }"))
 	}
 	return f.d.Concat(head, f.d.Text(" "), f.node(body))
+}
+
+// onBraceLine lays out the sole simple statement s of a closure, function
+// expression or match arm after its opening brace: open, s, close on the
+// brace's line when that line fits in the width, else s indented on a
+// line of its own and the `}` on the next.
+func (f *formatter) onBraceLine(s *cst.Node, open, close string) *doc.Doc {
+	d := f.node(s)
+	if d.HasNewline() {
+		return f.d.Concat(f.d.Text(open), d, f.d.Text(close))
+	}
+	return f.d.Group(f.d.Concat(f.d.Indent(f.d.Concat(doc.Line(), d)), doc.Line(), f.d.Text("}")))
 }
 
 // matchBody lays out the arms of a match, one per line; `,` and `;`
@@ -342,7 +363,7 @@ func (f *formatter) matchArm(n *cst.Node) *doc.Doc {
 	head := f.genericUpTo(n, body)
 	_, inner := braced(body)
 	if s := soleSimpleStatement(inner); s != nil {
-		return f.d.Concat(head, f.d.Text(" { "), f.node(s), f.d.Text(" }"))
+		return f.d.Concat(head, f.d.Text(" {"), f.onBraceLine(s, " ", " }"))
 	}
 	return f.d.Concat(head, f.d.Text(" "), f.node(body))
 }

@@ -24,7 +24,13 @@
 // lands in: a sequence breaks when its items, written flat, are longer
 // than the width less the text in front of the opening bracket that
 // upstream counts (the callee's name, the receiver and method, the
-// declaration's head), or when an item spans lines. See doc.GroupWithin.
+// declaration's head), or when an item spans lines. Unlike upstream, a
+// sequence or binary expression that measure leaves flat still breaks when
+// its line would run past the width: no line is wider than Width where a
+// break is possible (upstream leaves some at up to 120 columns). A method
+// call broken before its `.` indents its arguments with it. See
+// doc.GroupWithin and departsByDesign in the tests, which count upstream's
+// files that differ only there.
 //
 // Invariants: Format never panics on any input and never rewrites a file
 // with syntax errors (it returns an error). Its work is linear in the size

@@ -111,7 +111,7 @@ func TestUpstreamRewrap(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("SKIP: upstream Harn conformance corpus not found at %s: %v", dir, err)
 	}
-	tried, same, joined := 0, 0, 0
+	tried, same, joined, byDesign := 0, 0, 0, 0
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".harn") {
 			return err
@@ -147,9 +147,15 @@ func TestUpstreamRewrap(t *testing.T) {
 			return nil
 		}
 		tried++
-		if bytes.Equal(out, src) {
+		switch {
+		case bytes.Equal(out, src):
 			same++
-		} else {
+		case departsByDesign(src, out):
+			// Upstream left a line over the width, or a method call's
+			// arguments at the receiver's indentation (issue 29).
+			same++
+			byDesign++
+		default:
 			t.Logf("%s: rewrapped differently\n%s", rel, firstDiff(src, out))
 		}
 		return nil
@@ -157,7 +163,7 @@ func TestUpstreamRewrap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("rewrap: %d of %d files with joined sequences (%d sequences) came back as upstream wrote them", same, tried, joined)
+	t.Logf("rewrap: %d of %d files with joined sequences (%d sequences) came back as upstream wrote them (%d of them differing only where this formatter departs by design)", same, tried, joined, byDesign)
 	if tried == 0 {
 		t.Fatal("no wrapped sequences found")
 	}
