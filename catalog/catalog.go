@@ -7,8 +7,9 @@
 // route the runtime dials.
 //
 // The built-in defaults cover the providers the Harn references name. A
-// project extends or overrides them with a `harn.toml` file (found by the
-// checker by walking up from the checked file); its format:
+// project extends or overrides them with a `harn.toml` file (found by
+// walking up from the program, see Find; only this package reads it); its
+// format:
 //
 //	[[routes]]
 //	provider = "acme"                       # required
@@ -17,6 +18,8 @@
 //	protocol = "typesafe_system_one"        # optional native decision protocol
 //	structured_transport = "tool_schema"    # optional: native_schema, tool_schema,
 //	                                        # format_schema, prompt_validation, unsupported
+//	                                        # (an unknown one refuses structured decisions,
+//	                                        # see Route.Decision)
 //
 // The runtime keys of a route (see runtime.go for their meaning) are
 // api, base_url, api_key_env, wire_model, timeout_ms, context_window,
@@ -29,8 +32,8 @@
 // Other tables of harn.toml are ignored. A route with the same provider and
 // model as a default replaces it.
 //
-// Invariants: no IO (callers hand over the file's bytes); lookups are
-// deterministic.
+// Invariants: IO only through a caller's Loader (project.go); lookups and
+// the derivation of decision support (decision.go) are deterministic.
 package catalog
 
 import (
@@ -143,9 +146,6 @@ func (c *Catalog) Parse(origin string, data []byte) (*Catalog, error) {
 		if r.Protocol != "" && !slices.Contains(NativeProtocols, r.Protocol) {
 			return c, fmt.Errorf("%s: routes[%d]: unknown protocol %q (want one of %s)", origin, i, r.Protocol, strings.Join(NativeProtocols, ", "))
 		}
-		if r.Transport != "" && !slices.Contains(Transports, r.Transport) {
-			return c, fmt.Errorf("%s: routes[%d]: unknown structured_transport %q", origin, i, r.Transport)
-		}
 		if err := r.Runtime.validate(); err != nil {
 			return c, fmt.Errorf("%s: routes[%d] (%s): %v", origin, i, r.Name(), err)
 		}
@@ -154,30 +154,4 @@ func (c *Catalog) Parse(origin string, data []byte) (*Catalog, error) {
 		out.routes = append(out.routes, r)
 	}
 	return out, nil
-}
-
-// Supports reports whether the route can serve an evaluation with the
-// given backend ("structured_llm" or "native_decision"). When it cannot,
-// missing names the operation that is lacking.
-//
-// A native protocol needs the decision operation alone. Otherwise the
-// decision operation must be declared, or, for structured_llm, derived
-// from text_generation plus a structured transport that is not
-// "unsupported".
-func (r Route) Supports(backend string) (missing string, ok bool) {
-	has := func(op string) bool { return slices.Contains(r.Operations, op) }
-	if has(OpDecision) {
-		if backend == "structured_llm" && r.Protocol != "" && !has(OpTextGeneration) {
-			// A native-only route cannot be dialled as a chat endpoint.
-			return OpTextGeneration, false
-		}
-		return "", true
-	}
-	if backend == "native_decision" {
-		return OpDecision, false
-	}
-	if has(OpTextGeneration) && r.Transport != "unsupported" {
-		return "", true
-	}
-	return OpDecision, false
 }

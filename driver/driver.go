@@ -125,6 +125,10 @@ type Request struct {
 	// file would otherwise compute again (a language's module graph) is
 	// computed once; nil gives the request a session of its own.
 	Session *Session
+	// CatalogFile, when set, names the route catalog file (a harn.toml)
+	// of the check instead of the nearest one (`run --catalog FILE`, so
+	// that the pre-run check admits routes against the file the run uses).
+	CatalogFile string
 }
 
 // Session is state shared by the requests of one run (a CLI run over many

@@ -14,7 +14,8 @@ fn f(llm: HarnessLlm, s: {x: int}) -> PredicateOutcome {
 `
 
 // TestProjectCatalog: harn.toml above the file adds routes; a broken one
-// is HARN-CFG-001 and the defaults apply.
+// is HARN-CFG-001 alone (no route is checked against a catalog the run
+// would refuse).
 func TestProjectCatalog(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -22,9 +23,10 @@ func TestProjectCatalog(t *testing.T) {
 		codes []string
 	}{
 		{"no project file", "", []string{"HARN-TYP-035"}},
-		{"route declared", "[[routes]]\nprovider = \"acme\"\nmodel = \"judge\"\noperations = [\"decision\"]\n", nil},
+		{"route declared", "[[routes]]\nprovider = \"acme\"\nmodel = \"judge\"\noperations = [\"text_generation\", \"decision\"]\n", nil},
+		{"decision only, no native protocol", "[[routes]]\nprovider = \"acme\"\nmodel = \"judge\"\noperations = [\"decision\"]\n", []string{"HARN-TYP-035"}},
 		{"route lacks decision", "[[routes]]\nprovider = \"acme\"\nmodel = \"judge\"\noperations = [\"text_generation\"]\nstructured_transport = \"unsupported\"\n", []string{"HARN-TYP-035"}},
-		{"broken file", "[[routes]\n", []string{"HARN-CFG-001", "HARN-TYP-035"}},
+		{"broken file", "[[routes]\n", []string{"HARN-CFG-001"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

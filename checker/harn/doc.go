@@ -52,8 +52,10 @@
 // # Catalog
 //
 // Options.Catalog, when nil, is the built-in route catalog extended by the
-// nearest harn.toml found walking up from the checked file (format in
-// package catalog).
+// file Options.CatalogFile names or else by the nearest harn.toml found
+// walking up from the checked file; package catalog finds, reads (through
+// the Loader) and validates it. An invalid one is HARN-CFG-001, and no
+// route is checked against it.
 //
 // # Invariants
 //

@@ -512,7 +512,8 @@ func rulesID(rules []*analysis.Rule) string {
 }
 
 // catalogFor returns the catalog of files in path's directory: opts.Catalog,
-// or the defaults extended by the nearest harn.toml walking up.
+// the file opts.CatalogFile names, or the defaults extended by the nearest
+// harn.toml walking up (package catalog reads both through the Loader).
 func (m *runMemo) catalogFor(path string, opts Options) *catalogFind {
 	if opts.Catalog != nil {
 		return &catalogFind{cat: opts.Catalog, id: fmt.Sprintf("given:%p", opts.Catalog)}
@@ -524,45 +525,42 @@ func (m *runMemo) catalogFor(path string, opts Options) *catalogFind {
 			dir = abs
 		}
 	}
+	key := dir
+	if opts.CatalogFile != "" {
+		key = "file:" + opts.CatalogFile
+	}
 	m.mu.Lock()
-	cf := m.catalogs[dir]
+	cf := m.catalogs[key]
 	if cf == nil {
 		cf = &catalogFind{}
-		m.catalogs[dir] = cf
+		m.catalogs[key] = cf
 	}
 	m.mu.Unlock()
 	cf.once.Do(func() {
-		def := catalog.Default()
-		cf.cat, cf.id = def, "default"
+		cf.cat, cf.id = catalog.Default(), "default"
 		if opts.Loader == nil {
 			return
 		}
-		d := dir
-		for range 64 {
-			p := filepath.Join(d, "harn.toml")
-			data, err := opts.Loader.ReadFile(p)
-			if err != nil {
-				cf.reads = append(cf.reads, Read{Path: p, Missing: true})
-			} else {
-				cf.reads = append(cf.reads, Read{Path: p, Content: data})
-				cat, perr := def.Parse(filepath.ToSlash(p), data)
-				if perr != nil {
-					diag := diagnostics.New(path, diagnostics.SourceSetup, "HARN-CFG-001", diagnostics.Span{}, perr.Error())
-					diag.Help = "fix the [[routes]] table of harn.toml; the built-in route catalog was used instead"
-					cf.diag = &diag
-					cf.id = "broken:" + p
-					return
-				}
-				sum := sha256.Sum256(data)
-				cf.cat, cf.id = cat, p+"@"+hex.EncodeToString(sum[:])
-				return
-			}
-			parent := filepath.Dir(d)
-			if parent == d {
-				break
-			}
-			d = parent
+		var cat *catalog.Catalog
+		var proj catalog.Project
+		var err error
+		if opts.CatalogFile != "" {
+			cat, proj, err = catalog.Load(opts.Loader, opts.CatalogFile)
+		} else {
+			cat, proj, err = catalog.Find(opts.Loader, dir)
 		}
+		for _, p := range proj.Probes {
+			cf.reads = append(cf.reads, Read{Path: p.Path, Content: p.Content, Missing: p.Missing})
+		}
+		var inv *catalog.Invalid
+		if errors.As(err, &inv) {
+			// The one diagnostic; no route is checked against a
+			// catalog that cannot be read (run refuses it too).
+			diag := inv.Diagnostic(path)
+			cf.cat, cf.diag, cf.id = nil, &diag, "broken:"+proj.Path
+			return
+		}
+		cf.cat, cf.id = cat, proj.ID()
 	})
 	if cf.diag != nil {
 		// The diagnostic is about the checked file.

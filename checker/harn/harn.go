@@ -116,6 +116,11 @@ type Options struct {
 	Loader Loader
 	// Catalog overrides the route catalog (nil: defaults plus harn.toml).
 	Catalog *catalog.Catalog
+	// CatalogFile, when set (and Catalog is nil), names the harn.toml
+	// whose routes extend the defaults instead of the nearest one (`run
+	// --catalog FILE`); it is read through Loader, and an invalid one is
+	// HARN-CFG-001.
+	CatalogFile string
 	// Rules restricts the rules run (nil: Rules).
 	Rules []*analysis.Rule
 	// Limits bound the check (zero fields: the defaults).

@@ -12,7 +12,7 @@ import (
 func TestReadsRecordDependencies(t *testing.T) {
 	loader := harn.MapLoader{
 		"proj/lib.harn":  []byte("pub fn f() -> string { return \"x\" }\n"),
-		"harn.toml":      []byte("[[routes]]\nprovider = \"acme\"\nmodel = \"m\"\noperations = [\"decision\"]\n"),
+		"harn.toml":      []byte("[[routes]]\nprovider = \"acme\"\nmodel = \"m\"\noperations = [\"text_generation\", \"decision\"]\n"),
 		"proj/util.harn": []byte("import {f} from \"./lib\"\npub fn g() -> string { return f() }\n"),
 	}
 	src := []byte("import {f} from \"./lib\"\nimport {g} from \"./util\"\nimport {h} from \"./gone\"\nfn main(harness: Harness) { log(f() + g()) }\n")

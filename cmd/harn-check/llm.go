@@ -82,15 +82,9 @@ const (
 // 0 when verified and 1 when refused; a tape that failed to replay
 // (mismatch, unconsumed records) is 1; unreadable or malformed input is 2.
 func runLLMEvaluate(e *env, f llmEvaluateFlags) int {
-	var cat *catalog.Catalog
-	var err error
-	if f.catalogFile != "" {
-		cat, err = llm.LoadCatalog(f.catalogFile)
-	} else {
-		cat, _, err = llm.FindCatalog(".")
-	}
+	cat, _, err := loadCatalog(f.catalogFile, ".")
 	if err != nil {
-		return fail(e, "catalog: %v", err)
+		return fail(e, "%s", catalogError(err))
 	}
 
 	if f.verifyFile != "" {

@@ -744,7 +744,7 @@ func probes() []probe {
 				src := []byte("import \"std/predicate\"\n\nfn f(llm: HarnessLlm, s: {x: int}) -> PredicateOutcome {\n  return llm.evaluate_predicate(\"route.v1\", \"Is it?\", s, {backend: \"structured_llm\", provider: \"acme\", model: \"judge\", threshold: 0.5})\n}\n")
 				write(t, filepath.Join(dir, "a", "x.harn"), src)
 				write(t, filepath.Join(dir, "b", "x.harn"), src)
-				write(t, filepath.Join(dir, "b", "harn.toml"), []byte("[[routes]]\nprovider = \"acme\"\nmodel = \"judge\"\noperations = [\"decision\"]\n"))
+				write(t, filepath.Join(dir, "b", "harn.toml"), []byte("[[routes]]\nprovider = \"acme\"\nmodel = \"judge\"\noperations = [\"text_generation\", \"decision\"]\n"))
 				// First check a/x.harn from inside a/, with the shared
 				// cache; the probe then checks b/x.harn from inside b/.
 				cmd := exec.Command(os.Args[0], "--cache-dir", filepath.Join(dir, "cache"), "x.harn")

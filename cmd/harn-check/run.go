@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/limits"
@@ -135,9 +136,10 @@ func (f limitFlag) Set(s string) error {
 }
 
 // checkErrors runs the checker on one program through the driver and
-// returns its report when it has error diagnostics.
-func checkErrors(path string, src []byte) *diagnostics.Report {
-	res := driver.Check(driver.Request{Path: filepath.ToSlash(path), Source: src})
+// returns its report when it has error diagnostics. catalogFile is the
+// run's --catalog ("": the nearest harn.toml).
+func checkErrors(path string, src []byte, catalogFile string) *diagnostics.Report {
+	res := driver.Check(driver.Request{Path: filepath.ToSlash(path), Source: src, CatalogFile: catalogFile})
 	for _, d := range res.Diagnostics {
 		if d.Severity == diagnostics.Error {
 			return &diagnostics.Report{
@@ -199,7 +201,7 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 		return fail(e, "%v", err)
 	}
 	if !rf.noCheck {
-		if report := checkErrors(path, src); report != nil {
+		if report := checkErrors(path, src, ef.catalog); report != nil {
 			_ = diagnostics.RenderText(e.stderr, report, diagnostics.TextOptions{Color: e.stderrTerminal && e.getenv("NO_COLOR") == ""})
 			fmt.Fprintf(e.stderr, "harn-check: run: %s has errors; not running it (use --no-check to run anyway)\n", path)
 			return exitFail
@@ -216,6 +218,14 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 	}
 	defer lf.close()
 	evalRun, err := ef.setup(path)
+	var inv *catalog.Invalid
+	if errors.As(err, &inv) {
+		// The checker's one diagnostic, also under --no-check.
+		report := &diagnostics.Report{Files: []diagnostics.File{{Path: filepath.ToSlash(path), Source: src, Diagnostics: []diagnostics.Diagnostic{inv.Diagnostic(filepath.ToSlash(path))}}}}
+		_ = diagnostics.RenderText(e.stderr, report, diagnostics.TextOptions{Color: e.stderrTerminal && e.getenv("NO_COLOR") == ""})
+		fmt.Fprintf(e.stderr, "harn-check: run: %s: invalid route catalog; not running %s\n", filepath.ToSlash(inv.Path), path)
+		return exitFail
+	}
 	if err != nil {
 		return fail(e, "%v", err)
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 	"github.com/harnlang/harn-check/runtime/evaluate"
 	"github.com/harnlang/harn-check/runtime/llm"
@@ -45,13 +47,8 @@ func (f *evaluationFlags) setup(program string) (*evaluationRun, error) {
 	} else if f.runCostLimit != -1 {
 		return nil, fmt.Errorf("--run-cost-limit must not be negative")
 	}
-	if f.catalog != "" {
-		opts.Catalog, err = llm.LoadCatalog(f.catalog)
-	} else {
-		opts.Catalog, _, err = llm.FindCatalog(filepath.Dir(program))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("catalog: %v", err)
+	if opts.Catalog, _, err = loadCatalog(f.catalog, filepath.Dir(program)); err != nil {
+		return nil, err // a *catalog.Invalid: runRun renders its diagnostic
 	}
 	if f.tape != "" {
 		if r.tape, err = llm.OpenTape(f.tape); err != nil {
@@ -61,6 +58,29 @@ func (f *evaluationFlags) setup(program string) (*evaluationRun, error) {
 	}
 	r.opts = opts
 	return r, nil
+}
+
+// loadCatalog is the route catalog of a run or an evaluation: the named
+// file (--catalog), or the nearest harn.toml at or above dir, as the
+// checker finds it. The error is a *catalog.Invalid.
+func loadCatalog(file, dir string) (*catalog.Catalog, catalog.Project, error) {
+	if file != "" {
+		return catalog.Load(catalog.OS, file)
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return catalog.Find(catalog.OS, dir)
+}
+
+// catalogError is the one diagnostic of an unusable catalog as one line:
+// "error[HARN-CFG-001]: file: message".
+func catalogError(err error) string {
+	var inv *catalog.Invalid
+	if errors.As(err, &inv) {
+		return fmt.Sprintf("error[%s]: %s", catalog.InvalidCode, inv.Error())
+	}
+	return "catalog: " + err.Error()
 }
 
 // finish settles the tape and writes the run record; a tape that failed

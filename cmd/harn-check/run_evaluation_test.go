@@ -155,7 +155,7 @@ func verifyTape(t *testing.T, catFile string, data []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := llm.LoadCatalog(catFile)
+	cat, _, err := catalog.Load(catalog.OS, catFile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func runTest(e *env, paths []string, tf testFlags) int {
 	opts := runner.SuiteOptions{Jobs: tf.jobs, Timeout: env.Limits.Time, Env: env}
 	if !tf.rf.noCheck {
 		opts.Check = func(path string, src []byte) error {
-			if report := checkErrors(path, src); report != nil {
+			if report := checkErrors(path, src, ""); report != nil {
 				return checkFailure(report)
 			}
 			return nil

@@ -79,7 +79,7 @@ func Harn() driver.Language {
 				loader = harnchecker.LoaderFunc(req.Read)
 			}
 			opts := harnchecker.Options{Loader: loader, Limits: lim, Context: req.Context,
-				Parsed: harnParsed(req.Path, req.Source, req.Tree, lim)}
+				Parsed: harnParsed(req.Path, req.Source, req.Tree, lim), CatalogFile: req.CatalogFile}
 			var run *harnRun
 			if req.Session != nil && req.Tree == nil {
 				// One module graph per session: each module is parsed

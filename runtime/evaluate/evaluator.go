@@ -135,20 +135,24 @@ func EstimateStateTokens(state any) (int, error) {
 	return llm.EstimateTextTokens(string(b)), nil
 }
 
-// resolve finds the decision route of a policy: a native route, or a
-// route serving structured decisions (declared or derived).
-func (e *Evaluator) resolve(p *Policy) *catalog.Route {
+// resolve finds the decision route of a policy with the catalog's one
+// derivation of decision support (the checker's HARN-TYP-035 uses it
+// too). The route is nil when the policy names no route that can serve
+// it (model_unconfigured); a route whose protocol is not the policy's
+// backend stays resolved, with the refusal (unsupported_options).
+func (e *Evaluator) resolve(p *Policy) (*catalog.Route, *catalog.Refusal) {
 	r, ok := e.opts.Catalog.Lookup(p.Provider, p.Model)
 	if !ok {
-		return nil
+		_, ref := e.opts.Catalog.Decision(p.Provider, p.Model, p.Backend)
+		return nil, ref
 	}
-	if r.IsNative() {
-		return &r
+	if _, ref := r.Decision(p.Backend); ref != nil {
+		if ref.Resolved() {
+			return &r, ref
+		}
+		return nil, ref
 	}
-	if _, ok := r.Supports(BackendStructured); !ok {
-		return nil
-	}
-	return &r
+	return &r, nil
 }
 
 // PredicateQuestions is evaluate_predicate's question set: one boolean
@@ -186,7 +190,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, req Request) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	route := e.resolve(p)
+	route, refusal := e.resolve(p)
 	// The state is encoded once: identity, estimate and prompt share it.
 	canonical, err := canonjson.Encode(req.State)
 	if err != nil {
@@ -211,7 +215,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, req Request) (*Result, error) 
 	if t != nil {
 		slot = t.Reserve() // recorded in the order evaluations begin
 	}
-	o, answers := e.run(ctx, req, canonical, p, qs, route, rc)
+	o, answers := e.run(ctx, req, canonical, p, qs, route, refusal, rc)
 	res, _ := finish(o, answers)
 	if t != nil {
 		if err := e.record(t, slot, req, res); err != nil {
@@ -222,12 +226,15 @@ func (e *Evaluator) Evaluate(ctx context.Context, req Request) (*Result, error) 
 }
 
 // run is admission and dispatch; rc is filled as it goes.
-func (e *Evaluator) run(ctx context.Context, req Request, canonical []byte, p *Policy, qs *QuestionSet, route *catalog.Route, rc *Receipt) (*Outcome, []*Answer) {
+func (e *Evaluator) run(ctx context.Context, req Request, canonical []byte, p *Policy, qs *QuestionSet, route *catalog.Route, unserved *catalog.Refusal, rc *Receipt) (*Outcome, []*Answer) {
 	h := rc.InvocationID
 	reason := func(s string) { rc.ProviderReason = &s }
 
 	// --- Local refusals: every one of these makes zero provider requests. ---
 	if route == nil {
+		if unserved != nil && unserved.Kind != catalog.RefuseUnknownRoute {
+			reason(unserved.Message)
+		}
 		return unavailable(h, "model_unconfigured"), nil
 	}
 	rt := route.Runtime
@@ -303,8 +310,8 @@ func (e *Evaluator) run(ctx context.Context, req Request, canonical []byte, p *P
 		reason("native decision routes take neither effort nor temperature")
 		return unavailable(h, "unsupported_options"), nil
 	}
-	if (p.Backend == BackendNative) != route.IsNative() {
-		reason("the policy's backend does not match the route's decision protocol")
+	if unserved != nil {
+		reason(unserved.Message)
 		return unavailable(h, "unsupported_options"), nil
 	}
 	be, err := e.backend(route)

@@ -6,14 +6,15 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/internal/suggest"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 )
 
 // Backends a policy may name.
 const (
-	BackendStructured = "structured_llm"
-	BackendNative     = "native_decision"
+	BackendStructured = catalog.BackendStructured
+	BackendNative     = catalog.BackendNative
 )
 
 // Policy is a decoded EvaluationPolicy.

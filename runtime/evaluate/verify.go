@@ -117,7 +117,7 @@ func verifyParsed(cat *catalog.Catalog, req Request, p *Policy, qs *QuestionSet,
 			v.Refusals = append(v.Refusals, VerificationRefusal{code, field})
 		}
 	}
-	route := New(Options{Catalog: cat}).resolve(p)
+	route, _ := New(Options{Catalog: cat}).resolve(p)
 	want, _ := RequestIdentity(req.State, qs, p, route)
 	got := rc.Identity
 	check(got.EvaluatorInstructionVersion == want.EvaluatorInstructionVersion, RefuseUnsupportedContract, "identity.evaluator_instruction_version")

@@ -5,10 +5,10 @@ import (
 	"math"
 	"path/filepath"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 	"github.com/harnlang/harn-check/runtime/evaluate"
 	"github.com/harnlang/harn-check/runtime/host"
-	"github.com/harnlang/harn-check/runtime/llm"
 )
 
 // The decision-evaluation capability: harness.llm.evaluate,
@@ -372,7 +372,11 @@ func NewEvaluator(program string, h *host.Host, cfg *evaluate.Options) (*evaluat
 		opts = *cfg
 	}
 	if opts.Catalog == nil {
-		cat, _, err := llm.FindCatalog(filepath.Dir(program))
+		dir := filepath.Dir(program)
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
+		cat, _, err := catalog.Find(catalog.OS, dir)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/runtime/host"
 )
 
@@ -115,16 +116,15 @@ func init() {
 		return DictValue(d), nil
 	})
 	Register("project_root", func(c *Call, args []Value) (Value, error) {
-		for d := c.th.in.host.Root(); ; {
-			if _, err := os.Stat(filepath.Join(d, "harn.toml")); err == nil {
-				return Str(d), nil
-			}
-			parent := filepath.Dir(d)
-			if parent == d {
-				return Nil, nil
-			}
-			d = parent
+		// The nearest folder holding a harn.toml (present, not read).
+		exists := catalog.LoaderFunc(func(p string) ([]byte, error) {
+			_, err := os.Stat(p)
+			return nil, err
+		})
+		if d := catalog.FindProject(exists, c.th.in.host.Root()).Dir(); d != "" {
+			return Str(d), nil
 		}
+		return Nil, nil
 	})
 	Register("platform", func(c *Call, args []Value) (Value, error) {
 		return Str(runtime.GOOS), nil

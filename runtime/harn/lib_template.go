@@ -1,14 +1,16 @@
 package harn
 
 import (
-	toml "github.com/pelletier/go-toml/v2"
-
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/harnlang/harn-check/catalog"
 )
 
 // The prompt template language of render, render_prompt and
@@ -1338,26 +1340,19 @@ func assetPath(c *Call, dir, p string) (string, error) {
 		AssetRoots map[string]string `toml:"asset_roots"`
 	}
 	if err := toml.Unmarshal(manifest, &m); err != nil {
-		return "", throwValue(Str("asset path " + p + ": " + filepath.Join(root, "harn.toml") + ": " + err.Error()))
+		return "", throwValue(Str("asset path " + p + ": " + filepath.Join(root, catalog.File) + ": " + err.Error()))
 	}
 	sub, ok := m.AssetRoots[alias]
 	if !ok {
-		return "", throwValue(Str("asset path " + p + ": no asset root named " + alias + " in " + filepath.Join(root, "harn.toml")))
+		return "", throwValue(Str("asset path " + p + ": no asset root named " + alias + " in " + filepath.Join(root, catalog.File)))
 	}
 	return filepath.Join(root, sub, rest), nil
 }
 
 // projectRoot is the nearest folder at or above dir holding a harn.toml
-// the host lets the program read, with that file's content.
+// the host lets the program read, with that file's content (package
+// catalog finds it, as it does for the route catalog).
 func projectRoot(c *Call, dir string) (string, []byte) {
-	for d := dir; ; {
-		if b, err := c.th.in.host.ReadFile(filepath.Join(d, "harn.toml")); err == nil {
-			return d, b
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", nil
-		}
-		d = parent
-	}
+	p := catalog.FindProject(catalog.LoaderFunc(c.th.in.host.ReadFile), dir)
+	return p.Dir(), p.Data
 }

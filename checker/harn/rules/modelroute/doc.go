@@ -8,14 +8,19 @@
 // For evaluate and evaluate_predicate the checker reads {backend,
 // provider, model} from the policy at compile time and looks the route up
 // in the model catalog (built-in routes plus the [[routes]] of the
-// nearest harn.toml, see package catalog). The route must support the
-// decision operation: declared, or for backend structured_llm derived from
-// text_generation plus a structured transport that is not "unsupported";
+// nearest harn.toml, see package catalog) and derives its decision
+// support with catalog.Route.Decision, the derivation the evaluator's
+// admission uses, so a route checked clean is the route run dispatches:
 // a native protocol (typesafe_system_one, vercel_evaluate,
-// openrouter_decisions) needs decision alone and cannot serve
-// structured_llm without text_generation. An unknown route, or a policy
-// computed at run time (a call result, a reassigned binding, a binding
-// with a field written later, even inside a closure), is reported.
+// openrouter_decisions) takes precedence and serves native_decision
+// alone (never structured_llm, whatever else it declares); structured_llm
+// dials the chat endpoint, so it needs text_generation and a structured
+// transport that is absent (prompt validation) or known and not
+// "unsupported"; native_decision needs a native protocol. A harn.toml
+// that is not valid is HARN-CFG-001 and no route is checked. An unknown
+// route, or a policy computed at run time (a call result, a reassigned
+// binding, a binding with a field written later, even inside a closure),
+// is reported.
 //
 // A policy that is a parameter of the enclosing function is not reported
 // here: the caller supplies it, and the typed helper pattern of the

@@ -3,6 +3,7 @@ package modelroute
 import (
 	_ "embed"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/diagnostics"
@@ -45,20 +46,15 @@ func run(p *analysis.Pass) {
 			continue
 		}
 		span := routeSpan(s, pol.Span)
-		r, ok := p.Catalog.Lookup(provider, model)
-		if !ok {
-			d := p.Diag(diagnostics.SourceType, code, span, "route %s/%s is not in the model catalog, so it cannot serve the decision operation", provider, model)
-			d.Help = "use a catalog route, or declare this one in harn.toml: [[routes]] provider = \"" + provider + "\" model = \"" + model + "\" operations = [\"decision\"]"
-			p.Report(d)
-			s.Reject(code)
-			continue
+		// The one derivation the evaluator's admission uses too.
+		_, ref := p.Catalog.Decision(provider, model, backend)
+		if ref == nil || ref.Kind == catalog.RefuseUnknownBackend {
+			continue // an unknown backend is a type error of the policy
 		}
-		if missing, ok := r.Supports(backend); !ok {
-			d := p.Diag(diagnostics.SourceType, code, span, "route %s/%s lacks the %s operation that backend %q needs", provider, model, missing, backend)
-			d.Help = "choose a route whose catalog entry supports " + missing + ", or change the backend"
-			p.Report(d)
-			s.Reject(code)
-		}
+		d := p.Diag(diagnostics.SourceType, code, span, "%s", ref.Message)
+		d.Help = ref.Help
+		p.Report(d)
+		s.Reject(code)
 	}
 }
 
