@@ -23,6 +23,7 @@ import (
 	"github.com/harnlang/harn-check/grammar/harn/binding"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
+	"github.com/harnlang/harn-check/lang/harn/imports"
 	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
@@ -393,14 +394,19 @@ func (m *runMemo) load(p string, src []byte, haveSrc bool, loader Loader, opts O
 // importTarget resolves a relative import of the module at p to the path
 // of the module it names; std/ and package imports resolve to nothing.
 func importTarget(p string, im *ast.Import) (string, bool) {
-	if im.Source == nil {
-		return "", false
-	}
-	spec, ok := im.Source.Value()
+	spec, ok := importSpec(im)
 	if !ok {
 		return "", false
 	}
 	return ResolveImport(p, spec)
+}
+
+// importSpec is the quoted module of an import, false for none.
+func importSpec(im *ast.Import) (string, bool) {
+	if im.Source == nil {
+		return "", false
+	}
+	return im.Source.Value()
 }
 
 // check checks the file at path. private is set for a graph of this check
@@ -738,15 +744,16 @@ func (g *Graph) Forget(path string) {
 }
 
 // ResolveImport returns the module path an import of spec in the module at
-// p names, and false for an import that names no file (std/predicate, a
-// package name).
+// p names, and false for an import that names no module file
+// (std/predicate, a package name, or a file that is not a Harn module,
+// which is never read: see imports.File).
 func ResolveImport(p, spec string) (string, bool) {
-	if spec == stdlib.PredicateModule || !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+	if spec == stdlib.PredicateModule || !imports.Relative(spec) {
 		return "", false
 	}
-	target := filepath.Join(filepath.Dir(p), filepath.FromSlash(spec))
-	if filepath.Ext(target) == "" {
-		target += ".harn"
+	target, module := imports.File(p, spec)
+	if !module {
+		return "", false
 	}
 	return filepath.ToSlash(target), true
 }
@@ -811,6 +818,14 @@ func (m *runMemo) checkModule(mc *moduleCheck, c *component, cc *compCheck, key 
 	for _, im := range file.Imports() {
 		target, ok := importTarget(p, im)
 		if !ok {
+			if spec, isStr := importSpec(im); isStr && imports.Relative(spec) {
+				if other, module := imports.File(p, spec); !module {
+					d := diagnostics.New(p, diagnostics.SourceType, "HARN-MOD-001", analysis.Span(im.Source.Span), "import "+spec+" does not resolve: "+imports.NotModule(other))
+					d.Help = "import a Harn module (a .harn file, or a path without an extension)"
+					mc.diags = append(mc.diags, d)
+					mc.failed = true
+				}
+			}
 			continue
 		}
 		spec, _ := im.Source.Value()

@@ -9,6 +9,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/lang/harn/imports"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/tsquery"
 )
@@ -122,12 +123,13 @@ func relative(module string) bool {
 	return strings.HasPrefix(module, "./") || strings.HasPrefix(module, "../")
 }
 
-// modulePath is the file a relative import in file from names, the .harn
-// extension added as the checker adds it.
+// modulePath is the file a relative import in file from names, by the rule
+// the checker and the runtime share (imports.File); "" for a file that is
+// not a Harn module, which is never read.
 func modulePath(from, module string) string {
-	p := filepath.Join(filepath.Dir(from), filepath.FromSlash(module))
-	if filepath.Ext(p) != Extension {
-		p += Extension
+	p, ok := imports.File(from, module)
+	if !ok {
+		return ""
 	}
 	return p
 }

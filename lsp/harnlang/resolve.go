@@ -75,6 +75,9 @@ func (f *Features) importTarget(s features.Snapshot, ix *names.Index, d *names.D
 		return features.Location{}, false
 	}
 	path := modulePath(s.Doc.Path, d.Module)
+	if path == "" {
+		return features.Location{}, false
+	}
 	src, err := s.Workspace.ReadFile(path)
 	if err != nil {
 		return features.Location{}, false

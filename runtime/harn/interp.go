@@ -7,6 +7,7 @@ import (
 	"github.com/harnlang/harn-check/runtime/evaluate"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +18,7 @@ import (
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
 	"github.com/harnlang/harn-check/internal/sourcefs"
+	"github.com/harnlang/harn-check/lang/harn/imports"
 	"github.com/harnlang/harn-check/runtime/host"
 )
 
@@ -35,9 +37,9 @@ type Options struct {
 	// user's flags). Exceeding one stops the run with an error no
 	// try/catch can intercept.
 	Limits execution.Limits
-	// ReadModule reads imported modules; nil reads the file system. The
-	// program's own file-system grants do not apply to imports, which
-	// are part of the program.
+	// ReadModule reads imported modules; nil reads the file system, where
+	// a module outside the program's folder needs a file-system grant
+	// like any other read.
 	ReadModule func(path string) ([]byte, error)
 	// LLMMock is a replay tape for llm_call and friends (the content of
 	// a .llm-mock.jsonl file); nil means none.
@@ -223,40 +225,69 @@ func (in *Interp) load(path string, src []byte) (*module, error) {
 	return m, nil
 }
 
-// readModule reads an imported file.
+// readModule reads an imported file. Imports are part of the program, so
+// a module in the program's folder (or a folder the user granted) needs no
+// grant; one outside it needs --allow-fs like any other read there (the
+// host's path check decides, symbolic links resolved).
 func (in *Interp) readModule(p string) ([]byte, error) {
 	if in.opts.ReadModule != nil {
 		return in.opts.ReadModule(p)
 	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil, err
+	}
+	real, err := in.host.CheckPath("read", abs)
+	if err != nil {
+		return nil, err
+	}
 	// Only a regular file within the size limit: an import of a pipe or
 	// device must not hang the program.
-	return sourcefs.Read(p, 0)
+	return sourcefs.Read(real, 0)
 }
 
-// resolveImportPath finds the file an import names, relative to the
-// importing module: the path as written, with `.harn` appended, or a
-// package under .harn/packages.
-func (in *Interp) resolveImportPath(from, spec string) (string, error) {
-	dir := filepath.Dir(from)
-	cands := []string{filepath.Join(dir, filepath.FromSlash(spec))}
-	if filepath.Ext(spec) != ".harn" {
-		cands = append([]string{cands[0] + ".harn"}, cands...)
+// resolveImport finds and reads the module an import names, relative to
+// the importing module: the path as written by the rule the checker
+// shares (imports.File: only a .harn file, never another kind of file),
+// or, for a package name, a module under a .harn/packages folder of the
+// importing module's folder or one above it.
+func (in *Interp) resolveImport(from, spec string) (string, []byte, error) {
+	first, module := imports.File(from, spec)
+	if !module {
+		return "", nil, fmt.Errorf("import %q: %s", spec, imports.NotModule(first))
 	}
-	for d := dir; ; {
-		pkg := filepath.Join(d, ".harn", "packages", filepath.FromSlash(spec))
-		cands = append(cands, pkg+".harn", filepath.Join(pkg, "lib.harn"))
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
-	}
-	for _, p := range cands {
-		if _, err := in.readModule(p); err == nil {
-			return p, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
+	cands := []string{first}
+	if !imports.Relative(spec) && !slices.Contains(strings.Split(spec, "/"), "..") && !filepath.IsAbs(spec) {
+		for d := filepath.Dir(from); ; {
+			pkg := filepath.Join(d, ".harn", "packages", filepath.FromSlash(spec))
+			cands = append(cands, pkg+imports.Extension, filepath.Join(pkg, "lib"+imports.Extension))
+			parent := filepath.Dir(d)
+			if parent == d {
+				break
+			}
+			d = parent
 		}
 	}
-	return "", fmt.Errorf("import %q: no module %s found", spec, cands[0])
+	var denied error
+	for i, p := range cands {
+		src, err := in.readModule(p)
+		var de *host.DeniedError
+		switch {
+		case err == nil:
+			return p, src, nil
+		case errors.Is(err, fs.ErrNotExist):
+		case i > 0 && errors.As(err, &de):
+			// A package folder above the program's folder: looked in
+			// only when granted.
+			if denied == nil {
+				denied = err
+			}
+		default:
+			return "", nil, err
+		}
+	}
+	if denied != nil {
+		return "", nil, fmt.Errorf("import %q: no module %s found in the program's folder (%v)", spec, first, denied)
+	}
+	return "", nil, fmt.Errorf("import %q: no module %s found", spec, first)
 }

@@ -118,7 +118,7 @@ func (c *compiler) resolveImports(f *ast.File) error {
 				return c.importError(im, err)
 			}
 		} else {
-			p, err := c.in.resolveImportPath(m.path, spec)
+			p, src, err := c.in.resolveImport(m.path, spec)
 			if err != nil {
 				return c.importError(im, err)
 			}
@@ -126,10 +126,6 @@ func (c *compiler) resolveImports(f *ast.File) error {
 				// An import cycle: bind what the module has declared so far.
 				sub = c.in.modules[cleanPath(p)]
 			} else {
-				src, err := c.in.readModule(p)
-				if err != nil {
-					return c.importError(im, err)
-				}
 				sub, err = c.in.load(p, src)
 				if err != nil {
 					return err
