@@ -195,3 +195,40 @@ func TestRunInterruptFlushes(t *testing.T) {
 		})
 	}
 }
+
+// TestLeiaTargetsCheckedAsRun (issue #25): a declaration or assignment
+// whose target the runtime refuses (`chan := 1`: a keyword, not a name)
+// is refused by check too, with the runtime's words; check used to pass
+// it. Both go through the one rule of grammar/leia/ast.
+func TestLeiaTargetsCheckedAsRun(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"chan := 1\n", "non-name on left side of :="},
+		{"x, nil := 1, 2\n", "non-name on left side of :="},
+		{"chan = 1\n", "cannot assign to this expression"},
+		{"(x) = 2\n", "cannot assign to a parenthesized expression"},
+		{"for true, v := range [1] {\n  print(v)\n}\n", "range variable must be a name"},
+	} {
+		t.Run(strings.TrimSpace(tc.src), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "k.leia")
+			if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, stderr := runCLI(t, "check", path)
+			if code != exitFail || !strings.Contains(out+stderr, "error[LEIA1001]: "+tc.want) {
+				t.Errorf("check: exit %d\n%s%s", code, out, stderr)
+			}
+			code, out, stderr = runCLI(t, "run", "--no-check", path)
+			if code != exitFail || !strings.Contains(out+stderr, tc.want) {
+				t.Errorf("run: exit %d\n%s%s", code, out, stderr)
+			}
+		})
+	}
+	// What the runtime accepts, check accepts.
+	path := filepath.Join(t.TempDir(), "ok.leia")
+	if err := os.WriteFile(path, []byte("x := 1\nx = 2\nt := {}\nt.a = 1\nt[1] = 2\nx++\nfor k, v := range t {\n  print(k, v)\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := runCLI(t, "check", path); code != exitOK {
+		t.Errorf("check of valid targets: exit %d\n%s%s", code, out, stderr)
+	}
+}

@@ -275,6 +275,10 @@ func TestRename(t *testing.T) {
 		{"parameter from a use", "p + top", "q", "let top = 1\nfn f(q: int) -> int {\n  let a = q + top\n  let b = a\n  return a + b\n}\n", ""},
 		{"top-level name (no importers)", "top = 1", "x", "let x = 1\nfn f(p: int) -> int {\n  let a = p + x\n  let b = a\n  return a + b\n}\n", ""},
 		{"keyword refused", "a = p", "return", "", "not a valid Harn name"},
+		// `_` binds nothing; break and continue are statements (issue #25).
+		{"wildcard refused", "a = p", "_", "", "not a valid Harn name"},
+		{"break refused", "a = p", "break", "", "not a valid Harn name"},
+		{"continue refused", "p + top", "continue", "", "not a valid Harn name"},
 		{"not an identifier", "a = p", "a b", "", "not a valid Harn name"},
 		{"capture of an outer name refused", "a = p", "top", "", "capture"},
 		{"shadowing an outer name unused after it", "b = a", "top", "let top = 1\nfn f(p: int) -> int {\n  let a = p + top\n  let top = a\n  return a + top\n}\n", ""},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"slices"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/lsp/features"
@@ -61,7 +60,7 @@ func (f *Features) Rename(ctx context.Context, s features.Snapshot, offset int, 
 	if d == nil {
 		return nil, nil
 	}
-	if !identRE.MatchString(newName) || slices.Contains(keywords, newName) {
+	if !validName(newName) {
 		return nil, fmt.Errorf("%q is not a valid Harn name", newName)
 	}
 	if newName == d.Name {

@@ -84,7 +84,7 @@ func (f *Features) renameTopLevel(ctx context.Context, s features.Snapshot, offs
 		return nil, false, nil
 	}
 	ix := here.ix
-	if !identRE.MatchString(newName) || slices.Contains(keywords, newName) {
+	if !validName(newName) {
 		return nil, true, fmt.Errorf("%q is not a valid Harn name", newName)
 	}
 	if newName == d.Name {

@@ -90,6 +90,7 @@ func TestWorkspaceRename(t *testing.T) {
 		{"a use in an importer rebound", "lib.harn", "clamp(x", "p", nil, "main.harn: cannot rename clamp to p: the use at 4:10 would refer to the parameter p declared at 3:8"},
 		{"a use under a whole import rebound", "lib.harn", "clamp(x", "w", nil, "whole.harn: cannot rename clamp to w: w is already declared at 3:4"},
 		{"keyword", "lib.harn", "clamp(x", "fn", nil, "not a valid Harn name"},
+		{"wildcard", "lib.harn", "clamp(x", "_", nil, "not a valid Harn name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(root, tc.file)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"slices"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/lsp/features"
@@ -51,7 +50,7 @@ func (f *Features) Rename(_ context.Context, s features.Snapshot, offset int, ne
 	if d == nil {
 		return nil, nil
 	}
-	if !identRE.MatchString(newName) || slices.Contains(keywords, newName) || slices.Contains(literals, newName) {
+	if !validName(newName) {
 		return nil, fmt.Errorf("%q is not a valid Leia name", newName)
 	}
 	if newName == d.Name {

@@ -74,6 +74,13 @@ func TestRename(t *testing.T) {
 		{"a + b", "func", "", "not a valid Leia name"},
 		{"a + b", "nil", "", "not a valid Leia name"},
 		{"a + b", "1x", "", "not a valid Leia name"},
+		// Words the grammar reads as statements or expressions of their
+		// own, and the blank name (issue #25).
+		{"a + b", "break", "", "not a valid Leia name"},
+		{"a + b", "continue", "", "not a valid Leia name"},
+		{"a + b", "chan", "", "not a valid Leia name"},
+		{"a + b", "_", "", "not a valid Leia name"},
+		{"add(1", "chan", "", "not a valid Leia name"},
 	} {
 		off := strings.Index(renameSrc, tc.at)
 		span, _ := f.PrepareRename(context.Background(), snap, off)

@@ -403,13 +403,12 @@ func (r *resolver) stmt(s ast.Stmt) {
 	case *ast.DeclareStmt:
 		r.exprs(s.Right)
 		for _, e := range s.Left {
-			id, ok := e.(*ast.Ident)
-			if !ok {
-				r.errorf(e.Pos().Start, "non-name on left side of :=")
+			if msg := ast.DeclareProblem(e); msg != "" {
+				r.errorf(e.Pos().Start, "%s", msg)
 				r.expr(e)
 				continue
 			}
-			r.declare(id, false)
+			r.declare(e.(*ast.Ident), false)
 		}
 	case *ast.AssignStmt:
 		r.exprs(s.Right)
@@ -428,9 +427,11 @@ func (r *resolver) stmt(s ast.Stmt) {
 		r.expr(s.Right)
 		if s.Declare {
 			for _, e := range s.Left {
-				if id, ok := e.(*ast.Ident); ok {
-					r.declare(id, false)
+				if msg := ast.DeclareProblem(e); msg != "" {
+					r.errorf(e.Pos().Start, "%s", msg)
+					continue
 				}
+				r.declare(e.(*ast.Ident), false)
 			}
 		} else {
 			for _, e := range s.Left {
@@ -610,12 +611,11 @@ func (r *resolver) forStmt(s *ast.ForStmt) {
 	case ast.ForRange:
 		r.expr(s.X)
 		for _, e := range s.Vars {
-			id, ok := e.(*ast.Ident)
-			if !ok {
-				r.errorf(e.Pos().Start, "range variable must be a name")
+			if msg := ast.RangeVarProblem(e); msg != "" {
+				r.errorf(e.Pos().Start, "%s", msg)
 				continue
 			}
-			r.res.loopVars[s] = append(r.res.loopVars[s], r.declare(id, false))
+			r.res.loopVars[s] = append(r.res.loopVars[s], r.declare(e.(*ast.Ident), false))
 		}
 		r.fn.loopDepth++
 		r.block(s.Body)
@@ -640,9 +640,9 @@ func (r *resolver) target(e ast.Expr) {
 	case *ast.IndexExpr, *ast.FieldExpr:
 		r.expr(e)
 	case *ast.ParenExpr:
-		r.errorf(e.Start, "cannot assign to a parenthesized expression")
+		r.errorf(e.Start, "%s", ast.AssignProblem(e))
 	default:
-		r.errorf(e.Pos().Start, "cannot assign to this expression")
+		r.errorf(e.Pos().Start, "%s", ast.AssignProblem(e))
 		r.expr(e)
 	}
 }

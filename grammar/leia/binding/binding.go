@@ -188,7 +188,9 @@ func LoweredWith(path string, src []byte, tree *sitter.Tree, o Options) (*ast.Fi
 		file = ast.Lower(nil, src)
 	}
 	diags := SyntaxDiagnostics(path, src, root)
-	if tok := TokenDiagnostics(path, file); len(tok) > 0 {
+	tok := TokenDiagnostics(path, file)
+	tok = append(tok, TargetDiagnostics(path, file)...)
+	if len(tok) > 0 {
 		diags = append(diags, tok...)
 		diagnostics.Sort(diags)
 	}
@@ -215,6 +217,23 @@ func TokenDiagnostics(path string, file *ast.File) []diagnostics.Diagnostic {
 			diagnostics.Span{Start: e.Start, End: e.End},
 			fmt.Sprintf("malformed number literal `%s`", truncate(e.Text, 30)))
 		d.Help = numberHelp(e.Text)
+		out = append(out, d)
+	}
+	return out
+}
+
+// TargetDiagnostics reports the targets of declarations and assignments
+// whose shape the runtime refuses (ast.TargetProblems), in the runtime's
+// words: `chan := 1` declares a keyword, not a name.
+func TargetDiagnostics(path string, file *ast.File) []diagnostics.Diagnostic {
+	var out []diagnostics.Diagnostic
+	for _, p := range ast.TargetProblems(file) {
+		sp := p.Target.Pos()
+		d := diagnostics.New(path, diagnostics.SourceParser, SyntaxCode, diagnostics.Span{Start: sp.Start, End: sp.End}, p.Message)
+		switch p.Target.(type) {
+		case *ast.ChanExpr, *ast.NilLit, *ast.BoolLit:
+			d.Help = "this is a keyword, not a name; choose another name"
+		}
 		out = append(out, d)
 	}
 	return out
