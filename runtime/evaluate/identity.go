@@ -23,7 +23,6 @@ const (
 	ProtocolStructured          = "structured_llm"
 	ProtocolUnresolved          = "unresolved"
 	invocationDomain            = "harn-check.evaluation_invocation.v1"
-	defaultStructuredTransport  = "prompt_validation"
 	unsupportedStructuredOutput = "unsupported"
 )
 
@@ -89,7 +88,7 @@ func strategyOf(r *catalog.Route) *string {
 	}
 	s := r.Transport
 	if s == "" {
-		s = defaultStructuredTransport
+		s = catalog.DefaultStrategy
 	}
 	return &s
 }
