@@ -68,7 +68,25 @@ func (e *Evaluator) Catalog() *catalog.Catalog { return e.opts.Catalog }
 type Request struct {
 	SiteID                   string
 	State, Questions, Policy any
+	// NotAdmitted, when set, is why the calling site is not an admitted
+	// literal site (a method value, a computed property, a receiver the
+	// checker could not see): the evaluation is refused before dispatch,
+	// replay or reservation as unavailable/admission_refused with this
+	// admission_reason, making no request. It is not part of the
+	// request's identity or file form.
+	NotAdmitted string
 }
+
+// Admission reasons of a call that is not an admitted literal site.
+const (
+	// AdmissionNonLiteralSite: the method was called as a value or
+	// through a computed property, not written as recv.method(...).
+	AdmissionNonLiteralSite = "non_literal_site"
+	// AdmissionUnlistedSite: the call is not among the sites the checker
+	// admitted for this run (for example, on a receiver whose static
+	// type was erased).
+	AdmissionUnlistedSite = "site_not_admitted"
+)
 
 // DecodeRequest reads the request file form: exactly {site_id, state,
 // questions, policy}, nothing else.
@@ -206,6 +224,13 @@ func (e *Evaluator) Evaluate(ctx context.Context, req Request) (*Result, error) 
 		rc.recordAnswers(answers)
 		e.opts.Journal.Record(rc)
 		return &Result{Outcome: o, Answers: answers, Receipt: rc, Policy: p}, nil
+	}
+	if req.NotAdmitted != "" {
+		// Not a literal site: refused before replay, admission and
+		// dispatch, with a receipt like every refusal.
+		why := req.NotAdmitted
+		rc.AdmissionReason = &why
+		return finish(unavailable(rc.InvocationID, "admission_refused"), nil)
 	}
 	t := e.opts.Tape
 	if t != nil && t.Replaying() {

@@ -247,7 +247,7 @@ func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
 			return Nil, err
 		}
 		f.th.at = s
-		v, err := f.th.callMethod(r, name, as)
+		v, err := f.th.callMethod(r, name, as, s)
 		if err != nil {
 			return Nil, s.wrap(err)
 		}

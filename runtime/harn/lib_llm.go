@@ -178,6 +178,7 @@ func llmEvaluate(c *Call, args []Value) (Value, error) {
 	}
 	var req evaluate.Request
 	req.SiteID = id
+	req.NotAdmitted = notAdmitted(c)
 	if req.State, err = convertArg(c, args[1], "state"); err != nil {
 		return Nil, err
 	}
@@ -218,12 +219,24 @@ func llmEvaluatePredicate(c *Call, args []Value) (Value, error) {
 	if err != nil {
 		return Nil, err
 	}
+	req := evaluate.Request{SiteID: id, State: input, Questions: evaluate.PredicateQuestions(id, question), Policy: policy, NotAdmitted: notAdmitted(c)}
 	var res *evaluate.Result
-	c.Block(func() { res, err = c.Interp().evaluator().EvaluatePredicate(c.Context(), id, question, input, policy) })
+	c.Block(func() { res, err = c.Interp().evaluator().Evaluate(c.Context(), req) })
 	if err != nil {
 		return Nil, runtimeError("evaluate_predicate: %v", err)
 	}
-	return fromEvaluation(res.Outcome.Value()), nil
+	return fromEvaluation(evaluate.ProjectPredicate(res.Outcome, res.Answers, res.Policy.Threshold).Value()), nil
+}
+
+// notAdmitted says why an evaluation call does not come from an admitted
+// literal site ("" when it does): only `recv.evaluate*(...)` written in
+// the source declares a site; a method value or a computed property
+// (`harness.llm[name](...)`) is refused before dispatch.
+func notAdmitted(c *Call) string {
+	if !c.Literal() {
+		return evaluate.AdmissionNonLiteralSite
+	}
+	return ""
 }
 
 // llmEstimateStateTokens is the estimate the state_too_large ceiling

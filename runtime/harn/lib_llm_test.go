@@ -115,3 +115,54 @@ fn main(harness: Harness) {
 		t.Errorf("oversized item: %v", err)
 	}
 }
+
+// TestEvaluationNotFromLiteralSite: an evaluation method called as a
+// value or through a computed property is no literal site: it is refused
+// before dispatch (unavailable/admission_refused, admission_reason
+// non_literal_site) with a receipt and zero provider attempts, while the
+// same evaluation written as harness.llm.evaluate_predicate(...) runs.
+func TestEvaluationNotFromLiteralSite(t *testing.T) {
+	for _, tc := range []struct{ name, call string }{
+		{"computed property", `harness.llm[name]("hidden.v1", "Holds?", {claim: "x"}, ` + mockPolicy + `)`},
+		{"literal index", `harness.llm["evaluate_predicate"]("hidden.v1", "Holds?", {claim: "x"}, ` + mockPolicy + `)`},
+		{"method value", `f("hidden.v1", "Holds?", {claim: "x"}, ` + mockPolicy + `)`},
+		{"held in a dict", `box.m("hidden.v1", "Holds?", {claim: "x"}, ` + mockPolicy + `)`},
+		{"evaluate by name", `harness.llm["evaluate"]("hidden.v1", {claim: "x"}, {q: boolean("Holds?")}, ` + mockPolicy + `)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err, ev := runLLM(t, `
+import {boolean} from "std/predicate"
+fn main(harness: Harness) {
+  const name = "evaluate_predicate"
+  const f = harness.llm.evaluate_predicate
+  const box = {m: harness.llm.evaluate_predicate}
+  const o = `+tc.call+`
+  println("${o.kind} ${o.reason}")
+}
+`)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if strings.TrimSpace(out) != "unavailable admission_refused" {
+				t.Errorf("output %q, want unavailable admission_refused", out)
+			}
+			receipts, _ := ev.Journal().Snapshot()
+			if len(receipts) != 1 {
+				t.Fatalf("%d receipts, want 1", len(receipts))
+			}
+			rc := receipts[0]
+			if rc.PhysicalAttempts != 0 || rc.AdmissionReason == nil || *rc.AdmissionReason != evaluate.AdmissionNonLiteralSite {
+				t.Errorf("receipt: attempts %d, admission_reason %v", rc.PhysicalAttempts, rc.AdmissionReason)
+			}
+		})
+	}
+	out, err, _ := runLLM(t, `
+fn main(harness: Harness) {
+  const o = harness.llm.evaluate_predicate("shown.v1", "Holds?", {claim: "x"}, `+mockPolicy+`)
+  println(o.kind)
+}
+`)
+	if err != nil || strings.TrimSpace(out) != "verdict" {
+		t.Errorf("literal site: %q, %v", out, err)
+	}
+}

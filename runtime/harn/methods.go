@@ -6,8 +6,9 @@ import (
 	"unicode/utf8"
 )
 
-// callMethod is `recv.name(args)`.
-func (th *thread) callMethod(recv Value, name string, args []Value) (Value, error) {
+// callMethod is `recv.name(args)`; at is the call written in the source
+// (host methods receive it as their literal call site).
+func (th *thread) callMethod(recv Value, name string, args []Value, at *site) (Value, error) {
 	if name == "iter" {
 		switch recv.k {
 		case KindList, KindSet, KindDict, KindString, KindGenerator, KindStream, KindChannel, KindIter, KindRange:
@@ -76,7 +77,7 @@ func (th *thread) callMethod(recv Value, name string, args []Value) (Value, erro
 	case KindObject:
 		o := recv.r.(*Object)
 		if m, ok := o.Methods[name]; ok {
-			return m.Fn(&Call{th: th, Name: m.Name, Self: recv}, args)
+			return m.Fn(&Call{th: th, Name: m.Name, Self: recv, literal: at}, args)
 		}
 		if f, ok := o.Members[name]; ok && (f.k == KindClosure || f.k == KindBuiltin || f.k == KindObject) {
 			return th.callValue(f, args)

@@ -337,7 +337,16 @@ type Call struct {
 	Name string
 	// Self is the receiver of a method call on a host object.
 	Self Value
+	// literal is the source call `recv.method(...)` that named this host
+	// method directly; nil when the method was called as a value (a
+	// method value, a computed property `recv[name](...)`).
+	literal *site
 }
+
+// Literal reports whether the host method was called directly by name,
+// `recv.method(...)`, rather than through a function value or a computed
+// property.
+func (c *Call) Literal() bool { return c.literal != nil }
 
 // Interp is the interpreter running the call.
 func (c *Call) Interp() *Interp { return c.th.in }
