@@ -68,6 +68,11 @@ type Facts struct {
 	Sites []*Site
 	// MethodValues are evaluation methods taken as values (not called).
 	MethodValues []MethodValue
+	// HiddenCalls are evaluation calls the checker cannot prove to be
+	// literal sites: a computed property of the LLM capability, or an
+	// evaluation method called on a parameter that receives harness.llm
+	// under an erased type.
+	HiddenCalls []HiddenCall
 	// Conditions are expressions used as booleans.
 	Conditions []Condition
 	// Binaries are binary operations with their operand types.
@@ -209,6 +214,13 @@ func uncertain(t types.Type, funcs bool, depth int) bool {
 type MethodValue struct {
 	Span   ast.Span
 	Method string
+}
+
+// HiddenCall is an evaluation call that declares no site.
+type HiddenCall struct {
+	Span   ast.Span
+	Method string // the method, when named
+	Reason string
 }
 
 // Condition is an expression whose value is used as a boolean.

@@ -27,8 +27,12 @@ func (c *checker) call(sc *scope, e *ast.Call) types.Type {
 	case *ast.Ident:
 		return c.funcCall(sc, e, f)
 	default:
-		c.expr(sc, e.Func)
+		ft := c.expr(sc, e.Func)
 		c.args(sc, e.Args)
+		if ix, ok := unparen(e.Func).(*ast.Index); ok && !isLlm(c.facts.TypeOf(ix.X)) && types.IsGradual(types.StripNil(ft)) && c.exprHoldsLlm(sc, ix.X, 0) {
+			c.facts.HiddenCalls = append(c.facts.HiddenCalls, analysis.HiddenCall{Span: e.Span,
+				Reason: "a computed property of a value holding harness.llm is called; a dynamically computed property call declares no site"})
+		}
 		return types.AnyType
 	}
 }
@@ -55,6 +59,7 @@ func (c *checker) funcCall(sc *scope, e *ast.Call, id *ast.Ident) types.Type {
 	}
 	switch {
 	case v.fn != nil:
+		c.passLlm(sc, v.fn.decl, e.Args, args)
 		c.genericCall(e, v.fn.decl, args)
 		span := v.decl
 		c.facts.Calls = append(c.facts.Calls, analysis.Call{Node: e, Name: id.Name, Sig: sig, Args: args, DeclSpan: &span})
@@ -99,6 +104,14 @@ func (c *checker) methodCall(sc *scope, e *ast.Call, m *ast.Member) types.Type {
 		if types.IsGradual(types.StripNil(xt)) || isBareDict(xt) {
 			if looksLikeLlm(m.X) {
 				return c.site(sc, e, m, "the receiver's static type is "+types.Describe(xt)+", not HarnessLlm")
+			}
+			if c.exprHoldsLlm(sc, m.X, 0) {
+				return c.site(sc, e, m, "the receiver holds harness.llm, but its static type is "+types.Describe(xt)+", not HarnessLlm")
+			}
+			if name != stdlib.MethodEvaluate || len(e.Args) >= 3 {
+				// Shaped like an evaluation on a receiver that may be the
+				// capability: nothing proves it is not a hidden site.
+				return c.site(sc, e, m, "the receiver's static type is "+types.Describe(xt)+", so nothing proves this "+name+" call is not an evaluation on harness.llm")
 			}
 		}
 	}

@@ -141,6 +141,11 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 	case *ast.Index:
 		xt := c.expr(sc, e.X)
 		c.expr(sc, e.Index)
+		if isLlm(xt) {
+			c.facts.HiddenCalls = append(c.facts.HiddenCalls, analysis.HiddenCall{Span: e.Span,
+				Reason: "a computed property of HarnessLlm (" + types.Describe(xt) + "[...]) is a method chosen at run time; a dynamically computed property call declares no site"})
+			return types.AnyType
+		}
 		kind := "index"
 		if s, ok := unparen(e.Index).(*ast.StringLit); ok {
 			if key, ok := s.Value(); ok {

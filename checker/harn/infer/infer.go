@@ -50,6 +50,8 @@ type checker struct {
 	// name) visible at this point, scoped like type names.
 	ifaces map[string]*ast.InterfaceDecl
 	impls  map[string][]*ast.FuncDecl
+	// llmParams are the parameters that may receive the LLM capability.
+	llmParams map[*ast.Param]bool
 	// lastReturns are the types returned in the body funcBody last
 	// checked.
 	lastReturns []types.Type
@@ -79,10 +81,11 @@ func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
 			Types:  map[ast.Expr]types.Type{},
 			Labels: map[types.Type]*analysis.Question{},
 		},
-		aliases: map[string]*types.Alias{},
-		ifaces:  map[string]*ast.InterfaceDecl{},
-		impls:   map[string][]*ast.FuncDecl{},
-		lines:   diagnostics.NewLineIndex(cfg.Src),
+		aliases:   map[string]*types.Alias{},
+		llmParams: map[*ast.Param]bool{},
+		ifaces:    map[string]*ast.InterfaceDecl{},
+		impls:     map[string][]*ast.FuncDecl{},
+		lines:     diagnostics.NewLineIndex(cfg.Src),
 	}
 	// Names inside a region the parser could not read are not certain.
 	c.facts.Degraded = len(file.Errors) > 0
@@ -508,7 +511,7 @@ func (c *checker) params(sc *scope, params []*ast.Param) {
 			c.expr(sc, p.Default)
 		}
 		b := &analysis.Binding{Name: p.Name.Name, Span: p.Name.Span, Type: t, Param: true}
-		sc.declare(&variable{name: p.Name.Name, kind: kindParam, typ: t, declared: declared, decl: p.Name.Span, binding: b})
+		sc.declare(&variable{name: p.Name.Name, kind: kindParam, typ: t, declared: declared, decl: p.Name.Span, binding: b, param: p})
 	}
 }
 

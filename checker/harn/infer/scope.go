@@ -45,6 +45,11 @@ type variable struct {
 	// nilInit marks an unannotated binding initialised with nil: its
 	// first assignment of another value widens its type to `T | nil`.
 	nilInit bool
+	// holdsLlm marks a binding that may hold the LLM capability whatever
+	// its declared type (see llmflow.go); param is the parameter a
+	// parameter binding declares.
+	holdsLlm bool
+	param    *ast.Param
 }
 
 // fnInfo is a function declaration whose body is checked once.

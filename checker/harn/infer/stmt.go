@@ -334,6 +334,13 @@ func (c *checker) varDecl(sc *scope, d *ast.VarDecl) {
 		return
 	}
 	c.bindPattern(sc, d.Pattern, t, kind, d)
+	if d.Value != nil && c.holdsLlm(sc, d.Value, vt) {
+		for _, name := range patternNames(d.Pattern) {
+			if v := sc.vars[name]; v != nil {
+				v.holdsLlm = true
+			}
+		}
+	}
 	if id, ok := d.Pattern.(*ast.Ident); ok && nilInit {
 		if v := sc.vars[id.Name]; v != nil {
 			v.nilInit = true
@@ -405,6 +412,7 @@ func (c *checker) bindPattern(sc *scope, p ast.Pattern, t types.Type, kind varKi
 
 func (c *checker) assign(sc *scope, a *ast.Assign) {
 	vt := c.expr(sc, a.Value)
+	c.markLlm(sc, a.Target, a.Value, vt)
 	switch t := unparen(a.Target).(type) {
 	case *ast.Ident:
 		if v := sc.lookup(t.Name); v != nil {

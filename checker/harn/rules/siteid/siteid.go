@@ -58,6 +58,11 @@ func run(p *analysis.Pass) {
 		}
 		first[s.ID] = s
 	}
+	for _, h := range p.Facts.HiddenCalls {
+		d := p.Diag(diagnostics.SourceType, code, h.Span, "evaluation call hidden from the checker: %s", h.Reason)
+		d.Help = "call the method directly on a HarnessLlm value, e.g. harness.llm.evaluate(...), and keep the receiver's static type (type the parameter or binding HarnessLlm)"
+		p.Report(d)
+	}
 	for _, mv := range p.Facts.MethodValues {
 		d := p.Diag(diagnostics.SourceType, code, mv.Span, "%s is taken as a value, which hides the evaluation site from the checker", mv.Method)
 		d.Help = "call it directly (harness.llm." + mv.Method + "(...)); to reuse a site, wrap the call in a typed helper function"
