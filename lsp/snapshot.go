@@ -10,7 +10,6 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/harnlang/harn-check/driver"
-	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
@@ -53,6 +52,11 @@ func (s *Server) at(g *glsp.Context, uri protocol.DocumentUri, pos protocol.Posi
 	r, err := s.open(g, uri)
 	if err != nil {
 		return nil, 0, err
+	}
+	if r.doc.Dropped() {
+		// Over the size limit, its text was not kept: no position can be
+		// checked, and no feature answers (it is refused).
+		return r, 0, nil
 	}
 	off, err := r.m.Offset(pos)
 	if err != nil {
@@ -120,8 +124,8 @@ func (w workspace) Documents() []features.Document {
 
 func (w workspace) ReadFile(path string) ([]byte, error) {
 	if d := w.get(cache.PathToURI(path)); d != nil {
-		if r := d.Refused(); r != nil && r.Code == limits.CodeFileSize {
-			return nil, &sourcefs.TooLargeError{Path: path, Size: int64(len(d.Text)), Max: w.s.store.Limits.Resolved().FileSize}
+		if d.Dropped() {
+			return nil, &sourcefs.TooLargeError{Path: path, Size: d.Size(), Max: w.s.store.Limits.Resolved().FileSize}
 		}
 		return d.Text, nil
 	}

@@ -57,6 +57,11 @@ type Document struct {
 	// far too deep): its analysis is this one diagnostic.
 	limits  limits.Limits
 	refused *diagnostics.Diagnostic
+	// size is the length of the text, which dropped says was not kept
+	// (Text is nil): a document over the size limit costs no memory
+	// beyond the message that brought it.
+	size    int64
+	dropped bool
 	// deepOnce computes deep, the refusal of a tree nested past the
 	// limit, on first use.
 	deepOnce sync.Once
@@ -73,12 +78,15 @@ type nestingCrosser interface {
 func (d *Document) limit(l limits.Limits) {
 	l = l.Resolved()
 	d.limits = l
+	if d.size > l.FileSize && !d.dropped {
+		d.drop(d.size)
+	}
 	if d.Ext == "" {
 		return
 	}
-	if int64(len(d.Text)) > l.FileSize {
+	if d.size > l.FileSize {
 		diag := diagnostics.New(d.CheckPath(), diagnostics.SourceIO, limits.CodeFileSize, diagnostics.Span{},
-			fmt.Sprintf("not analysed: the document is %s, more than the limit of %s", sourcefs.FormatSize(int64(len(d.Text))), sourcefs.FormatSize(l.FileSize)))
+			fmt.Sprintf("not analysed: the document is %s, more than the limit of %s", sourcefs.FormatSize(d.size), sourcefs.FormatSize(l.FileSize)))
 		diag.Help = "generated or vendored files that large are usually not meant to be edited with language features; raise the limit with the maxFileSize initialization option"
 		d.refused = &diag
 		return
@@ -88,6 +96,21 @@ func (d *Document) limit(l limits.Limits) {
 		d.refused = &diag
 	}
 }
+
+// drop forgets the text of a version of size bytes, over the size limit.
+func (d *Document) drop(size int64) {
+	d.Text, d.Lines, d.Edits = nil, diagnostics.NewLineIndex(nil), nil
+	d.size, d.dropped = size, true
+}
+
+// Size is the length of the version's text in bytes, also when the text
+// was not kept (Dropped).
+func (d *Document) Size() int64 { return d.size }
+
+// Dropped reports whether the version's text was not kept because it is
+// over the size limit: Text is nil, and the version is refused
+// (HARN-LIM-001) if its language is known.
+func (d *Document) Dropped() bool { return d.dropped }
 
 // Refused returns the diagnostic saying why the version gets no language
 // features nor analysis, or nil when it gets them: it is too large,
@@ -115,7 +138,7 @@ func newDocument(uri, languageID string, version int32, text []byte, edits []Edi
 		checkSem: make(chan struct{}, 1),
 		URI:      uri, Path: URIToPath(uri), LanguageID: languageID,
 		Ext: ResolveExtension(uri, languageID), Version: version,
-		Text: text, Lines: diagnostics.NewLineIndex(text), Edits: edits,
+		Text: text, Lines: diagnostics.NewLineIndex(text), Edits: edits, size: int64(len(text)),
 	}
 }
 

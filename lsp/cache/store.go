@@ -45,8 +45,17 @@ func NewStore() *Store { return &Store{docs: map[string]*Document{}} }
 
 // Open records a newly opened document, replacing any earlier one with the
 // same URI.
+//
+// A text over the size limit is not copied nor indexed: the document
+// records its size only (Document.Dropped) and is refused.
 func (s *Store) Open(uri, languageID string, version int32, text string) *Document {
-	d := newDocument(uri, languageID, version, []byte(text), nil)
+	var d *Document
+	if int64(len(text)) > s.Limits.Resolved().FileSize {
+		d = newDocument(uri, languageID, version, nil, nil)
+		d.drop(int64(len(text)))
+	} else {
+		d = newDocument(uri, languageID, version, []byte(text), nil)
+	}
 	d.limit(s.Limits)
 	d.parse(nil)
 	s.mu.Lock()
@@ -67,11 +76,29 @@ func (s *Store) Change(uri string, version int32, changes []Change) (*Document, 
 	if !ok {
 		return nil, ErrNotOpen
 	}
-	text, edits, err := Apply(old.Text, old.Lines, changes)
-	if err != nil {
-		return nil, err
+	var d *Document
+	if old.dropped {
+		// The old version's text was not kept: only a change of the whole
+		// text makes the new one known again.
+		changes = fromLastWhole(changes)
+		if changes == nil {
+			d = newDocument(uri, old.LanguageID, version, nil, nil)
+			d.drop(old.size)
+		}
 	}
-	d := newDocument(uri, old.LanguageID, version, text, edits)
+	if d == nil {
+		if n := wholeSize(changes); n > s.Limits.Resolved().FileSize {
+			// A whole text over the limit is neither applied nor kept.
+			d = newDocument(uri, old.LanguageID, version, nil, nil)
+			d.drop(n)
+		} else {
+			text, edits, err := Apply(old.Text, old.Lines, changes)
+			if err != nil {
+				return nil, err
+			}
+			d = newDocument(uri, old.LanguageID, version, text, edits)
+		}
+	}
 	d.limit(s.Limits)
 	d.parse(old)
 	s.mu.Lock()
@@ -83,6 +110,26 @@ func (s *Store) Change(uri string, version int32, changes []Change) (*Document, 
 	}
 	s.docs[uri] = d
 	return d, nil
+}
+
+// fromLastWhole returns changes from the last one that replaces the whole
+// text, nil when none does.
+func fromLastWhole(changes []Change) []Change {
+	for i := len(changes) - 1; i >= 0; i-- {
+		if changes[i].Range == nil {
+			return changes[i:]
+		}
+	}
+	return nil
+}
+
+// wholeSize is the length of the text changes leave when the last of
+// them replaces the whole text, -1 otherwise.
+func wholeSize(changes []Change) int64 {
+	if n := len(changes); n > 0 && changes[n-1].Range == nil {
+		return int64(len(changes[n-1].Text))
+	}
+	return -1
 }
 
 // Apply applies changes to text (indexed by lines) and returns the new

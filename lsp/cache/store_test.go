@@ -326,3 +326,51 @@ func TestParsePanicIsContained(t *testing.T) {
 type panicSyntax struct{}
 
 func (panicSyntax) Parse(Tree, []Edit, []byte) Tree { panic("boom") }
+
+// TestOversizeNotKept (issue #25): a document over the size limit is
+// refused (HARN-LIM-001) without its text being kept: a 40 MB didOpen was
+// copied, indexed and held for as long as it stayed open. A later change
+// of the whole text makes it known again; a change of part of it cannot be
+// applied to a text that was not kept, and leaves it refused.
+func TestOversizeNotKept(t *testing.T) {
+	const uri = "file:///w/big.harn"
+	s := NewStore()
+	s.Limits.FileSize = 1 << 10
+	big := strings.Repeat("let x = 1\n", 1000) // 10,000 bytes
+	refusedDropped := func(what string, d *Document, size int64) {
+		t.Helper()
+		if d.Text != nil || !d.Dropped() || d.Size() != size || d.Lines.LineCount() > 1 || d.Edits != nil {
+			t.Errorf("%s: text of %d bytes kept (dropped %v, size %d, want %d)", what, len(d.Text), d.Dropped(), d.Size(), size)
+		}
+		if r := d.Refused(); r == nil || r.Code != "HARN-LIM-001" || !strings.Contains(r.Message, "more than the limit of 1 KiB") {
+			t.Errorf("%s: refusal %+v", what, r)
+		}
+	}
+	refusedDropped("open", s.Open(uri, "harn", 1, big), 10000)
+	d, err := s.Change(uri, 2, []Change{{rng(0, 0, 0, 0), "// x\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusedDropped("a change of part of a dropped text", d, 10000)
+	d, err = s.Change(uri, 3, []Change{{nil, "let y = 2\n"}, {rng(0, 4, 0, 5), "z"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(d.Text) != "let z = 2\n" || d.Dropped() || d.Refused() != nil {
+		t.Errorf("a whole text under the limit: %q dropped %v refused %v", d.Text, d.Dropped(), d.Refused())
+	}
+	d, err = s.Change(uri, 4, []Change{{nil, big + big}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusedDropped("a whole text over the limit", d, 20000)
+	d, err = s.Change(uri, 5, []Change{{nil, "a"}, {rng(0, 1, 0, 1), big}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusedDropped("a text grown over the limit by a change of part of it", d, 10001)
+	// A document of no known language is not kept either.
+	if d := s.Open("file:///w/big.txt", "plaintext", 1, big); d.Text != nil || !d.Dropped() || d.Refused() != nil {
+		t.Errorf("plain text: kept %d bytes, dropped %v, refused %v", len(d.Text), d.Dropped(), d.Refused())
+	}
+}
