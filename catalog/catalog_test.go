@@ -114,3 +114,18 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestChatAPI(t *testing.T) {
+	for p, want := range map[string]string{
+		"openai_compatible": APIOpenAIChat, " Anthropic ": APIAnthropicMessages, "chat_completions": APIOpenAIChat,
+		"anthropic_messages": APIAnthropicMessages, "mock": APIMock, "gemini": "", "": "",
+	} {
+		got, ok := ChatAPI(p)
+		if got != want || ok != (want != "") {
+			t.Errorf("%q: got %q %v, want %q", p, got, ok, want)
+		}
+	}
+	if n := len(ChatProtocols()); n != len(chatProtocols) {
+		t.Errorf("%d names listed", n)
+	}
+}

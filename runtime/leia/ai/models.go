@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/runtime/leia"
 	"github.com/harnlang/harn-check/runtime/llm"
 )
@@ -79,23 +80,14 @@ func checkProviderConfig(name string, cfg leia.Value) error {
 		return nil
 	}
 	if _, ok := normalizeProtocol(proto); !ok {
-		return fmt.Errorf("model %q: unsupported model protocol %q (want openai, openai_compatible, anthropic, anthropic_compatible or mock)", name, proto)
+		return fmt.Errorf("model %q: unsupported model protocol %q (want one of %s)", name, proto, strings.Join(catalog.ChatProtocols(), ", "))
 	}
 	return nil
 }
 
-// normalizeProtocol maps a protocol name to a runtime/llm API.
-func normalizeProtocol(p string) (string, bool) {
-	switch strings.ReplaceAll(strings.ToLower(strings.TrimSpace(p)), "_", "-") {
-	case "openai", "openai-compatible", "openai-compat", "chat-completions", "openai-chat":
-		return "openai_chat", true
-	case "anthropic", "anthropic-compatible", "anthropic-compat", "messages", "anthropic-messages":
-		return "anthropic_messages", true
-	case "mock":
-		return "mock", true
-	}
-	return "", false
-}
+// normalizeProtocol maps a protocol name to a runtime/llm API (the
+// catalog's table, which the Leia checker's LEIA3001 reads too).
+func normalizeProtocol(p string) (string, bool) { return catalog.ChatAPI(p) }
 
 // ResolveModel returns the provider model name a request's model field
 // (or the default alias) stands for: string aliases are followed, a

@@ -16,8 +16,11 @@
 //     writes os.getenv("LEIA_LLM_API_KEY");
 //   - `protocol` must be a string literal, and one of openai,
 //     openai-compatible, openai-compat, chat-completions, anthropic,
-//     anthropic-compatible, anthropic-compat or messages (compared after
-//     lowering case and turning `_` into `-`);
+//     anthropic-compatible, anthropic-compat or messages (Leia's own
+//     names), or openai-chat, anthropic-messages or mock (this runtime's),
+//     compared after trimming space, lowering case and turning `_` into
+//     `-`: the route catalog's table (catalog.ChatAPI), which the Leia AI
+//     runtime dials by, so a protocol checked clean is one the run accepts;
 //   - a table with a protocol must say which model to ask for, with
 //     `provider_model` or `model`.
 //

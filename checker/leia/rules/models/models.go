@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
@@ -26,19 +27,14 @@ var Rule = &analysis.Rule{
 }
 
 // Protocols are the model protocols the runtime supports, in the form
-// they are compared in (lower case, `-` for `_`).
-var Protocols = []string{"openai", "openai-compatible", "openai-compat", "chat-completions",
-	"anthropic", "anthropic-compatible", "anthropic-compat", "messages"}
+// they are compared in (lower case, `-` for `_`): the route catalog's
+// table, the one the Leia AI runtime dials by.
+var Protocols = catalog.ChatProtocols()
 
 // SupportedProtocol reports whether p names a supported protocol.
 func SupportedProtocol(p string) bool {
-	p = strings.ToLower(strings.ReplaceAll(p, "_", "-"))
-	for _, s := range Protocols {
-		if s == p {
-			return true
-		}
-	}
-	return false
+	_, ok := catalog.ChatAPI(p)
+	return ok
 }
 
 func run(p *analysis.Pass) {
