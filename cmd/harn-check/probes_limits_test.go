@@ -43,6 +43,25 @@ func limitProbes() []probe {
 			"memory budget exceeded", "raise it with --max-memory"),
 		runProbeOf("run-60mb-strings-leia", "p.leia", "s := string.rep(\"x\", 60000000)\nl := []\nfor { l[#l+1] = s .. \"y\" }\n", exitFail, nil,
 			"memory budget exceeded", "raise it with --max-memory"),
+		// Task bombs stop at the task budget; tasks left when the main
+		// program ends do not keep the run waiting.
+		runProbeOf("run-parallel-100m", "p.harn", "println(parallel 100000000 { i -> i })\n", exitFail, nil,
+			"task budget exceeded", "raise it with --max-tasks"),
+		runProbeOf("run-spawn-bomb-harn", "p.harn", "while true {\n  spawn { sleep(100s) }\n}\n", exitFail, nil,
+			"task budget exceeded", "raise it with --max-tasks"),
+		runProbeOf("run-spawned-left-behind", "p.harn", "spawn { sleep(100s) }\nspawn { while true {} }\nprintln(\"main done\")\n", exitOK, timeout, "main done"),
+		runProbeOf("run-goroutines-left-behind", "p.leia", "go func() { time.sleep(100) }()\ngo func() { for {} }()\nprint(\"main done\")\n", exitOK, timeout, "main done"),
+		// Limits cannot be caught.
+		runProbeOf("run-pcall-step-budget", "p.leia", "for { pcall(func() { for {} }) }\n", exitFail, []string{"--max-steps", "1000000"},
+			"step budget exceeded", "raise it with --max-steps"),
+		runProbeOf("run-try-step-budget", "p.harn", "while true {\n  try {\n    while true {}\n  } catch (e) {\n    println(e)\n  }\n}\n", exitFail, []string{"--max-steps", "1000000"},
+			"step budget exceeded", "raise it with --max-steps"),
+		runProbeOf("run-try-timeout", "p.harn", "while true {\n  try {\n    while true {}\n  } catch (e) {\n    println(e)\n  }\n}\n", exitFail, []string{"--timeout", "1s"},
+			"time budget exceeded", "raise it with --timeout"),
+		// A Harn program blocked on a channel reports the deadlock and
+		// where each task waits.
+		runProbeOf("run-deadlock-harn", "p.harn", "let ch = channel(\"jobs\", 0)\nlet h = spawn { receive(ch) }\nreceive(ch)\n", exitFail, nil,
+			"deadlock:", "main program: receive on channel jobs at p.harn:3:1", "receive on channel jobs at p.harn:2:17"),
 		runProbeOf("run-json-too-deep-harn", "p.harn", "var x = 1\nfor i in 0 to 3000 {\n  x = [x]\n}\nprintln(json_stringify(x))\n",
 			exitFail, nil, "json_stringify: value nested deeper than 2000 levels"),
 	}
@@ -54,6 +73,7 @@ func TestLimitProbes(t *testing.T) {
 	}
 	for _, p := range limitProbes() {
 		t.Run(p.name, func(t *testing.T) {
+			t.Parallel() // most wait for a timeout
 			dir := t.TempDir()
 			args := p.setup(t, dir)
 			r := runProbe(t, filepath.Join(dir, p.subdir), args, "")

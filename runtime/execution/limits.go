@@ -43,8 +43,8 @@ type Limit struct {
 // Table is every run-time limit, in the order the README lists them.
 var Table = []Limit{
 	{Time, "--timeout", "wall time of a run (of each program for `test`, of each case for `evaluate`)", int64(10 * time.Minute)},
-	{Steps, "--max-steps", "steps: loop iterations, calls, and elements visited by builtins (compare, encode, copy, sort, regex)", 1_000_000_000},
-	{Memory, "--max-memory", "memory the program holds (Go heap and task stacks)", 256 << 20},
+	{Steps, "--max-steps", "steps: loop iterations, calls, and the work of builtins (elements visited by compare, display, encode, copy, sort; bytes built, 256 a step)", 1_000_000_000},
+	{Memory, "--max-memory", "memory the program holds (Go heap and task stacks); a value built in one operation is charged as it is built", 256 << 20},
 	{Tasks, "--max-tasks", "tasks alive at once (spawn, parallel branches, Leia goroutines)", 10_000},
 }
 
