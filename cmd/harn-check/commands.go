@@ -297,6 +297,17 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
+// msgf writes one message on stderr in the one style of every error
+// and warning the CLI prints itself: "harn-check: CMD: message" (without
+// "CMD: " before a command is known). It does not stop the command.
+func msgf(e *env, format string, a ...any) {
+	prefix := "harn-check: "
+	if e.cmd != "" {
+		prefix += e.cmd + ": "
+	}
+	fmt.Fprintln(e.stderr, prefix+fmt.Sprintf(format, a...))
+}
+
 // Error codes of the tool-level error in a JSON envelope or SARIF log.
 const (
 	errorCodeUsage    = "usage"
@@ -312,11 +323,7 @@ const (
 // status, 2.
 func fail(e *env, format string, a ...any) int {
 	msg := fmt.Sprintf(format, a...)
-	prefix := "harn-check: "
-	if e.cmd != "" {
-		prefix += e.cmd + ": "
-	}
-	fmt.Fprintln(e.stderr, prefix+msg)
+	msgf(e, "%s", msg)
 	code := errorCodeUsage
 	if strings.HasPrefix(msg, "internal error") {
 		code = errorCodeInternal

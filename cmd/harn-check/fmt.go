@@ -12,6 +12,7 @@ import (
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/format"
 	"github.com/harnlang/harn-check/grammar/tsutil"
+	"github.com/harnlang/harn-check/internal/english"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
 )
@@ -58,11 +59,26 @@ func runFmt(e *env, paths []string, f fmtFlags) int {
 	if f.check && f.write {
 		return fail(e, "--check and --write cannot be combined (--check never writes)")
 	}
-	render, color, err := f.out.resolveFor(e, e.stderrTerminal)
+	// A machine format (--json, --format sarif|github) is the one thing
+	// on stdout: the document, every file in it; what a text run prints
+	// there (the files --check lists, what --write changed) goes to
+	// stderr, and formatted text or a diff cannot share stdout with it.
+	machine := f.out.json || f.out.format != "text"
+	terminal := e.stderrTerminal
+	if machine {
+		terminal = e.isTerminal
+	}
+	render, color, err := f.out.resolveFor(e, terminal)
 	if err != nil {
 		return fail(e, "%v", err)
 	}
-	r := &fmtRun{e: e, check: f.check, diff: f.diff, write: f.write, report: &diagnostics.Report{}}
+	if machine && (f.diff || !f.check && !f.write) {
+		return fail(e, "--format %s prints a report on stdout: use it with --check or --write, not with formatted text or --diff", f.out.format)
+	}
+	r := &fmtRun{e: e, check: f.check, diff: f.diff, write: f.write, machine: machine, report: &diagnostics.Report{Files: []diagnostics.File{}}, list: e.stdout}
+	if machine {
+		r.list = e.stderr
+	}
 	status := exitOK
 	var files []string
 	for _, p := range paths {
@@ -89,7 +105,7 @@ func runFmt(e *env, paths []string, f fmtFlags) int {
 			if f.Err != nil {
 				// A pipe, device or link out of the folder is never read,
 				// let alone rewritten.
-				fmt.Fprintf(e.stderr, "harn-check: %s: skipped: %s\n", f.Path, sourcefs.Reason(f.Err))
+				msgf(e, "%s: skipped: %s", f.Path, sourcefs.Reason(f.Err))
 				continue
 			}
 			files = append(files, f.Path)
@@ -98,15 +114,36 @@ func runFmt(e *env, paths []string, f fmtFlags) int {
 	for _, path := range files {
 		src, err := sourcefs.Read(path, 0)
 		if err != nil {
-			fmt.Fprintf(e.stderr, "harn-check: %s: cannot read: %s\n", path, sourcefs.Reason(err))
+			msgf(e, "%s: cannot read: %s", path, sourcefs.Reason(err))
 			status = max(status, exitUsage)
 			continue
 		}
 		status = max(status, r.file(filepath.ToSlash(path), path, src, false))
 	}
-	if len(r.report.Files) > 0 {
-		if err := render(e, e.stderr, r.report, color); err != nil {
+	if r.write && len(files) > 0 {
+		fmt.Fprintf(r.list, "%s reformatted, %s left unchanged", english.Count(r.changed, "file", "files"), english.Count(r.unchanged, "file", "files"))
+		if n := len(files) - r.changed - r.unchanged; n > 0 {
+			fmt.Fprintf(r.list, ", %d not formatted (see the errors)", n)
+		}
+		fmt.Fprintln(r.list)
+	}
+	switch {
+	case machine:
+		if err := render(e, e.stdout, r.report, color); err != nil {
 			return fail(e, "writing output: %v", err)
+		}
+	case len(r.report.Files) > 0:
+		// Text: only the files with diagnostics, on stderr.
+		var bad []diagnostics.File
+		for _, f := range r.report.Files {
+			if len(f.Diagnostics) > 0 {
+				bad = append(bad, f)
+			}
+		}
+		if len(bad) > 0 {
+			if err := render(e, e.stderr, &diagnostics.Report{Files: bad}, color); err != nil {
+				return fail(e, "writing output: %v", err)
+			}
 		}
 	}
 	return status
@@ -116,7 +153,13 @@ func runFmt(e *env, paths []string, f fmtFlags) int {
 type fmtRun struct {
 	e                  *env
 	check, diff, write bool
-	report             *diagnostics.Report
+	// machine is a --json/--format sarif|github run.
+	machine bool
+	report  *diagnostics.Report
+	// list receives the files --check lists and --write changed.
+	list io.Writer
+	// changed and unchanged count the files --write saw.
+	changed, unchanged int
 }
 
 // file formats one file (name is what messages call it, path decides the
@@ -124,7 +167,7 @@ type fmtRun struct {
 func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
 	l, ok := format.ForPath(path)
 	if !ok {
-		fmt.Fprintf(r.e.stderr, "harn-check: %s: not a .harn or .leia file\n", name)
+		msgf(r.e, "%s: not a .harn or .leia file", name)
 		return exitUsage
 	}
 	// Brackets nested far past the nesting limit are refused before the
@@ -142,7 +185,7 @@ func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
 			_, diags = dl.Parse(driver.Request{Path: name, Source: src}, false)
 		}
 		if len(diags) == 0 {
-			fmt.Fprintf(r.e.stderr, "harn-check: %s: %v\n", name, err)
+			msgf(r.e, "%s: %v", name, err)
 		}
 		r.report.Files = append(r.report.Files, diagnostics.File{Path: name, Source: src, Diagnostics: diags})
 		return exitFail
@@ -151,10 +194,18 @@ func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
 		err = l.Verify(src, out)
 	}
 	if err != nil {
-		fmt.Fprintf(r.e.stderr, "harn-check: %s: %v; the file is left as it is\n", name, err)
+		msgf(r.e, "%s: %v; the file is left as it is", name, err)
 		return exitUsage
 	}
 	changed := !bytes.Equal(src, out)
+	r.report.Files = append(r.report.Files, diagnostics.File{Path: name, Source: src, Diagnostics: []diagnostics.Diagnostic{}})
+	if changed && (r.check || r.write) {
+		code, what := "not_formatted", "not formatted"
+		if r.write {
+			code, what = "reformatted", "reformatted"
+		}
+		r.report.Warnings = append(r.report.Warnings, diagnostics.ToolMessage{Code: code, Message: name + ": " + what})
+	}
 	if r.diff && changed {
 		fmt.Fprint(r.e.stdout, format.UnifiedDiff(name, name+" (formatted)", src, out))
 	}
@@ -162,17 +213,21 @@ func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
 	case r.check:
 		if changed {
 			if !r.diff {
-				fmt.Fprintln(r.e.stdout, name)
+				fmt.Fprintln(r.list, name)
 			}
 			return exitFail
 		}
 	case r.write:
-		if changed {
-			if err := writeFormatted(path, out); err != nil {
-				fmt.Fprintf(r.e.stderr, "harn-check: %s: %v\n", name, err)
-				return exitUsage
-			}
+		if !changed {
+			r.unchanged++
+			break
 		}
+		if err := writeFormatted(path, out); err != nil {
+			msgf(r.e, "%s: %v", name, err)
+			return exitUsage
+		}
+		r.changed++
+		fmt.Fprintf(r.list, "reformatted %s\n", name)
 	case !r.diff:
 		r.e.stdout.Write(out)
 	}

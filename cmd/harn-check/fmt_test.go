@@ -74,7 +74,8 @@ func TestFmtWriteRewritesOnlyChangedFiles(t *testing.T) {
 	dir := fmtFixture(t, map[string]string{"a.harn": messyHarn, "b.leia": messyLeia, "c.harn": formattedHarn})
 	before, _ := os.Stat(filepath.Join(dir, "c.harn"))
 	code, out, errs := runFmtCLI(t, "", "--write", dir)
-	if code != exitOK || out != "" || errs != "" {
+	want := "reformatted " + filepath.Join(dir, "a.harn") + "\nreformatted " + filepath.Join(dir, "b.leia") + "\n2 files reformatted, 1 file left unchanged\n"
+	if code != exitOK || out != want || errs != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	for name, want := range map[string]string{"a.harn": formattedHarn, "b.leia": formattedLeia, "c.harn": formattedHarn} {
@@ -138,7 +139,7 @@ func TestFmtNeverRewritesSyntaxErrors(t *testing.T) {
 	if code != exitFail {
 		t.Errorf("exit %d, want 1", code)
 	}
-	if out != "" || !strings.Contains(errs, "HARN-PAR") || !strings.Contains(errs, "bad.harn") || !strings.Contains(errs, "LEIA1001") {
+	if !strings.HasSuffix(out, "good.harn\n1 file reformatted, 0 files left unchanged, 2 not formatted (see the errors)\n") || !strings.Contains(errs, "HARN-PAR") || !strings.Contains(errs, "bad.harn") || !strings.Contains(errs, "LEIA1001") {
 		t.Errorf("stdout %q, stderr:\n%s", out, errs)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "bad.harn")); string(got) != broken {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 
 	"github.com/harnlang/harn-check/diagnostics"
@@ -56,7 +55,7 @@ func checkPaths(e *env, c cacheFlags, paths []string) (*diagnostics.Report, erro
 			case err == nil:
 				opts.Cache = cache
 			case errors.As(err, &unsafe):
-				fmt.Fprintf(e.stderr, "harn-check: warning: cache not used: %v\n", err)
+				msgf(e, "warning: cache not used: %v", err)
 			}
 		}
 	}

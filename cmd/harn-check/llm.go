@@ -141,7 +141,7 @@ func runLLMEvaluate(e *env, f llmEvaluateFlags) int {
 	if tape != nil {
 		if tape.Replaying() {
 			if err := tape.Finish(); err != nil {
-				fmt.Fprintf(e.stderr, "harn-check: %s: %v\n", f.tapeFile, err)
+				msgf(e, "%s: %v", f.tapeFile, err)
 				return exitFail
 			}
 		} else if err := tape.Save(); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,5 +125,67 @@ func TestFmtKeepsTheWidthAndTheExamplesClean(t *testing.T) {
 	p2 := writeFile(t, dir, "w2.harn", out)
 	if code, again, _ := runCLI(t, "fmt", p2); code != exitOK || again != out {
 		t.Errorf("not idempotent:\n%s", again)
+	}
+}
+
+// Every bundled Harn program runs (compaction.harn read a transcript.txt
+// that was not there); examples/broken fails on purpose and release_notes
+// runs with its tape in TestReadmeRunExample.
+func TestBundledHarnExamplesRun(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	for _, p := range []string{
+		"examples/harn/compaction.harn", "examples/harn/routing.harn", "examples/harn/support.harn",
+		"examples/audit/entry.harn", "examples/triage/triage.harn",
+	} {
+		if code, out, stderr := runCLI(t, "run", p); code != exitOK {
+			t.Errorf("run %s: exit %d\n%s%s", p, code, out, stderr)
+		}
+	}
+	if _, out, _ := runCLI(t, "run", "examples/harn/compaction.harn"); !strings.HasPrefix(out, "dropping 0 of 13 messages\n") {
+		t.Errorf("compaction.harn: %q", out)
+	}
+}
+
+// Messages: one prefix style (harn-check: CMD: ...), "1 file", "an int";
+// fmt --json writes its document on stdout; fmt --write says what it
+// changed.
+func TestMessagesOfANewUser(t *testing.T) {
+	dir := t.TempDir()
+	clean := writeFile(t, dir, "clean.harn", "fn main(harness: Harness) {\n  log(1)\n}\n")
+	messy := writeFile(t, dir, "messy.harn", "fn main(harness: Harness) {\n    log( 1 )\n}\n")
+	code, stdout, stderr := runCLI(t, "fmt", "--json", "--check", clean, messy)
+	var doc struct {
+		Data struct {
+			Files []struct{ Path string }
+		}
+		Warnings []struct{ Code, Message string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != exitFail || len(doc.Data.Files) != 2 ||
+		len(doc.Warnings) != 1 || doc.Warnings[0].Code != "not_formatted" || doc.Warnings[0].Message != messy+": not formatted" || stderr != messy+"\n" {
+		t.Errorf("fmt --json --check: exit %d, %v\nstdout %s\nstderr %q", code, err, stdout, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "fmt", "--json", messy); code != exitUsage || !strings.Contains(stdout, `"code": "usage"`) || !strings.HasPrefix(stderr, "harn-check: fmt: ") {
+		t.Errorf("fmt --json without --check/--write: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCLI(t, "fmt", "--write", clean, messy)
+	if code != exitOK || stdout != "reformatted "+messy+"\n1 file reformatted, 1 file left unchanged\n" || stderr != "" {
+		t.Errorf("fmt --write: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// A pipe among a folder's files is skipped with the command's prefix.
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	writeFile(t, sub, "ok.harn", "fn main(harness: Harness) {\n  log(1)\n}\n")
+	mkfifo(t, filepath.Join(sub, "p.harn"))
+	if _, _, stderr := runCLI(t, "fmt", "--check", sub); !strings.HasPrefix(stderr, "harn-check: fmt: "+filepath.Join(sub, "p.harn")+": skipped: ") {
+		t.Errorf("skipped pipe: %q", stderr)
+	}
+	// "an int", "1 file".
+	p := writeFile(t, dir, "prop.harn", "fn main(harness: Harness) {\n  let x = 1\n  log(x.foo)\n}\n")
+	if _, stdout, _ := runCLI(t, "--color", "never", p); !strings.Contains(stdout, "help: an int has no properties") || !strings.Contains(stdout, "in 1 file checked") {
+		t.Errorf("check: %s", stdout)
+	}
+	p = writeFile(t, dir, "call.harn", "fn main(harness: Harness) {\n  let x = 1\n  x(2)\n}\n")
+	if _, _, stderr := runCLI(t, "run", "--no-check", p); !strings.Contains(stderr, "cannot call an int value") {
+		t.Errorf("run: %s", stderr)
 	}
 }

@@ -203,7 +203,7 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 	if !rf.noCheck {
 		if report := checkErrors(path, src, ef.catalog); report != nil {
 			_ = diagnostics.RenderText(e.stderr, report, diagnostics.TextOptions{Color: e.stderrTerminal && e.getenv("NO_COLOR") == ""})
-			fmt.Fprintf(e.stderr, "harn-check: run: %s has errors; not running it (use --no-check to run anyway)\n", path)
+			msgf(e, "%s has errors; not running it (use --no-check to run anyway)", path)
 			return exitFail
 		}
 	}
@@ -257,7 +257,7 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 		return exitFail
 	}
 	if evalErr != nil {
-		fmt.Fprintf(e.stderr, "harn-check: run: %v\n", evalErr)
+		msgf(e, "%v", evalErr)
 		return exitFail
 	}
 	return exitOK

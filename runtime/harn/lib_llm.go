@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/harnlang/harn-check/catalog"
+	"github.com/harnlang/harn-check/internal/english"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 	"github.com/harnlang/harn-check/runtime/evaluate"
 	"github.com/harnlang/harn-check/runtime/host"
@@ -104,7 +105,7 @@ func toEvaluation(v Value, depth int) (any, error) {
 		}
 		return o, nil
 	}
-	return nil, fmt.Errorf("a %s is not serializable evaluation data", v.TypeName())
+	return nil, fmt.Errorf("%s is not serializable evaluation data", english.A(v.TypeName()))
 }
 
 // fromEvaluation converts an evaluator value (outcome, answers) back.

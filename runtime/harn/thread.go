@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/internal/english"
 	"github.com/harnlang/harn-check/runtime/execution"
 )
 
@@ -258,7 +259,7 @@ func (th *thread) callValue(callee Value, args []Value) (Value, error) {
 			return m.Fn(&Call{th: th, Name: m.Name, Self: callee}, args)
 		}
 	}
-	return Nil, typeError("cannot call a %s value", callee.TypeName())
+	return Nil, typeError("cannot call %s value", english.A(callee.TypeName()))
 }
 
 // callClosure runs a closure with arguments already evaluated.

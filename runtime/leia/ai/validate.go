@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/harnlang/harn-check/internal/english"
 	"github.com/harnlang/harn-check/runtime/leia"
 	"github.com/harnlang/harn-check/runtime/llm"
 	"github.com/harnlang/harn-check/runtime/rhai"
@@ -112,7 +113,7 @@ func describe(v leia.Value) string {
 	if v.Kind() == leia.KindString {
 		return fmt.Sprintf("%q", v.AsString())
 	}
-	return "a " + v.TypeName()
+	return english.A(v.TypeName())
 }
 
 // loadValidator compiles a validator once per run, reading it through the

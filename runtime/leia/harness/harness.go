@@ -19,6 +19,7 @@ import (
 
 	"github.com/harnlang/harn-check/grammar/leia/ast"
 	"github.com/harnlang/harn-check/grammar/leia/binding"
+	"github.com/harnlang/harn-check/internal/english"
 	"github.com/harnlang/harn-check/lang/leia/semantic"
 	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
@@ -610,16 +611,8 @@ func runCase(ctx context.Context, opts Options, mp *modelPlan, j *job) {
 		}
 	}
 	if failed > 0 {
-		c.fail("subcase_failed", fmt.Sprintf("%d of %d %s failed", failed, counted, plural(counted, "subcase", "subcases")))
+		c.fail("subcase_failed", fmt.Sprintf("%d of %s failed", failed, english.Count(counted, "subcase", "subcases")))
 	}
-}
-
-// plural returns one for n == 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func (c *Case) fail(kind, msg string) {

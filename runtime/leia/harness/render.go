@@ -9,6 +9,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/harnlang/harn-check/internal/english"
 )
 
 // JSON renders the report: two-space indentation, a final newline, no
@@ -70,7 +72,7 @@ func (r *Report) Text(w io.Writer) error {
 	if s.CasesSkipped > 0 {
 		fmt.Fprintf(&b, ", %d filtered out", s.CasesSkipped)
 	}
-	fmt.Fprintf(&b, " of %d evaluate %s in %d %s; pass rate %.1f%%\n", s.EvaluateBlocks, plural(s.EvaluateBlocks, "block", "blocks"), s.Files, plural(s.Files, "file", "files"), 100*s.PassRate)
+	fmt.Fprintf(&b, " of %s in %s; pass rate %.1f%%\n", english.Count(s.EvaluateBlocks, "evaluate block", "evaluate blocks"), english.Count(s.Files, "file", "files"), 100*s.PassRate)
 	if s.Subcases > 0 {
 		fmt.Fprintf(&b, "subcases: %d passed, %d failed, %d skipped\n", s.Subcases-s.SubcasesFailed-s.SubcasesSkipped, s.SubcasesFailed, s.SubcasesSkipped)
 	}
@@ -170,8 +172,8 @@ func (r *Report) HTML(w io.Writer) error {
 	b.WriteString("<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}.passed{color:#176d1e}.failed{color:#b00020}.listed{color:#555}</style></head><body>\n")
 	s := r.Summary
 	fmt.Fprintf(&b, "<h1>Leia evaluate report: <span class=\"%s\">%s</span></h1>\n", statusClass(r.Status), e(r.Status))
-	fmt.Fprintf(&b, "<p>%d passed, %d failed, %d listed of %d evaluate %s in %d %s; pass rate %.1f%%. Started %s.</p>\n",
-		s.CasesPassed, s.CasesFailed, s.CasesListed, s.EvaluateBlocks, plural(s.EvaluateBlocks, "block", "blocks"), s.Files, plural(s.Files, "file", "files"), 100*s.PassRate, e(r.StartedAt))
+	fmt.Fprintf(&b, "<p>%d passed, %d failed, %d listed of %s in %s; pass rate %.1f%%. Started %s.</p>\n",
+		s.CasesPassed, s.CasesFailed, s.CasesListed, english.Count(s.EvaluateBlocks, "evaluate block", "evaluate blocks"), english.Count(s.Files, "file", "files"), 100*s.PassRate, e(r.StartedAt))
 	b.WriteString("<h2>Cases</h2>\n<table><tr><th>Status</th><th>Case</th><th>Name</th><th>ms</th><th>Details</th></tr>\n")
 	for _, c := range r.Cases {
 		var det []string

@@ -5,6 +5,7 @@ import (
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/english"
 	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
@@ -32,7 +33,7 @@ func run(p *analysis.Pass) {
 			pattern, want = "[...]", "a list"
 		}
 		diag := p.Diag(diagnostics.SourceType, code, d.Span, "cannot destructure %s with %s pattern", kind, pattern)
-		diag.Help = "this takes apart " + want + "; the value is " + article(kind)
+		diag.Help = "this takes apart " + want + "; the value is " + english.A(kind)
 		p.Report(diag)
 	}
 }
@@ -62,12 +63,4 @@ func kindOf(t types.Type) string {
 		return "dict"
 	}
 	return ""
-}
-
-func article(kind string) string {
-	switch kind[0] {
-	case 'a', 'e', 'i', 'o', 'u':
-		return "an " + kind
-	}
-	return "a " + kind
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/english"
 	"github.com/harnlang/harn-check/lang/harn/types"
 )
 
@@ -31,7 +32,7 @@ func run(p *analysis.Pass) {
 			continue
 		}
 		d := p.Diag(diagnostics.SourceType, code, r.NameSpan, "cannot access property `%s` on %s", r.Field, kind)
-		d.Help = "a " + kind + " has no properties; read the field from the value that holds it"
+		d.Help = english.A(kind) + " has no properties; read the field from the value that holds it"
 		if kind == "nil" {
 			d.Help = "the value is always nil here; use ?. to read through a value that may be nil"
 		}
