@@ -189,3 +189,38 @@ func TestMessagesOfANewUser(t *testing.T) {
 		t.Errorf("run: %s", stderr)
 	}
 }
+
+// The README's editor setups: a Neovim block that works on Debian's 0.7
+// (no vim.lsp.start or vim.fs, which 0.8 added; .ci/run runs it in
+// headless Neovim through lsp/testdata/nvim/readme-test), one for 0.11+
+// with vim.lsp.config/vim.lsp.enable, Helix and Emacs eglot; and what the
+// first `go test ./...` costs, with -short skipping the downloads.
+func TestReadmeForANewUser(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	i := strings.Index(readme, "-- leia-lsp for Neovim 0.7+\n")
+	if i < 0 {
+		t.Fatal("README lost the Neovim 0.7 block readme-test runs")
+	}
+	block := readme[i : i+strings.Index(readme[i:], "```")]
+	for _, newer := range []string{"vim.lsp.start(", "vim.fs.", "vim.filetype.add"} {
+		if strings.Contains(block, newer) {
+			t.Errorf("the Neovim 0.7 block uses %s, which 0.7 lacks or ignores", newer)
+		}
+	}
+	for _, want := range []string{
+		`vim.lsp.config("leia-lsp"`, `vim.lsp.enable("leia-lsp")`, "[language-server.leia-lsp]", "eglot-server-programs",
+		"downloads about 83 MB", "about 180 MB", "about 2 minutes", "go test -short ./...",
+	} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README lacks %q", want)
+		}
+	}
+	ci, _ := os.ReadFile(filepath.Join("..", "..", ".ci", "run"))
+	if !strings.Contains(string(ci), "lsp/testdata/nvim/readme-test") {
+		t.Error(".ci/run does not run the README's Neovim block")
+	}
+}

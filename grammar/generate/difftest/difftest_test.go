@@ -75,6 +75,9 @@ func (r *report) add(format string, args ...any) {
 // Until grammar/generate exists, "ours" is the official parser again (the
 // harness checking itself); once it exists, disagreements fail.
 func TestDifferential(t *testing.T) {
+	if testing.Short() {
+		t.Skip("downloads, generates and compiles parsers from npm packages; run without -short")
+	}
 	mode, err := ModeFromEnv()
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,9 @@ import (
 // dir, applying replacements to parser.c.
 func patchedJSON(t *testing.T, replace ...string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("downloads and builds tree-sitter-json from npm; run without -short")
+	}
 	dir, err := npmcache.Fetch(context.Background(), npmcache.Grammars[0])
 	if errors.Is(err, npmcache.ErrUnreachable) {
 		t.Skipf("SKIP: needs the network (the npm registry, offline here): %v", err)
