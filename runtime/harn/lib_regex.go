@@ -65,7 +65,11 @@ func init() {
 		if err != nil {
 			return Nil, err
 		}
-		return Str(re.ReplaceAllString(Display(args[2]), Display(args[1]))), nil
+		src, repl := Display(args[2]), Display(args[1])
+		if n := len(re.FindAllStringIndex(src, -1)); int64(len(src))+int64(n)*int64(len(repl)) > maxStringBytes {
+			return Nil, runtimeError("regex_replace: string would exceed %d bytes", maxStringBytes)
+		}
+		return Str(re.ReplaceAllString(src, repl)), nil
 	}
 	Register("regex_replace", replace)
 	Register("regex_replace_all", replace)

@@ -56,11 +56,7 @@ func init() {
 		if err != nil || v.k == KindNil {
 			return Str(""), nil
 		}
-		parts := make([]string, len(items))
-		for i, x := range items {
-			parts[i] = Display(x)
-		}
-		return Str(strings.Join(parts, sep)), nil
+		return c.th.join(items, sep)
 	})
 	Register("starts_with", func(c *Call, args []Value) (Value, error) {
 		return Bool(strings.HasPrefix(Display(arg(args, 0)), Display(arg(args, 1)))), nil

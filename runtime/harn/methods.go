@@ -359,11 +359,7 @@ func (th *thread) listMethod(recv Value, name string, args []Value) (Value, erro
 		if len(args) > 0 {
 			sep = Display(args[0])
 		}
-		parts := make([]string, len(items))
-		for i, x := range items {
-			parts[i] = Display(x)
-		}
-		return Str(strings.Join(parts, sep)), nil
+		return th.join(items, sep)
 	case "contains", "includes", "has":
 		for _, x := range items {
 			if Equal(x, fn) {
@@ -649,7 +645,7 @@ func stringMethod(s, name string, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Str(s), nil
 		}
-		return Str(strings.ReplaceAll(s, str0, Display(args[1]))), nil
+		return replaceAll(s, str0, Display(args[1]))
 	case "split":
 		sep := ","
 		if len(args) > 0 {

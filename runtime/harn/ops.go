@@ -102,6 +102,39 @@ func repeatString(s string, n int64) (Value, error) {
 	return Str(strings.Repeat(s, int(n))), nil
 }
 
+// replaceAll is s with every old replaced by new, refused before it is
+// built when it would exceed maxStringBytes.
+func replaceAll(s, old, new string) (Value, error) {
+	n := strings.Count(s, old)
+	if int64(len(s))+int64(n)*int64(len(new)-len(old)) > maxStringBytes {
+		return Nil, runtimeError("string replacement would exceed %d bytes", maxStringBytes)
+	}
+	return Str(strings.ReplaceAll(s, old, new)), nil
+}
+
+// join is the display forms of items joined by sep, charged to the run
+// and refused before it is built when it would exceed maxStringBytes.
+func (th *thread) join(items []Value, sep string) (Value, error) {
+	parts := make([]string, len(items))
+	total := 0
+	for i, x := range items {
+		if i%1024 == 1023 {
+			if err := th.charge(1024); err != nil {
+				return Nil, err
+			}
+		}
+		s, err := th.display(x)
+		if err != nil {
+			return Nil, err
+		}
+		if total += len(s) + len(sep); total > maxStringBytes {
+			return Nil, runtimeError("joined string would exceed %d bytes", maxStringBytes)
+		}
+		parts[i] = s
+	}
+	return Str(strings.Join(parts, sep)), nil
+}
+
 func opDiv(a, b Value) (Value, error) {
 	switch {
 	case a.k == KindInt && b.k == KindInt:

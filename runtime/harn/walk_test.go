@@ -90,3 +90,22 @@ func TestBuiltValuesAreCharged(t *testing.T) {
 		})
 	}
 }
+
+// A string built in one operation from small inputs (join, replace,
+// regex_replace) is refused before it is built when it would exceed the
+// string cap, as + and repeat are.
+func TestOneOperationStringsAreCapped(t *testing.T) {
+	big := "let x = \"x\".repeat(1000000)\n"
+	for _, tc := range []struct{ name, src, want string }{
+		{"join method", big + "var l = []\nfor i in 0 to 100 {\n  l = l.push(x)\n}\nlet r = try { l.join(\"\") }\nprintln(unwrap_err(r))\n", "joined string would exceed"},
+		{"replace", big + "let s = \"a\".repeat(100)\nlet r = try { s.replace(\"a\", x) }\nprintln(unwrap_err(r))\n", "string replacement would exceed"},
+		{"regex_replace", big + "let s = \"a\".repeat(100)\nlet r = try { regex_replace(\"a\", x, s) }\nprintln(unwrap_err(r))\n", "regex_replace: string would exceed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := runSource(t, tc.src, runOpts{})
+			if err != nil || !strings.Contains(out, tc.want) {
+				t.Fatalf("got %q, %v; want %q", out, err, tc.want)
+			}
+		})
+	}
+}

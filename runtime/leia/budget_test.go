@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,5 +38,20 @@ func TestNativesChargeTheirWork(t *testing.T) {
 				t.Fatalf("got %v, want the %s budget's stop", err, execution.LimitOf(tc.res).Flag)
 			}
 		})
+	}
+}
+
+// gsub with a large replacement builds a large string from a small
+// subject: it is charged as it grows, and refused past the string cap.
+func TestGsubIsCharged(t *testing.T) {
+	src := `big := string.rep("x", 1000000); s := string.rep("a", 200); l := []; for { l[#l+1] = string.gsub(s, "a", big) }`
+	_, err := compileRun(t, src, Options{Stdout: &bytes.Buffer{}, Limits: execution.Limits{Memory: 48 << 20, Time: 20 * time.Second}}, context.Background())
+	var le *execution.LimitError
+	if !errors.As(err, &le) || le.Resource != execution.Memory {
+		t.Fatalf("got %v, want the memory budget's stop", err)
+	}
+	_, err = compileRun(t, `big := string.rep("x", 1000000); s := string.rep("a", 200); return string.gsub(s, "a", big)`, Options{Stdout: &bytes.Buffer{}, MaxStringBytes: 64 << 20}, context.Background())
+	if err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Fatalf("got %v, want the string cap's error", err)
 	}
 }

@@ -382,7 +382,21 @@ func strGsub(t *Thread, a []Value) ([]Value, error) {
 	var b strings.Builder
 	src, lastMatch := 0, -1
 	n := int64(0)
+	charged, matched := 0, ms.budget
 	for n < maxN {
+		// The text built and the matching done are charged as they grow:
+		// a small subject with a large replacement builds a large string.
+		if grown := b.Len() - charged; grown >= 1<<16 {
+			if b.Len() > t.in.maxString {
+				return nil, fmt.Errorf("resulting string too large")
+			}
+			t.allocBytes(int64(grown), -1)
+			charged = b.Len()
+		}
+		if work := matched - ms.budget; work >= 1024 {
+			t.charge(int64(work), -1)
+			matched = ms.budget
+		}
 		e, err := ms.tryMatch(src, pi)
 		if err != nil {
 			return nil, err
