@@ -68,6 +68,10 @@ type Facts struct {
 	Sites []*Site
 	// MethodValues are evaluation methods taken as values (not called).
 	MethodValues []MethodValue
+	// PolicyPasses are policies passed to helpers whose parameter is the
+	// policy of evaluation sites (followed through helpers within the
+	// import closure).
+	PolicyPasses []PolicyPass
 	// HiddenCalls are evaluation calls the checker cannot prove to be
 	// literal sites: a computed property of the LLM capability, or an
 	// evaluation method called on a parameter that receives harness.llm
@@ -214,6 +218,18 @@ func uncertain(t types.Type, funcs bool, depth int) bool {
 type MethodValue struct {
 	Span   ast.Span
 	Method string
+}
+
+// PolicyPass is a policy argument of a call of a helper that passes the
+// parameter on as the policy of evaluation sites.
+type PolicyPass struct {
+	// Callee names the helper; Arg is the argument.
+	Callee string
+	Arg    ast.Expr
+	// Policy is what const evaluation learnt about the argument.
+	Policy Policy
+	// Sites are the helper's evaluation sites that use the policy.
+	Sites []*Site
 }
 
 // HiddenCall is an evaluation call that declares no site.

@@ -57,6 +57,7 @@ func (c *checker) funcCall(sc *scope, e *ast.Call, id *ast.Ident) types.Type {
 	if !ok {
 		return types.AnyType
 	}
+	c.helperCalls = append(c.helperCalls, helperCall{sc: sc, call: e, name: id.Name, sig: sig, fn: v.fn})
 	switch {
 	case v.fn != nil:
 		c.passLlm(sc, v.fn.decl, e.Args, args)

@@ -16,6 +16,9 @@ type Exports struct {
 	Values map[string]types.Type
 	// Types are type aliases and structs by name.
 	Types map[string]types.Type
+	// PolicyParams are, per exported function, the parameters (by index)
+	// that become the policy of evaluation sites, with those sites.
+	PolicyParams map[*types.Func]map[int][]*analysis.Site
 }
 
 // Config configures one module's inference.
@@ -50,6 +53,12 @@ type checker struct {
 	// name) visible at this point, scoped like type names.
 	ifaces map[string]*ast.InterfaceDecl
 	impls  map[string][]*ast.FuncDecl
+	// policyParams are the parameters that become the policy of
+	// evaluation sites; helperCalls are the calls of functions that may
+	// have such parameters; importedPolicy is what imports export.
+	policyParams   map[*ast.Param][]*analysis.Site
+	helperCalls    []helperCall
+	importedPolicy map[*types.Func]map[int][]*analysis.Site
 	// llmParams are the parameters that may receive the LLM capability.
 	llmParams map[*ast.Param]bool
 	// lastReturns are the types returned in the body funcBody last
@@ -81,11 +90,13 @@ func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
 			Types:  map[ast.Expr]types.Type{},
 			Labels: map[types.Type]*analysis.Question{},
 		},
-		aliases:   map[string]*types.Alias{},
-		llmParams: map[*ast.Param]bool{},
-		ifaces:    map[string]*ast.InterfaceDecl{},
-		impls:     map[string][]*ast.FuncDecl{},
-		lines:     diagnostics.NewLineIndex(cfg.Src),
+		aliases:        map[string]*types.Alias{},
+		llmParams:      map[*ast.Param]bool{},
+		policyParams:   map[*ast.Param][]*analysis.Site{},
+		importedPolicy: map[*types.Func]map[int][]*analysis.Site{},
+		ifaces:         map[string]*ast.InterfaceDecl{},
+		impls:          map[string][]*ast.FuncDecl{},
+		lines:          diagnostics.NewLineIndex(cfg.Src),
 	}
 	// Names inside a region the parser could not read are not certain.
 	c.facts.Degraded = len(file.Errors) > 0
@@ -113,6 +124,7 @@ func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
 		}
 	}
 	c.finish()
+	c.finishPolicyPasses()
 	return c.facts, c.exports()
 }
 
@@ -165,6 +177,9 @@ func (c *checker) declareModule() {
 				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: types.AnyType, decl: n.Span})
 			}
 			continue
+		}
+		for fn, m := range ex.PolicyParams {
+			c.importedPolicy[fn] = m
 		}
 		if len(im.Names) == 0 {
 			for name, t := range ex.Values {
@@ -538,7 +553,7 @@ func (c *checker) paramOrder(params []*ast.Param) {
 // exports lists the module's functions (the pub ones, or all when none is
 // pub) and its types.
 func (c *checker) exports() *Exports {
-	ex := &Exports{Values: map[string]types.Type{}, Types: map[string]types.Type{}}
+	ex := &Exports{Values: map[string]types.Type{}, Types: map[string]types.Type{}, PolicyParams: map[*types.Func]map[int][]*analysis.Site{}}
 	anyPub := false
 	for _, it := range c.file.Items {
 		if d, ok := it.(*ast.FuncDecl); ok && d.Pub {
@@ -551,6 +566,14 @@ func (c *checker) exports() *Exports {
 			if d.Pub || !anyPub {
 				if v := c.module.vars[nameOf(d.Name)]; v != nil && v.fn != nil {
 					ex.Values[v.name] = v.fn.sig
+					for i, prm := range d.Params {
+						if sites := c.policyParams[prm]; prm != nil && len(sites) > 0 {
+							if ex.PolicyParams[v.fn.sig] == nil {
+								ex.PolicyParams[v.fn.sig] = map[int][]*analysis.Site{}
+							}
+							ex.PolicyParams[v.fn.sig][i] = sites
+						}
+					}
 				}
 			}
 		case *ast.TypeAlias, *ast.StructDecl, *ast.EnumDecl:

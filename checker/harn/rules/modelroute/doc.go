@@ -22,8 +22,11 @@
 // binding, a binding with a field written later, even inside a closure),
 // is reported.
 //
-// A policy that is a parameter of the enclosing function is not reported
-// here: the caller supplies it, and the typed helper pattern of the
-// reference programs passes policies this way. evaluate_request is
-// skipped: its route is admitted at run time.
+// A policy that is a parameter of the enclosing function (the typed helper
+// pattern) is checked at the helper's callers: the checker follows the
+// argument of every call within the import closure, through helpers that
+// pass it on, and reports a constant naming a bad route, or a policy
+// computed at run time, at the caller's argument, with the helper's site
+// as related information. evaluate_request is skipped: its route is
+// admitted at run time.
 package modelroute

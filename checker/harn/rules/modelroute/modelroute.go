@@ -4,6 +4,8 @@ import (
 	_ "embed"
 
 	"github.com/harnlang/harn-check/catalog"
+	"strconv"
+
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/diagnostics"
@@ -36,26 +38,63 @@ func run(p *analysis.Pass) {
 			s.Reject(code)
 			continue
 		}
-		provider, okP := pol.String("provider")
-		model, okM := pol.String("model")
-		backend, _ := pol.String("backend")
-		if !okP || !okM {
-			continue // a missing field is a type error of the policy, not a route problem
+		if d, ok := routeProblem(p, pol, routeSpan(s, pol.Span)); ok {
+			p.Report(d)
+			s.Reject(code)
 		}
-		if p.Catalog == nil {
-			continue
-		}
-		span := routeSpan(s, pol.Span)
-		// The one derivation the evaluator's admission uses too.
-		_, ref := p.Catalog.Decision(provider, model, backend)
-		if ref == nil || ref.Kind == catalog.RefuseUnknownBackend {
-			continue // an unknown backend is a type error of the policy
-		}
-		d := p.Diag(diagnostics.SourceType, code, span, "%s", ref.Message)
-		d.Help = ref.Help
-		p.Report(d)
-		s.Reject(code)
 	}
+	for _, pp := range p.Facts.PolicyPasses {
+		passed(p, pp)
+	}
+}
+
+// routeProblem judges a constant policy's route: not in the catalog, or
+// lacking the operation its backend needs.
+func routeProblem(p *analysis.Pass, pol analysis.Policy, span ast.Span) (diagnostics.Diagnostic, bool) {
+	provider, okP := pol.String("provider")
+	model, okM := pol.String("model")
+	backend, _ := pol.String("backend")
+	if !okP || !okM || p.Catalog == nil {
+		return diagnostics.Diagnostic{}, false // a missing field is a type error of the policy
+	}
+	// The one derivation the evaluator's admission uses too.
+	_, ref := p.Catalog.Decision(provider, model, backend)
+	if ref == nil || ref.Kind == catalog.RefuseUnknownBackend {
+		return diagnostics.Diagnostic{}, false // an unknown backend is a type error of the policy
+	}
+	d := p.Diag(diagnostics.SourceType, code, span, "%s", ref.Message)
+	d.Help = ref.Help
+	return d, true
+}
+
+// passed judges a policy passed to a helper that uses it as the policy of
+// evaluation sites: reported at the caller's argument, with the helper's
+// sites as related information.
+func passed(p *analysis.Pass, pp analysis.PolicyPass) {
+	if len(pp.Sites) == 0 {
+		return
+	}
+	site := pp.Sites[0]
+	var d diagnostics.Diagnostic
+	if !pp.Policy.Const {
+		d = p.Diag(diagnostics.SourceType, code, pp.Policy.Span, "the policy passed to %s becomes the policy of its %s site %q, so it must be a compile-time constant: %s", pp.Callee, site.Method, site.ID, pp.Policy.Reason)
+		d.Help = "pass a record literal (or a const bound to one); for a policy chosen at run time the helper should use evaluate_request"
+	} else {
+		var ok bool
+		d, ok = routeProblem(p, pp.Policy, routeSpanOf(pp.Arg, pp.Policy.Span))
+		if !ok {
+			return
+		}
+		d.Message += " (passed to " + pp.Callee + " as the policy of its " + site.Method + " site)"
+	}
+	for _, s := range pp.Sites {
+		rel := diagnostics.Related{Span: analysis.Span(s.Span), Message: "the helper's evaluation site " + strconv.Quote(s.ID) + " uses this policy"}
+		if s.Source != p.Path {
+			rel.Path = s.Source
+		}
+		d.Related = append(d.Related, rel)
+	}
+	p.Report(d)
 }
 
 // routeSpan narrows a policy written inline as a record literal to its
@@ -64,7 +103,12 @@ func routeSpan(s *analysis.Site, span ast.Span) ast.Span {
 	if s.Call == nil || len(s.Call.Args) < 4 {
 		return span
 	}
-	d, ok := s.Call.Args[3].(*ast.DictLit)
+	return routeSpanOf(s.Call.Args[3], span)
+}
+
+// routeSpanOf narrows a record literal argument to its model entry.
+func routeSpanOf(arg ast.Expr, span ast.Span) ast.Span {
+	d, ok := arg.(*ast.DictLit)
 	if !ok {
 		return span
 	}
