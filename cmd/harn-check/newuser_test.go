@@ -224,3 +224,29 @@ func TestReadmeForANewUser(t *testing.T) {
 		t.Error(".ci/run does not run the README's Neovim block")
 	}
 }
+
+// run --llm-mock takes upstream's tape: `run --llm-mock tape.jsonl
+// prog.harn` replays the tape (it ran the tape as the program); alone it
+// is still the built-in mock.
+func TestRunLLMMockTakesUpstreamsTape(t *testing.T) {
+	t.Chdir(filepath.Join("..", "..", "examples", "release_notes"))
+	want, err := os.ReadFile("release_notes.expected")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"run", "--llm-mock", "release_notes.llm-mock.jsonl", "release_notes.harn"},
+		{"run", "release_notes.harn", "--llm-mock=release_notes.llm-mock.jsonl"},
+	} {
+		if code, out, stderr := runCLI(t, args...); code != exitOK || out != string(want) {
+			t.Errorf("%v: exit %d\n%s%s", args, code, out, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(t, "run", "--llm-mock", "a.jsonl", "--llm-mock-replay", "b.jsonl", "release_notes.harn"); code != exitUsage || !strings.Contains(stderr, "two tapes") {
+		t.Errorf("two tapes: exit %d %q", code, stderr)
+	}
+	t.Chdir(filepath.Join("..", "leia"))
+	if code, out, stderr := runCLI(t, "run", "--llm-mock", "turn.leia"); code != exitOK || out == "" {
+		t.Errorf("--llm-mock alone: exit %d\n%s%s", code, out, stderr)
+	}
+}

@@ -207,6 +207,12 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 			return exitFail
 		}
 	}
+	if tape := lf.tape(); tape != "" {
+		if replay != "" && replay != tape {
+			return fail(e, "--llm-mock %s and --llm-mock-replay %s name two tapes", tape, replay)
+		}
+		replay = tape
+	}
 	if replay != "" {
 		if _, err := os.Stat(replay); err != nil {
 			return fail(e, "--llm-mock-replay %s: %v", replay, unwrapPath(err))
@@ -223,7 +229,7 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 		// The checker's one diagnostic, also under --no-check.
 		report := &diagnostics.Report{Files: []diagnostics.File{{Path: filepath.ToSlash(path), Source: src, Diagnostics: []diagnostics.Diagnostic{inv.Diagnostic(filepath.ToSlash(path))}}}}
 		_ = diagnostics.RenderText(e.stderr, report, diagnostics.TextOptions{Color: e.stderrTerminal && e.getenv("NO_COLOR") == ""})
-		fmt.Fprintf(e.stderr, "harn-check: run: %s: invalid route catalog; not running %s\n", filepath.ToSlash(inv.Path), path)
+		msgf(e, "%s: invalid route catalog; not running %s", filepath.ToSlash(inv.Path), path)
 		return exitFail
 	}
 	if err != nil {

@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-
 	"os"
+	"strings"
 
 	"github.com/harnlang/harn-check/runtime/runner"
 )
@@ -14,14 +14,18 @@ import (
 // .records.json fixture, or recording one from the live providers; and a
 // metadata-only trace file.
 type llmFlags struct {
-	mock           bool
+	// mock is --llm-mock: alone (or =true) the built-in mock; with a
+	// .jsonl tape, upstream's `harn run --llm-mock tape.jsonl`, which
+	// replays the tape (as --llm-mock-replay).
+	mock           optionalString
 	replay, record string
 	trace          string
 	traceFile      *os.File
 }
 
 func (l *llmFlags) register(fs *flagSet) {
-	fs.BoolVar(&l.mock, "llm-mock", false, "answer the program's model turns with the built-in mock provider")
+	l.mock.takes = func(next string) bool { return strings.HasSuffix(next, ".jsonl") }
+	fs.Var(&l.mock, "llm-mock", "answer the program's model turns with the built-in mock provider; --llm-mock TAPE.jsonl replays an .llm-mock.jsonl `tape` (upstream's form, as --llm-mock-replay)")
 	fs.StringVar(&l.replay, "llm-replay", "", "answer model turns from this .records.json `fixture` (strict: a different, extra or missing turn fails)")
 	fs.StringVar(&l.record, "llm-record", "", "call the live providers (needs --allow-net) and write the turns to this .records.json `fixture`")
 	fs.StringVar(&l.trace, "llm-trace", "", "write the run's trace events (metadata only: no prompt, completion or key) as JSON lines to this `file`")
@@ -32,9 +36,17 @@ func (l *llmFlags) register(fs *flagSet) {
 func (l *llmFlags) config() (runner.LLMConfig, error) {
 	var c runner.LLMConfig
 	n := 0
-	if l.mock {
-		n++
-		c.Mode = runner.LLMMock
+	if l.mock.Given {
+		switch v := l.mock.Value; v {
+		case "", "true":
+			n++
+			c.Mode = runner.LLMMock
+		case "false":
+		default:
+			if !strings.HasSuffix(v, ".jsonl") {
+				return c, fmt.Errorf("--llm-mock=%s: want true, false or an .llm-mock.jsonl tape", v)
+			}
+		}
 	}
 	if l.replay != "" {
 		n++
@@ -59,6 +71,14 @@ func (l *llmFlags) config() (runner.LLMConfig, error) {
 		c.Trace = f
 	}
 	return c, nil
+}
+
+// tape is the .llm-mock.jsonl tape --llm-mock was given, or "".
+func (l *llmFlags) tape() string {
+	if v := l.mock.Value; strings.HasSuffix(v, ".jsonl") {
+		return v
+	}
+	return ""
 }
 
 // close closes the trace file.
