@@ -148,7 +148,7 @@ func notRead(path string, err error, lim limits.Limits) diagnostics.Diagnostic {
 		return d
 	case errors.As(err, &out):
 		d := diagnostics.New(path, diagnostics.SourceIO, "HARN-IO-004", diagnostics.Span{},
-			"not checked: a symbolic link to "+filepath.ToSlash(out.Target)+", outside the folder being checked")
+			"not checked: "+out.Describe()+" being checked")
 		d.Help = "links out of a checked folder are not followed, so a checkout cannot make the check read files elsewhere; name the file on the command line to check it"
 		return d
 	case errors.As(err, &tl):

@@ -17,7 +17,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 )
@@ -252,13 +251,4 @@ func Binary(src []byte) (bool, string) {
 		return true, fmt.Sprintf("%d bytes that are not UTF-8", bad)
 	}
 	return false, ""
-}
-
-// within reports whether path lies inside dir (both absolute and clean).
-func within(path, dir string) bool {
-	if path == dir {
-		return true
-	}
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

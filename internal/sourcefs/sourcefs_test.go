@@ -223,3 +223,60 @@ func TestReasonAndSizes(t *testing.T) {
 		}
 	}
 }
+
+// Inside is the one boundary decision: the real path must lie in the
+// folder, and a hard-linked file is never provably inside.
+func TestInside(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, outside := filepath.Join(base, "prog"), filepath.Join(base, "outside")
+	for _, d := range []string{prog, outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(prog, "ok.rhai"), filepath.Join(outside, "secret.rhai")} {
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.rhai"), filepath.Join(prog, "sym.rhai")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(outside, "secret.rhai"), filepath.Join(prog, "hard.rhai")); err != nil {
+		t.Skipf("cannot make a hard link here: %v", err)
+	}
+	for _, c := range []struct {
+		path string
+		want string // "" inside, else a fragment of the error
+	}{
+		{"ok.rhai", ""},
+		{"missing.rhai", ""},
+		{"../outside/secret.rhai", "outside the folder"},
+		{filepath.Join(outside, "secret.rhai"), "outside the folder"},
+		{"sym.rhai", "a symbolic link to"},
+		{"hard.rhai", "2 hard links"},
+	} {
+		real, err := Inside(prog, c.path)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.path, err)
+		case c.want == "" && !Within(real, prog):
+			t.Errorf("%s: real path %s", c.path, real)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: got %v, want an error with %q", c.path, err, c.want)
+		}
+	}
+	entries, err := Walk(prog, []string{".rhai"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		var out *OutsideError
+		if bad := filepath.Base(e.Path) != "ok.rhai"; bad != errors.As(e.Err, &out) {
+			t.Errorf("walk: %s: %v", e.Path, e.Err)
+		}
+	}
+}

@@ -1,25 +1,12 @@
 package sourcefs
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 )
-
-// OutsideError reports a symbolic link found by a walk that resolves to a
-// file outside the walked folder. Walks do not follow such links: a
-// checked-out repository must not be able to make a check read (and
-// quote) files elsewhere on the machine.
-type OutsideError struct {
-	Path, Target, Root string
-}
-
-func (e *OutsideError) Error() string {
-	return fmt.Sprintf("%s is a symbolic link to %s, outside %s", e.Path, e.Target, e.Root)
-}
 
 // Entry is one file a walk found.
 type Entry struct {
@@ -36,7 +23,8 @@ type Entry struct {
 // skip (except root itself). It does not follow symbolic links to
 // directories, so link loops cannot make it run forever; a link to a file
 // is listed when it resolves to a regular file inside root, and with Err
-// set otherwise. Only an error on root itself is returned.
+// set otherwise, as is a regular file with several hard links (see
+// Inside). Only an error on root itself is returned.
 func Walk(root string, exts []string, skip map[string]bool) ([]Entry, error) {
 	var out []Entry
 	var realRoot string
@@ -66,6 +54,8 @@ func Walk(root string, exts []string, skip map[string]bool) ([]Entry, error) {
 		if mode&fs.ModeSymlink == 0 {
 			if k := kind(mode); k != "" {
 				out = append(out, Entry{Path: path, Err: &NotRegularError{Path: path, What: k}})
+			} else if n := HardLinks(path); n > 0 {
+				out = append(out, Entry{Path: path, Err: &OutsideError{Path: path, Target: path, Root: root, HardLinks: n}})
 			} else {
 				out = append(out, Entry{Path: path})
 			}
@@ -93,8 +83,12 @@ func Walk(root string, exts []string, skip map[string]bool) ([]Entry, error) {
 			out = append(out, Entry{Path: path, Err: err})
 			return nil
 		}
-		if !within(target, realRoot) {
-			out = append(out, Entry{Path: path, Err: &OutsideError{Path: path, Target: target, Root: root}})
+		if !Within(target, realRoot) {
+			out = append(out, Entry{Path: path, Err: &OutsideError{Path: path, Target: target, Root: root, Link: true}})
+			return nil
+		}
+		if n := HardLinks(target); n > 0 {
+			out = append(out, Entry{Path: path, Err: &OutsideError{Path: path, Target: target, Root: root, HardLinks: n}})
 			return nil
 		}
 		out = append(out, Entry{Path: path})

@@ -219,6 +219,7 @@ func loadHarn(tb testing.TB, name, src string) *harnProgram {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	tb.Cleanup(func() { h.Close() })
 	in, err := New(Options{Host: h})
 	if err != nil {
 		tb.Fatal(err)

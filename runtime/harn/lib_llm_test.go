@@ -22,6 +22,7 @@ func runLLM(t *testing.T, src string) (string, error, *evaluate.Evaluator) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { h.Close() })
 	ev := evaluate.New(evaluate.Options{})
 	in, err := New(Options{Host: h, Evaluator: ev})
 	if err != nil {

@@ -30,6 +30,7 @@ func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 	if err != nil {
 		return err
 	}
+	defer h.Close() // removes the run's private temp dir
 	opts := Options{Host: h, Args: p.Args, Limits: env.Limits}
 	if opts.Evaluator, err = NewEvaluator(p.Path, h, env.Evaluation); err != nil {
 		return err

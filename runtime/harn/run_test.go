@@ -9,6 +9,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/frontends"
+	"github.com/harnlang/harn-check/runtime/host"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
@@ -18,7 +19,8 @@ import (
 func TestRunPrograms(t *testing.T) {
 	frontends.Register()
 	runner.Register(Language())
-	t.Setenv("HARN_STATE_DIR", t.TempDir()) // checkpoints stay out of the tree
+	state := t.TempDir()
+	t.Setenv("HARN_STATE_DIR", state) // checkpoints stay out of the tree
 	cases, err := runner.Discover([]string{"../../testdata/run"}, "")
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +28,9 @@ func TestRunPrograms(t *testing.T) {
 	if len(cases) < 20 {
 		t.Fatalf("found %d cases under testdata/run", len(cases))
 	}
-	opts := runner.SuiteOptions{Jobs: 2, Check: checkProgram}
+	// The state dir lies outside the programs' folder (and a run's temp
+	// dir is its own): granted as a user would.
+	opts := runner.SuiteOptions{Jobs: 2, Check: checkProgram, Env: runner.Env{Grants: host.Grants{FS: []string{state}}}}
 	for _, r := range runner.Suite(context.Background(), cases, opts) {
 		if !r.Passed {
 			t.Errorf("%s", r.Message)

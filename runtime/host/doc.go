@@ -9,7 +9,9 @@
 // A Host grants, by default:
 //
 //   - file system reads and writes inside the program's folder
-//     (Config.Root) and the temporary directory (Config.TempDir);
+//     (Config.Root) and the temporary directory (Config.TempDir: by
+//     default a private one created for the run, removed by Close, and
+//     the program's TMPDIR);
 //   - reading environment variables (writes go to a private overlay, never
 //     to the process), the clock, randomness and the standard streams.
 //
@@ -33,8 +35,11 @@
 // a dangling link in the last element, whose target is resolved by hand) lies
 // under the real path of an allowed directory, so a symlink inside the
 // program's folder that points outside it is denied like the outside path
-// itself. For a path that does not exist yet (a file about to be written),
-// the real path of its longest existing ancestor is used. The check and the
+// itself. A regular file with more than one hard link is denied unless the
+// whole file system or its directory was granted: its other names may lie
+// anywhere. The rule is internal/sourcefs's (Inside), which the checker
+// applies too. For a path that does not exist yet (a file about to be
+// written), the real path of its longest existing ancestor is used. The check and the
 // operation are two system calls: a program racing its own symlinks against
 // the check is outside this package's threat model (it would already need
 // write access inside an allowed directory and a second process).

@@ -2,15 +2,14 @@ package host
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-)
 
-// maxLinkHops bounds symbolic-link resolution (the kernel's own limit is
-// 40); a longer chain or a loop is denied.
-const maxLinkHops = 40
+	"github.com/harnlang/harn-check/internal/sourcefs"
+)
 
 // Abs resolves p against the program's folder and cleans it, without
 // touching the file system.
@@ -46,12 +45,12 @@ func (h *Host) check(op, p string, follow bool) (string, error) {
 	abs := h.Abs(p)
 	var real string
 	if follow {
-		real = realPath(abs, 0)
+		real = sourcefs.RealPath(abs)
 	} else {
 		dir, base := filepath.Split(abs)
 		if base == "" { // the root directory
-			real = realPath(abs, 0)
-		} else if rd := realPath(filepath.Clean(dir), 0); rd != "" {
+			real = sourcefs.RealPath(abs)
+		} else if rd := sourcefs.RealPath(filepath.Clean(dir)); rd != "" {
 			real = filepath.Join(rd, base)
 		}
 	}
@@ -63,7 +62,13 @@ func (h *Host) check(op, p string, follow bool) (string, error) {
 		return real, nil
 	}
 	for _, a := range h.allowed {
-		if within(real, a) {
+		if sourcefs.Within(real, a) {
+			if n := sourcefs.HardLinks(real); n > 0 && !h.grantedDir(real) {
+				// The file's other names may lie anywhere: reading or
+				// writing it is reading or writing them.
+				return "", &DeniedError{Op: op, Target: abs, Flag: "--allow-fs",
+					Reason: fmt.Sprintf("it has %d hard links, whose other names may lie outside the program's folder and the temp dir", n)}
+			}
 			return real, nil
 		}
 	}
@@ -78,59 +83,26 @@ func (h *Host) check(op, p string, follow bool) (string, error) {
 	return "", &DeniedError{Op: op, Target: abs, Flag: "--allow-fs=" + suggest, Reason: reason}
 }
 
+// grantedDir reports whether real lies in a directory the user granted
+// with --allow-fs=DIR (where hard links are the user's to vouch for).
+func (h *Host) grantedDir(real string) bool {
+	for _, a := range h.allowed[2:] {
+		if sourcefs.Within(real, a) {
+			return true
+		}
+	}
+	return false
+}
+
 // allowedLexically reports whether abs, symbolic links not resolved, lies
 // in an allowed directory: a denial of such a path is a symlink escape.
 func (h *Host) allowedLexically(abs string) bool {
 	for _, a := range h.allowed {
-		if within(abs, a) {
+		if sourcefs.Within(abs, a) {
 			return true
 		}
 	}
-	return within(abs, h.root)
-}
-
-// within reports whether p is dir or lies under it (both clean, absolute).
-func within(p, dir string) bool {
-	if p == dir {
-		return true
-	}
-	if dir == string(filepath.Separator) {
-		return strings.HasPrefix(p, dir)
-	}
-	return strings.HasPrefix(p, dir+string(filepath.Separator))
-}
-
-// realPath resolves every symbolic link in the clean absolute path p, which
-// need not exist: missing elements are kept as written, a dangling link is
-// followed to its target. It returns "" for a loop or too many hops.
-func realPath(p string, hops int) string {
-	if hops > maxLinkHops {
-		return ""
-	}
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	dir, base := filepath.Split(p)
-	if base == "" {
-		return p
-	}
-	rdir := realPath(filepath.Clean(dir), hops+1)
-	if rdir == "" {
-		return ""
-	}
-	cand := filepath.Join(rdir, base)
-	fi, err := os.Lstat(cand)
-	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		return cand
-	}
-	target, err := os.Readlink(cand)
-	if err != nil {
-		return ""
-	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(rdir, target)
-	}
-	return realPath(filepath.Clean(target), hops+1)
+	return sourcefs.Within(abs, h.root)
 }
 
 // ReadFile reads a file the program may read.

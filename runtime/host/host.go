@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/harnlang/harn-check/internal/sourcefs"
 )
 
 // Config describes the program a Host serves and what it was granted.
@@ -17,8 +19,10 @@ type Config struct {
 	// Root is the program's folder: relative paths resolve against it and
 	// it is readable and writable. "" means the working directory.
 	Root string
-	// TempDir is the temporary directory the program may use; "" means
-	// os.TempDir().
+	// TempDir is the temporary directory the program may use; "" means a
+	// private one, created for the run inside os.TempDir() (never the
+	// shared temp dir itself, where other users' and programs' files lie)
+	// and removed by Close.
 	TempDir string
 	// Grants are the user's --allow-* flags.
 	Grants Grants
@@ -37,6 +41,9 @@ type Config struct {
 // Host is the capability layer of one running program.
 type Host struct {
 	root, temp string
+	// ownTemp is set when temp was created for this run (Close removes
+	// it).
+	ownTemp bool
 	// allowed are the real paths of the directories the program may use.
 	allowed []string
 	grants  Grants
@@ -71,28 +78,35 @@ func New(cfg Config) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("program folder %s: %v", root, err)
 	}
-	temp := cfg.TempDir
+	temp, ownTemp := cfg.TempDir, false
 	if temp == "" {
-		temp = os.TempDir()
+		if temp, err = os.MkdirTemp("", "harn-run-"); err != nil {
+			return nil, fmt.Errorf("private temp dir: %v", err)
+		}
+		ownTemp = true
 	}
 	absTemp, err := filepath.Abs(temp)
+	if err == nil {
+		absTemp, err = filepath.EvalSymlinks(absTemp)
+	}
 	if err != nil {
+		if ownTemp {
+			os.Remove(temp)
+		}
 		return nil, fmt.Errorf("temp dir %s: %v", temp, err)
 	}
-	realTemp, err := filepath.EvalSymlinks(absTemp)
-	if err != nil {
-		return nil, fmt.Errorf("temp dir %s: %v", temp, err)
-	}
+	realTemp := absTemp
 	h := &Host{
-		root:   realRoot,
-		temp:   realTemp,
-		grants: cfg.Grants,
-		lookup: cfg.LookupEnv,
-		now:    cfg.Now,
-		envSet: map[string]*string{},
-		stdin:  cfg.Stdin,
-		stdout: cfg.Stdout,
-		stderr: cfg.Stderr,
+		root:    realRoot,
+		temp:    realTemp,
+		ownTemp: ownTemp,
+		grants:  cfg.Grants,
+		lookup:  cfg.LookupEnv,
+		now:     cfg.Now,
+		envSet:  map[string]*string{},
+		stdin:   cfg.Stdin,
+		stdout:  cfg.Stdout,
+		stderr:  cfg.Stderr,
 	}
 	h.allowed = []string{realRoot, realTemp}
 	for _, d := range cfg.Grants.FS {
@@ -100,12 +114,17 @@ func New(cfg Config) (*Host, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--allow-fs=%s: %v", d, err)
 		}
-		if r := realPath(filepath.Clean(abs), 0); r != "" {
+		if r := sourcefs.RealPath(filepath.Clean(abs)); r != "" {
 			h.allowed = append(h.allowed, r)
 		}
 	}
 	if h.lookup == nil {
 		h.lookup = os.LookupEnv
+	}
+	if ownTemp {
+		// The program and the processes it runs see the private temp
+		// dir as theirs.
+		h.envSet["TMPDIR"] = &realTemp
 	}
 	if h.now == nil {
 		h.now = time.Now
@@ -131,6 +150,17 @@ func New(cfg Config) (*Host, error) {
 	h.rng = rand.New(rand.NewChaCha8(seed))
 	h.start = time.Now()
 	return h, nil
+}
+
+// Close removes the private temp dir New created for the run, with
+// everything the program left in it; a temp dir given in Config is left
+// alone. The Host must not be used afterwards.
+func (h *Host) Close() error {
+	if !h.ownTemp {
+		return nil
+	}
+	h.ownTemp = false
+	return os.RemoveAll(h.temp)
 }
 
 // Root is the real path of the program's folder.

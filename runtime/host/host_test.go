@@ -343,3 +343,29 @@ func TestSleepHonoursCancellation(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A hard link inside the program's folder to a file outside it is the
+// outside file under a second name: reading or writing it is denied
+// unless the whole file system is granted (issue #25).
+func TestHardLinkOutOfFolderDenied(t *testing.T) {
+	s := newSandbox(t)
+	if err := os.Link(filepath.Join(s.outside, "secret.txt"), filepath.Join(s.prog, "linked.txt")); err != nil {
+		t.Skipf("cannot make a hard link here: %v", err)
+	}
+	h := s.host(t, Grants{})
+	_, err := h.ReadFile("linked.txt")
+	wantDenied(t, "read through a hard link", err, "--allow-fs")
+	if err == nil || !strings.Contains(err.Error(), "2 hard links") {
+		t.Errorf("the denial does not say why: %v", err)
+	}
+	wantDenied(t, "write through a hard link", h.WriteFile("linked.txt", []byte("x")), "--allow-fs")
+	if data, err := os.ReadFile(filepath.Join(s.outside, "secret.txt")); err != nil || string(data) != "secret" {
+		t.Errorf("the outside file changed: %q, %v", data, err)
+	}
+	if _, err := h.ReadFile("data.txt"); err != nil {
+		t.Errorf("a file with one name: %v", err)
+	}
+	if data, err := s.host(t, Grants{AllFS: true}).ReadFile("linked.txt"); err != nil || string(data) != "secret" {
+		t.Errorf("with --allow-fs: %q, %v", data, err)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/harnlang/harn-check/internal/sourcefs"
 )
 
 // ModuleLoader finds the source of a module named by require or import.
@@ -36,14 +38,24 @@ func DirModules(root string) ModuleLoader {
 			for _, cand := range []string{rel, rel + ".leia", rel + ".gs", filepath.Join(rel, "init.leia")} {
 				p := filepath.Join(d, cand)
 				ap, err := filepath.Abs(p)
-				if err != nil || !within(absRoot, ap) {
+				if err != nil || !sourcefs.Within(ap, absRoot) {
 					continue
 				}
 				st, err := os.Stat(ap)
 				if err != nil || st.IsDir() {
 					continue
 				}
-				src, err := os.ReadFile(ap)
+				// The one boundary rule: a symbolic or hard link out of
+				// the program's folder is not loaded.
+				real, err := sourcefs.Inside(absRoot, ap)
+				if err != nil {
+					var out *sourcefs.OutsideError
+					if errors.As(err, &out) {
+						return "", nil, fmt.Errorf("module '%s' is not loaded: %s is %s of the program", name, p, out.Describe())
+					}
+					return "", nil, err
+				}
+				src, err := sourcefs.Read(real, 0)
 				if err != nil {
 					return "", nil, err
 				}
@@ -52,11 +64,6 @@ func DirModules(root string) ModuleLoader {
 		}
 		return "", nil, fmt.Errorf("module '%s' not found: %w", name, fs.ErrNotExist)
 	}
-}
-
-func within(root, p string) bool {
-	r, err := filepath.Rel(root, p)
-	return err == nil && r != ".." && !strings.HasPrefix(r, "../")
 }
 
 const maxRequireDepth = 64

@@ -47,6 +47,7 @@ func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 	if err != nil {
 		return err
 	}
+	defer h.Close() // removes the run's private temp dir
 	in := New(Options{
 		Stdout:    env.Stdout,
 		Stderr:    env.Stderr,

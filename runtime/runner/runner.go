@@ -39,7 +39,8 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	// Grants are the user's --allow-* flags.
 	Grants host.Grants
-	// TempDir overrides the temp dir ("" = os.TempDir()).
+	// TempDir overrides the temp dir ("" = a private one created for the
+	// run and removed after it).
 	TempDir string
 	// LLMMockReplay is the path of a .llm-mock.jsonl tape to replay for
 	// the program's model calls ("" = none).

@@ -270,7 +270,7 @@ func notRead(path string, err error) diagnostics.Diagnostic {
 			"not checked: not a regular file: it is a "+nr.What)
 	case errors.As(err, &out):
 		return diagnostics.New(path, diagnostics.SourceIO, "HARN-IO-004", diagnostics.Span{},
-			"not checked: a symbolic link to "+filepath.ToSlash(out.Target)+", outside the folder being checked")
+			"not checked: "+out.Describe()+" being checked")
 	}
 	return diagnostics.New(path, diagnostics.SourceIO, "HARN-IO-001", diagnostics.Span{}, "cannot read file: "+sourcefs.Reason(err))
 }

@@ -72,6 +72,7 @@ func runLeia(t *testing.T, src string, p llm.TurnProvider, files map[string]stri
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { h.Close() })
 	in := leia.New(leia.Options{Stdout: &e.out, Host: h, Limits: execution.Limits{Steps: 10_000_000}})
 	cfg := ai.Config{Provider: p, Trace: &e.trace, Dir: e.dir, Host: h, Source: "mock"}
 	e.rt = ai.Install(in, cfg)

@@ -79,6 +79,7 @@ func recordExample(t *testing.T, program, fixture string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { h.Close() })
 	in := leia.New(leia.Options{Stdout: &out, Stderr: &out, Host: h})
 	rec := &llm.Recorder{}
 	Install(in, Config{Provider: rec.Wrap(llm.TurnProviderFunc(analystFake)), Source: "mock", Host: h, Dir: filepath.Dir(program)})

@@ -65,6 +65,7 @@ func runLive(t *testing.T, src string) (string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { h.Close() })
 	in := leia.New(leia.Options{Stdout: &out, Host: h, Limits: execution.Limits{Steps: 10_000_000}})
 	ai.Install(in, ai.Config{Factory: ai.LiveFactory(h), Dir: dir, Host: h, Source: "live"})
 	chunk, err := in.Compile(filepath.Join(dir, "main.leia"), []byte(src))

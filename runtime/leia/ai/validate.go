@@ -122,6 +122,10 @@ func (rt *Runtime) loadValidator(path string) (*validator.Validator, error) {
 	if v, ok := rt.validators[path]; ok {
 		return v, nil
 	}
+	if filepath.Ext(path) != ".rhai" {
+		// Not read: its content must not reach a compile error.
+		return nil, fmt.Errorf("validator %s: RHAI-BLU-003: cannot read output validator: not a Rhai script (the path must end in .rhai)", path)
+	}
 	var src []byte
 	var err error
 	if h := rt.cfg.Host; h != nil {

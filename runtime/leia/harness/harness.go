@@ -529,6 +529,7 @@ func runCase(ctx context.Context, opts Options, mp *modelPlan, j *job) {
 		c.fail("setup_error", err.Error())
 		return
 	}
+	defer h.Close() // removes the run's private temp dir
 	in := leia.New(leia.Options{Stdout: opts.Stdout, Stderr: opts.Stdout, Stdin: strings.NewReader(""), ScriptName: j.path,
 		Limits: opts.Limits, Host: h, Modules: leia.HostModules(h)})
 	cfg := mp.config(h, j.path)

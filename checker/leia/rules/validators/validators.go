@@ -9,6 +9,7 @@ import (
 
 	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
@@ -48,6 +49,26 @@ func run(p *analysis.Pass) {
 		path := rel
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(filepath.Dir(p.Path), rel)
+		}
+		// Refused before anything is read: a file that is not a Rhai
+		// script, or one outside the program's folder (the runtime denies
+		// it too), must not reach a message.
+		if filepath.Ext(rel) != ".rhai" {
+			d := p.Diag(diagnostics.SourceValidator, code, f.Value.Pos(), "output validator %q is not a Rhai script: the path must end in .rhai (the file is not read)", rel)
+			d.Help = "name the .rhai script that defines fn validate(content)"
+			p.Report(d)
+			continue
+		}
+		if _, err := sourcefs.Inside(filepath.Dir(p.Path), rel); err != nil {
+			why := sourcefs.Reason(err)
+			var out *sourcefs.OutsideError
+			if errors.As(err, &out) {
+				why = out.Describe() + " of this program"
+			}
+			d := p.Diag(diagnostics.SourceValidator, code, f.Value.Pos(), "output validator %q is refused: %s (the file is not read)", rel, why)
+			d.Help = "keep the validator inside the program's folder; the runtime reads nothing outside it without --allow-fs"
+			p.Report(d)
+			continue
 		}
 		src, err := p.Host.ReadFile(path)
 		if err != nil {
