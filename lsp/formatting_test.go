@@ -172,3 +172,26 @@ func TestFormattingRefusesSyntaxErrors(t *testing.T) {
 		t.Error("formatting a document that is not open must fail")
 	}
 }
+
+// The server formats with the CLI's formatter, so it keeps the width too:
+// no line over 100 columns where a break is possible (issue 29).
+func TestFormattingKeepsTheWidth(t *testing.T) {
+	src := "fn route(ticket: {text: string}) -> string {\n  if true {\n    const policy: EvaluationPolicy = {backend: \"structured_llm\", provider: \"mock\", model: \"fixture\", threshold: 0.8}\n  }\n  return ticket.text\n}\n"
+	c := lsptest.Start(t, testOptions())
+	c.Initialize("file:///w", nil)
+	c.Open("file:///w/long.harn", "harn", 1, src)
+	edits, rpcErr := formatCall(t, c, "textDocument/formatting", map[string]any{
+		"textDocument": map[string]any{"uri": "file:///w/long.harn"}, "options": map[string]any{"tabSize": 2, "insertSpaces": true}})
+	if rpcErr != nil {
+		t.Fatal(rpcErr)
+	}
+	got := applyWire(t, src, edits)
+	for _, line := range strings.Split(got, "\n") {
+		if n := len([]rune(line)); n > 100 {
+			t.Errorf("a line of %d columns:\n%s", n, got)
+		}
+	}
+	if !strings.Contains(got, "= {\n      backend: \"structured_llm\",\n") {
+		t.Errorf("the dict did not break:\n%s", got)
+	}
+}

@@ -30,6 +30,15 @@ func TestEmptyFolderRuleForEveryCommand(t *testing.T) {
 	}
 }
 
+// parse takes files: a folder is named as one, not as a file kind.
+func TestParseRefusesAFolderByName(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := runCLI(t, "parse", dir)
+	if code != exitUsage || stderr != "harn-check: parse: "+dir+": is a folder; parse takes files (harn-check check walks folders)\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
 // manifest on a clean Leia file says why there is nothing to list,
 // rather than what it says of a Harn file that failed.
 func TestManifestOfLeiaFile(t *testing.T) {

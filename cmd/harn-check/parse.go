@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/harnlang/harn-check/diagnostics"
@@ -36,6 +37,9 @@ func runParse(e *env, files []string, sexp bool, out outputFlags, lim limits.Lim
 	}
 	report := &diagnostics.Report{}
 	for _, path := range files {
+		if info, err := os.Stat(path); err == nil && info.IsDir() {
+			return fail(e, "%s: is a folder; parse takes files (harn-check check walks folders)", path)
+		}
 		lang, ok := driver.Lookup(path)
 		if !ok || lang.Parse == nil {
 			return fail(e, "%s: no parser for %q files is available in this build", path, filepath.Ext(path))
