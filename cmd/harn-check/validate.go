@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"io"
 
 	"github.com/harnlang/harn-check/diagnostics"
@@ -59,17 +60,53 @@ func runValidate(e *env, paths []string, out outputFlags, allowEmpty bool) int {
 func validateOutputCommand() *command {
 	return &command{
 		name: "validate-output", summary: "run one validator on one answer and print the verdict",
-		about: "The answer is read from --content FILE, else from stdin; the verdict is printed as JSON.",
+		about: `The answer is read from --content FILE, else from stdin; the verdict is printed as JSON.
+With --validator FILE one script runs. With --blueprint FILE and --stage NAME (or --agent)
+the stage's whole chain runs as the output tool does: the format's parser, the JSON
+Schema, then the validator; --format overrides the declared format like a launch
+override (the declared schema and validator are retired) and --output-schema FILE
+is the override's schema, which is kept.`,
 		setup: func(fs *flagSet) action {
-			script := fs.String("validator", "", "the Rhai validator script `file` (required)")
+			script := fs.String("validator", "", "the Rhai validator script `file`")
 			onError := fs.String("on-error", "reject", "what a failing validator does: reject or accept")
 			contentPath := fs.String("content", "", "`file` holding the answer (default: standard input)")
+			bp := fs.String("blueprint", "", "the blueprint `file` whose output checks run")
+			stage := fs.String("stage", "", "the blueprint's stage `name`")
+			agent := fs.Bool("agent", false, "check against the blueprint's [agent.output]")
+			format := fs.String("format", "", "override the declared output `format` (retires the declared schema and validator)")
+			schemaPath := fs.String("output-schema", "", "the override's JSON Schema `file`")
 			return func(e *env, rest []string) int {
 				if len(rest) > 0 {
 					return fail(e, "takes no positional arguments (got %q)", rest[0])
 				}
+				if *bp != "" {
+					if *script != "" {
+						return fail(e, "--validator and --blueprint are mutually exclusive")
+					}
+					if (*stage == "") == !*agent {
+						return fail(e, "--blueprint needs exactly one of --stage NAME and --agent")
+					}
+					req := validator.BlueprintOutputRequest{Blueprint: *bp, Stage: *stage, Agent: *agent}
+					fs.Visit(func(f *flag.Flag) {
+						if f.Name == "format" {
+							req.Format = format
+						}
+					})
+					if *schemaPath != "" {
+						data, err := sourcefs.Read(*schemaPath, 0)
+						if err != nil {
+							return fail(e, "--output-schema %s: %s", *schemaPath, sourcefs.Reason(err))
+						}
+						sch := string(data)
+						req.Schema = &sch
+					}
+					return runBlueprintOutput(e, req, *contentPath)
+				}
+				if *stage != "" || *agent || *format != "" || *schemaPath != "" {
+					return fail(e, "--stage, --agent, --format and --output-schema need --blueprint FILE")
+				}
 				if *script == "" {
-					return fail(e, "--validator FILE is required")
+					return fail(e, "--validator FILE or --blueprint FILE is required")
 				}
 				if *onError != "reject" && *onError != "accept" {
 					return fail(e, "--on-error must be reject or accept, not %q", *onError)
@@ -78,6 +115,47 @@ func validateOutputCommand() *command {
 			}
 		},
 	}
+}
+
+// runBlueprintOutput runs a blueprint stage's check chain on one answer.
+func runBlueprintOutput(e *env, req validator.BlueprintOutputRequest, contentPath string) int {
+	limit := int64(validator.AnswerLimit())
+	var err error
+	if contentPath == "" {
+		req.Content, err = io.ReadAll(io.LimitReader(e.stdin, limit+1))
+	} else if req.Content, _, err = sourcefs.ReadHead(contentPath, limit+1); err != nil {
+		err = errors.New(sourcefs.Reason(err))
+	}
+	if err != nil {
+		return fail(e, "reading the answer: %v", err)
+	}
+	res, code, diags := validator.RunBlueprintOutput(req)
+	if len(diags) > 0 {
+		_ = diagnostics.RenderText(e.stderr, diagnosticsReport(diags), diagnostics.TextOptions{})
+	}
+	if err := printJSON(e, res); err != nil {
+		return fail(e, "writing output: %v", err)
+	}
+	return code
+}
+
+// diagnosticsReport groups diagnostics by file, reading each file's
+// source for the excerpt.
+func diagnosticsReport(diags []diagnostics.Diagnostic) *diagnostics.Report {
+	report := &diagnostics.Report{}
+	byPath := map[string][]diagnostics.Diagnostic{}
+	var order []string
+	for _, d := range diags {
+		if _, seen := byPath[d.Path]; !seen {
+			order = append(order, d.Path)
+		}
+		byPath[d.Path] = append(byPath[d.Path], d)
+	}
+	for _, p := range order {
+		src, _ := sourcefs.Read(p, 0)
+		report.Files = append(report.Files, diagnostics.File{Path: p, Source: src, Diagnostics: byPath[p]})
+	}
+	return report
 }
 
 func runValidateOutput(e *env, script, onError, contentPath string) int {

@@ -31,6 +31,7 @@
 package blueprint
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -53,6 +54,10 @@ const (
 	// CodeUnreadableBlueprint is reported by callers that walk for blueprints.
 	CodeUnreadableBlueprint = "RHAI-BLU-007"
 )
+
+// OutputKeys are the keys an output table may hold; any other is an
+// error naming it.
+var OutputKeys = []string{"format", "instructions", "schema", "validator", "on_validator_error"}
 
 // Blueprint is the output configuration of one blueprint file.
 type Blueprint struct {
@@ -77,7 +82,10 @@ type Stage struct {
 
 // Output is one output table. Unset fields are empty.
 type Output struct {
-	Format    string
+	Format string
+	// Schema is the declared JSON Schema as JSON text ("" when absent):
+	// `schema = '{...}'` as written, or a TOML table converted to JSON.
+	Schema    string
 	Validator *ValidatorRef
 	// OnValidatorError is "", "reject" or "accept".
 	OnValidatorError string
@@ -233,6 +241,31 @@ func (l *loader) output(v any, path, stage string) *Output {
 		return nil
 	}
 	out := &Output{Span: l.idx.key(path)}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !slices.Contains(OutputKeys, k) {
+			l.report(CodeBadOutputField, l.idx.key(path+"."+k), "unknown key `%s` in [%s]; an output table takes %s", k, path, strings.Join(OutputKeys, ", "))
+		}
+	}
+	if sv, ok := m["schema"]; ok {
+		switch t := sv.(type) {
+		case string:
+			out.Schema = strings.TrimSpace(t)
+		case map[string]any:
+			data, err := json.Marshal(t)
+			if err != nil {
+				l.report(CodeBadOutputField, l.idx.key(path+".schema"), "`schema` cannot be read as JSON: %v", err)
+			} else {
+				out.Schema = string(data)
+			}
+		default:
+			l.report(CodeBadOutputField, l.idx.key(path+".schema"), "`schema` must be JSON Schema text or a table, found %s", tomlType(sv))
+		}
+	}
 	if f, ok := m["format"]; ok {
 		s, isStr := f.(string)
 		if !isStr {

@@ -189,3 +189,25 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputTableKeys: an output table's schema is read (JSON text or a
+// TOML table) and an unknown key is an error naming it.
+func TestOutputTableKeys(t *testing.T) {
+	bp, diags := Parse("bp.toml", []byte(`[stages.a.output]
+format = "json"
+schema = '{"type": "object"}'
+shcema = "typo"
+
+[agent.output]
+schema = { type = "string" }
+`))
+	if len(diags) != 1 || diags[0].Code != CodeBadOutputField || !strings.Contains(diags[0].Message, "unknown key `shcema`") {
+		t.Fatalf("diagnostics %v, want one %s naming shcema", diags, CodeBadOutputField)
+	}
+	if bp.Stages[0].Output.Schema != `{"type": "object"}` {
+		t.Errorf("stage schema %q", bp.Stages[0].Output.Schema)
+	}
+	if bp.Agent.Schema != `{"type":"string"}` {
+		t.Errorf("agent schema %q", bp.Agent.Schema)
+	}
+}

@@ -206,6 +206,9 @@ type OutputResult struct {
 	Reason        *string      `json:"reason"`
 	Failure       *FailureInfo `json:"failure"`
 	BrokenScripts []string     `json:"broken_scripts"`
+	// Warnings are operator notes of a blueprint check (a schema that
+	// does not compile, a validator failing under accept).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // RunOutput runs one validator on one answer. Exit code: 0 pass (or a
@@ -273,4 +276,75 @@ func notRead(path string, err error) diagnostics.Diagnostic {
 			"not checked: "+out.Describe()+" being checked")
 	}
 	return diagnostics.New(path, diagnostics.SourceIO, "HARN-IO-001", diagnostics.Span{}, "cannot read file: "+sourcefs.Reason(err))
+}
+
+// BlueprintOutputRequest asks RunBlueprintOutput to run a blueprint
+// stage's whole check chain on one answer.
+type BlueprintOutputRequest struct {
+	Blueprint string
+	// Stage names the stage; empty with Agent set checks against
+	// [agent.output] alone.
+	Stage string
+	Agent bool
+	// Format and Schema, when non-nil, are a launch request's overrides:
+	// a format other than the declared one retires the declared schema
+	// and validator; the request's schema is kept.
+	Format, Schema *string
+	Content        []byte
+}
+
+// RunBlueprintOutput spawns the blueprint (every validator compiled) and
+// runs the output tool's checks for one stage on one answer, in the
+// contract's order: the format's parser, the JSON Schema (one that does
+// not compile is skipped and the answer recorded unchecked, with a
+// warning), then the validator. Exit code: 0 accepted, 1 refused, 2 a
+// blueprint or validator that does not load, or an unknown stage.
+func RunBlueprintOutput(req BlueprintOutputRequest) (res OutputResult, exitCode int, diags []diagnostics.Diagnostic) {
+	res.BrokenScripts = []string{}
+	usage := func(msg string) (OutputResult, int, []diagnostics.Diagnostic) {
+		res.Verdict = string(Failure)
+		res.Failure = &FailureInfo{Kind: "usage_error", Message: msg}
+		return res, 2, nil
+	}
+	s, diags, err := Spawn(req.Blueprint, rhai.DefaultLimits())
+	if err != nil {
+		return usage("reading the blueprint: " + sourcefs.Reason(err))
+	}
+	if s == nil {
+		res.Verdict = string(Failure)
+		res.Failure = &FailureInfo{Kind: "compile_error", Message: "the blueprint or one of its validators does not load"}
+		return res, 2, diags
+	}
+	if !req.Agent {
+		found := false
+		var names []string
+		for _, st := range s.Blueprint.Stages {
+			names = append(names, st.Name)
+			found = found || st.Name == req.Stage
+		}
+		if !found {
+			return usage(fmt.Sprintf("the blueprint has no stage %q (stages: %s)", req.Stage, strings.Join(names, ", ")))
+		}
+	}
+	if len(req.Content) > AnswerLimit() {
+		return usage(fmt.Sprintf("the answer is larger than %d bytes", AnswerLimit()))
+	}
+	d := s.Submit(req.Stage, Spec{Format: req.Format, Schema: req.Schema}, string(req.Content))
+	res.BrokenScripts = s.Checker.Broken.Names()
+	res.Warnings = d.Warnings
+	switch {
+	case d.Result != nil:
+		res.Verdict = string(d.Result.Verdict)
+		res.Failure = d.Result.Failure
+	case d.Accepted:
+		res.Verdict = string(Pass)
+	default:
+		res.Verdict = string(Reject)
+	}
+	if !d.Accepted {
+		reason := strings.TrimPrefix(d.Refusal, refusalPrefix)
+		res.Reason = &reason
+		return res, 1, nil
+	}
+	return res, 0, nil
 }

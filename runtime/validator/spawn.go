@@ -83,6 +83,10 @@ func layer(o *blueprint.Output) Spec {
 		f := o.Format
 		l.Format = &f
 	}
+	if o.Schema != "" {
+		sc := o.Schema
+		l.Schema = &sc
+	}
 	if o.Validator != nil {
 		label := o.Validator.Label
 		l.Validator = &label
