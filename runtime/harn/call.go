@@ -80,6 +80,9 @@ func (c *compiler) call(e *ast.Call) evalFn {
 					return Nil, err
 				}
 				f.th.at = s
+				if err := f.th.scanned(as); err != nil {
+					return Nil, err
+				}
 				v, err := fn(&Call{th: f.th, Name: name, mod: mod}, as)
 				if err == nil {
 					err = f.th.grew(v)
@@ -220,6 +223,9 @@ func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
 				return Nil, err
 			}
 			f.th.at = s
+			if err := f.th.scanned(as); err != nil {
+				return Nil, err
+			}
 			v, err := b.Fn(&Call{th: f.th, Name: name}, as)
 			if err == nil {
 				err = f.th.grew(v)

@@ -63,6 +63,31 @@ func (th *thread) grewBytes(n int64) error {
 	return th.charge(n / bytesPerStep)
 }
 
+// scanned charges, before a builtin runs, the text it is given as steps
+// (bytesPerStep a step): builtins work in time linear in their input
+// (regex, search, split, hash, encode), so a loop that searches a 60 MB
+// string meets the step budget and the clock at every call instead of
+// after execution.Interval calls.
+func (th *thread) scanned(args []Value) error {
+	var n int64
+	for _, a := range args {
+		switch a.k {
+		case KindString:
+			if l := len(a.r.(string)); l >= growCharge {
+				n += int64(l)
+			}
+		case KindBytes:
+			if l := len(a.r.([]byte)); l >= growCharge {
+				n += int64(l)
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return th.charge(n / bytesPerStep)
+}
+
 // describeWait is one line of a deadlock report: the task, what it waits
 // for, and where.
 func describeWait(task *Task, what string, at *site) string {

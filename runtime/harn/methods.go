@@ -37,6 +37,9 @@ func (th *thread) callMethod(recv Value, name string, args []Value, at *site) (V
 	case KindList:
 		v, err = th.listMethod(recv, name, args)
 	case KindString:
+		if err := th.scanned([]Value{recv}); err != nil {
+			return Nil, err
+		}
 		v, err = stringMethod(recv.r.(string), name, args)
 	case KindDict:
 		v, err = th.dictMethod(recv, name, args)

@@ -242,6 +242,9 @@ func (th *thread) callValue(callee Value, args []Value) (Value, error) {
 		return th.callClosure(callee.r.(*Closure), args)
 	case KindBuiltin:
 		b := callee.r.(*Builtin)
+		if err := th.scanned(args); err != nil {
+			return Nil, err
+		}
 		v, err := b.Fn(&Call{th: th, Name: b.Name}, args)
 		if err == nil {
 			err = th.grew(v)

@@ -109,3 +109,23 @@ func TestOneOperationStringsAreCapped(t *testing.T) {
 		})
 	}
 }
+
+// Builtins are charged the text they are given: a loop searching an 8 MB
+// string meets the step budget within a few dozen calls.
+func TestBuiltinInputIsCharged(t *testing.T) {
+	for _, tc := range []struct{ name, loop string }{
+		{"regex", "regex_match(\"b+\", s)"},
+		{"method", "s.contains(\"b\")"},
+		{"builtin", "contains(s, \"b\")"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "let s = \"a\".repeat(8000000)\nwhile true {\n  " + tc.loop + "\n}\n"
+			lim := execution.Limits{Steps: 1_000_000, Time: 20 * time.Second}
+			_, err := runSource(t, src, runOpts{limits: &lim})
+			var le *execution.LimitError
+			if !errors.As(err, &le) || le.Resource != execution.Steps {
+				t.Fatalf("got %v, want the step budget's stop", err)
+			}
+		})
+	}
+}

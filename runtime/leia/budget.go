@@ -44,6 +44,23 @@ func (th *Thread) allocBytes(n int64, pos int32) {
 	}
 }
 
+// scanArgs charges, before a native runs, the strings it is given as
+// steps (bytesPerStep a step): natives work in time linear in their
+// input (find, match, upper, encode, hash), so a loop that searches a
+// 1 GB string meets the step budget and the clock at every call instead
+// of after execution.Interval calls.
+func (th *Thread) scanArgs(args []Value, pos int32) {
+	var n int64
+	for _, a := range args {
+		if a.k == KindString && a.n >= chargeFrom {
+			n += int64(a.n)
+		}
+	}
+	if n > 0 {
+		th.charge(n/bytesPerStep, pos)
+	}
+}
+
 // readAllCharged reads r to its end (decompression), charging what it
 // reads chunk by chunk, so a decompression bomb stops at the memory
 // budget rather than at the string cap.

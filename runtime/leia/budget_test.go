@@ -55,3 +55,16 @@ func TestGsubIsCharged(t *testing.T) {
 		t.Fatalf("got %v, want the string cap's error", err)
 	}
 }
+
+// Natives are charged the strings they are given: a loop searching a
+// 4 MB string meets the step budget within a few dozen calls.
+func TestNativeInputIsCharged(t *testing.T) {
+	for _, loop := range []string{`string.find(s, "b", 1, true)`, `s:find("b+")`, `string.upper(s)`} {
+		src := `s := string.rep("a", 4000000); for { ` + loop + ` }`
+		_, err := compileRun(t, src, Options{Stdout: &bytes.Buffer{}, Limits: execution.Limits{Steps: 500_000, Time: 20 * time.Second}}, context.Background())
+		var le *execution.LimitError
+		if !errors.As(err, &le) || le.Resource != execution.Steps {
+			t.Fatalf("%s: got %v, want the step budget's stop", loop, err)
+		}
+	}
+}

@@ -430,6 +430,7 @@ func (th *Thread) invoke(fr *frame, fv Value, self Value, hasSelf bool, args []e
 	fr.callPos = pos
 	if fv.k == KindNative {
 		nf := fv.Native()
+		th.scanArgs(buf, pos)
 		r, err := nf.Fn(th, buf)
 		if err != nil {
 			panic(th.wrapNativeError(err, nf, pos))

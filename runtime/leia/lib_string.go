@@ -306,6 +306,7 @@ func strFind(t *Thread, a []Value, find bool) ([]Value, error) {
 		return t.Ret2(Int(st), Int(st+int64(len(p))-1)), nil
 	}
 	st, e, ms, perr := patternFind(s, p, int(init-1), true)
+	t.charge(int64(matchBudget-ms.budget), -1) // the matching done
 	if perr != nil {
 		return nil, perr
 	}

@@ -457,6 +457,7 @@ func (th *Thread) callAt(fn Value, args []Value, pos int32) []Value {
 		return th.rets[:th.nret]
 	case KindNative:
 		nf := fn.Native()
+		th.scanArgs(args, pos)
 		rets, err := nf.Fn(th, args)
 		if err != nil {
 			panic(th.wrapNativeError(err, nf, pos))
