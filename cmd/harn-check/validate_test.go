@@ -31,6 +31,29 @@ func TestValidateOutput(t *testing.T) {
 	if err := os.WriteFile(arity, []byte("fn validate(a, b) { () }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A blueprint stage with a JSON Schema and the example's validator;
+	// another blueprint with a misspelt output key.
+	bp := filepath.Join(dir, "bp.toml")
+	if err := os.MkdirAll(filepath.Join(dir, "validators"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	typo := filepath.Join(dir, "typo.toml")
+	schemaFile := filepath.Join(dir, "string.json")
+	for name, text := range map[string]string{
+		filepath.Join(dir, "validators", "a2ui.rhai"): string(src),
+		bp:         "[stages.present.output]\nformat = \"json\"\nschema = '{\"type\": \"object\", \"required\": [\"title\"]}'\nvalidator = \"validators/a2ui.rhai\"\n",
+		typo:       "[stages.present.output]\nformat = \"json\"\nschmea = '{}'\n",
+		schemaFile: `{"type": "string"}`,
+	} {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good := "../../examples/validators/answers/good.json"
 	for _, tc := range []struct {
 		name     string
 		args     []string
@@ -43,6 +66,10 @@ func TestValidateOutput(t *testing.T) {
 		{"failure rejects", []string{"--validator", script, "--content", "../../examples/validators/answers/malformed.json"}, exitFail, "failure", ""},
 		{"failure accepted", []string{"--validator", script, "--on-error", "accept", "--content", "../../examples/validators/answers/malformed.json"}, exitOK, "failure", ""},
 		{"does not compile", []string{"--validator", arity, "--content", "../../examples/validators/answers/good.json"}, exitUsage, "failure", "RHAI-VAL-002"},
+		{"blueprint schema before validator", []string{"--blueprint", bp, "--stage", "present", "--content", good}, exitFail, "reject", ""},
+		{"blueprint override retires schema and validator", []string{"--blueprint", bp, "--stage", "present", "--format", "a2ui", "--content", good}, exitOK, "pass", ""},
+		{"blueprint override keeps its schema", []string{"--blueprint", bp, "--stage", "present", "--format", "a2ui", "--output-schema", schemaFile, "--content", good}, exitFail, "reject", ""},
+		{"blueprint unknown output key", []string{"--blueprint", typo, "--stage", "present", "--content", good}, exitUsage, "failure", "unknown key `schmea`"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, stderr := runCLI(t, append([]string{"validate-output"}, tc.args...)...)
