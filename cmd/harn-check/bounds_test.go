@@ -232,3 +232,40 @@ func TestLeiaTargetsCheckedAsRun(t *testing.T) {
 		t.Errorf("check of valid targets: exit %d\n%s%s", code, out, stderr)
 	}
 }
+
+// TestBOMOneRule (issue #25): parse, check and fmt give one answer on a
+// byte order mark. Harn has none (upstream's lexer refuses it): all three
+// refuse it with HARN-PAR-003, at the start of the file or inside it; fmt
+// used to drop it and format the file. Leia accepts one at the start
+// everywhere (fmt drops it, as it normalises any layout) and refuses one
+// inside the file everywhere.
+func TestBOMOneRule(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	for _, tc := range []struct {
+		name, src, want string // want "" is accepted
+	}{
+		{"lead.harn", bom + "fn main() {\n  log(1)\n}\n", "error[HARN-PAR-003]: unexpected character `" + bom + "`"},
+		{"inside.harn", "fn main() {\n  log(1)" + bom + "\n}\n", "error[HARN-PAR-003]: unexpected character `" + bom + "`"},
+		{"lead.leia", bom + "print(1)\n", ""},
+		{"inside.leia", "print(1)" + bom + "\nprint(2)\n", "error[LEIA1001]: unexpected `" + bom + "`"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tc.name)
+			if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{{"parse", path}, {"check", path}, {"fmt", path}} {
+				code, out, stderr := runCLI(t, args...)
+				switch {
+				case tc.want == "" && code != exitOK:
+					t.Errorf("%s: exit %d, want it accepted\n%s%s", args[0], code, out, stderr)
+				case tc.want != "" && (code != exitFail || !strings.Contains(out+stderr, tc.want)):
+					t.Errorf("%s: exit %d, want 1 and %q\nstdout: %s\nstderr: %s", args[0], code, tc.want, out, stderr)
+				}
+				if args[0] == "fmt" && tc.want == "" && strings.Contains(out, bom) {
+					t.Errorf("fmt kept the byte order mark: %q", out)
+				}
+			}
+		})
+	}
+}

@@ -39,6 +39,7 @@
 package harn
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -85,7 +86,7 @@ func (e *SyntaxError) Unwrap() error { return ErrSyntax }
 func Format(src []byte) ([]byte, error) {
 	root, release := cst.ParseScratch(binding.Language(), src)
 	defer release()
-	if err := check(root); err != nil {
+	if err := check(src, root); err != nil {
 		return nil, err
 	}
 	return FormatTree(src, root), nil
@@ -95,15 +96,24 @@ func Format(src []byte) ([]byte, error) {
 // *SyntaxError when src has syntax errors.
 func Parse(src []byte) (*cst.Node, error) {
 	root := cst.Parse(binding.Language(), src)
-	if err := check(root); err != nil {
+	if err := check(src, root); err != nil {
 		return nil, err
 	}
 	return root, nil
 }
 
+// utf8BOM is the byte order mark U+FEFF in UTF-8.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
 // check turns a tree the parser gave up on or with syntax errors into a
-// *SyntaxError.
-func check(root *cst.Node) error {
+// *SyntaxError. A byte order mark at the start is one too: Harn has none
+// (upstream's lexer refuses it, and so do parse and check, HARN-PAR-003),
+// but the tree-sitter runtime skips it before the grammar sees it, so the
+// tree does not tell; formatting would drop it silently.
+func check(src []byte, root *cst.Node) error {
+	if bytes.HasPrefix(src, utf8BOM) {
+		return &SyntaxError{Offset: 0}
+	}
 	if root == nil {
 		return &SyntaxError{Offset: -1}
 	}

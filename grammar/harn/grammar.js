@@ -90,7 +90,7 @@ module.exports = grammar({
   word: $ => $.identifier,
 
   extras: $ => [
-    /[ \t\r\n\f\uFEFF]/,
+    /[ \t\r\n\f]/,
     /\\(\r\n?|\n)/, // `\` at the end of a line joins it with the next (§1); a lone CR ends a line too
     $.line_comment,
     $.block_comment,

@@ -5,4 +5,4 @@ package binding
 // cSourcesDigest is the SHA-256 of src/parser.c and src/scanner.c. It is
 // here so that the Go build cache, which does not follow the #include of
 // those files, rebuilds the binding whenever they change.
-const cSourcesDigest = "8035ca2df66a80479ebc9844aa86ebcfab42277fe54f39f2e8028d2ad3e94260"
+const cSourcesDigest = "1b9d1768c07e301b72a298cde19bbdad2b642e9324f9f5c7fe91d085e2a5a2e7"

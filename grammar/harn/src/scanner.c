@@ -43,7 +43,7 @@ static inline bool is_identifier_char(int32_t c) {
 }
 
 static inline bool is_horizontal_space(int32_t c) {
-  return c == ' ' || c == '\t' || c == '\f' || c == 0xFEFF;
+  return c == ' ' || c == '\t' || c == '\f';
 }
 
 // is_newline reports whether c ends a line: LF, or CR (alone, or the first
