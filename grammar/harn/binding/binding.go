@@ -15,6 +15,7 @@ package binding
 import "C"
 
 import (
+	"bytes"
 	"sync"
 	"unsafe"
 
@@ -50,7 +51,13 @@ func parseGuarded(src []byte, oldTree *sitter.Tree) (*sitter.Tree, int) {
 		// build error, not an input error.
 		panic("binding: " + err.Error())
 	}
-	return tsutil.ParseGuarded(p, src, oldTree)
+	// Characters no token can hold are blanked (same byte length, so every
+	// offset is that of src) before every parse, fresh or incremental (so
+	// both give one tree): each is reported from src by the syntax
+	// diagnostics (HARN-PAR-003), and tree-sitter's error recovery between
+	// thousands of them and the tokens around them is quadratic (20,000
+	// lines of `é @` took a minute).
+	return tsutil.ParseGuarded(p, blankUnexpected(src), oldTree)
 }
 
 // Node adapts a go-tree-sitter node to lower.Node.
@@ -157,6 +164,23 @@ func ParseWith(path string, src []byte, o Options) (*ast.File, []diagnostics.Dia
 	recs := tsflat.Walk(tree.RootNode(), nil)
 	tree.Close()
 	return lowerRecords(path, src, recs, o)
+}
+
+// blankUnexpected returns src with the characters no Harn token can
+// hold (syntaxdiag.UnexpectedCharacters) replaced by spaces, byte for
+// byte; src itself when there are none.
+func blankUnexpected(src []byte) []byte {
+	spans := syntaxdiag.UnexpectedCharacters(src)
+	if len(spans) == 0 {
+		return src
+	}
+	out := bytes.Clone(src)
+	for _, sp := range spans {
+		for i := sp[0]; i < sp[1]; i++ {
+			out[i] = ' '
+		}
+	}
+	return out
 }
 
 // Lowered lowers an already parsed tree of src (an editor's incrementally
