@@ -12,6 +12,7 @@ import (
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/leia/harness"
+	"github.com/harnlang/harn-check/runtime/redact"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
@@ -129,7 +130,7 @@ func runEvaluate(e *env, paths []string, f *evaluateFlags) int {
 			return fail(e, "--llm-trace %s: %v", f.trace, unwrapPath(err))
 		}
 		defer tf.Close()
-		opts.LLM.Trace = tf
+		opts.LLM.Trace = redact.Writer(tf)
 	}
 	if !f.rf.noCheck {
 		opts.Check = checkFindings
@@ -150,7 +151,7 @@ func runEvaluate(e *env, paths []string, f *evaluateFlags) int {
 	if f.reportPath != "" {
 		b, err := rep.JSON()
 		if err == nil {
-			err = os.WriteFile(f.reportPath, b, 0o644)
+			err = redact.WriteFile(f.reportPath, b, 0o644)
 		}
 		if err != nil {
 			return fail(e, "--report %s: %v", f.reportPath, unwrapPath(err))

@@ -3,13 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 	"github.com/harnlang/harn-check/runtime/evaluate"
 	"github.com/harnlang/harn-check/runtime/llm"
+	"github.com/harnlang/harn-check/runtime/redact"
 )
 
 // RunRecordSchema names the run record `run --run-record` writes.
@@ -123,7 +123,7 @@ func (r *evaluationRun) finish(program string, runErr error) error {
 		rec.Set("evidence", evidence)
 		data, err := canonjson.MarshalIndent(rec)
 		if err == nil {
-			err = os.WriteFile(r.flags.runRecord, data, 0o644)
+			err = redact.WriteFile(r.flags.runRecord, data, 0o644)
 		}
 		if err != nil {
 			return fmt.Errorf("--run-record: %v", err)

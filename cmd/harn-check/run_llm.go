@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/harnlang/harn-check/runtime/redact"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
@@ -68,7 +69,7 @@ func (l *llmFlags) config() (runner.LLMConfig, error) {
 			return c, fmt.Errorf("--llm-trace %s: %v", l.trace, unwrapPath(err))
 		}
 		l.traceFile = f
-		c.Trace = f
+		c.Trace = redact.Writer(f)
 	}
 	return c, nil
 }

@@ -5,11 +5,11 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/runtime/redact"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
@@ -188,5 +188,5 @@ func writeJUnit(path string, results []runner.CaseResult, total time.Duration) e
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
+	return redact.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
 }

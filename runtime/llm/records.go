@@ -15,6 +15,8 @@ import (
 	"sync"
 
 	"lukechampine.com/blake3"
+
+	"github.com/harnlang/harn-check/runtime/redact"
 )
 
 // # The .records.json format
@@ -141,7 +143,7 @@ func SaveRecords(path string, records []TurnRecord) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, b, 0o644)
+	return redact.WriteFile(path, b, 0o644)
 }
 
 // ReplayError is a replay that cannot answer: the request differs from
@@ -228,7 +230,7 @@ func (r *Replay) Turn(ctx context.Context, req TurnRequest, onStream func(Stream
 		if kind == "" {
 			kind = "provider"
 		}
-		return TurnResult{}, &ReplayedError{Kind: kind, Message: rec.Error}
+		return TurnResult{}, &ReplayedError{Kind: kind, Message: redact.String(rec.Error)} // a fixture is input: its prose may hold a key
 	}
 	res := rec.Result
 	res.Calls = append([]ToolCall(nil), res.Calls...)

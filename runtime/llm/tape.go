@@ -15,6 +15,7 @@ import (
 	"lukechampine.com/blake3"
 
 	"github.com/harnlang/harn-check/runtime/canonjson"
+	"github.com/harnlang/harn-check/runtime/redact"
 )
 
 // TapeSchema is the first line of every tape.
@@ -289,7 +290,7 @@ func (t *Tape) Save() error {
 	if _, err := t.WriteTo(&b); err != nil {
 		return err
 	}
-	return os.WriteFile(t.path, b.Bytes(), 0o600)
+	return redact.WriteFile(t.path, b.Bytes(), 0o600)
 }
 
 // marshalPlain is encoding/json without HTML escaping or a newline.
@@ -353,7 +354,7 @@ func (p *TapeProvider) Chat(ctx context.Context, req ChatRequest, onDelta func(D
 		}
 		if got.Error != nil {
 			e := got.Error
-			return nil, &Error{Kind: e.Kind, Status: e.Status, RetryAfterMS: e.RetryAfterMS, Code: e.Code, Detail: e.Detail}
+			return nil, &Error{Kind: e.Kind, Status: e.Status, RetryAfterMS: e.RetryAfterMS, Code: e.Code, Detail: redact.String(e.Detail)}
 		}
 		resp := *got.Response
 		resp.Attempts = 0

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn-check/catalog"
+	"github.com/harnlang/harn-check/runtime/redact"
 )
 
 // Bounds on what a provider may send back.
@@ -121,6 +122,10 @@ func (t *Transport) Do(ctx context.Context, p Post) (*Reply, error) {
 	if rerr != nil {
 		return nil, t.failure(ctx, rerr, 1)
 	}
+	// Everything a provider sends back (served model, content, error
+	// prose) is kept by receipts, tapes and records: a key it echoes is
+	// removed here, before anything reads it.
+	body = redact.Bytes(body)
 	if len(body) > MaxResponseBytes {
 		return nil, &Error{Kind: ErrMalformed, Status: resp.StatusCode, Attempts: 1, Detail: "response body exceeds the size bound"}
 	}
@@ -142,7 +147,7 @@ func (t *Transport) Stream(ctx context.Context, p Post, onEvent func(event, data
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes))
-		return nil, classify(resp, body)
+		return nil, classify(resp, redact.Bytes(body))
 	}
 	if err := parseSSE(resp.Body, onEvent); err != nil {
 		var pe *Error
@@ -174,7 +179,7 @@ func parseSSE(body io.Reader, onEvent func(event, data string) error) error {
 		if data.Len() == 0 && event == "" {
 			return nil
 		}
-		err := onEvent(event, strings.TrimSuffix(data.String(), "\n"))
+		err := onEvent(event, redact.String(strings.TrimSuffix(data.String(), "\n")))
 		event = ""
 		data.Reset()
 		if err != nil {
@@ -261,6 +266,7 @@ func (t *Transport) send(ctx context.Context, p Post, stream bool) (*http.Respon
 			return nil, nil, &Error{Kind: ErrAuthorityDenied, Detail: "credential variable " + t.keyEnv + " is not set"}
 		}
 		key = strings.TrimSpace(v)
+		redact.Credential(key) // never persisted, whatever echoes it
 	}
 	cctx, cancel := context.WithTimeout(ctx, t.timeout)
 	req, err := http.NewRequestWithContext(cctx, http.MethodPost, target, bytes.NewReader(p.Body))

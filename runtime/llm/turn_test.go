@@ -414,3 +414,15 @@ func FuzzParseRecords(f *testing.F) {
 		}
 	})
 }
+
+// A fixture is input: a replayed failure whose prose holds a key-shaped
+// token or the credential in use does not pass it through (issue #25).
+func TestReplayedErrorProseRedacted(t *testing.T) {
+	const key = "sk-abcdefghijklmnopqrstuvwx0123"
+	req := TurnRequest{Model: "m", Messages: []TurnMessage{{Role: RoleUser, Text: "hi"}}}
+	rp := NewReplay([]TurnRecord{{Request: req, RequestHash: req.Hash(), Error: "rejected key " + key + " for Bearer abcdefghij01", ErrorKind: "auth"}})
+	_, err := rp.Turn(context.Background(), req, nil)
+	if err == nil || strings.Contains(err.Error(), key) || strings.Contains(err.Error(), "abcdefghij") || !strings.Contains(err.Error(), "[redacted]") {
+		t.Fatalf("replayed prose: %v", err)
+	}
+}
