@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn-check/catalog"
+
+	"github.com/harnlang/harn-check/runtime/redact"
 )
 
 func turnProvider(t *testing.T, api, base string) TurnProvider {
@@ -424,5 +426,24 @@ func TestReplayedErrorProseRedacted(t *testing.T) {
 	_, err := rp.Turn(context.Background(), req, nil)
 	if err == nil || strings.Contains(err.Error(), key) || strings.Contains(err.Error(), "abcdefghij") || !strings.Contains(err.Error(), "[redacted]") {
 		t.Fatalf("replayed prose: %v", err)
+	}
+}
+
+// A fixture written by --llm-record keeps no credential the run used, even
+// when the provider echoed it into the answer (issue #25).
+func TestSavedRecordsRedacted(t *testing.T) {
+	const key = "records-credential-2f9a-value"
+	redact.Credential(key)
+	req := TurnRequest{Model: "m", Messages: []TurnMessage{{Role: RoleUser, Text: "hi"}}}
+	path := filepath.Join(t.TempDir(), "r.records.json")
+	if err := SaveRecords(path, []TurnRecord{{Request: req, RequestHash: req.Hash(), Result: TurnResult{Text: "echo " + key}}}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || strings.Contains(string(data), key) || !strings.Contains(string(data), "[redacted]") {
+		t.Fatalf("fixture: %v\n%s", err, data)
+	}
+	if _, err := LoadRecords(path); err != nil {
+		t.Errorf("the redacted fixture does not load: %v", err)
 	}
 }
