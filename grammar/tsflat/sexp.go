@@ -27,7 +27,8 @@ func SexpOf(root *sitter.Node, names *Names, src []byte) string {
 // Sexp renders records (a whole tree, as Walk returns it) as the
 // S-expression tree-sitter's ts_node_string prints: named nodes and
 // MISSING nodes in parentheses, field names before the children they
-// label, "(UNEXPECTED c)" for a childless ERROR node. Unlike
+// label, "(UNEXPECTED c)" for an ERROR node without children (hidden
+// ones included: one holding only hidden nodes prints as "(ERROR)"). Unlike
 // ts_node_string, which recurses once per level in C and overflows the
 // stack on deeply nested input, it is a loop over the records: its stack
 // is a Go slice, so any depth prints. The one difference: the character
@@ -65,7 +66,7 @@ func Sexp(recs []Record, names *Names, src []byte) string {
 				}
 			}
 			switch {
-			case r.Flags&Error != 0 && r.ChildCount == 0 && r.EndByte > r.StartByte:
+			case r.Flags&ErrorLeaf != 0 && r.EndByte > r.StartByte:
 				b.WriteString("(UNEXPECTED ")
 				b.WriteString(unexpectedChar(src, int(r.StartByte)))
 			case missing:

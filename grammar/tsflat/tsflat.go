@@ -36,6 +36,9 @@ const (
 	Extra    = C.TSFLAT_EXTRA     // ts_node_is_extra
 	Error    = C.TSFLAT_ERROR     // ts_node_is_error (an ERROR node)
 	HasError = C.TSFLAT_HAS_ERROR // ts_node_has_error (an ERROR or MISSING node inside, or the node itself)
+	// ErrorLeaf marks an ERROR node with no children at all, hidden ones
+	// included (ChildCount counts only visible ones).
+	ErrorLeaf = C.TSFLAT_ERROR_LEAF
 )
 
 // NoParent is Record.Parent of the walk's root.

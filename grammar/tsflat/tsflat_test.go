@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -43,6 +44,12 @@ func refWalk(root *sitter.Node) []Record {
 				leaf = leaf.Child(0)
 			}
 			r.LeafState = leaf.ParseState()
+			// ts_node_string is the public witness of an ERROR node
+			// without children, hidden ones included: it prints such a
+			// node, when it is not empty, as UNEXPECTED.
+			if n.EndByte() > n.StartByte() && strings.HasPrefix(n.ToSexp(), "(UNEXPECTED") {
+				r.Flags |= ErrorLeaf
+			}
 		}
 		self := uint32(len(out))
 		out = append(out, r)
@@ -133,6 +140,9 @@ func TestWalkMatchesCursorWalk(t *testing.T) {
 			t.Fatalf("input %d: %d records, cursor walk %d", i, len(got), len(want))
 		}
 		for j := range want {
+			if want[j].Flags&Error != 0 && want[j].EndByte == want[j].StartByte {
+				got[j].Flags &^= ErrorLeaf // an empty node has no public witness
+			}
 			if got[j] != want[j] {
 				t.Fatalf("input %d record %d: %+v, cursor walk %+v", i, j, got[j], want[j])
 			}

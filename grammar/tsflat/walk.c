@@ -42,6 +42,40 @@ extern tsflat_ts_node ts_node_child(tsflat_ts_node self, uint32_t index);
 extern uint16_t ts_node_parse_state(tsflat_ts_node self);
 extern uint32_t ts_node_descendant_count(tsflat_ts_node self);
 
+// tsflat_subtree_head is the start of the runtime's SubtreeHeapData (its
+// src/subtree.h in go-tree-sitter v0.25.0), up to child_count, which
+// counts hidden children too. The public ts_node_child_count counts only
+// visible ones, and ts_node_string prints "(UNEXPECTED c)" for an ERROR
+// node whose child_count is 0: an ERROR node holding only hidden children
+// has no visible child yet prints as "(ERROR)". An ERROR subtree is never
+// inline (its symbol does not fit the inline form), so node.id points at
+// a Subtree holding a pointer to this data.
+typedef struct {
+	uint32_t bytes;
+	uint32_t row;
+	uint32_t column;
+} tsflat_length;
+
+typedef struct {
+	uint32_t ref_count;
+	tsflat_length padding;
+	tsflat_length size;
+	uint32_t lookahead_bytes;
+	uint32_t error_cost;
+	uint32_t child_count;
+} tsflat_subtree_head;
+
+// error_has_no_children reports whether the ERROR node n has no children,
+// hidden ones included.
+static bool error_has_no_children(tsflat_ts_node n) {
+	const tsflat_subtree_head *const *subtree = (const tsflat_subtree_head *const *)n.id;
+	const tsflat_subtree_head *data = *subtree;
+	if (((uintptr_t)data & 1) != 0) {
+		return true; // an inline subtree has no children
+	}
+	return data->child_count == 0;
+}
+
 // first_leaf_state is the parse state of the first leaf under n, found
 // the way the Go binding's Child(0) descent finds it.
 static uint16_t first_leaf_state(tsflat_ts_node n) {
@@ -96,6 +130,7 @@ uint32_t tsflat_walk(const void *root, tsflat_node *out, uint32_t cap) {
 			if (ts_node_has_error(node)) flags |= TSFLAT_HAS_ERROR;
 			if (ts_node_is_error(node)) {
 				flags |= TSFLAT_ERROR;
+				if (error_has_no_children(node)) flags |= TSFLAT_ERROR_LEAF;
 				rec->leaf_state = first_leaf_state(node);
 			}
 			rec->flags = flags;

@@ -24,6 +24,7 @@ enum {
 	TSFLAT_EXTRA = 4,
 	TSFLAT_ERROR = 8,
 	TSFLAT_HAS_ERROR = 16,
+	TSFLAT_ERROR_LEAF = 32, // an ERROR node with no children at all, hidden ones included
 };
 
 // tsflat_walk writes the records of the subtree at *root (a TSNode) into
