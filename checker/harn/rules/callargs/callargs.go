@@ -35,6 +35,12 @@ func run(p *analysis.Pass) {
 	for _, c := range p.Facts.Calls {
 		check(p, c)
 	}
+	// A policy passed to a helper whose site uses it is judged here too.
+	for _, pp := range p.Facts.PolicyPasses {
+		if d, bad := backendProblem(p, pp.Policy, "the policy passed to "+pp.Callee, backendSpan(pp.Arg)); bad {
+			p.Report(d)
+		}
+	}
 }
 
 func check(p *analysis.Pass, c analysis.Call) {
@@ -197,33 +203,45 @@ func checkBackend(p *analysis.Pass, c analysis.Call) bool {
 			break
 		}
 	}
-	if site == nil || !site.Policy.Const {
+	if site == nil {
 		return false
 	}
-	backend, ok := site.Policy.String("backend")
+	if d, bad := backendProblem(p, site.Policy, "the policy of "+c.Name, backendSpan(c.Node.Args[3])); bad {
+		p.Report(d)
+		site.Reject(codeType)
+		return true
+	}
+	return false
+}
+
+// backendProblem judges a constant policy's backend: one that is not
+// among EvaluationPolicy's backends is reported, the nearest offered.
+func backendProblem(p *analysis.Pass, pol analysis.Policy, what string, span ast.Span) (diagnostics.Diagnostic, bool) {
+	if !pol.Const {
+		return diagnostics.Diagnostic{}, false
+	}
+	backend, ok := pol.String("backend")
 	if !ok {
-		return false
+		return diagnostics.Diagnostic{}, false
 	}
 	allowed := Backends()
 	for _, b := range allowed {
 		if b == backend {
-			return false
+			return diagnostics.Diagnostic{}, false
 		}
 	}
 	quoted := make([]string, len(allowed))
 	for i, b := range allowed {
 		quoted[i] = strconv.Quote(b)
 	}
-	d := p.Diag(diagnostics.SourceType, codeType, backendSpan(c.Node.Args[3]), "the policy of %s has backend %q; the evaluator accepts only %s", c.Name, backend, strings.Join(quoted, " or "))
+	d := p.Diag(diagnostics.SourceType, codeType, span, "%s has backend %q; the evaluator accepts only %s", what, backend, strings.Join(quoted, " or "))
 	// The set is closed and small: the nearest backend is always offered.
 	if near := suggest.Nearest(backend, allowed, len(backend)+len(allowed[0])+len(allowed[len(allowed)-1])); near != "" {
 		d.Help = "did you mean `" + near + "`? backend is " + strings.Join(quoted, " or ")
 	} else {
 		d.Help = "use backend " + strings.Join(quoted, " or ")
 	}
-	p.Report(d)
-	site.Reject(codeType)
-	return true
+	return d, true
 }
 
 // Backends lists the backends EvaluationPolicy accepts, read from its
