@@ -359,7 +359,9 @@ func (m *runMemo) load(p string, src []byte, haveSrc bool, loader Loader, opts O
 		case loader == nil:
 			f.err = fs.ErrNotExist
 		default:
-			f.src, f.err = loader.ReadFile(p)
+			if f.err = imports.CheckTarget(p); f.err == nil {
+				f.src, f.err = loader.ReadFile(p)
+			}
 		}
 		if f.err != nil {
 			if m.record != nil {

@@ -168,6 +168,28 @@ func boundaryProbes() []probe {
 			exit:  exitFail,
 			check: contains("module 's'"),
 		},
+		{
+			name: "import-link-to-dotenv",
+			setup: func(t *testing.T, dir string) []string {
+				dotenv(t, dir)
+				symlink(t, filepath.Join(dir, ".env"), filepath.Join(dir, "p", "m.harn"))
+				write(t, filepath.Join(dir, "p", "b.harn"), []byte("import \"./m\"\nprintln(1)\n"))
+				return []string{"check", "--no-cache", "p/b.harn"}
+			},
+			exit:  exitFail,
+			check: contains("HARN-MOD-001", "not a Harn module"),
+		},
+		{
+			name: "import-link-to-dotenv-run",
+			setup: func(t *testing.T, dir string) []string {
+				write(t, filepath.Join(dir, "p", "notes.txt"), []byte("OPENAI_API_KEY="+probeSecret+"\n"))
+				symlink(t, "notes.txt", filepath.Join(dir, "p", "m.harn"))
+				write(t, filepath.Join(dir, "p", "b.harn"), []byte("import \"./m\"\nprintln(1)\n"))
+				return []string{"run", "--no-check", "p/b.harn"}
+			},
+			exit:  exitFail,
+			check: contains("not a Harn module"),
+		},
 	}
 }
 

@@ -241,6 +241,9 @@ func (in *Interp) readModule(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := imports.CheckTarget(real); err != nil {
+		return nil, err
+	}
 	// Only a regular file within the size limit: an import of a pipe or
 	// device must not hang the program.
 	return sourcefs.Read(real, 0)

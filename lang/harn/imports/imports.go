@@ -10,6 +10,8 @@ package imports
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/harnlang/harn-check/internal/sourcefs"
 )
 
 // Extension is the file extension of a Harn module.
@@ -39,4 +41,31 @@ func File(from, spec string) (path string, module bool) {
 // does not resolve, for messages.
 func NotModule(path string) string {
 	return filepath.ToSlash(path) + " is not a Harn module: only " + Extension + " files can be imported (the file is not read)"
+}
+
+// CheckTarget reports why the module file at path (an import's target,
+// links followed) must not be read, or nil: its real path must be a Harn
+// module too (a link m.harn -> ~/.env names no module) and it must not be
+// a file with several hard links, whose other names may be anything
+// (internal/sourcefs.Inside's rule). Nothing is opened.
+func CheckTarget(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	real := sourcefs.RealPath(filepath.Clean(abs))
+	if real != "" && filepath.Ext(real) != Extension {
+		return &NotModuleError{Path: path, Real: real}
+	}
+	if n := sourcefs.HardLinks(real); real != "" && n > 0 {
+		return &sourcefs.OutsideError{Path: path, Target: real, Root: filepath.Dir(path), HardLinks: n}
+	}
+	return nil
+}
+
+// NotModuleError is an import target whose real path is not a Harn module.
+type NotModuleError struct{ Path, Real string }
+
+func (e *NotModuleError) Error() string {
+	return filepath.ToSlash(e.Path) + " is a link to " + filepath.ToSlash(e.Real) + ", which is not a Harn module (the file is not read)"
 }
