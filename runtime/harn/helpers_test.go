@@ -47,6 +47,7 @@ func runSource(t testing.TB, src string, o runOpts) (string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { h.Close() })
 	timeout := o.timeout
 	if timeout == 0 {
 		timeout = 20 * time.Second

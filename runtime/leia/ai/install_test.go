@@ -31,6 +31,7 @@ func TestLiveFactory(t *testing.T) {
 	t.Setenv("FACTORY_KEY", key)
 	granted, _ := host.New(host.Config{Root: t.TempDir(), Grants: host.Grants{NetHosts: []string{"127.0.0.1"}}})
 	denied, _ := host.New(host.Config{Root: t.TempDir()})
+	t.Cleanup(func() { granted.Close(); denied.Close() })
 	for _, tc := range []struct {
 		name string
 		h    *host.Host

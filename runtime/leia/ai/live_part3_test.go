@@ -36,6 +36,7 @@ func TestLiveSectionsAndWorkflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { h.Close() })
 	in := leia.New(leia.Options{Stdout: &out, Stderr: &out, Host: h})
 	log := &traceLog{}
 	Install(in, Config{Factory: LiveFactory(h), Trace: log, Source: "live", Host: h})

@@ -77,6 +77,7 @@ func run3(t *testing.T, src string, p llm.TurnProvider) run3Result {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { h.Close() })
 	in := leia.New(leia.Options{Stdout: &out, Stderr: &out, Host: h, Limits: execution.Limits{Steps: 50_000_000}})
 	log := &traceLog{}
 	Install(in, Config{Provider: p, Trace: log, Source: "mock", Host: h})
