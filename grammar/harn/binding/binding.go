@@ -17,6 +17,7 @@ import "C"
 import (
 	"bytes"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -51,12 +52,13 @@ func parseGuarded(src []byte, oldTree *sitter.Tree) (*sitter.Tree, int) {
 		// build error, not an input error.
 		panic("binding: " + err.Error())
 	}
-	// Characters no token can hold are blanked (same byte length, so every
+	// Bytes that are not ASCII are blanked (same byte length, so every
 	// offset is that of src) before every parse, fresh or incremental (so
-	// both give one tree): each is reported from src by the syntax
-	// diagnostics (HARN-PAR-003), and tree-sitter's error recovery between
-	// thousands of them and the tokens around them is quadratic (20,000
-	// lines of `é @` took a minute).
+	// both give one tree): outside strings and comments each such
+	// character is reported from src by the syntax diagnostics
+	// (HARN-PAR-003), and tree-sitter's error recovery between thousands
+	// of them and the tokens around them is quadratic (20,000 lines of
+	// `é @` took a minute).
 	return tsutil.ParseGuarded(p, blankUnexpected(src), oldTree)
 }
 
@@ -166,17 +168,27 @@ func ParseWith(path string, src []byte, o Options) (*ast.File, []diagnostics.Dia
 	return lowerRecords(path, src, recs, o)
 }
 
-// blankUnexpected returns src with the characters no Harn token can
-// hold (syntaxdiag.UnexpectedCharacters) replaced by spaces, byte for
-// byte; src itself when there are none.
+// blankUnexpected returns src with every byte that is not ASCII replaced
+// by a space, byte for byte; src itself when there is none. No Harn token
+// but a string's or a comment's content holds such a byte, and there a
+// space is content as well, so the tree has the same shape. The rule
+// looks at each byte alone, not at its context (inside a string or not):
+// an incremental reparse is told only of the edited range, so the parser's
+// input may differ from the previous one only where the text does.
 func blankUnexpected(src []byte) []byte {
-	spans := syntaxdiag.UnexpectedCharacters(src)
-	if len(spans) == 0 {
+	first := -1
+	for i, c := range src {
+		if c >= utf8.RuneSelf {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
 		return src
 	}
 	out := bytes.Clone(src)
-	for _, sp := range spans {
-		for i := sp[0]; i < sp[1]; i++ {
+	for i := first; i < len(out); i++ {
+		if out[i] >= utf8.RuneSelf {
 			out[i] = ' '
 		}
 	}

@@ -574,29 +574,3 @@ func (s *scanner) unterminated(start, end int, message string) {
 // isNL reports whether c ends a line: LF or CR (a lone CR is a line break,
 // as for the parser's scanner, editors and the language server).
 func isNL(c byte) bool { return c == '\n' || c == '\r' }
-
-// UnexpectedCharacters returns the spans of src holding characters that
-// no Harn token can contain, outside strings and comments (each one is an
-// "unexpected character" HARN-PAR-003 of Diagnose): non-ASCII letters and
-// symbols, `$`, a byte that is not UTF-8. The parser can make nothing of
-// them either; binding blanks them before parsing, since tree-sitter's
-// error recovery around many of them is quadratic in the file.
-func UnexpectedCharacters(src []byte) [][2]int {
-	problems, _ := scan(src)
-	var out [][2]int
-	for _, p := range problems {
-		if p.code == "HARN-PAR-003" && p.open == nil && p.end > p.start && utf8Char(src[p.start:p.end]) {
-			out = append(out, [2]int{p.start, p.end})
-		}
-	}
-	return out
-}
-
-// utf8Char reports whether b is one character (or one stray byte).
-func utf8Char(b []byte) bool {
-	if len(b) == 1 {
-		return true
-	}
-	_, size := utf8.DecodeRune(b)
-	return size == len(b)
-}
