@@ -420,7 +420,7 @@ func probes() []probe {
 				return []string{"--no-cache", "main.harn"}
 			},
 			exit:  exitFail,
-			check: contains("HARN-MOD-001", "not a regular file"),
+			check: contains("HARN-MOD-001", "which is not a Harn module (the file is not read)"),
 		},
 		{
 			name: "link-out-of-folder",
