@@ -50,7 +50,7 @@ func (r *runFlags) register(fs *flagSet, timeout time.Duration) {
 	r.limits = execution.Defaults()
 	r.limits.Time = timeout
 	for _, l := range execution.Table {
-		fs.Var(limitFlag{&r.limits, l.Resource}, strings.TrimPrefix(l.Flag, "--"), l.What+": at most `"+limitArg(l.Resource)+"` (0: no limit)")
+		fs.Var(limitFlag{&r.limits, l.Resource}, strings.TrimPrefix(l.Flag, "--"), strings.ReplaceAll(l.What, "`", "")+": at most `"+limitArg(l.Resource)+"` (0: no limit)")
 	}
 }
 
