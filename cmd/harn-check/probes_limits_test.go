@@ -43,6 +43,14 @@ func limitProbes() []probe {
 			"memory budget exceeded", "raise it with --max-memory"),
 		runProbeOf("run-60mb-strings-leia", "p.leia", "s := string.rep(\"x\", 60000000)\nl := []\nfor { l[#l+1] = s .. \"y\" }\n", exitFail, nil,
 			"memory budget exceeded", "raise it with --max-memory"),
+		// A table grown one element at a time: its array part doubles in
+		// one append, old and new arrays both live, so the growth is
+		// charged before it (peak 547 MB before, when only the periodic
+		// heap reading saw it).
+		runProbeOf("run-table-growth-leia", "p.leia", "t := {}\nfor i := 0; i < 100000000; i++ { t[i] = i }\n", exitFail, nil,
+			"memory budget exceeded", "raise it with --max-memory"),
+		runProbeOf("run-table-insert-leia", "p.leia", "t := {}\nfor i := 1; i < 100000000; i++ { table.insert(t, i) }\n", exitFail, nil,
+			"memory budget exceeded", "raise it with --max-memory"),
 		// Task bombs stop at the task budget; tasks left when the main
 		// program ends do not keep the run waiting.
 		runProbeOf("run-parallel-100m", "p.harn", "println(parallel 100000000 { i -> i })\n", exitFail, nil,

@@ -93,6 +93,9 @@ func tableInsert(t *Thread, a []Value) ([]Value, error) {
 	switch len(a) {
 	case 2:
 		if tb.meta == nil {
+			if a[1].k != KindNil {
+				t.allocBytes(tb.Growth(Int(n+1)), -1)
+			}
 			tb.Append(a[1])
 		} else {
 			t.SetIndex(a[0], Int(n+1), a[1])

@@ -227,6 +227,9 @@ func (th *Thread) setIndex(o, k, v Value, pos int32) {
 func (th *Thread) SetIndex(o, k, v Value) { th.setIndex(o, k, v, -1) }
 
 func (th *Thread) rawSet(t *Table, k, v Value, pos int32) {
+	if v.k != KindNil {
+		th.allocBytes(t.Growth(k), pos)
+	}
 	if !t.Set(k, v) {
 		if k.k == KindNil {
 			panic(th.runtimeError(pos, "table index is nil"))

@@ -2,6 +2,7 @@ package leia
 
 import (
 	"math"
+	"unsafe"
 )
 
 // Table is Leia's only data structure: an array part for the keys 1..n and
@@ -191,6 +192,35 @@ func (t *Table) SetInt(i int64, v Value) {
 		return
 	}
 	t.setHash(Int(i), v)
+}
+
+// Growth returns the bytes that assigning a non-nil value to t[k] would
+// allocate at once by moving the array part or the hash slots to a larger
+// backing array (append doubles it, and both copies are live while it
+// copies); 0 when that assignment reallocates nothing. The interpreter
+// charges it to the memory budget before the assignment, so a table grown
+// one element at a time meets the budget before its last doubling, not
+// after it.
+func (t *Table) Growth(k Value) int64 {
+	if k.k == KindFloat {
+		if nk, ok := normKey(k); ok {
+			k = nk
+		}
+	}
+	if k.k == KindInt && int64(k.n) == int64(len(t.arr))+1 {
+		if len(t.arr) < cap(t.arr) {
+			return 0
+		}
+		return int64(2*cap(t.arr)+1) * int64(unsafe.Sizeof(Value{}))
+	}
+	if len(t.slots) < cap(t.slots) || (k.k == KindInt && int64(k.n) >= 1 && int64(k.n) <= int64(len(t.arr))) {
+		return 0
+	}
+	grow := int64(2*cap(t.slots)+1) * int64(unsafe.Sizeof(slot{}))
+	if grow < 4096 || t.Get(k).k != KindNil {
+		return 0 // small (the heap reading sees it), or an existing key
+	}
+	return grow
 }
 
 // Append adds v at #t+1.
