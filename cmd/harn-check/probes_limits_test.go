@@ -51,6 +51,8 @@ func limitProbes() []probe {
 			"memory budget exceeded", "raise it with --max-memory"),
 		runProbeOf("run-table-insert-leia", "p.leia", "t := {}\nfor i := 1; i < 100000000; i++ { table.insert(t, i) }\n", exitFail, nil,
 			"memory budget exceeded", "raise it with --max-memory"),
+		runProbeOf("run-append-growth-leia", "p.leia", "s := []\nfor i := 0; i < 100000000; i++ { s = append(s, i) }\n", exitFail, nil,
+			"memory budget exceeded", "raise it with --max-memory"),
 		// Task bombs stop at the task budget; tasks left when the main
 		// program ends do not keep the run waiting.
 		runProbeOf("run-parallel-100m", "p.harn", "println(parallel 100000000 { i -> i })\n", exitFail, nil,

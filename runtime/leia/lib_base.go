@@ -121,6 +121,9 @@ func installStdlib(in *Interp) {
 			return nil, err
 		}
 		for _, v := range args[1:] {
+			if v.k != KindNil {
+				t.allocBytes(tb.Growth(Int(int64(tb.Len())+1)), -1)
+			}
 			tb.Append(v)
 		}
 		return t.Ret1(args[0]), nil
