@@ -119,19 +119,13 @@ is the override's schema, which is kept.`,
 
 // runBlueprintOutput runs a blueprint stage's check chain on one answer.
 func runBlueprintOutput(e *env, req validator.BlueprintOutputRequest, contentPath string) int {
-	limit := int64(validator.AnswerLimit())
 	var err error
-	if contentPath == "" {
-		req.Content, err = io.ReadAll(io.LimitReader(e.stdin, limit+1))
-	} else if req.Content, _, err = sourcefs.ReadHead(contentPath, limit+1); err != nil {
-		err = errors.New(sourcefs.Reason(err))
-	}
-	if err != nil {
+	if req.Content, _, err = readAnswer(e, contentPath); err != nil {
 		return fail(e, "reading the answer: %v", err)
 	}
 	res, code, diags := validator.RunBlueprintOutput(req)
 	if len(diags) > 0 {
-		_ = diagnostics.RenderText(e.stderr, diagnosticsReport(diags), diagnostics.TextOptions{})
+		_ = diagnostics.RenderText(e.stderr, diagnosticsReport(diags, func(string) bool { return true }), diagnostics.TextOptions{})
 	}
 	if err := printJSON(e, res); err != nil {
 		return fail(e, "writing output: %v", err)
@@ -139,9 +133,10 @@ func runBlueprintOutput(e *env, req validator.BlueprintOutputRequest, contentPat
 	return code
 }
 
-// diagnosticsReport groups diagnostics by file, reading each file's
-// source for the excerpt.
-func diagnosticsReport(diags []diagnostics.Diagnostic) *diagnostics.Report {
+// diagnosticsReport groups diagnostics by file, in the order the files
+// first appear, reading the source of the files quote allows for the
+// excerpt (the others are reported without one).
+func diagnosticsReport(diags []diagnostics.Diagnostic, quote func(path string) bool) *diagnostics.Report {
 	report := &diagnostics.Report{}
 	byPath := map[string][]diagnostics.Diagnostic{}
 	var order []string
@@ -152,54 +147,45 @@ func diagnosticsReport(diags []diagnostics.Diagnostic) *diagnostics.Report {
 		byPath[d.Path] = append(byPath[d.Path], d)
 	}
 	for _, p := range order {
-		src, _ := sourcefs.Read(p, 0)
-		report.Files = append(report.Files, diagnostics.File{Path: p, Source: src, Diagnostics: byPath[p]})
+		f := diagnostics.File{Path: p, Diagnostics: byPath[p]}
+		if quote(p) {
+			f.Source, _ = sourcefs.Read(p, 0)
+		}
+		report.Files = append(report.Files, f)
 	}
 	return report
 }
 
-func runValidateOutput(e *env, script, onError, contentPath string) int {
-	// An answer larger than the validator's string limit is refused by
-	// the validator with a verdict that names its size; one byte past the
-	// limit is all that is read of it, so that a huge file, a device or a
-	// runaway pipe costs no memory.
+// readAnswer reads the answer to validate from path, or from stdin when
+// path is empty, one byte past the validator's string limit and no
+// further, so that a huge file, a device or a runaway pipe costs no
+// memory (the validator refuses an answer over its limit with a verdict
+// naming its size). size is the file's size (-1 for stdin).
+func readAnswer(e *env, path string) (content []byte, size int64, err error) {
 	limit := int64(validator.AnswerLimit())
-	var content []byte
-	var size int64
-	var err error
-	if contentPath == "" {
+	if path == "" {
 		content, err = io.ReadAll(io.LimitReader(e.stdin, limit+1))
-		size = -1
-	} else if content, size, err = sourcefs.ReadHead(contentPath, limit+1); err != nil {
-		err = errors.New(sourcefs.Reason(err))
+		return content, -1, err
 	}
+	if content, size, err = sourcefs.ReadHead(path, limit+1); err != nil {
+		return nil, 0, errors.New(sourcefs.Reason(err))
+	}
+	return content, size, nil
+}
+
+func runValidateOutput(e *env, script, onError, contentPath string) int {
+	content, size, err := readAnswer(e, contentPath)
 	if err != nil {
 		return fail(e, "reading the answer: %v", err)
 	}
-	if int64(len(content)) <= limit {
+	if int64(len(content)) <= int64(validator.AnswerLimit()) {
 		size = 0 // the whole answer
 	}
 	res, code, compileDiags := validator.RunOutput(validator.OutputRequest{
 		ValidatorPath: script, OnError: onError, Content: content, ContentSize: size,
 	})
 	if len(compileDiags) > 0 {
-		report := &diagnostics.Report{}
-		src, _ := sourcefs.Read(script, 0)
-		byPath := map[string][]diagnostics.Diagnostic{}
-		var order []string
-		for _, d := range compileDiags {
-			if _, seen := byPath[d.Path]; !seen {
-				order = append(order, d.Path)
-			}
-			byPath[d.Path] = append(byPath[d.Path], d)
-		}
-		for _, p := range order {
-			f := diagnostics.File{Path: p, Diagnostics: byPath[p]}
-			if p == script {
-				f.Source = src
-			}
-			report.Files = append(report.Files, f)
-		}
+		report := diagnosticsReport(compileDiags, func(p string) bool { return p == script })
 		_ = diagnostics.RenderText(e.stderr, report, diagnostics.TextOptions{})
 	}
 	if err := printJSON(e, res); err != nil {
