@@ -2,6 +2,7 @@ package leia
 
 import (
 	"fmt"
+	"html"
 	"net/textproto"
 	"sort"
 	"strings"
@@ -20,6 +21,8 @@ import (
 //	cookie    name=value; pairs, a repeated name gives a list (also cookies)
 //	duration  a Go-style duration (1m30s, 250ms) or a number of seconds,
 //	          as {seconds, milliseconds, nanoseconds, text}
+//	html_escape  the text with & < > " ' replaced by HTML character
+//	          references, safe inside an element or a quoted attribute
 //
 // headers, cookie and duration also encode: dialect.eval(tag, value,
 // {mode: "encode"}) turns a table back into the text.
@@ -42,6 +45,7 @@ var dataDialects = []Dialect{
 		}
 		return TableValue(out), nil
 	}, Encode: encodeJSONLines},
+	{Name: "html_escape", Doc: "text escaped for HTML", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return String(html.EscapeString(s)), nil }},
 	{Name: "ini", Doc: "INI sections and keys", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return decodeINI(s) }},
 	{Name: "env", Doc: "KEY=VALUE lines", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return decodeEnv(s) }},
 	{Name: "headers", Doc: "HTTP-style header lines", Text: func(t *Thread, s string, _ DialectOptions) (Value, error) { return decodeHeaders(s) }, Encode: encodeHeaders},
@@ -219,6 +223,7 @@ func openDialects(in *Interp) {
 	for _, d := range dataDialects {
 		in.RegisterDialect(d)
 	}
+	in.RegisterDialect(templateDialect)
 	for alias, name := range dialectAliases {
 		d := in.dialects[name]
 		d.Name = alias
