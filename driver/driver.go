@@ -32,6 +32,11 @@ type Result struct {
 	Diagnostics []diagnostics.Diagnostic
 	// Manifest is the file's predicate-site manifest; nil means JSON null.
 	Manifest json.RawMessage
+	// Admitted lists, as a JSON array of {source, id, line, column}, the
+	// literal evaluation sites the checker found (manifest.LiteralSites),
+	// also when the file failed checking and Manifest is null: a run
+	// refuses evaluations from anywhere else. It is not cached.
+	Admitted json.RawMessage
 	// Sources holds other files the diagnostics point into (imports).
 	Sources map[string][]byte
 	// Deps lists the files besides the checked one that the result depends

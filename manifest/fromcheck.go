@@ -28,13 +28,7 @@ func FromCheck(path string, src []byte, res *harn.Result) (json.RawMessage, []di
 		}
 		return nil, nil
 	}
-	content := func(p string) []byte {
-		if p == path {
-			return src
-		}
-		c, _ := res.Content(p)
-		return c
-	}
+	content := sourceOf(path, src, res)
 	var facts []SiteFacts
 	for _, s := range res.Sites {
 		if !s.Declared() {
@@ -54,6 +48,48 @@ func FromCheck(path string, src []byte, res *harn.Result) (json.RawMessage, []di
 		facts = append(facts, f)
 	}
 	return Build(facts).Encode(), nil
+}
+
+// sourceOf returns the content of a module of the check: src for the
+// checked file, the checker's copy for an import.
+func sourceOf(path string, src []byte, res *harn.Result) func(string) []byte {
+	return func(p string) []byte {
+		if p == path {
+			return src
+		}
+		c, _ := res.Content(p)
+		return c
+	}
+}
+
+// LiteralSite is one literal evaluation site: a call written
+// recv.evaluate*("id", ...) on a receiver of static type HarnessLlm, with
+// a literal id (and, for evaluate_predicate, a literal question). Line
+// and Column are the manifest's (1-based, code points, the call's start).
+type LiteralSite struct {
+	Source string `json:"source"`
+	ID     string `json:"id"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// LiteralSites lists the literal evaluation sites of a checked file's
+// import closure, also when the file failed checking (where the manifest
+// is null): a run refuses an evaluation from anywhere else (an erased
+// receiver, a computed property, a method value) before dispatch. A site
+// refused only for its route, policy, questions or input is listed:
+// runtime admission owns those refusals. On a file that passes checking
+// the list is exactly the manifest's sites.
+func LiteralSites(path string, src []byte, res *harn.Result) []LiteralSite {
+	content := sourceOf(path, src, res)
+	out := []LiteralSite{}
+	for _, s := range res.Sites {
+		if s.ReceiverProblem != "" || s.IDProblem != "" || s.QuestionTextProblem != "" || s.ID == "" {
+			continue
+		}
+		out = append(out, LiteralSite{Source: s.Source, ID: s.ID, Line: s.Line, Column: runeColumn(content(s.Source), s.Span.Start, s.Column)})
+	}
+	return out
 }
 
 // runeColumn converts a byte offset in src to a 1-based column in code

@@ -149,3 +149,43 @@ func TestDigestsIgnoreFormatting(t *testing.T) {
 		t.Errorf("relabelling must change the digest")
 	}
 }
+
+// TestLiteralSites: the literal sites are the manifest's sites on a file
+// that checks; on a failing file they still list the sites refused only
+// for their route (runtime admission owns that refusal), never an erased
+// receiver's call.
+func TestLiteralSites(t *testing.T) {
+	src := []byte(`import {boolean} from "std/predicate"
+
+pipeline main(harness: Harness) {
+  const ok: EvaluationPolicy = {backend: "structured_llm", provider: "mock", model: "fixture", threshold: 0.5}
+  const gone: EvaluationPolicy = {backend: "structured_llm", provider: "acme", model: "nobody", threshold: 0.5}
+  const erased: any = harness.llm
+  const a = harness.llm.evaluate("shown.v1", "s", {q: boolean("Is it?")}, ok)
+  const b = harness.llm.evaluate("route.v1", "s", {q: boolean("Is it?")}, gone)
+  const c = erased.evaluate("hidden.v1", "s", {q: boolean("Is it?")}, ok)
+  log("${a.kind} ${b.kind} ${c.kind}")
+}
+`)
+	res := harn.Check("main.harn", src, harn.Options{})
+	if !res.Failed {
+		t.Fatal("the program checks clean")
+	}
+	got := LiteralSites("main.harn", src, res)
+	want := []LiteralSite{{"main.harn", "shown.v1", 7, 13}, {"main.harn", "route.v1", 8, 13}}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("literal sites %+v, want %+v", got, want)
+	}
+	// A passing file: exactly the manifest's sites.
+	clean := []byte(strings.Join(strings.Split(string(src), "\n")[:7], "\n") + "\n  log(a.kind)\n}\n")
+	res = harn.Check("main.harn", clean, harn.Options{})
+	m, _ := FromCheck("main.harn", clean, res)
+	var doc Document
+	if err := json.Unmarshal(m, &doc); err != nil {
+		t.Fatalf("%v: %s %+v", err, m, res.Diagnostics)
+	}
+	got = LiteralSites("main.harn", clean, res)
+	if len(doc.Sites) != 1 || len(got) != 1 || got[0] != (LiteralSite{doc.Sites[0].Source, doc.Sites[0].ID, doc.Sites[0].Line, doc.Sites[0].Column}) {
+		t.Errorf("literal sites %+v, manifest %+v", got, doc.Sites)
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/harnlang/harn-check/internal/memlimit"
 	"github.com/harnlang/harn-check/internal/runtimes"
 	"github.com/harnlang/harn-check/internal/sourcefs"
+	"github.com/harnlang/harn-check/runtime/evaluate"
 	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
 	"github.com/harnlang/harn-check/runtime/runner"
@@ -139,16 +140,22 @@ func (f limitFlag) Set(s string) error {
 // returns its report when it has error diagnostics. catalogFile is the
 // run's --catalog ("": the nearest harn.toml).
 func checkErrors(path string, src []byte, catalogFile string) *diagnostics.Report {
+	_, report := checkProgram(path, src, catalogFile)
+	return report
+}
+
+// checkProgram is checkErrors with the driver's whole result.
+func checkProgram(path string, src []byte, catalogFile string) (driver.Result, *diagnostics.Report) {
 	res := driver.Check(driver.Request{Path: filepath.ToSlash(path), Source: src, CatalogFile: catalogFile})
 	for _, d := range res.Diagnostics {
 		if d.Severity == diagnostics.Error {
-			return &diagnostics.Report{
+			return res, &diagnostics.Report{
 				Files:   []diagnostics.File{{Path: filepath.ToSlash(path), Source: src, Diagnostics: res.Diagnostics}},
 				Sources: res.Sources,
 			}
 		}
 	}
-	return nil
+	return res, nil
 }
 
 func runCommand() *command {
@@ -200,12 +207,20 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 	if err != nil {
 		return fail(e, "%v", err)
 	}
+	// The evaluations the run admits are the checker's literal sites,
+	// also under --no-check (computed then at the first evaluation).
+	sites := evaluate.LoadSites(func() []evaluate.Site {
+		res, _ := checkProgram(path, src, ef.catalog)
+		return admittedSites(res.Admitted)
+	})
 	if !rf.noCheck {
-		if report := checkErrors(path, src, ef.catalog); report != nil {
+		res, report := checkProgram(path, src, ef.catalog)
+		if report != nil {
 			_ = diagnostics.RenderText(e.stderr, report, diagnostics.TextOptions{Color: e.stderrTerminal && e.getenv("NO_COLOR") == ""})
 			msgf(e, "%s has errors; not running it (use --no-check to run anyway)", path)
 			return exitFail
 		}
+		sites = evaluate.NewSites(admittedSites(res.Admitted))
 	}
 	if tape := lf.tape(); tape != "" {
 		if replay != "" && replay != tape {
@@ -236,6 +251,7 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 		return fail(e, "%v", err)
 	}
 	renv.Evaluation = evalRun.opts
+	renv.Evaluation.Sites = sites
 	out := &flushingWriter{w: bufio.NewWriterSize(e.stdout, 64<<10), line: e.isTerminal}
 	renv.Stdout = out
 	renv.Stderr = e.stderr

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 
 	"github.com/harnlang/harn-check/catalog"
+	"github.com/harnlang/harn-check/manifest"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 	"github.com/harnlang/harn-check/runtime/evaluate"
 	"github.com/harnlang/harn-check/runtime/llm"
@@ -130,6 +132,20 @@ func (r *evaluationRun) finish(program string, runErr error) error {
 		}
 	}
 	return tapeErr
+}
+
+// admittedSites reads the checker's literal sites (the driver's
+// Result.Admitted); nothing readable admits nothing.
+func admittedSites(doc []byte) []evaluate.Site {
+	var sites []manifest.LiteralSite
+	if len(doc) == 0 || json.Unmarshal(doc, &sites) != nil {
+		return nil
+	}
+	out := make([]evaluate.Site, len(sites))
+	for i, s := range sites {
+		out[i] = evaluate.Site{Location: evaluate.Location{Source: s.Source, Line: s.Line, Column: s.Column}, ID: s.ID}
+	}
+	return out
 }
 
 func firstError(errs ...error) error {

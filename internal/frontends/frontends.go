@@ -6,6 +6,7 @@ package frontends
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -269,6 +270,7 @@ func harnResult(path string, src []byte, res *harnchecker.Result) driver.Result 
 	}
 	m, notes := manifest.FromCheck(path, src, res)
 	out.Manifest = m
+	out.Admitted, _ = json.Marshal(manifest.LiteralSites(path, src, res))
 	out.Diagnostics = append(out.Diagnostics, notes...)
 	return out
 }

@@ -30,6 +30,11 @@ type Options struct {
 	// Provider, when set, supplies the chat provider of a structured
 	// route instead of llm.New (a host installing its own transport).
 	Provider func(route catalog.Route) (llm.Provider, error)
+	// Sites, when set, are the run's admitted literal sites: an
+	// evaluation not on the list is refused before dispatch
+	// (AdmissionUnlistedSite). Nil admits every literal site (a caller
+	// with no manifest, such as `llm evaluate`).
+	Sites *Sites
 }
 
 // Evaluator runs evaluations: decode, admission, at most one dispatch,
@@ -75,6 +80,10 @@ type Request struct {
 	// admission_reason, making no request. It is not part of the
 	// request's identity or file form.
 	NotAdmitted string
+	// At is where the call is written (nil for a request that does not
+	// come from a program); with Options.Sites set it must be an
+	// admitted site. Like NotAdmitted it is not part of the identity.
+	At *Location
 }
 
 // Admission reasons of a call that is not an admitted literal site.
@@ -229,6 +238,11 @@ func (e *Evaluator) Evaluate(ctx context.Context, req Request) (*Result, error) 
 		// Not a literal site: refused before replay, admission and
 		// dispatch, with a receipt like every refusal.
 		why := req.NotAdmitted
+		rc.AdmissionReason = &why
+		return finish(unavailable(rc.InvocationID, "admission_refused"), nil)
+	}
+	if e.opts.Sites != nil && !e.opts.Sites.Admits(req.At, req.SiteID) {
+		why := AdmissionUnlistedSite
 		rc.AdmissionReason = &why
 		return finish(unavailable(rc.InvocationID, "admission_refused"), nil)
 	}

@@ -179,7 +179,7 @@ func llmEvaluate(c *Call, args []Value) (Value, error) {
 	}
 	var req evaluate.Request
 	req.SiteID = id
-	req.NotAdmitted = notAdmitted(c)
+	req.NotAdmitted, req.At = notAdmitted(c), callLocation(c)
 	if req.State, err = convertArg(c, args[1], "state"); err != nil {
 		return Nil, err
 	}
@@ -220,7 +220,7 @@ func llmEvaluatePredicate(c *Call, args []Value) (Value, error) {
 	if err != nil {
 		return Nil, err
 	}
-	req := evaluate.Request{SiteID: id, State: input, Questions: evaluate.PredicateQuestions(id, question), Policy: policy, NotAdmitted: notAdmitted(c)}
+	req := evaluate.Request{SiteID: id, State: input, Questions: evaluate.PredicateQuestions(id, question), Policy: policy, NotAdmitted: notAdmitted(c), At: callLocation(c)}
 	var res *evaluate.Result
 	c.Block(func() { res, err = c.Interp().evaluator().Evaluate(c.Context(), req) })
 	if err != nil {
@@ -238,6 +238,18 @@ func notAdmitted(c *Call) string {
 		return evaluate.AdmissionNonLiteralSite
 	}
 	return ""
+}
+
+// callLocation is where a literal evaluation call is written, as the site
+// manifest locates it (module path, 1-based line and code-point column of
+// the call's start); nil for a call that is not literal.
+func callLocation(c *Call) *evaluate.Location {
+	if c.literal == nil || c.literal.fn == nil || c.literal.fn.mod == nil {
+		return nil
+	}
+	m := c.literal.fn.mod
+	line, col := m.position(c.literal.span.Start)
+	return &evaluate.Location{Source: m.path, Line: line, Column: col}
 }
 
 // llmEstimateStateTokens is the estimate the state_too_large ceiling

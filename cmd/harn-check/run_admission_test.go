@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn-check/runtime/evaluate"
+)
+
+// fakeRouteCatalog writes a catalog pointing mock/fixture at a loopback
+// provider and returns it with the network grant the route needs.
+func fakeRouteCatalog(t *testing.T, dir, url string) (cat, grant string) {
+	t.Helper()
+	cat = writeFile(t, dir, "http.toml", fmt.Sprintf(`
+[[routes]]
+provider = "mock"
+model = "fixture"
+operations = ["text_generation", "decision"]
+structured_transport = "native_schema"
+api = "openai_chat"
+base_url = "%s/v1"
+api_key_env = "FAKE_KEY"
+context_window = 128000
+input_price_per_mtok = 0.0
+output_price_per_mtok = 0.0
+`, url))
+	return cat, "--allow-net=" + strings.TrimPrefix(url, "http://")
+}
+
+const admissionPolicy = `const policy: EvaluationPolicy = {
+    backend: "structured_llm", provider: "mock", model: "fixture", threshold: 0.5,
+  }`
+
+// TestRunRefusesSitesNotInTheManifest (issue 26 item 1): under run
+// --no-check, an evaluation whose site the checker did not admit (an
+// erased receiver, a computed property, a method value) is refused before
+// dispatch as unavailable/admission_refused, with a receipt naming the
+// reason and no provider request; literal sites of the program and of an
+// imported helper still dispatch. Checked, the erased receiver does not
+// run at all, and the literal site runs under the checker's site list.
+func TestRunRefusesSitesNotInTheManifest(t *testing.T) {
+	srv, requests := chatFake(t)
+	dir := t.TempDir()
+	cat, grant := fakeRouteCatalog(t, dir, srv.URL)
+	t.Setenv("FAKE_KEY", cliFakeKey)
+	if err := os.Mkdir(filepath.Join(dir, "lib"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "lib"), "helper.harn", `import {boolean} from "std/predicate"
+
+pub fn ask(llm: HarnessLlm, s: string) -> EvaluationOutcome {
+  `+admissionPolicy+`
+  return llm.evaluate("helper.v1", s, {ok: boolean("Is it fine?")}, policy)
+}
+`)
+	program := func(name, prelude, call string) string {
+		return writeFile(t, dir, name, `import {boolean} from "std/predicate"
+import {ask} from "./lib/helper"
+
+pipeline main(harness: Harness) {
+  `+admissionPolicy+`
+  `+prelude+`
+  const o = `+call+`
+  log(o.kind)
+}
+`)
+	}
+	for _, tc := range []struct {
+		name, prelude, call, reason string
+	}{
+		{"erased receiver", `const erased: any = harness.llm`, `erased.evaluate("hidden.v1", "s", {ok: boolean("Is it fine?")}, policy)`, evaluate.AdmissionUnlistedSite},
+		{"computed property", `const name = "evaluate"`, `harness.llm[name]("hidden.v1", "s", {ok: boolean("Is it fine?")}, policy)`, evaluate.AdmissionNonLiteralSite},
+		{"method value", `const f = harness.llm.evaluate`, `f("hidden.v1", "s", {ok: boolean("Is it fine?")}, policy)`, evaluate.AdmissionNonLiteralSite},
+		{"literal site", "", `harness.llm.evaluate("shown.v1", "s", {ok: boolean("Is it fine?")}, policy)`, ""},
+		{"imported helper", "", `ask(harness.llm, "s")`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := program(strings.ReplaceAll(tc.name, " ", "_")+".harn", tc.prelude, tc.call)
+			record := filepath.Join(t.TempDir(), "run.json")
+			before := requests.Load()
+			code, out, errs := runCLI(t, "run", "--no-check", "--catalog", cat, grant, "--run-record", record, path)
+			sent := requests.Load() - before
+			rr, data := readRunRecord(t, record)
+			if code != 0 || len(rr.Evidence.Receipts) != 1 {
+				t.Fatalf("exit %d\n%s\n%s\n%s", code, out, errs, data)
+			}
+			rc := rr.Evidence.Receipts[0]
+			if tc.reason == "" {
+				if !strings.Contains(out, "answered") || sent != 1 {
+					t.Fatalf("literal site: %d requests\n%s", sent, out)
+				}
+			} else if !strings.Contains(out, "unavailable") || sent != 0 || rc["admission_reason"] != tc.reason || rc["physical_attempts"] != 0.0 {
+				t.Fatalf("%d requests, receipt %v\n%s", sent, rc, out)
+			}
+
+			// Checked: the refused forms do not run; the literal ones run
+			// with the checker's site list.
+			before = requests.Load()
+			code, out, errs = runCLI(t, "run", "--catalog", cat, grant, path)
+			sent = requests.Load() - before
+			switch {
+			case tc.reason == evaluate.AdmissionUnlistedSite:
+				if code != 1 || sent != 0 || !strings.Contains(errs, "HARN-TYP-033") {
+					t.Errorf("checked erased receiver: exit %d, %d requests\n%s", code, sent, errs)
+				}
+			case tc.reason == "":
+				if code != 0 || sent != 1 || !strings.Contains(out, "answered") {
+					t.Errorf("checked literal site: exit %d, %d requests\n%s\n%s", code, sent, out, errs)
+				}
+			}
+		})
+	}
+}
