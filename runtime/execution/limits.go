@@ -24,7 +24,17 @@ const (
 	// Tasks are the tasks alive at once (spawn, parallel branches, Leia
 	// goroutines), the main program included.
 	Tasks
+	// Depth is the nesting of calls (recursion). Unlike the others, going
+	// over it is an ordinary runtime error the program can catch (a
+	// stack overflow), and switching it off still leaves HardDepth.
+	Depth
 )
+
+// HardDepth bounds call nesting when Depth is switched off (0): each
+// call nests on the Go stack, and Go stops a process whose stack passes
+// its limit (1 GB) with a fatal error no recover sees. 200,000 calls keep
+// both interpreters' stacks at or under 256 MiB.
+const HardDepth = 200_000
 
 // Limit describes one run-time limit: its default and the flag that sets
 // it. Table lists them all; the CLI registers its flags from it and the
@@ -46,6 +56,7 @@ var Table = []Limit{
 	{Steps, "--max-steps", "steps: loop iterations, calls, and the work of builtins (elements visited by compare, display, encode, copy, sort; bytes built, 256 a step)", 1_000_000_000},
 	{Memory, "--max-memory", "memory the program holds (Go heap and task stacks); a value built in one operation is charged as it is built", 256 << 20},
 	{Tasks, "--max-tasks", "tasks alive at once (spawn, parallel branches, Leia goroutines)", 10_000},
+	{Depth, "--max-depth", "nested calls (recursion); deeper is a stack overflow, an error the program can catch", 100_000},
 }
 
 // DefaultDuration is Default as a duration (for Time).
@@ -73,6 +84,17 @@ type Limits struct {
 	Memory int64
 	// Tasks bounds the tasks alive at once.
 	Tasks int64
+	// Depth bounds the nesting of calls (0: HardDepth).
+	Depth int64
+}
+
+// CallDepth is the nesting of calls the limits allow: Depth, or
+// HardDepth when Depth is off or above it.
+func (l Limits) CallDepth() int {
+	if l.Depth <= 0 || l.Depth > HardDepth {
+		return HardDepth
+	}
+	return int(l.Depth)
 }
 
 // Defaults returns the limits of Table's defaults.
@@ -95,6 +117,8 @@ func (l *Limits) Set(r Resource, v int64) {
 		l.Memory = v
 	case Tasks:
 		l.Tasks = v
+	case Depth:
+		l.Depth = v
 	}
 }
 
@@ -109,6 +133,8 @@ func (l Limits) Get(r Resource) int64 {
 		return l.Memory
 	case Tasks:
 		return l.Tasks
+	case Depth:
+		return l.Depth
 	}
 	return 0
 }

@@ -53,10 +53,13 @@ func runSource(t testing.TB, src string, o runOpts) (string, error) {
 		timeout = 20 * time.Second
 	}
 	limits := execution.Limits{Steps: o.maxSteps, Time: timeout}
+	if o.maxDepth != 0 {
+		limits.Depth = int64(o.maxDepth)
+	}
 	if o.limits != nil {
 		limits = *o.limits
 	}
-	in, err := New(Options{Host: h, Limits: limits, MaxDepth: o.maxDepth})
+	in, err := New(Options{Host: h, Limits: limits})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,14 +28,13 @@ type Options struct {
 	Host *host.Host
 	// Args are the program's command-line arguments (after the file).
 	Args []string
-	// MaxDepth bounds nested calls (default 10,000, at most 50,000);
-	// deeper recursion is a catchable "Stack overflow" error, never a Go
-	// stack overflow. Tail calls (`return f(x)`) do not nest.
-	MaxDepth int
 	// Limits bound the run: steps, wall time, memory, live tasks (the
 	// zero value bounds nothing; the CLI passes execution.Defaults or the
 	// user's flags). Exceeding one stops the run with an error no
-	// try/catch can intercept.
+	// try/catch can intercept. Their Depth bounds nested calls (0:
+	// execution.HardDepth): deeper recursion is a catchable "Stack
+	// overflow" error, never a Go stack overflow. Tail calls
+	// (`return f(x)`) do not nest.
 	Limits execution.Limits
 	// ReadModule reads imported modules; nil reads the file system, where
 	// a module outside the program's folder needs a file-system grant
@@ -48,10 +47,6 @@ type Options struct {
 	// route catalog. The run record reads its journal.
 	Evaluator *evaluate.Evaluator
 }
-
-// maxCallDepth caps Options.MaxDepth: each Harn call costs a few Go
-// frames, and 50,000 of them stay far below Go's stack limit.
-const maxCallDepth = 50000
 
 // Interp runs Harn programs. One Interp runs one program (its modules,
 // globals and tasks); it is not reusable across programs.
@@ -89,14 +84,10 @@ func New(opts Options) (*Interp, error) {
 	if opts.Host == nil {
 		return nil, errors.New("harn: Options.Host is required")
 	}
-	in := &Interp{opts: opts, host: opts.Host, maxDepth: opts.MaxDepth,
+	in := &Interp{opts: opts, host: opts.Host, maxDepth: opts.Limits.CallDepth(),
 		modules: map[string]*module{}, loading: map[string]bool{},
 		impls: map[string]map[string]*Closure{}, enums: map[string]*enumType{},
 		ext: map[string]any{}}
-	if in.maxDepth <= 0 {
-		in.maxDepth = 10000
-	}
-	in.maxDepth = min(in.maxDepth, maxCallDepth)
 	// Replaced by Run's; nothing runs program code before Run.
 	in.run = execution.Start(context.Background(), execution.Limits{})
 	return in, nil

@@ -280,7 +280,7 @@ func (th *thread) runClosure(cl *Closure, args []Value) (Value, error) {
 	for {
 		p := cl.proto
 		if th.depth >= th.in.maxDepth {
-			return Nil, runtimeError("Stack overflow: too many nested calls (more than %d)", th.in.maxDepth)
+			return Nil, stackOverflow(th.in.maxDepth)
 		}
 		if err := th.tick(); err != nil {
 			return Nil, err
@@ -315,6 +315,17 @@ func (th *thread) runClosure(cl *Closure, args []Value) (Value, error) {
 		}
 		return v, nil
 	}
+}
+
+// stackOverflow is the error of a call nested deeper than the run's
+// depth limit: upstream's words, the limit, and the flag that raises it.
+// It is kept out of runClosure so that the varargs of the formatting do
+// not enlarge the Go frame every nested call pays for.
+//
+//go:noinline
+func stackOverflow(limit int) error {
+	return runtimeError("Stack overflow: too many nested calls (more than %s; raise it with %s)",
+		execution.FormatValue(execution.Depth, int64(limit)), execution.LimitOf(execution.Depth).Flag)
 }
 
 // runDefers runs a frame's deferred blocks, last first; an error from a

@@ -36,8 +36,9 @@ func FuzzRun(f *testing.F) {
 	limits := execution.Defaults()
 	limits.Steps = 500_000
 	limits.Time = time.Second
+	limits.Depth = 2_000
 	f.Fuzz(func(t *testing.T, src []byte) {
-		in := New(Options{Stdout: io.Discard, Stderr: io.Discard, Stdin: eofReader{}, Limits: limits, MaxDepth: 2_000})
+		in := New(Options{Stdout: io.Discard, Stderr: io.Discard, Stdin: eofReader{}, Limits: limits})
 		chunk, err := in.Compile("fuzz.leia", src)
 		if err != nil {
 			return

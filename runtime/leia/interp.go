@@ -21,17 +21,13 @@ type Options struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Stdin  io.Reader
-	// MaxDepth bounds nested Leia calls (default 100000: each call
-	// nests on the Go stack, and 100,000 of them fit the CLI's default
-	// memory budget, where 200,000 need a 256 MiB stack); deeper
-	// recursion is a "stack overflow" runtime error, never a Go stack
-	// overflow.
-	MaxDepth int
 	// Limits bound each run (Run or Call): steps (function calls, loop
 	// iterations and builtin work), wall time, memory, live goroutines.
 	// The zero value bounds nothing; the CLI passes execution.Defaults or
 	// the user's flags. Exceeding one stops the run with a KindBudget
-	// error that pcall cannot catch.
+	// error that pcall cannot catch. Their Depth bounds nested Leia calls
+	// (0: execution.HardDepth): deeper recursion is a "stack overflow"
+	// runtime error pcall can catch, never a Go stack overflow.
 	Limits execution.Limits
 	// Args are the script's arguments: the global table `arg` and the
 	// main chunk's `...`.
@@ -150,10 +146,7 @@ func (in *Interp) mainDir() string {
 
 // New returns an interpreter with the standard library installed.
 func New(opts Options) *Interp {
-	in := &Interp{opts: opts, maxDepth: opts.MaxDepth, debug: opts.Debug}
-	if in.maxDepth <= 0 {
-		in.maxDepth = 100000
-	}
+	in := &Interp{opts: opts, maxDepth: opts.Limits.CallDepth(), debug: opts.Debug}
 	in.maxString = opts.MaxStringBytes
 	if in.maxString <= 0 {
 		in.maxString = maxStringSize

@@ -245,12 +245,12 @@ func TestDeepNestingIsAnError(t *testing.T) {
 }
 
 func TestDeepRecursionIsAnError(t *testing.T) {
-	_, err := compileRun(t, `func f(n) { return f(n + 1) + 1 }; return f(1)`, Options{MaxDepth: 5000}, context.Background())
+	_, err := compileRun(t, `func f(n) { return f(n + 1) + 1 }; return f(1)`, Options{Limits: execution.Limits{Depth: 5000}}, context.Background())
 	if err == nil || !strings.Contains(err.Error(), "stack overflow") {
 		t.Fatalf("got %v, want stack overflow", err)
 	}
 	// Recursion through metamethods and pcall is bounded too.
-	_, err = compileRun(t, `t := setmetatable({}, {}); getmetatable(t).__index = func(s, k) { return s[k] }; return t.x`, Options{MaxDepth: 5000}, context.Background())
+	_, err = compileRun(t, `t := setmetatable({}, {}); getmetatable(t).__index = func(s, k) { return s[k] }; return t.x`, Options{Limits: execution.Limits{Depth: 5000}}, context.Background())
 	if err == nil || !strings.Contains(err.Error(), "stack overflow") {
 		t.Fatalf("got %v, want stack overflow", err)
 	}

@@ -202,13 +202,22 @@ func (th *Thread) extend(buf []Value, more []Value) []Value {
 	return nb
 }
 
+// stackOverflow is the error of a call nested deeper than the run's depth
+// limit, naming the flag that raises it.
+//
+//go:noinline
+func (th *Thread) stackOverflow() *Error {
+	return th.runtimeError(-1, "stack overflow (more than %s nested calls; raise it with %s)",
+		execution.FormatValue(execution.Depth, int64(th.in.maxDepth)), execution.LimitOf(execution.Depth).Flag)
+}
+
 func (th *Thread) pushFrame(cl *Closure, slots []Value, m stackMark) *frame {
 	th.depth++
 	if th.depth >= len(th.frames) {
 		if th.depth >= th.in.maxDepth {
 			th.depth--
 			th.release(m)
-			panic(th.runtimeError(-1, "stack overflow (more than %d nested calls)", th.in.maxDepth))
+			panic(th.stackOverflow())
 		}
 		th.frames = append(th.frames, &frame{th: th})
 	}

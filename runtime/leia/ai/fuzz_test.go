@@ -37,7 +37,7 @@ func FuzzAIProgram(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		in := leia.New(leia.Options{Stdout: io.Discard, Stderr: io.Discard, Limits: execution.Limits{Steps: 200_000}, MaxDepth: 2_000, MaxStringBytes: 1 << 20})
+		in := leia.New(leia.Options{Stdout: io.Discard, Stderr: io.Discard, Limits: execution.Limits{Steps: 200_000, Depth: 2_000}, MaxStringBytes: 1 << 20})
 		ai.Install(in, ai.Config{Provider: ai.MockProvider(), Dir: t.TempDir()})
 		chunk, err := in.Compile("fuzz.leia", src)
 		if err != nil {
