@@ -51,6 +51,11 @@ type Result struct {
 	// published the diagnostics instead of checking the text a second
 	// time. It is never cached on disk nor printed.
 	Facts any
+	// Incremental is the front end's state for checking a later version
+	// of the same text (an editor's next version, Request.Previous) by
+	// redoing only what the edit can affect, or nil. It is never cached
+	// on disk nor printed.
+	Incremental any
 }
 
 // Language is a front end plugged into the driver.
@@ -130,6 +135,13 @@ type Request struct {
 	// file would otherwise compute again (a language's module graph) is
 	// computed once; nil gives the request a session of its own.
 	Session *Session
+	// Previous is the Incremental state of the result of an earlier
+	// check of the same path (an editor's previous version of the
+	// document), or nil. A front end may use it to check only what the
+	// edit since can affect; the result must be exactly that of a check
+	// without it, and a front end falls back to a whole check whenever it
+	// cannot prove that.
+	Previous any
 	// CatalogFile, when set, names the route catalog file (a harn.toml)
 	// of the check instead of the nearest one (`run --catalog FILE`, so
 	// that the pre-run check admits routes against the file the run uses).

@@ -3,6 +3,7 @@ package lsp_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -310,4 +311,145 @@ func residentBytes() int64 {
 	}
 	pages, _ := strconv.ParseInt(f[1], 10, 64)
 	return pages * int64(os.Getpagesize())
+}
+
+// upstreamHarnDir holds upstream Harn's conformance programs (never
+// committed): HARN_UPSTREAM, or the team's shared checkout.
+func upstreamHarnDir() string {
+	if d := os.Getenv("HARN_UPSTREAM"); d != "" {
+		return d
+	}
+	return "/work/upstream/harn"
+}
+
+// upstreamSource concatenates programs (in order, repeated) into one file
+// of at least n lines. Each program's `pipeline default(` is renamed after
+// its position, so that the file is not one redeclaration after another.
+func upstreamSource(tb testing.TB, files []string, n int) string {
+	if len(files) == 0 {
+		tb.Skip("no upstream programs to build the file from")
+	}
+	var b strings.Builder
+	lines := 0
+	files = slices.DeleteFunc(slices.Clone(files), func(f string) bool {
+		st, err := os.Stat(f)
+		return err != nil || !st.Mode().IsRegular()
+	})
+	if len(files) == 0 {
+		tb.Skip("no upstream programs to build the file from")
+	}
+	for i := 0; lines < n; i++ {
+		data, err := os.ReadFile(files[i%len(files)])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		text := strings.ReplaceAll(string(data), "pipeline default(", fmt.Sprintf("pipeline p%d(", i))
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		b.WriteString(text)
+		b.WriteString("\n")
+		lines += strings.Count(text, "\n") + 1
+	}
+	return b.String()
+}
+
+// bodyEditLine returns a line near the middle of src inside a function
+// body (indented, a binding with an integer literal) and the UTF-16
+// column of that literal: inserting a digit there, then deleting it,
+// edits a body without changing any signature.
+func bodyEditLine(tb testing.TB, src string, binding string) (int, int) {
+	lines := strings.Split(src, "\n")
+	for i := len(lines) / 2; i < len(lines); i++ {
+		l := lines[i]
+		if !strings.HasPrefix(l, " ") || !strings.Contains(l, binding) {
+			continue
+		}
+		if j := strings.IndexAny(l, "0123456789"); j > 0 && strings.Contains(l[:j], "= ") && l[j-1] == ' ' {
+			return i, j
+		}
+	}
+	tb.Fatal("no line to edit")
+	return 0, 0
+}
+
+// BenchmarkEditLatency measures, for Harn and Leia files of 5,000 and
+// 20,000 lines built from upstream programs (Harn: the conformance
+// programs of HARN_UPSTREAM; Leia: the repository's clean programs and
+// examples), 200 one-character edits inside a function body:
+// didChange -> publishDiagnostics p50 and p95 (no debounce), hover and
+// completion sent right after a didChange (on the just-changed version)
+// p50 and p95, and the process's resident set after the edits.
+//
+//	go test ./lsp -run XXX -bench EditLatency -benchtime 1x
+func BenchmarkEditLatency(b *testing.B) {
+	harnFiles, _ := filepath.Glob(filepath.Join(upstreamHarnDir(), "conformance", "tests", "*", "*.harn"))
+	leiaFiles, _ := filepath.Glob("../checker/leia/testdata/clean/*.leia")
+	examples, _ := filepath.Glob("../examples/leia/*.leia")
+	leiaFiles = append(leiaFiles, examples...)
+	for _, lang := range []struct {
+		name, ext, binding string
+		files              []string
+	}{{"harn", ".harn", "let ", harnFiles}, {"leia", ".leia", ":= ", leiaFiles}} {
+		for _, n := range []int{5000, 20000} {
+			b.Run(fmt.Sprintf("%s-%d", lang.name, n), func(b *testing.B) {
+				src := upstreamSource(b, lang.files, n)
+				line, col := bodyEditLine(b, src, lang.binding)
+				for range b.N {
+					editLatency(b, lang.name, "file:///w/big"+lang.ext, src, line, col)
+				}
+			})
+		}
+	}
+}
+
+func editLatency(b *testing.B, languageID, uri, src string, line, col int) {
+	debug.FreeOSMemory()
+	c := lsptest.Start(b, testOptions())
+	c.Initialize("file:///w", nil)
+	c.Open(uri, languageID, 0, src)
+	c.WaitDiagnostics(uri, 0)
+	const edits = 200
+	var lat, hover, complete []time.Duration
+	doc := map[string]any{"uri": uri}
+	for i := range edits {
+		v := int32(i + 1)
+		e := lsptest.Edit{StartLine: line, StartChar: col, EndLine: line, EndChar: col, Text: "7"}
+		if i%2 == 1 {
+			e = lsptest.Edit{StartLine: line, StartChar: col, EndLine: line, EndChar: col + 1}
+		}
+		start := time.Now()
+		c.Change(uri, v, e)
+		switch i % 4 {
+		case 2:
+			// A hover on the binding's name, right after the change.
+			h := time.Now()
+			c.Call("textDocument/hover", map[string]any{"textDocument": doc, "position": lsptest.Pos(line, col-4)})
+			hover = append(hover, time.Since(h))
+		case 3:
+			h := time.Now()
+			c.Call("textDocument/completion", map[string]any{"textDocument": doc, "position": lsptest.Pos(line, col)})
+			complete = append(complete, time.Since(h))
+		}
+		c.WaitDiagnostics(uri, v)
+		if i%4 < 2 {
+			lat = append(lat, time.Since(start))
+		}
+	}
+	debug.FreeOSMemory()
+	rss := residentBytes()
+	ms := func(ds []time.Duration, q int) float64 {
+		slices.Sort(ds)
+		return float64(ds[min(len(ds)-1, len(ds)*q/100)]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(ms(lat, 50), "ms-p50")
+	b.ReportMetric(ms(lat, 95), "ms-p95")
+	b.ReportMetric(ms(hover, 50), "ms-hover-p50")
+	b.ReportMetric(ms(hover, 95), "ms-hover-p95")
+	b.ReportMetric(ms(complete, 50), "ms-completion-p50")
+	b.ReportMetric(ms(complete, 95), "ms-completion-p95")
+	b.ReportMetric(float64(rss)/(1<<20), "MiB-rss")
+	if err := c.Shutdown(); err != nil {
+		b.Fatal(err)
+	}
 }

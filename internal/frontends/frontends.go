@@ -79,8 +79,23 @@ func Harn() driver.Language {
 			if req.Read != nil {
 				loader = harnchecker.LoaderFunc(req.Read)
 			}
+			tree := harnTree(req.Tree)
+			if tree != nil {
+				// The editor's features may read the same tree on other
+				// goroutines; tree-sitter asks each thread to use its own
+				// (cheap) copy.
+				tree = tree.Clone()
+				defer tree.Close()
+			}
+			if prior, ok := req.Previous.(*harnPrior); ok && tree != nil && req.Session != nil {
+				opts := harnchecker.Options{Loader: loader, Limits: lim, Context: req.Context, CatalogFile: req.CatalogFile,
+					Graph: harnchecker.NewSingleCheckGraph(req.Session.RecordModule)}
+				if out, ok := harnIncremental(req, tree, prior, opts); ok {
+					return out
+				}
+			}
 			opts := harnchecker.Options{Loader: loader, Limits: lim, Context: req.Context,
-				Parsed: harnParsed(req.Path, req.Source, req.Tree, lim), CatalogFile: req.CatalogFile}
+				Parsed: harnParsed(req.Path, req.Source, tree, lim), CatalogFile: req.CatalogFile}
 			var run *harnRun
 			if req.Session != nil && req.Tree == nil {
 				// One module graph per session: each module is parsed
@@ -92,7 +107,13 @@ func Harn() driver.Language {
 			} else if req.Session != nil {
 				opts.Graph = harnchecker.NewSingleCheckGraph(req.Session.RecordModule)
 			}
-			out := harnResult(req.Path, req.Source, harnchecker.Check(req.Path, req.Source, opts))
+			res := harnchecker.Check(req.Path, req.Source, opts)
+			out := harnResult(req.Path, req.Source, res)
+			if tree != nil {
+				if pr := harnPriorOf(req, tree, res); pr != nil {
+					out.Incremental = pr
+				}
+			}
 			if run != nil && !run.imported[req.Path] {
 				// Reported, and no file of the run imports it: the graph
 				// need not keep it.
@@ -156,11 +177,9 @@ type SitterTree interface {
 	Sitter() *sitter.Tree
 }
 
-// harnParsed lowers tree, a Harn tree-sitter tree of src, as
-// harnbinding.Parse does after parsing (harnbinding.Lowered). It returns
-// nil, and the check parses src itself, for a tree of another kind or
-// language.
-func harnParsed(path string, src []byte, tree any, lim limits.Limits) *harnchecker.Parsed {
+// harnTree returns the Harn tree-sitter tree of a request's tree, nil for
+// a tree of another kind or language.
+func harnTree(tree any) *sitter.Tree {
 	var t *sitter.Tree
 	switch x := tree.(type) {
 	case *sitter.Tree:
@@ -171,10 +190,16 @@ func harnParsed(path string, src []byte, tree any, lim limits.Limits) *harncheck
 	if t == nil || t.Language().Inner != harnbinding.Language().Inner {
 		return nil
 	}
-	// The editor's features may read the same tree on other goroutines;
-	// tree-sitter asks each thread to use its own (cheap) copy.
-	t = t.Clone()
-	defer t.Close()
+	return t
+}
+
+// harnParsed lowers t, a Harn tree-sitter tree of src, as
+// harnbinding.Parse does after parsing (harnbinding.Lowered). It returns
+// nil, and the check parses src itself, for no tree.
+func harnParsed(path string, src []byte, t *sitter.Tree, lim limits.Limits) *harnchecker.Parsed {
+	if t == nil {
+		return nil
+	}
 	file, syntax := harnbinding.Lowered(path, src, t, harnbinding.Options{MaxNesting: lim.Nesting, MaxSyntaxErrors: lim.SyntaxErrors})
 	return &harnchecker.Parsed{File: file, Syntax: syntax}
 }

@@ -66,6 +66,42 @@ type Document struct {
 	// limit, on first use.
 	deepOnce sync.Once
 	deep     *diagnostics.Diagnostic
+	// lineage is shared by the versions of the document since it was
+	// opened.
+	lineage *lineage
+}
+
+// lineage is what the versions of one open document share: the front
+// end's state from the latest complete check of any of them, with which
+// the check of another version redoes only what the edits between them
+// can affect (driver.Request.Previous).
+type lineage struct {
+	mu          sync.Mutex
+	version     int32
+	incremental any
+}
+
+// previous returns the incremental state of the latest complete check.
+func (l *lineage) previous() any {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.incremental
+}
+
+// record keeps the incremental state of a complete check of version,
+// unless a later version's is kept already.
+func (l *lineage) record(version int32, state any) {
+	if l == nil || state == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.incremental == nil || version >= l.version {
+		l.version, l.incremental = version, state
+	}
 }
 
 // nestingCrosser is a tree that can tell whether it nests past a limit
@@ -195,7 +231,7 @@ func (d *Document) CheckContext(ctx context.Context, read func(path string) ([]b
 				d.checkErr = fmt.Errorf("checker panicked on %s: %v\n%s", path.Base(d.URI), r, debug.Stack())
 			}
 		}()
-		d.result = check(ctx, session, d.Ext, d.CheckPath(), d.Text, d.tree, read, d.limits)
+		d.result = check(ctx, session, d.Ext, d.CheckPath(), d.Text, d.tree, read, d.limits, d.lineage.previous())
 	}()
 	if err := ctx.Err(); err != nil {
 		// Cancelled half-way: the result is incomplete; the next caller
@@ -205,6 +241,12 @@ func (d *Document) CheckContext(ctx context.Context, read func(path string) ([]b
 		return driver.Result{}, err
 	}
 	d.modules = session.Modules()
+	if d.checkErr == nil {
+		d.lineage.record(d.Version, d.result.Incremental)
+	}
+	// The state lives in the lineage only: a version's result does not
+	// keep the previous version's alive.
+	d.result.Incremental = nil
 	return d.result, d.checkErr
 }
 

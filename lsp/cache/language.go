@@ -43,13 +43,17 @@ func ResolveExtension(uri, languageID string) string {
 // the document's syntax tree or nil, is handed over so that a language
 // that can check from it does not parse src again; its result is the
 // same.
-func check(ctx context.Context, session *driver.Session, ext, path string, src []byte, tree any, read func(string) ([]byte, error), lim limits.Limits) driver.Result {
+//
+// previous is the incremental state of the latest complete check of
+// another version of the document (driver.Request.Previous), or nil.
+func check(ctx context.Context, session *driver.Session, ext, path string, src []byte, tree any, read func(string) ([]byte, error), lim limits.Limits, previous any) driver.Result {
 	if filepath.Ext(path) != ext {
 		// The languageId chose the language, not the path: the check
 		// reads the disk.
 		read = nil
+		previous = nil
 	}
-	req := driver.Request{Path: path, Ext: ext, Source: src, Read: read, Context: ctx, Session: session, Limits: lim}
+	req := driver.Request{Path: path, Ext: ext, Source: src, Read: read, Context: ctx, Session: session, Limits: lim, Previous: previous}
 	if tree != nil {
 		req.Tree = tree
 	}

@@ -56,6 +56,7 @@ func (s *Store) Open(uri, languageID string, version int32, text string) *Docume
 	} else {
 		d = newDocument(uri, languageID, version, []byte(text), nil)
 	}
+	d.lineage = &lineage{}
 	d.limit(s.Limits)
 	d.parse(nil)
 	s.mu.Lock()
@@ -99,6 +100,7 @@ func (s *Store) Change(uri string, version int32, changes []Change) (*Document, 
 			d = newDocument(uri, old.LanguageID, version, text, edits)
 		}
 	}
+	d.lineage = old.lineage
 	d.limit(s.Limits)
 	d.parse(old)
 	s.mu.Lock()

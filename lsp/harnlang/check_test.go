@@ -2,17 +2,21 @@ package harnlang
 
 import (
 	"bytes"
+	"context"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
+	harnchecker "github.com/harnlang/harn-check/checker/harn"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/lsp/cache"
+	"github.com/harnlang/harn-check/lsp/features"
 )
 
 // TestCheckFromDocumentTreeMatchesFreshCheck: the server checks a Harn
@@ -79,6 +83,69 @@ func TestCheckFromDocumentTreeMatchesFreshCheck(t *testing.T) {
 		got.Facts, want.Facts = nil, nil
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("version %d: check from the document's tree\n%+v\nwant (fresh)\n%+v\nof\n%s", v, got.Diagnostics, want.Diagnostics, text)
+		}
+	}
+}
+
+// TestHoverAfterIncrementalCheck: after an edit inside one function body
+// is checked incrementally, a hover in another function's body, which
+// that check left out, still shows the inferred type (from the earlier
+// check's facts, at their offsets), and so does one in the edited body.
+func TestHoverAfterIncrementalCheck(t *testing.T) {
+	frontends.Register()
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache.RegisterSyntax(Extension, f.Syntax())
+	abs, err := filepath.Abs(filepath.Join("..", "testdata", "harn", "incremental_clean.harn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.ReadFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(p string) ([]byte, error) { return os.ReadFile(p) }
+	s := cache.NewStore()
+	uri := cache.PathToURI(abs)
+	d := s.Open(uri, "harn", 0, string(orig))
+	if _, err := d.CheckWith(read); err != nil {
+		t.Fatal(err)
+	}
+	// Inside add's body: `let s = x + y` becomes `let s = x + y + 1`.
+	at := bytes.Index(orig, []byte("x + y")) + len("x + y")
+	lines := diagnostics.NewLineIndex(orig)
+	pos := lines.UTF16Column(at)
+	before := frontends.IncrementalChecks()
+	if d, err = s.Change(uri, 1, []cache.Change{{Range: &cache.Range{Start: pos, End: pos}, Text: " + 1"}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := d.CheckWith(read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited, ok := res.Facts.(*harnchecker.EditedFacts)
+	if !ok {
+		t.Fatalf("the incremental check's facts are %T, want *harn.EditedFacts", res.Facts)
+	}
+	use := bytes.Index(d.Text, []byte("n * 2"))
+	if facts, delta := edited.At(use, use+1); facts == edited.Facts || delta != -len(" + 1") {
+		t.Errorf("twice's body: facts of this check (%v) with delta %d, want an earlier check's, %d bytes back", facts == edited.Facts, delta, len(" + 1"))
+	}
+	if frontends.IncrementalChecks() == before {
+		t.Fatal("the edit inside add's body was not checked incrementally")
+	}
+	snap := features.Snapshot{Doc: features.Document{Path: abs, URI: uri, Version: 1, Text: d.Text, Tree: d.Tree(),
+		Analysis: func() (driver.Result, error) { return d.CheckWith(read) }}, Workspace: fakeWorkspace{}}
+	for _, needle := range []string{"n * 2", "d = n", "s = x", "t = \""} {
+		off := bytes.Index(d.Text, []byte(needle))
+		h, err := f.Hover(context.Background(), snap, off)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil || !strings.Contains(h.Markdown, "type `") {
+			t.Errorf("hover on %q after the incremental check: %+v, want the inferred type", needle, h)
 		}
 	}
 }

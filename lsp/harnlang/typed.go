@@ -219,8 +219,8 @@ func typeHover(s features.Snapshot, tree *sitter.Tree, offset int) *features.Hov
 	if prop := p.ChildByFieldName("property"); prop == nil || prop.StartByte() != n.StartByte() {
 		return nil
 	}
-	facts := typeFacts(s, src, tree, false)
-	t, ok := exprType(facts, int(p.StartByte()), int(p.EndByte()))
+	facts, delta := spanFacts(s, tree, int(p.StartByte()), int(p.EndByte()))
+	t, ok := exprType(facts, int(p.StartByte())+delta, int(p.EndByte())+delta)
 	if !ok {
 		return nil
 	}
@@ -230,11 +230,27 @@ func typeHover(s features.Snapshot, tree *sitter.Tree, offset int) *features.Hov
 // nameType returns the inferred type of the name use or declaration at
 // [start, end), or false.
 func nameType(s features.Snapshot, tree *sitter.Tree, start, end int) (types.Type, bool) {
-	facts := typeFacts(s, s.Doc.Text, tree, false)
-	if t, ok := exprType(facts, start, end); ok {
+	facts, delta := spanFacts(s, tree, start, end)
+	if t, ok := exprType(facts, start+delta, end+delta); ok {
 		return t, true
 	}
-	return bindingType(facts, start, end)
+	return bindingType(facts, start+delta, end+delta)
+}
+
+// spanFacts returns the facts of the document's check that cover
+// [start, end), and the delta converting the document's offsets to
+// theirs: after an incremental check, the bodies it did not re-check have
+// the facts of an earlier check, at other offsets
+// (harnchecker.EditedFacts).
+func spanFacts(s features.Snapshot, tree *sitter.Tree, start, end int) (*analysis.Facts, int) {
+	if s.Doc.Analysis != nil {
+		if r, err := s.Doc.Analysis(); err == nil {
+			if e, ok := r.Facts.(*harnchecker.EditedFacts); ok && e != nil {
+				return e.At(start, end)
+			}
+		}
+	}
+	return typeFacts(s, s.Doc.Text, tree, false), 0
 }
 
 // evaluateCallee reports whether n, a member_expression, is the callee of

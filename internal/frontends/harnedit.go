@@ -1,0 +1,551 @@
+package frontends
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	harnchecker "github.com/harnlang/harn-check/checker/harn"
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/manifest/checkcache"
+)
+
+// Incremental Harn checking in the editor.
+//
+// After an edit inside the body of one top-level function or pipeline, the
+// check of the new version re-checks that body with the declarations,
+// top-level statements and the bodies its diagnostics can depend on, and
+// keeps the previous version's diagnostics everywhere else. What a
+// declaration's diagnostics depend on, and why the rest cannot change:
+//
+//   - The module's names and their types come from the declarations'
+//     signatures, which are all kept (only bodies are left out), and from
+//     the imports, which must hash as before.
+//   - A function's body reaches other declarations only through its
+//     signature, unless its result type is inferred (kept: not isolated),
+//     it is an evaluation helper (`-> ...Outcome`, kept), or its
+//     parameters can receive the LLM capability or a policy (erased,
+//     record or generic types: kept). An isolated function has a declared
+//     result type and parameters of primitive types only (int, float,
+//     string, bool); a pipeline is never called with a typed signature.
+//   - A body that names the harness, the LLM capability, an evaluation
+//     method, tool_define, or declares types, interfaces, impls or nested
+//     functions is not isolated (sites, registries and type scopes).
+//   - The one flow a plain body still carries, the LLM capability passed
+//     on as a value, only changes the wording of hidden-call diagnostics:
+//     a file with any hidden call is checked whole.
+//   - A syntax error anywhere changes how certain unresolved names are
+//     (Facts.Degraded): the old and the new version must both parse
+//     without error.
+//   - Only the site messages quote line numbers: when the edit adds or
+//     removes lines, a kept message that says "line" forces a whole check.
+//
+// The edited declaration is checked in a copy of the new text whose
+// isolated bodies (other than the edited one) are blanked to spaces, with
+// the newlines kept, so every offset, line and column is the same as in
+// the new text. Whenever a condition is not met, or the pieces do not fit
+// (a diagnostic straddling the edited declaration, one in another file,
+// a catalog diagnostic), the whole file is checked. The lsp package's
+// TestIncrementalCheckEqualsFresh and FuzzIncrementalCheckEqualsFresh
+// compare the result with a fresh check after every random edit.
+
+// incrementalChecks counts the checks answered incrementally.
+var incrementalChecks atomic.Int64
+
+// IncrementalChecks returns how many checks this process answered
+// incrementally, from an earlier version's check: tests and benchmarks
+// read it to see that the incremental path is taken.
+func IncrementalChecks() int64 { return incrementalChecks.Load() }
+
+// maxFactsOwners bounds the earlier checks whose facts an incremental
+// result keeps alive (EditedFacts regions): past it, the file is checked
+// whole.
+const maxFactsOwners = 4
+
+// harnPrior is what a Harn check keeps for checking a later version of
+// the same document incrementally (driver.Result.Incremental).
+type harnPrior struct {
+	path        string
+	catalogFile string
+	limits      limits.Limits
+	src         []byte
+	items       []harnItem
+	// diags are the file's own diagnostics as the checker sorted them,
+	// without the manifest's notes.
+	diags    []diagnostics.Diagnostic
+	ownError bool
+	failed   bool
+	hidden   bool
+	sources  map[string][]byte
+	// closure hashes the modules of the import closure besides the file,
+	// reads the other files the check read (harn.toml candidates).
+	closure map[string]string
+	reads   []checkcache.Dep
+	// facts are the version's facts (top) and the regions taken from
+	// earlier checks, one per item index (nil: top covers it).
+	top     *analysis.Facts
+	regions []*itemFacts
+}
+
+// itemFacts are the facts of one blanked body: those of an earlier check,
+// whose text there starts delta bytes after this version's.
+type itemFacts struct {
+	facts *analysis.Facts
+	delta int
+}
+
+// harnItem is one top-level declaration of a version.
+type harnItem struct {
+	start, end int
+	// bodyStart and bodyEnd delimit the interior of the body's braces; -1
+	// when the item has none.
+	bodyStart, bodyEnd int
+	// isolated: a function or pipeline whose body cannot change any other
+	// declaration's diagnostics, nor be changed by another body.
+	isolated bool
+}
+
+// primitiveTypes are the parameter types through which neither the LLM
+// capability nor a policy can pass.
+var primitiveTypes = map[string]bool{"int": true, "float": true, "string": true, "bool": true}
+
+// harnItems lists the top-level declarations of a tree of src.
+func harnItems(root *sitter.Node, src []byte) []harnItem {
+	n := int(root.NamedChildCount())
+	items := make([]harnItem, 0, n)
+	for i := range n {
+		c := root.NamedChild(uint(i))
+		it := harnItem{start: int(c.StartByte()), end: int(c.EndByte()), bodyStart: -1, bodyEnd: -1}
+		d := c
+		if c.Kind() == "attributed_declaration" {
+			if d = c.ChildByFieldName("declaration"); d == nil {
+				d = c
+			}
+		}
+		switch d.Kind() {
+		case "function_declaration", "pipeline_declaration":
+			body := d.ChildByFieldName("body")
+			if body == nil || body.Kind() != "block" {
+				break
+			}
+			bs, be := int(body.StartByte()), int(body.EndByte())
+			if be-bs < 2 || src[bs] != '{' || src[be-1] != '}' {
+				break
+			}
+			it.bodyStart, it.bodyEnd = bs+1, be-1
+			it.isolated = isolatedSignature(d, src) && plainBody(src[it.bodyStart:it.bodyEnd])
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// isolatedSignature reports whether the declaration d (a function or a
+// pipeline) passes nothing between its body and its callers but what its
+// signature declares.
+func isolatedSignature(d *sitter.Node, src []byte) bool {
+	if d.Kind() == "pipeline_declaration" {
+		return true
+	}
+	ret := d.ChildByFieldName("return_type")
+	if ret == nil || strings.Contains(ret.Utf8Text(src), "Outcome") || d.ChildByFieldName("type_parameters") != nil {
+		return false
+	}
+	params := d.ChildByFieldName("parameters")
+	if params == nil {
+		return false
+	}
+	for i := range int(params.NamedChildCount()) {
+		p := params.NamedChild(uint(i))
+		if p.Kind() != "parameter" {
+			return false
+		}
+		t := p.ChildByFieldName("type")
+		if t == nil || !primitiveTypes[t.Utf8Text(src)] {
+			return false
+		}
+	}
+	return true
+}
+
+// bodyWords are the words that make a body not isolated: the harness and
+// its LLM capability, tool registration, and declarations of types,
+// interfaces, impls and functions.
+var bodyWords = map[string]bool{"harness": true, "llm": true, "tool_define": true, "type": true, "struct": true,
+	"enum": true, "interface": true, "impl": true, "fn": true, "pipeline": true, "import": true}
+
+// plainBody reports whether a body's text has none of bodyWords nor a
+// word starting with "evaluate" (strings and comments included: a word
+// there only costs a whole check).
+func plainBody(b []byte) bool {
+	for i := 0; i < len(b); {
+		if !wordByte(b[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && wordByte(b[j]) {
+			j++
+		}
+		w := string(b[i:j])
+		if bodyWords[w] || strings.HasPrefix(w, "evaluate") {
+			return false
+		}
+		i = j
+	}
+	return true
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// harnIncremental checks req's source from prior's check of an earlier
+// version when the edit between them is confined to one isolated body,
+// and returns false when it cannot (the caller checks the whole file).
+func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, opts harnchecker.Options) (driver.Result, bool) {
+	src := req.Source
+	lim := req.Limits.Resolved()
+	if prior == nil || prior.path != req.Path || prior.catalogFile != req.CatalogFile || prior.limits != lim ||
+		prior.hidden || tree == nil || tree.RootNode().HasError() {
+		return driver.Result{}, false
+	}
+	old := prior.src
+	// The changed region: [p, oldEnd) of the old text became [p, newEnd).
+	p := 0
+	for p < len(old) && p < len(src) && old[p] == src[p] {
+		p++
+	}
+	s := 0
+	for s < len(old)-p && s < len(src)-p && old[len(old)-1-s] == src[len(src)-1-s] {
+		s++
+	}
+	oldEnd, newEnd := len(old)-s, len(src)-s
+	delta := len(src) - len(old)
+	items := harnItems(tree.RootNode(), src)
+	if len(items) != len(prior.items) {
+		return driver.Result{}, false
+	}
+	f := -1
+	for i, it := range prior.items {
+		if it.bodyStart >= 0 && p >= it.bodyStart && oldEnd <= it.bodyEnd {
+			f = i
+			break
+		}
+	}
+	if f < 0 || !prior.items[f].isolated || !items[f].isolated {
+		return driver.Result{}, false
+	}
+	for i, it := range items {
+		o := prior.items[i]
+		d := 0
+		if i > f {
+			d = delta
+		}
+		if i == f {
+			if it.start != o.start || it.bodyStart != o.bodyStart || it.bodyEnd != o.bodyEnd+delta || it.end != o.end+delta {
+				return driver.Result{}, false
+			}
+			continue
+		}
+		if it.start != o.start+d || it.end != o.end+d || it.bodyStart >= 0 != (o.bodyStart >= 0) ||
+			it.bodyStart >= 0 && (it.bodyStart != o.bodyStart+d || it.bodyEnd != o.bodyEnd+d) || it.isolated != o.isolated {
+			return driver.Result{}, false
+		}
+	}
+	fOld, fNew := prior.items[f], items[f]
+	linesMoved := bytes.Count(old[p:oldEnd], []byte("\n")) != bytes.Count(src[p:newEnd], []byte("\n"))
+	// The previous diagnostics outside the edited declaration, shifted.
+	kept := make([]diagnostics.Diagnostic, 0, len(prior.diags))
+	var before, after []diagnostics.Diagnostic
+	for _, dg := range prior.diags {
+		if dg.Path != req.Path || strings.HasPrefix(dg.Code, "HARN-CFG") {
+			return driver.Result{}, false
+		}
+		where := classify(dg.Span, fOld.start, fOld.end)
+		switch where {
+		case spanInside:
+			continue
+		case spanStraddles:
+			return driver.Result{}, false
+		}
+		if linesMoved && strings.Contains(dg.Message, "line") {
+			return driver.Result{}, false
+		}
+		moved, ok := shiftDiagnostic(dg, req.Path, fOld.start, fOld.end, delta)
+		if !ok {
+			return driver.Result{}, false
+		}
+		if where == spanAfter {
+			after = append(after, moved)
+		} else {
+			before = append(before, moved)
+		}
+	}
+	// The new text with every other isolated body blanked.
+	reduced := make([]byte, len(src))
+	copy(reduced, src)
+	for i, it := range items {
+		if i == f || !it.isolated {
+			continue
+		}
+		for j := it.bodyStart; j < it.bodyEnd; j++ {
+			if c := reduced[j]; c != '\n' && c != '\r' {
+				reduced[j] = ' '
+			}
+		}
+	}
+	opts.Parsed = nil
+	res := harnchecker.Check(req.Path, reduced, opts)
+	if res.Facts == nil || len(res.Facts.HiddenCalls) > 0 {
+		return driver.Result{}, false
+	}
+	if req.Session != nil {
+		// The imports and the other files read must be what the previous
+		// check read.
+		self := absPath(req.Path)
+		n := 0
+		for _, m := range req.Session.Modules() {
+			if m.Path == self {
+				continue
+			}
+			if sha, ok := prior.closure[m.Path]; !ok || sha != m.SHA256 {
+				return driver.Result{}, false
+			}
+			n++
+		}
+		if n != len(prior.closure) {
+			return driver.Result{}, false
+		}
+	}
+	if reads := depsOf(res.Reads); !equalDeps(reads, prior.reads) {
+		return driver.Result{}, false
+	}
+	reducedOwnError := false
+	for _, dg := range res.Diagnostics {
+		if dg.Path != req.Path || strings.HasPrefix(dg.Code, "HARN-CFG") || strings.HasPrefix(dg.Code, "HARN-PAR") {
+			return driver.Result{}, false
+		}
+		if dg.Severity == diagnostics.Error {
+			reducedOwnError = true
+		}
+		switch classify(dg.Span, fNew.start, fNew.end) {
+		case spanInside:
+			kept = append(kept, dg)
+		case spanStraddles:
+			return driver.Result{}, false
+		}
+	}
+	merged := append(append(before, kept...), after...)
+	ownError := false
+	for _, dg := range merged {
+		if dg.Severity == diagnostics.Error {
+			ownError = true
+			break
+		}
+	}
+	var failed bool
+	switch {
+	case ownError:
+		failed = true
+	case !prior.ownError:
+		failed = prior.failed
+	case !reducedOwnError:
+		failed = res.Failed
+	default:
+		return driver.Result{}, false
+	}
+	sources := map[string][]byte{}
+	for _, dg := range merged {
+		for _, r := range dg.Related {
+			if r.Path == "" || r.Path == req.Path {
+				continue
+			}
+			if b, ok := res.Sources[r.Path]; ok {
+				sources[r.Path] = b
+			} else if b, ok := prior.sources[r.Path]; ok {
+				sources[r.Path] = b
+			} else {
+				return driver.Result{}, false
+			}
+		}
+	}
+	// The facts: this check's, and for the blanked bodies the earlier
+	// checks' that had them.
+	regions := make([]*itemFacts, len(items))
+	owners := map[*analysis.Facts]bool{res.Facts: true}
+	for i, it := range items {
+		if i == f || !it.isolated {
+			continue
+		}
+		o := prior.items[i]
+		r := prior.regions[i]
+		if r == nil {
+			r = &itemFacts{facts: prior.top}
+		}
+		regions[i] = &itemFacts{facts: r.facts, delta: r.delta + o.start - it.start}
+		owners[r.facts] = true
+	}
+	if len(owners) > maxFactsOwners {
+		return driver.Result{}, false
+	}
+	synth := *res
+	synth.Diagnostics, synth.Failed, synth.Sources = merged, failed, sources
+	out := harnResult(req.Path, src, &synth)
+	edited := &harnchecker.EditedFacts{Facts: res.Facts}
+	for i, r := range regions {
+		if r != nil {
+			edited.Regions = append(edited.Regions, harnchecker.FactsRegion{Start: items[i].bodyStart, End: items[i].bodyEnd, Facts: r.facts, Delta: r.delta})
+		}
+	}
+	out.Facts = edited
+	next := &harnPrior{path: req.Path, catalogFile: req.CatalogFile, limits: lim, src: src, items: items,
+		diags: merged, ownError: ownError, failed: failed, sources: sources,
+		closure: prior.closure, reads: prior.reads, top: res.Facts, regions: regions}
+	out.Incremental = next
+	incrementalChecks.Add(1)
+	return out, true
+}
+
+// Where a span lies against the edited declaration.
+const (
+	spanBefore = iota
+	spanInside
+	spanAfter
+	spanStraddles
+)
+
+// classify places a span against the declaration [start, end). A point
+// at either end of it straddles: it could belong to the declaration or to
+// its neighbour.
+func classify(sp diagnostics.Span, start, end int) int {
+	if sp.Start == sp.End && (sp.Start == start || sp.Start == end) {
+		return spanStraddles
+	}
+	switch {
+	case sp.End <= start:
+		return spanBefore
+	case sp.Start >= end:
+		return spanAfter
+	case sp.Start >= start && sp.End <= end:
+		return spanInside
+	}
+	return spanStraddles
+}
+
+// shiftDiagnostic moves a diagnostic of path that lies outside the edited
+// declaration [start, end) by delta when it is after it; false when one of
+// its related locations or fixes is inside the declaration or straddles
+// it.
+func shiftDiagnostic(d diagnostics.Diagnostic, path string, start, end, delta int) (diagnostics.Diagnostic, bool) {
+	move := func(sp diagnostics.Span) (diagnostics.Span, bool) {
+		switch classify(sp, start, end) {
+		case spanBefore:
+			return sp, true
+		case spanAfter:
+			return diagnostics.Span{Start: sp.Start + delta, End: sp.End + delta}, true
+		}
+		return sp, false
+	}
+	var ok bool
+	if d.Span, ok = move(d.Span); !ok {
+		return d, false
+	}
+	if len(d.Related) > 0 {
+		rel := make([]diagnostics.Related, len(d.Related))
+		copy(rel, d.Related)
+		for i := range rel {
+			if rel[i].Path != "" && rel[i].Path != path {
+				continue
+			}
+			if rel[i].Span, ok = move(rel[i].Span); !ok {
+				return d, false
+			}
+		}
+		d.Related = rel
+	}
+	if len(d.Fixes) > 0 {
+		fixes := make([]diagnostics.Fix, len(d.Fixes))
+		copy(fixes, d.Fixes)
+		for i := range fixes {
+			edits := make([]diagnostics.TextEdit, len(fixes[i].Edits))
+			copy(edits, fixes[i].Edits)
+			for j := range edits {
+				if edits[j].Path != "" && edits[j].Path != path {
+					continue
+				}
+				if edits[j].Span, ok = move(edits[j].Span); !ok {
+					return d, false
+				}
+			}
+			fixes[i].Edits = edits
+		}
+		d.Fixes = fixes
+	}
+	return d, true
+}
+
+// harnPriorOf records what a whole check of the file learnt, for checking
+// a later version incrementally.
+func harnPriorOf(req driver.Request, tree *sitter.Tree, res *harnchecker.Result) *harnPrior {
+	if tree == nil || res.Facts == nil || req.Session == nil {
+		return nil
+	}
+	pr := &harnPrior{path: req.Path, catalogFile: req.CatalogFile, limits: req.Limits.Resolved(), src: req.Source,
+		items: harnItems(tree.RootNode(), req.Source), diags: res.Diagnostics, failed: res.Failed,
+		hidden: len(res.Facts.HiddenCalls) > 0, sources: res.Sources, closure: map[string]string{},
+		reads: depsOf(res.Reads), top: res.Facts}
+	pr.regions = make([]*itemFacts, len(pr.items))
+	for _, d := range res.Diagnostics {
+		if d.Severity == diagnostics.Error {
+			pr.ownError = true
+			break
+		}
+	}
+	self := absPath(req.Path)
+	for _, m := range req.Session.Modules() {
+		if m.Path != self {
+			pr.closure[m.Path] = m.SHA256
+		}
+	}
+	return pr
+}
+
+func depsOf(reads []harnchecker.Read) []checkcache.Dep {
+	out := make([]checkcache.Dep, 0, len(reads))
+	for _, r := range reads {
+		dep := checkcache.Dep{Path: r.Path}
+		if !r.Missing {
+			dep.SHA256 = checkcache.HashBytes(r.Content)
+		}
+		out = append(out, dep)
+	}
+	return out
+}
+
+func equalDeps(a, b []checkcache.Dep) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// absPath is the path as driver.Session.RecordModule keys modules.
+func absPath(p string) string {
+	p = filepath.FromSlash(p)
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return filepath.Clean(p)
+}

@@ -1,0 +1,231 @@
+package lsp_test
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/frontends"
+	"github.com/harnlang/harn-check/lsp/cache"
+)
+
+// incrementalPrograms are the documents the incremental = fresh tests
+// edit: one program of each language with imports, evaluation sites,
+// functions and top-level statements.
+var incrementalPrograms = []struct {
+	path, languageID string
+	// incremental: some random edits must be checked incrementally.
+	incremental bool
+}{
+	{"testdata/harn/incremental.harn", "harn", true},
+	{"testdata/harn/incremental_clean.harn", "harn", true},
+	{"../examples/leia/research_report.leia", "leia", false},
+	{"../examples/harn/compaction.harn", "harn", false},
+}
+
+// incrementalPieces are the texts random edits insert: whole bindings and
+// declarations, lone brackets and quotes that break the syntax, and
+// changes to a signature.
+var incrementalPieces = []string{" ", "\n", "x", "1", "}", "{", "(", ")", "\"", ",", "// c\n", "7", "\n  ", "n", "log(1)\n",
+	"+ 1", "let w = n\n", "q",
+	"let y = 2\n", "local y = 2\n", "y := 2\n", "fn g(a: int) -> int { return a }\n", "function g(a) return a end\n",
+	"return 1\n", ": string", "-> int", "match o {", "end\n", "if x then\n"}
+
+// statements are what statementEdit inserts: valid statements, some with
+// diagnostics (an unresolved name, a type mismatch, unreachable code).
+var statements = map[string][]string{
+	"harn": {"  let w = 1\n", "  log(n)\n", "  let w = q\n", "  let w: string = 1\n", "  return 1\n",
+		"  w = w + 1\n", "  print(\"line\")\n", "\n", "  // note\n", "  let n = 2\n"},
+	"leia": {"  local w = 1\n", "  print(n)\n", "  w := q\n", "  return 1\n", "  w = w + 1\n", "\n", "  -- note\n"},
+}
+
+// statementEdit returns an edit of a random indented line: a statement
+// inserted before it, the line replaced by one, or the line deleted.
+func statementEdit(r *rand.Rand, languageID string, text []byte) (int, int, string) {
+	var starts []int
+	for i := 0; i < len(text); i++ {
+		if (i == 0 || text[i-1] == '\n') && bytes.HasPrefix(text[i:], []byte("  ")) {
+			line, _, _ := bytes.Cut(text[i:], []byte("\n"))
+			line = bytes.TrimSpace(line)
+			if len(line) > 0 && (line[0] == '}' || line[len(line)-1] == '{') {
+				continue // a block's brace: deleting it breaks the syntax
+			}
+			starts = append(starts, i)
+		}
+	}
+	if len(starts) == 0 {
+		return 0, 0, ""
+	}
+	a := starts[r.IntN(len(starts))]
+	end := a + bytes.IndexByte(text[a:], '\n') + 1
+	if end <= a {
+		end = len(text)
+	}
+	st := statements[languageID][r.IntN(len(statements[languageID]))]
+	switch r.IntN(3) {
+	case 0:
+		return a, a, st
+	case 1:
+		return a, end, st
+	}
+	return a, end, ""
+}
+
+// editDocument applies one edit replacing text[a:b] with ins through the
+// store, as a didChange would, and checks the store's text against the
+// model.
+func editDocument(t testing.TB, s *cache.Store, uri string, v int32, text []byte, a, b int, ins string) (*cache.Document, []byte) {
+	for a < len(text) && !utf8.RuneStart(text[a]) {
+		a++
+	}
+	for b < len(text) && !utf8.RuneStart(text[b]) {
+		b++
+	}
+	b = max(a, b)
+	lines := diagnostics.NewLineIndex(text)
+	rng := &cache.Range{Start: lines.UTF16Column(a), End: lines.UTF16Column(b)}
+	d, err := s.Change(uri, v, []cache.Change{{Range: rng, Text: ins}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text = append(append(append([]byte{}, text[:a]...), ins...), text[b:]...)
+	if !bytes.Equal(d.Text, text) {
+		t.Fatalf("version %d: the store's text differs from the model", v)
+	}
+	return d, text
+}
+
+// compareFresh checks d as the server does (reusing what it can of the
+// previous versions' checks) and compares the result with a fresh check of
+// the same text, the one harn-check runs, field for field.
+func compareFresh(t testing.TB, d *cache.Document, path string, text []byte) {
+	read := func(p string) ([]byte, error) { return os.ReadFile(p) }
+	got, err := d.CheckWith(read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := driver.Check(driver.Request{Path: path, Source: text, Read: read})
+	// Facts are keyed by syntax node: two checks never hold equal ones.
+	// What is compared is what the check reports.
+	got.Facts, want.Facts = nil, nil
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("version %d: incremental check\n%v\nwant (fresh)\n%v\nof\n%s", d.Version, got.Diagnostics, want.Diagnostics, text)
+	}
+}
+
+// TestIncrementalCheckEqualsFresh applies random edit sequences to a
+// Harn and a Leia document through the document store, and after every
+// edit compares the server's check (which reuses the previous versions'
+// work) with a fresh check of the same text.
+func TestIncrementalCheckEqualsFresh(t *testing.T) {
+	for _, p := range incrementalPrograms {
+		t.Run(filepath.Base(p.path), func(t *testing.T) {
+			abs, err := filepath.Abs(p.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			orig, err := os.ReadFile(abs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			uri := cache.PathToURI(abs)
+			s := cache.NewStore()
+			d := s.Open(uri, p.languageID, 0, string(orig))
+			compareFresh(t, d, abs, orig)
+			r := rand.New(rand.NewPCG(5, 6))
+			text := orig
+			before := frontends.IncrementalChecks()
+			edits := int32(150)
+			if !p.incremental {
+				edits = 60
+			}
+			for v := int32(1); v <= edits; v++ {
+				a := r.IntN(len(text) + 1)
+				b := min(len(text), a+r.IntN(8))
+				ins := incrementalPieces[r.IntN(len(incrementalPieces))]
+				switch {
+				case v%25 == 0:
+					// Back to the original text, so that the edits do not
+					// drift into one big syntax error.
+					a, b, ins = 0, len(text), string(orig)
+				case p.incremental && v%25 != 24 || v%2 == 0:
+					// An edit that keeps the syntax valid more often: a
+					// statement inserted at the start of, or replacing, a
+					// line inside a body.
+					a, b, ins = statementEdit(r, p.languageID, text)
+				case v%3 == 0:
+					// A pure deletion.
+					ins = ""
+				}
+				d, text = editDocument(t, s, uri, v, text, a, b, ins)
+				compareFresh(t, d, abs, text)
+			}
+			t.Logf("%d of %d versions checked incrementally", frontends.IncrementalChecks()-before, edits)
+			if p.incremental && frontends.IncrementalChecks() == before {
+				t.Errorf("no version of %s was checked incrementally", p.path)
+			}
+		})
+	}
+}
+
+// FuzzIncrementalCheckEqualsFresh decodes a sequence of edits from the
+// input and applies them to a Harn or a Leia program through the document
+// store, comparing the server's check with a fresh check after every
+// edit. Each edit is four bytes: a kind (even: a statement inserted
+// before, or replacing, an indented line, or that line deleted; odd: a
+// raw edit), a position, a length or line, and the text (a piece, or the
+// next bytes of the input).
+func FuzzIncrementalCheckEqualsFresh(f *testing.F) {
+	f.Add([]byte("\x00\x10\x02\x00\x02\x40\x05\x01\x00\x80\x00\x03"), false)
+	f.Add([]byte("\x01\x30\x00\x0f\x00\x31\x05\x04\x03\x80\x01\x03"), true)
+	f.Add([]byte("\x01\xff\x04\xff\x02\x20\x01\x02"), false)
+	f.Fuzz(func(t *testing.T, script []byte, leia bool) {
+		p := incrementalPrograms[0]
+		for _, q := range incrementalPrograms {
+			if leia && q.languageID == "leia" {
+				p = q
+			}
+		}
+		abs, err := filepath.Abs(p.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		orig, err := os.ReadFile(abs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		uri := cache.PathToURI(abs)
+		s := cache.NewStore()
+		s.Open(uri, p.languageID, 0, string(orig))
+		text := orig
+		for v := int32(1); len(script) >= 4 && v <= 20; v++ {
+			kind, at, n, k := script[0], int(script[1]), int(script[2]), int(script[3])
+			script = script[4:]
+			var a, b int
+			var ins string
+			if kind%2 == 0 {
+				r := rand.New(rand.NewPCG(uint64(at), uint64(n)))
+				a, b, ins = statementEdit(r, p.languageID, text)
+			} else {
+				a = at * len(text) / 256
+				b = min(len(text), a+n%16)
+				if k < len(incrementalPieces) {
+					ins = incrementalPieces[k]
+				} else {
+					m := min(k%8, len(script))
+					ins = string(script[:m])
+					script = script[m:]
+				}
+			}
+			var d *cache.Document
+			d, text = editDocument(t, s, uri, v, text, a, b, ins)
+			compareFresh(t, d, abs, text)
+		}
+	})
+}
