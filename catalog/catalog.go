@@ -29,6 +29,7 @@
 // A key a route does not know is an error naming it (a misspelt
 // api_key_env must not silently leave a route without credentials).
 //
+// The [evaluation] table grants an evaluation cache folder (settings.go).
 // Other tables of harn.toml are ignored. A route with the same provider and
 // model as a default replaces it.
 //
@@ -77,6 +78,8 @@ type Catalog struct {
 	routes []Route
 	// Origin says where non-default routes came from (a harn.toml path).
 	Origin string
+	// evaluationCache is the [evaluation] cache folder (settings.go).
+	evaluationCache string
 }
 
 // Default returns the built-in catalog. Every route declares its windows
@@ -128,7 +131,11 @@ func (c *Catalog) Parse(origin string, data []byte) (*Catalog, error) {
 	if err := toml.Unmarshal(data, &raw); err != nil {
 		return c, fmt.Errorf("%s: %v", origin, err)
 	}
-	out := &Catalog{routes: slices.Clone(c.routes), Origin: origin}
+	cacheDir, err := parseSettings(origin, data)
+	if err != nil {
+		return c, err
+	}
+	out := &Catalog{routes: slices.Clone(c.routes), Origin: origin, evaluationCache: cacheDir}
 	for i, r := range doc.Routes {
 		if i < len(raw.Routes) {
 			if key := unknownRouteKey(raw.Routes[i]); key != "" {

@@ -36,7 +36,9 @@
 // Entries are written to a temporary file and renamed into place, so two
 // processes checking at once never see a torn entry; an entry that does
 // not decode, fails its checksum or comes from another format version is
-// ignored and overwritten by the next store.
+// ignored and overwritten by the next store. The sealing, the folder checks
+// and the atomic writes are package internal/sealed's, which the evaluation
+// cache shares.
 package checkcache
 
 import (
@@ -45,7 +47,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -54,6 +55,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/internal/sealed"
 	"github.com/harnlang/harn-check/internal/sourcefs"
 )
 
@@ -105,30 +107,14 @@ func DefaultDir() (string, error) {
 }
 
 // UnsafeError is Open's refusal of a folder it must not trust.
-type UnsafeError struct {
-	Dir string
-	// Why says what is wrong: "writable by others", "owned by another
-	// user (uid 1001)".
-	Why string
-}
-
-func (e *UnsafeError) Error() string {
-	return fmt.Sprintf("cache folder %s is %s; it could hold forged results", e.Dir, e.Why)
-}
+type UnsafeError = sealed.UnsafeError
 
 // Open returns the cache stored in dir, creating the directory (readable
 // and writable by its owner only). A folder that is writable by others or
 // owned by another user is refused with an *UnsafeError.
 func Open(dir string) (*Cache, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("cache directory: %w", err)
-	}
-	info, err := os.Stat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("cache directory: %w", err)
-	}
-	if why := unsafeFolder(info); why != "" {
-		return nil, &UnsafeError{Dir: dir, Why: why}
+	if err := sealed.OpenDir(dir); err != nil {
+		return nil, err
 	}
 	return &Cache{dir: dir}, nil
 }
@@ -138,10 +124,7 @@ func (c *Cache) Dir() string { return c.dir }
 
 // HashBytes returns the lower-case hex SHA-256 of b, the content hash
 // used in keys and deps.
-func HashBytes(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
+func HashBytes(b []byte) string { return sealed.Sum(b) }
 
 // HashFile returns the content hash of the file at path, or "" when it
 // does not exist or cannot be read as a source file (sourcefs.Read).
@@ -180,14 +163,6 @@ func (c *Cache) moduleFile(key string) string {
 	return filepath.Join(c.dir, "modules", key[:2], key+".json")
 }
 
-// sealed is the on-disk form of an entry or module record: the payload and
-// the SHA-256 of its bytes.
-type sealed struct {
-	Format  int             `json:"format"`
-	Sum     string          `json:"sum"`
-	Payload json.RawMessage `json:"payload"`
-}
-
 // wire types keep the on-disk format independent of the model.
 type wireEntry struct {
 	Diagnostics []wireDiagnostic  `json:"diagnostics"`
@@ -210,26 +185,10 @@ type wireDiagnostic struct {
 }
 
 // load reads the record stored in file into v, verifying its owner,
-// format and checksum.
+// format and checksum (see package sealed).
 func (c *Cache) load(file string, v any) bool {
-	f, err := os.Open(file)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() || !ownedByUs(info) {
-		return false
-	}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return false
-	}
-	var s sealed
-	if err := json.Unmarshal(data, &s); err != nil || s.Format != formatVersion || s.Sum != HashBytes(s.Payload) {
-		return false
-	}
-	return json.Unmarshal(s.Payload, v) == nil
+	payload, err := sealed.Read(file, formatVersion, 0)
+	return err == nil && json.Unmarshal(payload, v) == nil
 }
 
 // Get returns the entry stored under key if it exists, is intact, and
@@ -304,28 +263,7 @@ func (c *Cache) store(dst string, v any) error {
 	if err != nil {
 		return err
 	}
-	data, err := json.Marshal(sealed{Format: formatVersion, Sum: HashBytes(payload), Payload: payload})
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), dst); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return sealed.Write(dst, formatVersion, payload)
 }
 
 // Clear removes every entry.

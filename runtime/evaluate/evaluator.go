@@ -35,6 +35,9 @@ type Options struct {
 	// (AdmissionUnlistedSite). Nil admits every literal site (a caller
 	// with no manifest, such as `llm evaluate`).
 	Sites *Sites
+	// Cache, when set, reuses answered evaluations and stores new ones
+	// (see Cache); nil: nothing is read or written.
+	Cache *Cache
 }
 
 // Evaluator runs evaluations: decode, admission, at most one dispatch,
@@ -250,6 +253,17 @@ func (e *Evaluator) Evaluate(ctx context.Context, req Request) (*Result, error) 
 	if t != nil && t.Replaying() {
 		return e.replay(req, p, qs, rc, finish)
 	}
+	c := e.opts.Cache
+	if c != nil && t == nil {
+		// A hit is decided before admission: it reserves, charges and
+		// sends nothing.
+		if hit, err := c.lookup(e.opts.Catalog, req, p, qs, route, evalID); err == nil {
+			reuse(rc, hit.receipt, hit.receiptValue, SourceCache)
+			res, _ := finish(answered(rc.InvocationID, hit.answers), hit.answers)
+			rc.ElapsedMS = 0
+			return res, nil
+		}
+	}
 	slot := -1
 	if t != nil {
 		slot = t.Reserve() // recorded in the order evaluations begin
@@ -260,6 +274,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, req Request) (*Result, error) 
 		if err := e.record(t, slot, req, res); err != nil {
 			return nil, err
 		}
+	}
+	if c != nil {
+		c.store(route, res)
 	}
 	return res, nil
 }

@@ -1,9 +1,12 @@
 package evaluate
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"testing"
 
+	"github.com/harnlang/harn-check/internal/sealed"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 )
 
@@ -46,5 +49,53 @@ func FuzzVerify(f *testing.F) {
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, receipt []byte) {
 		_, _ = Verify(New(Options{}).Catalog(), req, receipt)
+	})
+}
+
+// FuzzCacheEntry: any bytes stored as a request's cache entry are either
+// refused (a miss, with a reason) or a reusable entry whose answers cover
+// the request's questions with declared labels; decoding never panics.
+func FuzzCacheEntry(f *testing.F) {
+	dir := f.TempDir()
+	cache, err := OpenCache(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	ev := New(Options{Cache: cache})
+	req, err := DecodeRequest([]byte(`{"site_id":"s","state":"t","questions":{"c":{"kind":"choice","instructions":"x","criteria":{"a":"A","b":"B"}},"s":{"kind":"score","instructions":"y","levels":["l","h"]},"q":{"kind":"boolean","instructions":"z"}},"policy":{"backend":"structured_llm","provider":"mock","model":"fixture","threshold":0.5}}`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	res, err := ev.Evaluate(context.Background(), req)
+	if err != nil || res.Outcome.Kind != OutcomeAnswered {
+		f.Fatalf("seed evaluation: %v %v", err, res)
+	}
+	route, _ := ev.Catalog().Lookup("mock", "fixture")
+	good := encodeCacheEntry(RouteBinding(&route), res)
+	f.Add(good)
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"schema":"harn-check.evaluation_cache.v1","evaluation_id":"x","route":"y","answers":[{}],"receipt":{}}`))
+	f.Add(bytes.Replace(good, []byte(`"choice":"a"`), []byte(`"choice":"z"`), 1))
+	p, _ := DecodePolicy(req.Policy)
+	qs, _ := DecodeQuestions(req.Questions)
+	file, _ := cache.file(res.Receipt.EvaluationID)
+	if _, err := cache.lookup(ev.Catalog(), req, p, qs, &route, res.Receipt.EvaluationID); err != nil {
+		f.Fatalf("the stored answer is not reused: %v", err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = decodeCacheEntry(data)
+		if !json.Valid(data) {
+			return
+		}
+		if err := sealed.Write(file, cacheFormat, data); err != nil {
+			t.Fatal(err)
+		}
+		e, err := cache.lookup(ev.Catalog(), req, p, qs, &route, res.Receipt.EvaluationID)
+		if err != nil {
+			return
+		}
+		if err := checkAnswers(qs, e.answers, p.Threshold); err != nil || e.receipt.Source != SourceLive {
+			t.Fatalf("a reused entry fails its own checks: %v", err)
+		}
 	})
 }

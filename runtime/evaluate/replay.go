@@ -33,7 +33,6 @@ func (e *Evaluator) record(t *llm.Tape, slot int, req Request, res *Result) erro
 func (e *Evaluator) replay(req Request, p *Policy, qs *QuestionSet, rc *Receipt, finish func(*Outcome, []*Answer) (*Result, error)) (*Result, error) {
 	t := e.opts.Tape
 	rc.Source = SourceTape
-	zero, zeroCost := int64(0), 0.0
 	rec, err := t.Next(TapeKind, rc.EvaluationID)
 	var me *llm.MismatchError
 	if errors.As(err, &me) {
@@ -82,16 +81,7 @@ func (e *Evaluator) replay(req Request, p *Policy, qs *QuestionSet, rc *Receipt,
 		return bad("the recorded answers do not cover the question set")
 	}
 	outcome.fields["receipt"] = rc.InvocationID
-	reused := *orig
-	reused.InvocationID = rc.InvocationID
-	reused.Source = SourceTape
-	reused.PhysicalAttempts = 0
-	reused.InputTokens, reused.OutputTokens = &zero, &zero
-	reused.CostUSD, reused.BudgetChargeUSD = &zeroCost, &zeroCost
-	reused.AccountingStatus = AccountingNotDispatched
-	reused.CostAdmission, reused.NativeTransport, reused.Usage = nil, nil, nil
-	reused.ReusedFrom = body.Values["receipt"].(*canonjson.Object)
-	*rc = reused
+	reuse(rc, orig, body.Values["receipt"].(*canonjson.Object), SourceTape)
 	res, err := finish(outcome, nil)
 	if err == nil {
 		res.Answers = answers

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package checkcache
+package sealed
 
 import "io/fs"
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package checkcache
+package sealed
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 	"syscall"
 )
 
-// unsafeFolder says why the cache must not trust a folder, "" when it may:
+// unsafeFolder says why the store must not trust a folder, "" when it may:
 // a folder others can write to (without the sticky bit, anyone could
 // replace entries; with it, anyone could still plant new ones), or one
 // another user owns.
@@ -23,7 +23,7 @@ func unsafeFolder(info fs.FileInfo) string {
 	return ""
 }
 
-// ownedByUs reports whether a cache file belongs to the current user.
+// ownedByUs reports whether a record belongs to the current user.
 func ownedByUs(info fs.FileInfo) bool {
 	st, ok := info.Sys().(*syscall.Stat_t)
 	return !ok || int(st.Uid) == os.Geteuid()
