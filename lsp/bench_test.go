@@ -16,6 +16,7 @@ import (
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/lsp/lsptest"
 	"github.com/harnlang/harn-check/lsp/tsquery"
 )
@@ -411,6 +412,7 @@ func editLatency(b *testing.B, languageID, uri, src string, line, col int) {
 	c.WaitDiagnostics(uri, 0)
 	const edits = 200
 	var lat, hover, complete []time.Duration
+	incremental := frontends.IncrementalChecks()
 	doc := map[string]any{"uri": uri}
 	for i := range edits {
 		v := int32(i + 1)
@@ -449,6 +451,7 @@ func editLatency(b *testing.B, languageID, uri, src string, line, col int) {
 	b.ReportMetric(ms(complete, 50), "ms-completion-p50")
 	b.ReportMetric(ms(complete, 95), "ms-completion-p95")
 	b.ReportMetric(float64(rss)/(1<<20), "MiB-rss")
+	b.ReportMetric(float64(frontends.IncrementalChecks()-incremental)/edits, "incremental/edit")
 	if err := c.Shutdown(); err != nil {
 		b.Fatal(err)
 	}

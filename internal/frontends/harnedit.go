@@ -3,6 +3,7 @@ package frontends
 import (
 	"bytes"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	harnbinding "github.com/harnlang/harn-check/grammar/harn/binding"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
@@ -91,6 +93,41 @@ type harnPrior struct {
 	// earlier checks, one per item index (nil: top covers it).
 	top     *analysis.Facts
 	regions []*itemFacts
+	// reduced is the text the incremental check of this version checked
+	// (nil after a whole check), reducedTree its syntax tree, from which
+	// the next one is reparsed incrementally.
+	reduced     []byte
+	reducedTree *sitter.Tree
+}
+
+// reparse parses text, reusing tree, the tree of old, when there is one:
+// the one edit between old and text (their common prefix and suffix
+// aside) is applied to a copy of it.
+func reparse(old []byte, tree *sitter.Tree, text []byte) *sitter.Tree {
+	if tree == nil {
+		return harnbinding.ParseTree(text, nil)
+	}
+	p := 0
+	for p < len(old) && p < len(text) && old[p] == text[p] {
+		p++
+	}
+	s := 0
+	for s < len(old)-p && s < len(text)-p && old[len(old)-1-s] == text[len(text)-1-s] {
+		s++
+	}
+	edited := tree.Clone()
+	defer edited.Close()
+	edited.Edit(&sitter.InputEdit{
+		StartByte: uint(p), OldEndByte: uint(len(old) - s), NewEndByte: uint(len(text) - s),
+		StartPosition: pointAt(old, p), OldEndPosition: pointAt(old, len(old)-s), NewEndPosition: pointAt(text, len(text)-s),
+	})
+	return harnbinding.ParseTree(text, edited)
+}
+
+// pointAt is the tree-sitter point (row, byte column) of offset off.
+func pointAt(src []byte, off int) sitter.Point {
+	row := bytes.Count(src[:off], []byte("\n"))
+	return sitter.Point{Row: uint(row), Column: uint(off - (bytes.LastIndexByte(src[:off], '\n') + 1))}
 }
 
 // itemFacts are the facts of one blanked body: those of an earlier check,
@@ -175,14 +212,19 @@ func isolatedSignature(d *sitter.Node, src []byte) bool {
 }
 
 // bodyWords are the words that make a body not isolated: the harness and
-// its LLM capability, tool registration, and declarations of types,
-// interfaces, impls and functions.
-var bodyWords = map[string]bool{"harness": true, "llm": true, "tool_define": true, "type": true, "struct": true,
-	"enum": true, "interface": true, "impl": true, "fn": true, "pipeline": true, "import": true}
+// its LLM capability, tool registration, and nested imports and
+// pipelines.
+var bodyWords = map[string]bool{"harness": true, "llm": true, "tool_define": true, "pipeline": true, "import": true}
 
-// plainBody reports whether a body's text has none of bodyWords nor a
-// word starting with "evaluate" (strings and comments included: a word
-// there only costs a whole check).
+// declWords start the declarations of types, interfaces, impls and
+// functions, which a body may not hold either; as a word followed by a
+// name (`struct Point`, `fn helper(`), not as a record key (`type:`) or
+// a closure (`fn(x)`).
+var declWords = map[string]bool{"type": true, "struct": true, "enum": true, "interface": true, "impl": true, "fn": true}
+
+// plainBody reports whether a body's text has none of bodyWords, no
+// declaration (declWords) and no word starting with "evaluate" (strings
+// and comments included: a word there only costs a whole check).
 func plainBody(b []byte) bool {
 	for i := 0; i < len(b); {
 		if !wordByte(b[i]) {
@@ -196,6 +238,15 @@ func plainBody(b []byte) bool {
 		w := string(b[i:j])
 		if bodyWords[w] || strings.HasPrefix(w, "evaluate") {
 			return false
+		}
+		if declWords[w] {
+			k := j
+			for k < len(b) && (b[k] == ' ' || b[k] == '\t') {
+				k++
+			}
+			if k == len(b) || k > j && wordByte(b[k]) && (b[k] < '0' || b[k] > '9') {
+				return false
+			}
 		}
 		i = j
 	}
@@ -301,7 +352,8 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 			}
 		}
 	}
-	opts.Parsed = nil
+	rtree := reparse(prior.reduced, prior.reducedTree, reduced)
+	opts.Parsed = harnParsed(req.Path, reduced, rtree, lim)
 	res := harnchecker.Check(req.Path, reduced, opts)
 	if res.Facts == nil || len(res.Facts.HiddenCalls) > 0 {
 		return driver.Result{}, false
@@ -407,7 +459,10 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 	out.Facts = edited
 	next := &harnPrior{path: req.Path, catalogFile: req.CatalogFile, limits: lim, src: src, items: items,
 		diags: merged, ownError: ownError, failed: failed, sources: sources,
-		closure: prior.closure, reads: prior.reads, top: res.Facts, regions: regions}
+		closure: prior.closure, reads: prior.reads, top: res.Facts, regions: regions, reduced: reduced, reducedTree: rtree}
+	if rtree != nil {
+		runtime.AddCleanup(next, func(t *sitter.Tree) { t.Close() }, rtree)
+	}
 	out.Incremental = next
 	incrementalChecks.Add(1)
 	return out, true
