@@ -148,7 +148,7 @@ func (b *structuredBackend) decide(ctx context.Context, d decision) (*rawRespons
 		Effort:      d.policy.Effort,
 		Output:      &llm.Output{Name: "answers", Schema: schema, Strategy: *strategyOf(d.route)},
 	}
-	resp, err := b.provider.Chat(ctx, req, nil)
+	resp, err := llm.Chat(ctx, b.provider, req, nil)
 	if err != nil {
 		return nil, err
 	}

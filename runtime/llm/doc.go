@@ -1,9 +1,19 @@
 // Package llm is the provider layer shared by the Harn and Leia runtimes:
-// one Provider interface for a chat turn, its implementations (the mock
-// provider, OpenAI-compatible chat completions, Anthropic-compatible
-// messages), streaming, record/replay tapes, and the one HTTP transport
-// every network call goes through (native decision protocols in
-// runtime/evaluate use it too).
+// one Provider interface (a turn with streaming events), its
+// implementations (the mock, OpenAI-compatible chat completions,
+// Anthropic-compatible messages, replay, recording), Chat (a chat
+// completion with a structured answer, a function over a Provider),
+// record/replay tapes, and the one HTTP transport every network call
+// goes through (native decision protocols in runtime/evaluate use it
+// too).
+//
+// # Wires
+//
+// Each wire has one request encoder (openAIBody, anthropicBody) and one
+// decoder (decodeOpenAI, decodeAnthropic) that folds a whole response
+// or each stream event into one assembly; every bound on what a
+// provider may send (total body, line, blocks, tool-input size, JSON
+// nodes; time is the route's timeout) is declared in assemble.go.
 //
 // # Routes
 //
@@ -32,8 +42,8 @@
 //     tape or a log: error texts are built from the status, the kind and
 //     a provider error code that is a short identifier; provider message
 //     text (which may echo input or a key) is never copied.
-//   - Response bodies are read up to MaxResponseBytes; SSE lines up to
-//     MaxSSELine.
+//   - Response bodies, whole or streamed, are read up to
+//     MaxResponseBytes; SSE lines up to MaxSSELine.
 //
 // # Tapes
 //
@@ -43,19 +53,19 @@
 // carry the identity of the request being made; a different identity is
 // a *MismatchError (expected, actual, occurrence), never a silent answer,
 // and a replaying tape never falls back to a live request. Finish reports
-// unconsumed records. TapeProvider records and replays chat turns with
-// the identity "blake3:" + hex BLAKE3 of the canonical JSON (runtime/
-// canonjson) of the ChatRequest; runtime/evaluate stores whole
-// evaluations on the same tapes under kind "evaluation".
+// unconsumed records. runtime/evaluate stores whole evaluations on
+// tapes under kind "evaluation", with the identity "blake3:" + hex
+// BLAKE3 of the canonical JSON (runtime/canonjson) of the request.
 //
 // # Turns (the tool-capable layer Leia lowers to)
 //
-// TurnProvider answers a TurnRequest (an ordered conversation of
+// A Provider answers a TurnRequest (an ordered conversation of
 // TurnMessages with tool calls and results paired by call id, the tools
-// the model may call, sampling and streaming options) with a TurnResult
-// (status final_answer / tool_calls / stop, text, tool calls, usage). The
-// mock, OpenAI-compatible and Anthropic-compatible providers implement it
-// beside Chat, over the same Transport and its invariants (NewTurn).
+// the model may call, sampling and streaming options, an optional
+// structured Output) with a TurnResult (status final_answer / tool_calls
+// / stop, text, tool calls, usage, and the wire's report). The mock,
+// OpenAI-compatible and Anthropic-compatible providers implement it
+// over the same Transport and its invariants (New).
 // Replay fixtures use upstream Leia's .records.json format (records.go):
 // Replay answers strictly in order and fails on a different request
 // (ReplayError names the first differing field, showing metadata and only

@@ -81,7 +81,7 @@ func TestOpenAIChatWire(t *testing.T) {
 	})
 	p := provider(t, catalog.APIOpenAIChat, f.srv.URL+"/v1")
 	for _, strategy := range []string{StrategyNativeSchema, StrategyToolSchema, StrategyFormatSchema, StrategyPromptValidation} {
-		resp, err := p.Chat(context.Background(), ChatRequest{System: "sys", Messages: []Message{{Role: RoleUser, Content: "hi"}},
+		resp, err := Chat(context.Background(), p, ChatRequest{System: "sys", Messages: []Message{{Role: RoleUser, Content: "hi"}},
 			MaxTokens: 50, Temperature: zero(), Effort: "low", Output: &Output{Name: "answers", Schema: schema, Strategy: strategy}}, nil)
 		if strategy == StrategyToolSchema {
 			// The fake answered with text, not a tool call: no data.
@@ -154,13 +154,13 @@ func TestOpenAIToolCallAndStream(t *testing.T) {
 		}
 	})
 	p := provider(t, catalog.APIOpenAIChat, f.srv.URL)
-	resp, err := p.Chat(context.Background(), ChatRequest{Messages: []Message{{Role: RoleUser, Content: "x"}},
+	resp, err := Chat(context.Background(), p, ChatRequest{Messages: []Message{{Role: RoleUser, Content: "x"}},
 		Output: &Output{Schema: schema, Strategy: StrategyToolSchema}}, nil)
 	if err != nil || string(resp.Data) != `{"ok":false}` || resp.StopReason != StopToolUse || resp.Usage.Known() {
 		t.Fatalf("tool call: %v %+v", err, resp)
 	}
 	var deltas []string
-	resp, err = p.Chat(context.Background(), ChatRequest{Messages: []Message{{Role: RoleUser, Content: "x"}}}, func(d Delta) { deltas = append(deltas, d.Text) })
+	resp, err = Chat(context.Background(), p, ChatRequest{Messages: []Message{{Role: RoleUser, Content: "x"}}}, func(d Delta) { deltas = append(deltas, d.Text) })
 	if err != nil || resp.Text != "Hello" || strings.Join(deltas, "|") != "Hel|lo" || resp.StopReason != StopLength ||
 		*resp.Usage.InputTokens != 7 || resp.ServedModel != "m2" {
 		t.Fatalf("stream: %v %+v %v", err, resp, deltas)
@@ -188,7 +188,7 @@ func TestAnthropicWire(t *testing.T) {
 		}
 	})
 	p := provider(t, catalog.APIAnthropicMessages, f.srv.URL+"/v1/")
-	resp, err := p.Chat(context.Background(), ChatRequest{System: "sys", Messages: []Message{{Role: RoleUser, Content: "q"}},
+	resp, err := Chat(context.Background(), p, ChatRequest{System: "sys", Messages: []Message{{Role: RoleUser, Content: "q"}},
 		Temperature: zero(), Output: &Output{Name: "answers", Schema: schema, Strategy: StrategyToolSchema}}, nil)
 	if err != nil || string(resp.Data) != `{"ok":true}` || resp.ServedModel != "claude-x-1" || *resp.Usage.CacheReadTokens != 2 || resp.StopReason != StopToolUse {
 		t.Fatalf("anthropic: %v %+v", err, resp)
@@ -202,11 +202,11 @@ func TestAnthropicWire(t *testing.T) {
 		t.Errorf("tool_choice %v", tc)
 	}
 	var deltas []string
-	resp, err = p.Chat(context.Background(), ChatRequest{Messages: []Message{{Role: RoleUser, Content: "q"}}}, func(d Delta) { deltas = append(deltas, d.Text) })
+	resp, err = Chat(context.Background(), p, ChatRequest{Messages: []Message{{Role: RoleUser, Content: "q"}}}, func(d Delta) { deltas = append(deltas, d.Text) })
 	if err != nil || resp.Text != "Hi there" || len(deltas) != 2 || *resp.Usage.InputTokens != 9 || *resp.Usage.OutputTokens != 4 || resp.StopReason != StopEnd {
 		t.Fatalf("anthropic stream: %v %+v", err, resp)
 	}
-	if _, err := p.Chat(context.Background(), ChatRequest{Effort: "high", Messages: []Message{{Role: RoleUser, Content: "q"}}}, nil); !isKind(err, ErrUnsupported, 0) {
+	if _, err := Chat(context.Background(), p, ChatRequest{Effort: "high", Messages: []Message{{Role: RoleUser, Content: "q"}}}, nil); !isKind(err, ErrUnsupported, 0) {
 		t.Errorf("effort on anthropic: %v", err)
 	}
 	if n := f.requests.Load(); n != 2 {
@@ -277,7 +277,7 @@ func TestTypedFailures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, func(w http.ResponseWriter, r *http.Request, _ map[string]any) { tc.handler(w) })
 			p, _ := New(route(catalog.APIOpenAIChat, f.srv.URL), Options{Getenv: env, Timeout: 150 * time.Millisecond})
-			_, err := p.Chat(context.Background(), ChatRequest{Messages: []Message{{Role: RoleUser, Content: "TOP SECRET STATE"}}}, nil)
+			_, err := Chat(context.Background(), p, ChatRequest{Messages: []Message{{Role: RoleUser, Content: "TOP SECRET STATE"}}}, nil)
 			var e *Error
 			if !errors.As(err, &e) || e.Kind != tc.kind || e.Attempts != tc.attempts || e.Code != tc.code {
 				t.Fatalf("err = %#v, want kind %s code %q", err, tc.kind, tc.code)
@@ -304,27 +304,27 @@ func TestLocalRefusalsMakeNoRequest(t *testing.T) {
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request, _ map[string]any) {})
 	noKey := func(string) (string, bool) { return "", false }
 	p, _ := New(route(catalog.APIOpenAIChat, f.srv.URL), Options{Getenv: noKey})
-	_, err := p.Chat(context.Background(), ChatRequest{}, nil)
+	_, err := Chat(context.Background(), p, ChatRequest{}, nil)
 	if !isKind(err, ErrAuthorityDenied, 0) || !strings.Contains(err.Error(), "FAKE_KEY is not set") {
 		t.Errorf("missing key: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = provider(t, catalog.APIOpenAIChat, f.srv.URL).Chat(ctx, ChatRequest{}, nil)
+	_, err = Chat(ctx, provider(t, catalog.APIOpenAIChat, f.srv.URL), ChatRequest{}, nil)
 	if !isKind(err, ErrCancelled, 0) {
 		t.Errorf("cancelled: %v", err)
 	}
 	dctx, dcancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer dcancel()
-	_, err = provider(t, catalog.APIOpenAIChat, f.srv.URL).Chat(dctx, ChatRequest{}, nil)
+	_, err = Chat(dctx, provider(t, catalog.APIOpenAIChat, f.srv.URL), ChatRequest{}, nil)
 	if !isKind(err, ErrDeadline, 0) {
 		t.Errorf("deadline: %v", err)
 	}
-	_, err = provider(t, catalog.APIOpenAIChat, "").Chat(context.Background(), ChatRequest{}, nil)
+	_, err = Chat(context.Background(), provider(t, catalog.APIOpenAIChat, ""), ChatRequest{}, nil)
 	if !isKind(err, ErrUnconfigured, 0) {
 		t.Errorf("no base url: %v", err)
 	}
-	_, err = provider(t, catalog.APIOpenAIChat, f.srv.URL).Chat(context.Background(), ChatRequest{Output: &Output{Schema: schema, Strategy: "telepathy"}}, nil)
+	_, err = Chat(context.Background(), provider(t, catalog.APIOpenAIChat, f.srv.URL), ChatRequest{Output: &Output{Schema: schema, Strategy: "telepathy"}}, nil)
 	if !isKind(err, ErrUnsupported, 0) {
 		t.Errorf("strategy: %v", err)
 	}
@@ -334,7 +334,7 @@ func TestLocalRefusalsMakeNoRequest(t *testing.T) {
 		}
 		return errors.New("denied")
 	}})
-	_, err = denied.Chat(context.Background(), ChatRequest{}, nil)
+	_, err = Chat(context.Background(), denied, ChatRequest{}, nil)
 	if !isKind(err, ErrAuthorityDenied, 0) || !strings.Contains(err.Error(), "--allow-net") {
 		t.Errorf("network grant: %v", err)
 	}
@@ -350,7 +350,7 @@ func TestConnectionRefused(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	_, err = provider(t, catalog.APIOpenAIChat, "http://"+addr).Chat(context.Background(), ChatRequest{}, nil)
+	_, err = Chat(context.Background(), provider(t, catalog.APIOpenAIChat, "http://"+addr), ChatRequest{}, nil)
 	if !isKind(err, ErrTransport, 1) || strings.Contains(err.Error(), addr) {
 		t.Errorf("refused: %v", err)
 	}
@@ -367,7 +367,7 @@ func TestCallerCancelsMidRequest(t *testing.T) {
 		}
 		cancel()
 	}()
-	_, err := provider(t, catalog.APIOpenAIChat, f.srv.URL).Chat(ctx, ChatRequest{}, nil)
+	_, err := Chat(ctx, provider(t, catalog.APIOpenAIChat, f.srv.URL), ChatRequest{}, nil)
 	if !isKind(err, ErrCancelled, 1) {
 		t.Errorf("cancel mid-request: %v", err)
 	}
@@ -397,7 +397,7 @@ choice = "b"
 	p, _ := New(fx, Options{})
 	m := p.(*Mock)
 	var deltas []string
-	resp, err := m.Chat(context.Background(), ChatRequest{Messages: []Message{{Role: RoleUser, Content: "q"}}}, func(d Delta) { deltas = append(deltas, d.Text) })
+	resp, err := Chat(context.Background(), m, ChatRequest{Messages: []Message{{Role: RoleUser, Content: "q"}}}, func(d Delta) { deltas = append(deltas, d.Text) })
 	if err != nil || resp.Text != "hello there" || strings.Join(deltas, "") != "hello there" || resp.ServedModel != "fixture" || !resp.Usage.Known() {
 		t.Fatalf("%v %+v", err, resp)
 	}
@@ -405,7 +405,7 @@ choice = "b"
 		"safe":{"type":"object","required":["verdict","confidence","evidence"],"properties":{"verdict":{"type":"boolean"},"confidence":{"type":"number"},"evidence":{"type":"string"}}},
 		"pick":{"type":"object","required":["choice","confidence","evidence"],"properties":{"choice":{"type":"string","enum":["a","b"]},"confidence":{"type":"number"},"evidence":{"type":"string"}}},
 		"other":{"type":"object","required":["level","confidence","evidence"],"properties":{"level":{"type":"string","enum":["low","high"]},"confidence":{"type":"number"},"evidence":{"type":"string"}}}}}}}`)
-	resp, err = m.Chat(context.Background(), ChatRequest{Output: &Output{Schema: answers, Strategy: StrategyPromptValidation}}, nil)
+	resp, err = Chat(context.Background(), m, ChatRequest{Output: &Output{Schema: answers, Strategy: StrategyPromptValidation}}, nil)
 	want := `{"answers":{"other":{"confidence":0.9,"evidence":"mock evidence","level":"low"},"pick":{"choice":"b","confidence":0.9,"evidence":"mock evidence"},"safe":{"confidence":0.75,"evidence":"configured","verdict":false}}}`
 	if err != nil || string(resp.Data) != want || resp.Text != want {
 		t.Errorf("schema answer = %s (%v), want %s", resp.Data, err, want)
@@ -426,86 +426,6 @@ func TestExtractJSON(t *testing.T) {
 		if got := string(ExtractJSON(in)); got != want {
 			t.Errorf("ExtractJSON(%q) = %q, want %q", in, got, want)
 		}
-	}
-}
-
-func TestTapeRecordReplay(t *testing.T) {
-	calls := 0
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
-		calls++
-		if calls == 2 {
-			w.Header().Set("Retry-After", "1")
-			w.WriteHeader(429)
-			return
-		}
-		fmt.Fprintf(w, `{"model":"served-%d","choices":[{"message":{"content":"answer %d"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`, calls, calls)
-	})
-	live := provider(t, catalog.APIOpenAIChat, f.srv.URL)
-	rec := NewRecordingTape()
-	tp := &TapeProvider{Tape: rec, Live: live}
-	reqs := []ChatRequest{
-		{Messages: []Message{{Role: RoleUser, Content: "one"}}},
-		{Messages: []Message{{Role: RoleUser, Content: "two"}}},
-		{Messages: []Message{{Role: RoleUser, Content: "three"}}, Temperature: zero()},
-	}
-	var live1 []string
-	for _, q := range reqs {
-		resp, err := tp.Chat(context.Background(), q, nil)
-		live1 = append(live1, fmt.Sprint(resp, err))
-	}
-	var file bytes.Buffer
-	if _, err := rec.WriteTo(&file); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(file.String(), fakeKey) {
-		t.Error("the tape holds the credential")
-	}
-	replay := func() (*Tape, *TapeProvider) {
-		tape, err := ReadTape(bytes.NewReader(file.Bytes()), "t.tape")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tape, &TapeProvider{Tape: tape}
-	}
-	tape, rp := replay()
-	for i, q := range reqs {
-		resp, err := rp.Chat(context.Background(), q, nil)
-		if i == 1 {
-			if !isKind(err, ErrRateLimited, 0) || *err.(*Error).RetryAfterMS != 1000 {
-				t.Errorf("replayed 429: %v", err)
-			}
-			continue
-		}
-		if err != nil || resp.Attempts != 0 || resp.Text != fmt.Sprintf("answer %d", i+1) || resp.ServedModel != fmt.Sprintf("served-%d", i+1) {
-			t.Errorf("replay %d: %v %+v", i, err, resp)
-		}
-	}
-	if err := tape.Finish(); err != nil {
-		t.Errorf("finish: %v", err)
-	}
-	if f.requests.Load() != 3 {
-		t.Errorf("replay made requests: %d", f.requests.Load())
-	}
-	// A changed request is a mismatch, never a silent answer.
-	tape, rp = replay()
-	_, err := rp.Chat(context.Background(), ChatRequest{Messages: []Message{{Role: RoleUser, Content: "ONE"}}}, nil)
-	var me *MismatchError
-	if !isKind(err, ErrReplay, 0) || tape.Finish() == nil || !errors.As(tape.Finish(), &me) || me.Occurrence != 1 || me.Expected == me.Actual {
-		t.Errorf("mismatch: %v / %v", err, tape.Finish())
-	}
-	// Unconsumed records fail the run.
-	tape, rp = replay()
-	_, _ = rp.Chat(context.Background(), reqs[0], nil)
-	if err := tape.Finish(); err == nil || !strings.Contains(err.Error(), "2 unconsumed") {
-		t.Errorf("unconsumed: %v", err)
-	}
-	// Running past the end is a mismatch too.
-	tape, rp = replay()
-	for _, q := range reqs {
-		_, _ = rp.Chat(context.Background(), q, nil)
-	}
-	if _, err := rp.Chat(context.Background(), reqs[0], nil); !isKind(err, ErrReplay, 0) || !strings.Contains(err.Error(), "no record 4") {
-		t.Errorf("past the end: %v", err)
 	}
 }
 

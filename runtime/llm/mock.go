@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -48,51 +49,145 @@ func (m *Mock) config() catalog.Mock {
 	return catalog.Mock{}
 }
 
-// Chat implements Provider.
-func (m *Mock) Chat(ctx context.Context, req ChatRequest, onDelta func(Delta)) (*ChatResponse, error) {
+// Turn implements Provider for the mock: deterministic and offline.
+//
+//   - A request with an Output gets a JSON answer generated from its
+//     schema: the text under native_schema, format_schema and
+//     prompt_validation, one call of the answer tool under tool_schema.
+//   - A request with ForceTool calls that tool once (arguments generated
+//     from its schema, or "mock" for each parameter), unless the last
+//     message already is that call's result.
+//   - A request that offers tools but has no tool result after its last
+//     user message calls the first tool the same way (so an agent loop
+//     runs one tool round, then answers).
+//   - A request whose ResponseFormat carries a JSON Schema
+//     ({type: "json_schema", json_schema: {schema}} or {schema}) gets a
+//     JSON answer generated from it; {type: "json_object"} gets "{}".
+//   - Otherwise the answer is the route's mock text ("mock reply").
+//
+// Streaming splits the answer after each space. Usage is estimated as
+// ceil(bytes/4) of the messages and of the answer.
+func (m *Mock) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEvent)) (TurnResult, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, (&Transport{}).failure(ctx, err, 0)
+		return TurnResult{}, (&Transport{}).failure(ctx, err, 0)
 	}
 	m.requests.Add(1)
 	cfg := m.config()
-	out := &ChatResponse{Attempts: 1, StopReason: StopEnd, ServedModel: cfg.ServedModel}
-	if out.ServedModel == "" {
-		out.ServedModel = m.route.Runtime.WireModel
+	report := &WireReport{ServedModel: cfg.ServedModel, StopReason: StopEnd, Attempts: 1}
+	if report.ServedModel == "" {
+		report.ServedModel = m.route.Runtime.WireModel
 	}
-	if req.Output != nil {
+	out := TurnResult{Status: StatusFinalAnswer, Wire: report}
+	force := req.ForceTool
+	if force != "" && lastIsResultOf(req.Messages, force) {
+		force = ""
+	} else if force == "" && len(req.Tools) > 0 && !toolResultSinceUser(req.Messages) {
+		force = req.Tools[0].Name
+	}
+	switch {
+	case req.Output != nil:
 		var schema any
 		if err := json.Unmarshal(req.Output.Schema, &schema); err != nil {
-			return nil, &Error{Kind: ErrUnsupported, Detail: "the output schema is not JSON"}
+			return TurnResult{}, &Error{Kind: ErrUnsupported, Detail: "the output schema is not JSON"}
 		}
 		v := fillSchema(schema, "", nil, cfg.Answers, 0)
-		data, _ := json.Marshal(v)
-		out.Data = data
 		if req.Output.Strategy == StrategyToolSchema {
-			out.StopReason = StopToolUse
+			args, _ := NormalizeValue(v).(map[string]any)
+			out.Status, report.StopReason = StatusToolCalls, StopToolUse
+			out.Calls = []ToolCall{{ID: "call_" + outputName(req.Output) + "_1", Tool: outputName(req.Output), Args: args}}
 		} else {
+			data, _ := json.Marshal(v)
 			out.Text = string(data)
 		}
-	} else {
+	case force != "":
+		var tool *TurnTool
+		for i := range req.Tools {
+			if req.Tools[i].Name == force {
+				tool = &req.Tools[i]
+			}
+		}
+		args := map[string]any{}
+		if tool != nil {
+			if filled, ok := fillSchema(ToolInputSchema(*tool), "", nil, cfg.Answers, 0).(map[string]any); ok {
+				args = filled
+			}
+		}
+		n := 1
+		for _, msg := range req.Messages {
+			if msg.ToolCall != nil && msg.ToolCall.Tool == force {
+				n++
+			}
+		}
+		out.Status, report.StopReason = StatusToolCalls, StopToolUse
+		out.Calls = []ToolCall{{ID: fmt.Sprintf("call_%s_%d", force, n), Tool: force, Args: NormalizeValue(args).(map[string]any)}}
+	default:
 		out.Text = cfg.Text
 		if out.Text == "" {
 			out.Text = DefaultMockText
 		}
-	}
-	if onDelta != nil && out.Text != "" {
-		for _, piece := range strings.SplitAfter(out.Text, " ") {
-			onDelta(Delta{Text: piece})
+		if rf, ok := NormalizeValue(req.ResponseFormat).(map[string]any); ok {
+			if schema := responseSchema(rf); schema != nil {
+				b, _ := json.Marshal(fillSchema(schema, "", nil, cfg.Answers, 0))
+				out.Text = string(b)
+			} else if rf["type"] == "json_object" {
+				out.Text = "{}"
+			}
 		}
 	}
-	in := int64(estimateBytes(req.System))
+	if onStream != nil && out.Text != "" {
+		for _, piece := range strings.SplitAfter(out.Text, " ") {
+			if piece != "" {
+				onStream(StreamEvent{Type: "token", Token: piece, Text: piece})
+			}
+		}
+	}
+	var in int
 	for _, msg := range req.Messages {
-		in += int64(estimateBytes(msg.Content))
+		in += estimateBytes(msg.Text) + estimateBytes(ValueText(msg.Value)) + estimateBytes(msg.Error)
 	}
-	outTokens := int64(estimateBytes(out.Text))
-	if out.Text == "" {
-		outTokens = int64(estimateBytes(string(out.Data)))
+	outTokens := estimateBytes(out.Text)
+	for _, c := range out.Calls {
+		outTokens += estimateBytes(ToolArgsJSON(c.Args))
 	}
-	out.Usage = Usage{InputTokens: &in, OutputTokens: &outTokens}
+	out.Usage = TurnUsage{InputTokens: int64(in), OutputTokens: int64(outTokens)}
+	i64, o64 := int64(in), int64(outTokens)
+	report.Usage = Usage{InputTokens: &i64, OutputTokens: &o64}
 	return out, nil
+}
+
+func lastIsResultOf(msgs []TurnMessage, tool string) bool {
+	if len(msgs) < 2 {
+		return false
+	}
+	last, call := msgs[len(msgs)-1], msgs[len(msgs)-2]
+	return last.Role == RoleTool && call.ToolCall != nil && call.ToolCall.Tool == tool && call.ToolCall.ID == last.ToolUseID
+}
+
+// toolResultSinceUser reports a tool message after the last user message.
+func toolResultSinceUser(msgs []TurnMessage) bool {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		switch msgs[i].Role {
+		case RoleTool:
+			return true
+		case RoleUser:
+			return false
+		}
+	}
+	return false
+}
+
+// responseSchema finds the JSON Schema inside a response_format table:
+// OpenAI's {type: json_schema, json_schema: {schema}} or a bare {schema}.
+func responseSchema(rf map[string]any) any {
+	if js, ok := rf["json_schema"].(map[string]any); ok {
+		if s, ok := js["schema"].(map[string]any); ok {
+			return s
+		}
+	}
+	if s, ok := rf["schema"].(map[string]any); ok {
+		return s
+	}
+	return nil
 }
 
 // EstimateTextTokens is the runtime's one text estimator: ceil(bytes/4),

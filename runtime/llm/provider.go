@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/harnlang/harn-check/catalog"
@@ -105,11 +106,89 @@ type Delta struct {
 	Text string
 }
 
-// Provider answers chat turns. onDelta, when not nil, asks for a streamed
-// response: it is called with each piece of text as it arrives, and the
-// returned ChatResponse is the assembled whole. Errors are *Error.
-type Provider interface {
-	Chat(ctx context.Context, req ChatRequest, onDelta func(Delta)) (*ChatResponse, error)
+// Chat is a chat completion over any provider: the request becomes a
+// turn (the system prompt, extended by the schema under
+// prompt_validation, as a system message; the Output to the wire
+// encoder), and the turn's text, report and structured answer come back
+// as a ChatResponse. onDelta, when not nil, asks for a streamed response.
+// Errors are *Error.
+func Chat(ctx context.Context, p Provider, req ChatRequest, onDelta func(Delta)) (*ChatResponse, error) {
+	turn := TurnRequest{Model: req.Model, MaxTokens: int64(req.MaxTokens), Temperature: req.Temperature, Effort: req.Effort, Output: req.Output}
+	if sys := systemWithSchema(req); sys != "" {
+		turn.Messages = append(turn.Messages, TurnMessage{Role: RoleSystem, Text: sys})
+	}
+	for _, m := range req.Messages {
+		turn.Messages = append(turn.Messages, TurnMessage{Role: m.Role, Text: m.Content})
+	}
+	var onStream func(StreamEvent)
+	if onDelta != nil {
+		onStream = func(ev StreamEvent) { onDelta(Delta{Text: ev.Token}) }
+	}
+	res, err := p.Turn(ctx, turn, onStream)
+	if err != nil {
+		return nil, err
+	}
+	out := &ChatResponse{Text: res.Text}
+	if w := res.Wire; w != nil {
+		out.ServedModel, out.StopReason, out.Usage, out.Attempts = w.ServedModel, w.StopReason, w.Usage, w.Attempts
+	}
+	if req.Output != nil {
+		if req.Output.Strategy != StrategyToolSchema {
+			out.Data = ExtractJSON(out.Text)
+		} else if len(res.Calls) > 0 {
+			out.Data, _ = json.Marshal(res.Calls[0].Args)
+		}
+	}
+	return out, nil
+}
+
+// PromptSchemaInstruction introduces the schema appended to the system
+// prompt under the prompt_validation strategy.
+const PromptSchemaInstruction = "Respond with only one JSON value that conforms to this JSON Schema, with no other text:"
+
+func outputName(o *Output) string {
+	if o.Name != "" {
+		return o.Name
+	}
+	return "response"
+}
+
+// systemWithSchema is the system prompt, extended by the schema under
+// prompt_validation.
+func systemWithSchema(req ChatRequest) string {
+	if req.Output == nil || req.Output.Strategy != StrategyPromptValidation {
+		return req.System
+	}
+	s := req.System
+	if s != "" {
+		s += "\n\n"
+	}
+	return s + PromptSchemaInstruction + "\n" + string(req.Output.Schema)
+}
+
+func jsonOrNil(s string) json.RawMessage {
+	s = strings.TrimSpace(s)
+	if s == "" || !json.Valid([]byte(s)) {
+		return nil
+	}
+	return json.RawMessage(s)
+}
+
+// ExtractJSON reads a completed text as one JSON value: the whole text,
+// or the body of a single ``` fenced block; nil when neither parses.
+func ExtractJSON(text string) json.RawMessage {
+	t := strings.TrimSpace(text)
+	if v := jsonOrNil(t); v != nil {
+		return v
+	}
+	if strings.HasPrefix(t, "```") && strings.HasSuffix(t, "```") && len(t) >= 6 {
+		inner := strings.TrimSuffix(strings.TrimPrefix(t, "```"), "```")
+		if nl := strings.IndexByte(inner, '\n'); nl >= 0 && !strings.ContainsAny(inner[:nl], "{[\"") {
+			inner = inner[nl+1:] // drop a language tag such as "json"
+		}
+		return jsonOrNil(inner)
+	}
+	return nil
 }
 
 // Options configure the providers New builds.
@@ -134,7 +213,8 @@ func (o Options) getenv(name string) (string, bool) {
 	return os.LookupEnv(name)
 }
 
-// New returns the provider for a chat route.
+// New returns the provider of a chat route: the mock, or the
+// OpenAI-compatible or Anthropic-compatible wire.
 func New(route catalog.Route, opts Options) (Provider, error) {
 	if route.IsNative() {
 		return nil, fmt.Errorf("route %s speaks the native decision protocol %s, not chat", route.Name(), route.Protocol)

@@ -195,7 +195,7 @@ func NewReplay(records []TurnRecord) *Replay {
 	return &Replay{records: append([]TurnRecord(nil), records...)}
 }
 
-// Turn implements TurnProvider.
+// Turn implements Provider.
 func (r *Replay) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEvent)) (TurnResult, error) {
 	if err := ctx.Err(); err != nil {
 		return TurnResult{}, (&Transport{}).failure(ctx, err, 0)
@@ -302,14 +302,14 @@ func (e *UnconsumedError) Error() string {
 // Recorder wraps a live provider and records every turn it answers,
 // failures included.
 type Recorder struct {
-	Live    TurnProvider
+	Live    Provider
 	mu      sync.Mutex
 	records []TurnRecord
 	// shared is the recorder a Wrap'd provider records into.
 	shared *Recorder
 }
 
-// Turn implements TurnProvider.
+// Turn implements Provider.
 func (r *Recorder) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEvent)) (TurnResult, error) {
 	if r.Live == nil {
 		return TurnResult{}, &Error{Kind: ErrUnconfigured, Detail: "recording needs a live provider"}
@@ -353,7 +353,7 @@ func (r *Recorder) Records() []TurnRecord {
 
 // Wrap returns a provider that answers with live and records each turn
 // here (several live providers may share one recorder).
-func (r *Recorder) Wrap(live TurnProvider) TurnProvider {
+func (r *Recorder) Wrap(live Provider) Provider {
 	return &Recorder{Live: live, shared: r}
 }
 

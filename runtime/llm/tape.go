@@ -3,7 +3,6 @@ package llm
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -312,73 +311,4 @@ func Identity(v any) (string, error) {
 	}
 	sum := blake3.Sum256(b)
 	return "blake3:" + hex.EncodeToString(sum[:]), nil
-}
-
-// TapeProvider records a live provider's chat turns on a tape, or replays
-// them from it without a live provider. Failures are recorded too and
-// replay as the same typed *Error.
-type TapeProvider struct {
-	Tape *Tape
-	// Live answers in record mode; unused (may be nil) in replay mode.
-	Live Provider
-}
-
-type tapedChat struct {
-	Response *ChatResponse `json:"response,omitempty"`
-	Error    *tapedError   `json:"error,omitempty"`
-}
-
-type tapedError struct {
-	Kind         ErrorKind `json:"kind"`
-	Status       int       `json:"status,omitempty"`
-	RetryAfterMS *int64    `json:"retry_after_ms,omitempty"`
-	Code         string    `json:"code,omitempty"`
-	Attempts     int       `json:"attempts"`
-	Detail       string    `json:"detail,omitempty"`
-}
-
-// Chat implements Provider.
-func (p *TapeProvider) Chat(ctx context.Context, req ChatRequest, onDelta func(Delta)) (*ChatResponse, error) {
-	id, err := Identity(req)
-	if err != nil {
-		return nil, &Error{Kind: ErrUnsupported, Detail: "the request cannot be identified: " + err.Error()}
-	}
-	if p.Tape.Replaying() {
-		rec, err := p.Tape.Next("chat", id)
-		if err != nil {
-			return nil, &Error{Kind: ErrReplay, Detail: err.Error()}
-		}
-		var got tapedChat
-		if err := strictUnmarshal(rec.Response, &got); err != nil || (got.Response == nil) == (got.Error == nil) {
-			return nil, &Error{Kind: ErrReplay, Detail: fmt.Sprintf("tape record %d has no readable response", rec.Seq)}
-		}
-		if got.Error != nil {
-			e := got.Error
-			return nil, &Error{Kind: e.Kind, Status: e.Status, RetryAfterMS: e.RetryAfterMS, Code: e.Code, Detail: redact.String(e.Detail)}
-		}
-		resp := *got.Response
-		resp.Attempts = 0
-		if onDelta != nil && resp.Text != "" {
-			onDelta(Delta{Text: resp.Text})
-		}
-		return &resp, nil
-	}
-	if p.Live == nil {
-		return nil, &Error{Kind: ErrUnconfigured, Detail: "a recording tape needs a live provider"}
-	}
-	resp, err := p.Live.Chat(ctx, req, onDelta)
-	var rec tapedChat
-	var pe *Error
-	switch {
-	case err == nil:
-		rec.Response = resp
-	case errors.As(err, &pe):
-		rec.Error = &tapedError{Kind: pe.Kind, Status: pe.Status, RetryAfterMS: pe.RetryAfterMS, Code: pe.Code, Attempts: pe.Attempts, Detail: pe.Detail}
-	default:
-		return nil, err
-	}
-	if aerr := p.Tape.Append("chat", id, req, rec); aerr != nil {
-		return nil, &Error{Kind: ErrUnsupported, Detail: aerr.Error()}
-	}
-	return resp, err
 }

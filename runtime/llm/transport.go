@@ -18,12 +18,6 @@ import (
 	"github.com/harnlang/harn-check/runtime/redact"
 )
 
-// Bounds on what a provider may send back.
-const (
-	MaxResponseBytes = 32 << 20
-	MaxSSELine       = 4 << 20
-)
-
 // NewHTTPClient returns the client every provider request goes through:
 // redirects are not followed (the 3xx comes back as the response, which
 // the Transport reports as ErrRedirect), requests to loopback addresses
@@ -149,7 +143,7 @@ func (t *Transport) Stream(ctx context.Context, p Post, onEvent func(event, data
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes))
 		return nil, classify(resp, redact.Bytes(body))
 	}
-	if err := parseSSE(resp.Body, onEvent); err != nil {
+	if err := parseSSE(&boundedBody{r: resp.Body}, onEvent); err != nil {
 		var pe *Error
 		if errors.As(err, &pe) {
 			return nil, pe
@@ -160,6 +154,25 @@ func (t *Transport) Stream(ctx context.Context, p Post, onEvent func(event, data
 		return nil, t.failure(ctx, err, 1)
 	}
 	return &Reply{Status: resp.StatusCode, Header: resp.Header}, nil
+}
+
+// boundedBody reads a stream up to MaxResponseBytes and then fails: an
+// endless stream of small events is refused, not read forever.
+type boundedBody struct {
+	r io.Reader
+	n int64
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.n >= MaxResponseBytes {
+		return 0, malformed("the streamed response exceeds the size bound")
+	}
+	if rest := MaxResponseBytes - b.n; int64(len(p)) > rest {
+		p = p[:rest]
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	return n, err
 }
 
 // eventError carries an onEvent callback's error out of parseSSE.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 )
 
@@ -80,6 +79,11 @@ type TurnRequest struct {
 	Stream         bool              `json:"Stream,omitempty"`
 	Stop           []string          `json:"Stop,omitempty"`
 	Metadata       map[string]string `json:"Metadata,omitempty"`
+	// Effort is a reasoning-effort hint ("low", "medium", "high"); "" and
+	// "none" send nothing.
+	Effort string `json:"Effort,omitempty"`
+	// Output asks for a structured answer by a strategy (Chat's).
+	Output *Output `json:"Output,omitempty"`
 }
 
 // TurnUsage is what a turn cost.
@@ -100,6 +104,9 @@ type TurnResult struct {
 	// Reason says why a turn stopped (max_tokens, refusal, ...).
 	Reason string    `json:"Reason,omitempty"`
 	Usage  TurnUsage `json:"Usage,omitzero"`
+	// Wire is what a live provider reported beyond the turn; nil for a
+	// replayed turn. It is not part of a record.
+	Wire *WireReport `json:"-"`
 }
 
 // NormalizedStatus is Status with the empty status resolved.
@@ -121,18 +128,20 @@ type StreamEvent struct {
 	Text  string `json:"Text,omitempty"`
 }
 
-// TurnProvider answers turns. onStream, when not nil, asks for a
-// streamed response and receives each piece; the returned result is
-// still the whole turn.
-type TurnProvider interface {
+// Provider is the one model-call interface: it answers a turn.
+// onStream, when not nil, asks for a streamed response and receives each
+// piece; the returned result is still the whole turn. The wires, the
+// mock, replay and recording implement it; a chat completion (Chat) is a
+// function over it. Errors from the wires are *Error.
+type Provider interface {
 	Turn(ctx context.Context, req TurnRequest, onStream func(StreamEvent)) (TurnResult, error)
 }
 
-// TurnProviderFunc adapts a function to TurnProvider.
-type TurnProviderFunc func(ctx context.Context, req TurnRequest, onStream func(StreamEvent)) (TurnResult, error)
+// ProviderFunc adapts a function to Provider.
+type ProviderFunc func(ctx context.Context, req TurnRequest, onStream func(StreamEvent)) (TurnResult, error)
 
-// Turn implements TurnProvider.
-func (f TurnProviderFunc) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEvent)) (TurnResult, error) {
+// Turn implements Provider.
+func (f ProviderFunc) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEvent)) (TurnResult, error) {
 	return f(ctx, req, onStream)
 }
 
@@ -298,16 +307,6 @@ func (req TurnRequest) Summary() map[string]any {
 		s["force_tool"] = req.ForceTool
 	}
 	return s
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // ToolArgsJSON renders a call's arguments as a JSON object (the wire form

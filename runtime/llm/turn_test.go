@@ -15,9 +15,9 @@ import (
 	"github.com/harnlang/harn-check/runtime/redact"
 )
 
-func turnProvider(t *testing.T, api, base string) TurnProvider {
+func turnProvider(t *testing.T, api, base string) Provider {
 	t.Helper()
-	p, err := NewTurn(route(api, base), Options{Getenv: env})
+	p, err := New(route(api, base), Options{Getenv: env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestRecordsParseErrors(t *testing.T) {
 }
 
 func TestRecordAndReplay(t *testing.T) {
-	live := TurnProviderFunc(func(ctx context.Context, req TurnRequest, onStream func(StreamEvent)) (TurnResult, error) {
+	live := ProviderFunc(func(ctx context.Context, req TurnRequest, onStream func(StreamEvent)) (TurnResult, error) {
 		if req.Model == "down" {
 			return TurnResult{}, &Error{Kind: ErrOverloaded, Status: 529, Attempts: 1, Detail: "the provider is overloaded"}
 		}

@@ -25,6 +25,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // Mark replaces what is redacted.
@@ -81,8 +82,38 @@ func String(s string) string {
 	return shapes(s)
 }
 
+// keyLiterals are the literal starts of the key shapes: a text holding
+// none of them (nor "bearer" in any case) cannot match keyShaped, and is
+// not scanned by it (the expression is slow on a large reply).
+var keyLiterals = []string{"sk-", "AIza", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AKIA"}
+
+// mayHoldKey reports whether s holds a literal start of a key shape.
+func mayHoldKey(s string) bool {
+	for _, lit := range keyLiterals {
+		if strings.Contains(s, lit) {
+			return true
+		}
+	}
+	for _, b := range []byte{'b', 'B'} {
+		for rest := s; ; {
+			i := strings.IndexByte(rest, b)
+			if i < 0 {
+				break
+			}
+			if rest = rest[i:]; len(rest) >= 6 && strings.EqualFold(rest[:6], "bearer") {
+				return true
+			}
+			rest = rest[1:]
+		}
+	}
+	return false
+}
+
 // shapes replaces the key-shaped tokens of s.
 func shapes(s string) string {
+	if !mayHoldKey(s) {
+		return s
+	}
 	return keyShaped.ReplaceAllStringFunc(s, func(m string) string {
 		if len(m) > 6 && strings.EqualFold(m[:6], "bearer") {
 			// "Bearer" before a word of prose ("the bearer instruments")
@@ -102,7 +133,7 @@ func shapes(s string) string {
 // redacted. Mark needs no escaping in JSON, XML or JSON lines, so
 // redacting an encoded artifact keeps it well formed.
 func Bytes(b []byte) []byte {
-	found := keyShaped.Match(b)
+	found := mayHoldKey(unsafe.String(unsafe.SliceData(b), len(b))) && keyShaped.Match(b)
 	if !found {
 		mu.RLock()
 		for _, k := range secrets {

@@ -45,3 +45,19 @@ func TestBytesKeepsJSON(t *testing.T) {
 		t.Error("a clean slice is copied")
 	}
 }
+
+// TestKeyLiteralsPrefilter: the literal prefilter lets every key shape
+// through to the expression, and a large text without any passes
+// unchanged.
+func TestKeyLiteralsPrefilter(t *testing.T) {
+	for _, key := range []string{"sk-ant-abcdefghijklmnop1234", "sk-proj-abcdefghijklmnop12", "AIza" + strings.Repeat("x", 32),
+		"ghp_" + strings.Repeat("a", 24), "github_pat_" + strings.Repeat("a", 24), "xoxb-1234567890ab", "AKIA" + strings.Repeat("A", 16), "bEaReR abc.def.123"} {
+		if got := String("pre " + key + " post"); strings.Contains(got, key) {
+			t.Errorf("%q kept: %q", key, got)
+		}
+	}
+	big := strings.Repeat("plain prose without tokens ", 1000)
+	if String(big) != big || string(Bytes([]byte(big))) != big {
+		t.Error("plain text changed")
+	}
+}

@@ -59,7 +59,7 @@ type env struct {
 
 // runLeia runs src with the AI layer on provider p && returns its output
 // && error.
-func runLeia(t *testing.T, src string, p llm.TurnProvider, files map[string]string) (*env, error) {
+func runLeia(t *testing.T, src string, p llm.Provider, files map[string]string) (*env, error) {
 	t.Helper()
 	e := &env{dir: t.TempDir()}
 	for name, body := range files {
@@ -85,7 +85,7 @@ func runLeia(t *testing.T, src string, p llm.TurnProvider, files map[string]stri
 	return e, err
 }
 
-func mustRun(t *testing.T, src string, p llm.TurnProvider) *env {
+func mustRun(t *testing.T, src string, p llm.Provider) *env {
 	t.Helper()
 	e, err := runLeia(t, src, p, nil)
 	if err != nil {

@@ -40,7 +40,7 @@ func (s *sequence) Turn(context.Context, llm.TurnRequest, func(llm.StreamEvent))
 	return r, nil
 }
 
-func runBench(b *testing.B, chunkSrc string, p llm.TurnProvider) {
+func runBench(b *testing.B, chunkSrc string, p llm.Provider) {
 	in := leia.New(leia.Options{Stdout: io.Discard})
 	ai.Install(in, ai.Config{Provider: p})
 	chunk, err := in.Compile("bench.leia", []byte(chunkSrc))

@@ -82,7 +82,7 @@ func recordExample(t *testing.T, program, fixture string) {
 	t.Cleanup(func() { h.Close() })
 	in := leia.New(leia.Options{Stdout: &out, Stderr: &out, Host: h})
 	rec := &llm.Recorder{}
-	Install(in, Config{Provider: rec.Wrap(llm.TurnProviderFunc(analystFake)), Source: "mock", Host: h, Dir: filepath.Dir(program)})
+	Install(in, Config{Provider: rec.Wrap(llm.ProviderFunc(analystFake)), Source: "mock", Host: h, Dir: filepath.Dir(program)})
 	chunk, err := in.Compile(program, src)
 	if err != nil {
 		t.Fatal(err)

@@ -60,7 +60,7 @@ func ConfigFor(h *host.Host, path string, lc runner.LLMConfig) (Config, func(err
 	case runner.LLMRecord:
 		rec := &llm.Recorder{}
 		live := LiveFactory(h)
-		cfg.Factory = func(pc ProviderConfig) (llm.TurnProvider, error) {
+		cfg.Factory = func(pc ProviderConfig) (llm.Provider, error) {
 			p, err := live(pc)
 			if err != nil {
 				return nil, err
@@ -84,7 +84,7 @@ func ConfigFor(h *host.Host, path string, lc runner.LLMConfig) (Config, func(err
 // MockProvider is the built-in mock (runtime/llm's Mock on a mock route):
 // deterministic, offline, "mock reply" unless a request forces a tool or
 // asks for a JSON shape.
-func MockProvider() llm.TurnProvider {
+func MockProvider() llm.Provider {
 	r := catalog.Route{Provider: "mock", Model: "leia", Operations: []string{catalog.OpTextGeneration}}
 	r.Runtime.API = catalog.APIMock
 	return llm.NewMock(r)
@@ -132,8 +132,8 @@ func (e *RunFailure) ExitCode() int {
 // credential comes from the environment only: api_key_env names the
 // variable, or api_key must be a value some environment variable holds
 // (as os.getenv gives it); a literal key in source is refused.
-func LiveFactory(h *host.Host) func(ProviderConfig) (llm.TurnProvider, error) {
-	return func(pc ProviderConfig) (llm.TurnProvider, error) {
+func LiveFactory(h *host.Host) func(ProviderConfig) (llm.Provider, error) {
+	return func(pc ProviderConfig) (llm.Provider, error) {
 		api, ok := normalizeProtocol(pc.Protocol)
 		if !ok {
 			return nil, fmt.Errorf("model %s: unsupported model protocol %q", pc.Name, pc.Protocol)
@@ -164,7 +164,7 @@ func LiveFactory(h *host.Host) func(ProviderConfig) (llm.TurnProvider, error) {
 		} else {
 			opts.CheckNet = func(string) error { return errors.New("no host: network denied") }
 		}
-		return llm.NewTurn(r, opts)
+		return llm.New(r, opts)
 	}
 }
 

@@ -152,7 +152,7 @@ func (rt *Runtime) modelConfig(model leia.Value) (string, leia.Value) {
 // providerFor picks the provider of a request: the host's provider when
 // it set one, else one made from the model's configuration by the
 // host's factory. (nil, nil) means none is configured.
-func (rt *Runtime) providerFor(model leia.Value) (llm.TurnProvider, leia.Value) {
+func (rt *Runtime) providerFor(model leia.Value) (llm.Provider, leia.Value) {
 	if rt.cfg.Provider != nil {
 		return rt.cfg.Provider, leia.Nil
 	}

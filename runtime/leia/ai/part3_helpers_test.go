@@ -70,7 +70,7 @@ type run3Result struct {
 
 // run3 runs src with the AI layer on provider p (nil: no provider)
 // and a host whose clock is fixed.
-func run3(t *testing.T, src string, p llm.TurnProvider) run3Result {
+func run3(t *testing.T, src string, p llm.Provider) run3Result {
 	t.Helper()
 	var out bytes.Buffer
 	h, err := host.New(host.Config{Root: t.TempDir(), Now: func() time.Time { return fixedNow }, Stdout: &out, Stderr: &out})
@@ -92,7 +92,7 @@ func run3(t *testing.T, src string, p llm.TurnProvider) run3Result {
 }
 
 // mustRun3 runs src and fails the test on a run error.
-func mustRun3(t *testing.T, src string, p llm.TurnProvider) run3Result {
+func mustRun3(t *testing.T, src string, p llm.Provider) run3Result {
 	t.Helper()
 	r := run3(t, src, p)
 	if r.err != nil {

@@ -16,12 +16,12 @@ import (
 type Config struct {
 	// Provider, when set, answers every turn whatever model a request
 	// names (the mock, a replay, a host-owned provider).
-	Provider llm.TurnProvider
+	Provider llm.Provider
 	// Factory makes a provider from a model alias's provider
 	// configuration (the live mode); nil ignores script-declared
 	// providers, so a turn without Provider fails "llm provider not
 	// configured".
-	Factory func(ProviderConfig) (llm.TurnProvider, error)
+	Factory func(ProviderConfig) (llm.Provider, error)
 	// Trace receives the run's metadata-only events.
 	Trace llm.TraceSink
 	// Source labels trace events: live, mock, replay.

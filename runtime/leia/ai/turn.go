@@ -58,7 +58,7 @@ func (rt *Runtime) Turn(t *leia.Thread, src leia.Value) (result, errValue leia.V
 	opts.SetStr("model", leia.String(rt.ResolveModel(opts.GetStr("model"))))
 	if res, ok := replayedResult(ov); ok {
 		// Replay options from fixture.replay answer without a provider.
-		provider = llm.TurnProviderFunc(func(context.Context, llm.TurnRequest, func(llm.StreamEvent)) (llm.TurnResult, error) {
+		provider = llm.ProviderFunc(func(context.Context, llm.TurnRequest, func(llm.StreamEvent)) (llm.TurnResult, error) {
 			return res, nil
 		})
 		opts.SetStr("replay", leia.Nil)
@@ -127,7 +127,7 @@ func synthesizeMessages(t *leia.Thread, opts leia.Value) (leia.Value, leia.Value
 
 // call sends one request to a provider with tracing, usage accounting
 // and the stream callback, and maps a provider failure to an error value.
-func (rt *Runtime) call(t *leia.Thread, p llm.TurnProvider, req llm.TurnRequest, onStream leia.Value, step int64, agent string) (llm.TurnResult, leia.Value, error) {
+func (rt *Runtime) call(t *leia.Thread, p llm.Provider, req llm.TurnRequest, onStream leia.Value, step int64, agent string) (llm.TurnResult, leia.Value, error) {
 	hash := req.Hash()
 	rt.Emit(llm.TraceEvent{Type: "turn_start", Model: req.Model, Agent: agent, Step: step, MessageCount: len(req.Messages), ToolCount: len(req.Tools), RequestHash: hash})
 	var streamErr *leia.Error

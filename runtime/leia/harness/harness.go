@@ -386,7 +386,7 @@ func caseFile(file *ast.File, body *ast.Block) *ast.File {
 // replay is one conversation across the cases in order.
 type modelPlan struct {
 	mode     string
-	provider llm.TurnProvider
+	provider llm.Provider
 	replay   *llm.Replay
 	recorder *llm.Recorder
 	fixture  string
@@ -433,7 +433,7 @@ func (mp *modelPlan) config(h *host.Host, path string) ai.Config {
 		cfg.Source = mp.mode
 	case mp.recorder != nil:
 		live := ai.LiveFactory(h)
-		cfg.Factory = func(pc ai.ProviderConfig) (llm.TurnProvider, error) {
+		cfg.Factory = func(pc ai.ProviderConfig) (llm.Provider, error) {
 			p, err := live(pc)
 			if err != nil {
 				return nil, err
@@ -542,7 +542,7 @@ func runCase(ctx context.Context, opts Options, mp *modelPlan, j *job) {
 		provErr error
 	)
 	if live := cfg.Factory; live != nil {
-		cfg.Factory = func(pc ai.ProviderConfig) (llm.TurnProvider, error) {
+		cfg.Factory = func(pc ai.ProviderConfig) (llm.Provider, error) {
 			p, err := live(pc)
 			if err != nil {
 				provMu.Lock()
