@@ -146,6 +146,30 @@ type Request struct {
 	// of the check instead of the nearest one (`run --catalog FILE`, so
 	// that the pre-run check admits routes against the file the run uses).
 	CatalogFile string
+	// Lint, when set, asks the language to run its lint rules so chosen
+	// besides its checks (`harn-check lint`); nil runs the checks alone.
+	Lint *LintSelection
+}
+
+// LintSelection chooses lint rules as ruff's --select, --extend-select
+// and --ignore do; each entry is a rule name, a code, a code prefix or
+// ALL (checker/analysis.Select resolves them against a language's rules).
+type LintSelection struct {
+	// Select replaces the default rules (the ones on by default) unless
+	// empty.
+	Select []string
+	// Extend adds rules to the selected ones.
+	Extend []string
+	// Ignore removes rules after Select and Extend.
+	Ignore []string
+}
+
+// Key is a stable text naming the selection, for cache keys; "" for nil.
+func (s *LintSelection) Key() string {
+	if s == nil {
+		return ""
+	}
+	return "lint:" + strings.Join(s.Select, ",") + ";" + strings.Join(s.Extend, ",") + ";" + strings.Join(s.Ignore, ",")
 }
 
 // Session is state shared by the requests of one run (a CLI run over many

@@ -29,7 +29,9 @@ type Options struct {
 	AllowEmpty bool
 	// Workers is the number of files checked at once; 0 means one per
 	// CPU (GOMAXPROCS). The report is the same for every value.
-	Workers int
+	Workers int // Lint, when set, runs the languages' lint rules so chosen besides
+	// the checks (Request.Lint).
+	Lint *LintSelection
 }
 
 // CheckPaths discovers the files under paths, analyses each with its
@@ -130,7 +132,7 @@ func (r *run) file(f Found, sole bool) (diagnostics.File, map[string][]byte, err
 		// No Source: a binary file is never quoted.
 		return diagnostics.File{Path: display, Diagnostics: []diagnostics.Diagnostic{d}}, nil, nil
 	}
-	req := Request{Path: display, Source: src, Limits: r.limits, Session: r.session}
+	req := Request{Path: display, Source: src, Limits: r.limits, Session: r.session, Lint: r.opts.Lint}
 	res := r.checkCached(f.Path, req)
 	return diagnostics.File{Path: display, Source: src, Diagnostics: res.Diagnostics, Manifest: res.Manifest}, res.Sources, nil
 }
@@ -193,7 +195,7 @@ func (r *run) checkCached(path string, req Request) Result {
 		return Check(req)
 	}
 	abs := absClean(path)
-	key := checkcache.Key(r.opts.Salt, abs+"\x00"+req.Path, req.Source)
+	key := checkcache.Key(r.opts.Salt, abs+"\x00"+req.Path+"\x00"+req.Lint.Key(), req.Source)
 	if e, ok := r.opts.Cache.Get(key, r.hashes.hash); ok && (e.Closure == "" || r.closureOnDisk(abs) == e.Closure) {
 		return Result{Diagnostics: e.Diagnostics, Manifest: e.Manifest, Sources: e.Sources}
 	}

@@ -11,7 +11,8 @@ import (
 // (a pointer to a struct embedding *Pass).
 type Rule[P any] struct {
 	// Name identifies the rule: its package name, usable in
-	// configuration and on the command line.
+	// configuration and on the command line. A lint rule carries the name
+	// upstream's linter gives it ("unused-variable").
 	Name string
 	// Doc is the rule's documentation; its first line is the title.
 	Doc string
@@ -23,6 +24,10 @@ type Rule[P any] struct {
 	Requires []*Rule[P]
 	// Run inspects the pass and reports through it.
 	Run func(P)
+	// OptIn marks a lint rule that runs only when selected by name or
+	// code (upstream's off-by-default rules); Select leaves it out of the
+	// defaults.
+	OptIn bool
 }
 
 // Pass is what a rule sees of one file whatever the language.
@@ -189,7 +194,8 @@ func cyclic[P any](r *Rule[P]) bool {
 
 // ExtractDoc returns the documentation of rule name from the source of a
 // rule package's doc.go: the text of its package comment after the
-// heading "# Rule name", comment markers removed. The first line is the
+// heading "# Rule name" up to the next "# Rule" heading (a package may
+// define several rules), comment markers removed. The first line is the
 // title. It panics when the heading is missing, so a rule cannot ship
 // undocumented (every rule's test loads it).
 func ExtractDoc(src, name string) string {
@@ -204,7 +210,14 @@ func ExtractDoc(src, name string) string {
 	heading := "# Rule " + name
 	for i, l := range lines {
 		if strings.TrimSpace(l) == heading {
-			return strings.TrimSpace(strings.Join(lines[i+1:], "\n"))
+			end := len(lines)
+			for j := i + 1; j < len(lines); j++ {
+				if strings.HasPrefix(strings.TrimSpace(lines[j]), "# Rule ") {
+					end = j
+					break
+				}
+			}
+			return strings.TrimSpace(strings.Join(lines[i+1:end], "\n"))
 		}
 	}
 	panic("analysis: doc.go has no \"" + heading + "\" heading")

@@ -513,6 +513,7 @@ func rulesID(rules []*analysis.Rule) string {
 		return ""
 	}
 	var b strings.Builder
+	b.WriteString("rules:")
 	for _, r := range rules {
 		fmt.Fprintf(&b, "%s,", r.Name)
 	}

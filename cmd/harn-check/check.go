@@ -82,7 +82,6 @@ func checkCommand() *command {
 		about: `Folders are walked (.git and node_modules skipped) and files checked in sorted
 order. Exit status: 0 without error diagnostics, 1 with some, 2 for a usage
 error or an unreadable path.`,
-		suggestFor: []string{"lint"},
 		setup: func(fs *flagSet) action {
 			var out outputFlags
 			out.register(fs)

@@ -201,7 +201,7 @@ func TestFlagsAfterPaths(t *testing.T) {
 }
 
 // A first argument that is neither a command nor an existing path is a
-// usage error with the nearest command; "lint" and "format" are refused
+// usage error with the nearest command; "format" is refused
 // even where a folder of that name exists (the repository has format/).
 func TestFirstWordThatIsNotACommand(t *testing.T) {
 	dir := t.TempDir()
@@ -214,7 +214,7 @@ func TestFirstWordThatIsNotACommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"lint", "examples"}, `harn-check: "lint" is not a command; did you mean check?`},
+		{[]string{"lintt", "examples"}, `harn-check: "lintt" is not a command, nor a file or folder; did you mean lint?`},
 		{[]string{"format", "examples"}, `harn-check: "format" is not a command; did you mean fmt? (to check the path format, write ./format`},
 		{[]string{"tset", "examples"}, `harn-check: "tset" is not a command, nor a file or folder; did you mean test?`},
 		{[]string{"evalute", "examples"}, "did you mean evaluate?"},

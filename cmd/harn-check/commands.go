@@ -44,6 +44,7 @@ type action func(e *env, args []string) int
 func commands() []*command {
 	return []*command{
 		checkCommand(),
+		lintCommand(),
 		parseCommand(),
 		manifestCommand(),
 		explainCommand(),

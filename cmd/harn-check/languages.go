@@ -37,6 +37,13 @@ func (c *cacheFlags) register(fs *flagSet) {
 // checkPaths is the one place the CLI runs the driver, so every output
 // format sees the same report.
 func checkPaths(e *env, c cacheFlags, paths []string) (*diagnostics.Report, error) {
+	return driver.CheckPaths(paths, checkOptions(e, c))
+}
+
+// checkOptions are the driver's options for the cache flags c: the cache
+// opened (or a warning saying why not), the workers, limits and
+// --allow-empty.
+func checkOptions(e *env, c cacheFlags) driver.Options {
 	opts := driver.Options{Salt: version.BuildID(), Workers: c.jobs, AllowEmpty: c.allowEmpty, Limits: c.limits}
 	if !c.noCache {
 		dir := c.dir
@@ -59,7 +66,7 @@ func checkPaths(e *env, c cacheFlags, paths []string) (*diagnostics.Report, erro
 			}
 		}
 	}
-	return driver.CheckPaths(paths, opts)
+	return opts
 }
 
 // registerAllowEmpty declares --allow-empty, one flag for every command

@@ -14,7 +14,10 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	framework "github.com/harnlang/harn-check/checker/analysis"
 	harnchecker "github.com/harnlang/harn-check/checker/harn"
+	harnanalysis "github.com/harnlang/harn-check/checker/harn/analysis"
+	harnlint "github.com/harnlang/harn-check/checker/harn/lint"
 	leiachecker "github.com/harnlang/harn-check/checker/leia"
 	leiaanalysis "github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
@@ -36,6 +39,38 @@ var once sync.Once
 // Languages returns every available front end.
 func Languages() []driver.Language {
 	return []driver.Language{Harn(), Leia()}
+}
+
+// LintRule describes one lint rule of a language for the command line
+// (`harn-check lint --list`, and checking --select entries).
+type LintRule struct {
+	// Language is the language's name ("Harn").
+	Language string
+	Name     string
+	Codes    []string
+	// Title is the first line of the rule's documentation.
+	Title string
+	// OptIn marks a rule that runs only when selected.
+	OptIn bool
+}
+
+// LintRules lists the lint rules of every language, in each language's
+// order.
+func LintRules() []LintRule {
+	var out []LintRule
+	for _, r := range harnlint.Rules {
+		title, _, _ := strings.Cut(r.Doc, "\n")
+		title = strings.TrimPrefix(title, r.Name+": ")
+		out = append(out, LintRule{Language: "Harn", Name: r.Name, Codes: r.Codes, Title: title, OptIn: r.OptIn})
+	}
+	return out
+}
+
+// UnknownLint returns the selection entries no language's lint rule
+// answers to (a name, a code, a code prefix or ALL).
+func UnknownLint(entries []string) []string {
+	_, unknown := framework.Select(harnlint.Rules, nil, entries, nil)
+	return unknown
 }
 
 // Register installs every available front end with the driver. It is
@@ -96,6 +131,15 @@ func Harn() driver.Language {
 			}
 			opts := harnchecker.Options{Loader: loader, Limits: lim, Context: req.Context,
 				Parsed: harnParsed(req.Path, req.Source, tree, lim), CatalogFile: req.CatalogFile}
+			if req.Lint != nil {
+				// A lint run: the lint rules so chosen instead of the
+				// check rules, over the same parse and inference (the
+				// CLI validated the entries against every language).
+				opts.Rules, _ = framework.Select(harnlint.Rules, req.Lint.Select, req.Lint.Extend, req.Lint.Ignore)
+				if opts.Rules == nil {
+					opts.Rules = []*harnanalysis.Rule{}
+				}
+			}
 			var run *harnRun
 			if req.Session != nil && req.Tree == nil {
 				// One module graph per session: each module is parsed

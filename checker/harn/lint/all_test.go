@@ -1,0 +1,120 @@
+package lint_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	framework "github.com/harnlang/harn-check/checker/analysis"
+	harn "github.com/harnlang/harn-check/checker/harn"
+	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/lint"
+	"github.com/harnlang/harn-check/diagnostics"
+)
+
+var lintCode = regexp.MustCompile(`^HARN-LNT-[0-9]{3}$`)
+
+// TestRules: the list is valid for the framework, every rule has a name
+// spelt like upstream's (lower-case words joined by dashes) and only
+// HARN-LNT codes, no code is used twice, and every code's page says
+// "lint rule".
+func TestRules(t *testing.T) {
+	if err := framework.Validate(lint.Rules); err != nil {
+		t.Fatal(err)
+	}
+	name := regexp.MustCompile(`^[a-z]+(-[a-z]+)*$`)
+	seen := map[string]string{}
+	for _, r := range lint.Rules {
+		if !name.MatchString(r.Name) {
+			t.Errorf("%s: not an upstream-style rule name", r.Name)
+		}
+		for _, c := range r.Codes {
+			if !lintCode.MatchString(c) {
+				t.Errorf("%s: code %s is not a HARN-LNT code", r.Name, c)
+			}
+			if other, ok := seen[c]; ok {
+				t.Errorf("%s and %s share %s", other, r.Name, c)
+			}
+			seen[c] = r.Name
+			info, _ := diagnostics.Lookup(c)
+			if !strings.Contains(info.Explanation, "`"+r.Name+"`") {
+				t.Errorf("%s: the page of %s does not name the rule `%s`", r.Name, c, r.Name)
+			}
+		}
+	}
+}
+
+// TestSelect: the defaults leave opt-in rules out; a name, a code or ALL
+// selects; ignore removes; an unknown entry is returned.
+func TestSelect(t *testing.T) {
+	all := lint.Rules
+	def, unknown := framework.Select(all, nil, nil, nil)
+	if len(unknown) != 0 {
+		t.Fatal(unknown)
+	}
+	for _, r := range def {
+		if r.OptIn {
+			t.Errorf("%s is opt-in but selected by default", r.Name)
+		}
+	}
+	one, _ := framework.Select(all, []string{"comparison-to-bool"}, nil, nil)
+	if len(one) != 1 || one[0].Name != "comparison-to-bool" {
+		t.Errorf("select by name: %v", names(one))
+	}
+	byCode, _ := framework.Select(all, []string{"HARN-LNT-032"}, nil, nil)
+	if len(byCode) != 1 {
+		t.Errorf("select by code: %v", names(byCode))
+	}
+	none, _ := framework.Select(all, nil, nil, []string{"ALL"})
+	if len(none) != 0 {
+		t.Errorf("ignore ALL: %v", names(none))
+	}
+	_, unknown = framework.Select(all, nil, []string{"no-such-rule"}, nil)
+	if len(unknown) != 1 || unknown[0] != "no-such-rule" {
+		t.Errorf("unknown: %v", unknown)
+	}
+}
+
+func names(rs []*analysis.Rule) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+// TestExplainExamples runs the Wrong and Right examples of every lint
+// code's page with the lint rules: the code fires for the wrong example
+// and not for the right one.
+func TestExplainExamples(t *testing.T) {
+	for _, r := range lint.Rules {
+		for _, code := range r.Codes {
+			info, ok := diagnostics.Lookup(code)
+			if !ok {
+				t.Errorf("%s: no explanation page", code)
+				continue
+			}
+			t.Run(code, func(t *testing.T) {
+				if info.Wrong.Lang != "harn" || info.Right.Lang != "harn" {
+					t.Fatalf("examples are %q and %q, want harn", info.Wrong.Lang, info.Right.Lang)
+				}
+				if !fires(info.Wrong.Code, code) {
+					t.Errorf("wrong example does not produce %s:\n%s", code, info.Wrong.Code)
+				}
+				if fires(info.Right.Code, code) {
+					t.Errorf("right example produces %s:\n%s", code, info.Right.Code)
+				}
+			})
+		}
+	}
+}
+
+func fires(src, code string) bool {
+	res := harn.Check("example.harn", []byte(src), harn.Options{Rules: lint.Rules})
+	for _, d := range res.Diagnostics {
+		if d.Code == code {
+			return true
+		}
+	}
+	return false
+}
