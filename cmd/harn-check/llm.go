@@ -47,7 +47,7 @@ Every outcome, refusals included, exits 0; a refused verification exits 1.`,
 // llmEvaluateFlags are the flags of llm evaluate.
 type llmEvaluateFlags struct {
 	model, stateFile, questionsFile, policyFile, requestFile string
-	siteID, verifyFile, catalogFile, tapeFile                string
+	siteID, verifyFile, catalogFile, tapeFile, cacheDir      string
 	asJSON                                                   bool
 }
 
@@ -61,6 +61,7 @@ func (f *llmEvaluateFlags) register(fs *flagSet) {
 	fs.StringVar(&f.verifyFile, "verify-receipt", "", "verify this saved receipt `file` against --request (offline)")
 	fs.StringVar(&f.catalogFile, "catalog", "", "route catalog `file` (a harn.toml; default: the nearest harn.toml above the working directory)")
 	fs.StringVar(&f.tapeFile, "tape", "", "evaluation tape `file`: replayed when the file exists, recorded to it otherwise")
+	registerEvaluationCache(fs, &f.cacheDir)
 	fs.BoolVar(&f.asJSON, "json", false, "print JSON")
 }
 
@@ -91,7 +92,7 @@ func runLLMEvaluate(e *env, f llmEvaluateFlags) int {
 		if f.requestFile == "" {
 			return fail(e, "--verify-receipt needs --request")
 		}
-		if f.model != "" || f.stateFile != "" || f.questionsFile != "" || f.policyFile != "" || f.tapeFile != "" {
+		if f.model != "" || f.stateFile != "" || f.questionsFile != "" || f.policyFile != "" || f.tapeFile != "" || f.cacheDir != "" {
 			return fail(e, "--verify-receipt takes only --request (and --catalog)")
 		}
 		return verifyReceipt(e, cat, f.requestFile, f.verifyFile, f.asJSON)
@@ -124,12 +125,19 @@ func runLLMEvaluate(e *env, f llmEvaluateFlags) int {
 			return fail(e, "tape: %v", err)
 		}
 	}
-	ev := evaluate.New(evaluate.Options{Catalog: cat, Tape: tape, LLM: llm.Options{Getenv: e.lookupEnv}})
+	cache, err := openEvaluationCache(f.cacheDir, cat)
+	if err != nil {
+		return fail(e, "%v", err)
+	}
+	ev := evaluate.New(evaluate.Options{Catalog: cat, Tape: tape, Cache: cache, LLM: llm.Options{Getenv: e.lookupEnv}})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, err := ev.Evaluate(ctx, req)
 	if err != nil {
 		return fail(e, "%v", err)
+	}
+	if w := cacheWarning(cache); w != "" {
+		msgf(e, "%s", w)
 	}
 	if f.asJSON {
 		if err := writeJSON(e.stdout, res.Value()); err != nil {

@@ -250,6 +250,7 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 	if err != nil {
 		return fail(e, "%v", err)
 	}
+	evalRun.warn = func(s string) { msgf(e, "%s", s) }
 	renv.Evaluation = evalRun.opts
 	renv.Evaluation.Sites = sites
 	out := &flushingWriter{w: bufio.NewWriterSize(e.stdout, 64<<10), line: e.isTerminal}

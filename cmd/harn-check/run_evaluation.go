@@ -19,19 +19,22 @@ const RunRecordSchema = "harn-check.run_record.v1"
 
 // evaluationFlags are run's decision-evaluation flags.
 type evaluationFlags struct {
-	tape, runRecord, catalog string
-	runCostLimit             float64
+	tape, runRecord, catalog, cache string
+	runCostLimit                    float64
 }
 
 func (f *evaluationFlags) register(fs *flagSet) {
 	fs.StringVar(&f.tape, "evaluation-tape", "", "replay harness.llm.evaluate* from this tape `file` when it exists, record to it otherwise")
 	fs.StringVar(&f.runRecord, "run-record", "", "write the run record (evidence.evaluation_receipts) to this JSON `file`")
 	fs.StringVar(&f.catalog, "catalog", "", "route catalog `file` (a harn.toml; default: the nearest harn.toml above the program)")
+	registerEvaluationCache(fs, &f.cache)
 	fs.Float64Var(&f.runCostLimit, "run-cost-limit", -1, "the run's spending ceiling in `USD` for evaluations (conservative budget authority; default: none)")
 }
 
 // evaluationRun is one run's evaluation state.
 type evaluationRun struct {
+	// warn reports a problem that does not fail the run.
+	warn    func(string)
 	flags   evaluationFlags
 	opts    *evaluate.Options
 	tape    *llm.Tape
@@ -52,6 +55,9 @@ func (f *evaluationFlags) setup(program string) (*evaluationRun, error) {
 	if opts.Catalog, _, err = loadCatalog(f.catalog, filepath.Dir(program)); err != nil {
 		return nil, err // a *catalog.Invalid: runRun renders its diagnostic
 	}
+	if opts.Cache, err = openEvaluationCache(f.cache, opts.Catalog); err != nil {
+		return nil, err
+	}
 	if f.tape != "" {
 		if r.tape, err = llm.OpenTape(f.tape); err != nil {
 			return nil, fmt.Errorf("--evaluation-tape: %v", err)
@@ -60,6 +66,42 @@ func (f *evaluationFlags) setup(program string) (*evaluationRun, error) {
 	}
 	r.opts = opts
 	return r, nil
+}
+
+// registerEvaluationCache adds --evaluation-cache (run, llm evaluate).
+func registerEvaluationCache(fs *flagSet, dir *string) {
+	fs.StringVar(dir, "evaluation-cache", "", "reuse answered evaluations from this cache `folder` and store new ones (default: harn.toml's [evaluation] cache; none without either)")
+}
+
+// openEvaluationCache opens the evaluation cache the flag names, or the
+// one the project's harn.toml grants; nil when neither does (nothing is
+// then read or written).
+func openEvaluationCache(flagDir string, cat *catalog.Catalog) (*evaluate.Cache, error) {
+	dir := flagDir
+	if dir == "" {
+		dir = cat.EvaluationCache()
+	}
+	if dir == "" {
+		return nil, nil
+	}
+	c, err := evaluate.OpenCache(dir)
+	if err != nil {
+		return nil, fmt.Errorf("evaluation cache: %v", err)
+	}
+	return c, nil
+}
+
+// cacheWarning is the note of answers the evaluation cache could not
+// store ("" when none): the evaluations themselves are unaffected.
+func cacheWarning(c *evaluate.Cache) string {
+	if c == nil {
+		return ""
+	}
+	n, err := c.StoreErrors()
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("evaluation cache %s: %d answer(s) not stored: %v", c.Dir(), n, err)
 }
 
 // loadCatalog is the route catalog of a run or an evaluation: the named
@@ -88,6 +130,9 @@ func catalogError(err error) string {
 // finish settles the tape and writes the run record; a tape that failed
 // to replay fails the run even when the program caught the mismatch.
 func (r *evaluationRun) finish(program string, runErr error) error {
+	if w := cacheWarning(r.opts.Cache); w != "" && r.warn != nil {
+		r.warn(w)
+	}
 	var tapeErr error
 	if r.tape != nil {
 		if r.tape.Replaying() {

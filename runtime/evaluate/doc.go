@@ -117,10 +117,11 @@
 // limit_tokens, usage {input_tokens, output_tokens, cache_read_tokens,
 // cache_write_tokens}, native_transport {data_controls {applied,
 // unverified}, provider_attempts_reported, final_provider_reported},
-// reused_from (the original receipt of a tape answer). Absent values are
-// null. A receipt never holds the state, question text, evidence or a
-// credential; provider_reason is built from fixed words, an HTTP status
-// and a provider error code that is a short identifier.
+// reused_from (the original receipt of a tape or cache answer, see
+// Cache). Absent values are null. A receipt never holds the state,
+// question text, evidence or a credential; provider_reason is built from
+// fixed words, an HTTP status and a provider error code that is a short
+// identifier.
 //
 // # Tapes
 //
