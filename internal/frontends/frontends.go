@@ -14,6 +14,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/harnlang/harn-check/catalog"
 	framework "github.com/harnlang/harn-check/checker/analysis"
 	harnchecker "github.com/harnlang/harn-check/checker/harn"
 	harnanalysis "github.com/harnlang/harn-check/checker/harn/analysis"
@@ -302,8 +303,21 @@ func leiaCheck(path string, src []byte, read func(string) ([]byte, error)) drive
 		},
 		CompileValidator: compileValidator,
 	}
+	// The project's harn.toml declares the embedder's bindings ([leia]);
+	// its probes become dependencies through the host's reader.
+	var cfg []diagnostics.Diagnostic
+	proj := catalog.FindProject(catalog.LoaderFunc(host.ReadFile), filepath.Dir(path))
+	if decl, err := proj.Leia(); err != nil {
+		if inv, ok := err.(*catalog.Invalid); ok {
+			d := inv.Diagnostic(path)
+			d.Help = "fix the [leia] table of harn.toml (go_modules, host_modules: lists of names)"
+			cfg = append(cfg, d)
+		}
+	} else if decl.Declared {
+		host.HostDeclared, host.GoModules, host.HostModules = true, decl.GoModules, decl.HostModules
+	}
 	res := leiachecker.Check(path, src, leiachecker.Options{Host: host})
-	return driver.Result{Diagnostics: res.Diagnostics, Deps: deps}
+	return driver.Result{Diagnostics: append(cfg, res.Diagnostics...), Deps: deps}
 }
 
 // compileValidator checks an output validator script against the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/lang/leia/semantic"
 )
 
 // The resolver runs before compilation and binds every name to a slot:
@@ -560,32 +561,12 @@ func legacyFlow(params *ast.Params, config *ast.TableExpr, flow *ast.Block) *ast
 	at := ast.Span{Start: flow.Start, End: flow.Start}
 	names := append([]*ast.Ident{{Span: at, Name: flowConfigParam}}, params.Names...)
 	var stmts []ast.Stmt
-	seen := map[string]bool{}
-	for _, f := range config.Fields {
-		if (f.Kind != ast.FieldNamed && f.Kind != ast.FieldString) || !isName(f.Name) || seen[f.Name] {
-			continue
-		}
-		seen[f.Name] = true
+	for _, f := range semantic.FlowFields(config) {
 		read := &ast.FieldExpr{Span: f.Span, X: &ast.Ident{Span: f.Span, Name: flowConfigParam}, Field: &ast.Ident{Span: f.Span, Name: f.Name}}
 		stmts = append(stmts, &ast.DeclareStmt{Span: f.Span, Left: []ast.Expr{&ast.Ident{Span: f.Span, Name: f.Name}}, Right: []ast.Expr{read}})
 	}
 	body := &ast.Block{Span: flow.Span, Stmts: append(stmts, flow.Stmts...)}
 	return &ast.FuncLit{Span: flow.Span, Params: &ast.Params{Span: params.Span, Names: names, Variadic: params.Variadic}, Body: body}
-}
-
-// isName reports an identifier's spelling: a letter or underscore, then
-// letters, digits and underscores (ASCII).
-func isName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
-			continue
-		}
-		return false
-	}
-	return true
 }
 
 func (r *resolver) forStmt(s *ast.ForStmt) {

@@ -17,6 +17,7 @@ var partTwo = map[string]string{
 	"db":     "needs a database",
 	"linalg": "not provided",
 	"xlsx":   "not provided", "yaml": "not provided",
+	"serve": "the HTTP server host module is not provided",
 }
 
 func TestStdlibTableHasImplementations(t *testing.T) {

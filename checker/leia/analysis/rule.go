@@ -27,6 +27,14 @@ type Host struct {
 	CompileValidator func(label string, src []byte) *ValidatorProblem
 	// GoModules lists the `go:` import paths the embedder allow-lists.
 	GoModules []string
+	// HostModules lists the globals the embedder installs beside Leia's
+	// predeclared names (a project's harn.toml [leia] host_modules).
+	HostModules []string
+	// HostDeclared says the embedder's bindings are known (a project's
+	// [leia] table, or a non-empty GoModules): a `go:` import outside
+	// GoModules is then an error; without it the program may target an
+	// embedder the checker does not know, and the import is a warning.
+	HostDeclared bool
 }
 
 // ValidatorProblem is why a validator script was refused.

@@ -445,19 +445,49 @@ func (r *resolver) legacyAgent(s *Scope, node ast.Node, params *ast.Params, conf
 		return
 	}
 	r.funcBody(s, node, params, flow, depth, func(fs *Scope) {
-		for _, name := range FlowLocals {
-			if f := config.Lookup(name); f != nil {
-				b := &Binding{Name: name, Kind: Injected, Decl: node, Value: f.Value}
-				fs.declare(b)
-				r.facts.Bindings = append(r.facts.Bindings, b)
-			}
+		for _, f := range FlowFields(config) {
+			b := &Binding{Name: f.Name, Kind: Injected, Decl: node, Value: f.Value}
+			fs.declare(b)
+			r.facts.Bindings = append(r.facts.Bindings, b)
 		}
 	})
 }
 
-// FlowLocals are the configuration fields a legacy agent's flow block
-// receives as locals when the agent block writes them.
-var FlowLocals = []string{"model", "system", "tools", "capabilities", "caps", "output"}
+// FlowFields are the configuration fields a legacy agent's flow receives
+// as locals, in order: upstream's lowering declares, at the top of the
+// flow, a local for every field whose key is a name (model, tools,
+// max_tokens, budget, ...), read from the config table; a key written
+// twice counts once. The checker and the runtime both lower by it.
+func FlowFields(config *ast.TableExpr) []*ast.TableField {
+	if config == nil {
+		return nil
+	}
+	var out []*ast.TableField
+	seen := map[string]bool{}
+	for _, f := range config.Fields {
+		if (f.Kind != ast.FieldNamed && f.Kind != ast.FieldString) || !isName(f.Name) || seen[f.Name] {
+			continue
+		}
+		seen[f.Name] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// isName reports an identifier's spelling: a letter or underscore, then
+// letters, digits and underscores (ASCII).
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
 
 // ImportName is the name an import binds without an alias: the last
 // element of its path ("json", "go:net/http" -> "http").

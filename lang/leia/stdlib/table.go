@@ -127,6 +127,9 @@ var modules = []module{
 	{name: "sort", doc: "sorting"},
 	{name: "testkit", doc: "test helpers"},
 	{name: "http", doc: "HTTP client and server (subject to the host's capability policy)"},
+	{name: "serve", doc: "HTTP server apps from a route table (upstream's host module beside http; subject to the host's capability policy)", funcs: []fn{
+		{sig: "serve.app(config)", doc: "an HTTP app serving config.routes ({method, path, handler}) on config.listen"},
+	}},
 	{name: "crypto", doc: "cryptography"},
 	{name: "debug", doc: "debugging helpers"},
 	{name: "db", doc: "database access"},

@@ -4,12 +4,15 @@
 //
 // names: every name must be declared (LEIA4001), and eval exists only
 // inside evaluate blocks (LEIA3007). In a file that compiles source at
-// run time, an undeclared name that is only read is a warning (LEIA4010).
+// run time, an undeclared name that is only read is a warning (LEIA4010),
+// and so is an undeclared name standing alone in an interpolation of a
+// double-quoted string, "${NAME}", a placeholder (LEIA4011).
 //
 // A name is declared by `:=`, `const`, `func`, an import, a parameter, a
 // loop variable, a legacy tool or agent declaration, or it is one of
 // Leia's predeclared names (print, string, llm, ...; package
-// lang/leia/stdlib). Reading a name nothing declares fails at run time,
+// lang/leia/stdlib), or a global the project's embedder installs, declared
+// in harn.toml ([leia] host_modules = ["billing"]). Reading a name nothing declares fails at run time,
 // and so does assigning to one: Leia has no implicit globals. A name used
 // before its declaration at the same level is reported with the later
 // declaration as a related span; inside a function body every name its

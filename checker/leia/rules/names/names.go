@@ -3,6 +3,7 @@ package names
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,6 +19,7 @@ const (
 	codeUndefined = "LEIA4001"
 	codeEval      = "LEIA3007"
 	codeLoaded    = "LEIA4010"
+	codeHole      = "LEIA4011"
 )
 
 //go:embed doc.go
@@ -27,14 +29,20 @@ var doc string
 var Rule = &analysis.Rule{
 	Name:  "names",
 	Doc:   analysis.ExtractDoc(doc, "names"),
-	Codes: []string{codeUndefined, codeEval, codeLoaded},
+	Codes: []string{codeUndefined, codeEval, codeLoaded, codeHole},
 	Run:   run,
 }
 
 func run(p *analysis.Pass) {
 	loader := firstLoader(p.File)
+	holes := placeholders(p.File)
 	for _, u := range p.Facts.Unresolved {
 		if p.Facts.ToolListIdents[u.Ident] {
+			continue
+		}
+		if !u.Write && slices.Contains(p.Host.HostModules, u.Ident.Name) {
+			// A global the project's embedder installs (harn.toml [leia]
+			// host_modules).
 			continue
 		}
 		id := u.Ident
@@ -51,6 +59,13 @@ func run(p *analysis.Pass) {
 		msg := fmt.Sprintf("%s %s", what, id.Name)
 		var d diagnostics.Diagnostic
 		switch {
+		case holes[id] && !u.Write && u.Later == nil:
+			// "${NAME}" standing alone in a double-quoted string is how
+			// upstream's programs write a placeholder (a secret's name, a
+			// template slot): warn that it interpolates nil, without
+			// failing the check.
+			d = p.Diag(diagnostics.SourceType, codeHole, id.Span, "%s in \"${%s}\": the string interpolates nil here", msg, id.Name)
+			d.Help = fmt.Sprintf("for the literal text ${%s} use single quotes or a raw string; to interpolate a value, declare %s", id.Name, id.Name)
 		case loader != nil && !u.Write && u.Later == nil:
 			// Code compiled at run time shares the program's globals and may
 			// declare this name; say so, without failing the check.
@@ -121,6 +136,23 @@ func Suggest(name string, candidates []string) string {
 		}
 	}
 	return best
+}
+
+// placeholders returns the names that stand alone in an interpolation of
+// a double-quoted string ("Bearer ${API_KEY}").
+func placeholders(f *ast.File) map[*ast.Ident]bool {
+	out := map[*ast.Ident]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if s, ok := n.(*ast.StringLit); ok && s.Kind == ast.StringDouble {
+			for _, part := range s.Parts {
+				if id, ok := part.Expr.(*ast.Ident); ok {
+					out[id] = true
+				}
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // runtimeLoaders are the calls that compile Leia source at run time into

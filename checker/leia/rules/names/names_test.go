@@ -5,11 +5,19 @@ import (
 
 	"github.com/harnlang/harn-check/checker/analysis/analysistest"
 	leia "github.com/harnlang/harn-check/checker/leia"
+	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/checker/leia/rules/names"
 )
 
 func TestRule(t *testing.T) {
 	analysistest.Run(t, "testdata", leia.Checker, names.Rule)
+}
+
+// TestHostModules: a global the project declares its embedder installs
+// (harn.toml [leia] host_modules) is read without a diagnostic; assigning
+// to it is still an error.
+func TestHostModules(t *testing.T) {
+	analysistest.Run(t, "testdata/host", leia.CheckerWith(&analysis.Host{HostDeclared: true, HostModules: []string{"billing"}}), names.Rule)
 }
 
 func TestSuggest(t *testing.T) {
