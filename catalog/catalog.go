@@ -29,9 +29,11 @@
 // A key a route does not know is an error naming it (a misspelt
 // api_key_env must not silently leave a route without credentials).
 //
-// The [evaluation] table grants an evaluation cache folder (settings.go).
-// Other tables of harn.toml are ignored. A route with the same provider and
-// model as a default replaces it.
+// The [evaluation] table grants an evaluation cache folder (settings.go);
+// the [lint] and [fmt] tables are read by Project.Config (config.go);
+// upstream Harn's manifest tables are accepted unread, and any other key is
+// an error. A route with the same provider and model as a default replaces
+// it.
 //
 // Invariants: IO only through a caller's Loader (project.go); lookups and
 // the derivation of decision support (decision.go) are deterministic.

@@ -119,12 +119,13 @@ func (e *Invalid) Unwrap() error { return e.Err }
 // file (the checked program, or the harn.toml itself).
 func (e *Invalid) Diagnostic(file string) diagnostics.Diagnostic {
 	d := diagnostics.New(file, diagnostics.SourceSetup, InvalidCode, diagnostics.Span{}, e.Error())
-	d.Help = "fix the [[routes]] table of " + File + "; no route is checked or run until it is valid"
+	d.Help = "fix " + File + " where the message says; no route is checked or run until it is valid"
 	return d
 }
 
 // Catalog returns the built-in catalog extended by the project's routes;
-// the error is an *Invalid.
+// the error is an *Invalid, for the routes or any other part of the file
+// (Config).
 func (p Project) Catalog() (*Catalog, error) {
 	if p.Path == "" {
 		return Default(), nil
@@ -132,6 +133,11 @@ func (p Project) Catalog() (*Catalog, error) {
 	cat, err := Default().Parse(filepath.ToSlash(p.Path), p.Data)
 	if err != nil {
 		return nil, &Invalid{Path: p.Path, Err: err}
+	}
+	// The whole file is checked: a misspelt table or [lint] key is the
+	// same error as a broken route.
+	if _, err := p.Config(); err != nil {
+		return nil, err
 	}
 	return cat, nil
 }

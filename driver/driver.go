@@ -22,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/diagnostics/suppress"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/manifest/checkcache"
@@ -291,7 +292,8 @@ func (r Request) Ctx() context.Context {
 	return context.Background()
 }
 
-// Check analyses one file with the checker registered for its language.
+// Check analyses one file with the checker registered for its language
+// and applies the file's suppression comments (diagnostics/suppress).
 // Without one, the result is the single HARN-CHK-001 info saying the file
 // was not analysed, so no caller can mistake it for clean. The CLI, the
 // language server and the runtime all call it, so they report the same.
@@ -313,5 +315,9 @@ func Check(req Request) Result {
 	if req.Session == nil {
 		req.Session = NewSession()
 	}
-	return lang.Check(req)
+	res := lang.Check(req)
+	// Suppression comments depend on the source alone, so a cached
+	// result (keyed by the source) holds them applied.
+	res.Diagnostics = suppress.Apply(req.Path, req.Source, "//", res.Diagnostics)
+	return res
 }

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
@@ -100,6 +102,35 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 	return report, nil
 }
 
+// CheckSource checks one file's content that does not come from disk
+// (`check -` reads stdin): path is the name it is reported under, its
+// folder the one imports and harn.toml are found from; ext chooses the
+// language when path has no extension of a known one. The report is the
+// one CheckPaths gives for a file with that name and content.
+func CheckSource(path, ext string, src []byte, opts Options) *diagnostics.Report {
+	lim := opts.Limits.Resolved()
+	r := &run{opts: opts, limits: lim, session: NewSession(), hashes: newFileHashes(lim.FileSize)}
+	display := filepath.ToSlash(path)
+	r.session.SetFiles([]string{display})
+	file := diagnostics.File{Path: display, Source: src}
+	if binary, why := sourcefs.Binary(src); binary {
+		d := diagnostics.New(display, diagnostics.SourceIO, "HARN-IO-002", diagnostics.Span{},
+			fmt.Sprintf("not checked: the input is binary, not source text (%s)", why))
+		return &diagnostics.Report{Files: []diagnostics.File{{Path: display, Diagnostics: []diagnostics.Diagnostic{d}}}}
+	}
+	if ext == "" || slices.Contains(Extensions, filepath.Ext(path)) {
+		ext = filepath.Ext(path)
+	}
+	res := Check(Request{Path: display, Ext: ext, Source: src, Limits: lim, Session: r.session})
+	file.Diagnostics = r.configure(path, display, res.Diagnostics)
+	file.Manifest = res.Manifest
+	report := &diagnostics.Report{Files: []diagnostics.File{file}, Sources: map[string][]byte{}}
+	for p, s := range res.Sources {
+		report.Sources[p] = s
+	}
+	return report
+}
+
 // run is the state of one CheckPaths call.
 type run struct {
 	opts    Options
@@ -107,6 +138,9 @@ type run struct {
 	session *Session
 	hashes  *fileHashes
 	fps     fingerprints
+	// configs memoises the project settings of each folder.
+	configMu sync.Mutex
+	configs  map[string]configFound
 }
 
 // file reads and checks one discovered file. sole is set when it is the
@@ -134,7 +168,51 @@ func (r *run) file(f Found, sole bool) (diagnostics.File, map[string][]byte, err
 	}
 	req := Request{Path: display, Source: src, Limits: r.limits, Session: r.session, Lint: r.opts.Lint}
 	res := r.checkCached(f.Path, req)
-	return diagnostics.File{Path: display, Source: src, Diagnostics: res.Diagnostics, Manifest: res.Manifest}, res.Sources, nil
+	return diagnostics.File{Path: display, Source: src, Diagnostics: r.configure(f.Path, display, res.Diagnostics), Manifest: res.Manifest}, res.Sources, nil
+}
+
+// configure applies the project's [lint] settings (catalog.Config) to a
+// file's diagnostics after the cache, so that a cached result never
+// depends on harn.toml. A harn.toml that cannot be used is HARN-CFG-001
+// on every file under it (the Harn checker reports it already).
+func (r *run) configure(path, display string, ds []diagnostics.Diagnostic) []diagnostics.Diagnostic {
+	cfg, inv := r.config(filepath.Dir(path))
+	if inv != nil {
+		if !slices.ContainsFunc(ds, func(d diagnostics.Diagnostic) bool { return d.Code == catalog.InvalidCode }) {
+			ds = append(ds, inv.Diagnostic(display))
+		}
+		return ds
+	}
+	return cfg.Apply(display, ds)
+}
+
+// config returns the settings of the project a folder is in, found once
+// per folder of the run.
+func (r *run) config(dir string) (*catalog.Config, *catalog.Invalid) {
+	abs := absClean(dir)
+	r.configMu.Lock()
+	defer r.configMu.Unlock()
+	if c, ok := r.configs[abs]; ok {
+		return c.cfg, c.inv
+	}
+	if r.configs == nil {
+		r.configs = map[string]configFound{}
+	}
+	var c configFound
+	p := catalog.FindProject(catalog.OS, abs)
+	_, err := p.Catalog() // the whole file, routes included
+	if err == nil {
+		c.cfg, err = p.Config()
+	}
+	errors.As(err, &c.inv)
+	r.configs[abs] = c
+	return c.cfg, c.inv
+}
+
+// configFound is one folder's settings, or why it has none.
+type configFound struct {
+	cfg *catalog.Config
+	inv *catalog.Invalid
 }
 
 // notRead is the diagnostic for a file that was found but not read.

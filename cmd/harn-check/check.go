@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/internal/version"
@@ -80,13 +81,20 @@ func checkCommand() *command {
 	return &command{
 		name: "check", args: "PATH...", summary: "check .harn and .leia files (the default command)",
 		about: `Folders are walked (.git and node_modules skipped) and files checked in sorted
-order. Exit status: 0 without error diagnostics, 1 with some, 2 for a usage
-error or an unreadable path.`,
+order; - reads one file from stdin (--stdin-filename names it). The nearest
+harn.toml selects rules and severities ([lint]); // harn-ignore CODE: reason
+comments silence a line. --fix applies the fixes diagnostics carry. Exit
+status: 0 without error diagnostics, 1 with some, 2 for a usage error or an
+unreadable path.`,
 		setup: func(fs *flagSet) action {
 			var out outputFlags
 			out.register(fs)
 			var cache cacheFlags
 			cache.register(fs)
+			var fix fixFlags
+			fix.register(fs)
+			var stdinName string
+			fs.StringVar(&stdinName, "stdin-filename", "", "the `path` stdin (-) is reported as; its folder is where imports and harn.toml are found (default <stdin>, checked as Harn)")
 			return func(e *env, paths []string) int {
 				render, color, err := out.resolve(e)
 				if err != nil {
@@ -95,14 +103,42 @@ error or an unreadable path.`,
 				if len(paths) == 0 {
 					return fail(e, "no paths given (usage: harn-check [check] [FLAGS] PATH...)")
 				}
-				report, err := checkPaths(e, cache, paths)
+				if fix.unsafe && !fix.fix {
+					return fail(e, "--unsafe-fixes goes with --fix")
+				}
+				check := func() (*diagnostics.Report, error) { return checkPaths(e, cache, paths) }
+				switch {
+				case slices.Contains(paths, "-"):
+					if len(paths) > 1 {
+						return fail(e, "- (stdin) is checked alone, not with other paths")
+					}
+					if fix.fix {
+						return fail(e, "--fix rewrites files; it cannot fix stdin")
+					}
+					check = func() (*diagnostics.Report, error) { return checkStdin(e, cache, stdinName) }
+				case stdinName != "":
+					return fail(e, "--stdin-filename names stdin: give - as the path")
+				}
+				var report *diagnostics.Report
+				var fixed fixOutcome
+				if fix.fix {
+					report, fixed, err = fixRun(e, fix, check)
+				} else {
+					report, err = check()
+				}
 				if err != nil {
 					return driverError(e, err)
+				}
+				if fix.fix {
+					fixed.say(e, fix.unsafe)
 				}
 				if err := render(e, e.stdout, report, color); err != nil {
 					return fail(e, "writing output: %v", err)
 				}
-				if !report.OK() {
+				switch {
+				case fixed.failed:
+					return exitUsage
+				case !report.OK():
 					return exitFail
 				}
 				return exitOK

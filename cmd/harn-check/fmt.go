@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/harnlang/harn-check/diagnostics"
@@ -222,7 +221,7 @@ func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
 			r.unchanged++
 			break
 		}
-		if err := writeFormatted(path, out); err != nil {
+		if err := replaceFile(path, out); err != nil {
 			msgf(r.e, "%s: %v", name, err)
 			return exitUsage
 		}
@@ -232,37 +231,4 @@ func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
 		r.e.stdout.Write(out)
 	}
 	return exitOK
-}
-
-// writeFormatted replaces path's content through a temporary file in the same
-// directory and a rename, keeping the file's mode, so an interrupted write
-// never leaves a truncated file.
-func writeFormatted(path string, data []byte) error {
-	info, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".fmt-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Chmod(name, info.Mode().Perm()); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
 }

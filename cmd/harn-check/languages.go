@@ -2,12 +2,17 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
+	"path/filepath"
+	"slices"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/internal/version"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
@@ -34,10 +39,29 @@ func (c *cacheFlags) register(fs *flagSet) {
 	c.limits.Register(fs.FlagSet)
 }
 
-// checkPaths is the one place the CLI runs the driver, so every output
-// format sees the same report.
+// checkPaths is the one place the CLI runs the driver over paths, so
+// every output format sees the same report.
 func checkPaths(e *env, c cacheFlags, paths []string) (*diagnostics.Report, error) {
 	return driver.CheckPaths(paths, checkOptions(e, c))
+}
+
+// checkStdin checks stdin as the file name (default <stdin>, Harn).
+func checkStdin(e *env, c cacheFlags, name string) (*diagnostics.Report, error) {
+	lim := c.limits.Resolved()
+	src, err := io.ReadAll(io.LimitReader(e.stdin, lim.FileSize+1))
+	if err != nil {
+		return nil, &driver.UsageError{Msg: fmt.Sprintf("reading stdin: %v", err)}
+	}
+	if int64(len(src)) > lim.FileSize {
+		return nil, &driver.UsageError{Msg: fmt.Sprintf("stdin: more than the limit of %s (--%s)", sourcefs.FormatSize(lim.FileSize), limits.FlagFileSize)}
+	}
+	if name == "" {
+		name = "<stdin>"
+	}
+	if ext := filepath.Ext(name); ext != "" && !slices.Contains(driver.Extensions, ext) {
+		return nil, &driver.UsageError{Msg: fmt.Sprintf("--stdin-filename %s: not a .harn or .leia file", name)}
+	}
+	return driver.CheckSource(name, ".harn", src, checkOptions(e, c)), nil
 }
 
 // checkOptions are the driver's options for the cache flags c: the cache

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"unicode"
 
+	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/runtime/host"
 )
 
@@ -237,7 +238,7 @@ func init() {
 				return nil
 			}
 			rel, _ := filepath.Rel(realBase, p)
-			if globMatch(pattern, filepath.ToSlash(rel)) {
+			if sourcefs.GlobMatch(pattern, filepath.ToSlash(rel)) {
 				out = append(out, filepath.ToSlash(rel))
 			}
 			return nil
@@ -258,36 +259,6 @@ func init() {
 		}
 		return Str(string(b)), nil
 	})
-}
-
-// globMatch matches a slash-separated path against a glob where `**`
-// spans directories and `*`, `?` and `[...]` stay within one.
-func globMatch(pattern, name string) bool {
-	return globParts(strings.Split(pattern, "/"), strings.Split(name, "/"), 0)
-}
-
-func globParts(pat, name []string, depth int) bool {
-	if depth > 64 {
-		return false
-	}
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(name); i++ {
-				if globParts(pat[1:], name[i:], depth+1) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, _ := filepath.Match(pat[0], name[0]); !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
-	}
-	return len(name) == 0
 }
 
 func readAll(r interface{ Read([]byte) (int, error) }) ([]byte, error) {
