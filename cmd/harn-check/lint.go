@@ -39,6 +39,8 @@ status: 0 without error diagnostics, 1 with some, 2 for a usage error.`,
 			fs.Var(&sel, "select", "lint `rules` to run instead of the default ones (names, codes or ALL, comma-separated; repeatable)")
 			fs.Var(&extend, "extend-select", "lint `rules` to run besides the selected ones, such as the rules off by default")
 			fs.Var(&ignore, "ignore", "lint `rules` not to run")
+			var fix fixFlags
+			fix.register(fs)
 			list := fs.Bool("list", false, "print the lint rules, their codes and whether they are on by default, and exit")
 			return func(e *env, paths []string) int {
 				render, color, err := out.resolve(e)
@@ -59,20 +61,42 @@ status: 0 without error diagnostics, 1 with some, 2 for a usage error.`,
 				if len(paths) == 0 {
 					return fail(e, "no paths given (usage: harn-check lint [FLAGS] PATH...)")
 				}
-				opts := checkOptions(e, cache)
-				opts.Lint = &driver.LintSelection{Select: sel, Extend: extend, Ignore: ignore}
-				report, err := driver.CheckPaths(paths, opts)
+				if fix.unsafe && !fix.fix {
+					return fail(e, "--unsafe-fixes goes with --fix")
+				}
+				check := func() (*diagnostics.Report, error) {
+					opts := checkOptions(e, cache)
+					opts.Lint = &driver.LintSelection{Select: sel, Extend: extend, Ignore: ignore}
+					report, err := driver.CheckPaths(paths, opts)
+					if err != nil {
+						return nil, err
+					}
+					for i := range report.Files {
+						report.Files[i].Diagnostics = lintFindings(report.Files[i].Diagnostics)
+						report.Files[i].Manifest = nil
+					}
+					return report, nil
+				}
+				var report *diagnostics.Report
+				var fixed fixOutcome
+				if fix.fix {
+					report, fixed, err = fixRun(e, fix, check)
+				} else {
+					report, err = check()
+				}
 				if err != nil {
 					return driverError(e, err)
 				}
-				for i := range report.Files {
-					report.Files[i].Diagnostics = lintFindings(report.Files[i].Diagnostics)
-					report.Files[i].Manifest = nil
+				if fix.fix {
+					fixed.say(e, fix.unsafe)
 				}
 				if err := render(e, e.stdout, report, color); err != nil {
 					return fail(e, "writing output: %v", err)
 				}
-				if !report.OK() {
+				switch {
+				case fixed.failed:
+					return exitUsage
+				case !report.OK():
 					return exitFail
 				}
 				return exitOK

@@ -228,3 +228,27 @@ func TestCheckStdin(t *testing.T) {
 		}
 	}
 }
+
+// TestLintFix: lint --fix applies safe fixes only; --unsafe-fixes the
+// rest; each run says what it fixed and how many unsafe fixes it left.
+func TestLintFix(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.harn")
+	src := "fn f(v) {\n  if v == true {\n    log(1)\n  }\n}\n\npipeline main(task) {\n  let b = true\n  if b == true {\n    log(2)\n  }\n  f(b)\n}\n"
+	write(t, path, []byte(src))
+	safe := strings.Replace(src, "b == true", "b", 1)
+	code, _, stderr := runCLI(t, "lint", "--fix", "--no-cache", path)
+	if got, _ := os.ReadFile(path); code != exitOK || string(got) != safe ||
+		!strings.Contains(stderr, "fixed 1 problem in 1 file; 1 more fix available with --unsafe-fixes") {
+		t.Fatalf("lint --fix: exit %d, %q\n%s", code, stderr, got)
+	}
+	code, _, stderr = runCLI(t, "lint", "--fix", "--no-cache", path)
+	if got, _ := os.ReadFile(path); code != exitOK || string(got) != safe || !strings.Contains(stderr, "nothing to fix; 1 more fix") {
+		t.Errorf("second lint --fix: exit %d, %q", code, stderr)
+	}
+	code, out, stderr := runCLI(t, "lint", "--fix", "--unsafe-fixes", "--no-cache", path)
+	if got, _ := os.ReadFile(path); code != exitOK || string(got) != strings.Replace(safe, "v == true", "v", 1) ||
+		!strings.Contains(stderr, "fixed 1 problem in "+filepath.ToSlash(path)+" (HARN-LNT-032 ×1)") || !strings.Contains(out, "no problems") {
+		t.Errorf("lint --fix --unsafe-fixes: exit %d, %q %q\n%s", code, out, stderr, got)
+	}
+}
