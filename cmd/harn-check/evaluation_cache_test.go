@@ -111,19 +111,7 @@ func dirNames(t *testing.T, dir string) []string {
 func TestEvaluationCacheSettingCLI(t *testing.T) {
 	srv, requests := chatFake(t)
 	dir := t.TempDir()
-	routes := fmt.Sprintf(`
-[[routes]]
-provider = "mock"
-model = "fixture"
-operations = ["text_generation", "decision"]
-structured_transport = "native_schema"
-api = "openai_chat"
-base_url = "%s/v1"
-api_key_env = "FAKE_KEY"
-context_window = 128000
-input_price_per_mtok = 0.0
-output_price_per_mtok = 0.0
-`, srv.URL)
+	routes := fakeRoutes(srv.URL)
 	grant := "--allow-net=" + strings.TrimPrefix(srv.URL, "http://")
 	writeFile(t, dir, "harn.toml", "[evaluation]\ncache = \".harn/evals\"\n"+routes)
 	program := writeFile(t, dir, "main.harn", cacheProgram)

@@ -10,11 +10,10 @@ import (
 	"github.com/harnlang/harn-check/runtime/evaluate"
 )
 
-// fakeRouteCatalog writes a catalog pointing mock/fixture at a loopback
-// provider and returns it with the network grant the route needs.
-func fakeRouteCatalog(t *testing.T, dir, url string) (cat, grant string) {
-	t.Helper()
-	cat = writeFile(t, dir, "http.toml", fmt.Sprintf(`
+// fakeRoutes is a [[routes]] entry pointing mock/fixture at a loopback
+// provider (free, so no budget authority is needed).
+func fakeRoutes(url string) string {
+	return fmt.Sprintf(`
 [[routes]]
 provider = "mock"
 model = "fixture"
@@ -26,8 +25,14 @@ api_key_env = "FAKE_KEY"
 context_window = 128000
 input_price_per_mtok = 0.0
 output_price_per_mtok = 0.0
-`, url))
-	return cat, "--allow-net=" + strings.TrimPrefix(url, "http://")
+`, url)
+}
+
+// fakeRouteCatalog writes fakeRoutes as a catalog file and returns it
+// with the network grant the route needs.
+func fakeRouteCatalog(t *testing.T, dir, url string) (cat, grant string) {
+	t.Helper()
+	return writeFile(t, dir, "http.toml", fakeRoutes(url)), "--allow-net=" + strings.TrimPrefix(url, "http://")
 }
 
 const admissionPolicy = `const policy: EvaluationPolicy = {

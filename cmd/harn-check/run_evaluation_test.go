@@ -78,20 +78,7 @@ func TestRunSeedExamplesReplayFromATape(t *testing.T) {
 	dir := t.TempDir()
 	// The seed programs name mock/fixture; this catalog points that route
 	// at the loopback provider.
-	cat := writeFile(t, dir, "http.toml", fmt.Sprintf(`
-[[routes]]
-provider = "mock"
-model = "fixture"
-operations = ["text_generation", "decision"]
-structured_transport = "native_schema"
-api = "openai_chat"
-base_url = "%s/v1"
-api_key_env = "FAKE_KEY"
-context_window = 128000
-input_price_per_mtok = 0.0
-output_price_per_mtok = 0.0
-`, srv.URL))
-	grant := "--allow-net=" + strings.TrimPrefix(srv.URL, "http://")
+	cat, grant := fakeRouteCatalog(t, dir, srv.URL)
 	for _, p := range seedPrograms {
 		t.Run(p.file, func(t *testing.T) {
 			program := filepath.Join("testdata", "evaluate", p.file)
