@@ -21,6 +21,7 @@ import (
 	harnlint "github.com/harnlang/harn-check/checker/harn/lint"
 	leiachecker "github.com/harnlang/harn-check/checker/leia"
 	leiaanalysis "github.com/harnlang/harn-check/checker/leia/analysis"
+	leialint "github.com/harnlang/harn-check/checker/leia/lint"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
@@ -64,6 +65,11 @@ func LintRules() []LintRule {
 		title = strings.TrimPrefix(title, r.Name+": ")
 		out = append(out, LintRule{Language: "Harn", Name: r.Name, Codes: r.Codes, Title: title, OptIn: r.OptIn})
 	}
+	for _, r := range leialint.Rules {
+		title, _, _ := strings.Cut(r.Doc, "\n")
+		title = strings.TrimPrefix(title, r.Name+": ")
+		out = append(out, LintRule{Language: "Leia", Name: r.Name, Codes: r.Codes, Title: title, OptIn: r.OptIn})
+	}
 	return out
 }
 
@@ -71,6 +77,7 @@ func LintRules() []LintRule {
 // answers to (a name, a code, a code prefix or ALL).
 func UnknownLint(entries []string) []string {
 	_, unknown := framework.Select(harnlint.Rules, nil, entries, nil)
+	_, unknown = framework.Select(leialint.Rules, nil, unknown, nil)
 	return unknown
 }
 
@@ -282,14 +289,24 @@ func Leia() driver.Language {
 			// Without an editor's reader, validator scripts are read from
 			// disk through sourcefs (regular files within the size
 			// limit), as every source file is.
-			return leiaCheck(req.Path, req.Source, req.ReadFile)
+			var rules []*leiaanalysis.Rule
+			if req.Lint != nil {
+				// A lint run: the Leia lint rules so chosen instead of
+				// the check rules (a name both languages use, such as
+				// naming-convention, selects both).
+				rules, _ = framework.Select(leialint.Rules, req.Lint.Select, req.Lint.Extend, req.Lint.Ignore)
+				if rules == nil {
+					rules = []*leiaanalysis.Rule{}
+				}
+			}
+			return leiaCheck(req.Path, req.Source, req.ReadFile, rules)
 		},
 	}
 }
 
-// leiaCheck runs the Leia checker; the validator scripts it reads become
-// cache dependencies of the result.
-func leiaCheck(path string, src []byte, read func(string) ([]byte, error)) driver.Result {
+// leiaCheck runs the Leia checker with rules (nil: the check rules); the
+// validator scripts it reads become cache dependencies of the result.
+func leiaCheck(path string, src []byte, read func(string) ([]byte, error), rules []*leiaanalysis.Rule) driver.Result {
 	var deps []checkcache.Dep
 	host := &leiaanalysis.Host{
 		ReadFile: func(p string) ([]byte, error) {
@@ -316,7 +333,7 @@ func leiaCheck(path string, src []byte, read func(string) ([]byte, error)) drive
 	} else if decl.Declared {
 		host.HostDeclared, host.GoModules, host.HostModules = true, decl.GoModules, decl.HostModules
 	}
-	res := leiachecker.Check(path, src, leiachecker.Options{Host: host})
+	res := leiachecker.Check(path, src, leiachecker.Options{Host: host, Rules: rules})
 	return driver.Result{Diagnostics: append(cfg, res.Diagnostics...), Deps: deps}
 }
 

@@ -12,11 +12,34 @@ package lint
 
 import (
 	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/lint/complexity"
+	"github.com/harnlang/harn-check/checker/harn/lint/docs"
+	"github.com/harnlang/harn-check/checker/harn/lint/effects"
+	"github.com/harnlang/harn-check/checker/harn/lint/layout"
+	"github.com/harnlang/harn-check/checker/harn/lint/naming"
+	"github.com/harnlang/harn-check/checker/harn/lint/placement"
 	"github.com/harnlang/harn-check/checker/harn/lint/simplify"
 )
 
 // Rules lists every Harn lint rule in the order of their codes. Adding a
 // rule is adding one line here.
 var Rules = []*analysis.Rule{
-	simplify.ComparisonToBool, // HARN-LNT-032
+	complexity.CyclomaticComplexity,   // HARN-LNT-002
+	naming.NamingConvention,           // HARN-LNT-003
+	effects.LongRunningWithoutCleanup, // HARN-LNT-006
+	effects.PROpenWithoutSecretScan,   // HARN-LNT-008
+	effects.UnhandledApprovalResult,   // HARN-LNT-013
+	placement.PipelineReturnType,      // HARN-LNT-023
+	docs.MissingHarndoc,               // HARN-LNT-024
+	placement.AssertOutsideTest,       // HARN-LNT-025
+	effects.PromptInjectionRisk,       // HARN-LNT-026
+	effects.ConnectorEffectPolicy,     // HARN-LNT-027
+	simplify.ComparisonToBool,         // HARN-LNT-032
+	placement.RequireInTest,           // HARN-LNT-038
+	placement.BreakOutsideLoop,        // HARN-LNT-039
+	layout.BlankLineBetweenItems,      // HARN-LNT-041
+	layout.TrailingComma,              // HARN-LNT-042
+	docs.RequireFileHeader,            // HARN-LNT-045 (opt-in)
+	layout.ImportOrder,                // HARN-LNT-047
+	docs.LegacyDocComment,             // HARN-LNT-049
 }

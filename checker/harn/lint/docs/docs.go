@@ -35,6 +35,7 @@ var RequireFileHeader = &analysis.Rule{
 	Doc:   analysis.ExtractDoc(doc, "require-file-header"),
 	Codes: []string{"HARN-LNT-045"},
 	Run:   requireFileHeader,
+	OptIn: true,
 }
 
 // ownLine reports whether comment c is the first text on its line.
