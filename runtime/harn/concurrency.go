@@ -33,6 +33,7 @@ type genMsg struct {
 
 func (g *Generator) isDone() bool { return g.done }
 
+//go:noinline
 func (th *thread) startGenerator(cl *Closure, args []Value) (Value, error) {
 	g := &Generator{cl: cl, args: append([]Value(nil), args...), stream: cl.proto.kind == streamFn,
 		wake: make(chan struct{}), out: make(chan genMsg)}

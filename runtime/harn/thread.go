@@ -59,9 +59,12 @@ type valueStack struct {
 	cur   []Value
 	sp    int
 	saved []stackChunk
-	// spare is the last chunk left when the stack shrank, kept so that a
-	// recursion going back and forth across a chunk's end reuses it.
-	spare []Value
+	// spares are the chunks left when the stack shrank, the most recently
+	// left last, kept so that a recursion going back and forth across
+	// chunk ends (every round of a deep recursion) reuses them instead of
+	// allocating and clearing them again. They never exceed what the
+	// deepest recursion so far held.
+	spares [][]Value
 }
 
 type stackChunk struct {
@@ -76,40 +79,59 @@ const (
 
 func (s *valueStack) alloc(n int) []Value {
 	if s.sp+n > len(s.cur) {
-		if s.cur != nil {
-			s.saved = append(s.saved, stackChunk{s.cur, s.sp})
-		}
-		// Chunks start small (a task or generator that makes a few calls
-		// should not cost stackChunkSize slots) and double up to it.
-		size := max(min(2*len(s.cur), stackChunkSize), firstChunkSize, n)
-		if len(s.spare) >= size {
-			s.cur, s.spare = s.spare, nil
-		} else {
-			s.cur = make([]Value, size)
-		}
-		s.sp = 0
+		s.grow(n)
 	}
 	out := s.cur[s.sp : s.sp+n : s.sp+n]
 	s.sp += n
 	return out
 }
 
+// grow starts a new chunk of at least n slots. It is kept out of alloc,
+// which is inlined into every call: its locals would enlarge the Go frame
+// each nested call pays for.
+//
+//go:noinline
+func (s *valueStack) grow(n int) {
+	if s.cur != nil {
+		s.saved = append(s.saved, stackChunk{s.cur, s.sp})
+	}
+	// Chunks start small (a task or generator that makes a few calls
+	// should not cost stackChunkSize slots) and double up to it.
+	size := max(min(2*len(s.cur), stackChunkSize), firstChunkSize, n)
+	if k := len(s.spares) - 1; k >= 0 && len(s.spares[k]) >= size {
+		s.cur = s.spares[k]
+		s.spares[k] = nil
+		s.spares = s.spares[:k]
+	} else {
+		s.cur = make([]Value, size)
+	}
+	s.sp = 0
+}
+
 func (s *valueStack) free(slots []Value) {
 	clear(slots)
 	s.sp -= len(slots)
 	if s.sp == 0 && len(s.saved) > 0 {
-		last := s.saved[len(s.saved)-1]
-		s.saved = s.saved[:len(s.saved)-1]
-		s.spare = s.cur
-		s.cur, s.sp = last.buf, last.sp
+		s.shrink()
 	}
+}
+
+// shrink goes back to the chunk before the current one, keeping the
+// current one for reuse.
+//
+//go:noinline
+func (s *valueStack) shrink() {
+	last := s.saved[len(s.saved)-1]
+	s.saved = s.saved[:len(s.saved)-1]
+	s.spares = append(s.spares, s.cur)
+	s.cur, s.sp = last.buf, last.sp
 }
 
 // pushFrame readies a frame with n zeroed slots.
 func (th *thread) pushFrame(n int, cl *Closure) *frame {
 	d := th.depth
 	if d >= len(th.pool) {
-		th.pool = append(th.pool, &frame{th: th})
+		th.growPool()
 	}
 	f := th.pool[d]
 	f.slots = th.stack.alloc(n)
@@ -121,6 +143,11 @@ func (th *thread) pushFrame(n int, cl *Closure) *frame {
 	th.depth++
 	return f
 }
+
+// growPool adds a frame to the pool (out of line, as valueStack.grow).
+//
+//go:noinline
+func (th *thread) growPool() { th.pool = append(th.pool, &frame{th: th}) }
 
 func (th *thread) popFrame(f *frame) {
 	th.stack.free(f.slots)
@@ -137,6 +164,13 @@ func (th *thread) tick() error {
 	if !th.meter.Step() {
 		return nil
 	}
+	return th.checkTick()
+}
+
+// checkTick is the check tick makes every execution.Interval steps.
+//
+//go:noinline
+func (th *thread) checkTick() error {
 	if err := th.meter.Check(); err != nil {
 		return err
 	}
@@ -282,8 +316,10 @@ func (th *thread) runClosure(cl *Closure, args []Value) (Value, error) {
 		if th.depth >= th.in.maxDepth {
 			return Nil, stackOverflow(th.in.maxDepth)
 		}
-		if err := th.tick(); err != nil {
-			return Nil, err
+		if th.meter.Step() {
+			if err := th.checkTick(); err != nil {
+				return Nil, err
+			}
 		}
 		if p.kind != plainFn {
 			return th.startGenerator(cl, args)
@@ -294,27 +330,54 @@ func (th *thread) runClosure(cl *Closure, args []Value) (Value, error) {
 			return Nil, err
 		}
 		v, err := p.body(f)
-		if len(f.defers) > 0 {
-			err = runDefers(f, err)
-		}
-		switch err {
-		case errReturn:
-			v, err = f.ret, nil
-		case errTailCall:
-			next, nargs := f.tail, f.targs
-			th.popFrame(f)
-			cl, args = next, nargs
-			continue
-		}
-		th.popFrame(f)
-		if err != nil {
-			if e, ok := err.(controlFlow); ok && (e == flowBreak || e == flowContinue) {
-				err = runtimeError("%s", e.Error())
+		if len(f.defers) == 0 {
+			if err == nil {
+				th.popFrame(f)
+				return v, nil
 			}
-			return Nil, err
+			if err == errReturn {
+				v = f.ret
+				th.popFrame(f)
+				return v, nil
+			}
 		}
-		return v, nil
+		// Deferred blocks, tail calls and errors: out of line, so that
+		// the frame every nested call puts on the Go stack stays small.
+		next, nargs, v, err := th.endCall(f, v, err)
+		if next == nil {
+			return v, err
+		}
+		cl, args = next, nargs
 	}
+}
+
+// endCall finishes a call whose body ended other than by falling off its
+// end or returning with no deferred blocks: it runs the deferred blocks,
+// pops the frame, and returns either the closure and arguments of a tail
+// call to run next, or the call's outcome.
+//
+//go:noinline
+func (th *thread) endCall(f *frame, v Value, err error) (*Closure, []Value, Value, error) {
+	if len(f.defers) > 0 {
+		err = runDefers(f, err)
+	}
+	switch err {
+	case nil:
+	case errReturn:
+		v, err = f.ret, nil
+	case errTailCall:
+		next, nargs := f.tail, f.targs
+		th.popFrame(f)
+		return next, nargs, Nil, nil
+	}
+	th.popFrame(f)
+	if err != nil {
+		if e, ok := err.(controlFlow); ok && (e == flowBreak || e == flowContinue) {
+			err = runtimeError("%s", e.Error())
+		}
+		return nil, nil, Nil, err
+	}
+	return nil, nil, v, nil
 }
 
 // stackOverflow is the error of a call nested deeper than the run's
