@@ -340,15 +340,28 @@ func (c *compiler) multi(e ast.Expr) multiFn {
 	return c.multiOrNil(e)
 }
 
+// callArgs is what a call site knows before it runs: its compiled
+// arguments, where it is and how to name the callee in an error. It is
+// passed by pointer so that a call passes few words (each nested call
+// keeps them on the Go stack).
+type callArgs struct {
+	args   []evalFn
+	spread multiFn
+	pos    int32
+	desc   string
+}
+
 func callSite(fn evalFn, _ evalFn, args []evalFn, spread multiFn, pos int32, desc string) multiFn {
+	ca := &callArgs{args, spread, pos, desc}
 	return func(fr *frame) []Value {
-		return fr.th.invoke(fr, fn(fr), Nil, false, args, spread, pos, desc)
+		return fr.th.invoke(fr, fn(fr), Nil, false, ca)
 	}
 }
 
 func methodSite(recv evalFn, name string, args []evalFn, spread multiFn, pos int32) multiFn {
 	key := String(name)
 	desc := "method '" + name + "'"
+	ca := &callArgs{args, spread, pos, desc}
 	return func(fr *frame) []Value {
 		o := recv(fr)
 		var f Value
@@ -360,14 +373,53 @@ func methodSite(recv evalFn, name string, args []evalFn, spread multiFn, pos int
 		} else {
 			f = fr.th.indexDesc(o, key, pos, desc)
 		}
-		return fr.th.invoke(fr, f, o, true, args, spread, pos, desc)
+		return fr.th.invoke(fr, f, o, true, ca)
 	}
 }
 
 // invoke calls fv with an optional self argument and compiled arguments.
 // A Leia callee gets its frame slots filled directly, without an argument
 // slice.
-func (th *Thread) invoke(fr *frame, fv Value, self Value, hasSelf bool, args []evalFn, spread multiFn, pos int32, desc string) []Value {
+//
+// The common call, a Leia function given at most as many arguments as it
+// has parameters and no spread, is handled here; the others are out of
+// line, in invokeGeneral, so that the Go frame every nested Leia call
+// pushes stays small (a deep recursion's cost is mostly the memory
+// traffic of its Go stack).
+func (th *Thread) invoke(fr *frame, fv Value, self Value, hasSelf bool, ca *callArgs) []Value {
+	if fv.k != KindFunction {
+		return th.invokeGeneral(fr, fv, self, hasSelf, ca)
+	}
+	cl := fv.closure()
+	p := cl.proto
+	first := 0
+	if hasSelf {
+		first = 1
+	}
+	if ca.spread != nil || p.variadic || first+len(ca.args) > p.nparams {
+		return th.invokeGeneral(fr, fv, self, hasSelf, ca)
+	}
+	m := th.mark()
+	slots := th.reserve(p.nslots)
+	if hasSelf {
+		slots[0] = self
+	}
+	for i, a := range ca.args {
+		slots[first+i] = a(fr)
+	}
+	fr.callPos = ca.pos
+	nf := th.pushFrame(cl, slots, m)
+	nf.varargs = nil
+	th.runFrame(nf, p)
+	return th.rets[:th.nret]
+}
+
+// invokeGeneral is invoke for every other call: spread arguments, extra
+// arguments, variadic Leia functions, natives and callable values.
+//
+//go:noinline
+func (th *Thread) invokeGeneral(fr *frame, fv Value, self Value, hasSelf bool, ca *callArgs) []Value {
+	args, spread, pos, desc := ca.args, ca.spread, ca.pos, ca.desc
 	if fv.k == KindFunction {
 		cl := fv.closure()
 		p := cl.proto

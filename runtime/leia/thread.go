@@ -245,17 +245,8 @@ func (th *Thread) runFrame(fr *frame, p *Proto) {
 	if th.meter.Step() {
 		th.tick()
 	}
-	if len(p.capParams) > 0 {
-		for _, i := range p.capParams {
-			fr.slots[i] = cellValue(&cell{fr.slots[i]})
-		}
-	}
-	if p.namedVar >= 0 {
-		v := TableValue(NewList(fr.varargs...))
-		if p.namedVarCaptured() {
-			v = cellValue(&cell{v})
-		}
-		fr.slots[p.namedVar] = v
+	if len(p.capParams) > 0 || p.namedVar >= 0 {
+		prologue(fr, p)
 	}
 	if th.in.hook.k != KindNil {
 		th.runHooked(fr, p)
@@ -269,6 +260,23 @@ func (th *Thread) runFrame(fr *frame, p *Proto) {
 		th.nret = 0
 	}
 	th.popFrame(fr)
+}
+
+// prologue boxes a frame's captured parameters and collects its named
+// varargs (out of runFrame, to keep the Go frame of each call small).
+//
+//go:noinline
+func prologue(fr *frame, p *Proto) {
+	for _, i := range p.capParams {
+		fr.slots[i] = cellValue(&cell{fr.slots[i]})
+	}
+	if p.namedVar >= 0 {
+		v := TableValue(NewList(fr.varargs...))
+		if p.namedVarCaptured() {
+			v = cellValue(&cell{v})
+		}
+		fr.slots[p.namedVar] = v
+	}
 }
 
 // runHooked runs a frame with debug hook events around it.
