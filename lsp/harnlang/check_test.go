@@ -3,6 +3,7 @@ package harnlang
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -17,6 +18,8 @@ import (
 	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/names"
+	"github.com/harnlang/harn-check/lsp/tsquery"
 )
 
 // TestCheckFromDocumentTreeMatchesFreshCheck: the server checks a Harn
@@ -148,4 +151,83 @@ func TestHoverAfterIncrementalCheck(t *testing.T) {
 			t.Errorf("hover on %q after the incremental check: %+v, want the inferred type", needle, h)
 		}
 	}
+}
+
+// TestIncrementalIndexEqualsFresh: through random edits, each reparsed
+// incrementally as the server does, the name index brought up to date
+// from the previous version's equals one built from scratch, field for
+// field.
+func TestIncrementalIndexEqualsFresh(t *testing.T) {
+	inc, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"../testdata/harn/incremental.harn", "../../examples/harn/compaction.harn"} {
+		orig, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := orig
+		tree := inc.syntax.Parse(nil, nil, text)
+		inc.names.Index(tree.(*tsquery.Tree).T, text)
+		pieces := []string{" ", "\n", "x", "1", "}", "{", "// c\n", "/// doc\n", "let y = 2\n", "fn g(a: int) -> int { return a }\n", "\""}
+		r := rand.New(rand.NewPCG(7, 8))
+		before := names.Rebuilds()
+		for v := range 120 {
+			a := r.IntN(len(text) + 1)
+			b := min(len(text), a+r.IntN(6))
+			ins := pieces[r.IntN(len(pieces))]
+			if v%20 == 19 {
+				a, b, ins = 0, len(text), string(orig)
+			}
+			lines := diagnostics.NewLineIndex(text)
+			next, edits, err := cache.Apply(text, lines, []cache.Change{{Range: &cache.Range{Start: lines.UTF16Column(a), End: lines.UTF16Column(b)}, Text: ins}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text = next
+			tree = inc.syntax.Parse(tree, edits, text)
+			st := tree.(*tsquery.Tree).T
+			got := inc.names.Index(st, text)
+			fresh.names.Forget()
+			want := fresh.names.Index(st, text)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s version %d: the index brought up to date differs from a fresh one: %s\nof\n%s", name, v, indexDiff(got, want), text)
+			}
+		}
+		t.Logf("%s: %d of 120 indexes brought up to date", name, names.Rebuilds()-before)
+		if names.Rebuilds() == before {
+			t.Errorf("%s: no index was brought up to date from the previous one", name)
+		}
+	}
+}
+
+// indexDiff names the first field in which two indexes differ.
+func indexDiff(got, want *names.Index) string {
+	switch {
+	case !reflect.DeepEqual(got.Scopes, want.Scopes):
+		return fmt.Sprintf("scopes %v, want %v", got.Scopes, want.Scopes)
+	case !reflect.DeepEqual(got.Parent, want.Parent):
+		return fmt.Sprintf("parents %v, want %v", got.Parent, want.Parent)
+	case !reflect.DeepEqual(got.Refs, want.Refs):
+		for i := range min(len(got.Refs), len(want.Refs)) {
+			if got.Refs[i] != want.Refs[i] {
+				return fmt.Sprintf("ref %d %v, want %v (%d refs, want %d)", i, got.Refs[i], want.Refs[i], len(got.Refs), len(want.Refs))
+			}
+		}
+		return fmt.Sprintf("%d refs, want %d", len(got.Refs), len(want.Refs))
+	}
+	for i := range min(len(got.Defs), len(want.Defs)) {
+		if !reflect.DeepEqual(got.Defs[i], want.Defs[i]) {
+			return fmt.Sprintf("def %d %+v, want %+v", i, *got.Defs[i], *want.Defs[i])
+		}
+	}
+	if len(got.Defs) != len(want.Defs) {
+		return fmt.Sprintf("%d defs, want %d", len(got.Defs), len(want.Defs))
+	}
+	return "unexported state"
 }

@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -67,6 +68,11 @@ type Def struct {
 	Scope int
 	// Module is set by Options.Annotate (for an import: the module path).
 	Module string
+
+	// extra marks a declaration of the Extra query; declNode is the span
+	// of the declaration's node.
+	extra    bool
+	declNode diagnostics.Span
 }
 
 // Ref is one use of a name.
@@ -91,6 +97,9 @@ type Index struct {
 
 	hoisted  map[string]bool
 	typeKind string
+	// raw are the captures the index was built from, kept to build the
+	// index of the next version of the text from (rebuild).
+	raw rawNames
 }
 
 // cacheSize is how many indexes a Resolver keeps: the documents being
@@ -138,8 +147,26 @@ func (r *Resolver) Index(tree *sitter.Tree, src []byte) *Index {
 			return c.ix
 		}
 	}
+	// The latest index of a text that shares most of src (the previous
+	// version of the document) is brought up to date instead.
+	var base cached
+	bestP, bestS := 0, 0
+	for _, c := range r.cache {
+		p, s := commonEnds(c.src, src)
+		if p+s > bestP+bestS {
+			base, bestP, bestS = c, p, s
+		}
+	}
 	r.mu.Unlock()
-	ix := r.build(tree, src)
+	var ix *Index
+	if base.ix != nil && bestP+bestS >= len(src)/2 {
+		ix = r.rebuild(base.ix, base.src, tree, src, bestP, bestS)
+	}
+	if ix == nil {
+		ix = r.build(tree, src)
+	} else {
+		rebuilds.Add(1)
+	}
 	r.mu.Lock()
 	r.cache = append(r.cache, cached{tree, src, ix})
 	if len(r.cache) > cacheSize {
@@ -147,6 +174,28 @@ func (r *Resolver) Index(tree *sitter.Tree, src []byte) *Index {
 	}
 	r.mu.Unlock()
 	return ix
+}
+
+// rebuilds counts the indexes built from an earlier version's.
+var rebuilds atomic.Int64
+
+// Rebuilds returns how many indexes this process built from the index of
+// an earlier version of the text: tests and benchmarks read it to see
+// that the incremental path is taken.
+func Rebuilds() int64 { return rebuilds.Load() }
+
+// commonEnds returns the lengths of the longest common prefix of a and b
+// and of their longest common suffix that does not overlap it.
+func commonEnds(a, b []byte) (int, int) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	s := 0
+	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return p, s
 }
 
 // Forget drops the cached indexes (for measuring the first request).
@@ -157,34 +206,72 @@ func (r *Resolver) Forget() {
 }
 
 func (r *Resolver) build(tree *sitter.Tree, src []byte) *Index {
-	ix := &Index{ByName: map[string][]*Def{}, ByDef: map[diagnostics.Span]*Def{}, ByRef: map[diagnostics.Span]Ref{},
-		hoisted: r.opts.Hoisted, typeKind: r.opts.TypeKind}
 	root := tree.RootNode()
-	ix.Scopes = append(ix.Scopes, diagnostics.Span{Start: 0, End: max(len(src), int(root.EndByte()))})
-	ix.Parent = append(ix.Parent, -1)
-	type pending struct {
-		kind string
-		node sitter.Node
+	fileEnd := max(len(src), int(root.EndByte()))
+	raw, _ := r.collect(root, src, diagnostics.Span{Start: 0, End: fileEnd}, fileEnd) // whole: keeps every capture
+	raw.tops, raw.topErrors = topsOf(root)
+	return r.finish(raw, fileEnd)
+}
+
+// rawNames are the captures of the queries over a tree or a part of it,
+// in the order the queries return them: definitions and uses of locals.scm
+// before those of the Extra query (Def.extra, Ref.Type).
+type rawNames struct {
+	scopes []diagnostics.Span
+	defs   []*Def
+	refs   []Ref
+	// tops are the spans of the tree's top-level nodes; topErrors marks
+	// those with a syntax error.
+	tops      []diagnostics.Span
+	topErrors []bool
+}
+
+// topsOf returns the spans of root's children and which have errors.
+func topsOf(root *sitter.Node) ([]diagnostics.Span, []bool) {
+	n := int(root.ChildCount())
+	out, errs := make([]diagnostics.Span, n), make([]bool, n)
+	for i := range n {
+		c := root.Child(uint(i))
+		out[i], errs[i] = NodeSpan(c), c.HasError()
 	}
-	var defs []pending
+	return out, errs
+}
+
+// collect runs the queries over the nodes of root within span (the whole
+// file, or the top-level declarations an edit changed) and returns their
+// captures. A capture reaching out of span (other than the file's own
+// scope) makes it fail: span does not cut the tree between declarations.
+func (r *Resolver) collect(root *sitter.Node, src []byte, span diagnostics.Span, fileEnd int) (rawNames, bool) {
+	var raw rawNames
+	whole := span.Start == 0 && span.End == fileEnd
+	inside := func(sp diagnostics.Span) bool { return whole || sp.Start >= span.Start && sp.End <= span.End }
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
+	if !whole {
+		// The end is exclusive: one byte more keeps a zero-length node
+		// (a missing token) at the span's end.
+		qc.SetByteRange(uint(span.Start), uint(span.End+1))
+	}
 	names := r.locals.CaptureNames()
 	matches := qc.Matches(r.locals, root, src)
 	for m := matches.Next(); m != nil; m = matches.Next() {
 		for _, c := range m.Captures {
 			name := names[c.Index]
 			sp := NodeSpan(&c.Node)
+			if name == "local.scope" && sp.Start == 0 && sp.End == fileEnd {
+				continue // the file's scope, Scopes[0]
+			}
+			if !inside(sp) {
+				return raw, false
+			}
 			switch {
 			case name == "local.scope":
-				if sp.Start != 0 || sp.End != ix.Scopes[0].End {
-					ix.Scopes = append(ix.Scopes, sp)
-				}
+				raw.scopes = append(raw.scopes, sp)
 			case strings.HasPrefix(name, "local.definition."):
-				defs = append(defs, pending{strings.TrimPrefix(name, "local.definition."), c.Node})
+				raw.defs = append(raw.defs, r.def(c.Node, strings.TrimPrefix(name, "local.definition."), src, false))
 			case name == "local.reference":
 				if r.opts.NotUse == nil || !r.opts.NotUse(&c.Node) {
-					ix.addRef(Ref{Name: c.Node.Utf8Text(src), Span: sp})
+					raw.refs = append(raw.refs, Ref{Name: c.Node.Utf8Text(src), Span: sp})
 				}
 			}
 		}
@@ -194,15 +281,53 @@ func (r *Resolver) build(tree *sitter.Tree, src []byte) *Index {
 		matches = qc.Matches(r.extra, root, src)
 		for m := matches.Next(); m != nil; m = matches.Next() {
 			for _, c := range m.Captures {
+				sp := NodeSpan(&c.Node)
+				if !inside(sp) {
+					return raw, false
+				}
 				if name := dnames[c.Index]; name == "type.reference" {
-					ix.addRef(Ref{Name: c.Node.Utf8Text(src), Span: NodeSpan(&c.Node), Type: true})
+					raw.refs = append(raw.refs, Ref{Name: c.Node.Utf8Text(src), Span: sp, Type: true})
 				} else {
-					defs = append(defs, pending{name, c.Node})
+					raw.defs = append(raw.defs, r.def(c.Node, name, src, true))
 				}
 			}
 		}
 	}
-	outer := ix.Scopes[1:]
+	return raw, true
+}
+
+// def describes the declaration of the name n of kind; its scope is found
+// once every scope is known (finish).
+func (r *Resolver) def(n sitter.Node, kind string, src []byte, extra bool) *Def {
+	d := &Def{Name: n.Utf8Text(src), Kind: kind, Span: NodeSpan(&n), extra: extra}
+	declNode := n.Parent()
+	if r.opts.Declaration != nil {
+		declNode = r.opts.Declaration(&n, kind)
+	}
+	if declNode == nil {
+		declNode = &n
+	}
+	d.Decl = HeaderSpan(declNode, src)
+	d.declNode = NodeSpan(declNode)
+	if r.opts.Doc != nil {
+		d.Doc = r.opts.Doc(declNode, src)
+	}
+	if r.opts.Annotate != nil {
+		r.opts.Annotate(d, &n, src)
+	}
+	return d
+}
+
+// finish builds the index of a file fileEnd bytes long from its captures.
+func (r *Resolver) finish(raw rawNames, fileEnd int) *Index {
+	ix := &Index{ByName: map[string][]*Def{}, ByDef: map[diagnostics.Span]*Def{}, ByRef: map[diagnostics.Span]Ref{},
+		hoisted: r.opts.Hoisted, typeKind: r.opts.TypeKind, raw: raw}
+	ix.Scopes = append(ix.Scopes, diagnostics.Span{Start: 0, End: fileEnd})
+	ix.Parent = append(ix.Parent, -1)
+	for _, ref := range raw.refs {
+		ix.addRef(ref)
+	}
+	outer := slices.Clone(raw.scopes)
 	slices.SortFunc(outer, func(a, b diagnostics.Span) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
@@ -214,37 +339,185 @@ func (r *Resolver) build(tree *sitter.Tree, src []byte) *Index {
 	for i := 1; i < len(ix.Scopes); i++ {
 		ix.Parent = append(ix.Parent, ix.Innermost(ix.Scopes[i], i))
 	}
-	for _, p := range defs {
-		n := p.node
-		d := &Def{Name: n.Utf8Text(src), Kind: p.kind, Span: NodeSpan(&n)}
-		if _, dup := ix.ByDef[d.Span]; dup {
+	for _, rd := range raw.defs {
+		if _, dup := ix.ByDef[rd.Span]; dup {
 			continue
 		}
-		declNode := n.Parent()
-		if r.opts.Declaration != nil {
-			declNode = r.opts.Declaration(&n, p.kind)
-		}
-		if declNode == nil {
-			declNode = &n
-		}
-		d.Decl = HeaderSpan(declNode, src)
-		if r.opts.Doc != nil {
-			d.Doc = r.opts.Doc(declNode, src)
-		}
+		d := *rd
 		d.Scope = ix.Innermost(d.Span, len(ix.Scopes))
-		if ix.hoisted[p.kind] && d.Scope > 0 && ix.Scopes[d.Scope] == NodeSpan(declNode) {
+		if ix.hoisted[d.Kind] && d.Scope > 0 && ix.Scopes[d.Scope] == d.declNode {
 			// A named function is a scope of its own; its name belongs to
 			// the enclosing one.
 			d.Scope = ix.Parent[d.Scope]
 		}
-		if r.opts.Annotate != nil {
-			r.opts.Annotate(d, &n, src)
-		}
-		ix.Defs = append(ix.Defs, d)
-		ix.ByName[d.Name] = append(ix.ByName[d.Name], d)
-		ix.ByDef[d.Span] = d
+		ix.Defs = append(ix.Defs, &d)
+		ix.ByName[d.Name] = append(ix.ByName[d.Name], &d)
+		ix.ByDef[d.Span] = &d
 	}
 	return ix
+}
+
+// rebuild builds the index of tree over src from base, the index of an
+// earlier text old: src is old with [p, len(old)-s) replaced. Only the
+// top-level declarations the edit touches (and the declaration after
+// them, whose doc comment may have changed) are queried again; the
+// captures before them are kept and those after shifted. It returns nil
+// when the edit does not fall between top-level declarations cleanly.
+func (r *Resolver) rebuild(base *Index, old []byte, tree *sitter.Tree, src []byte, p, s int) *Index {
+	root := tree.RootNode()
+	fileEnd := max(len(src), int(root.EndByte()))
+	if base.Scopes[0].End != len(old) || fileEnd != len(src) {
+		return nil
+	}
+	newEnd, delta := len(src)-s, len(src)-len(old)
+	tops, topErrors := topsOf(root)
+	n := len(tops)
+	lo, hi := n, -1
+	for i, t := range tops {
+		if t.End >= p && lo == n {
+			lo = i
+		}
+		if t.Start <= newEnd {
+			hi = i
+		}
+	}
+	// The declarations after the edit up to the first that is not a
+	// comment: the doc comment above a declaration is part of its
+	// captures.
+	for hi+1 < n {
+		hi++
+		if !strings.Contains(root.Child(uint(hi)).Kind(), "comment") {
+			break
+		}
+	}
+	span := diagnostics.Span{Start: p, End: newEnd}
+	if lo <= hi && lo < n {
+		span.Start = min(span.Start, tops[lo].Start)
+		span.End = max(span.End, tops[hi].End)
+	}
+	oldSpan := diagnostics.Span{Start: span.Start, End: span.End - delta}
+	// The top-level nodes outside the span must be those of the old tree,
+	// at the same place: their captures are kept.
+	var keptNew, keptOld []diagnostics.Span
+	for _, t := range tops {
+		if t.End <= span.Start {
+			keptNew = append(keptNew, t)
+		} else if t.Start >= span.End {
+			keptNew = append(keptNew, diagnostics.Span{Start: t.Start - delta, End: t.End - delta})
+		}
+	}
+	for _, t := range base.raw.tops {
+		if t.End <= oldSpan.Start || t.Start >= oldSpan.End {
+			keptOld = append(keptOld, t)
+		}
+	}
+	if !slices.Equal(keptNew, keptOld) {
+		return nil
+	}
+	// Error recovery may parse the same text differently after an edit
+	// elsewhere: the kept nodes must have parsed without error, then and
+	// now.
+	for i, t := range tops {
+		if (t.End <= span.Start || t.Start >= span.End) && topErrors[i] {
+			return nil
+		}
+	}
+	for i, t := range base.raw.tops {
+		if (t.End <= oldSpan.Start || t.Start >= oldSpan.End) && base.raw.topErrors[i] {
+			return nil
+		}
+	}
+	// where places an old span: -1 before the edited part, 1 after it, 0
+	// inside; ok false when it straddles a boundary (a point at one
+	// could be on either side).
+	where := func(sp diagnostics.Span) (int, bool) {
+		switch {
+		case sp.Start == sp.End && (sp.Start == oldSpan.Start || sp.Start == oldSpan.End):
+			return 0, false
+		case sp.End <= oldSpan.Start:
+			return -1, true
+		case sp.Start >= oldSpan.End:
+			return 1, true
+		case sp.Start >= oldSpan.Start && sp.End <= oldSpan.End:
+			return 0, true
+		}
+		return 0, false
+	}
+	shift := func(sp diagnostics.Span) diagnostics.Span {
+		return diagnostics.Span{Start: sp.Start + delta, End: sp.End + delta}
+	}
+	mid, ok := r.collect(root, src, span, fileEnd)
+	if !ok {
+		return nil
+	}
+	var raw rawNames
+	var after []diagnostics.Span
+	for _, sc := range base.raw.scopes {
+		w, ok := where(sc)
+		if !ok {
+			return nil
+		}
+		switch w {
+		case -1:
+			raw.scopes = append(raw.scopes, sc)
+		case 1:
+			after = append(after, shift(sc))
+		}
+	}
+	raw.scopes = append(append(raw.scopes, mid.scopes...), after...)
+	for _, extra := range []bool{false, true} {
+		var before, after []*Def
+		for _, d := range base.raw.defs {
+			if d.extra != extra {
+				continue
+			}
+			w, ok := where(d.Span)
+			if !ok {
+				return nil
+			}
+			switch w {
+			case -1:
+				before = append(before, d)
+			case 1:
+				m := *d
+				m.Span, m.Decl, m.declNode = shift(d.Span), shift(d.Decl), shift(d.declNode)
+				after = append(after, &m)
+			}
+		}
+		raw.defs = append(raw.defs, before...)
+		for _, d := range mid.defs {
+			if d.extra == extra {
+				raw.defs = append(raw.defs, d)
+			}
+		}
+		raw.defs = append(raw.defs, after...)
+		var rbefore, rafter []Ref
+		for _, ref := range base.raw.refs {
+			if ref.Type != extra {
+				continue
+			}
+			w, ok := where(ref.Span)
+			if !ok {
+				return nil
+			}
+			switch w {
+			case -1:
+				rbefore = append(rbefore, ref)
+			case 1:
+				ref.Span = shift(ref.Span)
+				rafter = append(rafter, ref)
+			}
+		}
+		raw.refs = append(raw.refs, rbefore...)
+		for _, ref := range mid.refs {
+			if ref.Type == extra {
+				raw.refs = append(raw.refs, ref)
+			}
+		}
+		raw.refs = append(raw.refs, rafter...)
+	}
+	raw.tops, raw.topErrors = tops, topErrors
+	return r.finish(raw, fileEnd)
 }
 
 func (ix *Index) addRef(r Ref) {
