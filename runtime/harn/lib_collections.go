@@ -17,7 +17,7 @@ func init() {
 				}
 				v = NewListValue(items)
 			}
-			return c.th.listMethod(v, method, args[min(1, len(args)):])
+			return c.th.kindMethod("list", v, method, args[min(1, len(args)):])
 		})
 	}
 	listFn("chunk", "chunk")
@@ -25,7 +25,7 @@ func init() {
 	listFn("flat_map", "flat_map")
 	listFn("group_by", "group_by")
 	Register("partition", func(c *Call, args []Value) (Value, error) {
-		r, err := c.th.listMethod(arg(args, 0), "partition", args[min(1, len(args)):])
+		r, err := c.th.kindMethod("list", arg(args, 0), "partition", args[min(1, len(args)):])
 		if err != nil || r.k != KindList {
 			return r, err
 		}
@@ -64,7 +64,7 @@ func init() {
 				}
 				s = Value{k: KindSet, r: NewSet(items)}
 			}
-			return c.th.setMethod(s.r.(*Set), method, args[min(1, len(args)):])
+			return c.th.kindMethod("set", s, method, args[min(1, len(args)):])
 		})
 	}
 	setFn("set_add", "add")
@@ -93,14 +93,14 @@ func dictView(c *Call, args []Value, method string) (Value, error) {
 	v := arg(args, 0)
 	switch v.k {
 	case KindDict:
-		return c.th.dictMethod(v, method, nil)
+		return c.th.kindMethod("dict", v, method, nil)
 	case KindStruct:
 		s := v.r.(*StructValue)
 		d := NewDict(len(s.Fields))
 		for i, n := range s.Type.fields {
 			d.Set(n, share(s.Fields[i]))
 		}
-		return c.th.dictMethod(DictValue(d), method, nil)
+		return c.th.kindMethod("dict", DictValue(d), method, nil)
 	case KindNil:
 		return NewListValue(nil), nil
 	}

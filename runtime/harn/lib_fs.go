@@ -75,7 +75,7 @@ func init() {
 		if err != nil {
 			return Nil, ioError("Failed to read file "+hostOf(c).Abs(p), err)
 		}
-		return stringMethod(string(b), "lines", nil)
+		return c.th.kindMethod("string", Str(string(b)), "lines", nil)
 	})
 	write := func(name string, appendMode bool) {
 		Register(name, func(c *Call, args []Value) (Value, error) {

@@ -44,7 +44,7 @@ func init() {
 		if len(args) > 1 {
 			sep = Display(args[1])
 		}
-		return stringMethod(Display(arg(args, 0)), "split", []Value{Str(sep)})
+		return c.th.kindMethod("string", Str(Display(arg(args, 0))), "split", []Value{Str(sep)})
 	})
 	Register("join", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)

@@ -13,6 +13,9 @@ import (
 //go:embed builtins.spec
 var spec string
 
+//go:embed methods.spec
+var methodSpec string
+
 // Capability names a host capability a builtin needs at run time. The
 // runtime's host grants or denies each; the checker ignores them.
 type Capability string
@@ -70,6 +73,16 @@ type Builtin struct {
 	Doc string
 	// Needs lists the host capabilities a call requires.
 	Needs []Capability
+	// Receiver is the value kind a method or property belongs to
+	// ("string", "list", "dict", "set", "range", "iter", "generator",
+	// "channel", "Result", "Pair", "closure"); empty for a function.
+	// A method's Name is "kind.member" and Member its name.
+	Receiver string
+	// Property marks a member read without parentheses (`xs.count`);
+	// its type is Result.
+	Property bool
+	// Aliases are other names of the same method (`strip` for `trim`).
+	Aliases []string
 
 	sig *types.Func
 }
@@ -133,6 +146,16 @@ type table struct {
 	categories []Category
 	// named are the types the spec defines with `type name = ...`.
 	named map[string]types.Type
+	// methods and props map a receiver kind and a member name (an alias
+	// too) to its entry; kinds lists the receiver kinds in table order;
+	// inherit maps a kind to the kind it is lifted to for the methods
+	// it does not list itself.
+	methods, props map[string]map[string]*Builtin
+	kinds          []string
+	inherit        map[string]string
+	// inMember is set while a method or property entry is parsed, so
+	// that its capital letters are type parameters.
+	inMember bool
 }
 
 var (
@@ -142,7 +165,11 @@ var (
 )
 
 func get() *table {
-	once.Do(func() { loaded, errs = parse(spec) })
+	once.Do(func() {
+		loaded = newTable()
+		errs = append(loaded.parse("builtins.spec", spec), loaded.parse("methods.spec", methodSpec)...)
+		loaded.finish()
+	})
 	return loaded
 }
 
@@ -208,12 +235,16 @@ func Resolves(name string) bool {
 	return HostProvided(name)
 }
 
-// parse reads the spec text.
-func parse(src string) (*table, []error) {
-	t := &table{byName: map[string]*Builtin{}, globalName: map[string]*Global{}, namespaces: map[string][]*Builtin{}, named: map[string]types.Type{}}
+func newTable() *table {
+	return &table{byName: map[string]*Builtin{}, globalName: map[string]*Global{}, namespaces: map[string][]*Builtin{}, named: map[string]types.Type{},
+		methods: map[string]map[string]*Builtin{}, props: map[string]map[string]*Builtin{}, inherit: map[string]string{}}
+}
+
+// parse reads one spec file (named file in problems) into t.
+func (t *table) parse(file, src string) []error {
 	var problems []error
 	bad := func(line int, format string, args ...any) {
-		problems = append(problems, fmt.Errorf("builtins.spec:%d: %s", line, fmt.Sprintf(format, args...)))
+		problems = append(problems, fmt.Errorf("%s:%d: %s", file, line, fmt.Sprintf(format, args...)))
 	}
 	category := ""
 	// last is the entry awaiting its doc line.
@@ -254,6 +285,10 @@ func parse(src string) (*table, []error) {
 			skipDoc = false
 			id, title, ok := strings.Cut(rest, ":")
 			id, title = strings.TrimSpace(id), strings.TrimSpace(title)
+			if !ok && slices.ContainsFunc(t.categories, func(c Category) bool { return c.ID == id }) {
+				category = id // a later file reopens a category
+				continue
+			}
 			if !ok || id == "" || title == "" {
 				bad(line, "category header needs `## id: Title`")
 				continue
@@ -274,13 +309,57 @@ func parse(src string) (*table, []error) {
 			skipDoc = false
 			continue
 		}
+		if rest, ok := strings.CutPrefix(raw, "inherit "); ok {
+			kind, parent, ok := strings.Cut(rest, ":")
+			kind, parent = strings.TrimSpace(kind), strings.TrimSpace(parent)
+			if !ok || !isName(kind) || !isName(parent) || t.inherit[kind] != "" {
+				bad(line, "inherit line needs `inherit kind: parent`, once per kind")
+			} else {
+				t.inherit[kind] = parent
+			}
+			skipDoc = false
+			continue
+		}
 		if category == "" {
 			bad(line, "entry before the first category")
 			continue
 		}
-		body, needs, err := cutNeeds(raw)
+		body, aliases, err := cutTrailer(raw, "aliases")
 		if err != nil {
 			bad(line, "%v", err)
+			continue
+		}
+		body, needs, err := cutNeeds(body)
+		if err != nil {
+			bad(line, "%v", err)
+			continue
+		}
+		if rest, ok := strings.CutPrefix(body, "method "); ok {
+			m, err := t.parseMember(rest, false)
+			if err == nil {
+				err = t.addMember(t.methods, m, category, aliases)
+			}
+			if err != nil {
+				bad(line, "%v", err)
+				continue
+			}
+			lastB, lastLine, skipDoc = m, line, false
+			continue
+		}
+		if rest, ok := strings.CutPrefix(body, "property "); ok {
+			m, err := t.parseMember(rest, true)
+			if err == nil {
+				err = t.addMember(t.props, m, category, aliases)
+			}
+			if err != nil {
+				bad(line, "%v", err)
+				continue
+			}
+			lastB, lastLine, skipDoc = m, line, false
+			continue
+		}
+		if len(aliases) > 0 {
+			bad(line, "only methods and properties have aliases")
 			continue
 		}
 		if rest, ok := strings.CutPrefix(body, "value "); ok {
@@ -317,13 +396,17 @@ func parse(src string) (*table, []error) {
 		lastB, lastLine, skipDoc = b, line, false
 	}
 	needDoc()
+	return problems
+}
+
+// finish sorts the table once every file is read.
+func (t *table) finish() {
 	byName := func(a, b *Builtin) int { return strings.Compare(a.Name, b.Name) }
 	slices.SortFunc(t.builtins, byName)
 	for _, ms := range t.namespaces {
 		slices.SortFunc(ms, byName)
 	}
 	slices.SortFunc(t.globals, func(a, b *Global) int { return strings.Compare(a.Name, b.Name) })
-	return t, problems
 }
 
 // cutNeeds splits a trailing `[needs a, b]` off an entry line.

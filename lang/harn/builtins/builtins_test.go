@@ -180,9 +180,14 @@ func TestSpecErrorsAreReported(t *testing.T) {
 		{"## c: C\nf() -> int  [needs teleport]\n    Doc.\n", "unknown capability"},
 		{"## c: C\nvalue x\n    Doc.\n", "value name: Type"},
 		{"    Doc.\n", "doc line without an entry"},
+		{"## c: C\nmethod f() -> int\n    Doc.\n", "needs `kind.name`"},
+		{"## c: C\nmethod list.f() -> int  [aliases g]\n    Doc.\nmethod list.g() -> int\n    Doc.\n", "list.g listed twice"},
+		{"## c: C\nproperty list: int\n    Doc.\n", "property kind.name: Type"},
+		{"## c: C\nf() -> int  [aliases g]\n    Doc.\n", "only methods and properties have aliases"},
+		{"inherit range\n", "inherit kind: parent"},
 	}
 	for _, tt := range tests {
-		_, errs := parse(tt.src)
+		errs := newTable().parse("t.spec", tt.src)
 		found := false
 		for _, e := range errs {
 			if regexp.MustCompile(regexp.QuoteMeta(tt.want)).MatchString(e.Error()) {
@@ -191,6 +196,52 @@ func TestSpecErrorsAreReported(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("parse(%q) errors %v, want one mentioning %q", tt.src, errs, tt.want)
+		}
+	}
+}
+
+// TestMethods checks the method half of the table: aliases and
+// inheritance resolve, type parameters instantiate, and every kind the
+// runtime dispatches on has entries.
+func TestMethods(t *testing.T) {
+	for _, kind := range []string{"string", "list", "dict", "set", "range", "iter", "generator", "channel", "Result", "Pair", "closure"} {
+		if len(Methods(kind)) == 0 {
+			t.Errorf("kind %s has no methods", kind)
+		}
+	}
+	if m := LookupMethod("string", "strip"); m == nil || m.Name != "string.trim" {
+		t.Errorf("string.strip = %v, want the string.trim entry", m)
+	}
+	if m := LookupMethod("range", "map"); m == nil || m.Receiver != "iter" {
+		t.Errorf("range.map = %v, want the inherited iter.map entry", m)
+	}
+	if m := LookupMethod("string", "nosuch"); m != nil {
+		t.Errorf("string.nosuch = %v, want nil", m)
+	}
+	if p := LookupProperty("list", "len"); p == nil || !p.Property || p.Result.String() != "int" {
+		t.Errorf("list.len property = %v", p)
+	}
+	m := LookupMethod("list", "map")
+	if got := m.Signature().String(); got != "fn(fn(T) -> U) -> list<U>" {
+		t.Errorf("list.map signature %s", got)
+	}
+	sig := m.Instantiate(func(name string) types.Type {
+		if name == "T" {
+			return types.IntType
+		}
+		return nil
+	})
+	if got := sig.String(); got != "fn(fn(int) -> any) -> list<any>" {
+		t.Errorf("list.map instantiated %s", got)
+	}
+	for _, kind := range Kinds() {
+		for _, b := range append(Methods(kind), Properties(kind)...) {
+			if b.Doc == "" || b.Receiver != kind || b.Name != kind+"."+b.Member {
+				t.Errorf("%s: malformed member entry %+v", b.Name, b)
+			}
+			if Lookup(b.Name) != nil {
+				t.Errorf("%s: a method is also a namespace function", b.Name)
+			}
 		}
 	}
 }

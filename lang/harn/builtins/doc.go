@@ -1,15 +1,19 @@
-// Package builtins is the table of Harn's builtin functions and
-// runtime-provided global values: one entry per name with its parameters,
-// result type, category, the host capabilities it needs and a one-line
-// doc. Three consumers read it:
+// Package builtins is the table of Harn's builtin functions, the
+// methods and properties of its built-in value kinds (string, list,
+// dict, set, range, iter, generator, channel, Result, Pair, closure) and
+// runtime-provided global values: one entry per name with its
+// parameters, result type, category, the host capabilities it needs and
+// a one-line doc. Three consumers read it:
 //
 //   - the checker (package infer) types calls of builtins, builtins used
-//     as values (`rekey(snake_to_camel)`) and namespace members
-//     (`stream.map(...)`, `event_log.emit(...)`), and resolves names;
+//     as values (`rekey(snake_to_camel)`), namespace members
+//     (`stream.map(...)`, `event_log.emit(...)`) and method calls on
+//     built-in kinds (`xs.take(2)`), and resolves names;
 //   - the language server iterates it for completion and reads parameter
-//     names, types and docs for signature help and hover;
+//     names, types and docs for signature help and hover, members too;
 //   - the runtime looks builtins up by name to attach implementations and
-//     asks which host capability (Needs) a call requires.
+//     asks which host capability (Needs) a call requires; it dispatches
+//     method calls through the method entries (aliases, inheritance).
 //
 // # API
 //
@@ -20,6 +24,10 @@
 //	builtins.Members("stream")            // stream.map, stream.collect, ...
 //	builtins.LookupGlobal("argv")         // runtime-provided values
 //	builtins.Resolves("hostlib_fs_read")  // name rules: host-provided prefixes
+//	builtins.LookupMethod("list", "select") // the list.filter entry (an alias)
+//	builtins.LookupMethod("range", "map")   // iter.map: a range is lifted
+//	m.Instantiate(bind)                     // signature with T, V, U bound
+//	builtins.Properties("list")             // count, empty, first, last
 //
 // # The spec file
 //
@@ -33,6 +41,18 @@
 //	    One-line doc.                   (indented: the doc of the entry above)
 //	value name: T                       a runtime-provided global value
 //	    One-line doc.
+//
+// Methods and properties are written in methods.spec, read after
+// builtins.spec; there `## id` without a title reopens a category:
+//
+//	inherit range: iter                  a kind answering another's methods
+//	method list.take(n: int) -> list<T>  [aliases first_n]
+//	property list.count: int  [aliases len]
+//
+// In a method entry a capital letter is a type parameter (see
+// TypeParam): T the element type of a list, V the value type of a dict,
+// U bound from an argument; a consumer that does not instantiate sees
+// any. A union written with a type parameter folds to any.
 //
 // Types use Harn's type syntax: int, float, string, bool, nil, bytes, any,
 // list, dict, list<T>, dict<K, V>, shapes {a: T, b?: U}, unions A | B,

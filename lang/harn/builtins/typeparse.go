@@ -57,7 +57,7 @@ func NamedType(name string) types.Type { return get().named[name] }
 
 // parseType reads a type written in the spec.
 func (t *table) parseType(s string) (types.Type, error) {
-	p := &typeParser{s: s, named: t.named}
+	p := &typeParser{s: s, named: t.named, params: t.inMember}
 	res, err := p.union()
 	if err != nil {
 		return nil, err
@@ -70,10 +70,13 @@ func (t *table) parseType(s string) (types.Type, error) {
 }
 
 type typeParser struct {
-	s     string
-	i     int
-	depth int
-	named map[string]types.Type
+	// params makes a single capital letter a type parameter of a
+	// method (see TypeParam) instead of any.
+	params bool
+	s      string
+	i      int
+	depth  int
+	named  map[string]types.Type
 }
 
 func (p *typeParser) space() {
@@ -107,6 +110,9 @@ func (p *typeParser) union() (types.Type, error) {
 		if !p.eat("|") {
 			break
 		}
+	}
+	if len(ms) == 1 {
+		return ms[0], nil // kept as written: a type parameter is not folded into any
 	}
 	return types.NewUnion(ms...), nil
 }
@@ -254,6 +260,9 @@ func (p *typeParser) primary() (types.Type, error) {
 	case opaque[n]:
 		return types.AnyType, nil
 	case len(n) == 1 && n[0] >= 'A' && n[0] <= 'Z' && len(args) == 0:
+		if p.params {
+			return TypeParam(n), nil
+		}
 		return types.AnyType, nil // a type parameter
 	}
 	if b, ok := basics[n]; ok && len(args) == 0 {
