@@ -320,6 +320,9 @@ type Call struct {
 	Args []types.Type
 	// Builtin marks a built-in or standard-library function.
 	Builtin bool
+	// Method marks a method of a built-in kind typed from the builtin
+	// table (`xs.take(2)`: Name "list.take").
+	Method bool
 	// DeclSpan is the callee's declaration, when in this module.
 	DeclSpan *ast.Span
 }

@@ -125,7 +125,9 @@ func (c *checker) methodCall(sc *scope, e *ast.Call, m *ast.Member) types.Type {
 				return sig.Result
 			}
 		}
-		return types.AnyType
+		if kind, _ := receiverKind(recv); kind == "" {
+			return types.AnyType
+		}
 	}
 	// A record field holding a function.
 	if ft, p := types.FieldOf(recv, name, false); p == types.FieldAll {
@@ -133,34 +135,7 @@ func (c *checker) methodCall(sc *scope, e *ast.Call, m *ast.Member) types.Type {
 			return sig.Result
 		}
 	}
-	return methodResult(recv, name)
-}
-
-// methodResult types a few built-in methods whose result is certain.
-func methodResult(t types.Type, name string) types.Type {
-	switch u := types.Unalias(widen(types.Unalias(t))).(type) {
-	case *types.List:
-		switch name {
-		case "filter", "reverse", "sort", "take", "skip", "unique":
-			return u
-		case "contains", "any", "all", "has", "empty":
-			return types.BoolType
-		case "join":
-			return types.StringType
-		}
-	case *types.Basic:
-		if u.Kind == types.String {
-			switch name {
-			case "trim", "upper", "lower", "uppercase", "lowercase", "replace", "repeat", "substring":
-				return types.StringType
-			case "contains", "starts_with", "ends_with":
-				return types.BoolType
-			case "split":
-				return &types.List{Elem: types.StringType}
-			}
-		}
-	}
-	return types.AnyType
+	return c.builtinMethod(e, recv, name, args)
 }
 
 func isBareDict(t types.Type) bool {

@@ -372,33 +372,6 @@ func (c *checker) member(sc *scope, e *ast.Member) types.Type {
 	return t
 }
 
-// builtinProperty types the built-in properties of lists and strings.
-func builtinProperty(t types.Type, name string) types.Type {
-	switch u := types.Unalias(t).(type) {
-	case *types.List:
-		switch name {
-		case "count":
-			return types.IntType
-		case "empty":
-			return types.BoolType
-		case "first", "last":
-			return types.Optional(u.Elem)
-		}
-	case *types.Basic:
-		if u.Kind == types.String {
-			switch name {
-			case "count":
-				return types.IntType
-			case "empty":
-				return types.BoolType
-			}
-		}
-	case *types.Literal:
-		return builtinProperty(u.Base(), name)
-	}
-	return types.AnyType
-}
-
 func isEvalMethod(name string) bool {
 	switch name {
 	case stdlib.MethodEvaluate, stdlib.MethodEvaluatePredicate, stdlib.MethodEvaluateRequest:

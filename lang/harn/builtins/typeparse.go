@@ -114,6 +114,13 @@ func (p *typeParser) union() (types.Type, error) {
 	if len(ms) == 1 {
 		return ms[0], nil // kept as written: a type parameter is not folded into any
 	}
+	for _, m := range ms {
+		if _, ok := IsTypeParam(m); ok {
+			// Kept unnormalised until Instantiate binds the parameter
+			// (NewUnion would fold it into any).
+			return &types.Union{Members: ms}, nil
+		}
+	}
 	return types.NewUnion(ms...), nil
 }
 

@@ -92,7 +92,7 @@ func check(p *analysis.Pass, c analysis.Call) {
 			break
 		}
 		pt := c.Sig.Params[i].Type
-		if c.Builtin && builtins.Lookup(c.Name) != nil && !types.IsBasic(at, types.Nil) {
+		if c.Builtin && (c.Method || builtins.Lookup(c.Name) != nil) && !types.IsBasic(at, types.Nil) {
 			// The standard library takes nil for a missing value almost
 			// everywhere; only a certain nil is reported.
 			at = types.StripNil(at)
