@@ -126,7 +126,8 @@ func (f *Features) References(_ context.Context, s features.Snapshot, offset int
 }
 
 // Hover implements features.Features: the declaration the name at offset
-// resolves to, as written, with the comment above it.
+// resolves to, as written, with the comment above it; for a predeclared
+// name or a standard-library member, its signature and doc.
 func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*features.Hover, error) {
 	ix := f.index(s)
 	if ix == nil {
@@ -134,10 +135,38 @@ func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*f
 	}
 	d := ix.ResolveAt(offset)
 	use, ok := ix.NameAt(offset)
-	if d == nil || !ok {
+	if d == nil {
+		// A predeclared name or standard-library member: its signature
+		// and doc from lang/leia/stdlib.
+		if n := nameNodeAt(s, offset); n != nil {
+			if e := builtinOf(ix, n, s.Doc.Text); e != nil {
+				return &features.Hover{Span: names.NodeSpan(n), Markdown: builtinHover(e)}, nil
+			}
+		}
+		return nil, nil
+	}
+	if !ok {
 		return nil, nil
 	}
 	return &features.Hover{Span: use, Markdown: names.HoverText("leia", s.Doc.Text, d)}, nil
+}
+
+// nameNodeAt returns the identifier at offset or just before it.
+func nameNodeAt(s features.Snapshot, offset int) *sitter.Node {
+	tree, ok := s.Doc.Tree.(*tsquery.Tree)
+	if !ok || tree == nil {
+		return nil
+	}
+	for _, off := range []int{offset, offset - 1} {
+		if off < 0 {
+			continue
+		}
+		n := tree.T.RootNode().DescendantForByteRange(uint(off), uint(off))
+		if n != nil && n.Kind() == "identifier" {
+			return n
+		}
+	}
+	return nil
 }
 
 func identByte(b byte) bool {

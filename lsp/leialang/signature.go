@@ -14,8 +14,10 @@ import (
 // SignatureHelp implements features.Features for calls of functions
 // declared in the file, by `func name(params)` or `name := func(params)`:
 // the signature with the comment above the declaration, and the parameter
-// the cursor is at (a variadic parameter stays active past its position).
-// Methods, imported and built-in functions get nothing.
+// the cursor is at (a variadic parameter stays active past its position);
+// and for Leia's predeclared functions and standard-library members
+// (print, os.getenv, llm.turn), the signature and doc of lang/leia/stdlib.
+// Methods and imported functions get nothing.
 func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset int) (*features.SignatureHelp, error) {
 	ix := f.index(s)
 	if ix == nil || offset < 0 || offset > len(s.Doc.Text) {
@@ -27,7 +29,13 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 		return nil, nil
 	}
 	fn := call.ChildByFieldName("function")
-	if fn == nil || fn.Kind() != "identifier" {
+	if fn == nil {
+		return nil, nil
+	}
+	if e := builtinOf(ix, fn, s.Doc.Text); e != nil {
+		return builtinSignature(e, activeArg(args, offset)), nil
+	}
+	if fn.Kind() != "identifier" {
 		return nil, nil
 	}
 	d := ix.Resolve(ix.ByRef[names.NodeSpan(fn)])
@@ -54,16 +62,22 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 		sig.Parameters = append(sig.Parameters, features.Parameter{Label: l})
 	}
 	sig.Label = "func " + d.Name + "(" + strings.Join(labels, ", ") + ")"
+	active := activeArg(args, offset)
+	if variadic >= 0 && active > variadic {
+		active = variadic
+	}
+	return &features.SignatureHelp{Signatures: []features.Signature{sig}, ActiveParameter: active}, nil
+}
+
+// activeArg is the index of the argument at offset: the commas before it.
+func activeArg(args *sitter.Node, offset int) int {
 	active := 0
 	for i := uint(0); i < args.ChildCount(); i++ {
 		if c := args.Child(i); c.Kind() == "," && int(c.StartByte()) < offset {
 			active++
 		}
 	}
-	if variadic >= 0 && active > variadic {
-		active = variadic
-	}
-	return &features.SignatureHelp{Signatures: []features.Signature{sig}, ActiveParameter: active}, nil
+	return active
 }
 
 // parametersOf returns the parameter list of the function d declares: a

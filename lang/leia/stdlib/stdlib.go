@@ -71,6 +71,34 @@ const (
 	EvaluateOnly
 )
 
+// Param is one parameter of a function's signature.
+type Param struct {
+	// Name is the parameter's name, without "?" or "...".
+	Name string
+	// Type is its type as documentation ("string", "integer", "table",
+	// "function", "any", "string|table", ...), "" when not recorded.
+	Type string
+	// Optional parameters may be left out (nil).
+	Optional bool
+	// Variadic is the last parameter taking any number of values.
+	Variadic bool
+}
+
+// String renders the parameter as in a signature: "init?: integer".
+func (p Param) String() string {
+	s := p.Name
+	switch {
+	case p.Variadic:
+		s += "..."
+	case p.Optional:
+		s += "?"
+	}
+	if p.Type != "" {
+		s += ": " + p.Type
+	}
+	return s
+}
+
 // Entry is one predeclared name: a global, or a member of a module (Name
 // then is "module.member").
 type Entry struct {
@@ -80,9 +108,15 @@ type Entry struct {
 	// MinArgs and MaxArgs bound the argument count of a Function (see the
 	// package comment); MaxArgs is Unbounded when any count is accepted.
 	MinArgs, MaxArgs int
-	// Params names the parameters, for messages, signature help and
-	// completion ("s", "pattern", "init?"); a trailing "..." is variadic.
-	Params []string
+	// Params are the parameters, for messages, signature help and
+	// completion; nil with Unknown set when the signature is not recorded.
+	Params []Param
+	// Unknown marks a function whose parameters are not recorded (any
+	// number of arguments of any type).
+	Unknown bool
+	// Returns describes the results ("integer?, integer?", "value: any,
+	// err: error?"), "" when not recorded.
+	Returns string
 	// Results is the number of values the function returns, 0 when not
 	// known; 2 for the (value, err) result pairs of the AI helpers.
 	Results int
@@ -93,13 +127,32 @@ type Entry struct {
 	Scope Scope
 	// Doc is a one-line description.
 	Doc string
+	// Category is the family of the runtime that implements a module
+	// (base, text, collections, math, os, io, encoding, data, net,
+	// concurrency, dialect, ai, evaluate).
+	Category string
+	// Unimplemented, when set, says why this runtime provides no
+	// implementation of the name (a host module it does not provide).
+	Unimplemented string
 	// Members are a module's known members, by member name.
 	Members map[string]*Entry
 }
 
-// Signature renders a function as "name(a, b, c?)".
+// Signature renders a function as "name(a: string, b?: integer) ->
+// results" ("name(...)" when its parameters are not recorded).
 func (e *Entry) Signature() string {
-	return e.Name + "(" + strings.Join(e.Params, ", ") + ")"
+	if e.Unknown {
+		return e.Name + "(...)"
+	}
+	ps := make([]string, len(e.Params))
+	for i, p := range e.Params {
+		ps[i] = p.String()
+	}
+	s := e.Name + "(" + strings.Join(ps, ", ") + ")"
+	if e.Returns != "" {
+		s += " -> " + e.Returns
+	}
+	return s
 }
 
 // Member returns the known member of a module, or nil.
@@ -119,25 +172,25 @@ var (
 func build() {
 	globals = map[string]*Entry{}
 	for _, g := range builtinFuncs {
-		e := parseFunc(g.sig, g.doc)
-		e.Results, e.ErrorResult = g.results, g.errResult
+		e := parseFunc(g)
+		e.Category = "base"
 		globals[e.Name] = e
 	}
 	for _, m := range modules {
-		e := &Entry{Name: m.name, Kind: Module, Doc: m.doc, Scope: m.scope, Members: map[string]*Entry{}}
+		e := &Entry{Name: m.name, Kind: Module, Doc: m.doc, Scope: m.scope, Category: m.category, Unimplemented: m.unimplemented, Members: map[string]*Entry{}}
 		for _, f := range m.funcs {
-			me := parseFunc(f.sig, f.doc)
-			me.Results, me.ErrorResult = f.results, f.errResult
+			me := parseFunc(f)
+			me.Category, me.Unimplemented = m.category, m.unimplemented
 			short := strings.TrimPrefix(me.Name, m.name+".")
 			e.Members[short] = me
 		}
 		for _, v := range m.values {
-			e.Members[v] = &Entry{Name: m.name + "." + v, Kind: Value}
+			e.Members[v] = &Entry{Name: m.name + "." + v, Kind: Value, Category: m.category, Unimplemented: m.unimplemented}
 		}
 		globals[e.Name] = e
 	}
 	for _, v := range values {
-		globals[v.name] = &Entry{Name: v.name, Kind: Value, Doc: v.doc}
+		globals[v.name] = &Entry{Name: v.name, Kind: Value, Doc: v.doc, Category: "base"}
 	}
 	for _, e := range globals {
 		sorted = append(sorted, e)
@@ -145,28 +198,40 @@ func build() {
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 }
 
-// parseFunc reads a signature such as "string.find(s, pattern, init?,
-// plain?)": parameters ending in "?" are optional, a final "..." or
-// "name..." is variadic. A signature with "*" for its parameters has an
-// unknown arity.
-func parseFunc(sig, doc string) *Entry {
+// parseFunc reads a function's signature, such as "string.find(s: string,
+// pattern: string, init?: integer, plain?: boolean) -> integer?,
+// integer?": a parameter ending in "?" is optional, a final "name..." is
+// variadic, the part after " -> " describes the results (their count,
+// unless f.results says it). A signature with "*" for its parameters has
+// an unknown arity.
+func parseFunc(f fn) *Entry {
+	sig := f.sig
+	e := &Entry{Kind: Function, Doc: f.doc, Results: f.results, ErrorResult: f.errResult}
+	if head, ret, ok := strings.Cut(sig, " -> "); ok {
+		sig, e.Returns = head, ret
+		if e.Results == 0 {
+			e.Results = strings.Count(ret, ",") + 1
+		}
+	}
 	open := strings.IndexByte(sig, '(')
-	e := &Entry{Name: sig[:open], Kind: Function, Doc: doc, MaxArgs: 0}
+	e.Name = sig[:open]
 	inner := strings.TrimSuffix(sig[open+1:], ")")
 	if inner == "*" {
-		e.MaxArgs = Unbounded
+		e.MaxArgs, e.Unknown = Unbounded, true
 		return e
 	}
 	if inner == "" {
 		return e
 	}
-	for _, p := range strings.Split(inner, ",") {
-		p = strings.TrimSpace(p)
-		e.Params = append(e.Params, p)
+	for _, raw := range strings.Split(inner, ",") {
+		name, typ, _ := strings.Cut(strings.TrimSpace(raw), ":")
+		p := Param{Name: strings.TrimSpace(name), Type: strings.TrimSpace(typ)}
 		switch {
-		case strings.HasSuffix(p, "..."):
+		case strings.HasSuffix(p.Name, "..."):
+			p.Name, p.Variadic = strings.TrimSuffix(p.Name, "..."), true
 			e.MaxArgs = Unbounded
-		case strings.HasSuffix(p, "?"):
+		case strings.HasSuffix(p.Name, "?"):
+			p.Name, p.Optional = strings.TrimSuffix(p.Name, "?"), true
 			if e.MaxArgs != Unbounded {
 				e.MaxArgs++
 			}
@@ -176,6 +241,7 @@ func parseFunc(sig, doc string) *Entry {
 				e.MaxArgs++
 			}
 		}
+		e.Params = append(e.Params, p)
 	}
 	return e
 }

@@ -60,7 +60,22 @@ func TestGlobalsSortedAndNamed(t *testing.T) {
 }
 
 func TestSignature(t *testing.T) {
-	if got := LookupPath("string.find").Signature(); got != "string.find(s, pattern, init?, plain?)" {
-		t.Errorf("got %q", got)
+	for path, want := range map[string]string{
+		"string.find":     "string.find(s: string, pattern: string, init?: integer, plain?: boolean) -> start: integer?, end: integer?",
+		"print":           "print(values...: any)",
+		"os.clock":        "os.clock() -> number",
+		"llm.handoff":     "llm.handoff(...)",
+		"eval.load_jsonl": "eval.load_jsonl(path: string) -> table",
+	} {
+		if got := LookupPath(path).Signature(); got != want {
+			t.Errorf("%s: got %q, want %q", path, got, want)
+		}
+	}
+	e := LookupPath("string.find")
+	if p := e.Params[2]; p.Name != "init" || p.Type != "integer" || !p.Optional || p.Variadic {
+		t.Errorf("string.find's init: %+v", p)
+	}
+	if e.Results != 2 || e.Doc == "" {
+		t.Errorf("string.find: %d results, doc %q", e.Results, e.Doc)
 	}
 }
