@@ -24,6 +24,9 @@ type Rule[P any] struct {
 	Requires []*Rule[P]
 	// Run inspects the pass and reports through it.
 	Run func(P)
+	// Aliases are other names the rule answers to in a selection
+	// (upstream names the same rule twice).
+	Aliases []string
 	// OptIn marks a lint rule that runs only when selected by name or
 	// code (upstream's off-by-default rules); Select leaves it out of the
 	// defaults.

@@ -9,7 +9,7 @@ import (
 // Matches reports whether entry names rule r (its name, a code, a code
 // prefix or ALL).
 func Matches[P any](r *Rule[P], entry string) bool {
-	if entry == "ALL" || entry == r.Name {
+	if entry == "ALL" || entry == r.Name || slices.Contains(r.Aliases, entry) {
 		return true
 	}
 	for _, c := range r.Codes {

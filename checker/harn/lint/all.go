@@ -15,6 +15,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/lint/complexity"
 	"github.com/harnlang/harn-check/checker/harn/lint/docs"
 	"github.com/harnlang/harn-check/checker/harn/lint/effects"
+	"github.com/harnlang/harn-check/checker/harn/lint/flow"
 	"github.com/harnlang/harn-check/checker/harn/lint/layout"
 	"github.com/harnlang/harn-check/checker/harn/lint/naming"
 	"github.com/harnlang/harn-check/checker/harn/lint/placement"
@@ -28,6 +29,8 @@ var Rules = []*analysis.Rule{
 	naming.NamingConvention,           // HARN-LNT-003
 	effects.LongRunningWithoutCleanup, // HARN-LNT-006
 	effects.PROpenWithoutSecretScan,   // HARN-LNT-008
+	flow.DeadCodeAfterReturn,          // HARN-LNT-011 (also unreachable-code)
+	flow.LetThenReturn,                // HARN-LNT-012
 	effects.UnhandledApprovalResult,   // HARN-LNT-013
 	placement.PipelineReturnType,      // HARN-LNT-023
 	docs.MissingHarndoc,               // HARN-LNT-024
@@ -35,6 +38,8 @@ var Rules = []*analysis.Rule{
 	effects.PromptInjectionRisk,       // HARN-LNT-026
 	effects.ConnectorEffectPolicy,     // HARN-LNT-027
 	simplify.ComparisonToBool,         // HARN-LNT-032
+	flow.EmptyBlock,                   // HARN-LNT-035
+	flow.UnnecessaryElseReturn,        // HARN-LNT-036
 	placement.RequireInTest,           // HARN-LNT-038
 	placement.BreakOutsideLoop,        // HARN-LNT-039
 	layout.BlankLineBetweenItems,      // HARN-LNT-041

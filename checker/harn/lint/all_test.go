@@ -118,3 +118,11 @@ func fires(src, code string) bool {
 	}
 	return false
 }
+
+// TestSelectAlias: upstream's second name of a rule selects it.
+func TestSelectAlias(t *testing.T) {
+	rs, unknown := framework.Select(lint.Rules, []string{"unreachable-code"}, nil, nil)
+	if len(unknown) != 0 || len(rs) != 1 || rs[0].Name != "dead-code-after-return" {
+		t.Fatalf("got %v, unknown %v", names(rs), unknown)
+	}
+}
