@@ -18,6 +18,8 @@ type jsonEnvelope struct {
 	Data          *jsonData       `json:"data"`
 	Error         *jsonToolMsg    `json:"error"`
 	Warnings      []jsonToolShort `json:"warnings"`
+	// Shard is set in the report of one shard of a run (Merge).
+	Shard *jsonShard `json:"shard,omitempty"`
 }
 
 type jsonData struct {
@@ -110,6 +112,7 @@ func RenderJSON(w io.Writer, r *Report) error {
 			Summary: jsonSummary{OK: s.OK, Warnings: s.Warnings, Errors: s.Errors, Diagnostics: s.Diagnostics},
 		},
 		Warnings: []jsonToolShort{},
+		Shard:    shardJSON(r.Shard),
 	}
 	if r.Error != nil && len(r.Files) == 0 {
 		// The run stopped before it had anything to report (a usage

@@ -38,10 +38,16 @@ type sarifRun struct {
 	Invocations []sarifInvocation `json:"invocations,omitempty"`
 	ColumnKind  string            `json:"columnKind"`
 	Results     []sarifResult     `json:"results"`
+	// Properties hold the shard of a --shard run (Merge).
+	Properties *sarifProperties `json:"properties,omitempty"`
 }
 
 // sarifInvocation says whether the tool ran to the end, and carries the
 // tool's own error or warnings (toolExecutionNotifications).
+type sarifProperties struct {
+	Shard *jsonShard `json:"harn-check/shard,omitempty"`
+}
+
 type sarifInvocation struct {
 	ExecutionSuccessful bool                `json:"executionSuccessful"`
 	Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
@@ -234,6 +240,14 @@ func RenderSARIF(w io.Writer, r *Report, opts SARIFOptions) error {
 			}
 			run.Results = append(run.Results, res)
 		}
+	}
+	if r.Shard != nil {
+		s := shardJSON(r.Shard)
+		s.Results = []int{}
+		for _, f := range r.Files {
+			s.Results = append(s.Results, len(f.Diagnostics))
+		}
+		run.Properties = &sarifProperties{Shard: s}
 	}
 	log := sarifLog{Schema: SARIFSchema, Version: SARIFVersion, Runs: []sarifRun{run}}
 	return writeIndentedJSON(w, log)

@@ -38,6 +38,9 @@ type Report struct {
 	Error *ToolMessage
 	// Warnings are tool-level warnings.
 	Warnings []ToolMessage
+	// Shard, in the report of one shard of a run, says which part of the
+	// run's files it holds (Merge puts the parts together).
+	Shard *Shard
 }
 
 // Status returns the file's status in Harn's envelope: the worst severity

@@ -31,9 +31,16 @@ type Options struct {
 	AllowEmpty bool
 	// Workers is the number of files checked at once; 0 means one per
 	// CPU (GOMAXPROCS). The report is the same for every value.
-	Workers int // Lint, when set, runs the languages' lint rules so chosen besides
+	Workers int
+	// Lint, when set, runs the languages' lint rules so chosen besides
 	// the checks (Request.Lint).
 	Lint *LintSelection
+	// Shard, when set, checks only the shard's part of the files found
+	// (diagnostics.Shard.Has), each still with its imports and with every
+	// file of the run known to the session, so that each file's
+	// diagnostics are those of the whole run; the report says which part
+	// it holds (Report.Shard) for diagnostics.Merge.
+	Shard *diagnostics.Shard
 }
 
 // CheckPaths discovers the files under paths, analyses each with its
@@ -57,6 +64,19 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 		names[i] = filepath.ToSlash(f.Path)
 	}
 	r.session.SetFiles(names)
+	sole := len(found) == 1
+	var shard *diagnostics.Shard
+	if opts.Shard != nil {
+		shard = &diagnostics.Shard{Index: opts.Shard.Index, Count: opts.Shard.Count, Total: len(found), Positions: []int{}}
+		var part []Found
+		for i, f := range found {
+			if shard.Has(i) {
+				part = append(part, f)
+				shard.Positions = append(shard.Positions, i)
+			}
+		}
+		found = part
+	}
 	files := make([]diagnostics.File, len(found))
 	sources := make([]map[string][]byte, len(found))
 	errs := make([]error, len(found))
@@ -72,7 +92,7 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				files[i], sources[i], errs[i] = r.file(found[i], len(found) == 1)
+				files[i], sources[i], errs[i] = r.file(found[i], sole)
 			}
 		}()
 	}
@@ -81,7 +101,7 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 	}
 	close(next)
 	wg.Wait()
-	report := &diagnostics.Report{Files: files, Sources: map[string][]byte{}}
+	report := &diagnostics.Report{Files: files, Sources: map[string][]byte{}, Shard: shard}
 	for i := range found {
 		if errs[i] != nil {
 			return nil, errs[i]

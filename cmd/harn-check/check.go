@@ -91,6 +91,7 @@ unreadable path.`,
 			out.register(fs)
 			var cache cacheFlags
 			cache.register(fs)
+			registerShard(fs, &cache.shard)
 			var fix fixFlags
 			fix.register(fs)
 			var stdinName string
@@ -112,8 +113,8 @@ unreadable path.`,
 					if len(paths) > 1 {
 						return fail(e, "- (stdin) is checked alone, not with other paths")
 					}
-					if fix.fix {
-						return fail(e, "--fix rewrites files; it cannot fix stdin")
+					if fix.fix || cache.shard.s != nil {
+						return fail(e, "--fix and --shard work on files, not stdin")
 					}
 					check = func() (*diagnostics.Report, error) { return checkStdin(e, cache, stdinName) }
 				case stdinName != "":

@@ -55,6 +55,7 @@ func commands() []*command {
 		runCommand(),
 		testCommand(),
 		evaluateCommand(),
+		mergeCommand(),
 		versionCommand(),
 	}
 }

@@ -29,6 +29,32 @@ type cacheFlags struct {
 	jobs       int
 	allowEmpty bool
 	limits     limits.Limits
+	// shard is --shard, on the commands that register it.
+	shard shardFlag
+}
+
+// shardFlag is --shard i/n.
+type shardFlag struct{ s *diagnostics.Shard }
+
+func (f *shardFlag) String() string {
+	if f == nil || f.s == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", f.s.Index, f.s.Count)
+}
+
+func (f *shardFlag) Set(v string) error {
+	s, err := diagnostics.ParseShard(v)
+	if err != nil {
+		return errors.New("want i/n with 1 <= i <= n, such as 2/4")
+	}
+	f.s = s
+	return nil
+}
+
+// registerShard declares --shard.
+func registerShard(fs *flagSet, f *shardFlag) {
+	fs.Var(f, "shard", "check only part `i/n` of the files (the k-th file found goes to part k mod n + 1), each with its imports; 'harn-check merge' joins the parts' --json or --format sarif outputs into the whole run's")
 }
 
 func (c *cacheFlags) register(fs *flagSet) {
@@ -68,7 +94,7 @@ func checkStdin(e *env, c cacheFlags, name string) (*diagnostics.Report, error) 
 // opened (or a warning saying why not), the workers, limits and
 // --allow-empty.
 func checkOptions(e *env, c cacheFlags) driver.Options {
-	opts := driver.Options{Salt: version.BuildID(), Workers: c.jobs, AllowEmpty: c.allowEmpty, Limits: c.limits}
+	opts := driver.Options{Salt: version.BuildID(), Workers: c.jobs, AllowEmpty: c.allowEmpty, Limits: c.limits, Shard: c.shard.s}
 	if !c.noCache {
 		dir := c.dir
 		if dir == "" {
