@@ -37,9 +37,13 @@ var Rules = []*analysis.Rule{
 	placement.AssertOutsideTest,       // HARN-LNT-025
 	effects.PromptInjectionRisk,       // HARN-LNT-026
 	effects.ConnectorEffectPolicy,     // HARN-LNT-027
+	simplify.PointlessComparison,      // HARN-LNT-031
 	simplify.ComparisonToBool,         // HARN-LNT-032
+	simplify.InvalidBinaryOpLiteral,   // HARN-LNT-033
+	simplify.RedundantNilTernary,      // HARN-LNT-034
 	flow.EmptyBlock,                   // HARN-LNT-035
 	flow.UnnecessaryElseReturn,        // HARN-LNT-036
+	simplify.DuplicateMatchArm,        // HARN-LNT-037
 	placement.RequireInTest,           // HARN-LNT-038
 	placement.BreakOutsideLoop,        // HARN-LNT-039
 	layout.BlankLineBetweenItems,      // HARN-LNT-041

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
+	"github.com/harnlang/harn-check/checker/harn/lint/internal/syntax"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 )
@@ -111,11 +112,11 @@ func emptyBlock(p *analysis.Pass) {
 		switch n := n.(type) {
 		case *ast.If:
 			if n.Then != nil && len(n.Then.Stmts) == 0 {
-				report(n, "if", ast.IsNil(n.Else) && Pure(n.Cond))
+				report(n, "if", ast.IsNil(n.Else) && syntax.Pure(n.Cond))
 			}
 		case *ast.For:
 			if n.Body != nil && len(n.Body.Stmts) == 0 {
-				report(n, "for loop", Pure(n.Iterable))
+				report(n, "for loop", syntax.Pure(n.Iterable))
 			}
 		case *ast.While:
 			if n.Body != nil && len(n.Body.Stmts) == 0 {
@@ -150,42 +151,6 @@ func removeLine(src []byte, span ast.Span) diagnostics.TextEdit {
 		end++
 	}
 	return diagnostics.TextEdit{Span: diagnostics.Span{Start: start, End: end}}
-}
-
-// Pure reports whether evaluating e has no effect (literals, names and
-// operators over them), so that dropping it changes nothing.
-func Pure(e ast.Expr) bool {
-	switch e := e.(type) {
-	case *ast.IntLit, *ast.FloatLit, *ast.BoolLit, *ast.NilLit, *ast.DurationLit, *ast.Ident:
-		return true
-	case *ast.StringLit:
-		for _, part := range e.Parts {
-			if part.Expr != nil && !Pure(part.Expr) {
-				return false
-			}
-		}
-		return true
-	case *ast.Paren:
-		return Pure(e.X)
-	case *ast.Unary:
-		return Pure(e.X)
-	case *ast.Binary:
-		return Pure(e.Left) && Pure(e.Right)
-	case *ast.Conditional:
-		return Pure(e.Cond) && Pure(e.Then) && Pure(e.Else)
-	case *ast.Member:
-		return Pure(e.X)
-	case *ast.ListLit:
-		for _, x := range e.Elements {
-			if !Pure(x) {
-				return false
-			}
-		}
-		return true
-	case *ast.Range:
-		return Pure(e.Start) && Pure(e.End)
-	}
-	return false
 }
 
 func elseReturn(p *analysis.Pass) {

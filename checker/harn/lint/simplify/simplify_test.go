@@ -11,3 +11,19 @@ import (
 func TestComparisonToBool(t *testing.T) {
 	analysistest.Run(t, "testdata/comparison-to-bool", harn.Checker, simplify.ComparisonToBool)
 }
+
+func TestPointlessComparison(t *testing.T) {
+	analysistest.Run(t, "testdata/pointless-comparison", harn.Checker, simplify.PointlessComparison)
+}
+
+func TestInvalidBinaryOpLiteral(t *testing.T) {
+	analysistest.Run(t, "testdata/invalid-binary-op-literal", harn.Checker, simplify.InvalidBinaryOpLiteral)
+}
+
+func TestRedundantNilTernary(t *testing.T) {
+	analysistest.Run(t, "testdata/redundant-nil-ternary", harn.Checker, simplify.RedundantNilTernary)
+}
+
+func TestDuplicateMatchArm(t *testing.T) {
+	analysistest.Run(t, "testdata/duplicate-match-arm", harn.Checker, simplify.DuplicateMatchArm)
+}

@@ -68,3 +68,41 @@ func IsFunction(n ast.Node) bool {
 	}
 	return false
 }
+
+// Pure reports whether evaluating e has no effect (literals, names and
+// operators over them), so that dropping it changes nothing.
+func Pure(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.IntLit, *ast.FloatLit, *ast.BoolLit, *ast.NilLit, *ast.DurationLit, *ast.Ident:
+		return true
+	case *ast.StringLit:
+		for _, part := range e.Parts {
+			if part.Expr != nil && !Pure(part.Expr) {
+				return false
+			}
+		}
+		return true
+	case *ast.Paren:
+		return Pure(e.X)
+	case *ast.Unary:
+		return Pure(e.X)
+	case *ast.Binary:
+		return Pure(e.Left) && Pure(e.Right)
+	case *ast.Conditional:
+		return Pure(e.Cond) && Pure(e.Then) && Pure(e.Else)
+	case *ast.Member:
+		return Pure(e.X)
+	case *ast.Index:
+		return Pure(e.X) && Pure(e.Index)
+	case *ast.ListLit:
+		for _, x := range e.Elements {
+			if !Pure(x) {
+				return false
+			}
+		}
+		return true
+	case *ast.Range:
+		return Pure(e.Start) && Pure(e.End)
+	}
+	return false
+}
