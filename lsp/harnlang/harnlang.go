@@ -156,6 +156,9 @@ func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*f
 		// site's facts come from the check (the predicate-site manifest).
 		if n := tree.RootNode().NamedDescendantForByteRange(uint(offset), uint(offset)); n != nil &&
 			n.Parent() != nil && !evaluateCallee(n.Parent(), s.Doc.Text) {
+			if h := kindMemberHover(s, tree, offset); h != nil {
+				return h, nil
+			}
 			if h := typeHover(s, tree, offset); h != nil {
 				return h, nil
 			}

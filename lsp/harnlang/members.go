@@ -2,10 +2,15 @@ package harnlang
 
 import (
 	"slices"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
 	"strings"
 	"unicode/utf8"
 
+	"github.com/harnlang/harn-check/checker/harn/infer"
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/lang/harn/builtins"
 	"github.com/harnlang/harn-check/lang/harn/types"
 	"github.com/harnlang/harn-check/lsp/features"
 )
@@ -14,81 +19,12 @@ import (
 // for completion.
 const placeholder = "harnlsp_member"
 
-// builtinMember is a method or property of a built-in value kind, as the
-// Harn language reference lists them (§8: the most frequent methods and
-// the spec tables for strings, lists and dicts).
-type builtinMember struct {
-	name     string
-	property bool // read without parentheses
-	doc      string
-}
-
-var stringMembers = []builtinMember{
-	{"count", true, "number of characters"},
-	{"empty", true, "true when the string has no characters"},
-	{"contains", false, "contains(sub): whether sub occurs"},
-	{"ends_with", false, "ends_with(suffix)"},
-	{"index_of", false, "index_of(sub): first index of sub, or -1"},
-	{"lower", false, "lower-cased copy"},
-	{"lowercase", false, "lower-cased copy"},
-	{"repeat", false, "repeat(n): the string n times"},
-	{"replace", false, "replace(old, new): every occurrence replaced"},
-	{"split", false, "split(sep): list of parts"},
-	{"starts_with", false, "starts_with(prefix)"},
-	{"substring", false, "substring(start, end)"},
-	{"trim", false, "copy without leading and trailing whitespace"},
-	{"upper", false, "upper-cased copy"},
-	{"uppercase", false, "upper-cased copy"},
-}
-
-var listMembers = []builtinMember{
-	{"count", true, "number of elements"},
-	{"empty", true, "true when the list has no elements"},
-	{"first", true, "first element, or nil"},
-	{"last", true, "last element, or nil"},
-	{"all", false, "all(f): whether f holds for every element"},
-	{"any", false, "any(f): whether f holds for some element"},
-	{"chunks", false, "chunks(n): consecutive slices of n elements"},
-	{"contains", false, "contains(x): whether x is an element"},
-	{"enumerate", false, "pairs of index and element"},
-	{"filter", false, "filter(f): the elements f accepts"},
-	{"find", false, "find(f): first element f accepts, or nil"},
-	{"find_index", false, "find_index(f): index of the first element f accepts, or -1"},
-	{"flat_map", false, "flat_map(f): f's lists concatenated"},
-	{"fold", false, "fold(init, f): f applied left to right from init"},
-	{"index_of", false, "index_of(x): first index of x, or -1"},
-	{"map", false, "map(f): f applied to each element"},
-	{"min", false, "smallest element"},
-	{"push", false, "push(x): append x"},
-	{"reduce", false, "reduce(init, f): f applied left to right from init"},
-	{"reverse", false, "elements in reverse order"},
-	{"skip", false, "skip(n): without the first n elements"},
-	{"sort", false, "elements in ascending order"},
-	{"sum", false, "sum of the elements"},
-	{"take", false, "take(n): the first n elements"},
-	{"unique", false, "elements without repeats, first occurrence kept"},
-	{"windows", false, "windows(n): overlapping slices of n elements"},
-	{"zip", false, "zip(other): pairs of elements at the same index"},
-}
-
-var dictMembers = []builtinMember{
-	{"count", true, "number of entries"},
-	{"empty", true, "true when the dict has no entries"},
-	{"entries", false, "key/value pairs, sorted by key"},
-	{"filter", false, "filter(f): the entries f accepts"},
-	{"get", false, "get(key): the value, or nil"},
-	{"has", false, "has(key): whether key is present"},
-	{"keys", false, "keys, sorted"},
-	{"map_values", false, "map_values(f): f applied to each value"},
-	{"merge", false, "merge(other): entries of both, other's winning"},
-	{"values", false, "values, in key order"},
-}
-
 // memberCompletion offers the members of the receiver of the "." before
 // start: the fields of a record (for a union, the fields every member
 // has first, then those only some variants have, marked as needing
 // narrowing), the members of a capability (harness.llm.evaluate), and the
-// common methods and properties of strings, lists and dicts. The
+// methods and properties of built-in kinds (strings, lists, dicts, ...)
+// from the builtin table. The
 // receiver's type comes from the checker's facts for the text with the
 // word under the cursor replaced by a placeholder name, so that a
 // half-typed access (`o.` at the end of a line) still parses and the
@@ -150,17 +86,12 @@ func membersOf(t types.Type) []features.CompletionItem {
 			records = append(records, u)
 		case *types.Capability:
 			add(capabilityItems(u))
-		case *types.List:
-			add(builtinItems("list", listMembers))
-		case *types.Dict:
-			add(builtinItems("dict", dictMembers))
-		case *types.Basic:
-			if u.Kind == types.String {
-				add(builtinItems("string", stringMembers))
+			if kind := infer.MethodKind(u); kind != "" {
+				add(builtinItems(kind))
 			}
-		case *types.Literal:
-			if _, ok := u.Value.(string); ok {
-				add(builtinItems("string", stringMembers))
+		default:
+			if kind := infer.MethodKind(u); kind != "" {
+				add(builtinItems(kind))
 			}
 		}
 	}
@@ -249,17 +180,28 @@ func capabilityItems(c *types.Capability) []features.CompletionItem {
 	return out
 }
 
-func builtinItems(kind string, ms []builtinMember) []features.CompletionItem {
-	out := make([]features.CompletionItem, 0, len(ms))
-	for _, m := range ms {
-		it := features.CompletionItem{Label: m.name, Kind: features.CompletionMethod,
-			Detail: kind + " method", Documentation: m.doc}
-		if m.property {
-			it.Kind, it.Detail = features.CompletionProperty, kind+" property"
-		}
-		out = append(out, it)
+// builtinItems lists the properties, then the methods, of a built-in
+// kind from the builtin table, each under its own name (aliases are
+// resolved by hover and signature help, not offered).
+func builtinItems(kind string) []features.CompletionItem {
+	var out []features.CompletionItem
+	for _, p := range builtins.Properties(kind) {
+		out = append(out, features.CompletionItem{Label: p.Member, Kind: features.CompletionProperty,
+			Detail: kind + " property: " + p.ResultText, Documentation: p.Doc})
+	}
+	for _, m := range builtins.Methods(kind) {
+		out = append(out, features.CompletionItem{Label: m.Member, Kind: features.CompletionMethod,
+			Detail: m.String(), Documentation: memberDoc(m)})
 	}
 	return out
+}
+
+// memberDoc is a method or property's doc with its aliases.
+func memberDoc(m *builtins.Builtin) string {
+	if len(m.Aliases) == 0 {
+		return m.Doc
+	}
+	return m.Doc + "\n\nAlso called " + strings.Join(m.Aliases, ", ") + "."
 }
 
 // clip shortens s to at most n bytes (at a UTF-8 boundary) plus "…".
@@ -288,4 +230,52 @@ func funcSignature(f *types.Func) string {
 		parts[i] = name + ": " + p.Type.String()
 	}
 	return "(" + strings.Join(parts, ", ") + ") -> " + f.Result.String()
+}
+
+// kindMember returns the builtin table's entry for the member a member
+// expression names on a value of a built-in kind: the method when the
+// expression is called (an alias resolves to its entry), else the
+// property; nil when the receiver's checked type is no built-in kind or
+// the kind has no such member.
+func kindMember(s features.Snapshot, tree *sitter.Tree, m *sitter.Node) *builtins.Builtin {
+	obj := m.ChildByFieldName("object")
+	prop := m.ChildByFieldName("property")
+	if obj == nil || prop == nil {
+		return nil
+	}
+	start, end := int(obj.StartByte()), int(obj.EndByte())
+	facts, delta := spanFacts(s, tree, start, end)
+	t, ok := exprType(facts, start+delta, end+delta)
+	if !ok {
+		return nil
+	}
+	kind := infer.MethodKind(types.StripNil(t))
+	name := prop.Utf8Text(s.Doc.Text)
+	if p := m.Parent(); p != nil && p.Kind() == "call_expression" {
+		if fn := p.ChildByFieldName("function"); fn != nil && fn.StartByte() == m.StartByte() && fn.EndByte() == m.EndByte() {
+			return builtins.LookupMethod(kind, name)
+		}
+	}
+	return builtins.LookupProperty(kind, name)
+}
+
+// kindMemberHover is the hover of a method or property name of a
+// built-in kind: the table's signature and doc.
+func kindMemberHover(s features.Snapshot, tree *sitter.Tree, offset int) *features.Hover {
+	n := tree.RootNode().NamedDescendantForByteRange(uint(offset), uint(offset))
+	if n == nil || n.Parent() == nil || n.Parent().Kind() != "member_expression" {
+		return nil
+	}
+	if prop := n.Parent().ChildByFieldName("property"); prop == nil || prop.StartByte() != n.StartByte() {
+		return nil
+	}
+	b := kindMember(s, tree, n.Parent())
+	if b == nil {
+		return nil
+	}
+	label := b.String()
+	if b.Property {
+		label = b.Name + ": " + b.ResultText
+	}
+	return &features.Hover{Span: nodeSpan(n), Markdown: "```harn\n" + label + "\n```\n\n" + memberDoc(b)}
 }

@@ -1,6 +1,7 @@
 package harnlang
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ func TestMembersOf(t *testing.T) {
 		{"union: common fields first, then variant-only", types.NewUnion(ok, failed),
 			[]string{"kind", "note", "value", "error"}, []string{"value", "error"}, nil},
 		{"string methods and properties", types.StringType,
-			[]string{"count", "empty", "contains"}, nil,
+			[]string{"count", "empty", "bytes", "capitalize"}, nil,
 			map[string]features.CompletionKind{"count": features.CompletionProperty, "trim": features.CompletionMethod}},
 		{"list members", &types.List{Elem: types.IntType},
 			[]string{"count", "empty", "first", "last", "all"}, nil,
@@ -71,5 +72,51 @@ func TestMembersOf(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestKindMemberSignatureAndHover: a method call on a string, list or
+// dict gets the builtin table's signature help (an alias resolving to
+// its entry) and its name the table's signature and doc on hover; a
+// property shows its type and doc.
+func TestKindMemberSignatureAndHover(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "fn f(xs: list<int>, s: string, d: dict<string, int>) {\n  log(xs.take(2))\n  log(s.strip())\n  log(s.pad_left(3, \"0\"))\n  log(d.get(\"a\", 1))\n  log(xs.count)\n}\n"
+	for _, tc := range []struct {
+		cursor, label string
+		active        int
+	}{
+		{"xs.take(", "list.take(n: int) -> list<T>", 0},
+		{"s.strip(", "string.trim() -> string", 0},
+		{"s.pad_left(3, ", "string.pad_left(width?: int, pad?: string) -> string", 1},
+		{"d.get(\"a\", ", "dict.get(key?: any, fallback?: any) -> any", 1},
+	} {
+		h, err := f.SignatureHelp(context.Background(), snapshot(src), strings.Index(src, tc.cursor)+len(tc.cursor))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil || len(h.Signatures) != 1 {
+			t.Errorf("%s: got %+v", tc.cursor, h)
+			continue
+		}
+		if h.Signatures[0].Label != tc.label || h.ActiveParameter != tc.active {
+			t.Errorf("%s: got %q active %d, want %q active %d", tc.cursor, h.Signatures[0].Label, h.ActiveParameter, tc.label, tc.active)
+		}
+	}
+	for _, tc := range []struct{ at, want string }{
+		{"take(2)", "list.take(n: int) -> list<T>"},
+		{"strip()", "Also called strip"},
+		{"count)", "list.count: int"},
+	} {
+		h, err := f.Hover(context.Background(), snapshot(src), strings.Index(src, tc.at)+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h == nil || !strings.Contains(h.Markdown, tc.want) {
+			t.Errorf("hover on %s: got %+v, want it to mention %q", tc.at, h, tc.want)
+		}
 	}
 }

@@ -19,8 +19,9 @@ import (
 // module (the declaration's signature with its doc comment), of every
 // builtin of the standard library and builtin namespace member
 // (`stream.map(`; the table's signature and doc), of the std/predicate
-// builders and the HarnessLlm evaluation methods, with the parameter the
-// cursor is at. Other methods need the checker's types and get nothing.
+// builders and the HarnessLlm evaluation methods, and of the methods of
+// built-in kinds (`xs.take(`: from the receiver's checked type and the
+// builtin table), with the parameter the cursor is at.
 func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset int) (*features.SignatureHelp, error) {
 	tree, done := treeOf(s.Doc)
 	defer done()
@@ -44,6 +45,9 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 	}
 	if fn.Kind() == "member_expression" {
 		if b := namespaceMember(fn, f.names.Index(tree, s.Doc.Text), s.Doc.Text); b != nil {
+			return builtinCallSignature(b, active), nil
+		}
+		if b := kindMember(s, tree, fn); b != nil && !b.Property {
 			return builtinCallSignature(b, active), nil
 		}
 		// The evaluation methods of HarnessLlm, by their unique names.

@@ -39,6 +39,14 @@ func receiverKind(t types.Type) (string, map[string]types.Type) {
 	return "", nil
 }
 
+// MethodKind names the builtin table's receiver kind whose methods and
+// properties a value of type t has ("string", "list", "dict", ...), as
+// the checker types them; "" when it types none.
+func MethodKind(t types.Type) string {
+	kind, _ := receiverKind(t)
+	return kind
+}
+
 // builtinProperty types a property of a built-in kind (`xs.count`,
 // `xs.first`) from the builtin table; any for anything else.
 func builtinProperty(t types.Type, name string) types.Type {
