@@ -297,24 +297,23 @@ func mustRoute(t *testing.T, f *fakeProvider, provider, model string) *catalog.R
 
 // TestEvaluationCacheConcurrent: evaluators of concurrent runs sharing
 // one folder store and read the same and different entries at once; every
-// evaluation answers, and every entry left is whole.
+// evaluation answers, and every entry left is whole. (The built-in mock
+// route answers without a network, so no request can time out.)
 func TestEvaluationCacheConcurrent(t *testing.T) {
-	f := newFakeProvider(t)
 	dir := t.TempDir()
-	cat := testCatalog(t, f.srv.URL)
 	var wg sync.WaitGroup
 	errs := make(chan string, 64)
 	for w := range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ev := New(Options{Catalog: cat, LLM: llm.Options{Getenv: getenv}, Cache: openCache(t, dir)})
+			ev := New(Options{Cache: openCache(t, dir)})
 			for i := range 6 {
-				req := request(t, "local", "judge", "")
+				req := request(t, "mock", "fixture", "")
 				req.SiteID = fmt.Sprintf("site.%d", (w+i)%3)
 				res, err := ev.Evaluate(context.Background(), req)
 				if err != nil || res.Outcome.Kind != OutcomeAnswered {
-					errs <- fmt.Sprintf("worker %d: %v %v", w, err, res)
+					errs <- fmt.Sprintf("worker %d: %v %v", w, err, res.Outcome.Value())
 					return
 				}
 			}

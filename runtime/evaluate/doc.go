@@ -6,6 +6,13 @@
 //
 // # Order of admission (each step before dispatch makes zero requests)
 //
+// Before these steps, a call that is not a literal site
+// (Request.NotAdmitted) or not on the run's admitted sites (Options.Sites)
+// is unavailable/admission_refused with admission_reason non_literal_site
+// or site_not_admitted; then a replaying tape answers, or else an
+// evaluation cache hit (Options.Cache, see Cache) answers with no
+// admission, reservation or dispatch.
+//
 //  1. Decode the policy: a record with no unknown field; backend
 //     structured_llm or native_decision; string provider and model;
 //     threshold finite in [0, 1]; temperature finite; limits finite and
