@@ -34,6 +34,9 @@ const DefaultMockConfidence = 0.9
 type Mock struct {
 	route    catalog.Route
 	requests atomic.Int64
+	// Script, when set, holds scripted answers tried before the derived
+	// ones (see MockScript.Take; the prompt is PromptText).
+	Script *MockScript
 }
 
 // NewMock returns the mock provider of a route.
@@ -78,6 +81,13 @@ func (m *Mock) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEv
 		report.ServedModel = m.route.Runtime.WireModel
 	}
 	out := TurnResult{Status: StatusFinalAnswer, Wire: report}
+	var scripted *Scripted
+	if m.Script != nil {
+		scripted = m.Script.Take(PromptText(req))
+	}
+	if scripted != nil && scripted.Error != nil {
+		return TurnResult{}, scripted.Error
+	}
 	force := req.ForceTool
 	if force != "" && lastIsResultOf(req.Messages, force) {
 		force = ""
@@ -85,6 +95,14 @@ func (m *Mock) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEv
 		force = req.Tools[0].Name
 	}
 	switch {
+	case scripted != nil:
+		out.Text, out.Calls = scripted.Text, append([]ToolCall(nil), scripted.Calls...)
+		if len(out.Calls) > 0 {
+			out.Status, report.StopReason = StatusToolCalls, StopToolUse
+		}
+		if scripted.Model != "" {
+			report.ServedModel = scripted.Model
+		}
 	case req.Output != nil:
 		var schema any
 		if err := json.Unmarshal(req.Output.Schema, &schema); err != nil {
@@ -125,7 +143,10 @@ func (m *Mock) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEv
 		if out.Text == "" {
 			out.Text = DefaultMockText
 		}
-		if rf, ok := NormalizeValue(req.ResponseFormat).(map[string]any); ok {
+		if shape := NormalizeValue(req.Shape); shape != nil {
+			b, _ := json.Marshal(fromShape(shape, 0))
+			out.Text = string(b)
+		} else if rf, ok := NormalizeValue(req.ResponseFormat).(map[string]any); ok {
 			if schema := responseSchema(rf); schema != nil {
 				b, _ := json.Marshal(fillSchema(schema, "", nil, cfg.Answers, 0))
 				out.Text = string(b)
@@ -134,11 +155,9 @@ func (m *Mock) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEv
 			}
 		}
 	}
-	if onStream != nil && out.Text != "" {
-		for _, piece := range strings.SplitAfter(out.Text, " ") {
-			if piece != "" {
-				onStream(StreamEvent{Type: "token", Token: piece, Text: piece})
-			}
+	if onStream != nil {
+		for _, piece := range tokens(out.Text) {
+			onStream(StreamEvent{Type: "token", Token: piece, Text: piece})
 		}
 	}
 	var in int
@@ -149,10 +168,75 @@ func (m *Mock) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEv
 	for _, c := range out.Calls {
 		outTokens += estimateBytes(ToolArgsJSON(c.Args))
 	}
-	out.Usage = TurnUsage{InputTokens: int64(in), OutputTokens: int64(outTokens)}
 	i64, o64 := int64(in), int64(outTokens)
 	report.Usage = Usage{InputTokens: &i64, OutputTokens: &o64}
+	if scripted != nil {
+		if scripted.InputTokens != nil {
+			i64 = *scripted.InputTokens
+		}
+		if scripted.OutputTokens != nil {
+			o64 = *scripted.OutputTokens
+		}
+		report.Usage.CacheReadTokens, report.Usage.CacheWriteTokens = scripted.CacheRead, scripted.CacheWrite
+	}
+	out.Usage = TurnUsage{InputTokens: i64, OutputTokens: o64}
 	return out, nil
+}
+
+// fromShape is an instance of an example shape: strings naming
+// alternatives ("low|medium|high") give the first, lists one instance of
+// their first element, other values themselves.
+func fromShape(shape any, depth int) any {
+	if depth > maxValueDepth {
+		return nil
+	}
+	switch x := shape.(type) {
+	case string:
+		if alt, _, ok := strings.Cut(x, "|"); ok {
+			return alt
+		}
+		return x
+	case []any:
+		if len(x) == 0 {
+			return []any{}
+		}
+		return []any{fromShape(x[0], depth+1)}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, v := range x {
+			out[k] = fromShape(v, depth+1)
+		}
+		return out
+	}
+	return shape
+}
+
+// tokens splits a streamed answer into its words and the runs of space
+// between them ("hello stream" streams as "hello", " ", "stream").
+func tokens(text string) []string {
+	var out []string
+	for text != "" {
+		space := text[0] == ' ' || text[0] == '\n' || text[0] == '\t'
+		i := strings.IndexFunc(text, func(r rune) bool { return (r == ' ' || r == '\n' || r == '\t') != space })
+		if i < 0 {
+			i = len(text)
+		}
+		out = append(out, text[:i])
+		text = text[i:]
+	}
+	return out
+}
+
+// PromptText is the text a scripted answer's pattern is matched against:
+// the messages' texts, one per line.
+func PromptText(req TurnRequest) string {
+	var parts []string
+	for _, m := range req.Messages {
+		if m.Text != "" {
+			parts = append(parts, m.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
 }
 
 func lastIsResultOf(msgs []TurnMessage, tool string) bool {

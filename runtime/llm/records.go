@@ -364,7 +364,10 @@ func ErrorKindOf(err error) string {
 	var pe *Error
 	var re *ReplayedError
 	var rp *ReplayError
+	var se *ScriptedError
 	switch {
+	case errors.As(err, &se):
+		return se.Category
 	case errors.As(err, &pe):
 		return string(pe.Kind)
 	case errors.As(err, &re):

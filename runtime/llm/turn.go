@@ -84,6 +84,11 @@ type TurnRequest struct {
 	Effort string `json:"Effort,omitempty"`
 	// Output asks for a structured answer by a strategy (Chat's).
 	Output *Output `json:"Output,omitempty"`
+	// Shape is an example of the answer's shape (Leia's output: every
+	// key with a value of its kind; "a|b" strings name alternatives). It
+	// is not sent and not part of a record or its hash; the mock answers
+	// with an instance of it.
+	Shape any `json:"-"`
 }
 
 // TurnUsage is what a turn cost.

@@ -186,7 +186,7 @@ func TestMockTurn(t *testing.T) {
 	req.Messages = append(req.Messages, TurnMessage{Role: RoleAssistant, ToolCall: &res.Calls[0]}, TurnMessage{Role: RoleTool, ToolUseID: "call_lookup_1", Value: "found"})
 	var pieces []string
 	res, err = m.Turn(context.Background(), req, func(ev StreamEvent) { pieces = append(pieces, ev.Token) })
-	if err != nil || res.Status != StatusFinalAnswer || res.Text != DefaultMockText || strings.Join(pieces, "|") != "mock |reply" || res.Usage.InputTokens == 0 {
+	if err != nil || res.Status != StatusFinalAnswer || res.Text != DefaultMockText || strings.Join(pieces, "|") != "mock| |reply" || res.Usage.InputTokens == 0 {
 		t.Fatalf("after result: %v %+v %v", err, res, pieces)
 	}
 	res, _ = m.Turn(context.Background(), TurnRequest{ResponseFormat: map[string]any{"type": "json_schema", "json_schema": map[string]any{

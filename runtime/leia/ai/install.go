@@ -25,6 +25,21 @@ func extension(in *leia.Interp, p runner.Program, env runner.Env) (func(error) e
 	if err != nil {
 		return nil, err
 	}
+	if env.LLMMockReplay != "" {
+		// --llm-mock FILE: the mock answers from the script first.
+		if env.LLM.Mode != runner.LLMLive && env.LLM.Mode != runner.LLMMock {
+			return nil, fmt.Errorf("--llm-mock %s: a mock script does not combine with --llm-%s", env.LLMMockReplay, env.LLM.Mode)
+		}
+		data, err := os.ReadFile(env.LLMMockReplay)
+		if err != nil {
+			return nil, fmt.Errorf("--llm-mock: %w", err)
+		}
+		answers, err := llm.ParseMockScript(data, env.LLMMockReplay, nil)
+		if err != nil {
+			return nil, fmt.Errorf("--llm-mock: %w", err)
+		}
+		cfg.Provider, cfg.Source, cfg.Factory = MockProvider(answers...), "mock", nil
+	}
 	Install(in, cfg)
 	return finish, nil
 }
@@ -82,12 +97,17 @@ func ConfigFor(h *host.Host, path string, lc runner.LLMConfig) (Config, func(err
 }
 
 // MockProvider is the built-in mock (runtime/llm's Mock on a mock route):
-// deterministic, offline, "mock reply" unless a request forces a tool or
-// asks for a JSON shape.
-func MockProvider() llm.Provider {
+// deterministic and offline; the scripted answers first, then "mock
+// reply" unless a request offers or forces a tool or asks for a JSON
+// shape.
+func MockProvider(script ...*llm.Scripted) llm.Provider {
 	r := catalog.Route{Provider: "mock", Model: "leia", Operations: []string{catalog.OpTextGeneration}}
 	r.Runtime.API = catalog.APIMock
-	return llm.NewMock(r)
+	m := llm.NewMock(r)
+	if len(script) > 0 {
+		m.Script = llm.NewMockScript(script...)
+	}
+	return m
 }
 
 // RunFailure is a run whose replay failed: the replay's error, after the

@@ -26,6 +26,7 @@ func Request(opts leia.Value) (llm.TurnRequest, error) {
 		Stream:         Field(opts, "stream").Truthy(),
 		Stop:           stopList(Field(opts, "stop")),
 		Metadata:       stringMap(Field(opts, "metadata")),
+		Shape:          ToGo(Field(opts, "output")),
 	}
 	msgs := Field(opts, "messages")
 	if msgs.Table() == nil {
