@@ -7,80 +7,76 @@ import (
 	"github.com/harnlang/harn-check/lang/leia/stdlib"
 )
 
-// partTwo are the names of lang/leia/stdlib that the AI layer (issue
-// #17, the llm runtime) implements on this interpreter, and host modules
-// this runtime does not provide yet; every other function in the table
-// must have an implementation here.
-var partTwo = map[string]string{
-	"llm": "AI layer", "msg": "AI layer", "history": "AI layer", "chat": "AI layer",
-	"loop": "AI layer", "eval": "AI layer (evaluate harness)", "toolof": "AI layer",
-	"db":     "needs a database",
-	"linalg": "not provided",
-	"xlsx":   "not provided", "yaml": "not provided",
-	"serve": "the HTTP server host module is not provided",
-}
+// registeredElsewhere are the table's categories whose names other
+// packages register on this interpreter: the AI layer (runtime/leia/ai)
+// and the evaluation harness (runtime/leia/harness), each with its own
+// test against the table.
+var registeredElsewhere = map[string]bool{"ai": true, "evaluate": true}
 
-func TestStdlibTableHasImplementations(t *testing.T) {
+// TestStdlibTableMatchesRuntime keeps lang/leia/stdlib, the one table of
+// Leia's predeclared names, and this runtime in step, both ways: every
+// entry of the table is implemented here unless the table says why not
+// (Unimplemented), an entry marked unimplemented is indeed absent, and
+// every global and module member this runtime installs has an entry.
+func TestStdlibTableMatchesRuntime(t *testing.T) {
 	in := New(Options{})
-	var missing []string
-	for _, e := range stdlib.Globals() {
-		if _, skip := partTwo[e.Name]; skip || e.Scope != stdlib.Everywhere {
-			continue
-		}
-		v := in.GetGlobal(e.Name)
+	var missing, stale, extra []string
+	present := func(v Value, e *stdlib.Entry) bool {
 		switch e.Kind {
 		case stdlib.Function:
-			if !v.IsFunction() {
-				missing = append(missing, e.Name)
-			}
+			return v.IsFunction()
 		case stdlib.Module:
-			mod := v.Table()
-			if mod == nil {
-				missing = append(missing, e.Name+" (module)")
-				continue
-			}
+			return v.Table() != nil
+		}
+		return v.k != KindNil
+	}
+	check := func(e *stdlib.Entry, v Value) {
+		switch ok := present(v, e); {
+		case e.Unimplemented != "" && ok:
+			stale = append(stale, e.Name)
+		case e.Unimplemented == "" && !ok:
+			missing = append(missing, e.Name)
+		}
+	}
+	for _, e := range stdlib.Globals() {
+		if registeredElsewhere[e.Category] || e.Scope != stdlib.Everywhere || e.Name == "arg" {
+			continue // arg is set per run, from the program's arguments
+		}
+		v := in.GetGlobal(e.Name)
+		check(e, v)
+		if mod := v.Table(); e.Kind == stdlib.Module && mod != nil {
 			for name, m := range e.Members {
-				got := mod.GetStr(name)
-				switch m.Kind {
-				case stdlib.Function:
-					if !got.IsFunction() {
-						missing = append(missing, e.Name+"."+name)
-					}
-				case stdlib.Value:
-					if got.k == KindNil {
-						missing = append(missing, e.Name+"."+name)
-					}
-				}
-			}
-		case stdlib.Value:
-			if v.k == KindNil && e.Name != "arg" {
-				missing = append(missing, e.Name)
+				check(m, mod.GetStr(name))
 			}
 		}
 	}
-	sort.Strings(missing)
-	if len(missing) > 0 {
-		t.Errorf("names in lang/leia/stdlib without an implementation: %v", missing)
-	}
-}
-
-// TestRuntimeNamesAreInTable lists the globals this runtime installs
-// that the checker's table does not know, so the two stay in step.
-func TestRuntimeNamesAreInTable(t *testing.T) {
-	in := New(Options{})
-	var extra []string
-	// script and loadfile are reported to the table's owner (team board); remove them
-	// here once lang/leia/stdlib lists it.
-	pending := map[string]bool{"script": true, "loadfile": true}
 	in.globals.Iter(func(k, v Value) bool {
 		name := k.AsString()
-		if stdlib.Lookup(name) == nil && !pending[name] {
+		e := stdlib.Lookup(name)
+		if e == nil {
 			extra = append(extra, name)
+			return true
+		}
+		if mod := v.Table(); mod != nil && e.Kind == stdlib.Module && name != "_G" {
+			mod.Iter(func(mk, _ Value) bool {
+				if e.Member(mk.AsString()) == nil {
+					extra = append(extra, name+"."+mk.AsString())
+				}
+				return true
+			})
 		}
 		return true
 	})
-	sort.Strings(extra)
+	for _, l := range [][]string{missing, stale, extra} {
+		sort.Strings(l)
+	}
+	if len(missing) > 0 {
+		t.Errorf("in lang/leia/stdlib but not implemented (implement them, or mark them unimplemented with the reason): %v", missing)
+	}
+	if len(stale) > 0 {
+		t.Errorf("marked unimplemented in lang/leia/stdlib but implemented here (drop the reason): %v", stale)
+	}
 	if len(extra) > 0 {
-		t.Errorf("globals the runtime provides but lang/leia/stdlib lacks: %v", extra)
+		t.Errorf("installed by the runtime but missing from lang/leia/stdlib: %v", extra)
 	}
 }

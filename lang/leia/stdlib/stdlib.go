@@ -7,8 +7,12 @@
 // It is the one table per language of the design: the Leia checker
 // resolves names and checks arities with it, the language server completes
 // from it, and the Leia runtime registers its implementations against it
-// (a test there keeps the two sides in step). The table is data, built once
-// and shared read-only.
+// (its test goes both ways: every entry is implemented there or carries
+// the reason it is not, Unimplemented; every name the runtime installs has
+// an entry). Functions carry typed parameters and described results where
+// recorded (table.go); the members listed in members.go take any
+// arguments until theirs are. The table is data, built once and shared
+// read-only.
 //
 // Arity is recorded where Leia's runtime refuses a call: MinArgs is the
 // number of arguments below which the builtin raises "bad argument";
@@ -30,6 +34,7 @@
 package stdlib
 
 import (
+	"cmp"
 	"sort"
 	"strings"
 	"sync"
@@ -173,7 +178,7 @@ func build() {
 	globals = map[string]*Entry{}
 	for _, g := range builtinFuncs {
 		e := parseFunc(g)
-		e.Category = "base"
+		e.Category = cmp.Or(g.category, "base")
 		globals[e.Name] = e
 	}
 	for _, m := range modules {
@@ -188,6 +193,19 @@ func build() {
 			e.Members[v] = &Entry{Name: m.name + "." + v, Kind: Value, Category: m.category, Unimplemented: m.unimplemented}
 		}
 		globals[e.Name] = e
+	}
+	for _, rm := range runtimeMembers {
+		m := globals[rm.module]
+		for _, name := range strings.Fields(rm.funcs) {
+			if m.Members[name] == nil {
+				m.Members[name] = &Entry{Name: rm.module + "." + name, Kind: Function, MaxArgs: Unbounded, Unknown: true, Category: m.Category}
+			}
+		}
+		for _, name := range strings.Fields(rm.values) {
+			if m.Members[name] == nil {
+				m.Members[name] = &Entry{Name: rm.module + "." + name, Kind: Value, Category: m.Category}
+			}
+		}
 	}
 	for _, v := range values {
 		globals[v.name] = &Entry{Name: v.name, Kind: Value, Doc: v.doc, Category: "base"}

@@ -6,6 +6,9 @@ type fn struct {
 	doc       string
 	results   int
 	errResult bool
+	// category overrides the category of its list (a base function the
+	// AI layer registers: toolof).
+	category string
 }
 
 type module struct {
@@ -54,7 +57,7 @@ var builtinFuncs = []fn{
 	{sig: "dofile(path?: string) -> any", doc: "run a source file and return its results"},
 	{sig: "loadfile(path?: string, mode?: string, env?: table) -> fn: function?, err: string?", doc: "compile a source file into a function without running it", results: 2},
 	{sig: "collectgarbage(opt?: string, arg?: integer) -> any", doc: "control the garbage collector"},
-	{sig: "toolof(agent: agent, opts?: table) -> tool", doc: "wrap an agent as a tool (alias of llm.toolof)"},
+	{sig: "toolof(agent: agent, opts?: table) -> tool", doc: "wrap an agent as a tool (alias of llm.toolof)", category: "ai"},
 	{sig: "sleep(seconds: number)", doc: "pause the current task"},
 }
 
