@@ -20,6 +20,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/lint/naming"
 	"github.com/harnlang/harn-check/checker/harn/lint/placement"
 	"github.com/harnlang/harn-check/checker/harn/lint/simplify"
+	"github.com/harnlang/harn-check/checker/harn/lint/unused"
 )
 
 // Rules lists every Harn lint rule in the order of their codes. Adding a
@@ -29,9 +30,17 @@ var Rules = []*analysis.Rule{
 	naming.NamingConvention,           // HARN-LNT-003
 	effects.LongRunningWithoutCleanup, // HARN-LNT-006
 	effects.PROpenWithoutSecretScan,   // HARN-LNT-008
+	unused.ShadowVariable,             // HARN-LNT-009
 	flow.DeadCodeAfterReturn,          // HARN-LNT-011 (also unreachable-code)
 	flow.LetThenReturn,                // HARN-LNT-012
 	effects.UnhandledApprovalResult,   // HARN-LNT-013
+	unused.UnusedVariable,             // HARN-LNT-014
+	unused.UnusedPatternBinding,       // HARN-LNT-015
+	unused.UnusedParameter,            // HARN-LNT-016
+	unused.UnusedImport,               // HARN-LNT-017
+	unused.MutableNeverReassigned,     // HARN-LNT-018
+	unused.UnusedFunction,             // HARN-LNT-019
+	unused.UnusedType,                 // HARN-LNT-020
 	placement.PipelineReturnType,      // HARN-LNT-023
 	docs.MissingHarndoc,               // HARN-LNT-024
 	placement.AssertOutsideTest,       // HARN-LNT-025
