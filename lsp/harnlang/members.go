@@ -259,8 +259,9 @@ func kindMember(s features.Snapshot, tree *sitter.Tree, m *sitter.Node) *builtin
 	return builtins.LookupProperty(kind, name)
 }
 
-// kindMemberHover is the hover of a method or property name of a
-// built-in kind: the table's signature and doc.
+// kindMemberHover is the hover of a method name of a built-in kind: the
+// table's signature and doc. A property read keeps the hover of a member
+// read (the expression and its type).
 func kindMemberHover(s features.Snapshot, tree *sitter.Tree, offset int) *features.Hover {
 	n := tree.RootNode().NamedDescendantForByteRange(uint(offset), uint(offset))
 	if n == nil || n.Parent() == nil || n.Parent().Kind() != "member_expression" {
@@ -270,12 +271,8 @@ func kindMemberHover(s features.Snapshot, tree *sitter.Tree, offset int) *featur
 		return nil
 	}
 	b := kindMember(s, tree, n.Parent())
-	if b == nil {
+	if b == nil || b.Property {
 		return nil
 	}
-	label := b.String()
-	if b.Property {
-		label = b.Name + ": " + b.ResultText
-	}
-	return &features.Hover{Span: nodeSpan(n), Markdown: "```harn\n" + label + "\n```\n\n" + memberDoc(b)}
+	return &features.Hover{Span: nodeSpan(n), Markdown: "```harn\n" + b.String() + "\n```\n\n" + memberDoc(b)}
 }

@@ -78,7 +78,7 @@ func TestMembersOf(t *testing.T) {
 // TestKindMemberSignatureAndHover: a method call on a string, list or
 // dict gets the builtin table's signature help (an alias resolving to
 // its entry) and its name the table's signature and doc on hover; a
-// property shows its type and doc.
+// property read keeps its type hover.
 func TestKindMemberSignatureAndHover(t *testing.T) {
 	f, err := New()
 	if err != nil {
@@ -109,7 +109,7 @@ func TestKindMemberSignatureAndHover(t *testing.T) {
 	for _, tc := range []struct{ at, want string }{
 		{"take(2)", "list.take(n: int) -> list<T>"},
 		{"strip()", "Also called strip"},
-		{"count)", "list.count: int"},
+		{"count)", "type `int`"},
 	} {
 		h, err := f.Hover(context.Background(), snapshot(src), strings.Index(src, tc.at)+1)
 		if err != nil {
