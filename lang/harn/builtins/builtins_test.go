@@ -245,3 +245,33 @@ func TestMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestConformanceTopMethods: the 60 methods of built-in kinds most used
+// in upstream Harn's conformance programs (counted over
+// conformance/tests, most used first) all have entries, under the kind
+// they are called on there.
+func TestConformanceTopMethods(t *testing.T) {
+	top := []struct{ kind, names string }{
+		{"string", "contains trim count ends_with starts_with split len repeat upper char_at index_of lower replace chars empty"},
+		{"list", "contains to_list filter any map find count unique first last take all enumerate len sum chunks skip zip index_of every find_index min none push reduce remove reverse sort window chunk compact each_cons flat_map for_each group_by"},
+		{"dict", "get has keys entries map_values rekey remove"},
+		{"set", "add is_disjoint difference intersect is_subset"},
+		{"iter", "next chain windows"},
+	}
+	n := 0
+	seen := map[string]bool{}
+	for _, k := range top {
+		for _, name := range strings.Fields(k.names) {
+			if LookupMethod(k.kind, name) == nil {
+				t.Errorf("no entry for %s.%s", k.kind, name)
+			}
+			if !seen[name] {
+				seen[name] = true
+				n++
+			}
+		}
+	}
+	if n != 60 {
+		t.Errorf("%d distinct names listed, want 60", n)
+	}
+}
