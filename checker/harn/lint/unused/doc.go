@@ -52,7 +52,8 @@
 // mutable-never-reassigned: a var binding never assigned again (HARN-LNT-018).
 //
 // A var binding that no assignment in the file changes (the root name of
-// every assignment target counts, so `xs[0] = 1` assigns xs) keeps its
+// every assignment target counts, so `xs[0] = 1` assigns xs, and so does
+// a method called on it, such as xs.push(x), which may change it) keeps its
 // value; declaring it with let says so. The fix replaces the keyword. On
 // by default, as upstream.
 //
@@ -62,8 +63,8 @@
 //
 // A function whose name is used nowhere in the file is dead code unless
 // another module imports it, and a module can import only pub ones.
-// Methods of impl blocks and names starting with an underscore are
-// exempt. No fix. On by default, as upstream.
+// Methods of impl blocks, main (the entry point) and names starting with
+// an underscore are exempt. No fix. On by default, as upstream.
 //
 // # Rule unused-type
 //

@@ -321,6 +321,14 @@ func (w *walker) node(n ast.Node) {
 	case *ast.Member:
 		w.node(n.X)
 		return
+	case *ast.Call:
+		if m, ok := n.Func.(*ast.Member); ok {
+			// A method called on a variable may change it in place
+			// (xs.push(x)): such a var is not "never reassigned".
+			if name := rootName(m.X); name != "" {
+				w.f.Assigned[name] = true
+			}
+		}
 	case *ast.DictEntry:
 		if n.Computed != nil {
 			w.node(n.Computed)

@@ -168,7 +168,8 @@ func unusedFunction(p *analysis.Pass) {
 		case *ast.ImplDecl:
 			return false // methods are called through their type
 		case *ast.FuncDecl:
-			if n.Pub || n.Name == nil || strings.HasPrefix(n.Name.Name, "_") || f.Refs[n.Name.Name] {
+			// main is the program's entry point: the runtime calls it.
+			if n.Pub || n.Name == nil || n.Name.Name == "main" || strings.HasPrefix(n.Name.Name, "_") || f.Refs[n.Name.Name] {
 				return true
 			}
 			diag := p.Diag(diagnostics.SourceLint, "HARN-LNT-019", n.Name.Span, "function `%s` is declared but never used", n.Name.Name)
