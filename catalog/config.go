@@ -23,7 +23,7 @@ var (
 	readTables     = []string{"routes", "evaluation", "lint", "fmt"}
 	upstreamTables = []string{"package", "dependencies", "mcp", "check", "workspace", "registry", "skills",
 		"skill", "capabilities", "exports", "llm", "hooks", "triggers", "providers", "personas",
-		"connector_contract", "connector-contract", "orchestrator"}
+		"connector_contract", "connector-contract", "orchestrator", "asset_roots"}
 )
 
 // The keys of [lint], [fmt] and [[lint.overrides]]. Upstream's keys keep

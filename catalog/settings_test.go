@@ -45,3 +45,16 @@ func TestEvaluationCacheSetting(t *testing.T) {
 		t.Error("the built-in catalog grants a cache folder")
 	}
 }
+
+// TestUpstreamAssetRootsAccepted: upstream's [asset_roots] table (its
+// conformance program asset_paths_package_root) is an upstream manifest
+// table, accepted and not read, not HARN-CFG-001.
+func TestUpstreamAssetRootsAccepted(t *testing.T) {
+	p := Project{Path: "harn.toml", Data: []byte("[package]\nname = \"x\"\n\n[asset_roots]\npartials = \"prompts\"\n")}
+	if _, err := p.Catalog(); err != nil {
+		t.Fatalf("catalog: %v", err)
+	}
+	if _, err := p.Config(); err != nil {
+		t.Fatalf("config: %v", err)
+	}
+}
