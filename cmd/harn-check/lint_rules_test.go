@@ -1,8 +1,12 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/harnlang/harn-check/internal/frontends"
 )
 
 // TestLintRulesBothLanguages: lint runs the Harn lint rules on .harn
@@ -40,5 +44,37 @@ func TestLintRulesBothLanguages(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReadmeListsEveryLintRule: the README's lint table has a row naming
+// each lint rule of both languages with its code and default.
+func TestReadmeListsEveryLintRule(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(string(readme), "\n") {
+		cells := strings.Split(line, "|")
+		if code := strings.TrimSpace(cells[min(2, len(cells)-1)]); len(cells) > 3 && (strings.HasPrefix(code, "HARN-LNT-") || strings.HasPrefix(code, "LEIA")) {
+			rows[strings.TrimSpace(cells[2])] = line
+		}
+	}
+	for _, r := range frontends.LintRules() {
+		for _, c := range r.Codes {
+			row, ok := rows[c]
+			if !ok {
+				t.Errorf("README lint table has no row for %s (%s)", c, r.Name)
+				continue
+			}
+			def := "| on"
+			if r.OptIn {
+				def = "| opt-in"
+			}
+			if !strings.Contains(row, "`"+r.Name+"`") || !strings.Contains(row, def) {
+				t.Errorf("README row for %s does not name `%s` with its default (%s):\n%s", c, r.Name, def, row)
+			}
+		}
 	}
 }
