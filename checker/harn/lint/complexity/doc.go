@@ -2,8 +2,9 @@
 //
 // # Rule cyclomatic-complexity
 //
-// cyclomatic-complexity: a function has at most 25 decision points
-// (HARN-LNT-002, a warning, on by default).
+// cyclomatic-complexity: a function or tool scores at most 25 decision points (HARN-LNT-002).
+//
+// A warning, on by default.
 //
 // The score of a function or tool body is 1, plus 1 for every `if` (each
 // `else if` included), `for`, `while`, `retry`, `guard`, `match` (once,

@@ -4,8 +4,9 @@
 //
 // # Rule missing-harndoc
 //
-// missing-harndoc: a public function has a HarnDoc comment
-// (HARN-LNT-024, a warning, on by default).
+// missing-harndoc: a public function without a /** */ doc comment (HARN-LNT-024).
+//
+// A warning, on by default.
 //
 // Reported: a `pub fn`, at the top level or in an impl block, whose
 // declaration (attributes included) is not directly preceded by a
@@ -15,8 +16,9 @@
 //
 // # Rule legacy-doc-comment
 //
-// legacy-doc-comment: doc comments use the `/** */` form (HARN-LNT-049,
-// a warning, on by default).
+// legacy-doc-comment: a // or /// doc comment instead of /** */ (HARN-LNT-049).
+//
+// A warning, on by default.
 //
 // Reported: a block of `//` or `///` line comments, each alone on its
 // line, on the lines directly above a declaration — any top-level
@@ -26,9 +28,9 @@
 //
 // # Rule require-file-header
 //
-// require-file-header: a file starts with a `/** */` header
-// (HARN-LNT-045, a warning, opt-in as upstream's: select it by name or
-// code).
+// require-file-header: a file not starting with a /** */ header (HARN-LNT-045, opt-in).
+//
+// A warning, opt-in as upstream's: select it by name or code.
 //
 // Reported: a file whose first text, after blank lines and a `#!` line,
 // is not `/**`. The fix inserts a header whose title is the file name in

@@ -7,8 +7,9 @@
 //
 // # Rule long-running-without-cleanup
 //
-// long-running-without-cleanup: long-running work has a cancel path
-// (HARN-LNT-006, a warning, on by default).
+// long-running-without-cleanup: long-running work without a cancelling defer or finally (HARN-LNT-006).
+//
+// A warning, on by default.
 //
 // Reported: a call of walk_dir, glob, http_get, http_request,
 // http_download, run_command, run_test or run_build_command, or
@@ -24,8 +25,9 @@
 //
 // # Rule pr-open-without-secret-scan
 //
-// pr-open-without-secret-scan: a pull request is opened only after a
-// secret scan (HARN-LNT-008, a warning, on by default).
+// pr-open-without-secret-scan: a pull request opened before a secret scan (HARN-LNT-008).
+//
+// A warning, on by default.
 //
 // Reported: mcp_call(client, "git::push_pr" | "git.push_pr" |
 // "create_pr", ...) or host_tool_call of the same names, reached in a
@@ -38,8 +40,9 @@
 //
 // # Rule unhandled-approval-result
 //
-// unhandled-approval-result: the record request_approval returns is
-// read (HARN-LNT-013, a warning, on by default).
+// unhandled-approval-result: the record request_approval returns is dropped (HARN-LNT-013).
+//
+// A warning, on by default.
 //
 // Reported: `request_approval(...)` as a statement whose value nobody
 // uses. The value of the last statement of a closure, a try, an if or
@@ -50,8 +53,9 @@
 //
 // # Rule prompt-injection-risk
 //
-// prompt-injection-risk: the system prompt of llm_call is static
-// (HARN-LNT-026, a warning, on by default).
+// prompt-injection-risk: interpolated text in the system prompt of llm_call (HARN-LNT-026).
+//
+// A warning, on by default.
 //
 // Reported: `llm_call(prompt, system, ...)` whose second argument is an
 // interpolated string literal. Text spliced into a system prompt carries
@@ -60,8 +64,9 @@
 //
 // # Rule connector-effect-policy
 //
-// connector-effect-policy: connector exports stay within their default
-// effect policy (HARN-LNT-027, a warning, on by default).
+// connector-effect-policy: a connector export calls a builtin its policy denies (HARN-LNT-027).
+//
+// A warning, on by default.
 //
 // Reported: inside a function named like a connector export
 // (`normalize_inbound`, the ingress hot path; `poll_tick` and `call`,

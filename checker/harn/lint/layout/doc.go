@@ -4,8 +4,9 @@
 //
 // # Rule blank-line-between-items
 //
-// blank-line-between-items: top-level items are separated by a blank
-// line (HARN-LNT-041, a warning, on by default).
+// blank-line-between-items: top-level items without a blank line between (HARN-LNT-041).
+//
+// A warning, on by default.
 //
 // Reported: two consecutive top-level declarations (functions, pipelines,
 // types, tools, skills, eval packs, impl blocks, overrides, bindings, or an
@@ -17,8 +18,9 @@
 //
 // # Rule trailing-comma
 //
-// trailing-comma: a list written over several lines ends with a comma
-// (HARN-LNT-042, a warning, on by default).
+// trailing-comma: a multi-line list without a trailing comma (HARN-LNT-042).
+//
+// A warning, on by default.
 //
 // Reported: a parenthesised or bracketed list — arguments, parameters, a
 // list literal — and a brace that opens with `key:` — a dict literal, a
@@ -30,8 +32,9 @@
 //
 // # Rule import-order
 //
-// import-order: imports are in canonical order (HARN-LNT-047, a warning,
-// on by default).
+// import-order: imports out of canonical order (HARN-LNT-047).
+//
+// A warning, on by default.
 //
 // The leading imports of a file are sorted by: standard library
 // (`std/...`) first; then by path; for one path, the whole-module import

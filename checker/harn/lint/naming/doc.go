@@ -2,8 +2,9 @@
 //
 // # Rule naming-convention
 //
-// naming-convention: functions are snake_case, types PascalCase
-// (HARN-LNT-003, a warning, on by default).
+// naming-convention: functions and tools are snake_case, types PascalCase (HARN-LNT-003).
+//
+// A warning, on by default.
 //
 // Reported: a function (declared anywhere, methods of impl blocks
 // included) or tool whose name is not snake_case — lower-case ASCII

@@ -8,8 +8,9 @@
 //
 // # Rule pipeline-return-type
 //
-// pipeline-return-type: a public pipeline declares its result type
-// (HARN-LNT-023, a warning, on by default).
+// pipeline-return-type: a public pipeline without a declared result type (HARN-LNT-023).
+//
+// A warning, on by default.
 //
 // Reported: `pub pipeline NAME(...)` without `-> T`, unless NAME is an
 // entry pipeline (`default`, `main`, `auto`) or a test pipeline. Other
@@ -19,8 +20,9 @@
 //
 // # Rule assert-outside-test
 //
-// assert-outside-test: assert, assert_eq and assert_ne belong in test
-// pipelines (HARN-LNT-025, a warning, on by default).
+// assert-outside-test: assert, assert_eq or assert_ne outside a test pipeline (HARN-LNT-025).
+//
+// A warning, on by default.
 //
 // Reported: a call of the builtin `assert`, `assert_eq` or `assert_ne`
 // outside every test pipeline. Production code states its invariants
@@ -29,8 +31,9 @@
 //
 // # Rule require-in-test
 //
-// require-in-test: a test pipeline asserts rather than requires
-// (HARN-LNT-038, a warning, on by default).
+// require-in-test: require in a test pipeline (HARN-LNT-038).
+//
+// A warning, on by default.
 //
 // Reported: a `require` statement inside a test pipeline. `assert` and
 // `assert_eq` report the values compared, which is what a failing test
@@ -38,8 +41,9 @@
 //
 // # Rule break-outside-loop
 //
-// break-outside-loop: break and continue only inside a loop
-// (HARN-LNT-039, an error, on by default).
+// break-outside-loop: break or continue outside a loop (HARN-LNT-039, an error).
+//
+// An error, on by default.
 //
 // Reported: `break` or `continue` with no enclosing `for` or `while` in
 // the same function. A closure, function literal or nested function is a

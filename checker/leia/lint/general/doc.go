@@ -7,8 +7,9 @@
 //
 // # Rule shadow-variable
 //
-// shadow-variable: a name declared in an inner scope hides one of an
-// enclosing scope (LEIA2002, a warning, on by default).
+// shadow-variable: an inner declaration hides a name of an enclosing scope (LEIA2002).
+//
+// A warning, on by default.
 //
 // Reported: a local, constant, parameter, loop variable or nested
 // function whose name an enclosing scope (up to the file) already
@@ -21,8 +22,9 @@
 //
 // # Rule unreachable-code
 //
-// unreachable-code: no statement follows one that always leaves the
-// block (LEIA2003, a warning, on by default).
+// unreachable-code: a statement after one that always leaves the block (LEIA2003).
+//
+// A warning, on by default.
 //
 // Reported: the first statement after `return`, `break`, `continue`,
 // `goto`, or an `if` whose every branch (an `else` included) ends so, in
@@ -32,8 +34,9 @@
 //
 // # Rule empty-block
 //
-// empty-block: a branch or loop has a body (LEIA2004, a warning, on by
-// default).
+// empty-block: a branch or loop with an empty body (LEIA2004).
+//
+// A warning, on by default.
 //
 // Reported: the empty body of an `if`, `elseif` or `else` branch or of a
 // loop. A body holding only a comment is not empty: the comment says
@@ -42,8 +45,9 @@
 //
 // # Rule comparison-to-bool
 //
-// comparison-to-bool: a value is not compared with `true` or `false`
-// (LEIA2005, a warning, on by default).
+// comparison-to-bool: a value compared with true or false (LEIA2005).
+//
+// A warning, on by default.
 //
 // Reported: `x == true`, `x != false`, `false == x` and the like. In
 // Leia only nil and false are falsy, so `x == true` is not the same as
@@ -53,8 +57,9 @@
 //
 // # Rule naming-convention
 //
-// naming-convention: a name follows one convention (LEIA2006, a warning,
-// on by default).
+// naming-convention: a name mixing naming conventions (LEIA2006).
+//
+// A warning, on by default.
 //
 // Leia code uses snake_case (`max_retries`), camelCase (`maxRetries`),
 // PascalCase for tables used as classes (`Vec`) and UPPER_SNAKE_CASE for
