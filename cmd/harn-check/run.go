@@ -136,15 +136,8 @@ func (f limitFlag) Set(s string) error {
 	return nil
 }
 
-// checkErrors runs the checker on one program through the driver and
-// returns its report when it has error diagnostics. catalogFile is the
-// run's --catalog ("": the nearest harn.toml).
-func checkErrors(path string, src []byte, catalogFile string) *diagnostics.Report {
-	_, report := checkProgram(path, src, catalogFile)
-	return report
-}
-
-// checkProgram is checkErrors with the driver's whole result.
+// checkProgram checks a program before it runs: the driver's whole
+// result, and a report of its diagnostics when one is an error.
 func checkProgram(path string, src []byte, catalogFile string) (driver.Result, *diagnostics.Report) {
 	res := driver.Check(driver.Request{Path: filepath.ToSlash(path), Source: src, CatalogFile: catalogFile})
 	for _, d := range res.Diagnostics {

@@ -119,3 +119,50 @@ pipeline main(harness: Harness) {
 		})
 	}
 }
+
+// TestTestRefusesSitesNotInTheManifest: harn-check test admits each
+// program's evaluation sites as run does. A case whose evaluation goes
+// through an erased receiver is refused before dispatch (its expected
+// output is the refusal) with and without --no-check; a literal site
+// dispatches.
+func TestTestRefusesSitesNotInTheManifest(t *testing.T) {
+	srv, requests := chatFake(t)
+	dir := t.TempDir()
+	writeFile(t, dir, "harn.toml", fakeRoutes(srv.URL))
+	grant := "--allow-net=" + strings.TrimPrefix(srv.URL, "http://")
+	t.Setenv("FAKE_KEY", cliFakeKey)
+	program := func(name, prelude, call string) {
+		writeFile(t, dir, name+".harn", `import {boolean} from "std/predicate"
+
+pipeline main(harness: Harness) {
+  `+admissionPolicy+`
+  `+prelude+`
+  const o = `+call+`
+  log(o.kind)
+}
+`)
+	}
+	program("erased", `const erased: any = harness.llm`, `erased.evaluate("hidden.v1", "s", {ok: boolean("Is it fine?")}, policy)`)
+	writeFile(t, dir, "erased.expected", "[harn] unavailable\n")
+	for _, args := range [][]string{{"test", "--no-check", grant, dir}, {"test", grant, dir}} {
+		before := requests.Load()
+		code, out, errs := runCLI(t, args...)
+		sent := requests.Load() - before
+		noCheck := args[1] == "--no-check"
+		switch {
+		case noCheck && (code != 0 || sent != 0):
+			t.Errorf("%v: exit %d, %d requests (want the refusal, none sent)\n%s%s", args, code, sent, out, errs)
+		case !noCheck && (code == 0 || sent != 0 || !strings.Contains(out, "HARN-TYP-033")):
+			t.Errorf("%v: exit %d, %d requests (want the check to fail the case, none sent)\n%s%s", args, code, sent, out, errs)
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, "erased.harn")); err != nil {
+		t.Fatal(err)
+	}
+	program("literal", "", `harness.llm.evaluate("shown.v1", "s", {ok: boolean("Is it fine?")}, policy)`)
+	writeFile(t, dir, "literal.expected", "[harn] answered\n")
+	before := requests.Load()
+	if code, out, errs := runCLI(t, "test", grant, dir); code != 0 || requests.Load()-before != 1 {
+		t.Errorf("literal site: exit %d, %d requests\n%s%s", code, requests.Load()-before, out, errs)
+	}
+}

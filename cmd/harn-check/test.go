@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/runtime/evaluate"
 	"github.com/harnlang/harn-check/runtime/redact"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
@@ -69,13 +70,30 @@ func runTest(e *env, paths []string, tf testFlags) int {
 		return fail(e, "%v", unwrapPath(err))
 	}
 	opts := runner.SuiteOptions{Jobs: tf.jobs, Timeout: env.Limits.Time, Env: env}
-	if !tf.rf.noCheck {
-		opts.Check = func(path string, src []byte) error {
-			if report := checkErrors(path, src, ""); report != nil {
+	// Each program is checked first (unless --no-check) and admits only
+	// the evaluation sites its check found, as run does: under
+	// --no-check the list is computed at the program's first evaluation.
+	opts.Prepare = func(path string, src []byte, env *runner.Env) error {
+		var sites *evaluate.Sites
+		if tf.rf.noCheck {
+			sites = evaluate.LoadSites(func() []evaluate.Site {
+				res, _ := checkProgram(path, src, "")
+				return admittedSites(res.Admitted)
+			})
+		} else {
+			res, report := checkProgram(path, src, "")
+			if report != nil {
 				return checkFailure(report)
 			}
-			return nil
+			sites = evaluate.NewSites(admittedSites(res.Admitted))
 		}
+		var ev evaluate.Options
+		if env.Evaluation != nil {
+			ev = *env.Evaluation
+		}
+		ev.Sites = sites
+		env.Evaluation = &ev
+		return nil
 	}
 	start := time.Now()
 	results := runner.Suite(context.Background(), cases, opts)

@@ -117,7 +117,7 @@ func TestSuite(t *testing.T) {
 	if got["noerr.echo"].Passed || !strings.Contains(got["noerr.echo"].Message, "but succeeded") {
 		t.Errorf("missing error: %+v", got["noerr.echo"])
 	}
-	check := SuiteOptions{Check: func(string, []byte) error { return errors.New("checker says no") }}
+	check := SuiteOptions{Prepare: func(string, []byte, *Env) error { return errors.New("checker says no") }}
 	if r := RunCase(context.Background(), cases[0], check); r.Passed || !strings.Contains(r.Message, "checker says no") {
 		t.Errorf("a check failure must fail the case: %+v", r)
 	}

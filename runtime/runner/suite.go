@@ -50,9 +50,11 @@ type SuiteOptions struct {
 	// Env is the template environment of every run (grants, seed);
 	// streams and the replay tape are set per case.
 	Env Env
-	// Check, when set, runs before a program: an error fails the program
-	// with that error (what upstream's checker does before running).
-	Check func(path string, src []byte) error
+	// Prepare, when set, runs before a program with the program's own
+	// copy of Env: an error fails the program with that error (what
+	// upstream's checker does before running), and it may set what is
+	// particular to the program (the evaluation sites its check admitted).
+	Prepare func(path string, src []byte, env *Env) error
 }
 
 // Discover lists the cases under paths: every program of a registered
@@ -312,8 +314,9 @@ func runCaptured(ctx context.Context, c Case, opts SuiteOptions) (string, error)
 	if err != nil {
 		return "", err
 	}
-	if opts.Check != nil {
-		if err := opts.Check(c.Path, src); err != nil {
+	env := opts.Env
+	if opts.Prepare != nil {
+		if err := opts.Prepare(c.Path, src, &env); err != nil {
 			return "", err
 		}
 	}
@@ -333,7 +336,6 @@ func runCaptured(ctx context.Context, c Case, opts SuiteOptions) (string, error)
 	defer stop(nil)
 	full := func() { stop(errOutputLimit) }
 	stdout, stderr := &captureWriter{max: MaxCapturedOutput, full: full}, &captureWriter{max: MaxCapturedOutput, full: full}
-	env := opts.Env
 	env.Stdout, env.Stderr, env.Stdin = stdout, stderr, bytes.NewReader(nil)
 	mock := strings.TrimSuffix(c.Path, filepath.Ext(c.Path)) + ".llm-mock.jsonl"
 	if _, err := os.Stat(mock); err == nil {
