@@ -60,10 +60,10 @@ func TestUpstreamConformance(t *testing.T) {
 	}
 	for _, mode := range []struct {
 		name  string
-		check func(string, []byte) error
+		check func(string, []byte, *runner.Env) error
 	}{{"unchecked", nil}, {"checked", checkProgram}} {
 		start := time.Now()
-		results := runner.Suite(context.Background(), expected, runner.SuiteOptions{Jobs: 2, Timeout: 10 * time.Second, Check: mode.check})
+		results := runner.Suite(context.Background(), expected, runner.SuiteOptions{Jobs: 2, Timeout: 10 * time.Second, Prepare: mode.check})
 		total, passed := tally(results)
 		var b strings.Builder
 		folders := make([]string, 0, len(total))

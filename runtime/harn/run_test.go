@@ -30,7 +30,7 @@ func TestRunPrograms(t *testing.T) {
 	}
 	// The state dir lies outside the programs' folder (and a run's temp
 	// dir is its own): granted as a user would.
-	opts := runner.SuiteOptions{Jobs: 2, Check: checkProgram, Env: runner.Env{Grants: host.Grants{FS: []string{state}}}}
+	opts := runner.SuiteOptions{Jobs: 2, Prepare: checkProgram, Env: runner.Env{Grants: host.Grants{FS: []string{state}}}}
 	for _, r := range runner.Suite(context.Background(), cases, opts) {
 		if !r.Passed {
 			t.Errorf("%s", r.Message)
@@ -40,7 +40,7 @@ func TestRunPrograms(t *testing.T) {
 
 // checkProgram runs the checker through the driver, as `harn-check test`
 // does before running a program: its errors fail the program.
-func checkProgram(path string, src []byte) error {
+func checkProgram(path string, src []byte, _ *runner.Env) error {
 	frontends.Register()
 	res := driver.Check(driver.Request{Path: path, Source: src})
 	var msgs []string
