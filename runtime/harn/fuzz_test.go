@@ -35,6 +35,11 @@ func FuzzRun(f *testing.F) {
 	limits := execution.Defaults()
 	limits.Steps = 500_000
 	limits.Time = time.Second
+	// The depth the seeds were written for (the interpreter's default
+	// before --max-depth): at the CLI's 100,000 a recursing input spends
+	// its second growing a 100 MB stack per run, and the engine's workers
+	// stall past the fuzz time. TestMaxDepthFlag covers deep recursion.
+	limits.Depth = 10_000
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<16 {
 			return
