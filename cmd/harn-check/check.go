@@ -120,29 +120,7 @@ unreadable path.`,
 				case stdinName != "":
 					return fail(e, "--stdin-filename names stdin: give - as the path")
 				}
-				var report *diagnostics.Report
-				var fixed fixOutcome
-				if fix.fix {
-					report, fixed, err = fixRun(e, fix, check)
-				} else {
-					report, err = check()
-				}
-				if err != nil {
-					return driverError(e, err)
-				}
-				if fix.fix {
-					fixed.say(e, fix.unsafe)
-				}
-				if err := render(e, e.stdout, report, color); err != nil {
-					return fail(e, "writing output: %v", err)
-				}
-				switch {
-				case fixed.failed:
-					return exitUsage
-				case !report.OK():
-					return exitFail
-				}
-				return exitOK
+				return reportChecked(e, fix, check, render, color)
 			}
 		},
 	}

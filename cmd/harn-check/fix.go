@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -40,6 +41,37 @@ type fixOutcome struct {
 	withheld int
 	// failed is set when a file could not be rewritten.
 	failed bool
+}
+
+// reportChecked is how check and lint end: it runs check once (or, with
+// --fix, as a fix run that then says what it fixed), renders the report
+// and returns the exit status: usage when a file could not be rewritten,
+// fail when an error is left.
+func reportChecked(e *env, f fixFlags, check func() (*diagnostics.Report, error), render func(*env, io.Writer, *diagnostics.Report, bool) error, color bool) int {
+	var report *diagnostics.Report
+	var fixed fixOutcome
+	var err error
+	if f.fix {
+		report, fixed, err = fixRun(e, f, check)
+	} else {
+		report, err = check()
+	}
+	if err != nil {
+		return driverError(e, err)
+	}
+	if f.fix {
+		fixed.say(e, f.unsafe)
+	}
+	if err := render(e, e.stdout, report, color); err != nil {
+		return fail(e, "writing output: %v", err)
+	}
+	switch {
+	case fixed.failed:
+		return exitUsage
+	case !report.OK():
+		return exitFail
+	}
+	return exitOK
 }
 
 // fixRun applies the fixes of the diagnostics check reports, rewriting

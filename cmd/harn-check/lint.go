@@ -78,29 +78,7 @@ status: 0 without error diagnostics, 1 with some, 2 for a usage error.`,
 					}
 					return report, nil
 				}
-				var report *diagnostics.Report
-				var fixed fixOutcome
-				if fix.fix {
-					report, fixed, err = fixRun(e, fix, check)
-				} else {
-					report, err = check()
-				}
-				if err != nil {
-					return driverError(e, err)
-				}
-				if fix.fix {
-					fixed.say(e, fix.unsafe)
-				}
-				if err := render(e, e.stdout, report, color); err != nil {
-					return fail(e, "writing output: %v", err)
-				}
-				switch {
-				case fixed.failed:
-					return exitUsage
-				case !report.OK():
-					return exitFail
-				}
-				return exitOK
+				return reportChecked(e, fix, check, render, color)
 			}
 		},
 	}
