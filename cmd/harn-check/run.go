@@ -136,6 +136,21 @@ func (f limitFlag) Set(s string) error {
 	return nil
 }
 
+// admitted checks a program before it runs, as run and test do: the
+// evaluation sites it admits (the checker's literal sites), and its
+// report when the check finds an error. Under --no-check nothing is
+// checked now: the sites are computed at the program's first evaluation.
+func admitted(path string, src []byte, catalogFile string, noCheck bool) (*evaluate.Sites, *diagnostics.Report) {
+	if noCheck {
+		return evaluate.LoadSites(func() []evaluate.Site {
+			res, _ := checkProgram(path, src, catalogFile)
+			return admittedSites(res.Admitted)
+		}), nil
+	}
+	res, report := checkProgram(path, src, catalogFile)
+	return evaluate.NewSites(admittedSites(res.Admitted)), report
+}
+
 // checkProgram checks a program before it runs: the driver's whole
 // result, and a report of its diagnostics when one is an error.
 func checkProgram(path string, src []byte, catalogFile string) (driver.Result, *diagnostics.Report) {
@@ -200,20 +215,11 @@ func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, 
 	if err != nil {
 		return fail(e, "%v", err)
 	}
-	// The evaluations the run admits are the checker's literal sites,
-	// also under --no-check (computed then at the first evaluation).
-	sites := evaluate.LoadSites(func() []evaluate.Site {
-		res, _ := checkProgram(path, src, ef.catalog)
-		return admittedSites(res.Admitted)
-	})
-	if !rf.noCheck {
-		res, report := checkProgram(path, src, ef.catalog)
-		if report != nil {
-			_ = diagnostics.RenderText(e.stderr, report, diagnostics.TextOptions{Color: e.stderrTerminal && e.getenv("NO_COLOR") == ""})
-			msgf(e, "%s has errors; not running it (use --no-check to run anyway)", path)
-			return exitFail
-		}
-		sites = evaluate.NewSites(admittedSites(res.Admitted))
+	sites, report := admitted(path, src, ef.catalog, rf.noCheck)
+	if report != nil {
+		_ = diagnostics.RenderText(e.stderr, report, diagnostics.TextOptions{Color: e.stderrTerminal && e.getenv("NO_COLOR") == ""})
+		msgf(e, "%s has errors; not running it (use --no-check to run anyway)", path)
+		return exitFail
 	}
 	if tape := lf.tape(); tape != "" {
 		if replay != "" && replay != tape {

@@ -74,18 +74,9 @@ func runTest(e *env, paths []string, tf testFlags) int {
 	// the evaluation sites its check found, as run does: under
 	// --no-check the list is computed at the program's first evaluation.
 	opts.Prepare = func(path string, src []byte, env *runner.Env) error {
-		var sites *evaluate.Sites
-		if tf.rf.noCheck {
-			sites = evaluate.LoadSites(func() []evaluate.Site {
-				res, _ := checkProgram(path, src, "")
-				return admittedSites(res.Admitted)
-			})
-		} else {
-			res, report := checkProgram(path, src, "")
-			if report != nil {
-				return checkFailure(report)
-			}
-			sites = evaluate.NewSites(admittedSites(res.Admitted))
+		sites, report := admitted(path, src, "", tf.rf.noCheck)
+		if report != nil {
+			return checkFailure(report)
 		}
 		var ev evaluate.Options
 		if env.Evaluation != nil {
