@@ -23,7 +23,7 @@ func (l *listFlag) Set(s string) error {
 
 func lintCommand() *command {
 	return &command{
-		name: "lint", args: "PATH...", summary: "run the lint rules over .harn files",
+		name: "lint", args: "PATH...", summary: "run the lint rules over .harn and .leia files",
 		about: `Parses and infers as check does, then runs the lint rules instead of the
 checks: the rules on by default, or those --select, --extend-select and
 --ignore choose (a rule's name such as unused-variable, its code such as
