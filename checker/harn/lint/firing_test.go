@@ -14,10 +14,12 @@ import (
 
 // TestUpstreamFiring runs every lint rule over upstream's valid
 // conformance programs (tests/**/X.harn with an X.expected; HARN_UPSTREAM
-// names the checkout) and logs, per rule, how many findings and programs
-// it has: the measurement a rule that fires on many valid programs is
-// compared against upstream with before it stays on by default. It fails
-// when a lint rule reports an error on a valid program: an error says the
+// names the checkout) and over the repository's examples/ (the .harn
+// files outside examples/broken, which are wrong on purpose), and logs,
+// per rule, how many findings and programs it has in each: the
+// measurement a rule that fires on many valid programs is compared
+// against upstream with before it stays on by default. It fails when a
+// lint rule reports an error on a valid program: an error says the
 // program cannot work, which upstream's own suite disproves.
 func TestUpstreamFiring(t *testing.T) {
 	root := os.Getenv("HARN_UPSTREAM")
@@ -46,10 +48,46 @@ func TestUpstreamFiring(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sort.Strings(valid)
-	findings := map[string]int{}
-	programs := map[string]int{}
-	for _, path := range valid {
+	examples := filepath.Join("..", "..", "..", "examples")
+	var ours []string
+	err = filepath.WalkDir(examples, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "broken" {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(p, ".harn") {
+			ours = append(ours, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := measure(t, tests, valid)
+	ex := measure(t, examples, ours)
+	t.Logf("%d valid upstream programs, %d example programs", len(valid), len(ours))
+	t.Logf("%-12s %-30s %-6s %s", "code", "rule", "default", "upstream findings/programs, examples findings/programs")
+	for _, r := range lint.Rules {
+		for _, c := range r.Codes {
+			def := "on"
+			if r.OptIn {
+				def = "opt-in"
+			}
+			t.Logf("%s %-30s %-6s %4d/%-4d %4d/%-4d", c, r.Name, def, up.findings[c], up.programs[c], ex.findings[c], ex.programs[c])
+		}
+	}
+}
+
+// firing counts, per code, the findings and the programs with one.
+type firing struct{ findings, programs map[string]int }
+
+// measure runs every lint rule over paths (valid programs below root).
+func measure(t *testing.T, root string, paths []string) firing {
+	sort.Strings(paths)
+	f := firing{findings: map[string]int{}, programs: map[string]int{}}
+	for _, path := range paths {
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -60,25 +98,16 @@ func TestUpstreamFiring(t *testing.T) {
 			if !strings.HasPrefix(d.Code, "HARN-LNT-") {
 				continue
 			}
-			findings[d.Code]++
+			f.findings[d.Code]++
 			if !seen[d.Code] {
 				seen[d.Code] = true
-				programs[d.Code]++
+				f.programs[d.Code]++
 			}
 			if d.Severity == diagnostics.Error {
-				rel, _ := filepath.Rel(tests, path)
-				t.Errorf("%s: lint error on a valid upstream program: %s %s", rel, d.Code, d.Message)
+				rel, _ := filepath.Rel(root, path)
+				t.Errorf("%s: lint error on a valid program: %s %s", rel, d.Code, d.Message)
 			}
 		}
 	}
-	t.Logf("%d valid upstream programs", len(valid))
-	for _, r := range lint.Rules {
-		for _, c := range r.Codes {
-			def := "on"
-			if r.OptIn {
-				def = "opt-in"
-			}
-			t.Logf("%s %-30s %-6s findings %4d, programs %4d", c, r.Name, def, findings[c], programs[c])
-		}
-	}
+	return f
 }

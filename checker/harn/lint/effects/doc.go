@@ -76,4 +76,20 @@
 // and network clients and connector_call on the hot path. The message
 // says why. Move the call out of the export or give the connector a
 // trusted effect-policy override. No fix.
+//
+// # Rule untyped-dict-access
+//
+// untyped-dict-access: a field or index read straight off parsed or received data (HARN-LNT-029).
+//
+// A warning, on by default.
+//
+// Reported: `.name`, `?.name`, `[key]` or `?[key]` applied directly to
+// the call of a builtin whose result is data from outside the program
+// and has no declared shape: json_parse, json_extract, yaml_parse,
+// toml_parse, llm_call, llm_completion, the http_* clients,
+// http_session_request, the sse_* receivers, websocket_accept,
+// websocket_receive, host_call and mcp_call. A method called on the
+// result is not a read of its fields and is not reported. Bind the result
+// and validate it (schema_expect, or a binding with a declared type)
+// before reading it. No fix.
 package effects

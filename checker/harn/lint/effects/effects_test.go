@@ -27,3 +27,7 @@ func TestPromptInjectionRisk(t *testing.T) {
 func TestConnectorEffectPolicy(t *testing.T) {
 	analysistest.Run(t, "testdata/connector-effect-policy", harn.Checker, effects.ConnectorEffectPolicy)
 }
+
+func TestUntypedDictAccess(t *testing.T) {
+	analysistest.Run(t, "testdata/untyped-dict-access", harn.Checker, effects.UntypedDictAccess)
+}

@@ -52,4 +52,41 @@
 // earlier arm's never matches. Patterns are compared as written, ignoring
 // white space. No fix: which arm's body is right is for the author. On by
 // default, as upstream.
+//
+// # Rule unnecessary-cast
+//
+// unnecessary-cast: a conversion of a value that already has the kind (HARN-LNT-028).
+//
+// to_string, to_int, to_float, to_list and to_dict called with one
+// argument that is already of the kind they yield: a literal of that kind
+// (any string literal, interpolated or raw, for to_string), or a call of
+// the same conversion (`to_string(to_string(x))`). A name or other
+// expression is left alone even when its type is known: a value read from
+// outside data may hold another kind at run time, and the conversion then
+// does real work. The fix replaces the call with its argument. On by
+// default, as upstream.
+//
+// # Rule redundant-clone
+//
+// redundant-clone: a copy made only to be passed on (HARN-LNT-005).
+//
+// `x.clone()` written directly as an argument of a call is a copy nobody
+// else sees; passed to `drop` it is thrown away at once. The fix passes
+// `x` itself. It is unsafe: clone is the value's own method (no built-in
+// kind has one), and a callee that keeps or changes its argument would
+// then share the original. A clone bound to a name is not reported. On by
+// default, as upstream.
+//
+// # Rule eager-collection-conversion
+//
+// eager-collection-conversion: an iterator where a list, dict or set is declared (HARN-LNT-004).
+//
+// A binding declared `list<T>`, `[T]`, `dict<K, V>` or `set<T>`, or a
+// return from a function declaring one of them as its result, whose value
+// is an iterator: `iter(x)`, `x.iter()`, or map, filter, flat_map, take,
+// skip, take_while, skip_while, zip, enumerate, chain, chunks or windows
+// called on an iterator or a range. The fix appends `.to_list()`,
+// `.to_dict()` or `.to_set()`. Unlike upstream's, the rule does not take
+// a list's own map or filter for an iterator (they build lists, and the
+// appended call would not exist on one). On by default, as upstream.
 package simplify

@@ -27,3 +27,15 @@ func TestRedundantNilTernary(t *testing.T) {
 func TestDuplicateMatchArm(t *testing.T) {
 	analysistest.Run(t, "testdata/duplicate-match-arm", harn.Checker, simplify.DuplicateMatchArm)
 }
+
+func TestUnnecessaryCast(t *testing.T) {
+	analysistest.Run(t, "testdata/unnecessary-cast", harn.Checker, simplify.UnnecessaryCast)
+}
+
+func TestRedundantClone(t *testing.T) {
+	analysistest.Run(t, "testdata/redundant-clone", harn.Checker, simplify.RedundantClone)
+}
+
+func TestEagerCollectionConversion(t *testing.T) {
+	analysistest.Run(t, "testdata/eager-collection-conversion", harn.Checker, simplify.EagerCollectionConversion)
+}
