@@ -524,6 +524,12 @@ func (c *compiler) writeVar(id *ast.Ident) func(fr *frame, v Value) {
 		return func(fr *frame, v Value) { fr.cl.upvals[i].v = v }
 	}
 	name := id.Name
+	if name == "_" {
+		// The blank name discards what is assigned to it (`_ = result`), as
+		// `_, err := f()` does: it is never declared, so it is never an
+		// assignment to an undeclared variable.
+		return func(*frame, Value) {}
+	}
 	g := c.globals
 	pos := int32(id.Start)
 	idx := -1
