@@ -9,10 +9,10 @@
 // from it, and the Leia runtime registers its implementations against it
 // (its test goes both ways: every entry is implemented there or carries
 // the reason it is not, Unimplemented; every name the runtime installs has
-// an entry). Functions carry typed parameters and described results where
-// recorded (table.go); the members listed in members.go take any
-// arguments until theirs are. The table is data, built once and shared
-// read-only.
+// an entry). Every function carries typed parameters and typed results
+// (table.go for the base library and the modules with their own list,
+// members.go for the members of the others); the Leia checker types
+// calls from them. The table is data, built once and shared read-only.
 //
 // Arity is recorded where Leia's runtime refuses a call: MinArgs is the
 // number of arguments below which the builtin raises "bad argument";
@@ -194,17 +194,15 @@ func build() {
 		}
 		globals[e.Name] = e
 	}
-	for _, rm := range runtimeMembers {
+	for _, rm := range runtimeModules {
 		m := globals[rm.module]
-		for _, name := range strings.Fields(rm.funcs) {
-			if m.Members[name] == nil {
-				m.Members[name] = &Entry{Name: rm.module + "." + name, Kind: Function, MaxArgs: Unbounded, Unknown: true, Category: m.Category}
-			}
+		for _, f := range rm.funcs {
+			me := parseFunc(f)
+			me.Category = m.Category
+			m.Members[strings.TrimPrefix(me.Name, rm.module+".")] = me
 		}
-		for _, name := range strings.Fields(rm.values) {
-			if m.Members[name] == nil {
-				m.Members[name] = &Entry{Name: rm.module + "." + name, Kind: Value, Category: m.Category}
-			}
+		for _, name := range rm.values {
+			m.Members[name] = &Entry{Name: rm.module + "." + name, Kind: Value, Category: m.Category}
 		}
 	}
 	for _, v := range values {

@@ -13,7 +13,7 @@ func TestLookup(t *testing.T) {
 		{"assert", Function, 1, Unbounded},
 		{"string", Module, 0, 0},
 		{"string.find", Function, 2, 4},
-		{"string.split", Function, 0, Unbounded},
+		{"string.split", Function, 1, 2},
 		{"llm.turn", Function, 1, 1},
 		{"llm.agent", Function, 2, 4},
 		{"math.pi", Value, 0, 0},
@@ -64,7 +64,7 @@ func TestSignature(t *testing.T) {
 		"string.find":     "string.find(s: string, pattern: string, init?: integer, plain?: boolean) -> start: integer?, end: integer?",
 		"print":           "print(values...: any)",
 		"os.clock":        "os.clock() -> number",
-		"llm.handoff":     "llm.handoff(...)",
+		"llm.handoff":     "llm.handoff(agent: function, opts?: table) -> table",
 		"eval.load_jsonl": "eval.load_jsonl(path: string) -> table",
 	} {
 		if got := LookupPath(path).Signature(); got != want {
