@@ -503,7 +503,6 @@ func (tr *triggerRuntime) dispatch(c *Call, b *dynBinding, ev *Dict, replayOf st
 	return goValue(handle), nil
 }
 
-
 func (tr *triggerRuntime) pendingDLQ(eventID string) *dlqRecord {
 	for _, e := range tr.dlq {
 		if e.eventID == eventID && e.state == "pending" {
