@@ -18,14 +18,16 @@ import (
 // into the report of the whole run.
 type Shard struct {
 	// Index is the shard's number, 1 to Count.
-	Index, Count int
+	Index int `json:"index"`
+	// Count is the number of shards of the run.
+	Count int `json:"count"`
 	// Total is the number of files (or cases) of the whole run.
-	Total int
+	Total int `json:"total"`
 	// Positions are the 0-based positions in the whole run of the files
 	// this shard reports, in order.
-	Positions []int
+	Positions []int `json:"positions"`
 	// Results, in a SARIF log, counts the results of each file.
-	Results []int
+	Results []int `json:"results,omitempty"`
 }
 
 // ParseShard reads "i/n" (1 <= i <= n).
@@ -42,6 +44,38 @@ func ParseShard(s string) (*Shard, error) {
 // Has reports whether the file at 0-based position k of the whole run
 // belongs to the shard.
 func (s *Shard) Has(k int) bool { return k%s.Count == s.Index-1 }
+
+// Order checks that shards (of the outputs names, for errors) are each
+// of 1..n exactly once and of one run, and that their positions cover
+// the run once; it returns the order of the whole run: for each
+// position, the shard (index into shards) and the item's place in that
+// shard. It is the one check every merge of shard outputs makes (check
+// and lint reports here, test and evaluate outputs elsewhere); a nil
+// shard is an output of a run without --shard.
+func Order(shards []*Shard, names []string) ([][2]int, error) {
+	js := make([]*jsonShard, len(shards))
+	for i, s := range shards {
+		js[i] = shardJSON(s)
+	}
+	return shardSet(js, names)
+}
+
+// Part returns the items of a whole run that belong to shard s (the
+// k-th, 0-based, to part k mod n + 1) and the shard as that part's
+// output reports it, with the run's Total and the Positions of the items
+// taken. It is the one partition of --shard: check and lint split the
+// files found, test its cases, evaluate its .leia files.
+func Part[T any](s *Shard, items []T) ([]T, *Shard) {
+	out := &Shard{Index: s.Index, Count: s.Count, Total: len(items), Positions: []int{}}
+	var part []T
+	for i, it := range items {
+		if out.Has(i) {
+			part = append(part, it)
+			out.Positions = append(out.Positions, i)
+		}
+	}
+	return part, out
+}
 
 // jsonShard is a shard in a JSON envelope or a SARIF run's properties.
 type jsonShard struct {

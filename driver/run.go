@@ -67,15 +67,7 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 	sole := len(found) == 1
 	var shard *diagnostics.Shard
 	if opts.Shard != nil {
-		shard = &diagnostics.Shard{Index: opts.Shard.Index, Count: opts.Shard.Count, Total: len(found), Positions: []int{}}
-		var part []Found
-		for i, f := range found {
-			if shard.Has(i) {
-				part = append(part, f)
-				shard.Positions = append(shard.Positions, i)
-			}
-		}
-		found = part
+		found, shard = diagnostics.Part(opts.Shard, found)
 	}
 	files := make([]diagnostics.File, len(found))
 	sources := make([]map[string][]byte, len(found))
