@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
 	"github.com/harnlang/harn-check/grammar/leia/binding"
 	"github.com/harnlang/harn-check/internal/english"
@@ -66,6 +67,12 @@ type Options struct {
 	// Now is the clock of timestamps and durations (default time.Now; a
 	// fixed clock makes reports byte-for-byte repeatable).
 	Now func() time.Time
+	// Shard, when set, runs only the shard's part of the files found
+	// (diagnostics.Shard.Has: the k-th file to part k mod n + 1, the
+	// partition check and lint use); the report says which part it
+	// holds (Report.Shard) for Merge. A replay or a recording is one
+	// ordered conversation over all cases and cannot be split.
+	Shard *diagnostics.Shard
 }
 
 // Run discovers and runs evaluate blocks and returns the report. The
@@ -81,6 +88,18 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	files, err := collectFiles(opts.Paths)
 	if err != nil {
 		return nil, err
+	}
+	var shard *ReportShard
+	if opts.Shard != nil {
+		if opts.LLM.Mode == runner.LLMReplay || opts.LLM.Mode == runner.LLMRecord {
+			return nil, fmt.Errorf("--shard: a replay or a recording is one ordered conversation over all cases and cannot be split; shard with --mock or the live providers")
+		}
+		var part *diagnostics.Shard
+		files, part = diagnostics.Part(opts.Shard, files)
+		shard = &ReportShard{Shard: *part}
+		shard.FileFindings = make([]int, len(files))
+		shard.Cases = make([]int, len(files))
+		shard.CaseFindings = make([]int, len(files))
 	}
 	start := opts.Now()
 	rep := &Report{SchemaVersion: SchemaVersion, Phase: Phase, Status: "ok", StartedAt: stamp(start), Runtime: runtimeInfo(),
@@ -105,7 +124,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 
 	var jobs []*job
+	// fileStart[i] is where file i's findings begin in rep.Findings.
+	fileStart := make([]int, 0, len(files)+1)
 	for _, path := range files {
+		fileStart = append(fileStart, len(rep.Findings))
 		in := Input{Path: path, Status: "ok"}
 		rep.Summary.Files++
 		src, err := os.ReadFile(path)
@@ -160,9 +182,22 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 				pc.c.Status = "listed"
 				rep.Summary.CasesListed++
 				rep.Cases = append(rep.Cases, pc.c)
+				if shard != nil {
+					shard.Cases[idx]++
+				}
 				continue
 			}
 			jobs = append(jobs, &job{pc: pc, path: path, src: src, file: file, input: idx})
+		}
+	}
+
+	fileStart = append(fileStart, len(rep.Findings))
+	if shard != nil {
+		for i := range shard.FileFindings {
+			shard.FileFindings[i] = fileStart[i+1] - fileStart[i]
+		}
+		for _, j := range jobs {
+			shard.Cases[j.input]++
 		}
 	}
 
@@ -201,6 +236,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			}
 		}
 		rep.Findings = append(rep.Findings, Finding{Kind: kind, Severity: "error", Message: msg, Path: j.path, Line: c.Range.StartLine, Column: c.Range.StartColumn})
+		if shard != nil {
+			shard.CaseFindings[j.input]++
+		}
 	}
 	rep.Metrics.finish()
 	for b := range broken {
@@ -220,6 +258,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			rep.Summary.TODOs++
 		}
 	}
+	rep.Shard = shard
 	if err := mp.finish(rep, opts.List); err != nil {
 		return rep, err
 	}

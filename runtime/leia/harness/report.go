@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"sort"
+
+	"github.com/harnlang/harn-check/diagnostics"
 )
 
 // SchemaVersion is the report's schema version.
@@ -31,6 +33,25 @@ type Report struct {
 	BrokenScripts []string      `json:"broken_scripts"`
 	Comparison    *Comparison   `json:"comparison,omitempty"`
 	Notes         []string      `json:"notes"`
+	// Shard is set in the report of one shard of a run (Options.Shard).
+	Shard *ReportShard `json:"shard,omitempty"`
+}
+
+// ReportShard, in the report of one shard of a run, says which files of
+// the whole run it holds (Index of Count, Total files, their Positions)
+// and how its cases and findings divide among them, so that Merge can
+// put the shards' reports back together.
+type ReportShard struct {
+	diagnostics.Shard
+	// FileFindings counts, per file, the findings of the file itself
+	// (TODOs, parse and check findings): Findings begins with them, in
+	// file order.
+	FileFindings []int `json:"file_findings"`
+	// Cases counts, per file, its cases in Cases.
+	Cases []int `json:"cases"`
+	// CaseFindings counts, per file, the findings of its failed cases,
+	// which follow the files' own in Findings.
+	CaseFindings []int `json:"case_findings"`
 }
 
 // RuntimeInfo names the tool that produced the report.
@@ -235,6 +256,12 @@ func (m MetricSummary) add(mt Metric) {
 		s.addNumber(float64(v))
 	case float64:
 		s.addNumber(v)
+	case json.Number: // a report read back (DecodeReport)
+		if i, err := v.Int64(); err == nil {
+			s.addNumber(float64(i))
+		} else if f, err := v.Float64(); err == nil {
+			s.addNumber(f)
+		}
 	case string:
 		if s.Categories == nil {
 			s.Categories = map[string]int{}
