@@ -91,7 +91,7 @@ unreadable path.`,
 			out.register(fs)
 			var cache cacheFlags
 			cache.register(fs)
-			registerShard(fs, &cache.shard)
+			registerShard(fs, &cache.shard, shardFilesHelp)
 			var fix fixFlags
 			fix.register(fs)
 			var stdinName string

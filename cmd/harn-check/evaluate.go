@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -43,6 +42,7 @@ type evaluateFlags struct {
 	threshold                    float64
 	parallel                     int
 	rf                           runFlags
+	shard                        shardFlag
 }
 
 func (f *evaluateFlags) register(fs *flagSet) {
@@ -66,6 +66,7 @@ func (f *evaluateFlags) register(fs *flagSet) {
 	fs.BoolVar(&f.mock, "llm-mock", false, "alias of --mock")
 	fs.StringVar(&f.trace, "llm-trace", "", "write trace events (metadata only) as JSON lines to this `file`")
 	f.rf.register(fs, execution.LimitOf(execution.Time).DefaultDuration())
+	registerShard(fs, &f.shard, shardEvaluateHelp)
 }
 
 // runEvaluate runs the evaluate blocks of the Leia files under paths.
@@ -96,12 +97,9 @@ func runEvaluate(e *env, paths []string, f *evaluateFlags) int {
 	// SOURCE_DATE_EPOCH (the reproducible-builds convention) fixes the
 	// report's clock: timestamps read that time and durations are 0, so a
 	// replayed evaluation gives the same report bytes every time.
-	if v := e.getenv("SOURCE_DATE_EPOCH"); v != "" {
-		secs, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return fail(e, "SOURCE_DATE_EPOCH %q: want seconds since 1970", v)
-		}
-		at := time.Unix(secs, 0).UTC()
+	if at, ok, err := fixedClock(e); err != nil {
+		return fail(e, "%v", err)
+	} else if ok {
 		opts.Now = func() time.Time { return at }
 	}
 	modes := 0
@@ -112,6 +110,14 @@ func runEvaluate(e *env, paths []string, f *evaluateFlags) int {
 	}
 	if modes > 1 {
 		return fail(e, "--mock, --replay, --record and --update-golden exclude each other")
+	}
+	if opts.Shard = f.shard.s; opts.Shard != nil {
+		switch {
+		case f.replay != "" || f.record != "" || f.golden != "":
+			return fail(e, "--shard with --replay, --record or --update-golden: the fixture is one ordered conversation over all cases and cannot be split; shard with --mock or the live providers")
+		case f.baseline != "":
+			return fail(e, "--shard with --baseline: compare the merged report (harn-check merge --baseline FILE)")
+		}
 	}
 	switch {
 	case f.mock:

@@ -33,30 +33,6 @@ type cacheFlags struct {
 	shard shardFlag
 }
 
-// shardFlag is --shard i/n.
-type shardFlag struct{ s *diagnostics.Shard }
-
-func (f *shardFlag) String() string {
-	if f == nil || f.s == nil {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", f.s.Index, f.s.Count)
-}
-
-func (f *shardFlag) Set(v string) error {
-	s, err := diagnostics.ParseShard(v)
-	if err != nil {
-		return errors.New("want i/n with 1 <= i <= n, such as 2/4")
-	}
-	f.s = s
-	return nil
-}
-
-// registerShard declares --shard.
-func registerShard(fs *flagSet, f *shardFlag) {
-	fs.Var(f, "shard", "check only part `i/n` of the files (the k-th file found goes to part k mod n + 1), each with its imports; 'harn-check merge' joins the parts' --json or --format sarif outputs into the whole run's")
-}
-
 func (c *cacheFlags) register(fs *flagSet) {
 	fs.StringVar(&c.dir, "cache-dir", "", "`dir`ectory of the check-result cache (default: under the user cache directory)")
 	fs.BoolVar(&c.noCache, "no-cache", false, "check every file, neither reading nor writing the cache")

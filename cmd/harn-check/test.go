@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"strings"
@@ -39,6 +38,7 @@ type testFlags struct {
 	filter string
 	// allowEmpty accepts a folder without programs.
 	allowEmpty bool
+	shard      shardFlag
 }
 
 // testTimeout is test's default time limit per program.
@@ -51,6 +51,7 @@ func (t *testFlags) register(fs *flagSet) {
 	fs.IntVar(&t.jobs, "jobs", 0, "`n` programs run at once (default: the number of CPUs)")
 	registerAllowEmpty(fs, &t.allowEmpty)
 	fs.StringVar(&t.filter, "filter", "", "run only cases whose path matches `pattern` (substring, a|b, glob, or re:REGEX)")
+	registerShard(fs, &t.shard, shardTestHelp)
 }
 
 // runTest runs the cases under paths.
@@ -68,6 +69,16 @@ func runTest(e *env, paths []string, tf testFlags) int {
 	cases, err := runner.Discover(paths, tf.filter)
 	if err != nil {
 		return fail(e, "%v", unwrapPath(err))
+	}
+	_, fixed, err := fixedClock(e)
+	if err != nil {
+		return fail(e, "%v", err)
+	}
+	// The partition is the one check and lint use, over the cases found
+	// (after --filter).
+	var shard *diagnostics.Shard
+	if tf.shard.s != nil {
+		cases, shard = diagnostics.Part(tf.shard.s, cases)
 	}
 	opts := runner.SuiteOptions{Jobs: tf.jobs, Timeout: env.Limits.Time, Env: env}
 	// Each program is checked first (unless --no-check) and admits only
@@ -88,6 +99,14 @@ func runTest(e *env, paths []string, tf testFlags) int {
 	}
 	start := time.Now()
 	results := runner.Suite(context.Background(), cases, opts)
+	elapsed := time.Since(start)
+	if fixed {
+		// SOURCE_DATE_EPOCH: no durations, so the outputs are repeatable.
+		for i := range results {
+			results[i].Duration = 0
+		}
+		elapsed = 0
+	}
 	passed, failed := 0, 0
 	for _, r := range results {
 		if r.Passed {
@@ -97,31 +116,20 @@ func runTest(e *env, paths []string, tf testFlags) int {
 		}
 	}
 	if tf.junit != "" {
-		if err := writeJUnit(tf.junit, results, time.Since(start)); err != nil {
+		b, err := newJUnit(junitCases(results), elapsed.Seconds(), shard).render()
+		if err == nil {
+			err = redact.WriteFile(tf.junit, b, 0o644)
+		}
+		if err != nil {
 			return fail(e, "--junit: %v", err)
 		}
 	}
 	if tf.asJSON {
-		type jsonCase struct {
-			Path       string `json:"path"`
-			Passed     bool   `json:"passed"`
-			Message    string `json:"message,omitempty"`
-			DurationMS int64  `json:"duration_ms"`
+		b, err := newTestDoc(testCases(results), shard).render()
+		if err == nil {
+			_, err = e.stdout.Write(b)
 		}
-		doc := struct {
-			SchemaVersion int  `json:"schemaVersion"`
-			OK            bool `json:"ok"`
-			Data          struct {
-				Cases   []jsonCase     `json:"cases"`
-				Summary map[string]int `json:"summary"`
-			} `json:"data"`
-		}{SchemaVersion: 1, OK: failed == 0}
-		doc.Data.Cases = []jsonCase{}
-		for _, r := range results {
-			doc.Data.Cases = append(doc.Data.Cases, jsonCase{Path: r.Rel, Passed: r.Passed, Message: r.Message, DurationMS: r.Duration.Milliseconds()})
-		}
-		doc.Data.Summary = map[string]int{"passed": passed, "failed": failed, "total": len(results)}
-		if err := printJSON(e, doc); err != nil {
+		if err != nil {
 			return fail(e, "writing output: %v", err)
 		}
 	} else {
@@ -140,7 +148,7 @@ func runTest(e *env, paths []string, tf testFlags) int {
 				}
 			}
 		}
-		fmt.Fprintf(e.stdout, "\n%d passed, %d failed, %d total (%.1fs)\n", passed, failed, len(results), time.Since(start).Seconds())
+		fmt.Fprintf(e.stdout, "\n%d passed, %d failed, %d total (%.1fs)\n", passed, failed, len(results), elapsed.Seconds())
 	}
 	if failed > 0 {
 		return exitFail
@@ -164,38 +172,4 @@ func checkFailure(r *diagnostics.Report) error {
 		}
 	}
 	return errors.New(strings.Join(lines, "\n"))
-}
-
-func writeJUnit(path string, results []runner.CaseResult, total time.Duration) error {
-	type failure struct {
-		Message string `xml:"message,attr"`
-		Text    string `xml:",chardata"`
-	}
-	type testcase struct {
-		Name    string   `xml:"name,attr"`
-		Time    string   `xml:"time,attr"`
-		Failure *failure `xml:"failure,omitempty"`
-	}
-	type suite struct {
-		XMLName  xml.Name   `xml:"testsuite"`
-		Name     string     `xml:"name,attr"`
-		Tests    int        `xml:"tests,attr"`
-		Failures int        `xml:"failures,attr"`
-		Time     string     `xml:"time,attr"`
-		Cases    []testcase `xml:"testcase"`
-	}
-	s := suite{Name: "harn", Tests: len(results), Time: fmt.Sprintf("%.3f", total.Seconds())}
-	for _, r := range results {
-		tc := testcase{Name: r.Rel, Time: fmt.Sprintf("%.3f", r.Duration.Seconds())}
-		if !r.Passed {
-			s.Failures++
-			tc.Failure = &failure{Message: "test failed", Text: r.Message}
-		}
-		s.Cases = append(s.Cases, tc)
-	}
-	b, err := xml.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return err
-	}
-	return redact.WriteFile(path, append([]byte(xml.Header), append(b, '\n')...), 0o644)
 }
