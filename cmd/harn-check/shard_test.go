@@ -233,3 +233,37 @@ func firstDifference(got, want string) string {
 	}
 	return fmt.Sprintf("got %d lines, want %d", len(gl), len(wl))
 }
+
+// The README's sharding section names every command that takes --shard
+// in its table of what merge joins, and its workflow merges what each
+// shards; a command gaining --shard must be documented there.
+func TestReadmeShardingSection(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "### Sharding a run over CI machines\n")
+	if !ok {
+		t.Fatal("README lost its sharding section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var sharded []string
+	for _, path := range commandPaths() {
+		if _, stdout, _ := runCLI(t, append(path, "-h")...); strings.Contains(stdout, "--shard I/N") {
+			name := strings.Join(path, " ")
+			sharded = append(sharded, name)
+			if !strings.Contains(section, "`"+name+"`") {
+				t.Errorf("the sharding section does not name %s, which takes --shard", name)
+			}
+		}
+	}
+	if len(sharded) != 4 {
+		t.Errorf("commands taking --shard: %v, want check, lint, test and evaluate", sharded)
+	}
+	for _, line := range []string{"./harn-check test --junit", "./harn-check evaluate --mock --report", "./harn-check check --format sarif",
+		"merge --output junit.xml", "merge --output evaluate.json", "merge --output harn.sarif"} {
+		if !strings.Contains(section, line) {
+			t.Errorf("the sharding workflow lacks %q", line)
+		}
+	}
+}
