@@ -1,0 +1,837 @@
+package harn
+
+import (
+	"strings"
+	"time"
+)
+
+// agent_loop: a model in a loop with tools. Each iteration is one model
+// turn (agentTurn, the one seam to the model stack). A turn with tool
+// calls dispatches them (tool hooks, the policy ceiling, dynamic
+// permissions, then the tool's handler) and feeds the results back; a
+// text-only turn ends a non-persistent loop, and a persistent one ends
+// when the text carries the ##DONE## sentinel, else it is nudged until
+// max_nudges consecutive text-only turns make it "stuck". Hitting
+// max_iterations or token_budget ends it "budget_exhausted"; a
+// require_successful_tools list no tool of which succeeded ends it
+// "failed". The result is namespaced: {status, text, visible_text, llm:
+// {iterations, duration_ms, input_tokens, output_tokens}, tools: {calls,
+// successful, rejected, mode}, transcript, trace, task_ledger,
+// deferred_user_messages, daemon_state, daemon_snapshot_path}.
+
+// loopProfile is a named preset of loop budgets.
+type loopProfile struct{ maxIterations, maxNudges, toolRetries, llmRetries, schemaRetries int64 }
+
+var loopProfiles = map[string]loopProfile{
+	"tool_using": {50, 8, 0, 2, 0},
+	"researcher": {30, 4, 0, 2, 0},
+	"verifier":   {5, 0, 0, 2, 3},
+	"completer":  {1, 0, 0, 2, 0},
+}
+
+const doneSentinel = "##DONE##"
+
+// loopConfig is agent_loop's options, read once.
+type loopConfig struct {
+	opts             *Dict
+	maxIterations    int64
+	maxNudges        int64
+	persistent       bool
+	daemon           bool
+	nudge            string
+	toolFormat       string
+	sessionID        string
+	tools            []Value
+	ceiling          []string // policy.tools / allowed_tools; nil: no ceiling
+	hasCeiling       bool
+	permissions      *Dict
+	tokenBudget      int64
+	stopAfter        []string
+	requireSuccess   []string
+	postTurn         Value
+	compact          *compactPolicy
+	persistPath      string
+	doneSentinelText string
+}
+
+func optInt64(d *Dict, key string, def int64) int64 {
+	if v, ok := d.Get(key); ok && v.k == KindInt {
+		return v.AsInt()
+	}
+	return def
+}
+
+func optBool(d *Dict, key string) bool {
+	v, ok := d.Get(key)
+	return ok && v.Truthy()
+}
+
+func stringList(v Value) []string {
+	var out []string
+	switch v.k {
+	case KindList:
+		for _, x := range v.r.(*List).SharedItems() {
+			out = append(out, Display(x))
+		}
+	case KindString:
+		out = append(out, v.AsString())
+	}
+	return out
+}
+
+func parseLoopConfig(c *Call, fn string, opts *Dict) (*loopConfig, error) {
+	prof := loopProfiles["tool_using"]
+	if p := dictString(opts, "profile"); p != "" {
+		var ok bool
+		if prof, ok = loopProfiles[p]; !ok {
+			return nil, throwValue(Str(fn + ": profile must be one of tool_using, researcher, verifier, completer; got `" + p + "`"))
+		}
+	}
+	cfg := &loopConfig{opts: opts,
+		maxIterations: optInt64(opts, "max_iterations", prof.maxIterations),
+		maxNudges:     optInt64(opts, "max_nudges", prof.maxNudges),
+		persistent:    optBool(opts, "persistent"),
+		daemon:        optBool(opts, "daemon"),
+		nudge:         dictString(opts, "nudge"),
+		toolFormat:    dictString(opts, "tool_format"),
+		sessionID:     dictString(opts, "session_id"),
+		tokenBudget:   optInt64(opts, "token_budget", 0),
+		persistPath:   dictString(opts, "persist_path"),
+	}
+	if cfg.toolFormat == "" {
+		cfg.toolFormat = "text"
+	}
+	// The provider options the turns get: the profile's retry budgets
+	// unless the caller set them.
+	o := opts.clone()
+	if !o.Has("llm_retries") {
+		o.Set("llm_retries", Int(prof.llmRetries))
+	}
+	if !o.Has("schema_retries") && prof.schemaRetries > 0 {
+		o.Set("schema_retries", Int(prof.schemaRetries))
+	}
+	if !o.Has("provider") {
+		o.Set("provider", Str("mock"))
+	}
+	cfg.opts = o
+	if t, ok := opts.Get("tools"); ok && t.k != KindNil {
+		tools, err := registryTools(c, t)
+		if err != nil {
+			return nil, err
+		}
+		cfg.tools = tools
+	}
+	if p, ok := opts.Get("policy"); ok && p.k == KindDict {
+		if t, ok := p.r.(*Dict).Get("tools"); ok && t.k == KindList {
+			cfg.ceiling, cfg.hasCeiling = stringList(t), true
+		}
+	}
+	if a, ok := opts.Get("allowed_tools"); ok && a.k == KindList {
+		names := stringList(a)
+		if cfg.hasCeiling {
+			var both []string
+			for _, n := range names {
+				if containsString(cfg.ceiling, n) {
+					both = append(both, n)
+				}
+			}
+			names = both
+		}
+		cfg.ceiling, cfg.hasCeiling = names, true
+	}
+	if p, ok := opts.Get("permissions"); ok && p.k == KindDict {
+		cfg.permissions = p.r.(*Dict)
+	}
+	if v, ok := opts.Get("stop_after_successful_tools"); ok {
+		cfg.stopAfter = stringList(v)
+	}
+	if v, ok := opts.Get("require_successful_tools"); ok {
+		cfg.requireSuccess = stringList(v)
+	}
+	cfg.postTurn, _ = opts.Get("post_turn_callback")
+	cfg.compact = parseCompactPolicy(opts)
+	cfg.doneSentinelText = doneSentinel
+	if s := dictString(opts, "done_sentinel"); s != "" {
+		cfg.doneSentinelText = s
+	}
+	return cfg, nil
+}
+
+// textTools reports whether tools are described in the system prompt and
+// called with <tool_call> tags rather than native tool schemas.
+func (cfg *loopConfig) textTools() bool { return len(cfg.tools) > 0 && cfg.toolFormat != "native" }
+
+// systemPrompt is the system prompt the turns get: the caller's, the
+// tool contract in text mode, the completion instruction when persistent.
+func (cfg *loopConfig) systemPrompt(base Value) string {
+	var parts []string
+	if base.k != KindNil {
+		parts = append(parts, Display(base))
+	}
+	if cfg.textTools() {
+		var b strings.Builder
+		b.WriteString("You can call these tools. To call one, write <tool_call>{\"name\": TOOL, \"arguments\": {...}}</tool_call>.\n")
+		for _, t := range cfg.tools {
+			b.WriteString("- " + toolName(t))
+			if d := dictString(t.AsDict(), "description"); d != "" {
+				b.WriteString(": " + d)
+			}
+			b.WriteString("\n")
+		}
+		parts = append(parts, strings.TrimRight(b.String(), "\n"))
+	}
+	if cfg.persistent || cfg.daemon || cfg.textTools() {
+		parts = append(parts, "IMPORTANT: You MUST keep working until the task is complete. When it is, reply with "+cfg.doneMarker()+".")
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// doneMarker is how the model signals completion: tagged in text-tool
+// stages, bare otherwise.
+func (cfg *loopConfig) doneMarker() string {
+	if cfg.textTools() {
+		return "<done>" + cfg.doneSentinelText + "</done>"
+	}
+	return cfg.doneSentinelText
+}
+
+func (cfg *loopConfig) nudgeText() string {
+	if cfg.nudge != "" {
+		return cfg.nudge
+	}
+	return "Continue with concrete progress on the task. Reply with " + cfg.doneMarker() + " only when it is complete."
+}
+
+// nativeTools are the tool schemas a native-format turn sends.
+func (cfg *loopConfig) nativeTools() []Value {
+	if len(cfg.tools) == 0 || cfg.toolFormat != "native" {
+		return nil
+	}
+	out := make([]Value, 0, len(cfg.tools))
+	for _, t := range cfg.tools {
+		d := NewDict(3)
+		d.Set("name", Str(toolName(t)))
+		td := t.AsDict()
+		d.Set("description", Str(dictString(td, "description")))
+		if p, ok := dictField(td, "parameters"); ok {
+			d.Set("parameters", p)
+		} else {
+			d.Set("parameters", DictValue(NewDict(0)))
+		}
+		out = append(out, DictValue(d))
+	}
+	return out
+}
+
+// loopRun is the state of one agent_loop run.
+type loopRun struct {
+	c            *Call
+	cfg          *loopConfig
+	messages     []Value // the recorded conversation (what the transcript holds)
+	events       []Value // lifecycle, permission and compaction events
+	summary      string
+	iterations   int64
+	input        int64
+	output       int64
+	text         strings.Builder
+	lastText     string
+	calls        []string
+	successful   []string
+	rejected     []string
+	denial       *Dict // the first permission denial: {tool, reason}
+	sessionGrant map[string]bool
+	compactions  int64
+	toolCalls    int64
+	budgetHit    bool
+}
+
+func (r *loopRun) event(kind, text string, meta *Dict) {
+	e := transcriptEvent(r.c, kind, "system", "internal", text).r.(*Dict)
+	if meta != nil {
+		e.Set("metadata", DictValue(meta))
+	}
+	r.events = append(r.events, DictValue(e))
+}
+
+func addUnique(xs []string, x string) []string {
+	if containsString(xs, x) {
+		return xs
+	}
+	return append(xs, x)
+}
+
+func jsonText(v Value) string {
+	var b strings.Builder
+	writeJSON(&b, v, 0)
+	return b.String()
+}
+
+// permit decides whether a tool call may run: "" to run, else the reason
+// it may not. It records permission events.
+func (r *loopRun) permit(name string, args Value) (string, error) {
+	c, cfg := r.c, r.cfg
+	meta := func(extra ...string) *Dict {
+		d := strDict(append([]string{"tool", name}, extra...)...)
+		d.Set("args", args)
+		return d
+	}
+	if cfg.hasCeiling && !containsString(cfg.ceiling, name) {
+		reason := "tool '" + name + "' is outside this agent's capability ceiling"
+		r.event("PermissionDeny", "denied "+name+" "+jsonText(args)+": "+reason, meta("reason", reason))
+		return reason, nil
+	}
+	p := cfg.permissions
+	if p == nil {
+		return "", nil
+	}
+	// matches reports whether a rule set (a list of names, or a dict of
+	// name -> bool or predicate over the arguments) names this call.
+	matches := func(key string) (found, hit bool, err error) {
+		v, ok := p.Get(key)
+		if !ok {
+			return false, false, nil
+		}
+		switch v.k {
+		case KindList:
+			for _, n := range stringList(v) {
+				if n == name || n == "*" {
+					return true, true, nil
+				}
+			}
+		case KindDict:
+			rule, ok := v.r.(*Dict).Get(name)
+			if !ok {
+				rule, ok = v.r.(*Dict).Get("*")
+			}
+			if !ok {
+				return false, false, nil
+			}
+			if rule.k == KindClosure || rule.k == KindBuiltin {
+				res, err := c.Invoke(rule, args)
+				return true, err == nil && res.Truthy(), err
+			}
+			return true, rule.Truthy(), nil
+		}
+		return false, false, nil
+	}
+	if r.sessionGrant[name] {
+		r.event("PermissionGrant", "granted "+name+" "+jsonText(args)+" (session grant)", meta("scope", "session"))
+		return "", nil
+	}
+	found, denied, err := matches("deny")
+	if err != nil {
+		return "", err
+	}
+	reason := ""
+	if found && denied {
+		reason = "tool '" + name + "' is denied by this agent's permissions"
+	} else if found2, allowed, err := matches("allow"); err != nil {
+		return "", err
+	} else if found2 && !allowed {
+		reason = "tool '" + name + "' is not allowed for these arguments"
+	} else if found2 {
+		r.event("PermissionGrant", "granted "+name+" "+jsonText(args), meta())
+		return "", nil
+	} else {
+		return "", nil
+	}
+	if esc, ok := p.Get("on_escalation"); ok && (esc.k == KindClosure || esc.k == KindBuiltin) {
+		req := NewDict(3)
+		req.Set("tool", Str(name))
+		req.Set("args", args)
+		req.Set("reason", Str(reason))
+		r.event("PermissionEscalation", "escalated "+name+" "+jsonText(args), meta("reason", reason))
+		res, err := c.Invoke(esc, DictValue(req))
+		if err != nil {
+			return "", err
+		}
+		grant := ""
+		why := ""
+		approver := ""
+		switch res.k {
+		case KindBool:
+			if res.AsBool() {
+				grant = "once"
+			}
+		case KindDict:
+			d := res.r.(*Dict)
+			if g, ok := d.Get("grant"); ok && g.Truthy() {
+				grant = "once"
+				if g.k == KindString {
+					grant = g.AsString()
+				}
+			}
+			why, approver = dictString(d, "reason"), dictString(d, "approver")
+		}
+		if grant != "" {
+			if grant == "session" {
+				if r.sessionGrant == nil {
+					r.sessionGrant = map[string]bool{}
+				}
+				r.sessionGrant[name] = true
+			}
+			text := "granted " + name + " " + jsonText(args) + " by " + orDefault(approver, "escalation")
+			if why != "" {
+				text += ": " + why
+			}
+			r.event("PermissionGrant", text, meta("scope", grant, "approver", approver, "reason", why))
+			return "", nil
+		}
+	}
+	r.event("PermissionDeny", "denied "+name+" "+jsonText(args)+": "+reason, meta("reason", reason))
+	return reason, nil
+}
+
+// dispatch runs one tool call and returns the tool-result message text
+// and whether the call succeeded.
+func (r *loopRun) dispatch(call *Dict) (string, bool, error) {
+	c := r.c
+	name := dictString(call, "name")
+	args, _ := call.Get("arguments")
+	if args.k == KindString {
+		if v, err := parseJSON(args.AsString()); err == nil {
+			args = v
+		}
+	}
+	if args.k != KindDict {
+		args = DictValue(NewDict(0))
+	}
+	r.calls = addUnique(r.calls, name)
+	reject := func(reason string) (string, bool, error) {
+		r.rejected = addUnique(r.rejected, name)
+		if r.denial == nil {
+			r.denial = strDict("tool", name, "reason", reason)
+		}
+		d := strDict("error", "permission_denied", "tool", name, "reason", reason)
+		return jsonText(DictValue(d)), false, nil
+	}
+	reason, args, err := hookPre(c, name, args)
+	if err != nil {
+		return "", false, err
+	}
+	if reason != "" {
+		return reject(reason)
+	}
+	if reason, err = r.permit(name, args); err != nil {
+		return "", false, err
+	} else if reason != "" {
+		return reject(reason)
+	}
+	var tool *Dict
+	for _, t := range r.cfg.tools {
+		if toolName(t) == name {
+			tool = t.AsDict()
+		}
+	}
+	if tool == nil {
+		return jsonText(DictValue(strDict("error", "unknown_tool", "tool", name,
+			"reason", "no tool named '"+name+"' is available"))), false, nil
+	}
+	handler, _ := tool.Get("handler")
+	if handler.k == KindNil {
+		return jsonText(DictValue(strDict("error", "not_available", "tool", name,
+			"reason", "tool '"+name+"' has no Harn handler in this runtime"))), false, nil
+	}
+	retries := optInt64(r.cfg.opts, "tool_retries", 0)
+	var res Value
+	for attempt := int64(0); ; attempt++ {
+		res, err = c.Invoke(handler, args)
+		if err == nil || isControl(err) || attempt >= retries {
+			break
+		}
+	}
+	if err != nil {
+		if isControl(err) {
+			return "", false, err
+		}
+		return jsonText(DictValue(strDict("error", "tool_error", "tool", name, "reason", asError(err).Message()))), false, nil
+	}
+	text := ""
+	if res.k == KindString {
+		text = res.AsString()
+	} else {
+		text = jsonText(res)
+	}
+	if text, err = hookPost(c, name, args, text); err != nil {
+		return "", false, err
+	}
+	r.successful = addUnique(r.successful, name)
+	return text, true, nil
+}
+
+// run drives the loop to its end and returns the status.
+func (r *loopRun) run(system string) (string, error) {
+	cfg := r.cfg
+	nudges := int64(0)
+	for r.iterations < cfg.maxIterations {
+		if cfg.tokenBudget > 0 && r.input+r.output >= cfg.tokenBudget {
+			r.budgetHit = true
+			return "budget_exhausted", nil
+		}
+		if err := r.maybeCompact(); err != nil {
+			return "", err
+		}
+		rep, err := agentTurn(r.c, turnRequest{messages: r.promptMessages(), system: system, tools: cfg.nativeTools(), opts: cfg.opts})
+		if err != nil {
+			return "", err
+		}
+		r.iterations++
+		r.input += rep.input
+		r.output += rep.output
+		calls := rep.toolCalls
+		text := rep.text
+		if cfg.textTools() && len(calls) == 0 {
+			calls, text = parseTextToolCalls(text)
+		}
+		if text != "" {
+			if r.text.Len() > 0 {
+				r.text.WriteString("\n")
+			}
+			r.text.WriteString(text)
+			r.lastText = text
+		}
+		if len(calls) > 0 {
+			nudges = 0
+			msg := NewDict(3)
+			msg.Set("role", Str("assistant"))
+			msg.Set("content", Str(text))
+			msg.Set("tool_calls", NewListValue(calls))
+			r.messages = append(r.messages, DictValue(msg))
+			var turnNames, turnOK []string
+			var results []Value
+			for i, tc := range calls {
+				d := tc.AsDict()
+				if tc.k != KindDict {
+					d = NewDict(0)
+				}
+				id := dictString(d, "id")
+				if id == "" {
+					id = "call_" + itoa(r.toolCalls+int64(i)+1)
+				}
+				out, ok, err := r.dispatch(d)
+				if err != nil {
+					return "", err
+				}
+				name := dictString(d, "name")
+				turnNames = append(turnNames, name)
+				if ok {
+					turnOK = append(turnOK, name)
+				}
+				res := NewDict(3)
+				res.Set("tool_name", Str(name))
+				res.Set("status", Str(map[bool]string{true: "ok", false: "error"}[ok]))
+				res.Set("rejected", Bool(containsString(r.rejected, name) && !ok))
+				results = append(results, DictValue(res))
+				tm := NewDict(4)
+				tm.Set("role", Str("tool"))
+				tm.Set("tool_call_id", Str(id))
+				tm.Set("name", Str(name))
+				tm.Set("content", Str(out))
+				r.messages = append(r.messages, DictValue(tm))
+			}
+			r.toolCalls += int64(len(calls))
+			for _, n := range turnOK {
+				if containsString(cfg.stopAfter, n) {
+					return "done", nil
+				}
+			}
+			if cfg.postTurn.k == KindClosure || cfg.postTurn.k == KindBuiltin {
+				stop, err := r.postTurn(turnNames, turnOK, results)
+				if err != nil {
+					return "", err
+				}
+				if stop {
+					return "done", nil
+				}
+			}
+			if strings.Contains(text, cfg.doneSentinelText) {
+				return "done", nil
+			}
+			continue
+		}
+		r.messages = append(r.messages, messageValue("assistant", Str(text)))
+		if strings.Contains(text, cfg.doneSentinelText) {
+			return "done", nil
+		}
+		if !cfg.persistent && !cfg.daemon {
+			return "done", nil
+		}
+		if cfg.daemon {
+			// An idle daemon wakes on its timer (or a queued message) and
+			// takes another turn; without a wake source it stops idle.
+			if _, ok := cfg.opts.Get("wake_interval_ms"); !ok {
+				return "idle", nil
+			}
+			continue
+		}
+		nudges++
+		if nudges > cfg.maxNudges {
+			return "stuck", nil
+		}
+		r.messages = append(r.messages, messageValue("user", Str(cfg.nudgeText())))
+	}
+	return "budget_exhausted", nil
+}
+
+// postTurn calls post_turn_callback; it may inject a message or stop.
+func (r *loopRun) postTurn(names, ok []string, results []Value) (bool, error) {
+	strs := func(xs []string) Value {
+		out := make([]Value, len(xs))
+		for i, x := range xs {
+			out[i] = Str(x)
+		}
+		return NewListValue(out)
+	}
+	d := NewDict(8)
+	d.Set("tool_names", strs(names))
+	d.Set("tool_results", NewListValue(results))
+	d.Set("successful_tool_names", strs(ok))
+	d.Set("tool_count", Int(int64(len(names))))
+	d.Set("iteration", Int(r.iterations))
+	d.Set("session_tools_used", strs(r.calls))
+	d.Set("session_successful_tools", strs(r.successful))
+	v, err := r.c.Invoke(r.cfg.postTurn, DictValue(d))
+	if err != nil {
+		return false, err
+	}
+	msg, stop := "", false
+	switch v.k {
+	case KindString:
+		msg = v.AsString()
+	case KindBool:
+		stop = v.AsBool()
+	case KindDict:
+		msg = dictString(v.r.(*Dict), "message")
+		stop = optBool(v.r.(*Dict), "stop")
+	}
+	if msg != "" {
+		r.messages = append(r.messages, messageValue("user", Str(msg)))
+	}
+	return stop, nil
+}
+
+// promptMessages is what the model sees: the recorded conversation,
+// behind the compaction summary when there is one.
+func (r *loopRun) promptMessages() []Value {
+	if r.summary == "" {
+		return r.messages
+	}
+	return append([]Value{messageValue("user", Str("[Conversation summary]\n"+r.summary))}, r.messages...)
+}
+
+// parseTextToolCalls reads <tool_call>{...}</tool_call> blocks out of a
+// text-mode reply: the calls, and the text without them.
+func parseTextToolCalls(text string) ([]Value, string) {
+	var calls []Value
+	rest := text
+	var kept strings.Builder
+	for {
+		i := strings.Index(rest, "<tool_call>")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(rest[i:], "</tool_call>")
+		if j < 0 {
+			break
+		}
+		body := strings.TrimSpace(rest[i+len("<tool_call>") : i+j])
+		if v, err := parseJSON(body); err == nil && v.k == KindDict {
+			d := v.r.(*Dict)
+			call := NewDict(3)
+			call.Set("id", Str("text_call_"+itoa(int64(len(calls)+1))))
+			call.Set("name", Str(dictString(d, "name")))
+			a, ok := d.Get("arguments")
+			if !ok {
+				a = DictValue(NewDict(0))
+			}
+			call.Set("arguments", a)
+			calls = append(calls, DictValue(call))
+		}
+		kept.WriteString(rest[:i])
+		rest = rest[i+j+len("</tool_call>"):]
+	}
+	kept.WriteString(rest)
+	if len(calls) == 0 {
+		return nil, text
+	}
+	return calls, strings.TrimSpace(kept.String())
+}
+
+// transcript is the run's transcript value.
+func (r *loopRun) transcript() Value {
+	return transcriptParts{id: r.cfg.sessionID, messages: r.messages, summary: r.summary, extra: r.events}.build(r.c)
+}
+
+// agentLoop runs agent_loop(prompt, system, options) and returns the
+// run (for sub_agent_run) and the result dict.
+func agentLoop(c *Call, fn string, prompt, system Value, opts *Dict) (*loopRun, Value, error) {
+	cfg, err := parseLoopConfig(c, fn, opts)
+	if err != nil {
+		return nil, Nil, err
+	}
+	start := time.Now()
+	r := &loopRun{c: c, cfg: cfg}
+	if cfg.sessionID != "" {
+		sessionOpen(c, cfg.sessionID)
+		r.messages = sessionMessages(c, cfg.sessionID)
+	}
+	if prompt.k != KindNil {
+		r.messages = append(r.messages, messageValue("user", prompt))
+	}
+	leave := enterSession(c, cfg.sessionID)
+	status, err := r.run(cfg.systemPrompt(system))
+	leave()
+	if err != nil {
+		return nil, Nil, err
+	}
+	if len(cfg.requireSuccess) > 0 {
+		ok := false
+		for _, n := range cfg.requireSuccess {
+			ok = ok || containsString(r.successful, n)
+		}
+		if !ok {
+			status = "failed"
+		}
+	}
+	if cfg.daemon && cfg.compact == nil && optBool(opts, "consolidate_on_idle") {
+		cfg.compact = &compactPolicy{strategy: "truncate", keepLast: 1}
+	}
+	if cfg.daemon && optBool(opts, "consolidate_on_idle") {
+		if err := r.compactNow(); err != nil {
+			return nil, Nil, err
+		}
+	}
+	if cfg.sessionID != "" {
+		sessionSetMessages(c, cfg.sessionID, r.messages)
+	}
+	res := NewDict(14)
+	res.Set("status", Str(status))
+	res.Set("text", Str(r.text.String()))
+	res.Set("visible_text", Str(r.lastVisible()))
+	llm := NewDict(4)
+	llm.Set("iterations", Int(r.iterations))
+	llm.Set("duration_ms", Int(time.Since(start).Milliseconds()))
+	llm.Set("input_tokens", Int(r.input))
+	llm.Set("output_tokens", Int(r.output))
+	res.Set("llm", DictValue(llm))
+	tools := NewDict(4)
+	tools.Set("calls", NewListValue(strValues(r.calls)))
+	tools.Set("successful", NewListValue(strValues(r.successful)))
+	tools.Set("rejected", NewListValue(strValues(r.rejected)))
+	tools.Set("mode", Str(cfg.toolFormat))
+	res.Set("tools", DictValue(tools))
+	res.Set("deferred_user_messages", NewListValue(nil))
+	if cfg.daemon {
+		res.Set("daemon_state", Str(status))
+	} else {
+		res.Set("daemon_state", Nil)
+	}
+	res.Set("daemon_snapshot_path", Nil)
+	ledger := NewDict(2)
+	ledger.Set("deliverables", NewListValue(nil))
+	ledger.Set("nudges", Int(0))
+	res.Set("task_ledger", DictValue(ledger))
+	trace := NewDict(3)
+	trace.Set("compactions", Int(r.compactions))
+	trace.Set("tool_calls", Int(r.toolCalls))
+	trace.Set("iterations", Int(r.iterations))
+	res.Set("trace", DictValue(trace))
+	t := r.transcript()
+	res.Set("transcript", t)
+	if cfg.daemon && cfg.persistPath != "" {
+		if err := r.persistDaemon(status, t); err != nil {
+			return nil, Nil, err
+		}
+		res.Set("daemon_snapshot_path", Str(cfg.persistPath))
+	}
+	return r, DictValue(res), nil
+}
+
+// lastVisible is the visible text of the run: the last assistant text.
+func (r *loopRun) lastVisible() string {
+	for i := len(r.messages) - 1; i >= 0; i-- {
+		d := r.messages[i].AsDict()
+		if r.messages[i].k == KindDict && dictString(d, "role") == "assistant" {
+			if s := dictString(d, "content"); s != "" {
+				return s
+			}
+		}
+	}
+	return r.lastText
+}
+
+// persistDaemon writes the daemon snapshot to persist_path.
+func (r *loopRun) persistDaemon(status string, t Value) error {
+	snap := NewDict(5)
+	snap.Set("daemon_state", Str(status))
+	snap.Set("total_iterations", Int(r.iterations))
+	snap.Set("transcript_summary", Str(r.summary))
+	snap.Set("transcript", t)
+	snap.Set("saved_at", Str(r.c.th.in.host.Now().UTC().Format(time.RFC3339)))
+	b, ok := r.c.th.in.builtin("write_file")
+	if !ok {
+		return plainError(unavailableMessage("write_file"))
+	}
+	_, err := b.Fn(r.c, []Value{Str(r.cfg.persistPath), Str(jsonText(DictValue(snap)))})
+	return err
+}
+
+func init() {
+	Register("agent_loop", func(c *Call, args []Value) (Value, error) {
+		opts := NewDict(0)
+		if o := arg(args, 2); o.k == KindDict {
+			opts = o.r.(*Dict)
+		} else if o.k != KindNil {
+			return Nil, throwValue(Str("agent_loop: options must be a dict"))
+		}
+		_, res, err := agentLoop(c, "agent_loop", arg(args, 0), arg(args, 1), opts)
+		return res, err
+	})
+	Register("agent", func(c *Call, args []Value) (Value, error) {
+		d := NewDict(4)
+		switch cfg := arg(args, 1); cfg.k {
+		case KindDict:
+			d = cfg.r.(*Dict).clone()
+		case KindNil:
+		default:
+			return Nil, throwValue(Str("agent: second argument must be a config dict"))
+		}
+		d.Set("_type", Str("agent"))
+		d.Set("name", Str(Display(arg(args, 0))))
+		return DictValue(d), nil
+	})
+	Register("agent_name", func(c *Call, args []Value) (Value, error) {
+		a := arg(args, 0)
+		if a.k != KindDict {
+			return Nil, throwValue(Str("agent_name: argument must be an agent"))
+		}
+		v, _ := a.r.(*Dict).Get("name")
+		return v, nil
+	})
+	Register("agent_config", func(c *Call, args []Value) (Value, error) {
+		if len(args) < 2 {
+			return Nil, throwValue(Str("agent_config: requires agent and prompt"))
+		}
+		a := args[0]
+		if a.k != KindDict {
+			return Nil, throwValue(Str("agent_config: first argument must be an agent"))
+		}
+		d := a.r.(*Dict)
+		if dictString(d, "_type") != "agent" {
+			return Nil, throwValue(Str("agent_config: first argument must be an agent (created with agent())"))
+		}
+		opts := NewDict(4)
+		for _, k := range []string{"provider", "model", "thinking", "tools", "max_iterations", "tool_format",
+			"structural_experiment", "context_callback", "context_filter", "tool_retries", "tool_backoff_ms"} {
+			if v, ok := d.Get(k); ok {
+				opts.Set(k, v)
+			}
+		}
+		out := NewDict(3)
+		out.Set("prompt", args[1])
+		sys, _ := d.Get("system")
+		out.Set("system", sys)
+		out.Set("options", DictValue(opts))
+		return DictValue(out), nil
+	})
+}
