@@ -98,7 +98,7 @@ func (c *compiler) function(node ast.Node, name string, body *ast.Block) *Proto 
 	if body == nil {
 		p.body = func(*frame) ctrl { return cNone }
 	} else {
-		p.body = c.stmtList(body, body.Stmts)
+		p.body, p.stmts = c.stmtListParts(body, body.Stmts)
 	}
 	c.leave(saved)
 	return p
@@ -133,6 +133,16 @@ func closureMaker(p *Proto) evalFn {
 // Blocks
 
 func (c *compiler) stmtList(owner any, stmts []ast.Stmt) execFn {
+	run, _ := c.stmtListParts(owner, stmts)
+	return run
+}
+
+// stmtListParts compiles a block to one closure and, when running the
+// block is nothing but running its statements in order until one does
+// not end normally (no labels, no forward-declared locals), also gives
+// those statements: a call site runs a function body's statements itself,
+// saving the Go frame of the block's closure in every nested call.
+func (c *compiler) stmtListParts(owner any, stmts []ast.Stmt) (execFn, []execFn) {
 	bi := c.res.blocks[owner]
 	list := make([]execFn, 0, len(stmts))
 	for _, s := range stmts {
@@ -195,14 +205,17 @@ func (c *compiler) stmtList(owner any, stmts []ast.Stmt) execFn {
 		}
 	}
 	if len(fwd) == 0 {
-		return run
+		if hasLabels {
+			return run, nil
+		}
+		return run, list
 	}
 	return func(fr *frame) ctrl {
 		for _, s := range fwd {
 			fr.slots[s] = cellValue(&cell{})
 		}
 		return run(fr)
-	}
+	}, nil
 }
 
 func nopStmt(*frame) ctrl { return cNone }

@@ -61,7 +61,11 @@ func (c *compiler) expr(e ast.Expr) evalFn {
 		return c.unary(e)
 	case *ast.BinaryExpr:
 		return c.binary(e)
-	case *ast.CallExpr, *ast.MethodCallExpr:
+	case *ast.CallExpr:
+		fn := c.expr(e.Fun)
+		args, spread := c.args(e.Args)
+		return callValue(fn, &callArgs{args, spread, int32(e.Start), describe(e.Fun)})
+	case *ast.MethodCallExpr:
 		m := c.multi(e)
 		return func(fr *frame) Value {
 			r := m(fr)
@@ -351,11 +355,125 @@ type callArgs struct {
 	desc   string
 }
 
+// callSite compiles a call whose results are all used (a statement, a
+// return, the last argument or value of a list).
+//
+// A call of a Leia function runs its body from this closure: enterCall
+// (out of line) evaluates the arguments and pushes the frame, the body
+// runs, and the frame is popped here. Every nested Leia call then passes
+// through this one small Go frame between the caller's expression and the
+// callee's body, instead of a chain of call-site closure, invoke and
+// runFrame (a deep recursion's cost is mostly the memory traffic of its
+// Go stack, BENCHMARKS.md "Deep recursion"). Everything else goes
+// through callOther, which takes the callee from the thread so that
+// this frame passes few words to the functions it calls.
 func callSite(fn evalFn, _ evalFn, args []evalFn, spread multiFn, pos int32, desc string) multiFn {
 	ca := &callArgs{args, spread, pos, desc}
 	return func(fr *frame) []Value {
-		return fr.th.invoke(fr, fn(fr), Nil, false, ca)
+		f := fn(fr)
+		if f.k != KindFunction {
+			fr.th.callee = f
+			return fr.th.callOther(fr, ca)
+		}
+		if nf := enterCall(fr, f.closure(), ca); nf != nil {
+			r := cNone
+			for _, s := range nf.cl.proto.stmts {
+				if r = s(nf); r != cNone {
+					break
+				}
+			}
+			if r != cReturn {
+				nf.th.nret = 0
+			}
+			nf.th.popFrame(nf)
+		}
+		th := fr.th
+		return th.rets[:th.nret]
 	}
+}
+
+// callValue is callSite for a call whose first result only is used (an
+// operand, an argument that is not the last).
+func callValue(fn evalFn, ca *callArgs) evalFn {
+	return func(fr *frame) Value {
+		f := fn(fr)
+		if f.k != KindFunction {
+			fr.th.callee = f
+			return first(fr.th.callOther(fr, ca))
+		}
+		if nf := enterCall(fr, f.closure(), ca); nf != nil {
+			r := cNone
+			for _, s := range nf.cl.proto.stmts {
+				if r = s(nf); r != cNone {
+					break
+				}
+			}
+			if r != cReturn {
+				nf.th.nret = 0
+			}
+			nf.th.popFrame(nf)
+		}
+		th := fr.th
+		if th.nret == 0 {
+			return Nil
+		}
+		return th.rets[0]
+	}
+}
+
+// first is a call's first result, nil when it gave none.
+func first(r []Value) Value {
+	if len(r) == 0 {
+		return Nil
+	}
+	return r[0]
+}
+
+// callOther calls th.callee, a value that is not a Leia function, from a
+// call site: a native, a callable table or userdata, or an error.
+//
+//go:noinline
+func (th *Thread) callOther(fr *frame, ca *callArgs) []Value {
+	f := th.callee
+	th.callee = Nil
+	return th.invokeGeneral(fr, f, Nil, false, ca)
+}
+
+// enterCall starts a call of the Leia function cl from a call site: it
+// evaluates the arguments into the new frame's slots, pushes the frame
+// and counts the step, and returns the frame whose body's statements
+// (Proto.stmts) the caller runs and whose frame it pops. A call it cannot
+// hand back that way (spread or extra arguments, a variadic callee, a
+// body that is more than its statements, a debug hook, deferred calls)
+// it makes itself, and it returns nil with the results in th.rets.
+//
+//go:noinline
+func enterCall(fr *frame, cl *Closure, ca *callArgs) *frame {
+	th := fr.th
+	p := cl.proto
+	if ca.spread != nil || p.variadic || len(ca.args) > p.nparams || p.stmts == nil {
+		th.invokeGeneral(fr, closureValue(cl), Nil, false, ca)
+		return nil
+	}
+	m := th.mark()
+	slots := th.reserve(p.nslots)
+	for i, a := range ca.args {
+		slots[i] = a(fr)
+	}
+	fr.callPos = ca.pos
+	nf := th.pushFrame(cl, slots, m)
+	nf.varargs = nil
+	if th.meter.Step() {
+		th.tick()
+	}
+	if len(p.capParams) > 0 || p.namedVar >= 0 {
+		prologue(nf, p)
+	}
+	if th.in.hook.k != KindNil || p.hasDefer {
+		th.runFrameSlow(nf, p)
+		return nil
+	}
+	return nf
 }
 
 func methodSite(recv evalFn, name string, args []evalFn, spread multiFn, pos int32) multiFn {
@@ -696,7 +814,7 @@ func (c *compiler) binary(e *ast.BinaryExpr) evalFn {
 						return Int(s)
 					}
 				}
-				return fr.th.arith(opAdd, a, Int(k), pos)
+				return fr.th.arithOut(opAdd, a, Int(k), pos)
 			}
 		case opSub:
 			return func(fr *frame) Value {
@@ -707,7 +825,7 @@ func (c *compiler) binary(e *ast.BinaryExpr) evalFn {
 						return Int(s)
 					}
 				}
-				return fr.th.arith(opSub, a, Int(k), pos)
+				return fr.th.arithOut(opSub, a, Int(k), pos)
 			}
 		case opMod:
 			if k > 0 {
@@ -720,7 +838,7 @@ func (c *compiler) binary(e *ast.BinaryExpr) evalFn {
 						}
 						return Int(m)
 					}
-					return fr.th.arith(opMod, a, Int(k), pos)
+					return fr.th.arithOut(opMod, a, Int(k), pos)
 				}
 			}
 		}
@@ -738,7 +856,7 @@ func (c *compiler) binary(e *ast.BinaryExpr) evalFn {
 			} else if a.k == KindFloat && b.k == KindFloat {
 				return Float(math.Float64frombits(a.n) + math.Float64frombits(b.n))
 			}
-			return fr.th.arith(opAdd, a, b, pos)
+			return fr.th.arithOut(opAdd, a, b, pos)
 		}
 	case opSub:
 		return func(fr *frame) Value {
@@ -751,7 +869,7 @@ func (c *compiler) binary(e *ast.BinaryExpr) evalFn {
 			} else if a.k == KindFloat && b.k == KindFloat {
 				return Float(math.Float64frombits(a.n) - math.Float64frombits(b.n))
 			}
-			return fr.th.arith(opSub, a, b, pos)
+			return fr.th.arithOut(opSub, a, b, pos)
 		}
 	case opMul:
 		return func(fr *frame) Value {
@@ -759,7 +877,7 @@ func (c *compiler) binary(e *ast.BinaryExpr) evalFn {
 			if a.k == KindFloat && b.k == KindFloat {
 				return Float(math.Float64frombits(a.n) * math.Float64frombits(b.n))
 			}
-			return fr.th.arith(opMul, a, b, pos)
+			return fr.th.arithOut(opMul, a, b, pos)
 		}
 	}
 	return func(fr *frame) Value { return fr.th.arith(op, l(fr), r(fr), pos) }

@@ -15,6 +15,23 @@ func (th *Thread) metaField(v Value, name string) Value {
 	return th.in.metaOf(v).GetStr(name)
 }
 
+// arithOut is arith for the operands a compiled operator does not handle
+// inline. It hands the operands over in the thread to arithStashed (out
+// of line), so that the operator's closure, which a deep recursion keeps
+// on the Go stack once per nested call, reserves no room in its Go frame
+// for passing two values.
+func (th *Thread) arithOut(op arithOp, a, b Value, pos int32) Value {
+	th.opA, th.opB = a, b
+	return th.arithStashed(op, pos)
+}
+
+//go:noinline
+func (th *Thread) arithStashed(op arithOp, pos int32) Value {
+	a, b := th.opA, th.opB
+	th.opA, th.opB = Nil, Nil
+	return th.arith(op, a, b, pos)
+}
+
 // arith applies a binary arithmetic or bitwise operator with string
 // coercion and metamethods.
 func (th *Thread) arith(op arithOp, a, b Value, pos int32) Value {

@@ -68,7 +68,11 @@ type Proto struct {
 	capParams []int // parameter slots that closures capture
 	upvals    []upvalDesc
 	body      execFn
-	hasDefer  bool
+	// stmts are body's statements when running them in order is all
+	// body does (stmtListParts); nil otherwise. A function with an empty
+	// body has a non-nil empty list only if its block compiled to one.
+	stmts    []execFn
+	hasDefer bool
 }
 
 // Closure is a Leia function value: a prototype and its captured cells.
@@ -124,6 +128,12 @@ type Thread struct {
 	goroutine  int64
 	co         *Coroutine
 	gotoTarget *labelInfo
+	// callee is the value a call site hands to callOther (out of line,
+	// so that the site's Go frame stays small).
+	callee Value
+	// opA and opB are the operands a compiled operator hands to
+	// arithStashed.
+	opA, opB Value
 }
 
 const firstChunkSize = 1024
@@ -248,18 +258,25 @@ func (th *Thread) runFrame(fr *frame, p *Proto) {
 	if len(p.capParams) > 0 || p.namedVar >= 0 {
 		prologue(fr, p)
 	}
-	if th.in.hook.k != KindNil {
-		th.runHooked(fr, p)
-		return
-	}
-	if p.hasDefer {
-		th.runWithDefers(fr, p)
+	if th.in.hook.k != KindNil || p.hasDefer {
+		th.runFrameSlow(fr, p)
 		return
 	}
 	if p.body(fr) != cReturn {
 		th.nret = 0
 	}
 	th.popFrame(fr)
+}
+
+// runFrameSlow runs a frame under a debug hook or with deferred calls.
+//
+//go:noinline
+func (th *Thread) runFrameSlow(fr *frame, p *Proto) {
+	if th.in.hook.k != KindNil {
+		th.runHooked(fr, p)
+		return
+	}
+	th.runWithDefers(fr, p)
 }
 
 // prologue boxes a frame's captured parameters and collects its named
