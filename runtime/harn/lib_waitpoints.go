@@ -27,8 +27,8 @@ import (
 
 type waitpoint struct {
 	id, status, createdAt, createdBy, doneAt, doneBy, reason string
-	value, metadata                                           Value
-	done                                                      chan struct{}
+	value, metadata                                          Value
+	done                                                     chan struct{}
 }
 
 type waitpointStore struct {
