@@ -138,6 +138,8 @@ type resolver struct {
 	blocks     []*blockInfo // enclosing blocks of the current function, innermost last
 	errs       []posError
 	depth      int
+	// defaults is the file's agent defaults configuration, or nil.
+	defaults *ast.TableExpr
 }
 
 type posError struct {
@@ -152,7 +154,7 @@ const maxNesting = 400
 // table (upstream's behaviour for programs and script.* chunks); a module
 // loaded by require keeps them local.
 func resolveFile(f *ast.File, topGlobals bool) (*resolution, *funcInfo, []posError) {
-	r := &resolver{topGlobals: topGlobals, topConsts: map[string]bool{}, res: &resolution{
+	r := &resolver{topGlobals: topGlobals, topConsts: map[string]bool{}, defaults: semantic.AgentDefaults(f), res: &resolution{
 		globalDecls: map[*ast.Ident]bool{},
 		decls:       map[*ast.Ident]*varInfo{},
 		refs:        map[*ast.Ident]ref{},
@@ -544,7 +546,7 @@ func (r *resolver) agentParts(node ast.Node, params *ast.Params, config *ast.Tab
 	r.res.agentConfig[node] = cfg
 	r.function(cfg, "agent config", cfg.Params, cfg.Body)
 	if flow != nil {
-		fl := legacyFlow(params, config, flow)
+		fl := legacyFlow(params, config, r.defaults, flow)
 		r.res.agentFlow[node] = fl
 		r.function(fl, "agent flow", fl.Params, fl.Body)
 	}
@@ -557,11 +559,11 @@ const flowConfigParam = "(agent config)"
 // legacyFlow builds the function of a legacy agent's flow out of new
 // nodes: func((agent config), params...) { f := (agent config).f ...;
 // flow statements }, one local for each config field whose key is a name.
-func legacyFlow(params *ast.Params, config *ast.TableExpr, flow *ast.Block) *ast.FuncLit {
+func legacyFlow(params *ast.Params, config, defaults *ast.TableExpr, flow *ast.Block) *ast.FuncLit {
 	at := ast.Span{Start: flow.Start, End: flow.Start}
 	names := append([]*ast.Ident{{Span: at, Name: flowConfigParam}}, params.Names...)
 	var stmts []ast.Stmt
-	for _, f := range semantic.FlowFields(config) {
+	for _, f := range semantic.FlowFields(config, defaults) {
 		read := &ast.FieldExpr{Span: f.Span, X: &ast.Ident{Span: f.Span, Name: flowConfigParam}, Field: &ast.Ident{Span: f.Span, Name: f.Name}}
 		stmts = append(stmts, &ast.DeclareStmt{Span: f.Span, Left: []ast.Expr{&ast.Ident{Span: f.Span, Name: f.Name}}, Right: []ast.Expr{read}})
 	}

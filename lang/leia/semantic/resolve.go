@@ -147,6 +147,8 @@ type ConstWrite struct {
 type resolver struct {
 	facts   *Facts
 	pending []pendingBody
+	// defaults is the file's agent defaults configuration, or nil.
+	defaults *ast.TableExpr
 	// evaluate counts the enclosing evaluate blocks during the walk.
 }
 
@@ -162,7 +164,7 @@ func (r *resolver) defer_(scope *Scope, run func(s *Scope)) {
 }
 
 func resolve(f *Facts, file *ast.File) {
-	r := &resolver{facts: f}
+	r := &resolver{facts: f, defaults: AgentDefaults(file)}
 	root := &Scope{Function: true, Node: file}
 	f.FileScope = root
 	r.stmts(root, file.Stmts, 0)
@@ -445,7 +447,7 @@ func (r *resolver) legacyAgent(s *Scope, node ast.Node, params *ast.Params, conf
 		return
 	}
 	r.funcBody(s, node, params, flow, depth, func(fs *Scope) {
-		for _, f := range FlowFields(config) {
+		for _, f := range FlowFields(config, r.defaults) {
 			b := &Binding{Name: f.Name, Kind: Injected, Decl: node, Value: f.Value}
 			fs.declare(b)
 			r.facts.Bindings = append(r.facts.Bindings, b)
@@ -457,8 +459,13 @@ func (r *resolver) legacyAgent(s *Scope, node ast.Node, params *ast.Params, conf
 // as locals, in order: upstream's lowering declares, at the top of the
 // flow, a local for every field whose key is a name (model, tools,
 // max_tokens, budget, ...), read from the config table; a key written
-// twice counts once. The checker and the runtime both lower by it.
-func FlowFields(config *ast.TableExpr) []*ast.TableField {
+// twice counts once. A flow also sees the agent fields the module's
+// `agent defaults {}` block sets and the agent block leaves out (model,
+// system, tools, capabilities, caps, output): the config the flow reads is
+// the defaults merged under the agent's own fields, so `model` in a flow
+// is the model the agent's turns use (upstream's examples/llm/agent.leia).
+// The checker and the runtime both lower by it.
+func FlowFields(config, defaults *ast.TableExpr) []*ast.TableField {
 	if config == nil {
 		return nil
 	}
@@ -471,7 +478,34 @@ func FlowFields(config *ast.TableExpr) []*ast.TableField {
 		seen[f.Name] = true
 		out = append(out, f)
 	}
+	if defaults != nil {
+		for _, f := range defaults.Fields {
+			if (f.Kind != ast.FieldNamed && f.Kind != ast.FieldString) || !defaultedFlowField[f.Name] || seen[f.Name] {
+				continue
+			}
+			seen[f.Name] = true
+			out = append(out, f)
+		}
+	}
 	return out
+}
+
+// defaultedFlowField are the agent fields a flow receives from the
+// module's agent defaults when its agent block does not set them.
+var defaultedFlowField = map[string]bool{"model": true, "system": true, "tools": true, "capabilities": true, "caps": true, "output": true}
+
+// AgentDefaults is the configuration of a file's module-level `agent
+// defaults {}` block (at most one is allowed), or nil.
+func AgentDefaults(f *ast.File) *ast.TableExpr {
+	if f == nil {
+		return nil
+	}
+	for _, s := range f.Stmts {
+		if d, ok := s.(*ast.AgentDefaults); ok {
+			return d.Config
+		}
+	}
+	return nil
 }
 
 // isName reports an identifier's spelling: a letter or underscore, then

@@ -123,7 +123,9 @@ func (rt *Runtime) newAgent(name string, config, flow, opts leia.Value, flowTake
 			defer rt.popBudget(b)
 		}
 		if flowTakesConfig {
-			args = append([]leia.Value{cfg}, args...)
+			// A legacy flow reads its fields from the config with the
+			// module's agent defaults under it (semantic.FlowFields).
+			args = append([]leia.Value{leia.TableValue(Merge(leia.TableValue(rt.defaults), cfg))}, args...)
 		}
 		return t.Call(flow, args...), nil
 	}}

@@ -225,3 +225,47 @@ print(r.text, budget)
 		t.Errorf("second request %+v", second)
 	}
 }
+
+// A legacy flow also sees the agent fields the module's `agent defaults`
+// sets and its agent block leaves out (model, tools, ...), with the
+// agent's own fields over them (upstream's examples/llm/agent.leia reads
+// model and tools in a flow whose agent sets neither).
+func TestLegacyFlowSeesAgentDefaults(t *testing.T) {
+	p := &scripted{answers: []llm.TurnResult{final("reviewed")}}
+	e := mustRun(t, `
+models { default: "demo", demo: "wire-demo", other: "wire-other" }
+
+//leia:requires docs.read
+tool lookup(query) {
+    return "doc:" .. query, nil
+}
+
+agent defaults {
+    model: "demo"
+    tools: [lookup]
+    system: "from defaults"
+}
+
+agent review(question) {
+    system: "Return a short answer."
+    user: question
+} flow {
+    h := messages { system: system, user: question }
+    return turn { model: model, messages: h, tools: tools }
+}
+
+r, err := review("What is Leia?")
+assert(err == nil, err)
+print(r.text)
+`, p)
+	if got := e.out.String(); got != "reviewed\n" {
+		t.Errorf("output %q", got)
+	}
+	if len(p.reqs) != 1 {
+		t.Fatalf("%d requests", len(p.reqs))
+	}
+	req := p.reqs[0]
+	if req.Model != "wire-demo" || len(req.Tools) != 1 || req.Tools[0].Name != "lookup" || req.Messages[0].Text != "Return a short answer." {
+		t.Errorf("request %+v: want the defaults' model and tools and the agent's own system", req)
+	}
+}

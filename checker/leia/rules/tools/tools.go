@@ -53,10 +53,18 @@ func toolLabel(t *semantic.Tool) string {
 	return "tool"
 }
 
-// ValidCapability reports whether c is a capability label Leia accepts:
-// none, all, or dot-separated names of letters, digits and `_` not
-// starting with a digit.
-func ValidCapability(c string) bool {
+// ValidCapability reports whether c is a capability label a legacy
+// requires directive accepts: none, all, or dot-separated names of
+// letters, digits and `_` not starting with a digit.
+func ValidCapability(c string) bool { return validLabel(c, false) }
+
+// ValidRequiresLabel reports whether c is a capability label of a tool's
+// requires: list (tool {} blocks, llm.tool): as ValidCapability, and a
+// name may also contain `-` after its first character, as upstream's
+// runtime takes any label and its programs write network.web.sec-download.
+func ValidRequiresLabel(c string) bool { return validLabel(c, true) }
+
+func validLabel(c string, dash bool) bool {
 	if c == "none" || c == "all" {
 		return true
 	}
@@ -68,7 +76,7 @@ func ValidCapability(c string) bool {
 			return false
 		}
 		for i := 1; i < len(part); i++ {
-			if !(isLetter(part[i]) || part[i] == '_' || part[i] >= '0' && part[i] <= '9') {
+			if !(isLetter(part[i]) || part[i] == '_' || part[i] >= '0' && part[i] <= '9' || dash && part[i] == '-') {
 				return false
 			}
 		}
@@ -88,7 +96,7 @@ func capabilities(p *analysis.Pass, owner, directive string, caps []semantic.Cap
 	seen := map[string]bool{}
 	var none *semantic.Capability
 	for i, c := range caps {
-		if !ValidCapability(c.Name) {
+		if valid := ValidCapability(c.Name) || directive == "" && ValidRequiresLabel(c.Name); !valid {
 			d := p.Diag(diagnostics.SourceInvariant, codeContract, c.Span, "%s has invalid %s %q", owner, what, c.Name)
 			d.Help = "a capability is none, all, or dot-separated names such as docs.read or net.client"
 			p.Report(d)

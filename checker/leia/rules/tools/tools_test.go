@@ -19,4 +19,10 @@ func TestValidCapability(t *testing.T) {
 			t.Errorf("%q: got %v, want %v", c, got, want)
 		}
 	}
+	for c, want := range map[string]bool{"network.web.sec-download": true, "docs.read": true, "a-b": true,
+		"-a": false, "a.-b": false, "": false, "a..b": false, "1x": false} {
+		if got := tools.ValidRequiresLabel(c); got != want {
+			t.Errorf("requires label %q: got %v, want %v", c, got, want)
+		}
+	}
 }
