@@ -3,6 +3,7 @@ package leia
 import (
 	"github.com/harnlang/harn-check/checker/leia/analysis"
 	"github.com/harnlang/harn-check/checker/leia/rules/agents"
+	"github.com/harnlang/harn-check/checker/leia/rules/argtypes"
 	"github.com/harnlang/harn-check/checker/leia/rules/arity"
 	"github.com/harnlang/harn-check/checker/leia/rules/consts"
 	"github.com/harnlang/harn-check/checker/leia/rules/declarations"
@@ -29,6 +30,7 @@ var Rules = []*analysis.Rule{
 	labels.Rule,
 	imports.Rule,
 	arity.Rule,
+	argtypes.Rule,
 	unused.Rule,
 	positional.Rule,
 	models.Rule,

@@ -160,6 +160,24 @@ func (e *Entry) Signature() string {
 	return s
 }
 
+// ResultType returns the type of a function's i-th result (from 0) as
+// Returns writes it, without its name ("string?", "integer", "table"),
+// or "" when the function has no such result.
+func (e *Entry) ResultType(i int) string {
+	if e == nil || e.Returns == "" {
+		return ""
+	}
+	rs := strings.Split(e.Returns, ",")
+	if i >= len(rs) {
+		return ""
+	}
+	r := strings.TrimSpace(rs[i])
+	if _, t, ok := strings.Cut(r, ":"); ok {
+		r = strings.TrimSpace(t)
+	}
+	return r
+}
+
 // Member returns the known member of a module, or nil.
 func (e *Entry) Member(name string) *Entry {
 	if e == nil || e.Members == nil {

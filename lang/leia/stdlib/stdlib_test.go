@@ -79,3 +79,23 @@ func TestSignature(t *testing.T) {
 		t.Errorf("string.find: %d results, doc %q", e.Results, e.Doc)
 	}
 }
+
+func TestResultType(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		i    int
+		want string
+	}{
+		{"string.find", 0, "integer?"},
+		{"string.find", 1, "integer?"},
+		{"string.find", 2, ""},
+		{"string.upper", 0, "string"},
+		{"json.decode", 1, "string?"},
+		{"print", 0, ""},
+		{"pairs", 0, "function"},
+	} {
+		if got := LookupPath(c.path).ResultType(c.i); got != c.want {
+			t.Errorf("%s result %d: got %q, want %q", c.path, c.i, got, c.want)
+		}
+	}
+}

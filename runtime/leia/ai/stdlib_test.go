@@ -1,6 +1,7 @@
 package ai_test
 
 import (
+	"context"
 	"sort"
 	"strings"
 	"testing"
@@ -72,3 +73,96 @@ func TestStdlibTableHasImplementations(t *testing.T) {
 
 // camel reports upstream's camelCase aliases (assistantCall, toolResult).
 func camel(name string) bool { return strings.ToLower(name) != name }
+
+// TestStdlibTableTypesMatchRuntime holds the table's parameter types of
+// the AI modules to this package, as the runtime's own test does for the
+// others: a parameter typed string, number, integer, table or function
+// (the types the Leia checker holds arguments to) refuses a boolean.
+func TestStdlibTableTypesMatchRuntime(t *testing.T) {
+	in := leia.New(leia.Options{})
+	ai.Install(in, ai.Config{})
+	noop := leia.NewNative("noop", func(*leia.Thread, []leia.Value) ([]leia.Value, error) { return nil, nil })
+	sample := func(typ string) leia.Value {
+		switch strings.TrimSuffix(strings.Split(typ, "|")[0], "?") {
+		case "string":
+			return leia.String("a")
+		case "number", "integer":
+			return leia.Int(2)
+		case "table":
+			return leia.TableValue(leia.NewTable(0, 0))
+		case "function":
+			return noop
+		case "boolean":
+			return leia.True
+		}
+		return leia.Int(1)
+	}
+	checked := map[string]bool{"string": true, "number": true, "integer": true, "table": true, "function": true}
+	var loose []string
+	for _, mod := range []string{"llm", "msg", "history", "chat", "loop"} {
+		tbl := in.GetGlobal(mod).Table()
+		for name, e := range stdlib.Lookup(mod).Members {
+			fn := tbl.GetStr(name)
+			if e.Kind != stdlib.Function || !fn.IsFunction() {
+				continue
+			}
+			for i, p := range e.Params {
+				if !checkedType(p.Type, checked) {
+					continue
+				}
+				for _, bad := range refused(p.Type, noop) {
+					var args []leia.Value
+					for j, q := range e.Params {
+						switch {
+						case j == i:
+							args = append(args, bad)
+						case q.Variadic || (j > i && q.Optional):
+						default:
+							args = append(args, sample(q.Type))
+						}
+					}
+					if _, err := in.Call(context.Background(), fn, args...); err == nil {
+						loose = append(loose, e.Name+": "+p.String()+" takes "+bad.TypeName())
+						break
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(loose)
+	for _, l := range loose {
+		t.Errorf("lang/leia/stdlib types a parameter this package does not check (type it any): %s", l)
+	}
+}
+
+func checkedType(typ string, checked map[string]bool) bool {
+	for _, alt := range strings.Split(typ, "|") {
+		if !checked[alt] {
+			return false
+		}
+	}
+	return true
+}
+
+// refused are values of the kinds a parameter of type typ refuses, as
+// the checker assumes (see the runtime's test of the same name).
+func refused(typ string, fn leia.Value) []leia.Value {
+	has := map[string]bool{}
+	for _, alt := range strings.Split(typ, "|") {
+		has[alt] = true
+	}
+	out := []leia.Value{leia.True}
+	if !has["table"] {
+		out = append(out, leia.TableValue(leia.NewTable(0, 0)))
+	}
+	if !has["function"] {
+		out = append(out, fn)
+	}
+	if !has["string"] {
+		out = append(out, leia.String("not a number"))
+	}
+	if !has["string"] && !has["number"] && !has["integer"] {
+		out = append(out, leia.Int(3))
+	}
+	return out
+}
