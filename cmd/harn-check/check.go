@@ -91,7 +91,7 @@ unreadable path.`,
 			out.register(fs)
 			var cache cacheFlags
 			cache.register(fs)
-			registerShard(fs, &cache.shard, shardFilesHelp)
+			registerShard(fs, &cache.shard, shardCheckHelp)
 			var fix fixFlags
 			fix.register(fs)
 			var stdinName string

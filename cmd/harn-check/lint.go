@@ -35,7 +35,7 @@ status: 0 without error diagnostics, 1 with some, 2 for a usage error.`,
 			out.register(fs)
 			var cache cacheFlags
 			cache.register(fs)
-			registerShard(fs, &cache.shard, shardFilesHelp)
+			registerShard(fs, &cache.shard, shardLintHelp)
 			var sel, extend, ignore listFlag
 			fs.Var(&sel, "select", "lint `rules` to run instead of the default ones (names, codes or ALL, comma-separated; repeatable)")
 			fs.Var(&extend, "extend-select", "lint `rules` to run besides the selected ones, such as the rules off by default")

@@ -32,7 +32,8 @@ func (f *shardFlag) Set(v string) error {
 // Help texts of --shard: what a command splits, and which of its
 // outputs 'harn-check merge' joins.
 const (
-	shardFilesHelp    = "check only part `i/n` of the files (the k-th file found goes to part k mod n + 1), each with its imports; 'harn-check merge' joins the parts' --json or --format sarif outputs into the whole run's"
+	shardCheckHelp    = "check only part `i/n` of the files (the k-th file found goes to part k mod n + 1), each with its imports; 'harn-check merge' joins the parts' --json or --format sarif outputs into the whole run's"
+	shardLintHelp     = "lint only part `i/n` of the files (the k-th file found goes to part k mod n + 1), each with its imports; 'harn-check merge' joins the parts' --json or --format sarif outputs into the whole run's"
 	shardTestHelp     = "run only part `i/n` of the cases (the k-th case found goes to part k mod n + 1), each checked with its imports; 'harn-check merge' joins the parts' --json or --junit outputs into the whole run's"
 	shardEvaluateHelp = "evaluate only part `i/n` of the .leia files (the k-th file found goes to part k mod n + 1; not with --replay or --record); 'harn-check merge' joins the parts' --json or --report outputs into the whole run's"
 )

@@ -199,8 +199,9 @@ func TestShardMergeTestFailures(t *testing.T) {
 	if wantCode != exitFail || strings.Count(want, `"passed": false`) != 3 {
 		t.Fatalf("unsharded: exit %d, %s", wantCode, want)
 	}
+	var jsons, xmls []string
 	for n := 1; n <= 4; n++ {
-		var jsons, xmls []string
+		jsons, xmls = nil, nil
 		for i := 1; i <= n; i++ {
 			x := filepath.Join(out, fmt.Sprintf("%d-%d.xml", i, n))
 			_, js, stderr := runIn("test", "--json", "--junit", x, "--shard", fmt.Sprintf("%d/%d", i, n), suite)
@@ -219,6 +220,25 @@ func TestShardMergeTestFailures(t *testing.T) {
 			if code != wantCode || got != tc.want {
 				t.Errorf("n=%d merge %s: exit %d, %s\n%s", n, filepath.Ext(tc.files[0]), code, stderr, firstDifference(got, tc.want))
 			}
+		}
+	}
+	// Parts of 4 that do not make the run are refused, in both formats.
+	wholeJSON := filepath.Join(out, "whole.json")
+	write(t, wholeJSON, []byte(want))
+	for _, tc := range []struct {
+		files []string
+		msg   string
+	}{
+		{jsons[:3], "shard 4/4 missing"},
+		{xmls[1:], "shard 1/4 missing"},
+		{append([]string{xmls[0]}, xmls...), "are both shard 1/4"},
+		{[]string{jsons[0], xmls[1]}, "merge outputs of one format"},
+		{[]string{jsons[0], wholeJSON}, "not the output of a --shard run"},
+		{[]string{xmls[0], whole}, "not the output of a --shard run"},
+	} {
+		code, stdout, stderr := runIn(append([]string{"merge"}, tc.files...)...)
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("merge %v: exit %d, %q, want %q", tc.files, code, stderr, tc.msg)
 		}
 	}
 }
