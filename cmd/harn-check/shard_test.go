@@ -222,6 +222,10 @@ func TestShardMergeTestFailures(t *testing.T) {
 			}
 		}
 	}
+	// The text output says which part it ran.
+	if _, stdout, _ := runIn("test", "--shard", "2/3", suite); !strings.HasSuffix(stdout, "\n0 passed, 2 failed, 2 total in shard 2/3 of 5 (0.0s)\n") {
+		t.Errorf("test --shard 2/3: %q", stdout)
+	}
 	// Parts of 4 that do not make the run are refused, in both formats.
 	wholeJSON := filepath.Join(out, "whole.json")
 	write(t, wholeJSON, []byte(want))

@@ -148,7 +148,11 @@ func runTest(e *env, paths []string, tf testFlags) int {
 				}
 			}
 		}
-		fmt.Fprintf(e.stdout, "\n%d passed, %d failed, %d total (%.1fs)\n", passed, failed, len(results), elapsed.Seconds())
+		part := ""
+		if shard != nil {
+			part = fmt.Sprintf(" in shard %d/%d of %d", shard.Index, shard.Count, shard.Total)
+		}
+		fmt.Fprintf(e.stdout, "\n%d passed, %d failed, %d total%s (%.1fs)\n", passed, failed, len(results), part, elapsed.Seconds())
 	}
 	if failed > 0 {
 		return exitFail
