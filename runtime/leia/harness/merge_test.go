@@ -56,6 +56,12 @@ func TestMergeEqualsUnsharded(t *testing.T) {
 			}
 		}
 	}
+	// The text rendering says which part a report holds.
+	var text strings.Builder
+	part, _ := Run(context.Background(), Options{Paths: []string{dir}, List: true, Now: fixedClock(), Shard: &diagnostics.Shard{Index: 2, Count: 3}})
+	if part.Text(&text); !strings.Contains(text.String(), "in 1 file (shard 2/3 of 4);") {
+		t.Errorf("text of shard 2/3: %s", text.String())
+	}
 	// What does not make one run is refused.
 	shard := func(i, n int) *Report {
 		r, err := Run(context.Background(), Options{Paths: []string{dir}, LLM: runner.LLMConfig{Mode: runner.LLMMock}, Now: fixedClock(), Shard: &diagnostics.Shard{Index: i, Count: n}})

@@ -72,7 +72,11 @@ func (r *Report) Text(w io.Writer) error {
 	if s.CasesSkipped > 0 {
 		fmt.Fprintf(&b, ", %d filtered out", s.CasesSkipped)
 	}
-	fmt.Fprintf(&b, " of %s in %s; pass rate %.1f%%\n", english.Count(s.EvaluateBlocks, "evaluate block", "evaluate blocks"), english.Count(s.Files, "file", "files"), 100*s.PassRate)
+	part := ""
+	if r.Shard != nil {
+		part = fmt.Sprintf(" (shard %d/%d of %d)", r.Shard.Index, r.Shard.Count, r.Shard.Total)
+	}
+	fmt.Fprintf(&b, " of %s in %s%s; pass rate %.1f%%\n", english.Count(s.EvaluateBlocks, "evaluate block", "evaluate blocks"), english.Count(s.Files, "file", "files"), part, 100*s.PassRate)
 	if s.Subcases > 0 {
 		fmt.Fprintf(&b, "subcases: %d passed, %d failed, %d skipped\n", s.Subcases-s.SubcasesFailed-s.SubcasesSkipped, s.SubcasesFailed, s.SubcasesSkipped)
 	}
