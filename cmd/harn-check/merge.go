@@ -23,16 +23,18 @@ Every shard 1..n must be given once, in any order, all in one format. The
 result is the output the run gives without --shard, byte for byte (for test
 and evaluate, whose outputs hold times, under a fixed SOURCE_DATE_EPOCH; else
 test's total time is the shards' sum), on stdout or in --output FILE.
---baseline compares a merged evaluate report as evaluate --baseline does.
+--baseline compares a merged evaluate report as evaluate --baseline does, and
+--format text or html renders it as evaluate --format does.
 Exit status: 0 when the merged run passed, 1 when it did not (error
 diagnostics, a failed test, an evaluation that fails evaluate --gate), 2 when
 the files do not make one run.`,
 		setup: func(fs *flagSet) action {
-			var output, baseline string
+			var output, baseline, format string
 			var threshold float64
 			fs.StringVar(&output, "output", "", "write the merged document to `file` instead of stdout")
 			fs.StringVar(&baseline, "baseline", "", "compare a merged evaluate report with this earlier report `file`")
 			fs.Float64Var(&threshold, "regression-threshold", 0, "with --baseline, the tolerated fall of a pass rate (0.05 = 5 points)")
+			fs.StringVar(&format, "format", "json", "output `format` of merged evaluate reports: json, text or html (other outputs merge to their own format)")
 			return func(e *env, files []string) int {
 				if len(files) == 0 {
 					return fail(e, "no files given (usage: harn-check merge [--output FILE] FILE...)")
@@ -54,10 +56,18 @@ the files do not make one run.`,
 					kind = k
 					docs = append(docs, b)
 				}
+				switch format {
+				case "json", "text", "html":
+				default:
+					return fail(e, "--format %q: want json, text or html", format)
+				}
 				if baseline != "" && kind != mergeEvaluate {
 					return fail(e, "--baseline compares evaluate reports, and these are %s", kind)
 				}
-				out, ok, err := mergeDocs(kind, docs, files, baseline, threshold)
+				if format != "json" && kind != mergeEvaluate {
+					return fail(e, "--format %s renders evaluate reports, and these are %s", format, kind)
+				}
+				out, ok, err := mergeDocs(kind, docs, files, baseline, threshold, format)
 				if err != nil {
 					return fail(e, "%v", err)
 				}
@@ -127,7 +137,7 @@ func sniffMerge(doc []byte) mergeKind {
 
 // mergeDocs joins the shard outputs docs (read from names) of kind and
 // says whether the merged run passed.
-func mergeDocs(kind mergeKind, docs [][]byte, names []string, baseline string, threshold float64) ([]byte, bool, error) {
+func mergeDocs(kind mergeKind, docs [][]byte, names []string, baseline string, threshold float64, format string) ([]byte, bool, error) {
 	switch kind {
 	case mergeJSON, mergeSARIF:
 		k := diagnostics.MergeJSON
@@ -141,7 +151,7 @@ func mergeDocs(kind mergeKind, docs [][]byte, names []string, baseline string, t
 	case mergeJUnit:
 		return mergeJUnitDocs(docs, names)
 	case mergeEvaluate:
-		return mergeReports(docs, names, baseline, threshold)
+		return mergeReports(docs, names, baseline, threshold, format)
 	}
 	return nil, false, fmt.Errorf("cannot merge %s", kind)
 }
@@ -211,10 +221,10 @@ func mergeJUnitDocs(docs [][]byte, names []string) ([]byte, bool, error) {
 	return b, suite.Failures == 0, err
 }
 
-// mergeReports joins evaluate reports and compares the result with
-// baseline when one is given. The merged run passes as evaluate --gate
-// would have it.
-func mergeReports(docs [][]byte, names []string, baseline string, threshold float64) ([]byte, bool, error) {
+// mergeReports joins evaluate reports, compares the result with baseline
+// when one is given and renders it in format (json, text or html). The
+// merged run passes as evaluate --gate would have it.
+func mergeReports(docs [][]byte, names []string, baseline string, threshold float64, format string) ([]byte, bool, error) {
 	reps := make([]*harness.Report, len(docs))
 	for i, d := range docs {
 		r, err := harness.DecodeReport(d)
@@ -234,7 +244,19 @@ func mergeReports(docs [][]byte, names []string, baseline string, threshold floa
 		}
 		rep.Compare(base, baseline, threshold)
 	}
-	b, err := rep.JSON()
+	var b []byte
+	switch format {
+	case "text", "html":
+		var buf bytes.Buffer
+		if format == "text" {
+			err = rep.Text(&buf)
+		} else {
+			err = rep.HTML(&buf)
+		}
+		b = buf.Bytes()
+	default:
+		b, err = rep.JSON()
+	}
 	ok := rep.Status == "ok" && rep.Summary.SubcasesFailed == 0 && (rep.Comparison == nil || !rep.Comparison.Regressed)
 	return b, ok, err
 }

@@ -95,6 +95,15 @@ func TestShardMergeEqualsUnsharded(t *testing.T) {
 						files[k] = append(files[k], f)
 					}
 				}
+				if tc.cmd == "evaluate" {
+					// A merged report renders as the whole run's text and HTML.
+					for _, format := range []string{"text", "html"} {
+						_, whole, _ := runIn(append([]string{"evaluate", "--mock", "--format", format}, paths...)...)
+						if _, got, stderr := runIn(append([]string{"merge", "--format", format}, files[1]...)...); got != whole {
+							t.Errorf("merge --format %s: %s\n%s", format, stderr, firstDifference(got, whole))
+						}
+					}
+				}
 				for k, o := range tc.outputs {
 					code, got, stderr := runIn(append([]string{"merge"}, files[k]...)...)
 					if got != string(want[k]) || code != wantCode {
@@ -167,6 +176,8 @@ func TestShardUsageErrors(t *testing.T) {
 		{[]string{"evaluate", "--shard", "1/2", "--record", filepath.Join(dir, "x.records.json"), "../../examples/leia"}, "cannot be split"},
 		{[]string{"evaluate", "--shard", "1/2", "--baseline", report, "--mock", "../../examples/leia"}, "compare the merged report"},
 		{[]string{"merge", "--baseline", report, checked}, "--baseline compares evaluate reports"},
+		{[]string{"merge", "--format", "text", checked}, "--format text renders evaluate reports"},
+		{[]string{"merge", "--format", "xml", checked}, `--format "xml": want json, text or html`},
 	} {
 		code, stdout, stderr := runIn(tc.args...)
 		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tc.want) {
