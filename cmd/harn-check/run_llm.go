@@ -10,7 +10,7 @@ import (
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
-// llmFlags are the model-call modes of a Leia program, as upstream's
+// llmFlags are the model-call modes of a program (Harn and Leia), as upstream's
 // runners spell them: the built-in mock, strict replay of a
 // .records.json fixture, or recording one from the live providers; and a
 // metadata-only trace file.

@@ -20,6 +20,7 @@ import (
 	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/lang/harn/imports"
 	"github.com/harnlang/harn-check/runtime/host"
+	"github.com/harnlang/harn-check/runtime/runner"
 )
 
 // Options configure an interpreter.
@@ -41,8 +42,13 @@ type Options struct {
 	// like any other read.
 	ReadModule func(path string) ([]byte, error)
 	// LLMMock is a replay tape for llm_call and friends (the content of
-	// a .llm-mock.jsonl file); nil means none.
-	LLMMock []byte
+	// a .llm-mock.jsonl file); nil means none. LLMMockName names it in
+	// errors.
+	LLMMock     []byte
+	LLMMockName string
+	// LLM is the run's model-call mode (mock, strict replay of a
+	// .records.json fixture, recording one) and trace, as for Leia.
+	LLM runner.LLMConfig
 	// Evaluator runs harness.llm.evaluate*; nil uses one on the built-in
 	// route catalog. The run record reads its journal.
 	Evaluator *evaluate.Evaluator

@@ -40,12 +40,13 @@ func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 		if err != nil {
 			return err
 		}
-		opts.LLMMock = tape
+		opts.LLMMock, opts.LLMMockName = tape, env.LLMMockReplay
 	}
+	opts.LLM = env.LLM
 	in, err := New(opts)
 	if err != nil {
 		return err
 	}
 	_, err = in.Run(ctx, p.Path, p.Src)
-	return err
+	return in.FinishLLM(err)
 }

@@ -75,6 +75,9 @@ type WireReport struct {
 	Usage Usage
 	// Attempts is the number of physical requests (1 live, 0 replayed).
 	Attempts int
+	// Scripted is the scripted answer the mock gave (its provider,
+	// thinking and stop reason are reported as written), nil otherwise.
+	Scripted *Scripted
 }
 
 // assembly builds one turn from the pieces a wire decoder reads, a whole

@@ -65,7 +65,11 @@
 // structured Output) with a TurnResult (status final_answer / tool_calls
 // / stop, text, tool calls, usage, and the wire's report). The mock,
 // OpenAI-compatible and Anthropic-compatible providers implement it
-// over the same Transport and its invariants (New).
+// over the same Transport and its invariants (New). The mock answers
+// scripted answers first (MockScript: Harn's .llm-mock.jsonl lines and
+// llm_mock registrations, Leia's --llm-mock script; a Tape that answers
+// nothing is an *UnmatchedError), then answers derived from the request,
+// or in Echo style (Harn's builtins) upstream Harn's echo of the prompt.
 // Replay fixtures use upstream Leia's .records.json format (records.go):
 // Replay answers strictly in order and fails on a different request
 // (ReplayError names the first differing field, showing metadata and only

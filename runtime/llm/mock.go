@@ -34,9 +34,34 @@ const DefaultMockConfidence = 0.9
 type Mock struct {
 	route    catalog.Route
 	requests atomic.Int64
+	// Tape, when set, holds the answers of a mock script file (Harn's
+	// --llm-mock FILE): they are tried first, and a request that neither
+	// they nor Script answer fails with an *UnmatchedError instead of
+	// getting a derived answer.
+	Tape *MockScript
 	// Script, when set, holds scripted answers tried before the derived
-	// ones (see MockScript.Take; the prompt is PromptText).
+	// ones (see MockScript.Take; the prompt is PromptText, or the
+	// request's Prompt.Match).
 	Script *MockScript
+	// Echo selects Harn's answers in place of the derived ones (see
+	// echo): the prompt echoed, or a call of the first offered tool.
+	Echo bool
+}
+
+// UnmatchedError is a request that no answer of a mock script file
+// (Mock.Tape) matched.
+type UnmatchedError struct {
+	// Prompt is the text the answers' patterns were matched against.
+	Prompt string
+}
+
+// Error implements error; the prompt is shown up to 200 characters.
+func (e *UnmatchedError) Error() string {
+	snippet := []rune(e.Prompt)
+	if len(snippet) > 200 {
+		snippet = append(snippet[:200], []rune("...")...)
+	}
+	return fmt.Sprintf("No --llm-mock fixture matched prompt: %q", string(snippet))
 }
 
 // NewMock returns the mock provider of a route.
@@ -81,13 +106,27 @@ func (m *Mock) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEv
 		report.ServedModel = m.route.Runtime.WireModel
 	}
 	out := TurnResult{Status: StatusFinalAnswer, Wire: report}
+	prompt := mockPrompt(req)
 	var scripted *Scripted
-	if m.Script != nil {
-		scripted = m.Script.Take(PromptText(req))
+	for _, script := range []*MockScript{m.Tape, m.Script} {
+		if script != nil && scripted == nil {
+			scripted = script.Take(prompt.Match)
+		}
+	}
+	if scripted == nil && m.Tape != nil {
+		return TurnResult{}, &UnmatchedError{Prompt: prompt.Match}
 	}
 	if scripted != nil && scripted.Error != nil {
 		return TurnResult{}, scripted.Error
 	}
+	if m.Echo {
+		out = echo(req, prompt, scripted)
+		report = out.Wire
+		report.Attempts = 1
+		streamTokens(out.Text, onStream)
+		return out, nil
+	}
+	report.Scripted = scripted
 	force := req.ForceTool
 	if force != "" && lastIsResultOf(req.Messages, force) {
 		force = ""
@@ -155,11 +194,7 @@ func (m *Mock) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEv
 			}
 		}
 	}
-	if onStream != nil {
-		for _, piece := range tokens(out.Text) {
-			onStream(StreamEvent{Type: "token", Token: piece, Text: piece})
-		}
-	}
+	streamTokens(out.Text, onStream)
 	var in int
 	for _, msg := range req.Messages {
 		in += estimateBytes(msg.Text) + estimateBytes(ValueText(msg.Value)) + estimateBytes(msg.Error)
@@ -181,6 +216,132 @@ func (m *Mock) Turn(ctx context.Context, req TurnRequest, onStream func(StreamEv
 	}
 	out.Usage = TurnUsage{InputTokens: i64, OutputTokens: o64}
 	return out, nil
+}
+
+// streamTokens streams a mock's answer, split after each space.
+func streamTokens(text string, onStream func(StreamEvent)) {
+	if onStream == nil {
+		return
+	}
+	for _, piece := range tokens(text) {
+		onStream(StreamEvent{Type: "token", Token: piece, Text: piece})
+	}
+}
+
+// mockPrompt is the request's Prompt, else the messages' texts (Match)
+// and the last non-system message with text (Last).
+func mockPrompt(req TurnRequest) MockPrompt {
+	if req.Prompt != nil {
+		return *req.Prompt
+	}
+	p := MockPrompt{Match: PromptText(req)}
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if m := req.Messages[i]; m.Role != RoleSystem && strings.TrimSpace(m.Text) != "" {
+			p.Last = m.Text
+			break
+		}
+	}
+	return p
+}
+
+// echo is the answer of an Echo mock (upstream Harn's mock provider):
+//
+//   - A scripted answer as written: its text and tool calls; served model
+//     "mock" unless it names one; input tokens the length in bytes of the
+//     match text and output tokens 30, unless it gives them.
+//   - Else, when the request offers tools, a call (id mock_call_1) of the
+//     first, with a placeholder for each required argument of its schema
+//     (0, 0.0, false, [], {} or "" by type); 20 output tokens.
+//   - Else "Mock response to N-word prompt: P", P the first 100
+//     characters of the last prompt ("Mock LLM response" without one),
+//     wrapped as <assistant_prose>...</assistant_prose> and
+//     <done>##DONE##</done> when the system prompt mentions <done>; 30
+//     output tokens.
+//
+// Unscripted answers count the last prompt's bytes as input tokens and
+// report the request's model. No stop reason is reported but a
+// scripted one.
+func echo(req TurnRequest, p MockPrompt, s *Scripted) TurnResult {
+	report := &WireReport{ServedModel: req.Model, Scripted: s}
+	out := TurnResult{Status: StatusFinalAnswer, Wire: report}
+	in, outTokens := int64(len(p.Last)), int64(30)
+	switch {
+	case s != nil:
+		out.Text, out.Calls = s.Text, append([]ToolCall(nil), s.Calls...)
+		report.ServedModel = s.Model
+		if report.ServedModel == "" {
+			report.ServedModel = "mock"
+		}
+		in = int64(len(p.Match))
+		if s.InputTokens != nil {
+			in = *s.InputTokens
+		}
+		if s.OutputTokens != nil {
+			outTokens = *s.OutputTokens
+		}
+		report.Usage.CacheReadTokens, report.Usage.CacheWriteTokens = s.CacheRead, s.CacheWrite
+	case len(req.Tools) > 0:
+		t := req.Tools[0]
+		name := t.Name
+		if name == "" {
+			name = "unknown"
+		}
+		out.Calls = []ToolCall{{ID: "mock_call_1", Tool: name, Args: placeholderArgs(ToolInputSchema(t))}}
+		outTokens = 20
+	default:
+		if p.Last == "" {
+			out.Text = "Mock LLM response"
+		} else {
+			head := []rune(p.Last)
+			if len(head) > 100 {
+				head = head[:100]
+			}
+			out.Text = fmt.Sprintf("Mock response to %d-word prompt: %s", len(strings.Fields(p.Last)), string(head))
+		}
+		for _, m := range req.Messages {
+			if m.Role == RoleSystem && strings.Contains(m.Text, "<done>") {
+				out.Text = "<assistant_prose>" + out.Text + "</assistant_prose>\n<done>##DONE##</done>"
+				break
+			}
+		}
+	}
+	if len(out.Calls) > 0 {
+		out.Status = StatusToolCalls
+	}
+	report.Usage.InputTokens, report.Usage.OutputTokens = &in, &outTokens
+	out.Usage = TurnUsage{InputTokens: in, OutputTokens: outTokens}
+	return out
+}
+
+// placeholderArgs holds a placeholder for each required property of an
+// object schema, by its type (a string when it names none).
+func placeholderArgs(schema any) map[string]any {
+	args := map[string]any{}
+	s, _ := schema.(map[string]any)
+	props, _ := s["properties"].(map[string]any)
+	required, _ := s["required"].([]any)
+	for _, k := range required {
+		name, _ := k.(string)
+		prop, ok := props[name].(map[string]any)
+		if !ok {
+			continue
+		}
+		switch prop["type"] {
+		case "integer":
+			args[name] = int64(0)
+		case "number":
+			args[name] = 0.0
+		case "boolean":
+			args[name] = false
+		case "array":
+			args[name] = []any{}
+		case "object":
+			args[name] = map[string]any{}
+		default:
+			args[name] = ""
+		}
+	}
+	return args
 }
 
 // fromShape is an instance of an example shape: strings naming

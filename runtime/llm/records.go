@@ -365,7 +365,10 @@ func ErrorKindOf(err error) string {
 	var re *ReplayedError
 	var rp *ReplayError
 	var se *ScriptedError
+	var ue *UnmatchedError
 	switch {
+	case errors.As(err, &ue):
+		return string(ErrReplay)
 	case errors.As(err, &se):
 		return se.Category
 	case errors.As(err, &pe):

@@ -89,6 +89,17 @@ type TurnRequest struct {
 	// is not sent and not part of a record or its hash; the mock answers
 	// with an instance of it.
 	Shape any `json:"-"`
+	// Prompt, when set, is the mock's reading of the request in place of
+	// the messages' texts (Harn's: every string its message values hold).
+	// It is not sent and not part of a record or its hash.
+	Prompt *MockPrompt `json:"-"`
+}
+
+// MockPrompt is what the mock reads from a request: Match, the text a
+// scripted answer's glob is matched against, and Last, the last prompt,
+// which the echo answer repeats.
+type MockPrompt struct {
+	Match, Last string
 }
 
 // TurnUsage is what a turn cost.

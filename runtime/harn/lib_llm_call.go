@@ -1,100 +1,22 @@
 package harn
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/harnlang/harn-check/catalog"
+	"github.com/harnlang/harn-check/runtime/llm"
 )
 
-// Model calls, mock and replay forms only: llm_mock registers canned
-// answers (FIFO, or by glob `match` on the prompt), llm_mock_calls lists
-// what was asked, a .llm-mock.jsonl tape (Options.LLMMock, --llm-mock-
-// replay) replays recorded answers in order. llm_call and llm_call_safe
-// answer from the tape, then the registered mocks, then a deterministic
-// default. Real providers (HTTP, credentials) belong to runtime/llm and
-// the harness.llm capability; without a mock or a tape, a call to a real
-// provider is "not available in this runtime".
+// The llm_call family: llm_call, llm_call_safe, the structured calls
+// and their schema-retry loop, over llmTurn (lib_llm_turn.go), which
+// sends each turn through runtime/llm's stack; llm_mock registers
+// scripted answers (the .llm-mock.jsonl codec, llm.ScriptedFromMap) on
+// the run's one mock, llm_mock_calls lists what was asked, and the
+// scopes of std/testing save and restore the registered answers.
 
-type llmMock struct {
-	text         string
-	toolCalls    []Value
-	match        string
-	consume      bool
-	inputTokens  *int64
-	outputTokens *int64
-	cacheRead    *int64
-	cacheWrite   *int64
-	thinking     Value
-	thinkSummary Value
-	stopReason   Value
-	model        string
-	provider     string
-	errCategory  string
-	errMessage   string
-	retryAfterMs *int64
-}
-
-type llmCall struct {
-	messages []Value
-	system   Value
-	tools    Value
-	thinking *Dict
-}
-
-type llmState struct {
-	mu     sync.Mutex
-	tape   []*llmMock
-	tapeOn bool
-	mocks  []*llmMock
-	scopes [][]*llmMock
-	calls  []llmCall
-	cache  map[string]bool
-	usage  struct{ input, output, durationMs, calls int64 }
-}
-
-func llmOf(c *Call) *llmState {
-	in := c.th.in
-	return in.State("llm", func() any {
-		st := &llmState{cache: map[string]bool{}}
-		if in.opts.LLMMock != nil {
-			st.tapeOn = true
-			st.tape, _ = parseLLMTape(in.opts.LLMMock)
-		}
-		return st
-	}).(*llmState)
-}
-
-// parseLLMTape reads a .llm-mock.jsonl tape: one mock object per line.
-func parseLLMTape(b []byte) ([]*llmMock, error) {
-	var out []*llmMock
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
-		v, err := parseJSON(text)
-		if err != nil || v.k != KindDict {
-			return out, fmt.Errorf("line %d: not a JSON object", line)
-		}
-		m, err := mockFromDict(v.r.(*Dict))
-		if err != nil {
-			return out, fmt.Errorf("line %d: %v", line, err)
-		}
-		out = append(out, m)
-	}
-	return out, sc.Err()
-}
-
+// optInt is a dict field's int, nil when it is absent or not an int.
 func optInt(d *Dict, k string) *int64 {
 	if v, ok := d.Get(k); ok && v.k == KindInt {
 		n := int64(v.n)
@@ -103,6 +25,7 @@ func optInt(d *Dict, k string) *int64 {
 	return nil
 }
 
+// optStr is a dict field as text ("" when absent or nil).
 func optStr(d *Dict, k string) string {
 	if v, ok := d.Get(k); ok && v.k != KindNil {
 		return Display(v)
@@ -110,85 +33,11 @@ func optStr(d *Dict, k string) string {
 	return ""
 }
 
-func mockFromDict(d *Dict) (*llmMock, error) {
-	m := &llmMock{text: optStr(d, "text"), match: optStr(d, "match"), model: optStr(d, "model"), provider: optStr(d, "provider")}
-	if m.model == "" {
-		m.model = "mock"
-	}
-	if v, ok := d.Get("consume_match"); ok && v.k == KindBool && v.AsBool() {
-		m.consume = true
-	}
-	m.inputTokens, m.outputTokens = optInt(d, "input_tokens"), optInt(d, "output_tokens")
-	m.cacheRead = optInt(d, "cache_read_tokens")
-	if m.cacheWrite = optInt(d, "cache_write_tokens"); m.cacheWrite == nil {
-		m.cacheWrite = optInt(d, "cache_creation_input_tokens")
-	}
-	if v, ok := d.Get("thinking"); ok {
-		m.thinking = v
-	}
-	if v, ok := d.Get("thinking_summary"); ok {
-		m.thinkSummary = v
-	}
-	if v, ok := d.Get("stop_reason"); ok {
-		m.stopReason = v
-	}
-	if tc, ok := d.Get("tool_calls"); ok && tc.k == KindList {
-		for i, x := range tc.r.(*List).items {
-			if x.k != KindDict {
-				continue
-			}
-			name := optStr(x.r.(*Dict), "name")
-			if name == "" {
-				name = "unknown"
-			}
-			args, ok := x.r.(*Dict).Get("arguments")
-			if !ok || args.k == KindNil {
-				args = DictValue(NewDict(0))
-			}
-			call := NewDict(4)
-			call.Set("id", Str("mock_call_"+strconv.Itoa(i+1)))
-			call.Set("type", Str("tool_call"))
-			call.Set("name", Str(name))
-			call.Set("arguments", args)
-			m.toolCalls = append(m.toolCalls, DictValue(call))
-		}
-	}
-	if e, ok := d.Get("error"); ok && e.k != KindNil {
-		if e.k != KindDict {
-			return nil, fmt.Errorf("error must be a dict {category, message, retry_after_ms?}")
-		}
-		ed := e.r.(*Dict)
-		m.errCategory = optStr(ed, "category")
-		if m.errCategory == "" {
-			return nil, fmt.Errorf("error.category is required")
-		}
-		if parseCategory(m.errCategory) != m.errCategory {
-			return nil, fmt.Errorf("unknown error category `%s`", m.errCategory)
-		}
-		m.errMessage = optStr(ed, "message")
-		m.retryAfterMs = optInt(ed, "retry_after_ms")
-	}
-	return m, nil
-}
-
-// take finds the mock answering a prompt: the first unconditional mock
-// (consumed), else the first whose pattern matches (consumed when asked).
-func takeMock(list *[]*llmMock, matchText string) *llmMock {
-	for i, m := range *list {
-		if m.match == "" {
-			*list = append((*list)[:i], (*list)[i+1:]...)
-			return m
-		}
-	}
-	for i, m := range *list {
-		if m.match != "" && globMatches(m.match, matchText) {
-			if m.consume {
-				*list = append((*list)[:i], (*list)[i+1:]...)
-			}
-			return m
-		}
-	}
-	return nil
+// scriptedOf reads llm_mock's argument with the .llm-mock.jsonl codec
+// (one line of the file, as a dict).
+func scriptedOf(v Value) (*llm.Scripted, error) {
+	m, _ := toGo(v).(map[string]any)
+	return llm.ScriptedFromMap(m, func(cat string) bool { return parseCategory(cat) == cat })
 }
 
 // collectStrings gathers every non-empty string inside a value, in order.
@@ -252,170 +101,6 @@ func buildLLMRequest(args []Value) *llmRequest {
 	return r
 }
 
-// answer resolves one call against the tape, the mocks or the default.
-func (st *llmState) answer(c *Call, r *llmRequest) (Value, error) {
-	if r.err != nil {
-		return Nil, r.err
-	}
-	defer c.th.in.spanEnd(c.th.in.spanStart("llm_call", r.model))
-	var parts []string
-	for _, m := range r.messages {
-		collectStrings(m, &parts, 0)
-	}
-	matchText := strings.Join(parts, "\n")
-	prompt := ""
-	for i := len(r.messages) - 1; i >= 0; i-- {
-		if m := r.messages[i]; m.k == KindDict {
-			if content, ok := m.r.(*Dict).Get("content"); ok {
-				var ps []string
-				collectStrings(content, &ps, 0)
-				if p := strings.Join(ps, "\n"); strings.TrimSpace(p) != "" {
-					prompt = p
-					break
-				}
-			}
-		}
-	}
-	st.mu.Lock()
-	st.calls = append(st.calls, llmCall{messages: r.messages, system: r.system, tools: r.tools, thinking: r.thinking})
-	var m *llmMock
-	if st.tapeOn {
-		m = takeMock(&st.tape, matchText)
-	}
-	if m == nil {
-		m = takeMock(&st.mocks, matchText)
-	}
-	tapeOn := st.tapeOn
-	st.mu.Unlock()
-	if m == nil && tapeOn {
-		snippet := []rune(matchText)
-		if len(snippet) > 200 {
-			snippet = append(snippet[:200], []rune("...")...)
-		}
-		return Nil, runtimeError("No --llm-mock fixture matched prompt: %q", string(snippet))
-	}
-	if m == nil && r.provider != "mock" {
-		return Nil, plainError("not available in this runtime: llm_call to provider " + r.provider +
-			" needs the llm capability with an HTTP provider (harness.llm); run with a .llm-mock.jsonl tape or llm_mock answers, or provider: \"mock\"")
-	}
-	if m != nil && m.errCategory != "" {
-		msg := m.errMessage
-		if m.retryAfterMs != nil {
-			sep := "\n"
-			if msg == "" || strings.HasSuffix(msg, "\n") {
-				sep = ""
-			}
-			msg += sep + "retry-after: " + FormatFloat(float64(*m.retryAfterMs)/1000) + "\n"
-		}
-		return Nil, llmError(m.errCategory, msg, m.retryAfterMs, r.provider, r.model)
-	}
-	res := NewDict(16)
-	text := ""
-	model, provider := r.model, "mock"
-	var toolCalls []Value
-	in, out := int64(len(prompt)), int64(30)
-	var cacheRead, cacheWrite int64
-	if m != nil {
-		text, model = m.text, m.model
-		if m.provider != "" {
-			provider = m.provider
-		}
-		toolCalls = m.toolCalls
-		in = int64(len(matchText))
-		if m.inputTokens != nil {
-			in = *m.inputTokens
-		}
-		if m.outputTokens != nil {
-			out = *m.outputTokens
-		}
-		if m.cacheRead != nil {
-			cacheRead = *m.cacheRead
-		}
-		if m.cacheWrite != nil {
-			cacheWrite = *m.cacheWrite
-		}
-		if m.thinking.k != KindNil {
-			res.Set("thinking", m.thinking)
-		}
-		if m.thinkSummary.k != KindNil {
-			res.Set("thinking_summary", m.thinkSummary)
-		}
-		if m.stopReason.k != KindNil {
-			res.Set("stop_reason", m.stopReason)
-		}
-	} else if r.tools.k == KindList && r.tools.r.(*List).Len() > 0 {
-		first := r.tools.r.(*List).items[0]
-		name := "unknown"
-		if first.k == KindDict {
-			if n := optStr(first.r.(*Dict), "name"); n != "" {
-				name = n
-			}
-		}
-		call := NewDict(4)
-		call.Set("id", Str("mock_call_1"))
-		call.Set("type", Str("tool_call"))
-		call.Set("name", Str(name))
-		call.Set("arguments", DictValue(NewDict(0)))
-		toolCalls = []Value{DictValue(call)}
-		out = 20
-	} else {
-		if prompt == "" {
-			text = "Mock LLM response"
-		} else {
-			p := []rune(prompt)
-			if len(p) > 100 {
-				p = p[:100]
-			}
-			text = fmt.Sprintf("Mock response to %d-word prompt: %s", len(strings.Fields(prompt)), string(p))
-		}
-		if r.system.k == KindString && strings.Contains(r.system.r.(string), "<done>") {
-			text = "<assistant_prose>" + text + "</assistant_prose>\n<done>##DONE##</done>"
-		}
-	}
-	if cached, ok := r.opts.Get("cache"); ok && cached.Truthy() && cacheRead == 0 && cacheWrite == 0 && in > 0 {
-		var key strings.Builder
-		writeJSON(&key, NewListValue(append([]Value{Str(model), r.system}, r.messages...)), 0)
-		st.mu.Lock()
-		if st.cache[key.String()] {
-			cacheRead = in
-		} else {
-			st.cache[key.String()] = true
-			cacheWrite = in
-		}
-		st.mu.Unlock()
-	}
-	res.Set("text", Str(text))
-	res.Set("model", Str(model))
-	res.Set("provider", Str(provider))
-	res.Set("input_tokens", Int(in))
-	res.Set("output_tokens", Int(out))
-	res.Set("cache_read_tokens", Int(cacheRead))
-	res.Set("cache_write_tokens", Int(cacheWrite))
-	res.Set("cache_creation_input_tokens", Int(cacheWrite))
-	usage := NewDict(5)
-	usage.Set("input_tokens", Int(in))
-	usage.Set("output_tokens", Int(out))
-	usage.Set("cache_read_tokens", Int(cacheRead))
-	usage.Set("cache_write_tokens", Int(cacheWrite))
-	usage.Set("cache_creation_input_tokens", Int(cacheWrite))
-	ratio, savings := cacheHitRatio(in, cacheRead, cacheWrite), cacheSavingsUSD(model, cacheRead, cacheWrite)
-	usage.Set("cache_hit_ratio", Float(ratio))
-	usage.Set("cache_savings_usd", Float(savings))
-	res.Set("cache_hit_ratio", Float(ratio))
-	res.Set("cache_savings_usd", Float(savings))
-	res.Set("usage", DictValue(usage))
-	if len(toolCalls) > 0 {
-		res.Set("tool_calls", NewListValue(append([]Value(nil), toolCalls...)))
-	}
-	res.Set("prose", Str(proseOf(text)))
-	st.mu.Lock()
-	st.usage.input += in
-	st.usage.output += out
-	st.usage.calls++
-	st.mu.Unlock()
-	return DictValue(res), nil
-}
-
 // proseOf unwraps <assistant_prose>...</assistant_prose> when present.
 func proseOf(text string) string {
 	const open, close = "<assistant_prose>", "</assistant_prose>"
@@ -461,7 +146,6 @@ type schemaOutcome struct {
 // output_schema parse the answer into .data, validated against the schema
 // with up to schema_retries new attempts.
 func llmSchemaLoop(c *Call, args []Value) (*schemaOutcome, error) {
-	st := llmOf(c)
 	r := buildLLMRequest(args)
 	retries := int64(0)
 	if v, ok := r.opts.Get("llm_retries"); ok && v.k == KindInt {
@@ -487,7 +171,7 @@ func llmSchemaLoop(c *Call, args []Value) (*schemaOutcome, error) {
 		var res Value
 		var err error
 		for try := int64(0); ; try++ {
-			res, err = st.answer(c, r)
+			res, err = llmTurn(c, r)
 			if err == nil {
 				break
 			}
@@ -708,14 +392,11 @@ func init() {
 		if v.k != KindDict {
 			return Nil, runtimeError("llm_mock: expected a dict argument")
 		}
-		m, err := mockFromDict(v.r.(*Dict))
+		m, err := scriptedOf(v)
 		if err != nil {
 			return Nil, runtimeError("llm_mock: %v", err)
 		}
-		st := llmOf(c)
-		st.mu.Lock()
-		st.mocks = append(st.mocks, m)
-		st.mu.Unlock()
+		llmOf(c).script.Add(m)
 		return Nil, nil
 	})
 	Register("llm_mock_calls", func(c *Call, args []Value) (Value, error) {
@@ -740,8 +421,9 @@ func init() {
 	})
 	Register("llm_mock_clear", func(c *Call, args []Value) (Value, error) {
 		st := llmOf(c)
+		st.script.Clear()
 		st.mu.Lock()
-		st.mocks, st.calls, st.scopes = nil, nil, nil
+		st.calls, st.scopes = nil, nil
 		st.cache = map[string]bool{}
 		st.mu.Unlock()
 		return Nil, nil
@@ -749,8 +431,8 @@ func init() {
 	Register("llm_mock_push_scope", func(c *Call, args []Value) (Value, error) {
 		st := llmOf(c)
 		st.mu.Lock()
-		st.scopes = append(st.scopes, st.mocks)
-		st.mocks = nil
+		st.scopes = append(st.scopes, st.script.Snapshot())
+		st.script.Clear()
 		st.mu.Unlock()
 		return Nil, nil
 	})
@@ -761,7 +443,7 @@ func init() {
 		if len(st.scopes) == 0 {
 			return Nil, throwValue(Str("llm_mock_pop_scope: no scope to pop"))
 		}
-		st.mocks = st.scopes[len(st.scopes)-1]
+		st.script.Restore(st.scopes[len(st.scopes)-1])
 		st.scopes = st.scopes[:len(st.scopes)-1]
 		return Nil, nil
 	})
