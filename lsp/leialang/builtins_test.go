@@ -28,6 +28,11 @@ func TestBuiltinCompletion(t *testing.T) {
 		{"r, e := llm.tu", "tu", "turn", "llm.turn(request: table) -> result: table?, err: error?", ""},
 		{"func f(string) {\n    return string.fi\n}", "fi\n", "", "", "find"},
 		{"x := eva", "eva", "eval", "module eval (inside evaluate blocks only)", ""},
+		// Members whose signatures the table gained with issue 24 (they
+		// were "(...)" before): module members of every family.
+		{"x := string.spl", "spl", "split", "string.split(s: string, sep?: string) -> table", ""},
+		{"x := fs.readF", "readF", "readFile", "fs.readFile(path: string) -> text: string?, err: string?", ""},
+		{"x := llm.hand", "hand", "handoff", "llm.handoff(agent: function, opts?: table) -> table", ""},
 	}
 	for _, c := range cases {
 		src := []byte(c.src)
@@ -59,7 +64,7 @@ func TestBuiltinCompletion(t *testing.T) {
 // and doc of lang/leia/stdlib (issue 27 item 10); a local that shadows a
 // module gets its own declaration, not the module's.
 func TestBuiltinHoverAndSignature(t *testing.T) {
-	src := "home := os.getenv(\"HOME\")\nr, err := llm.turn({user: home})\nevaluate \"rows\" {\n    rows := eval.load_jsonl(\"d.jsonl\")\n    print(rows, r, err)\n}\nfunc f(os) {\n    return os.getenv(1)\n}\n"
+	src := "home := os.getenv(\"HOME\")\nparts := string.split(home, \"/\")\nr, err := llm.turn({user: home})\nevaluate \"rows\" {\n    rows := eval.load_jsonl(\"d.jsonl\")\n    print(rows, r, err)\n}\nfunc f(os) {\n    return os.getenv(1)\n}\n"
 	f, snap, done := snapshotOf(t, src)
 	defer done()
 	ctx := context.Background()
@@ -71,6 +76,7 @@ func TestBuiltinHoverAndSignature(t *testing.T) {
 		{"load_jsonl", "eval.load_jsonl(path: string) -> table", "JSON-lines"},
 		{"os.getenv(\"HOME", "module os", "operating-system"},
 		{"print(rows", "print(values...: any)", "standard output"},
+		{"split(home", "string.split(s: string, sep?: string) -> table", "split around sep"},
 	}
 	for _, h := range hovers {
 		got, err := f.Hover(ctx, snap, strings.Index(src, h.at)+1)
@@ -90,6 +96,7 @@ func TestBuiltinHoverAndSignature(t *testing.T) {
 		{"{user: home}", "llm.turn(request: table) -> result: table?, err: error?", 0},
 		{"\"d.jsonl\"", "eval.load_jsonl(path: string) -> table", 0},
 		{"r, err)", "print(values...: any)", 0},
+		{"\"/\")", "string.split(s: string, sep?: string) -> table", 1},
 	}
 	for _, c := range sigs {
 		h, err := f.SignatureHelp(ctx, snap, strings.Index(src, c.at)+1)
