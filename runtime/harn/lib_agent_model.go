@@ -1,5 +1,7 @@
 package harn
 
+import "strings"
+
 // The agent layer asks for model turns through one seam, agentTurn: the
 // loop never builds a provider request itself. The turn goes through the
 // registered llm_call builtin, so whatever answers llm_call (the mock
@@ -20,6 +22,9 @@ type turnReply struct {
 	toolCalls []Value // {id, name, arguments}
 	input     int64
 	output    int64
+	// retried counts transient provider errors retried (llm_retries);
+	// emptyRetried those that were empty completions.
+	retried, emptyRetried int64
 }
 
 // agentTurn runs one model turn.
@@ -46,11 +51,27 @@ func agentTurn(c *Call, r turnRequest) (turnReply, error) {
 	if r.system != "" {
 		system = Str(r.system)
 	}
-	v, err := b.Fn(c, []Value{Nil, system, DictValue(opts)})
-	if err != nil {
-		return turnReply{}, err
-	}
+	// Transient provider errors are retried here, not inside llm_call,
+	// so the loop can count them (trace.empty_completion_retries).
+	retries := optInt64(opts, "llm_retries", 0)
+	opts.Set("llm_retries", Int(0))
 	var rep turnReply
+	var v Value
+	var err error
+	for try := int64(0); ; try++ {
+		v, err = b.Fn(c, []Value{Nil, system, DictValue(opts)})
+		if err == nil {
+			break
+		}
+		e, ok := err.(*Error)
+		if !ok || try >= retries || e.Value.k != KindDict || dictString(e.Value.r.(*Dict), "kind") != "transient" {
+			return turnReply{}, err
+		}
+		rep.retried++
+		if m := dictString(e.Value.r.(*Dict), "message"); strings.Contains(m, "no content") || strings.Contains(m, "empty completion") {
+			rep.emptyRetried++
+		}
+	}
 	d := v.AsDict()
 	if v.k != KindDict {
 		return rep, nil

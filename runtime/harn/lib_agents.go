@@ -1,6 +1,7 @@
 package harn
 
 import (
+	"path"
 	"strings"
 	"time"
 )
@@ -45,6 +46,7 @@ type loopConfig struct {
 	ceiling          []string // policy.tools / allowed_tools; nil: no ceiling
 	hasCeiling       bool
 	permissions      *Dict
+	approval         *Dict
 	tokenBudget      int64
 	stopAfter        []string
 	requireSuccess   []string
@@ -138,6 +140,9 @@ func parseLoopConfig(c *Call, fn string, opts *Dict) (*loopConfig, error) {
 			names = both
 		}
 		cfg.ceiling, cfg.hasCeiling = names, true
+	}
+	if p, ok := opts.Get("approval_policy"); ok && p.k == KindDict {
+		cfg.approval = p.r.(*Dict)
 	}
 	if p, ok := opts.Get("permissions"); ok && p.k == KindDict {
 		cfg.permissions = p.r.(*Dict)
@@ -241,6 +246,10 @@ type loopRun struct {
 	denial       *Dict // the first permission denial: {tool, reason}
 	sessionGrant map[string]bool
 	compactions  int64
+	fallbacks    int64 // native-mode turns that called tools in text
+	fallbackRej  int64
+	emptyRetries int64
+	llmRetries   int64
 	toolCalls    int64
 	budgetHit    bool
 }
@@ -382,6 +391,34 @@ func (r *loopRun) permit(name string, args Value) (string, error) {
 	return reason, nil
 }
 
+// approve applies approval_policy: auto_deny globs deny (first), then
+// auto_approve globs approve, then require_approval globs need a host
+// approver, which this runtime does not have, so they are denied.
+func (cfg *loopConfig) approve(name string) string {
+	if cfg.approval == nil {
+		return ""
+	}
+	match := func(key string) string {
+		v, _ := cfg.approval.Get(key)
+		for _, p := range stringList(v) {
+			if ok, _ := path.Match(p, name); ok || p == name {
+				return p
+			}
+		}
+		return ""
+	}
+	if p := match("auto_deny"); p != "" {
+		return "auto_denied: tool '" + name + "' matches deny pattern '" + p + "'"
+	}
+	if match("auto_approve") != "" {
+		return ""
+	}
+	if p := match("require_approval"); p != "" {
+		return "tool '" + name + "' matches require_approval pattern '" + p + "' and no host approver is available"
+	}
+	return ""
+}
+
 // dispatch runs one tool call and returns the tool-result message text
 // and whether the call succeeded.
 func (r *loopRun) dispatch(call *Dict) (string, bool, error) {
@@ -410,6 +447,9 @@ func (r *loopRun) dispatch(call *Dict) (string, bool, error) {
 		return "", false, err
 	}
 	if reason != "" {
+		return reject(reason)
+	}
+	if reason = r.cfg.approve(name); reason != "" {
 		return reject(reason)
 	}
 	if reason, err = r.permit(name, args); err != nil {
@@ -478,10 +518,33 @@ func (r *loopRun) run(system string) (string, error) {
 		r.iterations++
 		r.input += rep.input
 		r.output += rep.output
+		r.llmRetries += rep.retried
+		r.emptyRetries += rep.emptyRetried
 		calls := rep.toolCalls
 		text := rep.text
 		if cfg.textTools() && len(calls) == 0 {
 			calls, text = parseTextToolCalls(text)
+		} else if len(cfg.tools) > 0 && len(calls) == 0 && strings.Contains(text, "<tool_call>") {
+			// A native-tool stage whose model wrote the call as text.
+			tc, rest := parseTextToolCalls(text)
+			if len(tc) > 0 {
+				policy := orDefault(dictString(cfg.opts, "native_tool_fallback"), "allow")
+				accepted := policy == "allow" || (policy == "allow_once" && r.fallbacks == 0)
+				r.fallbacks++
+				meta := NewDict(3)
+				meta.Set("accepted", Bool(accepted))
+				meta.Set("policy", Str(policy))
+				meta.Set("tool_calls", Int(int64(len(tc))))
+				r.event("native_tool_fallback", "native-tool stage received text-mode tool calls", meta)
+				if accepted {
+					calls, text = tc, rest
+				} else {
+					r.fallbackRej++
+					r.messages = append(r.messages, messageValue("assistant", Str(text)))
+					r.messages = append(r.messages, messageValue("user", Str("Text-mode <tool_call> blocks are not accepted in this stage: call tools through the native tool interface.")))
+					continue
+				}
+			}
 		}
 		if text != "" {
 			if r.text.Len() > 0 {
@@ -635,15 +698,10 @@ func parseTextToolCalls(text string) ([]Value, string) {
 			break
 		}
 		body := strings.TrimSpace(rest[i+len("<tool_call>") : i+j])
-		if v, err := parseJSON(body); err == nil && v.k == KindDict {
-			d := v.r.(*Dict)
+		if name, a, ok := parseToolCallBody(body); ok {
 			call := NewDict(3)
 			call.Set("id", Str("text_call_"+itoa(int64(len(calls)+1))))
-			call.Set("name", Str(dictString(d, "name")))
-			a, ok := d.Get("arguments")
-			if !ok {
-				a = DictValue(NewDict(0))
-			}
+			call.Set("name", Str(name))
 			call.Set("arguments", a)
 			calls = append(calls, DictValue(call))
 		}
@@ -655,6 +713,82 @@ func parseTextToolCalls(text string) ([]Value, string) {
 		return nil, text
 	}
 	return calls, strings.TrimSpace(kept.String())
+}
+
+// parseToolCallBody reads one text-mode call: JSON {"name", "arguments"}
+// or the call form NAME({key: value, ...}) with bare or quoted keys.
+func parseToolCallBody(body string) (string, Value, bool) {
+	if v, err := parseJSON(body); err == nil && v.k == KindDict {
+		d := v.r.(*Dict)
+		a, ok := d.Get("arguments")
+		if !ok || a.k != KindDict {
+			a = DictValue(NewDict(0))
+		}
+		return dictString(d, "name"), a, dictString(d, "name") != ""
+	}
+	open := strings.IndexByte(body, '(')
+	if open <= 0 || !strings.HasSuffix(body, ")") {
+		return "", Nil, false
+	}
+	name := strings.TrimSpace(body[:open])
+	for _, r := range name {
+		if !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "", Nil, false
+		}
+	}
+	inner := strings.TrimSpace(body[open+1 : len(body)-1])
+	if inner == "" {
+		return name, DictValue(NewDict(0)), true
+	}
+	v, err := parseJSON(quoteBareKeys(inner))
+	if err != nil || v.k != KindDict {
+		return "", Nil, false
+	}
+	return name, v, true
+}
+
+// quoteBareKeys turns {path: "x"} into {"path": "x"}: identifiers
+// followed by a colon outside strings get quotes.
+func quoteBareKeys(s string) string {
+	var b strings.Builder
+	inStr := byte(0)
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if inStr != 0 {
+			b.WriteByte(ch)
+			if ch == '\\' && i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			} else if ch == inStr {
+				inStr = 0
+			}
+			continue
+		}
+		if ch == '"' {
+			inStr = ch
+			b.WriteByte(ch)
+			continue
+		}
+		if ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' {
+			j := i
+			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+				j++
+			}
+			k := j
+			for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+				k++
+			}
+			if k < len(s) && s[k] == ':' {
+				b.WriteString("\"" + s[i:j] + "\"")
+			} else {
+				b.WriteString(s[i:j])
+			}
+			i = j - 1
+			continue
+		}
+		b.WriteByte(ch)
+	}
+	return b.String()
 }
 
 // transcript is the run's transcript value.
@@ -735,6 +869,10 @@ func agentLoop(c *Call, fn string, prompt, system Value, opts *Dict) (*loopRun, 
 	trace.Set("compactions", Int(r.compactions))
 	trace.Set("tool_calls", Int(r.toolCalls))
 	trace.Set("iterations", Int(r.iterations))
+	trace.Set("native_text_tool_fallbacks", Int(r.fallbacks))
+	trace.Set("native_text_tool_fallback_rejections", Int(r.fallbackRej))
+	trace.Set("empty_completion_retries", Int(r.emptyRetries))
+	trace.Set("llm_retries", Int(r.llmRetries))
 	res.Set("trace", DictValue(trace))
 	t := r.transcript()
 	res.Set("transcript", t)
