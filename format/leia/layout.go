@@ -19,6 +19,9 @@ func layout(src []byte, toks []token) *doc.Doc {
 	type bracket struct {
 		close string
 		level int
+		// flat: the lines inside do not go one level in (a call's
+		// arguments: upstream's leia fmt indents by braces only).
+		flat bool
 	}
 	var open []bracket
 	level := 0 // the current line's level
@@ -30,6 +33,9 @@ func layout(src []byte, toks []token) *doc.Doc {
 				level = 0
 				if k := len(open); k > 0 {
 					level = open[k-1].level + 1
+					if open[k-1].flat {
+						level = open[k-1].level
+					}
 					if c := firstCloser(src, toks, i); c != "" && c == open[k-1].close {
 						level = open[k-1].level
 					}
@@ -56,11 +62,11 @@ func layout(src []byte, toks []token) *doc.Doc {
 		text := string(src[t.n.Start:t.n.End])
 		switch {
 		case strings.HasSuffix(text, "{"):
-			open = append(open, bracket{"}", level})
+			open = append(open, bracket{"}", level, false})
 		case text == "(":
-			open = append(open, bracket{")", level})
+			open = append(open, bracket{")", level, parentKind(t) == "arguments"})
 		case text == "[":
-			open = append(open, bracket{"]", level})
+			open = append(open, bracket{"]", level, false})
 		case text == "}" || text == ")" || text == "]":
 			if k := len(open); k > 0 && open[k-1].close == text {
 				open = open[:k-1]
