@@ -14,16 +14,28 @@ import (
 func layout(src []byte, toks []token) *doc.Doc {
 	b := new(doc.Builder)
 	parts := make([]*doc.Doc, 0, 2*len(toks)+1)
-	// open are the brackets open at this point, each with the level of the
-	// line it was opened on.
+	// open are the brackets open at this point, each with depth, the
+	// number of indenting brackets open once it is: as upstream's leia fmt,
+	// every open brace or square bracket is one level, even several opened
+	// on one line, and a line starting with the closer goes back one.
 	type bracket struct {
 		close string
-		level int
+		depth int
 		// flat: the lines inside do not go one level in (a call's
-		// arguments: upstream's leia fmt indents by braces only).
+		// arguments: upstream's leia fmt does not indent parentheses).
 		flat bool
 	}
 	var open []bracket
+	push := func(close string, flat bool) {
+		d := 0
+		if k := len(open); k > 0 {
+			d = open[k-1].depth
+		}
+		if !flat {
+			d++
+		}
+		open = append(open, bracket{close, d, flat})
+	}
 	level := 0 // the current line's level
 	for i, t := range toks {
 		if i > 0 {
@@ -32,12 +44,9 @@ func layout(src []byte, toks []token) *doc.Doc {
 			if nl := bytes.Count(gap, []byte{'\n'}); nl > 0 {
 				level = 0
 				if k := len(open); k > 0 {
-					level = open[k-1].level + 1
-					if open[k-1].flat {
-						level = open[k-1].level
-					}
-					if c := firstCloser(src, toks, i); c != "" && c == open[k-1].close {
-						level = open[k-1].level
+					level = open[k-1].depth
+					if c := firstCloser(src, toks, i); c != "" && c == open[k-1].close && !open[k-1].flat {
+						level--
 					}
 				}
 				if nl > 1 {
@@ -62,11 +71,11 @@ func layout(src []byte, toks []token) *doc.Doc {
 		text := string(src[t.n.Start:t.n.End])
 		switch {
 		case strings.HasSuffix(text, "{"):
-			open = append(open, bracket{"}", level, false})
+			push("}", false)
 		case text == "(":
-			open = append(open, bracket{")", level, parentKind(t) == "arguments"})
+			push(")", parentKind(t) == "arguments")
 		case text == "[":
-			open = append(open, bracket{"]", level, false})
+			push("]", false)
 		case text == "}" || text == ")" || text == "]":
 			if k := len(open); k > 0 && open[k-1].close == text {
 				open = open[:k-1]

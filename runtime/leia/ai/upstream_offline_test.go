@@ -50,9 +50,10 @@ func upstreamOfflineSelected(rel string) bool {
 }
 
 // TestUpstreamOfflineAIPrograms runs upstream Leia's offline self-checking
-// AI programs (upstreamOfflineSelected) as upstream runs them: a program
-// with a companion NAME.records.json replays it strictly, the others run
-// with the generic offline mock. A program passes when it ends without
+// AI programs (upstreamOfflineSelected) as upstream runs them: the
+// project workflows upstream replays (upstreamReplayed) replay their
+// companion NAME.records.json strictly, the others run with the generic
+// offline mock. A program passes when it ends without
 // error, which means its own asserts held. The programs are read at run
 // time from LEIA_UPSTREAM (default /work/upstream/gscript), never copied
 // here; the test skips, saying so, when they are absent. It logs every
@@ -111,9 +112,24 @@ func TestUpstreamOfflineAIPrograms(t *testing.T) {
 	}
 }
 
+// upstreamReplayed reports whether upstream's examples check replays a
+// program's companion .records.json (its llm-replay runner) rather than
+// running it plainly: the project-level AI workflows it names.
+func upstreamReplayed(path string) bool {
+	p := filepath.ToSlash(path)
+	for _, name := range []string{"/ai/coding_agent_replay.leia", "/ai/coding_agent_project/", "/ai/tagged_agent_workflow.leia",
+		"/ai/general_agent_workflow.leia", "/ai/general_analysis_assistant.leia", "/ai/translation_research_assistant.leia",
+		"/ai/record_replay_trace_project.leia", "/workflow/support_triage_replay.leia"} {
+		if strings.Contains(p, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // runUpstreamOffline runs one upstream program offline: replaying its
-// companion .records.json strictly when it has one, else with the generic
-// mock (and script, when given).
+// companion .records.json strictly when upstream does (upstreamReplayed)
+// and it has one, else with the generic mock (and script, when given).
 func runUpstreamOffline(t *testing.T, path, script string) (string, error) {
 	t.Helper()
 	src, err := os.ReadFile(path)
@@ -121,7 +137,7 @@ func runUpstreamOffline(t *testing.T, path, script string) (string, error) {
 		return "", err
 	}
 	records := strings.TrimSuffix(path, ".leia") + ".records.json"
-	if _, err := os.Stat(records); err != nil {
+	if _, err := os.Stat(records); err != nil || !upstreamReplayed(path) {
 		return runWithMockScript(t, path, src, script)
 	}
 	dir := t.TempDir()
