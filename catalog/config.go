@@ -31,7 +31,7 @@ var (
 var (
 	lintKeys     = []string{"select", "ignore", "disabled", "severity", "overrides", "require_file_header", "require-file-header", "complexity_threshold", "complexity-threshold"}
 	fmtKeys      = []string{"line_width", "line-width", "separator_width", "separator-width"}
-	overrideKeys = []string{"paths", "select", "ignore", "severity"}
+	overrideKeys = []string{"paths", "select", "ignore", "disabled", "severity"}
 )
 
 // Severity names a [lint.severity] value may take besides a diagnostic
@@ -41,10 +41,10 @@ const severityOff = "off"
 // Config is what harn.toml says about checking and formatting:
 //
 //	[lint]
-//	select = ["HARN", "LEIA"]        # codes or code prefixes reported (default: all)
-//	ignore = ["HARN-NAM-002"]        # codes or prefixes never reported
-//	disabled = ["HARN-NAM-002"]      # upstream's spelling of ignore
-//	severity = { "HARN-TYP-007" = "error", "HARN-TYP-036" = "off" }
+//	select = ["HARN", "LEIA"]        # codes, code prefixes or rule names reported (default: all)
+//	ignore = ["HARN-NAM-002"]        # codes, prefixes or rule names never reported
+//	disabled = ["unused-import"]     # upstream's spelling of ignore
+//	severity = { "HARN-TYP-007" = "error", "HARN-TYP-036" = "off", "shadow-variable" = "info" }
 //	complexity_threshold = 25        # upstream's
 //	require_file_header = false      # upstream's
 //
@@ -58,9 +58,13 @@ const severityOff = "off"
 //
 // Later settings win: select, then ignore, then each matching override in
 // order (its select turns codes back on). A code's severity is its
-// registered one unless a severity table names it; "off" drops it. An
-// entry that names no registered code is an error, as is a key not listed
-// here.
+// registered one unless a severity table names it; "off" drops it. A rule
+// name (upstream's, such as unused-import) stands for the codes its
+// explanation pages list it on (diagnostics.RuleCodes). An entry that
+// names no registered code or rule is an error, as is a key not listed
+// here. A lint rule that is off by default (require-file-header) runs when
+// select, an override's select or its own key names it by name or code
+// (Enabled); a prefix reports the codes but turns no rule on.
 type Config struct {
 	// Dir is the folder the project file is in; per-path globs are
 	// relative to it. "" without a project file.
@@ -234,9 +238,10 @@ func codeList(v any, key string) ([]string, error) {
 	return out, nil
 }
 
-// knownSelector refuses a code or prefix that names no registered code.
+// knownSelector refuses a code, prefix or rule name that names no
+// registered code.
 func knownSelector(s string) error {
-	if s == "ALL" {
+	if s == "ALL" || len(diagnostics.RuleCodes(s)) > 0 {
 		return nil
 	}
 	var codes []string
@@ -246,7 +251,10 @@ func knownSelector(s string) error {
 		}
 		codes = append(codes, info.Code)
 	}
-	msg := fmt.Sprintf("%q names no diagnostic code", s)
+	msg := fmt.Sprintf("%q names no diagnostic code or lint rule", s)
+	if strings.ToLower(s) == s {
+		codes = ruleNames() // spelt as a rule name: suggest one
+	}
 	if near := suggest.Nearest(s, codes, max(suggest.Limit(s), 1)); near != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", near)
 	}
@@ -293,8 +301,10 @@ func overrides(v any) ([]Override, error) {
 				o.Paths, err = globList(t[k], key+k)
 			case "select":
 				o.Select, err = codeList(t[k], key+k)
-			case "ignore":
-				o.Ignore, err = codeList(t[k], key+k)
+			case "ignore", "disabled":
+				var l []string
+				l, err = codeList(t[k], key+k)
+				o.Ignore = append(o.Ignore, l...)
 			case "severity":
 				o.Severity, err = severityTable(t[k], key+k)
 			default:
@@ -331,11 +341,25 @@ func globList(v any, key string) ([]string, error) {
 	return out, nil
 }
 
+// ruleNames lists every lint rule name the pages know.
+func ruleNames() []string {
+	var out []string
+	for _, info := range diagnostics.Codes() {
+		out = append(out, info.Rules...)
+	}
+	return out
+}
+
 // selects reports whether sel (a code, a prefix of whole parts such as
-// "HARN-LNT", a prefix of digits such as "LEIA30", or ALL) names code.
+// "HARN-LNT", a prefix of digits such as "LEIA30", a lint rule's name, or
+// ALL) names code.
 func selects(sel, code string) bool {
 	if sel == "ALL" || sel == code {
 		return true
+	}
+	if sel != "" && 'a' <= sel[0] && sel[0] <= 'z' {
+		info, _ := diagnostics.Lookup(code)
+		return slices.Contains(info.Rules, sel)
 	}
 	if !strings.HasPrefix(code, sel) || sel == "" {
 		return false
@@ -410,6 +434,36 @@ func (c *Config) rel(path string) string {
 		return filepath.ToSlash(path)
 	}
 	return filepath.ToSlash(r)
+}
+
+// Enabled returns the entries of the configuration that turn lint rules
+// on for the file at path: the rule names and the exact codes of lint
+// rules in select and in the selects of the overrides matching path, and
+// require-file-header when its key is true. (A prefix reports codes but
+// runs no rule that is off by default.)
+func (c *Config) Enabled(path string) []string {
+	if c == nil {
+		return nil
+	}
+	var out []string
+	add := func(entries []string) {
+		for _, e := range entries {
+			if info, ok := diagnostics.Lookup(e); ok && len(info.Rules) > 0 || len(diagnostics.RuleCodes(e)) > 0 {
+				out = append(out, e)
+			}
+		}
+	}
+	add(c.Lint.Select)
+	rel := c.rel(path)
+	for _, o := range c.Lint.Overrides {
+		if slices.ContainsFunc(o.Paths, func(g string) bool { return sourcefs.GlobMatch(g, rel) }) {
+			add(o.Select)
+		}
+	}
+	if c.Lint.RequireFileHeader {
+		out = append(out, "require-file-header")
+	}
+	return out
 }
 
 // Apply returns the diagnostics of the file at path as the configuration

@@ -27,6 +27,11 @@ type CodeInfo struct {
 	// Wrong and Right are the examples extracted from the page's
 	// "## Wrong" and "## Right" sections (the first fenced block of each).
 	Wrong, Right Example
+	// Rules are the names of the lint rule that reports the code (its
+	// name first, then upstream's other names for it), from the front
+	// matter's `rule:` line; empty for a code no lint rule reports.
+	// harn.toml and --select entries may name a code so.
+	Rules []string
 }
 
 // Example is a fenced code block of an explanation page.
@@ -37,8 +42,9 @@ type Example struct {
 }
 
 // explainFS holds one page per code: explain/<CODE>.md, starting with a
-// front matter block of "key: value" lines (code, severity, summary)
-// between "---" lines, then the Markdown explanation.
+// front matter block of "key: value" lines (code, severity, summary; rule
+// on a lint rule's code) between "---" lines, then the Markdown
+// explanation.
 //
 //go:embed explain/*.md
 var explainFS embed.FS
@@ -108,6 +114,12 @@ func parsePage(page string) (CodeInfo, error) {
 			info.Severity = s
 		case "summary":
 			info.Summary = v
+		case "rule":
+			for _, n := range strings.Split(v, ",") {
+				if n = strings.TrimSpace(n); n != "" {
+					info.Rules = append(info.Rules, n)
+				}
+			}
 		default:
 			return info, fmt.Errorf("unknown front matter key %q", k)
 		}
@@ -160,6 +172,19 @@ func Lookup(code string) (CodeInfo, bool) {
 	registryOnce.Do(loadRegistry)
 	info, ok := registry[code]
 	return info, ok
+}
+
+// RuleCodes returns the codes the lint rule called name (or one of its
+// other names) reports, in sorted order; nil for a name no rule has. One
+// name may be a rule of both languages (naming-convention).
+func RuleCodes(name string) []string {
+	var out []string
+	for _, info := range Codes() {
+		if slices.Contains(info.Rules, name) {
+			out = append(out, info.Code)
+		}
+	}
+	return out
 }
 
 // Codes returns every registered code in sorted order.

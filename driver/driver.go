@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -163,6 +164,9 @@ type LintSelection struct {
 	Extend []string
 	// Ignore removes rules after Select and Extend.
 	Ignore []string
+	// ComplexityThreshold replaces the cyclomatic-complexity rule's
+	// threshold when above 0 (harn.toml's `[lint] complexity_threshold`).
+	ComplexityThreshold int
 }
 
 // Key is a stable text naming the selection, for cache keys; "" for nil.
@@ -170,7 +174,8 @@ func (s *LintSelection) Key() string {
 	if s == nil {
 		return ""
 	}
-	return "lint:" + strings.Join(s.Select, ",") + ";" + strings.Join(s.Extend, ",") + ";" + strings.Join(s.Ignore, ",")
+	return "lint:" + strings.Join(s.Select, ",") + ";" + strings.Join(s.Extend, ",") + ";" + strings.Join(s.Ignore, ",") +
+		";" + strconv.Itoa(s.ComplexityThreshold)
 }
 
 // Session is state shared by the requests of one run (a CLI run over many

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
@@ -152,7 +151,7 @@ type run struct {
 	fps     fingerprints
 	// configs memoises the project settings of each folder.
 	configMu sync.Mutex
-	configs  map[string]configFound
+	configs  map[string]Project
 }
 
 // file reads and checks one discovered file. sole is set when it is the
@@ -178,53 +177,33 @@ func (r *run) file(f Found, sole bool) (diagnostics.File, map[string][]byte, err
 		// No Source: a binary file is never quoted.
 		return diagnostics.File{Path: display, Diagnostics: []diagnostics.Diagnostic{d}}, nil, nil
 	}
-	req := Request{Path: display, Source: src, Limits: r.limits, Session: r.session, Lint: r.opts.Lint}
+	req := Request{Path: display, Source: src, Limits: r.limits, Session: r.session, Lint: r.project(f.Path).Lint(display, r.opts.Lint)}
 	res := r.checkCached(f.Path, req)
 	return diagnostics.File{Path: display, Source: src, Diagnostics: r.configure(f.Path, display, res.Diagnostics), Manifest: res.Manifest}, res.Sources, nil
 }
 
-// configure applies the project's [lint] settings (catalog.Config) to a
+// configure applies the project's [lint] settings (Project.Report) to a
 // file's diagnostics after the cache, so that a cached result never
-// depends on harn.toml. A harn.toml that cannot be used is HARN-CFG-001
-// on every file under it (the Harn checker reports it already).
+// depends on harn.toml's reporting settings.
 func (r *run) configure(path, display string, ds []diagnostics.Diagnostic) []diagnostics.Diagnostic {
-	cfg, inv := r.config(filepath.Dir(path))
-	if inv != nil {
-		if !slices.ContainsFunc(ds, func(d diagnostics.Diagnostic) bool { return d.Code == catalog.InvalidCode }) {
-			ds = append(ds, inv.Diagnostic(display))
-		}
-		return ds
-	}
-	return cfg.Apply(display, ds)
+	return r.project(path).Report(display, ds)
 }
 
-// config returns the settings of the project a folder is in, found once
-// per folder of the run.
-func (r *run) config(dir string) (*catalog.Config, *catalog.Invalid) {
-	abs := absClean(dir)
+// project returns the settings of the project the file at path is in,
+// found once per folder of the run.
+func (r *run) project(path string) Project {
+	abs := dirOf(path)
 	r.configMu.Lock()
 	defer r.configMu.Unlock()
-	if c, ok := r.configs[abs]; ok {
-		return c.cfg, c.inv
+	if p, ok := r.configs[abs]; ok {
+		return p
 	}
 	if r.configs == nil {
-		r.configs = map[string]configFound{}
+		r.configs = map[string]Project{}
 	}
-	var c configFound
-	p := catalog.FindProject(catalog.OS, abs)
-	_, err := p.Catalog() // the whole file, routes included
-	if err == nil {
-		c.cfg, err = p.Config()
-	}
-	errors.As(err, &c.inv)
-	r.configs[abs] = c
-	return c.cfg, c.inv
-}
-
-// configFound is one folder's settings, or why it has none.
-type configFound struct {
-	cfg *catalog.Config
-	inv *catalog.Invalid
+	p := ProjectFor(nil, abs)
+	r.configs[abs] = p
+	return p
 }
 
 // notRead is the diagnostic for a file that was found but not read.

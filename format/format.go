@@ -30,13 +30,17 @@ var ErrSyntax = errors.New("syntax error")
 // ErrUnknownLanguage is returned for a path that is neither .harn nor .leia.
 var ErrUnknownLanguage = errors.New("no formatter for this file type")
 
-// Options are an editor's formatting preferences. Harn's layout is fixed
-// (two spaces, as upstream's `harn fmt`), so only Leia honours them.
+// Options are a project's and an editor's formatting preferences. Harn's
+// indentation is fixed (two spaces, as upstream's `harn fmt`), so only
+// Leia honours TabSize and UseTabs; only Harn breaks lines at a width.
 type Options struct {
 	// TabSize is the width of an indentation level; 0 means the language's.
 	TabSize int
 	// UseTabs indents with tabs.
 	UseTabs bool
+	// LineWidth is the column Harn's lines are broken at where they can
+	// be (harn.toml's `[fmt] line_width`); 0 means upstream's 100.
+	LineWidth int
 }
 
 // Language is one formatter.
@@ -49,7 +53,7 @@ type Language struct {
 
 var languages = []Language{
 	{Name: "harn", Ext: ".harn",
-		format: func(src []byte, _ Options) ([]byte, error) { return harn.Format(src) },
+		format: func(src []byte, o Options) ([]byte, error) { return harn.FormatWidth(src, o.LineWidth) },
 		verify: harn.Verify},
 	{Name: "leia", Ext: ".leia",
 		format: func(src []byte, o Options) ([]byte, error) {

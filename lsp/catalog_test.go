@@ -15,6 +15,25 @@ fn f(llm: HarnessLlm, s: {x: int}) -> PredicateOutcome {
 }
 `
 
+// routedWithProject starts a server on a workspace whose unsaved
+// harn.toml is toml (none when empty), opens routedProgram in it and
+// returns the client and the diagnostics published for it.
+func routedWithProject(t *testing.T, toml string) (*lsptest.Client, []string) {
+	t.Helper()
+	c := lsptest.Start(t, testOptions())
+	c.Initialize("file:///nonexistent-w", nil)
+	if toml != "" {
+		c.Open("file:///nonexistent-w/harn.toml", "toml", 1, toml)
+	}
+	c.Open("file:///nonexistent-w/p/x.harn", "harn", 1, routedProgram)
+	d := c.WaitDiagnostics("file:///nonexistent-w/p/x.harn", 1)
+	var all []string
+	for _, raw := range d.Diagnostics {
+		all = append(all, string(raw))
+	}
+	return c, all
+}
+
 // TestUnsavedCatalog: the route catalog is read through the editor's
 // buffers, so an unsaved harn.toml is the catalog the checker uses (the
 // route catalog package reads it through the checker's loader); an
@@ -31,17 +50,7 @@ func TestUnsavedCatalog(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := lsptest.Start(t, testOptions())
-			c.Initialize("file:///nonexistent-w", nil)
-			if tc.toml != "" {
-				c.Open("file:///nonexistent-w/harn.toml", "toml", 1, tc.toml)
-			}
-			c.Open("file:///nonexistent-w/p/x.harn", "harn", 1, routedProgram)
-			d := c.WaitDiagnostics("file:///nonexistent-w/p/x.harn", 1)
-			var all []string
-			for _, raw := range d.Diagnostics {
-				all = append(all, string(raw))
-			}
+			_, all := routedWithProject(t, tc.toml)
 			joined := strings.Join(all, "\n")
 			if tc.want == "" && len(all) != 0 {
 				t.Errorf("diagnostics %s, want none", joined)

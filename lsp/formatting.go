@@ -2,22 +2,26 @@ package lsp
 
 import (
 	"errors"
+	"path/filepath"
 
 	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/format"
+	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/mapper"
 )
 
 // formatting answers textDocument/formatting with the edits that format
 // the document: one edit per run of whitespace or separators that changes
 // (format.Edits), not one replacement of the whole text, so the editor
-// keeps cursors, marks and folds. Harn's layout is fixed; Leia takes the
-// client's tab size and insertSpaces. A document with syntax errors is not
-// formatted: the request fails with a message saying so.
+// keeps cursors, marks and folds. Harn's lines break at the project's
+// `[fmt] line_width` (fmtOptions); Leia takes the client's tab size and
+// insertSpaces. A document with syntax errors is not formatted: the
+// request fails with a message saying so.
 func (s *Server) formatting(g *glsp.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
 	d := s.document(g, p.TextDocument.URI)
 	if d == nil {
@@ -26,7 +30,7 @@ func (s *Server) formatting(g *glsp.Context, p *protocol.DocumentFormattingParam
 	if r := d.Refused(); r != nil {
 		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: "not formatted: " + r.Message}
 	}
-	edits, err := formatEdits(d.Ext, d.Text, p.Options)
+	edits, err := formatEdits(d.Ext, d.Text, s.fmtOptions(d, p.Options))
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +55,7 @@ func (s *Server) rangeFormatting(g *glsp.Context, p *protocol.DocumentRangeForma
 	if err != nil {
 		return nil, invalidParams("%s: %v", p.TextDocument.URI, err)
 	}
-	edits, err := formatEdits(d.Ext, d.Text, p.Options)
+	edits, err := formatEdits(d.Ext, d.Text, s.fmtOptions(d, p.Options))
 	if err != nil {
 		return nil, err
 	}
@@ -67,19 +71,26 @@ func (s *Server) rangeFormatting(g *glsp.Context, p *protocol.DocumentRangeForma
 	return textEdits(m, format.InRange(edits, start, end)), nil
 }
 
-// formatEdits formats text as the language ext and returns the edits; a
-// document in a language without a formatter gets none.
-func formatEdits(ext string, text []byte, opts protocol.FormattingOptions) ([]format.Edit, error) {
-	l, ok := format.ForExt(ext)
-	if !ok {
-		return nil, nil
-	}
-	o := format.Options{}
+// fmtOptions are the formatting options of a document: the width of
+// the project's harn.toml (`[fmt] line_width`, read as the command line
+// reads it, with unsaved buffers seen) and the client's tab preferences.
+func (s *Server) fmtOptions(d *cache.Document, opts protocol.FormattingOptions) format.Options {
+	o := format.Options{LineWidth: driver.ProjectFor(workspace{s: s}.ReadFile, filepath.Dir(d.CheckPath())).LineWidth()}
 	if v, ok := opts[protocol.FormattingOptionTabSize].(float64); ok && v > 0 && v <= 16 {
 		o.TabSize = int(v)
 	}
 	if v, ok := opts[protocol.FormattingOptionInsertSpaces].(bool); ok && !v {
 		o.UseTabs = true
+	}
+	return o
+}
+
+// formatEdits formats text as the language ext and returns the edits; a
+// document in a language without a formatter gets none.
+func formatEdits(ext string, text []byte, o format.Options) ([]format.Edit, error) {
+	l, ok := format.ForExt(ext)
+	if !ok {
+		return nil, nil
 	}
 	out, err := l.Format(text, o)
 	if errors.Is(err, format.ErrSyntax) {

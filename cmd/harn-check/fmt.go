@@ -159,6 +159,23 @@ type fmtRun struct {
 	list io.Writer
 	// changed and unchanged count the files --write saw.
 	changed, unchanged int
+	// projects memoises the harn.toml settings of each folder.
+	projects map[string]driver.Project
+}
+
+// project returns the settings of the project the file at path is in
+// (stdin's is the working directory's).
+func (r *fmtRun) project(path string) driver.Project {
+	dir := filepath.Dir(path)
+	if p, ok := r.projects[dir]; ok {
+		return p
+	}
+	if r.projects == nil {
+		r.projects = map[string]driver.Project{}
+	}
+	p := driver.ProjectFor(nil, dir)
+	r.projects[dir] = p
+	return p
 }
 
 // file formats one file (name is what messages call it, path decides the
@@ -176,7 +193,15 @@ func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
 			Diagnostics: []diagnostics.Diagnostic{limits.BracketDiagnostic(name, diagnostics.SourceParser, at, depth, 0)}})
 		return exitFail
 	}
-	out, err := l.Format(src, format.Options{})
+	proj := r.project(path)
+	if proj.Invalid != nil {
+		// Its [fmt] table may say how to format: not formatted until it
+		// can be read.
+		r.report.Files = append(r.report.Files, diagnostics.File{Path: name, Source: src,
+			Diagnostics: []diagnostics.Diagnostic{proj.Invalid.Diagnostic(name)}})
+		return exitFail
+	}
+	out, err := l.Format(src, format.Options{LineWidth: proj.LineWidth()})
 	if errors.Is(err, format.ErrSyntax) {
 		// Never rewritten; the syntax diagnostics say why.
 		var diags []diagnostics.Diagnostic

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/harnlang/harn-check/format"
 )
 
 // fmtFixture writes files into a temporary directory and returns it.
@@ -160,5 +162,31 @@ func TestFmtUsage(t *testing.T) {
 		if code, _, errs := runFmtCLI(t, "", args...); code != exitUsage || strings.Count(errs, "\n") != 1 {
 			t.Errorf("fmt %v: exit %d, stderr %q", args, code, errs)
 		}
+	}
+}
+
+// TestFmtLineWidthFromProject: harn.toml's `[fmt] line_width` is the
+// width fmt breaks Harn lines at, for the files under it; a harn.toml
+// that cannot be read leaves the files unformatted with its HARN-CFG-001.
+func TestFmtLineWidthFromProject(t *testing.T) {
+	long := "pipeline default(task) {\n  log(to_string(1234567890) + to_string(987654321) + to_string(11) + \"end\")\n}\n"
+	narrow, err := format.Source("x.harn", []byte(long), format.Options{LineWidth: 40})
+	if err != nil || string(narrow) == long {
+		t.Fatalf("the width changes nothing (%v): the test tests nothing", err)
+	}
+	dir := fmtFixture(t, map[string]string{
+		"p/harn.toml": "[fmt]\nline-width = 40\n", "p/a.harn": long,
+		"q/a.harn":    long,
+		"r/harn.toml": "[fmt]\nline_wdth = 40\n", "r/a.harn": long,
+	})
+	if code, out, errs := runFmtCLI(t, "", filepath.Join(dir, "p", "a.harn")); code != exitOK || out != string(narrow) {
+		t.Errorf("line_width 40: exit %d, %s\nwant\n%s%s", code, out, narrow, errs)
+	}
+	if code, out, errs := runFmtCLI(t, "", filepath.Join(dir, "q", "a.harn")); code != exitOK || out != long {
+		t.Errorf("no project: exit %d, %s%s", code, out, errs)
+	}
+	code, out, errs := runFmtCLI(t, "", "--check", filepath.Join(dir, "r"))
+	if code != exitFail || out != "" || !strings.Contains(errs, "HARN-CFG-001") || !strings.Contains(errs, "fmt.line_wdth") {
+		t.Errorf("invalid harn.toml: exit %d, stdout %q, stderr %s", code, out, errs)
 	}
 }

@@ -155,11 +155,7 @@ func TestProjectLintConfig(t *testing.T) {
 		"tests/t.harn": harnProgram(typo7),
 		"b.leia":       undefLeia + "\n",
 	}
-	tests := []struct {
-		name, toml string
-		want       []string
-		wantMsg    string
-	}{
+	tests := []projectCase{
 		{"none", "", []string{"a.harn:2 HARN-TYP-007 error", "b.leia:1 LEIA4001 error", "tests/t.harn:2 HARN-TYP-007 error"}, ""},
 		{"ignore", "[lint]\nignore = [\"HARN-TYP\"]\n", []string{"b.leia:1 LEIA4001 error"}, ""},
 		{"upstream disabled", "[lint]\ndisabled = [\"LEIA4001\"]\n", []string{"a.harn:2 HARN-TYP-007 error", "tests/t.harn:2 HARN-TYP-007 error"}, ""},
@@ -179,28 +175,41 @@ func TestProjectLintConfig(t *testing.T) {
 		{"unknown code", "[lint]\nignore = [\"HARN-TPY\"]\n", nil, `names no diagnostic code`},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			for name, src := range files {
-				write(t, filepath.Join(dir, name), []byte(src))
-			}
-			if tc.toml != "" {
-				write(t, filepath.Join(dir, "harn.toml"), []byte(tc.toml))
-			}
-			t.Chdir(dir)
-			_, out, stderr := runCLI(t, "check", "--json", "--no-cache", ".")
-			if tc.wantMsg != "" {
-				if !strings.Contains(out, "HARN-CFG-001") || !strings.Contains(out, tc.wantMsg) {
-					t.Errorf("want HARN-CFG-001 with %q:\n%s", tc.wantMsg, out)
-				}
-				if tc.want == nil {
-					return
-				}
-			}
-			if got := envelopeCodes(t, out); !slices.Equal(got, tc.want) {
-				t.Errorf("got %q, want %q\n%s", got, tc.want, stderr)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, files, "check") })
+	}
+}
+
+// projectCase is a harn.toml and what a command reports with it: the
+// codes (envelopeCodes), and a message HARN-CFG-001 has ("" for none; a
+// nil want then asks for nothing else).
+type projectCase struct {
+	name, toml string
+	want       []string
+	wantMsg    string
+}
+
+// run writes files and the case's harn.toml into a folder and runs cmd
+// --json on it from there.
+func (tc projectCase) run(t *testing.T, files map[string]string, cmd string) {
+	dir := t.TempDir()
+	for name, src := range files {
+		write(t, filepath.Join(dir, name), []byte(src))
+	}
+	if tc.toml != "" {
+		write(t, filepath.Join(dir, "harn.toml"), []byte(tc.toml))
+	}
+	t.Chdir(dir)
+	_, out, stderr := runCLI(t, cmd, "--json", "--no-cache", ".")
+	if tc.wantMsg != "" {
+		if !strings.Contains(out, "HARN-CFG-001") || !strings.Contains(out, tc.wantMsg) {
+			t.Errorf("want HARN-CFG-001 with %q:\n%s", tc.wantMsg, out)
+		}
+		if tc.want == nil {
+			return
+		}
+	}
+	if got := envelopeCodes(t, out); !slices.Equal(got, tc.want) {
+		t.Errorf("got %q, want %q\n%s", got, tc.want, stderr)
 	}
 }
 
@@ -250,5 +259,33 @@ func TestLintFix(t *testing.T) {
 	if got, _ := os.ReadFile(path); code != exitOK || string(got) != strings.Replace(safe, "v == true", "v", 1) ||
 		!strings.Contains(stderr, "fixed 1 problem in "+filepath.ToSlash(path)+" (HARN-LNT-032 ×1)") || !strings.Contains(out, "no problems") {
 		t.Errorf("lint --fix --unsafe-fixes: exit %d, %q %q\n%s", code, out, stderr, got)
+	}
+}
+
+// TestProjectLintRules: harn.toml's [lint] names lint rules as upstream
+// does (disabled = ["comparison-to-bool"]), turns on a rule that is off
+// by default (require_file_header, or its name in select), sets the
+// complexity threshold, a rule's severity by name and per path glob; a
+// misspelt rule name is HARN-CFG-001 suggesting the rule.
+func TestProjectLintRules(t *testing.T) {
+	prog := "fn branchy(x: int) -> int {\n  if x > 1 {\n    return 1\n  }\n  return 0\n}\n\npipeline default(task) {\n  const ok = branchy(1) > 0\n  log(ok == true)\n}\n"
+	tests := []projectCase{
+		{"defaults", "", []string{"a.harn:10 HARN-LNT-032 warning", "tests/t.harn:10 HARN-LNT-032 warning"}, ""},
+		{"upstream disabled by name", "[lint]\ndisabled = [\"comparison-to-bool\"]\n", []string{}, ""},
+		{"complexity threshold", "[lint]\ncomplexity_threshold = 1\n",
+			[]string{"a.harn:1 HARN-LNT-002 warning", "a.harn:10 HARN-LNT-032 warning", "tests/t.harn:1 HARN-LNT-002 warning", "tests/t.harn:10 HARN-LNT-032 warning"}, ""},
+		{"require_file_header", "[lint]\nrequire-file-header = true\n",
+			[]string{"a.harn:1 HARN-LNT-045 warning", "a.harn:10 HARN-LNT-032 warning", "tests/t.harn:1 HARN-LNT-045 warning", "tests/t.harn:10 HARN-LNT-032 warning"}, ""},
+		{"opt-in rule selected by name", "[lint]\nselect = [\"require-file-header\"]\n",
+			[]string{"a.harn:1 HARN-LNT-045 warning", "tests/t.harn:1 HARN-LNT-045 warning"}, ""},
+		{"a prefix turns no opt-in rule on", "[lint]\nselect = [\"HARN-LNT\"]\n", []string{"a.harn:10 HARN-LNT-032 warning", "tests/t.harn:10 HARN-LNT-032 warning"}, ""},
+		{"severity by name and per path", "[lint.severity]\ncomparison-to-bool = \"error\"\n[[lint.overrides]]\npaths = [\"tests/**\"]\nseverity = { comparison-to-bool = \"info\" }\n",
+			[]string{"a.harn:10 HARN-LNT-032 error", "tests/t.harn:10 HARN-LNT-032 info"}, ""},
+		{"opt-in per path", "[[lint.overrides]]\npaths = [\"tests/**\"]\nselect = [\"HARN-LNT-045\"]\ndisabled = [\"comparison-to-bool\"]\n",
+			[]string{"a.harn:10 HARN-LNT-032 warning", "tests/t.harn:1 HARN-LNT-045 warning"}, ""},
+		{"misspelt rule", "[lint]\ndisabled = [\"comparision-to-bool\"]\n", nil, `names no diagnostic code or lint rule (did you mean comparison-to-bool?)`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, map[string]string{"a.harn": prog, "tests/t.harn": prog}, "lint") })
 	}
 }

@@ -119,7 +119,7 @@ func (f *formatter) binary(n *cst.Node) *doc.Doc {
 	r := f.node(right)
 	flat := f.d.Concat(l, f.d.Text(" "+opText+" "), r)
 	broken := f.line(left.Start) < f.line(right.Start) || l.HasNewline() ||
-		(!flat.HasNewline() && f.ind*IndentWidth+flat.Width() > Width)
+		(!flat.HasNewline() && f.ind*IndentWidth+flat.Width() > f.width)
 	cont := f.d.Text(opText + " ")
 	var backslash *doc.Doc
 	if !continuesLine(opText) {

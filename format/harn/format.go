@@ -50,7 +50,7 @@ import (
 	"github.com/harnlang/harn-check/grammar/harn/binding"
 )
 
-// Width is upstream's line width.
+// Width is upstream's line width, the default of FormatWidth's.
 const Width = 100
 
 // IndentWidth is upstream's indentation: two spaces, not configurable.
@@ -83,13 +83,17 @@ func (e *SyntaxError) Unwrap() error { return ErrSyntax }
 
 // Format returns src formatted. Source with syntax errors is not
 // formatted: the error is a *SyntaxError.
-func Format(src []byte) ([]byte, error) {
+func Format(src []byte) ([]byte, error) { return FormatWidth(src, Width) }
+
+// FormatWidth is Format with another line width (harn.toml's `[fmt]
+// line_width`); a width below 1 is Width.
+func FormatWidth(src []byte, width int) ([]byte, error) {
 	root, release := cst.ParseScratch(binding.Language(), src)
 	defer release()
 	if err := check(src, root); err != nil {
 		return nil, err
 	}
-	return FormatTree(src, root), nil
+	return formatTree(src, root, width), nil
 }
 
 // Parse parses src into the tree Format reads; it fails with a
@@ -126,10 +130,16 @@ func check(src []byte, root *cst.Node) error {
 // FormatTree formats src given its tree (from Parse). The result ends in
 // exactly one newline; line breaks are "\n" (multi-line strings keep
 // theirs).
-func FormatTree(src []byte, root *cst.Node) []byte {
+func FormatTree(src []byte, root *cst.Node) []byte { return formatTree(src, root, Width) }
+
+func formatTree(src []byte, root *cst.Node, width int) []byte {
+	if width < 1 {
+		width = Width
+	}
 	f := newFormatter(src)
+	f.width = width
 	d := f.sourceFile(root)
-	out := doc.Print(d, doc.Options{Width: Width, IndentWidth: IndentWidth, SizeHint: len(src)})
+	out := doc.Print(d, doc.Options{Width: width, IndentWidth: IndentWidth, SizeHint: len(src)})
 	return append(out, '\n')
 }
 
@@ -143,6 +153,8 @@ type formatter struct {
 	depth int
 	// d allocates the documents of this formatting.
 	d *doc.Builder
+	// width is the line width of this formatting.
+	width int
 	// ind is the logical indentation level of the node being built, as
 	// upstream counts it: one per enclosing block and per enclosing comma
 	// sequence, whether or not the sequence breaks.
@@ -150,7 +162,7 @@ type formatter struct {
 }
 
 func newFormatter(src []byte) *formatter {
-	f := &formatter{src: src, d: new(doc.Builder)}
+	f := &formatter{src: src, d: new(doc.Builder), width: Width}
 	for i, c := range src {
 		if c == '\n' {
 			f.newlines = append(f.newlines, i)

@@ -201,7 +201,7 @@ func (f *formatter) seq(open string, openEnd int, kids []*cst.Node, close string
 		return f.d.Concat(f.d.Text(open), f.d.Flat(f.d.Concat(parts...)), f.d.Text(close))
 	}
 	edge := doc.SoftLine()
-	budget := Width - 1 - o.prefix
+	budget := f.width - 1 - o.prefix
 	if o.pad {
 		edge = doc.Line()
 		budget += 2

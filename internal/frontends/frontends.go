@@ -143,7 +143,7 @@ func Harn() driver.Language {
 				// A lint run: the lint rules so chosen instead of the
 				// check rules, over the same parse and inference (the
 				// CLI validated the entries against every language).
-				opts.Rules, _ = framework.Select(harnlint.Rules, req.Lint.Select, req.Lint.Extend, req.Lint.Ignore)
+				opts.Rules, _ = framework.Select(harnlint.RulesWithThreshold(req.Lint.ComplexityThreshold), req.Lint.Select, req.Lint.Extend, req.Lint.Ignore)
 				if opts.Rules == nil {
 					opts.Rules = []*harnanalysis.Rule{}
 				}

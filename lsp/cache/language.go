@@ -57,5 +57,8 @@ func check(ctx context.Context, session *driver.Session, ext, path string, src [
 	if tree != nil {
 		req.Tree = tree
 	}
-	return driver.Check(req)
+	res := driver.Check(req)
+	// harn.toml's [lint] settings, as the command line applies them.
+	res.Diagnostics = driver.ProjectFor(read, filepath.Dir(path)).Report(path, res.Diagnostics)
+	return res
 }

@@ -65,3 +65,20 @@ var Rules = []*analysis.Rule{
 	layout.ImportOrder,                 // HARN-LNT-047
 	docs.LegacyDocComment,              // HARN-LNT-049
 }
+
+// RulesWithThreshold is Rules with the cyclomatic-complexity rule
+// reporting scores above threshold (harn.toml's `[lint]
+// complexity_threshold`); a threshold below 1 keeps the default.
+func RulesWithThreshold(threshold int) []*analysis.Rule {
+	if threshold < 1 {
+		return Rules
+	}
+	out := make([]*analysis.Rule, len(Rules))
+	for i, r := range Rules {
+		if r == complexity.CyclomaticComplexity {
+			r = complexity.RuleWithThreshold(threshold)
+		}
+		out[i] = r
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,5 +125,25 @@ func TestSelectAlias(t *testing.T) {
 	rs, unknown := framework.Select(lint.Rules, []string{"unreachable-code"}, nil, nil)
 	if len(unknown) != 0 || len(rs) != 1 || rs[0].Name != "dead-code-after-return" {
 		t.Fatalf("got %v, unknown %v", names(rs), unknown)
+	}
+}
+
+// TestPagesNameTheRule: the `rule:` line of each code's page lists the
+// rule's name and its other names, and no page names a rule that does not
+// report it (harn.toml resolves rule names through these lines).
+func TestPagesNameTheRule(t *testing.T) {
+	for _, r := range lint.Rules {
+		want := append([]string{r.Name}, r.Aliases...)
+		for _, c := range r.Codes {
+			info, _ := diagnostics.Lookup(c)
+			if strings.Join(info.Rules, ",") != strings.Join(want, ",") {
+				t.Errorf("%s: page names rules %v, want %v", c, info.Rules, want)
+			}
+		}
+	}
+	for _, info := range diagnostics.Codes() {
+		if len(info.Rules) > 0 && strings.HasPrefix(info.Code, "HARN-") && !slices.ContainsFunc(lint.Rules, func(r *analysis.Rule) bool { return slices.Contains(r.Codes, info.Code) }) {
+			t.Errorf("%s: page names rule %v, which is no Harn lint rule", info.Code, info.Rules)
+		}
 	}
 }

@@ -66,3 +66,17 @@ func TestExplainExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestPagesNameTheRule: the `rule:` line of each code's page lists the
+// rule's name (harn.toml resolves rule names through these lines).
+func TestPagesNameTheRule(t *testing.T) {
+	for _, r := range lint.Rules {
+		want := append([]string{r.Name}, r.Aliases...)
+		for _, c := range r.Codes {
+			info, _ := diagnostics.Lookup(c)
+			if strings.Join(info.Rules, ",") != strings.Join(want, ",") {
+				t.Errorf("%s: page names rules %v, want %v", c, info.Rules, want)
+			}
+		}
+	}
+}
