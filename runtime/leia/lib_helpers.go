@@ -13,60 +13,49 @@ import (
 func openHelpers(in *Interp) {
 	s := in.globals.GetStr("string").Table()
 	reg := func(t *Table, name string, fn NativeFunc) { t.SetStr(name, NewNative(name, fn)) }
-	reg(s, "trimLeft", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "trimLeft")
-		if cs := Arg(a, 1); cs.k == KindString {
-			return t.Ret1(String(strings.TrimLeft(str, cs.AsString()))), err
-		}
-		return t.Ret1(String(strings.TrimLeft(str, " \t\r\n\v\f"))), err
-	})
-	reg(s, "trimRight", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "trimRight")
-		if cs := Arg(a, 1); cs.k == KindString {
-			return t.Ret1(String(strings.TrimRight(str, cs.AsString()))), err
-		}
-		return t.Ret1(String(strings.TrimRight(str, " \t\r\n\v\f"))), err
-	})
-	reg(s, "trimPrefix", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "trimPrefix")
-		if err != nil {
-			return nil, err
-		}
-		p, err := CheckString(a, 1, "trimPrefix")
-		return t.Ret1(String(strings.TrimPrefix(str, p))), err
-	})
-	reg(s, "trimSuffix", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "trimSuffix")
-		if err != nil {
-			return nil, err
-		}
-		p, err := CheckString(a, 1, "trimSuffix")
-		return t.Ret1(String(strings.TrimSuffix(str, p))), err
-	})
-	reg(s, "replaceAll", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "replaceAll")
-		if err != nil {
-			return nil, err
-		}
-		old, err := CheckString(a, 1, "replaceAll")
-		if err != nil {
-			return nil, err
-		}
-		nw, err := CheckString(a, 2, "replaceAll")
-		return t.Ret1(String(strings.ReplaceAll(str, old, nw))), err
-	})
+	// trimmer registers trimLeft or trimRight: white space, or the
+	// characters of a second argument when it is a string.
+	trimmer := func(name string, cut func(s, chars string) string) {
+		sp := specOf("string." + name)
+		reg(s, name, func(t *Thread, a []Value) ([]Value, error) {
+			var str string
+			var chars Value
+			if err := sp.unpack(a, &str, &chars); err != nil {
+				return nil, err
+			}
+			if chars.k == KindString {
+				return t.Ret1(String(cut(str, chars.AsString()))), nil
+			}
+			return t.Ret1(String(cut(str, " \t\r\n\v\f"))), nil
+		})
+	}
+	trimmer("trimLeft", strings.TrimLeft)
+	trimmer("trimRight", strings.TrimRight)
+	// strFn registers a function of strings to a string.
+	strFn := func(name string, f func(args []string) string, n int) {
+		sp := specOf("string." + name)
+		reg(s, name, func(t *Thread, a []Value) ([]Value, error) {
+			strs := make([]string, n)
+			dst := make([]any, n)
+			for i := range strs {
+				dst[i] = &strs[i]
+			}
+			if err := sp.unpack(a, dst...); err != nil {
+				return nil, err
+			}
+			return t.Ret1(String(f(strs))), nil
+		})
+	}
+	strFn("trimPrefix", func(x []string) string { return strings.TrimPrefix(x[0], x[1]) }, 2)
+	strFn("trimSuffix", func(x []string) string { return strings.TrimSuffix(x[0], x[1]) }, 2)
+	strFn("replaceAll", func(x []string) string { return strings.ReplaceAll(x[0], x[1], x[2]) }, 3)
 	pad := func(name string, left bool) NativeFunc {
+		sp := specOf("string." + name)
 		return func(t *Thread, a []Value) ([]Value, error) {
-			str, err := CheckString(a, 0, name)
-			if err != nil {
-				return nil, err
-			}
-			width, err := CheckInt(a, 1, name)
-			if err != nil {
-				return nil, err
-			}
-			fill, err := OptString(a, 2, name, " ")
-			if err != nil {
+			var str string
+			var width int64
+			fill := " "
+			if err := sp.unpack(a, &str, &width, &fill); err != nil {
 				return nil, err
 			}
 			if fill == "" {
@@ -90,10 +79,14 @@ func openHelpers(in *Interp) {
 	}
 	reg(s, "padLeft", pad("padLeft", true))
 	reg(s, "padRight", pad("padRight", false))
+	numericSpec := specOf("string.isNumeric")
 	reg(s, "isNumeric", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "isNumeric")
+		var str string
+		if err := numericSpec.unpack(a, &str); err != nil {
+			return nil, err
+		}
 		_, ok := parseNumber(str)
-		return t.Ret1(Bool(ok && strings.TrimSpace(str) == str)), err
+		return t.Ret1(Bool(ok && strings.TrimSpace(str) == str)), nil
 	})
 
 	tb := in.globals.GetStr("table").Table()

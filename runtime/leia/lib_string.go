@@ -11,27 +11,28 @@ import (
 func openString(in *Interp) {
 	s := NewTable(0, 32)
 	reg := func(name string, fn NativeFunc) { s.SetStr(name, NewNative(name, fn)) }
-	reg("len", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "len")
-		return t.Ret1(Int(int64(len(str)))), err
-	})
+	// oneStr registers a function of one string argument.
+	oneStr := func(name string, f func(string) Value) {
+		sp := specOf("string." + name)
+		reg(name, func(t *Thread, a []Value) ([]Value, error) {
+			var str string
+			if err := sp.unpack(a, &str); err != nil {
+				return nil, err
+			}
+			return t.Ret1(f(str)), nil
+		})
+	}
+	oneStr("len", func(str string) Value { return Int(int64(len(str))) })
 	reg("sub", strSub)
-	reg("upper", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "upper")
-		return t.Ret1(String(strings.ToUpper(str))), err
-	})
-	reg("lower", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "lower")
-		return t.Ret1(String(strings.ToLower(str))), err
-	})
+	oneStr("upper", func(str string) Value { return String(strings.ToUpper(str)) })
+	oneStr("lower", func(str string) Value { return String(strings.ToLower(str)) })
 	reg("rep", strRep)
-	reg("reverse", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "reverse")
+	oneStr("reverse", func(str string) Value {
 		b := []byte(str)
 		for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
 			b[i], b[j] = b[j], b[i]
 		}
-		return t.Ret1(String(string(b))), err
+		return String(string(b))
 	})
 	reg("byte", strByte)
 	reg("char", func(t *Thread, a []Value) ([]Value, error) {
@@ -55,38 +56,30 @@ func openString(in *Interp) {
 	reg("gsub", strGsub)
 	// Leia and Go-style helpers.
 	reg("split", strSplit)
-	reg("trim", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "trim")
-		if err != nil {
-			return nil, err
-		}
-		if cs := Arg(a, 1); cs.k == KindString {
-			return t.Ret1(String(strings.Trim(str, cs.AsString()))), nil
-		}
-		return t.Ret1(String(strings.TrimSpace(str))), nil
-	})
-	reg("ltrim", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "ltrim")
-		if cs := Arg(a, 1); cs.k == KindString {
-			return t.Ret1(String(strings.TrimLeft(str, cs.AsString()))), err
-		}
-		return t.Ret1(String(strings.TrimLeft(str, " \t\r\n\v\f"))), err
-	})
-	reg("rtrim", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "rtrim")
-		if cs := Arg(a, 1); cs.k == KindString {
-			return t.Ret1(String(strings.TrimRight(str, cs.AsString()))), err
-		}
-		return t.Ret1(String(strings.TrimRight(str, " \t\r\n\v\f"))), err
-	})
-	twoStr := func(name string, f func(a, b string) Value) {
+	// trimmer registers trim, ltrim or rtrim: white space, or the
+	// characters of a second argument when it is a string.
+	trimmer := func(name string, cut func(s, chars string) string, space func(string) string) {
+		sp := specOf("string." + name)
 		reg(name, func(t *Thread, a []Value) ([]Value, error) {
-			x, err := CheckString(a, 0, name)
-			if err != nil {
+			var str string
+			var chars Value
+			if err := sp.unpack(a, &str, &chars); err != nil {
 				return nil, err
 			}
-			y, err := CheckString(a, 1, name)
-			if err != nil {
+			if chars.k == KindString {
+				return t.Ret1(String(cut(str, chars.AsString()))), nil
+			}
+			return t.Ret1(String(space(str))), nil
+		})
+	}
+	trimmer("trim", strings.Trim, strings.TrimSpace)
+	trimmer("ltrim", strings.TrimLeft, func(s string) string { return strings.TrimLeft(s, " \t\r\n\v\f") })
+	trimmer("rtrim", strings.TrimRight, func(s string) string { return strings.TrimRight(s, " \t\r\n\v\f") })
+	twoStr := func(name string, f func(a, b string) Value) {
+		sp := specOf("string." + name)
+		reg(name, func(t *Thread, a []Value) ([]Value, error) {
+			var x, y string
+			if err := sp.unpack(a, &x, &y); err != nil {
 				return nil, err
 			}
 			return t.Ret1(f(x, y)), nil
@@ -109,13 +102,11 @@ func openString(in *Interp) {
 		return Int(int64(i + 1))
 	})
 	twoStr("count", func(a, b string) Value { return Int(int64(strings.Count(a, b))) })
+	joinSpec := specOf("string.join")
 	reg("join", func(t *Thread, a []Value) ([]Value, error) {
-		tb, err := CheckTable(a, 0, "join")
-		if err != nil {
-			return nil, err
-		}
-		sep, err := OptString(a, 1, "join", "")
-		if err != nil {
+		var tb *Table
+		sep := ""
+		if err := joinSpec.unpack(a, &tb, &sep); err != nil {
 			return nil, err
 		}
 		parts := make([]string, 0, tb.Len())
@@ -124,43 +115,23 @@ func openString(in *Interp) {
 		}
 		return t.Ret1(String(strings.Join(parts, sep))), nil
 	})
+	replaceSpec := specOf("string.replace")
 	reg("replace", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "replace")
-		if err != nil {
-			return nil, err
-		}
-		old, err := CheckString(a, 1, "replace")
-		if err != nil {
-			return nil, err
-		}
-		nw, err := CheckString(a, 2, "replace")
-		if err != nil {
-			return nil, err
-		}
-		n, err := OptInt(a, 3, "replace", -1)
-		if err != nil {
+		var str, old, nw string
+		n := int64(-1)
+		if err := replaceSpec.unpack(a, &str, &old, &nw, &n); err != nil {
 			return nil, err
 		}
 		return t.Ret1(String(strings.Replace(str, old, nw, int(n)))), nil
 	})
-	reg("fields", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "fields")
-		if err != nil {
-			return nil, err
-		}
-		return t.Ret1(FromGo(strings.Fields(str))), nil
-	})
-	reg("title", func(t *Thread, a []Value) ([]Value, error) {
-		str, err := CheckString(a, 0, "title")
-		if err != nil {
-			return nil, err
-		}
+	oneStr("fields", func(str string) Value { return FromGo(strings.Fields(str)) })
+	oneStr("title", func(str string) Value {
 		words := strings.Fields(str)
 		for i, w := range words {
 			r, n := utf8.DecodeRuneInString(w)
 			words[i] = strings.ToUpper(string(r)) + w[n:]
 		}
-		return t.Ret1(String(strings.Join(words, " "))), nil
+		return String(strings.Join(words, " "))
 	})
 	in.RegisterModule("string", s)
 	meta := NewTable(0, 1)
@@ -180,17 +151,12 @@ func posRelat(i int64, n int) int64 {
 	return int64(n) + i + 1
 }
 
+var subSpec = specOf("string.sub")
+
 func strSub(t *Thread, a []Value) ([]Value, error) {
-	s, err := CheckString(a, 0, "sub")
-	if err != nil {
-		return nil, err
-	}
-	i, err := OptInt(a, 1, "sub", 1)
-	if err != nil {
-		return nil, err
-	}
-	j, err := OptInt(a, 2, "sub", -1)
-	if err != nil {
+	var s string
+	i, j := int64(1), int64(-1)
+	if err := subSpec.unpack(a, &s, &i, &j); err != nil {
 		return nil, err
 	}
 	n := len(s)
@@ -210,17 +176,12 @@ func strSub(t *Thread, a []Value) ([]Value, error) {
 
 const maxStringSize = 1 << 30
 
+var repSpec = specOf("string.rep")
+
 func strRep(t *Thread, a []Value) ([]Value, error) {
-	s, err := CheckString(a, 0, "rep")
-	if err != nil {
-		return nil, err
-	}
-	n, err := CheckInt(a, 1, "rep")
-	if err != nil {
-		return nil, err
-	}
-	sep, err := OptString(a, 2, "rep", "")
-	if err != nil {
+	var s, sep string
+	var n int64
+	if err := repSpec.unpack(a, &s, &n, &sep); err != nil {
 		return nil, err
 	}
 	if n <= 0 {
@@ -242,17 +203,16 @@ func strRep(t *Thread, a []Value) ([]Value, error) {
 	return t.Ret1(String(b.String())), nil
 }
 
+var byteSpec = specOf("string.byte")
+
 func strByte(t *Thread, a []Value) ([]Value, error) {
-	s, err := CheckString(a, 0, "byte")
-	if err != nil {
+	var s string
+	i := int64(1)
+	if err := byteSpec.unpack(a, &s, &i); err != nil {
 		return nil, err
 	}
-	i, err := OptInt(a, 1, "byte", 1)
-	if err != nil {
-		return nil, err
-	}
-	j, err := OptInt(a, 2, "byte", i)
-	if err != nil {
+	j := i // the end defaults to the start
+	if err := byteSpec.unpack(a, &s, &i, &j); err != nil {
 		return nil, err
 	}
 	n := len(s)
@@ -273,21 +233,16 @@ func strByte(t *Thread, a []Value) ([]Value, error) {
 	return out, nil
 }
 
+var findSpec, matchSpec = specOf("string.find"), specOf("string.match")
+
 func strFind(t *Thread, a []Value, find bool) ([]Value, error) {
-	name := "match"
+	sp := matchSpec
 	if find {
-		name = "find"
+		sp = findSpec
 	}
-	s, err := CheckString(a, 0, name)
-	if err != nil {
-		return nil, err
-	}
-	p, err := CheckString(a, 1, name)
-	if err != nil {
-		return nil, err
-	}
-	init, err := OptInt(a, 2, name, 1)
-	if err != nil {
+	var s, p string
+	init := int64(1)
+	if err := sp.unpack(a, &s, &p, &init); err != nil {
 		return nil, err
 	}
 	init = posRelat(init, len(s))
@@ -324,13 +279,11 @@ func strFind(t *Thread, a []Value, find bool) ([]Value, error) {
 	return caps, nil
 }
 
+var gmatchSpec = specOf("string.gmatch")
+
 func strGmatch(t *Thread, a []Value) ([]Value, error) {
-	s, err := CheckString(a, 0, "gmatch")
-	if err != nil {
-		return nil, err
-	}
-	p, err := CheckString(a, 1, "gmatch")
-	if err != nil {
+	var s, p string
+	if err := gmatchSpec.unpack(a, &s, &p); err != nil {
 		return nil, err
 	}
 	ms := newMatcher(s, p)
@@ -352,27 +305,22 @@ func strGmatch(t *Thread, a []Value) ([]Value, error) {
 	return t.Ret1(NewNative("gmatch_iterator", iter)), nil
 }
 
+var gsubSpec = specOf("string.gsub")
+
 func strGsub(t *Thread, a []Value) ([]Value, error) {
-	s, err := CheckString(a, 0, "gsub")
-	if err != nil {
+	var s, p string
+	var repl Value
+	if err := gsubSpec.unpack(a, &s, &p, &repl); err != nil {
 		return nil, err
 	}
-	p, err := CheckString(a, 1, "gsub")
-	if err != nil {
-		return nil, err
-	}
-	repl := Arg(a, 2)
 	switch repl.k {
 	case KindString, KindInt, KindFloat, KindTable, KindFunction, KindNative:
 	default:
 		return nil, typeError(2, "gsub", "string/function/table", repl)
 	}
 	maxN := int64(len(s) + 1)
-	if Arg(a, 3).k != KindNil {
-		maxN, err = CheckInt(a, 3, "gsub")
-		if err != nil {
-			return nil, err
-		}
+	if err := gsubSpec.unpack(a, &s, &p, &repl, &maxN); err != nil {
+		return nil, err
 	}
 	pi := 0
 	anchor := len(p) > 0 && p[0] == '^'
@@ -480,13 +428,12 @@ func (t *Thread) gsubValue(b *strings.Builder, ms *matchState, st, e int, repl V
 	return nil
 }
 
+var splitSpec = specOf("string.split")
+
 func strSplit(t *Thread, a []Value) ([]Value, error) {
-	s, err := CheckString(a, 0, "split")
-	if err != nil {
-		return nil, err
-	}
-	sep, err := OptString(a, 1, "split", " ")
-	if err != nil {
+	var s string
+	sep := " "
+	if err := splitSpec.unpack(a, &s, &sep); err != nil {
 		return nil, err
 	}
 	var parts []string

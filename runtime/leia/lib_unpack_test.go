@@ -1,0 +1,81 @@
+package leia
+
+import "testing"
+
+// TestUnpack: table-driven unpacking reads each kind of destination, keeps
+// the defaults of optional parameters left out or nil, and fails with the
+// Check helpers' messages, naming the builtin by its member name.
+func TestUnpack(t *testing.T) {
+	rep := specOf("string.rep")     // (s: string, n: integer, sep?: string)
+	join := specOf("string.join")   // (list: table, sep?: string)
+	sorts := specOf("table.sort")   // (t: table, less?: function)
+	fmtS := specOf("string.format") // (format: string, values...: any)
+	tbl := TableValue(NewTable(0, 0))
+	cases := []struct {
+		name    string
+		spec    *argSpec
+		args    []Value
+		wantErr string
+		check   func(t *testing.T, dst []any)
+		dst     func() []any
+	}{
+		{"rep converts a number to a string and keeps the default", rep, []Value{Int(7), String("3")}, "",
+			func(t *testing.T, d []any) {
+				if *d[0].(*string) != "7" || *d[1].(*int64) != 3 || *d[2].(*string) != "-" {
+					t.Errorf("got %q %d %q", *d[0].(*string), *d[1].(*int64), *d[2].(*string))
+				}
+			}, func() []any { s, n, sep := "", int64(0), "-"; return []any{&s, &n, &sep} }},
+		{"nil for an optional parameter keeps the default", rep, []Value{String("a"), Int(2), Nil}, "",
+			func(t *testing.T, d []any) {
+				if *d[2].(*string) != "-" {
+					t.Errorf("sep %q", *d[2].(*string))
+				}
+			}, func() []any { s, n, sep := "", int64(0), "-"; return []any{&s, &n, &sep} }},
+		{"a missing required argument", rep, []Value{String("a")}, "bad argument #2 to 'rep' (number expected, got no value)", nil,
+			func() []any { s, n := "", int64(0); return []any{&s, &n} }},
+		{"a fraction for an integer", rep, []Value{String("a"), Float(1.5)}, "bad argument #2 to 'rep' (number has no integer representation)", nil,
+			func() []any { s, n := "", int64(0); return []any{&s, &n} }},
+		{"a string for a table", join, []Value{String("a,b")}, "bad argument #1 to 'join' (table expected, got string)", nil,
+			func() []any { var l *Table; return []any{&l} }},
+		{"a table for a function", sorts, []Value{tbl, tbl}, "bad argument #2 to 'sort' (function expected, got table)", nil,
+			func() []any { var l *Table; var f Value; return []any{&l, &f} }},
+		{"the rest of a variadic call", fmtS, []Value{String("%d %d"), Int(1), Int(2)}, "",
+			func(t *testing.T, d []any) {
+				if rest := *d[1].(*[]Value); len(rest) != 2 || rest[1].AsInt() != 2 {
+					t.Errorf("rest %v", rest)
+				}
+			}, func() []any { var f string; var rest []Value; return []any{&f, &rest} }},
+	}
+	for _, c := range cases {
+		dst := c.dst()
+		err := c.spec.unpack(c.args, dst...)
+		switch {
+		case c.wantErr == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.wantErr != "" && (err == nil || err.Error() != c.wantErr):
+			t.Errorf("%s: got %v, want %s", c.name, err, c.wantErr)
+		case c.check != nil:
+			c.check(t, dst)
+		}
+	}
+}
+
+// TestUnpackMisuse: more destinations than parameters, or a destination
+// of a type unpack does not fill, is the runtime's own mistake and
+// panics; so does a builtin the table has no signature for.
+func TestUnpackMisuse(t *testing.T) {
+	for name, f := range map[string]func(){
+		"too many":     func() { var s, x string; _ = specOf("string.upper").unpack(nil, &s, &x) },
+		"bad type":     func() { var x int; _ = specOf("string.upper").unpack([]Value{String("a")}, &x) },
+		"no such name": func() { specOf("string.nope") },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
