@@ -50,8 +50,8 @@ func TestHelpOnEveryCommand(t *testing.T) {
 			}
 		})
 	}
-	// The top level: no command, -h, help.
-	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}} {
+	// The top level: no command, -h, help, and help's own -h.
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"help", "-h"}, {"help", "--help"}} {
 		code, stdout, _ := runCLI(t, args...)
 		if code != exitOK || !strings.Contains(stdout, "commands:") {
 			t.Errorf("%v: exit %d\n%s", args, code, stdout)

@@ -216,7 +216,9 @@ func unknownSubcommand(c *command, word string) string {
 // runHelp is `harn-check help [COMMAND [SUBCOMMAND]]`.
 func runHelp(e *env, list []*command, args []string) int {
 	e.cmd, e.format = "help", ""
-	if len(args) == 0 {
+	if len(args) == 0 || len(args) == 1 && slices.Contains([]string{"-h", "-help", "--help"}, args[0]) {
+		// help is a command too: -h prints its usage, which is the
+		// top-level one.
 		topUsage(e.stdout, list)
 		return exitOK
 	}
