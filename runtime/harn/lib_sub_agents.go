@@ -35,6 +35,8 @@ type worker struct {
 	status   string
 	snapshot string
 	carry    Value
+	request  Value // what the worker was asked, fixed at spawn
+	created  string
 }
 
 type workerStore struct {
@@ -205,6 +207,31 @@ func (w *worker) handle() Value {
 	if w.snapshot != "" {
 		d.Set("snapshot_path", Str(w.snapshot))
 	}
+	d.Set("request", w.request)
+	d.Set("provenance", w.provenance())
+	d.Set("result", w.result)
+	return DictValue(d)
+}
+
+// provenance says where a worker came from.
+func (w *worker) provenance() Value {
+	return DictValue(strDict("worker_id", w.id, "mode", "sub_agent", "created_at", w.created))
+}
+
+// workerRequest is the request record of a new worker: the task and the
+// planning fields its options carried.
+func workerRequest(task Value, opts *Dict) Value {
+	d := NewDict(6)
+	d.Set("task", task)
+	p, _ := opts.Get("request")
+	d.Set("payload", p)
+	for _, k := range []string{"research_questions", "action_items", "workflow_stages", "verification_steps"} {
+		v, ok := opts.Get(k)
+		if !ok || v.k != KindList {
+			v = NewListValue(nil)
+		}
+		d.Set(k, v)
+	}
 	return DictValue(d)
 }
 
@@ -245,7 +272,8 @@ func init() {
 		s := workersOf(c)
 		s.mu.Lock()
 		s.next++
-		w := &worker{id: "worker_" + itoa(int64(s.next)), task: task, opts: opts, status: "running"}
+		w := &worker{id: "worker_" + itoa(int64(s.next)), task: task, opts: opts, status: "running",
+			request: workerRequest(task, opts), created: c.th.in.host.Now().UTC().Format("2006-01-02T15:04:05Z")}
 		w.carry, _ = opts.Get("carry")
 		s.byID[w.id] = w
 		s.mu.Unlock()
@@ -259,9 +287,8 @@ func init() {
 		if err != nil {
 			return Nil, err
 		}
-		d := strDict("_type", "worker_result", "id", w.id, "mode", "sub_agent", "status", w.status)
-		d.Set("result", w.result)
-		d.Set("snapshot_path", Str(w.snapshot))
+		d := w.handle().r.(*Dict)
+		d.Set("_type", Str("worker_result"))
 		return DictValue(d), nil
 	})
 	Register("send_input", func(c *Call, args []Value) (Value, error) {
