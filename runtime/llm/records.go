@@ -137,9 +137,15 @@ func MarshalRecords(records []TurnRecord) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// SaveRecords writes a fixture file.
+// SaveRecords writes a fixture file: a .records.json fixture, or an
+// .llm-mock.jsonl script (MarshalMockScript) when the path ends in
+// .jsonl (upstream Harn's --llm-mock-record).
 func SaveRecords(path string, records []TurnRecord) error {
-	b, err := MarshalRecords(records)
+	marshal := MarshalRecords
+	if strings.HasSuffix(path, ".jsonl") {
+		marshal = MarshalMockScript
+	}
+	b, err := marshal(records)
 	if err != nil {
 		return err
 	}
@@ -184,15 +190,14 @@ func (e *ReplayedError) Error() string { return e.Message }
 // mismatched record is consumed, so later turns stay aligned. Replay is
 // safe for concurrent use.
 type Replay struct {
-	mu      sync.Mutex
-	records []TurnRecord
-	next    int
-	failure error
+	log strict[TurnRecord]
 }
 
 // NewReplay returns a replay of records.
 func NewReplay(records []TurnRecord) *Replay {
-	return &Replay{records: append([]TurnRecord(nil), records...)}
+	r := &Replay{}
+	r.log.records = append([]TurnRecord(nil), records...)
+	return r
 }
 
 // Turn implements Provider.
@@ -200,31 +205,24 @@ func (r *Replay) Turn(ctx context.Context, req TurnRequest, onStream func(Stream
 	if err := ctx.Err(); err != nil {
 		return TurnResult{}, (&Transport{}).failure(ctx, err, 0)
 	}
-	r.mu.Lock()
-	turn := r.next + 1
-	if r.next >= len(r.records) {
-		err := &ReplayError{Turn: turn, Exhausted: true, Actual: req.Summary()}
-		r.fail(err)
-		r.mu.Unlock()
-		return TurnResult{}, err
-	}
-	rec := r.records[r.next]
-	r.next++
 	actual := req.Normalized()
-	want := rec.RequestHash
-	if want == "" {
-		want = rec.Request.Hash()
-	}
-	if got := actual.Hash(); got != want {
-		err := &ReplayError{Turn: turn, Expected: rec.Request.Summary(), Actual: actual.Summary(), Diff: DiffRequests(rec.Request, actual)}
-		if want != rec.Request.Hash() {
-			err.Diff = "the record's RequestHash does not match its own Request (edited fixture?); " + err.Diff
+	rec, err := r.log.take(func(turn int, rec TurnRecord) error {
+		want := rec.RequestHash
+		if want == "" {
+			want = rec.Request.Hash()
 		}
-		r.fail(err)
-		r.mu.Unlock()
+		if actual.Hash() == want {
+			return nil
+		}
+		e := &ReplayError{Turn: turn, Expected: rec.Request.Summary(), Actual: actual.Summary(), Diff: DiffRequests(rec.Request, actual)}
+		if want != rec.Request.Hash() {
+			e.Diff = "the record's RequestHash does not match its own Request (edited fixture?); " + e.Diff
+		}
+		return e
+	}, func(turn int) error { return &ReplayError{Turn: turn, Exhausted: true, Actual: req.Summary()} })
+	if err != nil {
 		return TurnResult{}, err
 	}
-	r.mu.Unlock()
 	if rec.Error != "" {
 		kind := rec.ErrorKind
 		if kind == "" {
@@ -246,45 +244,30 @@ func (r *Replay) Turn(ctx context.Context, req TurnRequest, onStream func(Stream
 	return res, nil
 }
 
-func (r *Replay) fail(err error) {
-	if r.failure == nil {
-		r.failure = err
-	}
-}
-
 // Loaded is the number of records.
 func (r *Replay) Loaded() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.records)
+	n, _ := r.log.counts()
+	return n
 }
 
 // Consumed is the number of records used so far.
 func (r *Replay) Consumed() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.next
+	_, n := r.log.counts()
+	return n
 }
 
 // Remaining is the number of records not used yet.
 func (r *Replay) Remaining() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.records) - r.next
+	n, used := r.log.counts()
+	return n - used
 }
 
 // Finish reports the first mismatch or exhaustion, else records left
 // unconsumed (a program that made fewer turns than recorded fails too).
 func (r *Replay) Finish() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.failure != nil {
-		return r.failure
-	}
-	if left := len(r.records) - r.next; left > 0 {
-		return &UnconsumedError{Left: left, Next: r.next + 1, Summary: r.records[r.next].Request.Summary()}
-	}
-	return nil
+	return r.log.finish(func(next int, rec TurnRecord, left int) error {
+		return &UnconsumedError{Left: left, Next: next, Summary: rec.Request.Summary()}
+	})
 }
 
 // UnconsumedError is a replay whose program made fewer turns than

@@ -251,3 +251,62 @@ func ScriptedFromMap(d map[string]any, categoryOK func(string) bool) (*Scripted,
 	}
 	return a, nil
 }
+
+// MarshalMockScript writes recorded turns as a .llm-mock.jsonl script
+// (upstream Harn's --llm-mock-record): one line per turn, in order and
+// without a pattern, so replaying the script answers the same turns in
+// the same order. A turn's text, tool calls and token counts are kept; a
+// failure becomes an error line whose category is Harn's name of the
+// recorded kind (generic when it has none; a scripted failure keeps its
+// category).
+func MarshalMockScript(records []TurnRecord) ([]byte, error) {
+	var b bytes.Buffer
+	for _, r := range records {
+		line := map[string]any{}
+		if r.Error != "" {
+			line["error"] = map[string]any{"category": scriptCategory(r.ErrorKind), "message": r.Error}
+		} else {
+			line["text"] = r.Result.Text
+			if len(r.Result.Calls) > 0 {
+				calls := make([]any, len(r.Result.Calls))
+				for i, c := range r.Result.Calls {
+					args := c.Args
+					if args == nil {
+						args = map[string]any{}
+					}
+					calls[i] = map[string]any{"name": c.Tool, "arguments": NormalizeValue(args)}
+				}
+				line["tool_calls"] = calls
+			}
+			line["input_tokens"], line["output_tokens"] = r.Result.Usage.InputTokens, r.Result.Usage.OutputTokens
+		}
+		out, err := marshalPlain(line)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(out)
+		b.WriteByte('\n')
+	}
+	return b.Bytes(), nil
+}
+
+// scriptCategory is Harn's error category of a recorded failure kind.
+func scriptCategory(kind string) string {
+	switch ErrorKind(kind) {
+	case ErrRateLimited:
+		return "rate_limit"
+	case ErrOverloaded:
+		return "overloaded"
+	case ErrTimeout, ErrDeadline:
+		return "timeout"
+	case ErrTransport:
+		return "transient_network"
+	case ErrAuthorityDenied:
+		return "auth"
+	case ErrCancelled:
+		return "cancelled"
+	case ErrStatus, ErrMalformed, ErrContextWindow, ErrUnconfigured, ErrUnsupported, ErrReplay, ErrRedirect, "provider", "":
+		return "generic"
+	}
+	return kind // a scripted failure's own category, vetted when it was read
+}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 
 	"lukechampine.com/blake3"
 
@@ -55,12 +54,9 @@ func (e *MismatchError) Error() string {
 // Tape records exchanges, or replays them strictly in order. A Tape is
 // safe for concurrent use.
 type Tape struct {
-	mu      sync.Mutex
-	replay  bool
-	path    string
-	records []Record
-	next    int
-	failure error
+	replay bool
+	path   string
+	log    strict[Record]
 }
 
 // NewRecordingTape returns an empty tape in record mode.
@@ -110,13 +106,13 @@ func ReadTape(r io.Reader, name string) (*Tape, error) {
 		if err := strictUnmarshal(b, &rec); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
 		}
-		if rec.Seq != len(t.records)+1 {
-			return nil, fmt.Errorf("%s:%d: record seq %d out of order (want %d)", name, line, rec.Seq, len(t.records)+1)
+		if rec.Seq != len(t.log.records)+1 {
+			return nil, fmt.Errorf("%s:%d: record seq %d out of order (want %d)", name, line, rec.Seq, len(t.log.records)+1)
 		}
 		if rec.Kind == "" || rec.Identity == "" || len(rec.Response) == 0 {
 			return nil, fmt.Errorf("%s:%d: record needs kind, identity and response", name, line)
 		}
-		t.records = append(t.records, rec)
+		t.log.records = append(t.log.records, rec)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %v", name, line+1, err)
@@ -149,22 +145,16 @@ func (t *Tape) Path() string { return t.path }
 // identity. A mismatch is a *MismatchError; it is also kept for Finish,
 // and the record is consumed so later requests stay aligned.
 func (t *Tape) Next(kind, identity string) (*Record, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	if !t.replay {
 		return nil, errors.New("the tape is recording, not replaying")
 	}
-	occurrence := t.next + 1
-	if t.next >= len(t.records) {
-		err := &MismatchError{Kind: kind, Actual: identity, Occurrence: occurrence}
-		t.fail(err)
-		return nil, err
-	}
-	rec := t.records[t.next]
-	t.next++
-	if rec.Kind != kind || rec.Identity != identity {
-		err := &MismatchError{Kind: kind, Expected: rec.Identity, Actual: identity, Occurrence: occurrence}
-		t.fail(err)
+	rec, err := t.log.take(func(pos int, rec Record) error {
+		if rec.Kind != kind || rec.Identity != identity {
+			return &MismatchError{Kind: kind, Expected: rec.Identity, Actual: identity, Occurrence: pos}
+		}
+		return nil
+	}, func(pos int) error { return &MismatchError{Kind: kind, Actual: identity, Occurrence: pos} })
+	if err != nil {
 		return nil, err
 	}
 	return &rec, nil
@@ -176,10 +166,10 @@ func (t *Tape) Next(kind, identity string) (*Record, error) {
 // order they completed. Fill completes it; an unfilled position is left
 // out of the file.
 func (t *Tape) Reserve() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.records = append(t.records, Record{})
-	return len(t.records) - 1
+	t.log.mu.Lock()
+	defer t.log.mu.Unlock()
+	t.log.records = append(t.log.records, Record{})
+	return len(t.log.records) - 1
 }
 
 // Fill records the exchange of a reserved position.
@@ -192,12 +182,12 @@ func (t *Tape) Fill(pos int, kind, identity string, request, response any) error
 	if err != nil {
 		return fmt.Errorf("tape: %v", err)
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.replay || pos < 0 || pos >= len(t.records) || t.records[pos].Kind != "" {
+	t.log.mu.Lock()
+	defer t.log.mu.Unlock()
+	if t.replay || pos < 0 || pos >= len(t.log.records) || t.log.records[pos].Kind != "" {
 		return errors.New("tape: no such reserved position")
 	}
-	t.records[pos] = Record{Kind: kind, Identity: identity, Request: req, Response: resp}
+	t.log.records[pos] = Record{Kind: kind, Identity: identity, Request: req, Response: resp}
 	return nil
 }
 
@@ -211,50 +201,36 @@ func (t *Tape) Append(kind, identity string, request, response any) error {
 	if err != nil {
 		return fmt.Errorf("tape: %v", err)
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.log.mu.Lock()
+	defer t.log.mu.Unlock()
 	if t.replay {
 		return errors.New("the tape is replaying, not recording")
 	}
-	t.records = append(t.records, Record{Kind: kind, Identity: identity, Request: req, Response: resp})
+	t.log.records = append(t.log.records, Record{Kind: kind, Identity: identity, Request: req, Response: resp})
 	return nil
 }
 
 // Fail keeps err (the first one) for Finish.
-func (t *Tape) Fail(err error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.fail(err)
-}
-
-func (t *Tape) fail(err error) {
-	if t.failure == nil {
-		t.failure = err
-	}
-}
+func (t *Tape) Fail(err error) { t.log.Fail(err) }
 
 // Finish reports the first replay failure, or unconsumed records (a tape
 // whose program made fewer requests fails too).
 func (t *Tape) Finish() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.failure != nil {
-		return t.failure
+	if !t.replay {
+		return t.log.finish(nil)
 	}
-	if t.replay && t.next < len(t.records) {
-		return fmt.Errorf("replay mismatch: %d unconsumed tape record(s), the next is record %d (%s %s)",
-			len(t.records)-t.next, t.next+1, t.records[t.next].Kind, t.records[t.next].Identity)
-	}
-	return nil
+	return t.log.finish(func(next int, rec Record, left int) error {
+		return fmt.Errorf("replay mismatch: %d unconsumed tape record(s), the next is record %d (%s %s)", left, next, rec.Kind, rec.Identity)
+	})
 }
 
 // Records returns the records, numbered from 1 (unfilled reservations
 // of a recording tape left out).
 func (t *Tape) Records() []Record {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.log.mu.Lock()
+	defer t.log.mu.Unlock()
 	var out []Record
-	for _, r := range t.records {
+	for _, r := range t.log.records {
 		if r.Kind == "" {
 			continue
 		}
