@@ -20,8 +20,11 @@ type llmFlags struct {
 	// replays the tape (as --llm-mock-replay).
 	mock           optionalString
 	replay, record string
-	trace          string
-	traceFile      *os.File
+	// mockRecord is upstream Harn's --llm-mock-record: record like
+	// --llm-record, written as an .llm-mock.jsonl script.
+	mockRecord string
+	trace      string
+	traceFile  *os.File
 }
 
 func (l *llmFlags) register(fs *flagSet) {
@@ -29,6 +32,7 @@ func (l *llmFlags) register(fs *flagSet) {
 	fs.Var(&l.mock, "llm-mock", "answer the program's model turns with the built-in mock provider; --llm-mock TAPE.jsonl replays an .llm-mock.jsonl `tape` (upstream's form, as --llm-mock-replay)")
 	fs.StringVar(&l.replay, "llm-replay", "", "answer model turns from this .records.json `fixture` (strict: a different, extra or missing turn fails)")
 	fs.StringVar(&l.record, "llm-record", "", "call the live providers (needs --allow-net) and write the turns to this .records.json `fixture`")
+	fs.StringVar(&l.mockRecord, "llm-mock-record", "", "call the providers (live ones need --allow-net) and write the answers, in order, to this .llm-mock.jsonl `tape` (upstream's form), which --llm-mock replays")
 	fs.StringVar(&l.trace, "llm-trace", "", "write the run's trace events (metadata only: no prompt, completion or key) as JSON lines to this `file`")
 }
 
@@ -60,8 +64,18 @@ func (l *llmFlags) config() (runner.LLMConfig, error) {
 		n++
 		c.Mode, c.Fixture = runner.LLMRecord, l.record
 	}
+	if l.mockRecord != "" {
+		n++
+		c.Mode, c.Fixture = runner.LLMRecord, l.mockRecord
+		if !strings.HasSuffix(l.mockRecord, ".jsonl") {
+			return c, fmt.Errorf("--llm-mock-record %s: want an .llm-mock.jsonl tape", l.mockRecord)
+		}
+	}
+	if l.record != "" && strings.HasSuffix(l.record, ".jsonl") {
+		return c, fmt.Errorf("--llm-record %s: a .records.json fixture (--llm-mock-record writes .llm-mock.jsonl tapes)", l.record)
+	}
 	if n > 1 {
-		return c, errors.New("--llm-mock, --llm-replay and --llm-record exclude each other")
+		return c, errors.New("--llm-mock, --llm-replay, --llm-record and --llm-mock-record exclude each other")
 	}
 	if l.trace != "" {
 		f, err := os.Create(l.trace)
