@@ -9,9 +9,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
+	"runtime/metrics"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/runtime/evaluate"
@@ -183,4 +186,77 @@ func TestLLMRecordWritesFixture(t *testing.T) {
 	if b, err := os.ReadFile(fixture); err != nil || strings.TrimSpace(string(b)) != "[]" {
 		t.Errorf("fixture %q, %v", b, err)
 	}
+}
+
+// TestLLMCallHostileReply: Harn's model builtins read model output with
+// runtime/llm's one decoder, so a hostile reply (a 100 MB tool input, a
+// million blocks) is refused with a clear error, before it is all read
+// and without the heap growing past 100 MB.
+func TestLLMCallHostileReply(t *testing.T) {
+	for _, tc := range []struct {
+		name, head, body string
+		total            int64
+		want             string
+	}{
+		{"100MB tool input", `{"choices":[{"message":{"tool_calls":[{"function":{"name":"t","arguments":"`, strings.Repeat("a", 64<<10), 100 << 20, "response body exceeds"},
+		{"a million blocks", `{"choices":[{"message":{"tool_calls":[`, `{},`, 3_000_000, "nests more than the bound"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var written atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body)
+				n, _ := io.WriteString(w, tc.head)
+				written.Add(int64(n))
+				for written.Load() < tc.total {
+					n, err := io.WriteString(w, tc.body)
+					written.Add(int64(n))
+					if err != nil {
+						return
+					}
+				}
+			}))
+			defer srv.Close()
+			var out string
+			var err error
+			peak := peakHeap(func() {
+				out, err = turnRun{cat: fakeCatalog(t, srv.URL), grants: host.Grants{NetHosts: []string{"127.0.0.1"}}}.run(t,
+					`fn main() { const r = llm_call_safe("q", nil, {provider: "local", model: "chat"}); println(r.error.message) }`)
+			})
+			if err != nil || !strings.Contains(out, "malformed_response") || !strings.Contains(out, tc.want) {
+				t.Fatalf("output %q, %v; want a malformed_response error saying %q", out, err, tc.want)
+			}
+			if tc.total == 100<<20 && written.Load() >= tc.total {
+				t.Errorf("all %d bytes were read before the refusal", written.Load())
+			}
+			if peak > 100<<20 {
+				t.Errorf("heap peaked at %d MB", peak>>20)
+			}
+		})
+	}
+}
+
+// peakHeap runs fn and returns the largest live heap seen meanwhile.
+func peakHeap(fn func()) uint64 {
+	goruntime.GC()
+	var peak atomic.Uint64
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	fn()
+	close(done)
+	<-stopped
+	return peak.Load()
 }
