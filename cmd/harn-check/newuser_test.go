@@ -202,7 +202,9 @@ func TestMessagesOfANewUser(t *testing.T) {
 // The README's editor setups: a Neovim block that works on Debian's 0.7
 // (no vim.lsp.start or vim.fs, which 0.8 added; .ci/run runs it in
 // headless Neovim through lsp/testdata/nvim/readme-test), one for 0.11+
-// with vim.lsp.config/vim.lsp.enable, Helix and Emacs eglot; and what the
+// with vim.lsp.config/vim.lsp.enable, Helix (which Debian does not
+// package) and Emacs eglot (.ci/run runs it in Debian's Emacs 28 through
+// lsp/testdata/emacs/readme-test); and what the
 // first `go test ./...` costs, with -short skipping the downloads.
 func TestReadmeForANewUser(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
@@ -221,7 +223,7 @@ func TestReadmeForANewUser(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		`vim.lsp.config("leia-lsp"`, `vim.lsp.enable("leia-lsp")`, "[language-server.leia-lsp]", "eglot-server-programs",
+		`vim.lsp.config("leia-lsp"`, `vim.lsp.enable("leia-lsp")`, "[language-server.leia-lsp]", "eglot-server-programs", ";; leia-lsp for Emacs\n",
 		"downloads about 83 MB", "about 180 MB", "about 2 minutes", "go test -short ./...",
 	} {
 		if !strings.Contains(readme, want) {
@@ -229,8 +231,10 @@ func TestReadmeForANewUser(t *testing.T) {
 		}
 	}
 	ci, _ := os.ReadFile(filepath.Join("..", "..", ".ci", "run"))
-	if !strings.Contains(string(ci), "lsp/testdata/nvim/readme-test") {
-		t.Error(".ci/run does not run the README's Neovim block")
+	for _, script := range []string{"lsp/testdata/nvim/readme-test", "lsp/testdata/emacs/readme-test"} {
+		if !strings.Contains(string(ci), script) {
+			t.Errorf(".ci/run does not run %s (the README's editor block)", script)
+		}
 	}
 }
 
