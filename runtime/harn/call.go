@@ -126,33 +126,21 @@ func (c *compiler) call(e *ast.Call) evalFn {
 			argFns[i] = c.expr(a)
 		}
 		// Arguments go on the value stack: no allocation per call.
+		cs := &callSite{callee: callee, args: argFns, s: s}
 		return func(f *frame) (Value, error) {
-			fv, err := callee(f)
-			if err != nil {
-				return Nil, err
+			nf, v, err := cs.enter(f)
+			if nf == nil {
+				return v, err
 			}
-			th := f.th
-			as := th.stack.alloc(n)
-			for i, fn := range argFns {
-				v, err := fn(f)
-				if err != nil {
-					th.stack.free(as)
-					return Nil, err
-				}
-				as[i] = v
+			v, err = nf.cl.proto.body(nf)
+			if len(nf.defers) != 0 || err != nil && !isReturn(err) {
+				nf.out, nf.outErr = v, err
+				return cs.finish(nf)
 			}
-			var r Value
-			if fv.k == KindClosure && !th.in.tracing.Load() {
-				// Straight to the call: one Go frame less per nested call.
-				r, err = th.runClosure(fv.r.(*Closure), as)
-			} else {
-				r, err = th.callValue(fv, as)
+			if err == nil {
+				nf.ret = v
 			}
-			th.stack.free(as)
-			if err != nil {
-				return Nil, s.wrap(err)
-			}
-			return r, nil
+			return nf.leave(len(cs.args)), nil
 		}
 	}
 	args, _, _ := c.args(e.Args)
@@ -635,4 +623,122 @@ func sliceValue(v Value, lo, hi *int64) (Value, error) {
 		return NewListValue(out), nil
 	}
 	return Nil, typeError("cannot slice %s", v.TypeName())
+}
+
+// callSite is a call without spread arguments: the callee, the
+// arguments and where the call is.
+//
+// A call of a closure runs the callee's body from the call's own
+// closure: enter (out of line) evaluates the callee and the arguments,
+// checks the depth and counts the step, pushes and binds the frame; the
+// body runs; a body that falls off its end or returns, with no deferred
+// blocks, pops there, and everything else (deferred blocks, tail calls,
+// errors) is finish's. Every nested call then passes through one small
+// Go frame between the caller's expression and the callee's body, where
+// it passed through the call's closure and runClosure, with large
+// frames (a deep recursion's cost is mostly the memory traffic of its Go
+// stack, BENCHMARKS.md "Deep recursion").
+type callSite struct {
+	callee evalFn
+	args   []evalFn
+	s      *site
+}
+
+// enter starts the call at cs from frame f. It returns the callee's new
+// frame, whose body the caller runs, with the arguments left on the
+// value stack under it (the caller drops them after popping the frame);
+// or nil and the call's outcome when there is no body to run here: a
+// callee that is not a plain closure, tracing on, an error.
+//
+//go:noinline
+func (cs *callSite) enter(f *frame) (*frame, Value, error) {
+	fv, err := cs.callee(f)
+	if err != nil {
+		return nil, Nil, err
+	}
+	th := f.th
+	as := th.stack.alloc(len(cs.args))
+	for i, fn := range cs.args {
+		v, err := fn(f)
+		if err != nil {
+			th.stack.free(as)
+			return nil, Nil, err
+		}
+		as[i] = v
+	}
+	if fv.k != KindClosure || th.in.tracing.Load() {
+		r, err := th.callValue(fv, as)
+		th.stack.free(as)
+		if err != nil {
+			return nil, Nil, cs.s.wrap(err)
+		}
+		return nil, r, nil
+	}
+	// runClosure's prologue.
+	cl := fv.r.(*Closure)
+	p := cl.proto
+	if th.depth >= th.in.maxDepth {
+		err = stackOverflow(th.in.maxDepth)
+	} else if th.meter.Step() {
+		err = th.checkTick()
+	}
+	if err == nil && p.kind != plainFn {
+		var r Value
+		r, err = th.startGenerator(cl, as)
+		if err == nil {
+			th.stack.free(as)
+			return nil, r, nil
+		}
+	}
+	if err != nil {
+		th.stack.free(as)
+		return nil, Nil, cs.s.wrap(err)
+	}
+	nf := th.pushFrame(p.nslots, cl)
+	if err := p.bind(nf, cl, as); err != nil {
+		th.popFrame(nf)
+		th.stack.free(as)
+		return nil, Nil, cs.s.wrap(err)
+	}
+	return nf, Nil, nil
+}
+
+// finish ends a call that enter started and whose body ended with
+// deferred blocks to run, a tail call or an error (the body's outcome is
+// in nf.out and nf.outErr): as runClosure does, then the arguments are
+// dropped and an error is located at the call.
+//
+//go:noinline
+func (cs *callSite) finish(nf *frame) (Value, error) {
+	th := nf.th
+	v, err := nf.out, nf.outErr
+	nf.out, nf.outErr = Nil, nil
+	next, nargs, v, err := th.endCall(nf, v, err)
+	if next != nil {
+		v, err = th.runClosure(next, nargs)
+	}
+	th.stack.drop(len(cs.args))
+	if err != nil {
+		return Nil, cs.s.wrap(err)
+	}
+	return v, nil
+}
+
+// leave pops a frame a call site ran the body of and drops the n
+// arguments under it; the call's value is f.ret.
+//
+//go:noinline
+func (f *frame) leave(n int) Value {
+	v := f.ret
+	th := f.th
+	th.popFrame(f)
+	th.stack.drop(n)
+	return v
+}
+
+// isReturn reports the return signal without comparing interfaces (a
+// runtime call whose operands the caller would keep in its Go frame).
+func isReturn(err error) bool {
+	c, ok := err.(controlFlow)
+	return ok && c == flowReturn
 }

@@ -419,30 +419,26 @@ func (c *compiler) binary(e *ast.Binary) evalFn {
 	} else {
 		l, r = c.borrow(e.Left), c.borrow(e.Right)
 	}
-	switch e.Op {
-	case ast.Add:
-		return func(f *frame) (Value, error) {
-			a, err := l(f)
-			if err != nil {
-				return Nil, err
-			}
-			b, err := r(f)
-			if err != nil {
-				return Nil, err
-			}
-			if a.k == KindInt && b.k == KindInt {
-				return Value{k: KindInt, n: a.n + b.n}, nil
-			}
-			v, err := opAdd(a, b)
-			if err == nil {
-				err = f.th.grew(v)
-			}
-			if err != nil {
-				return Nil, s.wrap(err)
-			}
-			return v, nil
+	if k, ok := e.Right.(*ast.IntLit); ok && !k.Overflow && (e.Op == ast.Add || e.Op == ast.Sub) {
+		// x + 1, n - 1: the constant needs no evaluation.
+		n, b, add := uint64(k.Value), Int(k.Value), e.Op == ast.Add
+		if !add {
+			n = -n
 		}
-	case ast.Sub:
+		return func(f *frame) (Value, error) {
+			a, err := l(f)
+			if err != nil {
+				return Nil, err
+			}
+			if a.k == KindInt {
+				return Value{k: KindInt, n: a.n + n}, nil
+			}
+			return f.th.arithOut(add, a, b, s)
+		}
+	}
+	switch e.Op {
+	case ast.Add, ast.Sub:
+		add := e.Op == ast.Add
 		return func(f *frame) (Value, error) {
 			a, err := l(f)
 			if err != nil {
@@ -453,13 +449,12 @@ func (c *compiler) binary(e *ast.Binary) evalFn {
 				return Nil, err
 			}
 			if a.k == KindInt && b.k == KindInt {
+				if add {
+					return Value{k: KindInt, n: a.n + b.n}, nil
+				}
 				return Value{k: KindInt, n: a.n - b.n}, nil
 			}
-			v, err := opSub(a, b)
-			if err != nil {
-				return Nil, s.wrap(err)
-			}
-			return v, nil
+			return f.th.arithOut(add, a, b, s)
 		}
 	case ast.Mul, ast.Div, ast.Mod, ast.Pow:
 		op := map[ast.BinaryOp]func(a, b Value) (Value, error){ast.Mul: opMul, ast.Div: opDiv, ast.Mod: opMod, ast.Pow: opPow}[e.Op]
@@ -715,4 +710,35 @@ func mentionsPlaceholder(n ast.Node, depth int) bool {
 		return mentionsPlaceholder(n.Cond, depth+1) || mentionsPlaceholder(n.Then, depth+1) || mentionsPlaceholder(n.Else, depth+1)
 	}
 	return false
+}
+
+// arithOut is the uncommon case of a compiled + or - (add false): the
+// operands are not both integers. It hands them over in the thread to
+// arithStashed (out of line), so that the operator's closure, which a
+// deep recursion keeps on the Go stack once per nested call, reserves no
+// room in its Go frame for passing two values.
+func (th *thread) arithOut(add bool, a, b Value, s *site) (Value, error) {
+	th.opA, th.opB = a, b
+	return th.arithStashed(add, s)
+}
+
+//go:noinline
+func (th *thread) arithStashed(add bool, s *site) (Value, error) {
+	a, b := th.opA, th.opB
+	th.opA, th.opB = Nil, Nil
+	var v Value
+	var err error
+	if add {
+		// list + list and dict + dict allocate: the memory budget sees
+		// what they grew.
+		if v, err = opAdd(a, b); err == nil {
+			err = th.grew(v)
+		}
+	} else {
+		v, err = opSub(a, b)
+	}
+	if err != nil {
+		return Nil, s.wrap(err)
+	}
+	return v, nil
 }

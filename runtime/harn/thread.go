@@ -32,6 +32,9 @@ type thread struct {
 	// deadlines counts the deadline blocks the thread is in: their waits
 	// end by themselves.
 	deadlines int
+	// opA and opB are the operands a compiled operator hands to
+	// arithStashed.
+	opA, opB Value
 }
 
 func (in *Interp) newThread(ctx context.Context, task *Task) *thread {
@@ -47,6 +50,11 @@ type frame struct {
 	tail   *Closure
 	targs  []Value
 	defers []*deferred
+	// out and outErr are the body's outcome handed from a call site to
+	// callSite.finish (so that the call site's Go frame, which a deep
+	// recursion keeps once per nested call, passes it no values).
+	out    Value
+	outErr error
 }
 
 type deferred struct {
@@ -111,6 +119,16 @@ func (s *valueStack) grow(n int) {
 func (s *valueStack) free(slots []Value) {
 	clear(slots)
 	s.sp -= len(slots)
+	if s.sp == 0 && len(s.saved) > 0 {
+		s.shrink()
+	}
+}
+
+// drop frees the n slots on top of the stack (a call's arguments, under
+// the frame that was just popped).
+func (s *valueStack) drop(n int) {
+	clear(s.cur[s.sp-n : s.sp])
+	s.sp -= n
 	if s.sp == 0 && len(s.saved) > 0 {
 		s.shrink()
 	}
