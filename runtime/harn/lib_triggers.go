@@ -692,36 +692,63 @@ func init() {
 	})
 }
 
-// providerCatalog describes the trigger providers this runtime knows: the
-// event kinds, the signature scheme its webhooks use, and the secrets a
-// binding needs.
+// providerCatalog describes the trigger providers this runtime knows:
+// the event kinds, the payload schema, the outbound methods, the
+// signature scheme its webhooks use and the secrets a binding needs.
 func providerCatalog() []any {
-	hmacScheme := func(variant, header string, ts any, tol any) map[string]any {
+	hmacScheme := func(variant, header string, ts, id, tol any, encoding string) map[string]any {
 		return map[string]any{"kind": "hmac", "variant": variant, "raw_body": true, "signature_header": header,
-			"timestamp_header": ts, "id_header": nil, "default_tolerance_secs": tol, "digest": "sha256", "encoding": "hex"}
+			"timestamp_header": ts, "id_header": id, "default_tolerance_secs": tol, "digest": "sha256", "encoding": encoding}
 	}
-	secret := func(ns string) []any {
-		return []any{map[string]any{"name": "signing_secret", "required": true, "namespace": ns}}
+	secret := func(name, ns string, required bool) map[string]any {
+		return map[string]any{"name": name, "required": required, "namespace": ns}
 	}
-	entry := func(p string, kinds []string, schema string, sig map[string]any, secrets []any) map[string]any {
+	methods := func(names ...string) []any {
+		out := []any{}
+		for _, n := range names {
+			out = append(out, map[string]any{"name": n})
+		}
+		return out
+	}
+	entry := func(p string, kinds []string, schema string, outbound []any, sig map[string]any, secrets []any, connector string, variant any) map[string]any {
 		if secrets == nil {
 			secrets = []any{}
 		}
-		return map[string]any{"provider": p, "kinds": kinds, "schema_name": schema, "outbound_methods": []any{},
+		if outbound == nil {
+			outbound = []any{}
+		}
+		return map[string]any{"provider": p, "kinds": kinds, "schema_name": schema, "outbound_methods": outbound,
 			"secret_requirements": secrets, "signature_verification": sig,
-			"runtime": map[string]any{"kind": "builtin", "connector": p, "default_signature_variant": sig["variant"]}}
+			"runtime": map[string]any{"kind": "builtin", "connector": connector, "default_signature_variant": variant}}
 	}
 	none := map[string]any{"kind": "none"}
-	std := hmacScheme("standard", "webhook-signature", "webhook-timestamp", 300)
-	std["id_header"], std["encoding"] = "webhook-id", "base64"
-	return []any{
-		entry("a2a-push", []string{"a2a-push"}, "A2aPushPayload", none, nil),
-		entry("cron", []string{"cron"}, "CronEventPayload", none, nil),
-		entry("github", []string{"webhook"}, "GitHubEventPayload", hmacScheme("github", "X-Hub-Signature-256", nil, nil), secret("github")),
-		entry("linear", []string{"webhook"}, "LinearEventPayload", hmacScheme("linear", "Linear-Signature", nil, 60), secret("linear")),
-		entry("slack", []string{"webhook"}, "SlackEventPayload", hmacScheme("slack", "X-Slack-Signature", "X-Slack-Request-Timestamp", 300), secret("slack")),
-		entry("webhook", []string{"webhook"}, "GenericWebhookPayload", std, secret("webhook")),
+	out := []any{
+		entry("a2a-push", []string{"a2a-push"}, "A2aPushPayload", nil, none, nil, "a2a-push", nil),
+		entry("cron", []string{"cron"}, "CronEventPayload", nil, none, nil, "cron", nil),
+		entry("github", []string{"webhook"}, "GitHubEventPayload", nil,
+			hmacScheme("github", "X-Hub-Signature-256", nil, "X-GitHub-Delivery", nil, "hex"),
+			[]any{secret("signing_secret", "github", true)}, "webhook", "github"),
+		entry("linear", []string{"webhook"}, "LinearEventPayload",
+			methods("list_issues", "update_issue", "create_comment", "search", "graphql"),
+			hmacScheme("linear", "Linear-Signature", nil, "Linear-Delivery", 75, "hex"),
+			[]any{secret("signing_secret", "linear", true), secret("access_token", "linear", false)}, "linear", "linear"),
+		entry("notion", []string{"webhook", "poll"}, "NotionEventPayload",
+			methods("get_page", "update_page", "append_blocks", "query_database", "search", "create_comment", "api_call"),
+			hmacScheme("notion", "X-Notion-Signature", nil, nil, nil, "hex"),
+			[]any{secret("verification_token", "notion", true)}, "notion", "notion"),
+		entry("slack", []string{"webhook"}, "SlackEventPayload",
+			methods("post_message", "update_message", "add_reaction", "open_view", "user_info", "api_call", "upload_file"),
+			hmacScheme("slack", "X-Slack-Signature", "X-Slack-Request-Timestamp", nil, 300, "hex"),
+			[]any{secret("signing_secret", "slack", true)}, "slack", "slack"),
+		entry("webhook", []string{"webhook"}, "GenericWebhookPayload", nil,
+			hmacScheme("standard", "webhook-signature", "webhook-timestamp", "webhook-id", 300, "base64"),
+			[]any{secret("signing_secret", "webhook", true)}, "webhook", "standard"),
 	}
+	// Stream sources share one ingress connector and payload schema.
+	for _, p := range []string{"email", "kafka", "nats", "postgres-cdc", "pulsar", "websocket"} {
+		out = append(out, entry(p, []string{"stream"}, "StreamEventPayload", nil, none, nil, "stream", nil))
+	}
+	return out
 }
 
 // ---- the trust graph ----

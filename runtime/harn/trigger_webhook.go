@@ -88,7 +88,7 @@ func badSignature(msg string) error { return &webhookError{kind: "signature", ms
 // id.timestamp.body, secret whsec_base64), "stripe" (Stripe-Signature
 // t=..,v1=hex of t.body), "slack" (X-Slack-Signature v0=hex of
 // v0:timestamp:body) and "linear" (Linear-Signature hex of the body, the
-// body's webhookTimestamp in milliseconds). tolerance bounds the
+// body's webhookTimestamp in milliseconds, 75 s by default). tolerance bounds the
 // timestamp's distance from the arrival (0: the scheme's default).
 func verifyWebhookSignature(scheme string, secret []byte, r *inbound, tolerance time.Duration) error {
 	switch scheme {
@@ -214,7 +214,7 @@ func verifyWebhookSignature(scheme string, secret []byte, r *inbound, tolerance 
 			return &webhookError{kind: "missing_field", msg: "linear webhook body has no webhookTimestamp"}
 		}
 		if tolerance == 0 {
-			tolerance = time.Minute
+			tolerance = 75 * time.Second
 		}
 		return verifyWindow(time.UnixMilli(*body.WebhookTimestamp), r.receivedAt, tolerance)
 	case "none", "":
