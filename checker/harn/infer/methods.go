@@ -11,7 +11,8 @@ import (
 // type t, with the kind's type parameters bound: T the element type of a
 // list, V the value type of a dict (any for a record, whose fields
 // differ). "" when t is no built-in kind the checker can tell (any, a
-// set or iterator, which it does not model, a union of kinds).
+// union of kinds). Sets and iterators are the nominal handles set(...)
+// and iter(...) return; their element types are not modelled.
 func receiverKind(t types.Type) (string, map[string]types.Type) {
 	switch u := types.Unalias(widen(types.Unalias(t))).(type) {
 	case *types.List:
@@ -25,8 +26,9 @@ func receiverKind(t types.Type) (string, map[string]types.Type) {
 			return "string", nil
 		}
 	case *types.Capability:
-		if u.Name == "channel" {
-			return "channel", nil
+		switch u.Name {
+		case "channel", "set", "iter":
+			return u.Name, nil
 		}
 	case *types.Union:
 		for _, m := range u.Members {

@@ -11,7 +11,7 @@ import (
 // checker, kept by name for display. (Handles the checker does tell
 // apart, such as channel, are `type name = opaque` in the spec.)
 var opaque = map[string]bool{
-	"set": true, "iter": true, "stream": true, "generator": true,
+	"stream": true, "generator": true,
 	"Result": true, "Option": true, "Pair": true, "Schema": true, "mutex": true,
 }
 
