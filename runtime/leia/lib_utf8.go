@@ -25,17 +25,11 @@ func openUTF8(in *Interp) {
 		}
 		return t.Ret1(String(b.String())), nil
 	})
+	lenSpec := specOf("utf8.len")
 	reg("len", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, "len")
-		if err != nil {
-			return nil, err
-		}
-		i, err := OptInt(a, 1, "len", 1)
-		if err != nil {
-			return nil, err
-		}
-		j, err := OptInt(a, 2, "len", -1)
-		if err != nil {
+		var s string
+		i, j := int64(1), int64(-1)
+		if err := lenSpec.unpack(a, &s, &i, &j); err != nil {
 			return nil, err
 		}
 		i, j = posRelat(i, len(s)), posRelat(j, len(s))
@@ -56,17 +50,15 @@ func openUTF8(in *Interp) {
 		}
 		return t.Ret1(Int(n)), nil
 	})
+	codepointSpec := specOf("utf8.codepoint")
 	reg("codepoint", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, "codepoint")
-		if err != nil {
+		var s string
+		i := int64(1)
+		if err := codepointSpec.unpack(a, &s, &i); err != nil {
 			return nil, err
 		}
-		i, err := OptInt(a, 1, "codepoint", 1)
-		if err != nil {
-			return nil, err
-		}
-		j, err := OptInt(a, 2, "codepoint", i)
-		if err != nil {
+		j := i // the end defaults to the start
+		if err := codepointSpec.unpack(a, &s, &i, &j); err != nil {
 			return nil, err
 		}
 		i, j = posRelat(i, len(s)), posRelat(j, len(s))
@@ -87,21 +79,18 @@ func openUTF8(in *Interp) {
 		}
 		return out, nil
 	})
+	offsetSpec := specOf("utf8.offset")
 	reg("offset", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, "offset")
-		if err != nil {
+		var s string
+		var n int64
+		if err := offsetSpec.unpack(a, &s, &n); err != nil {
 			return nil, err
 		}
-		n, err := CheckInt(a, 1, "offset")
-		if err != nil {
-			return nil, err
-		}
-		def := int64(1)
+		i := int64(1) // the start defaults to the end for a negative n
 		if n < 0 {
-			def = int64(len(s)) + 1
+			i = int64(len(s)) + 1
 		}
-		i, err := OptInt(a, 2, "offset", def)
-		if err != nil {
+		if err := offsetSpec.unpack(a, &s, &n, &i); err != nil {
 			return nil, err
 		}
 		i = posRelat(i, len(s))
@@ -142,9 +131,10 @@ func openUTF8(in *Interp) {
 		}
 		return t.Ret1(Nil), nil
 	})
+	codesSpec := specOf("utf8.codes")
 	reg("codes", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, "codes")
-		if err != nil {
+		var s string
+		if err := codesSpec.unpack(a, &s); err != nil {
 			return nil, err
 		}
 		iter := func(t *Thread, a []Value) ([]Value, error) {
@@ -165,9 +155,10 @@ func openUTF8(in *Interp) {
 		}
 		return []Value{NewNative("codes_iterator", iter), a[0], Int(0)}, nil
 	})
+	reverseSpec := specOf("utf8.reverse")
 	reg("reverse", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, "reverse")
-		if err != nil {
+		var s string
+		if err := reverseSpec.unpack(a, &s); err != nil {
 			return nil, err
 		}
 		rs := []rune(s)
@@ -176,20 +167,14 @@ func openUTF8(in *Interp) {
 		}
 		return t.Ret1(String(string(rs))), nil
 	})
+	subSpec := specOf("utf8.sub")
 	reg("sub", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, "sub")
-		if err != nil {
+		var s string
+		i, j := int64(1), int64(-1)
+		if err := subSpec.unpack(a, &s, &i, &j); err != nil {
 			return nil, err
 		}
 		rs := []rune(s)
-		i, err := OptInt(a, 1, "sub", 1)
-		if err != nil {
-			return nil, err
-		}
-		j, err := OptInt(a, 2, "sub", -1)
-		if err != nil {
-			return nil, err
-		}
 		n := len(rs)
 		i, j = posRelat(i, n), posRelat(j, n)
 		i, j = max(i, 1), min(j, int64(n))
@@ -198,17 +183,26 @@ func openUTF8(in *Interp) {
 		}
 		return t.Ret1(String(string(rs[i-1 : j]))), nil
 	})
+	upperSpec := specOf("utf8.upper")
 	reg("upper", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, "upper")
-		return t.Ret1(String(strings.ToUpper(s))), err
+		var s string
+		if err := upperSpec.unpack(a, &s); err != nil {
+			return nil, err
+		}
+		return t.Ret1(String(strings.ToUpper(s))), nil
 	})
+	lowerSpec := specOf("utf8.lower")
 	reg("lower", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, "lower")
-		return t.Ret1(String(strings.ToLower(s))), err
+		var s string
+		if err := lowerSpec.unpack(a, &s); err != nil {
+			return nil, err
+		}
+		return t.Ret1(String(strings.ToLower(s))), nil
 	})
+	charclassSpec := specOf("utf8.charclass")
 	reg("charclass", func(t *Thread, a []Value) ([]Value, error) {
-		c, err := CheckInt(a, 0, "charclass")
-		if err != nil {
+		var c int64
+		if err := charclassSpec.unpack(a, &c); err != nil {
 			return nil, err
 		}
 		r := rune(c)
@@ -229,9 +223,10 @@ func openUTF8(in *Interp) {
 		}
 		return t.Ret1(String(cls)), nil
 	})
+	validateSpec := specOf("utf8.validate")
 	reg("validate", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, "validate")
-		if err != nil {
+		var s string
+		if err := validateSpec.unpack(a, &s); err != nil {
 			return nil, err
 		}
 		r := NewTable(0, 3)
@@ -248,13 +243,11 @@ func openUTF8(in *Interp) {
 		r.SetStr("valid", True)
 		return t.Ret1(TableValue(r)), nil
 	})
+	sanitizeSpec := specOf("utf8.sanitize")
 	reg("sanitize", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, "sanitize")
-		if err != nil {
-			return nil, err
-		}
-		repl, err := OptString(a, 1, "sanitize", "\uFFFD")
-		if err != nil {
+		var s string
+		repl := "\uFFFD"
+		if err := sanitizeSpec.unpack(a, &s, &repl); err != nil {
 			return nil, err
 		}
 		var b strings.Builder
@@ -270,9 +263,13 @@ func openUTF8(in *Interp) {
 		}
 		return t.Ret1(String(b.String())), nil
 	})
+	validSpec := specOf("utf8.valid")
 	reg("valid", func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, "valid")
-		return t.Ret1(Bool(utf8.ValidString(s))), err
+		var s string
+		if err := validSpec.unpack(a, &s); err != nil {
+			return nil, err
+		}
+		return t.Ret1(Bool(utf8.ValidString(s))), nil
 	})
 	in.RegisterModule("utf8", u)
 }
