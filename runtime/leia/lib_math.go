@@ -10,9 +10,10 @@ func openMath(in *Interp) {
 	m := NewTable(0, 32)
 	reg := func(name string, fn NativeFunc) { m.SetStr(name, NewNative(name, fn)) }
 	f1 := func(name string, f func(float64) float64) {
+		sp := specOf("math." + name)
 		reg(name, func(t *Thread, a []Value) ([]Value, error) {
-			x, err := CheckFloat(a, 0, name)
-			if err != nil {
+			var x float64
+			if err := sp.unpack(a, &x); err != nil {
 				return nil, err
 			}
 			return t.Ret1(Float(f(x))), nil
@@ -93,21 +94,19 @@ func openMath(in *Interp) {
 		}
 		return t.Ret1(Float(math.Log(x) / math.Log(b))), nil
 	})
+	powSpec := specOf("math.pow")
 	reg("pow", func(t *Thread, a []Value) ([]Value, error) {
-		x, err := CheckFloat(a, 0, "pow")
-		if err != nil {
-			return nil, err
-		}
-		y, err := CheckFloat(a, 1, "pow")
-		if err != nil {
+		var x, y float64
+		if err := powSpec.unpack(a, &x, &y); err != nil {
 			return nil, err
 		}
 		return t.Ret1(Float(math.Pow(x, y))), nil
 	})
 	rounder := func(name string, f func(float64) float64) {
+		sp := specOf("math." + name)
 		reg(name, func(t *Thread, a []Value) ([]Value, error) {
-			v, err := CheckNumber(a, 0, name)
-			if err != nil {
+			var v Value
+			if err := sp.unpack(a, &v); err != nil {
 				return nil, err
 			}
 			if v.k == KindInt {
@@ -227,13 +226,21 @@ func openMath(in *Interp) {
 		}
 		return t.Ret1(Float(math.Hypot(x[0], x[1]))), nil
 	})
+	isnanSpec := specOf("math.isnan")
 	reg("isnan", func(t *Thread, a []Value) ([]Value, error) {
-		x, err := CheckFloat(a, 0, "isnan")
-		return t.Ret1(Bool(math.IsNaN(x))), err
+		var x float64
+		if err := isnanSpec.unpack(a, &x); err != nil {
+			return nil, err
+		}
+		return t.Ret1(Bool(math.IsNaN(x))), nil
 	})
+	isinfSpec := specOf("math.isinf")
 	reg("isinf", func(t *Thread, a []Value) ([]Value, error) {
-		x, err := CheckFloat(a, 0, "isinf")
-		return t.Ret1(Bool(math.IsInf(x, 0))), err
+		var x float64
+		if err := isinfSpec.unpack(a, &x); err != nil {
+			return nil, err
+		}
+		return t.Ret1(Bool(math.IsInf(x, 0))), nil
 	})
 	rounder("trunc", math.Trunc)
 	reg("abs", func(t *Thread, a []Value) ([]Value, error) {
@@ -330,13 +337,10 @@ func openMath(in *Interp) {
 		}
 		return t.Ret1(Nil), nil
 	})
+	ultSpec := specOf("math.ult")
 	reg("ult", func(t *Thread, a []Value) ([]Value, error) {
-		x, err := CheckInt(a, 0, "ult")
-		if err != nil {
-			return nil, err
-		}
-		y, err := CheckInt(a, 1, "ult")
-		if err != nil {
+		var x, y int64
+		if err := ultSpec.unpack(a, &x, &y); err != nil {
 			return nil, err
 		}
 		return t.Ret1(Bool(uint64(x) < uint64(y))), nil
