@@ -185,3 +185,67 @@ func init() {
 		return NewListValue(append([]Value{messageValue("user", Str(sum))}, kept...)), nil
 	})
 }
+
+// transcriptCompact is transcript_compact(transcript, options): the
+// transcript with all but its last keep_last messages archived behind a
+// summary (options.summary as given, else by strategy: "truncate",
+// "observation_mask" (long outputs masked to their first lines),
+// "custom" or a model-written "llm" one), the archived original kept as
+// an asset and a "compaction" event recording the strategy.
+func transcriptCompact(c *Call, args []Value) (Value, error) {
+	t, err := requireTranscript(args, "transcript_compact")
+	if err != nil {
+		return Nil, err
+	}
+	opts := NewDict(0)
+	if o := arg(args, 1); o.k == KindDict {
+		opts = o.r.(*Dict)
+	}
+	p := &compactPolicy{strategy: orDefault(dictString(opts, "strategy"), orDefault(dictString(opts, "compact_strategy"), "truncate")),
+		keepLast: int(optInt64(opts, "keep_last", 6))}
+	p.callback, _ = opts.Get("compact_callback")
+	parts := partsOf(t)
+	msgs := parts.messages
+	if len(msgs) <= p.keepLast {
+		return DictValue(t), nil
+	}
+	cut := len(msgs) - p.keepLast
+	archived, kept := msgs[:cut], append([]Value(nil), msgs[cut:]...)
+	summary := dictString(opts, "summary")
+	if summary == "" {
+		if p.strategy == "observation_mask" {
+			var lines []string
+			for _, m := range archived {
+				d := m.AsDict()
+				content, _ := dictField(d, "content")
+				text := Display(content)
+				if n := strings.Count(text, "\n"); n > 3 {
+					first := strings.SplitN(text, "\n", 2)[0]
+					text = first + " [... " + itoa(int64(n)) + " lines masked ...]"
+				}
+				lines = append(lines, dictString(d, "role")+": "+text)
+			}
+			summary = "[auto-compacted " + itoa(int64(len(archived))) + " older messages; long observations masked]\n" + strings.Join(lines, "\n")
+		} else if summary, err = p.summarize(c, archived, opts); err != nil {
+			return Nil, err
+		}
+	}
+	before := estimateTokens(msgs)
+	original := transcriptParts{messages: msgs, summary: parts.summary, metadata: parts.metadata}.build(c)
+	asset := normalizeAsset(c, DictValue(strDict("kind", "transcript", "name", "pre-compaction transcript")))
+	asset.r.(*Dict).Set("data", original)
+	parts.assets = append(parts.assets, asset)
+	parts.messages, parts.summary = kept, summary
+	meta := NewDict(5)
+	meta.Set("strategy", Str(p.strategy))
+	meta.Set("engine_strategy", Str(p.engine()))
+	meta.Set("archived_messages", Int(int64(len(archived))))
+	meta.Set("estimated_tokens_before", Int(before))
+	meta.Set("estimated_tokens_after", Int(estimateTokens(kept)))
+	e := transcriptEvent(c, "compaction", "system", "internal", "compacted "+itoa(int64(len(archived)))+" messages").r.(*Dict)
+	e.Set("metadata", DictValue(meta))
+	parts.extra = append(parts.extra, DictValue(e))
+	return parts.build(c), nil
+}
+
+func init() { Register("transcript_compact", transcriptCompact) }
