@@ -76,6 +76,8 @@ func capabilities() protocol.ServerCapabilities {
 		RenameProvider:                  protocol.RenameOptions{PrepareProvider: ptr(true)},
 		DocumentFormattingProvider:      true,
 		DocumentRangeFormattingProvider: true,
+		DocumentHighlightProvider:       true,
+		SelectionRangeProvider:          true,
 	}
 }
 

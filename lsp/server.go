@@ -129,6 +129,8 @@ func New(opts Options) *Server {
 		TextDocumentRename:                  s.rename,
 		TextDocumentFormatting:              s.formatting,
 		TextDocumentRangeFormatting:         s.rangeFormatting,
+		TextDocumentDocumentHighlight:       s.documentHighlight,
+		TextDocumentSelectionRange:          s.selectionRange,
 	}
 	return s
 }

@@ -1,0 +1,134 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/harnlang/harn-check/lsp/lsptest"
+)
+
+// Documents the editor feature tests open: a Harn and a Leia file with a
+// local used twice.
+const (
+	highlightHarn = "fn grade(score: int) -> int {\n  let total = score + 1\n  return total\n}\n"
+	highlightLeia = "func main() {\n    n := 1\n    print(n + n)\n}\n"
+)
+
+// rng prints a protocol range as L:C-L:C (0-based, UTF-16).
+func rng(r json.RawMessage) string {
+	var v struct {
+		Start, End struct{ Line, Character int }
+	}
+	if err := json.Unmarshal(r, &v); err != nil {
+		return "?"
+	}
+	return fmt.Sprintf("%d:%d-%d:%d", v.Start.Line, v.Start.Character, v.End.Line, v.End.Character)
+}
+
+// TestDocumentHighlight drives textDocument/documentHighlight on real
+// Harn and Leia documents: every use of the name in the file, the
+// declaration as a write (kind 3) and the other uses as reads (kind 2).
+func TestDocumentHighlight(t *testing.T) {
+	for _, tc := range []struct {
+		name, uri, lang, text string
+		line, char            int
+		want                  string
+	}{
+		{"harn local from its use", "file:///w/h.harn", "harn", highlightHarn, 2, 10, "1:6-1:11 3, 2:9-2:14 2"},
+		{"harn local from its declaration", "file:///w/h.harn", "harn", highlightHarn, 1, 7, "1:6-1:11 3, 2:9-2:14 2"},
+		{"harn parameter", "file:///w/h.harn", "harn", highlightHarn, 1, 14, "0:9-0:14 3, 1:14-1:19 2"},
+		{"harn nothing on a keyword", "file:///w/h.harn", "harn", highlightHarn, 2, 3, ""},
+		{"leia local used twice", "file:///w/l.leia", "leia", highlightLeia, 2, 10, "1:4-1:5 3, 2:10-2:11 2, 2:14-2:15 2"},
+		{"leia nothing on punctuation", "file:///w/l.leia", "leia", highlightLeia, 0, 10, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := lsptest.Start(t, testOptions())
+			init := c.Initialize("file:///w", nil)
+			if !strings.Contains(string(init.Result), `"documentHighlightProvider":true`) {
+				t.Fatalf("documentHighlightProvider not announced: %s", init.Result)
+			}
+			c.Open(tc.uri, tc.lang, 1, tc.text)
+			m := c.Call("textDocument/documentHighlight", at(tc.uri, tc.line, tc.char))
+			if m.Error != nil {
+				t.Fatal(m.Error)
+			}
+			var hs []struct {
+				Range json.RawMessage
+				Kind  int
+			}
+			if err := json.Unmarshal(m.Result, &hs); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range hs {
+				got = append(got, fmt.Sprintf("%s %d", rng(h.Range), h.Kind))
+			}
+			if g := strings.Join(got, ", "); g != tc.want {
+				t.Errorf("highlights = %q, want %q", g, tc.want)
+			}
+		})
+	}
+}
+
+// TestSelectionRange drives textDocument/selectionRange: the chain of
+// syntax nodes around each position, innermost first, each containing the
+// one before and ending at the whole file.
+func TestSelectionRange(t *testing.T) {
+	for _, tc := range []struct {
+		name, uri, lang, text string
+		line, char            int
+		// want is the innermost ranges of the chain, in order; last is
+		// the outermost.
+		want []string
+		last string
+	}{
+		{"harn name in a binary expression", "file:///w/h.harn", "harn", highlightHarn, 1, 16,
+			[]string{"1:14-1:19", "1:14-1:23"}, "0:0-4:0"},
+		{"harn return statement", "file:///w/h.harn", "harn", highlightHarn, 2, 3,
+			[]string{"2:2-2:8", "2:2-2:14"}, "0:0-4:0"},
+		{"leia call argument", "file:///w/l.leia", "leia", highlightLeia, 2, 10,
+			[]string{"2:10-2:11", "2:10-2:15", "2:9-2:16"}, "0:0-4:0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := lsptest.Start(t, testOptions())
+			init := c.Initialize("file:///w", nil)
+			if !strings.Contains(string(init.Result), `"selectionRangeProvider":true`) {
+				t.Fatalf("selectionRangeProvider not announced: %s", init.Result)
+			}
+			c.Open(tc.uri, tc.lang, 1, tc.text)
+			m := c.Call("textDocument/selectionRange", map[string]any{"textDocument": doc(tc.uri),
+				"positions": []any{lsptest.Pos(tc.line, tc.char), lsptest.Pos(0, 0)}})
+			if m.Error != nil {
+				t.Fatal(m.Error)
+			}
+			type sel struct {
+				Range  json.RawMessage
+				Parent *sel
+			}
+			var rs []sel
+			if err := json.Unmarshal(m.Result, &rs); err != nil {
+				t.Fatal(err)
+			}
+			if len(rs) != 2 {
+				t.Fatalf("got %d results for 2 positions", len(rs))
+			}
+			var chain []string
+			for s := &rs[0]; s != nil; s = s.Parent {
+				chain = append(chain, rng(s.Range))
+			}
+			if len(chain) < len(tc.want) || strings.Join(chain[:len(tc.want)], " ") != strings.Join(tc.want, " ") {
+				t.Errorf("chain = %v, want it to start %v", chain, tc.want)
+			}
+			if chain[len(chain)-1] != tc.last {
+				t.Errorf("outermost = %s, want %s (chain %v)", chain[len(chain)-1], tc.last, chain)
+			}
+			for i := 1; i < len(chain); i++ {
+				if chain[i] == chain[i-1] {
+					t.Errorf("range %s repeated in the chain %v", chain[i], chain)
+				}
+			}
+		})
+	}
+}
