@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/harnlang/harn-check/runtime/redact"
 )
 
 // HTTP builtins. A request matching an http_mock is answered by the mock
@@ -78,9 +80,6 @@ func globMatches(pattern, text string) bool {
 	}
 	return true
 }
-
-var sensitiveHeaders = map[string]bool{"authorization": true, "proxy-authorization": true, "cookie": true,
-	"set-cookie": true, "x-api-key": true, "api-key": true, "x-auth-token": true}
 
 func parseMockResponse(d *Dict) httpMockResponse {
 	r := httpMockResponse{status: 200, headers: NewDict(0)}
@@ -282,37 +281,11 @@ func withQuery(raw string, q *Dict) string {
 	return u.String()
 }
 
-// sensitiveParam is a query parameter http_mock_calls redacts.
-func sensitiveParam(name string) bool {
-	n := strings.ToLower(name)
-	switch n {
-	case "api_key", "apikey", "access_token", "refresh_token", "id_token", "client_secret", "password", "secret", "token":
-		return true
-	}
-	return strings.HasSuffix(n, "_token") || strings.HasSuffix(n, "_secret")
-}
-
-// redactURL replaces sensitive query values with [redacted].
+// redactURL replaces the values of the query parameters upstream Harn
+// calls sensitive (redact.HarnParams) with [redacted].
 func redactURL(raw string) string {
-	u, err := neturl.Parse(raw)
-	if err != nil || u.RawQuery == "" {
-		return raw
-	}
-	parts := strings.Split(u.RawQuery, "&")
-	any := false
-	for i, p := range parts {
-		k, _, _ := strings.Cut(p, "=")
-		name, err := neturl.QueryUnescape(k)
-		if err == nil && sensitiveParam(name) {
-			parts[i] = k + "=" + neturl.QueryEscape("[redacted]")
-			any = true
-		}
-	}
-	if !any {
-		return raw
-	}
-	u.RawQuery = strings.Join(parts, "&")
-	return u.String()
+	safe, _, _ := redact.URL(raw, redact.HarnParams, redact.Mark, false)
+	return safe
 }
 
 // doHTTP performs a request with its retries: mocked, or through the
@@ -486,17 +459,17 @@ func init() {
 		return Nil, nil
 	})
 	Register("http_mock_calls", func(c *Call, args []Value) (Value, error) {
-		redact := true
+		redactOn := true
 		if o := arg(args, 0); o.k == KindDict {
 			d := o.r.(*Dict)
 			for _, k := range []string{"include_sensitive", "include_sensitive_headers"} {
 				if v, ok := d.Get(k); ok && v.Truthy() {
-					redact = false
+					redactOn = false
 				}
 			}
 			for _, k := range []string{"redact_sensitive", "redact_headers"} {
 				if v, ok := d.Get(k); ok && !v.Truthy() {
-					redact = false
+					redactOn = false
 				}
 			}
 		}
@@ -507,14 +480,14 @@ func init() {
 		for i, call := range st.calls {
 			h := NewDict(call.headers.Len())
 			for k, v := range call.headers.m {
-				if redact && sensitiveHeaders[strings.ToLower(k)] {
-					v = Str("[redacted]")
+				if redactOn && redact.HarnHeaders.Sensitive(k) {
+					v = Str(redact.Mark)
 				}
 				h.Set(k, v)
 			}
 			d := NewDict(4)
 			d.Set("method", Str(call.method))
-			if redact {
+			if redactOn {
 				d.Set("url", Str(redactURL(call.url)))
 			} else {
 				d.Set("url", Str(call.url))

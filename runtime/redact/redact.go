@@ -12,6 +12,10 @@
 // Authorization header into its served model, an answer or an error must
 // not put the key into a file meant to be committed.
 //
+// Names and URL are the one matcher of secret-bearing header and query
+// parameter names; each runtime passes its upstream's word list
+// (HarnHeaders, HarnParams, LeiaNames).
+//
 // The registered credentials are process-wide: one harn-check process runs
 // one command, and a key one of its runs used must be absent from every
 // file it writes.

@@ -1,11 +1,9 @@
 package ai
 
 import (
-	"net/url"
-	"strings"
-
 	"github.com/harnlang/harn-check/runtime/leia"
 	"github.com/harnlang/harn-check/runtime/llm"
+	"github.com/harnlang/harn-check/runtime/redact"
 )
 
 // Replay metadata records: llm.replay_http_record(spec, opts) (aliases
@@ -19,24 +17,12 @@ import (
 // runtime/llm's value hash; credentials in URLs, headers and auth are
 // replaced by "<redacted>". Both return (record, nil).
 
-// sensitiveHeader reports a header whose value is a credential or
-// session secret.
-func sensitiveHeader(name string) bool {
-	n := strings.ToLower(name)
-	for _, s := range []string{"auth", "cookie", "token", "key", "secret", "session", "password", "signature"} {
-		if strings.Contains(n, s) {
-			return true
-		}
-	}
-	return false
-}
-
 func redactHeaders(h leia.Value) (leia.Value, int) {
 	out := leia.NewTable(0, 4)
 	n := 0
 	for _, k := range Keys(h) {
 		v := Field(h, k)
-		if sensitiveHeader(k) || !isScalar(v) {
+		if redact.LeiaNames.Sensitive(k) || !isScalar(v) {
 			out.SetStr(k, leia.String(redacted))
 			n++
 			continue
@@ -47,28 +33,14 @@ func redactHeaders(h leia.Value) (leia.Value, int) {
 }
 
 // redactURL drops a URL's user info and the values of query parameters
-// whose names look sensitive.
+// whose names hold one of upstream Leia's words (redact.LeiaNames); a
+// text that is no URL is redacted whole.
 func redactURL(raw string) (string, bool) {
-	u, err := url.Parse(raw)
+	safe, changed, err := redact.URL(raw, redact.LeiaNames, redacted, true)
 	if err != nil {
 		return redacted, true
 	}
-	changed := false
-	if u.User != nil {
-		u.User = nil
-		changed = true
-	}
-	q := u.Query()
-	for k := range q {
-		if sensitiveHeader(k) {
-			q.Set(k, redacted)
-			changed = true
-		}
-	}
-	if changed {
-		u.RawQuery = q.Encode()
-	}
-	return u.String(), changed
+	return safe, changed
 }
 
 func replayIdentity(out *leia.Table, src, opts leia.Value, defaultOp string) {
