@@ -3,6 +3,8 @@ package lsp_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -128,6 +130,56 @@ func TestSelectionRange(t *testing.T) {
 				if chain[i] == chain[i-1] {
 					t.Errorf("range %s repeated in the chain %v", chain[i], chain)
 				}
+			}
+		})
+	}
+}
+
+// TestDocumentLink drives textDocument/documentLink on Harn imports: a
+// relative module that exists links its path string to the file; a
+// missing module and a std module get no link.
+func TestDocumentLink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "helpers.harn"), []byte("pub fn clamp(x: int) -> int { return x }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, text string
+		want       string
+	}{
+		{"relative module", "import {clamp} from \"./helpers\"\n", "0:20-0:31 helpers.harn"},
+		{"missing module", "import {clamp} from \"./nothere\"\n", ""},
+		{"std module", "import \"std/json\"\n", ""},
+		{"two imports, one linked", "import \"std/json\"\nimport {clamp} from \"./helpers\"\n", "1:20-1:31 helpers.harn"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := lsptest.Start(t, testOptions())
+			init := c.Initialize("file://"+filepath.ToSlash(dir), nil)
+			if !strings.Contains(string(init.Result), `"documentLinkProvider":{}`) {
+				t.Fatalf("documentLinkProvider not announced: %s", init.Result)
+			}
+			uri := "file://" + filepath.ToSlash(filepath.Join(dir, "main.harn"))
+			c.Open(uri, "harn", 1, tc.text)
+			m := c.Call("textDocument/documentLink", map[string]any{"textDocument": doc(uri)})
+			if m.Error != nil {
+				t.Fatal(m.Error)
+			}
+			var ls []struct {
+				Range  json.RawMessage
+				Target string
+			}
+			if err := json.Unmarshal(m.Result, &ls); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range ls {
+				if !strings.HasPrefix(l.Target, "file://") {
+					t.Errorf("target %q is not a file URI", l.Target)
+				}
+				got = append(got, rng(l.Range)+" "+l.Target[strings.LastIndex(l.Target, "/")+1:])
+			}
+			if g := strings.Join(got, ", "); g != tc.want {
+				t.Errorf("links = %q, want %q", g, tc.want)
 			}
 		})
 	}

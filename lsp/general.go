@@ -78,6 +78,7 @@ func capabilities() protocol.ServerCapabilities {
 		DocumentRangeFormattingProvider: true,
 		DocumentHighlightProvider:       true,
 		SelectionRangeProvider:          true,
+		DocumentLinkProvider:            &protocol.DocumentLinkOptions{},
 	}
 }
 

@@ -131,6 +131,7 @@ func New(opts Options) *Server {
 		TextDocumentRangeFormatting:         s.rangeFormatting,
 		TextDocumentDocumentHighlight:       s.documentHighlight,
 		TextDocumentSelectionRange:          s.selectionRange,
+		TextDocumentDocumentLink:            s.documentLink,
 	}
 	return s
 }
