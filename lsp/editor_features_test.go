@@ -184,3 +184,70 @@ func TestDocumentLink(t *testing.T) {
 		})
 	}
 }
+
+// TestPullDiagnostics drives textDocument/diagnostic (LSP 3.17): a full
+// report of the same diagnostics the server publishes, then "unchanged"
+// when the client sends the result id back for the same text.
+func TestPullDiagnostics(t *testing.T) {
+	for _, tc := range []struct {
+		name, uri, lang, text string
+		// wantCodes are the items' codes, wantPrefix the start of each.
+		wantItems  int
+		wantPrefix string
+	}{
+		{"harn clean", "file:///w/ok.harn", "harn", "pipeline default(task) {\n  log(1)\n}\n", 0, ""},
+		{"harn syntax error", "file:///w/bad.harn", "harn", "pipeline default(task) {\n  log(1\n}\n", 1, "HARN-PAR"},
+		{"leia syntax error", "file:///w/bad.leia", "leia", "func main() {\n    print(\n}\n", 1, "LEIA"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := lsptest.Start(t, testOptions())
+			init := c.Initialize("file:///w", nil)
+			if !strings.Contains(string(init.Result), `"diagnosticProvider":{"identifier":"leia-lsp","interFileDependencies":true`) {
+				t.Fatalf("diagnosticProvider not announced: %s", init.Result)
+			}
+			c.Open(tc.uri, tc.lang, 1, tc.text)
+			pushed := c.WaitDiagnostics(tc.uri, 1)
+			type report struct {
+				Kind     string
+				ResultID string
+				Items    []struct {
+					Code    string
+					Message string
+				}
+			}
+			pull := func(prev string) report {
+				p := map[string]any{"textDocument": doc(tc.uri)}
+				if prev != "" {
+					p["previousResultId"] = prev
+				}
+				m := c.Call("textDocument/diagnostic", p)
+				if m.Error != nil {
+					t.Fatal(m.Error)
+				}
+				var r report
+				if err := json.Unmarshal(m.Result, &r); err != nil {
+					t.Fatal(err)
+				}
+				return r
+			}
+			r := pull("")
+			if r.Kind != "full" || r.ResultID == "" {
+				t.Fatalf("first pull = %+v, want a full report with a result id", r)
+			}
+			if len(r.Items) != tc.wantItems || len(pushed.Diagnostics) != tc.wantItems {
+				t.Fatalf("pulled %d and pushed %d diagnostics, want %d: %+v", len(r.Items), len(pushed.Diagnostics), tc.wantItems, r.Items)
+			}
+			for _, it := range r.Items {
+				if !strings.HasPrefix(it.Code, tc.wantPrefix) {
+					t.Errorf("item code %q, want %s...", it.Code, tc.wantPrefix)
+				}
+			}
+			if again := pull(r.ResultID); again.Kind != "unchanged" || again.ResultID != r.ResultID {
+				t.Errorf("pull with the previous id = %+v, want unchanged %s", again, r.ResultID)
+			}
+			if other := pull("stale"); other.Kind != "full" {
+				t.Errorf("pull with a stale id = %+v, want full", other)
+			}
+		})
+	}
+}

@@ -42,7 +42,8 @@ func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 		client = p.ClientInfo.Name
 	}
 	s.log.Printf("initialize from %s, roots %v", client, roots)
-	return protocol.InitializeResult{Capabilities: capabilities(), ServerInfo: &protocol.InitializeResultServerInfo{
+	return initializeResult{Capabilities: serverCapabilities{ServerCapabilities: capabilities(),
+		DiagnosticProvider: &diagnosticOptions{Identifier: Name, InterFileDependencies: true}}, ServerInfo: &protocol.InitializeResultServerInfo{
 		Name: Name, Version: ptr(version.Version),
 	}}, nil
 }

@@ -356,6 +356,9 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	if req.Method == MethodSyntaxTree && !req.Notif {
 		return s.syntaxTree(gctx)
 	}
+	if req.Method == MethodDiagnostic && !req.Notif {
+		return s.pullDiagnostics(gctx)
+	}
 	r, validMethod, validParams, herr := s.handler.Handle(gctx)
 	var rpcErr *jsonrpc2.Error
 	switch {
