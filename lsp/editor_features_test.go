@@ -251,3 +251,67 @@ func TestPullDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// TestCodeLens drives textDocument/codeLens: a run lens above each Harn
+// test pipeline (test_* or @test) and each Leia evaluate block, and a
+// replay lens for the block when a .records.json sits beside the program;
+// each lens's command carries the harn-check argv.
+func TestCodeLens(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "suite.records.json"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file, lang, text string
+		want                   []string
+	}{
+		{"harn test pipelines", "t.harn", "harn",
+			"@test\npipeline smoke(task) { log(1) }\npipeline test_b() { log(2) }\npipeline main(task) { log(3) }\n",
+			[]string{"0:0-1:31 ▶ run tests harn-check test T", "2:0-2:28 ▶ run tests harn-check test T"}},
+		{"harn no tests", "t.harn", "harn", "pipeline main(task) { log(3) }\n", nil},
+		{"leia evaluate with records", "suite.leia", "leia", "evaluate \"judge\" {\n    print(1)\n}\n",
+			[]string{"0:0-2:1 ▶ run evaluation harn-check evaluate --filter judge T",
+				"0:0-2:1 ↺ replay harn-check evaluate --filter judge --replay R T"}},
+		{"leia evaluate without records", "other.leia", "leia", "evaluate \"judge\" {\n    print(1)\n}\n",
+			[]string{"0:0-2:1 ▶ run evaluation harn-check evaluate --filter judge T"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := lsptest.Start(t, testOptions())
+			init := c.Initialize("file://"+filepath.ToSlash(dir), nil)
+			if !strings.Contains(string(init.Result), `"codeLensProvider":{}`) {
+				t.Fatalf("codeLensProvider not announced: %s", init.Result)
+			}
+			path := filepath.Join(dir, tc.file)
+			uri := "file://" + filepath.ToSlash(path)
+			c.Open(uri, tc.lang, 1, tc.text)
+			m := c.Call("textDocument/codeLens", map[string]any{"textDocument": doc(uri)})
+			if m.Error != nil {
+				t.Fatal(m.Error)
+			}
+			var ls []struct {
+				Range   json.RawMessage
+				Command struct {
+					Title, Command string
+					Arguments      []struct{ Argv []string }
+				}
+			}
+			if err := json.Unmarshal(m.Result, &ls); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range ls {
+				if l.Command.Command != "leia-lsp.run" || len(l.Command.Arguments) != 1 {
+					t.Errorf("lens command %+v, want leia-lsp.run with one argument", l.Command)
+					continue
+				}
+				argv := strings.Join(l.Command.Arguments[0].Argv, " ")
+				argv = strings.ReplaceAll(argv, filepath.Join(dir, "suite.records.json"), "R")
+				argv = strings.ReplaceAll(argv, path, "T")
+				got = append(got, rng(l.Range)+" "+l.Command.Title+" "+argv)
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("lenses:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}

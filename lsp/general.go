@@ -80,6 +80,7 @@ func capabilities() protocol.ServerCapabilities {
 		DocumentHighlightProvider:       true,
 		SelectionRangeProvider:          true,
 		DocumentLinkProvider:            &protocol.DocumentLinkOptions{},
+		CodeLensProvider:                &protocol.CodeLensOptions{},
 	}
 }
 

@@ -132,6 +132,7 @@ func New(opts Options) *Server {
 		TextDocumentDocumentHighlight:       s.documentHighlight,
 		TextDocumentSelectionRange:          s.selectionRange,
 		TextDocumentDocumentLink:            s.documentLink,
+		TextDocumentCodeLens:                s.codeLens,
 	}
 	return s
 }

@@ -89,3 +89,8 @@ type InlayHint struct {
 type InlayHinter interface {
 	InlayHints(ctx context.Context, s Snapshot, within diagnostics.Span) ([]InlayHint, error)
 }
+
+// CommandRun is the command of the run and replay code lenses: its one
+// argument is {"argv": [...]} (plus what the lens is about), the
+// harn-check command line the client runs in the file's folder.
+const CommandRun = "leia-lsp.run"
