@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/harnlang/harn-check/catalog"
 )
 
 // std/project: what a folder is. project_scan(path, {tiers, depth,
@@ -528,7 +530,7 @@ func (ev *evidence) value() Value {
 // rootCandidate: a folder under version control, with a harn.toml, or
 // holding any catalog anchor or lockfile.
 func (p projectFS) rootCandidate(dir string) bool {
-	if p.exists(filepath.Join(dir, ".git")) || p.exists(filepath.Join(dir, "harn.toml")) {
+	if p.exists(filepath.Join(dir, ".git")) || p.exists(filepath.Join(dir, catalog.File)) {
 		return true
 	}
 	for _, e := range projectCatalog {
