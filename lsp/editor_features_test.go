@@ -315,3 +315,83 @@ func TestCodeLens(t *testing.T) {
 		})
 	}
 }
+
+// callsHarn has a pipeline calling two functions, one of them twice, and
+// a function calling another.
+const callsHarn = "fn base(x: int) -> int {\n  return x\n}\n\nfn twice(x: int) -> int {\n  return base(base(x))\n}\n\npipeline default(task) {\n  log(twice(1))\n  log(base(2))\n}\n"
+
+// TestCallHierarchy drives prepareCallHierarchy and incoming / outgoing
+// calls on a Harn file: callers and callees among its top-level functions
+// and pipelines, with the call sites' ranges; names are resolved by the
+// same lsp/names index definition uses.
+func TestCallHierarchy(t *testing.T) {
+	uri := "file:///w/calls.harn"
+	for _, tc := range []struct {
+		name       string
+		line, char int
+		// item is the prepared item's name, incoming and outgoing the
+		// other ends as NAME@RANGE,RANGE.
+		item, incoming, outgoing string
+	}{
+		{"function called twice in one caller", 0, 4, "base", "twice@5:9-5:13,5:14-5:18; default@10:6-10:10", ""},
+		{"from a call site", 5, 10, "base", "twice@5:9-5:13,5:14-5:18; default@10:6-10:10", ""},
+		{"function calling another", 4, 4, "twice", "default@9:6-9:11", "base@5:9-5:13,5:14-5:18"},
+		{"pipeline", 8, 10, "default", "", "twice@9:6-9:11; base@10:6-10:10"},
+		{"not a callable", 1, 9, "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := lsptest.Start(t, testOptions())
+			init := c.Initialize("file:///w", nil)
+			if !strings.Contains(string(init.Result), `"callHierarchyProvider":true`) {
+				t.Fatalf("callHierarchyProvider not announced: %s", init.Result)
+			}
+			c.Open(uri, "harn", 1, callsHarn)
+			m := c.Call("textDocument/prepareCallHierarchy", at(uri, tc.line, tc.char))
+			if m.Error != nil {
+				t.Fatal(m.Error)
+			}
+			var items []map[string]any
+			if err := json.Unmarshal(m.Result, &items); err != nil {
+				t.Fatal(err)
+			}
+			if tc.item == "" {
+				if len(items) != 0 {
+					t.Fatalf("items = %v, want none", items)
+				}
+				return
+			}
+			if len(items) != 1 || items[0]["name"] != tc.item {
+				t.Fatalf("items = %v, want %s", items, tc.item)
+			}
+			ends := func(method, field string) string {
+				m := c.Call(method, map[string]any{"item": items[0]})
+				if m.Error != nil {
+					t.Fatal(m.Error)
+				}
+				var calls []map[string]json.RawMessage
+				if err := json.Unmarshal(m.Result, &calls); err != nil {
+					t.Fatal(err)
+				}
+				var parts []string
+				for _, call := range calls {
+					var other struct{ Name string }
+					var ranges []json.RawMessage
+					json.Unmarshal(call[field], &other)
+					json.Unmarshal(call["fromRanges"], &ranges)
+					var rs []string
+					for _, r := range ranges {
+						rs = append(rs, rng(r))
+					}
+					parts = append(parts, other.Name+"@"+strings.Join(rs, ","))
+				}
+				return strings.Join(parts, "; ")
+			}
+			if got := ends("callHierarchy/incomingCalls", "from"); got != tc.incoming {
+				t.Errorf("incoming = %q, want %q", got, tc.incoming)
+			}
+			if got := ends("callHierarchy/outgoingCalls", "to"); got != tc.outgoing {
+				t.Errorf("outgoing = %q, want %q", got, tc.outgoing)
+			}
+		})
+	}
+}

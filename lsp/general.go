@@ -81,6 +81,7 @@ func capabilities() protocol.ServerCapabilities {
 		SelectionRangeProvider:          true,
 		DocumentLinkProvider:            &protocol.DocumentLinkOptions{},
 		CodeLensProvider:                &protocol.CodeLensOptions{},
+		CallHierarchyProvider:           true,
 	}
 }
 

@@ -133,6 +133,9 @@ func New(opts Options) *Server {
 		TextDocumentSelectionRange:          s.selectionRange,
 		TextDocumentDocumentLink:            s.documentLink,
 		TextDocumentCodeLens:                s.codeLens,
+		TextDocumentPrepareCallHierarchy:    s.prepareCallHierarchy,
+		CallHierarchyIncomingCalls:          s.incomingCalls,
+		CallHierarchyOutgoingCalls:          s.outgoingCalls,
 	}
 	return s
 }
