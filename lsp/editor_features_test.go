@@ -395,3 +395,53 @@ func TestCallHierarchy(t *testing.T) {
 		})
 	}
 }
+
+// TestInlayHints drives textDocument/inlayHint (LSP 3.17) on Harn: the
+// checker's inferred type after each untyped binding and closure
+// parameter, none after a binding with a written type, only within the
+// requested range.
+func TestInlayHints(t *testing.T) {
+	uri := "file:///w/hints.harn"
+	text := "pipeline default(task) {\n  let a = 1\n  var b: string = \"x\"\n  let s = \"y\"\n  let f = { y: int -> y + 1 }\n}\n"
+	for _, tc := range []struct {
+		name     string
+		from, to int // lines
+		want     string
+	}{
+		{"whole file", 0, 6, "1:7 : int; 3:7 : string; 4:7 : fn(int) -> int"},
+		{"one line", 3, 4, "3:7 : string"},
+		{"typed binding only", 2, 3, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := lsptest.Start(t, testOptions())
+			init := c.Initialize("file:///w", nil)
+			if !strings.Contains(string(init.Result), `"inlayHintProvider":true`) {
+				t.Fatalf("inlayHintProvider not announced: %s", init.Result)
+			}
+			c.Open(uri, "harn", 1, text)
+			c.WaitDiagnostics(uri, 1)
+			m := c.Call("textDocument/inlayHint", map[string]any{"textDocument": doc(uri), "range": lsptest.Range(tc.from, 0, tc.to, 0)})
+			if m.Error != nil {
+				t.Fatal(m.Error)
+			}
+			var hs []struct {
+				Position struct{ Line, Character int }
+				Label    string
+				Kind     int
+			}
+			if err := json.Unmarshal(m.Result, &hs); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range hs {
+				if h.Kind != 1 {
+					t.Errorf("hint %q kind %d, want 1 (type)", h.Label, h.Kind)
+				}
+				got = append(got, fmt.Sprintf("%d:%d %s", h.Position.Line, h.Position.Character, h.Label))
+			}
+			if g := strings.Join(got, "; "); g != tc.want {
+				t.Errorf("hints = %q, want %q", g, tc.want)
+			}
+		})
+	}
+}

@@ -34,6 +34,7 @@ type documentDiagnosticReport struct {
 type serverCapabilities struct {
 	protocol.ServerCapabilities
 	DiagnosticProvider *diagnosticOptions `json:"diagnosticProvider,omitempty"`
+	InlayHintProvider  bool               `json:"inlayHintProvider,omitempty"`
 }
 
 // initializeResult is the initialize result with serverCapabilities.

@@ -363,6 +363,9 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	if req.Method == MethodDiagnostic && !req.Notif {
 		return s.pullDiagnostics(gctx)
 	}
+	if req.Method == MethodInlayHint && !req.Notif {
+		return s.inlayHints(gctx)
+	}
 	r, validMethod, validParams, herr := s.handler.Handle(gctx)
 	var rpcErr *jsonrpc2.Error
 	switch {
