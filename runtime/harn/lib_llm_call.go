@@ -648,18 +648,12 @@ func cacheSavingsUSD(model string, read, write int64) float64 {
 	return float64(max(read, 0))*(perTok-readRate) + float64(max(write, 0))*(perTok-writeRate)
 }
 
-// modelInputPrice finds a catalog route for the model (by model name or
-// wire name, or a dated variant of either) and returns its input price
-// per token and its provider.
+// modelInputPrice is the model's input price per token and its provider
+// family (catalog.ModelPrice), 0 for a model without a known price.
 func modelInputPrice(model string) (float64, string) {
-	for _, r := range catalog.Default().Routes() {
-		rt := r.Runtime
-		if rt.InputPricePerMTok == nil || *rt.InputPricePerMTok == 0 {
-			continue
-		}
-		if model == r.Model || model == rt.WireModel || strings.HasPrefix(model, r.Model+"-") {
-			return *rt.InputPricePerMTok / 1e6, r.Provider
-		}
+	p, ok := catalog.ModelPrice(model)
+	if !ok {
+		return 0, ""
 	}
-	return 0, ""
+	return p.InputPerMTok / 1e6, p.Provider
 }
