@@ -513,6 +513,12 @@ func (r *loopRun) run(system string) (string, error) {
 		}
 		rep, err := agentTurn(r.c, turnRequest{messages: r.promptMessages(), system: system, tools: cfg.nativeTools(), opts: cfg.opts})
 		if err != nil {
+			// A turn its budget refuses before dispatch ends the loop,
+			// as an exhausted token budget does.
+			if e, ok := err.(*Error); ok && e.Category == "budget_exceeded" {
+				r.budgetHit = true
+				return "budget_exhausted", nil
+			}
 			return "", err
 		}
 		r.iterations++

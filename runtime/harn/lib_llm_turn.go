@@ -41,6 +41,10 @@ type llmState struct {
 	calls   []llmCall
 	cache   map[string]bool
 	usage   struct{ input, output, durationMs, calls int64 }
+	// budget is llm_budget's session cap in US dollars (nil = none);
+	// spent is the estimated cost of the run's calls so far.
+	budget *float64
+	spent  float64
 	// mode is the run's runner.LLMConfig.Mode; replay and recorder serve
 	// --llm-replay and --llm-record.
 	mode     string
@@ -186,6 +190,9 @@ func llmTurn(c *Call, r *llmRequest) (Value, error) {
 	st := llmOf(c)
 	defer c.th.in.spanEnd(c.th.in.spanStart("llm_call", r.model))
 	req := r.turnRequest()
+	if err := st.preflight(r, req.MaxTokens); err != nil {
+		return Nil, err
+	}
 	st.mu.Lock()
 	st.calls = append(st.calls, llmCall{messages: r.messages, system: r.system, tools: r.tools, thinking: r.thinking})
 	st.mu.Unlock()
@@ -203,7 +210,11 @@ func llmTurn(c *Call, r *llmRequest) (Value, error) {
 	}
 	st.emit(llm.TraceEvent{Type: "turn_end", Model: req.Model, Status: res.NormalizedStatus(), MessageCount: len(req.Messages), ToolCount: len(req.Tools),
 		RequestHash: hash, ResponseHash: llm.ValueHash(res.Text), InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens, Cost: res.Usage.Cost, Source: source})
-	return st.resultDict(r, res, source), nil
+	out := st.resultDict(r, res, source)
+	if err := st.charge(r.model, res.Usage.InputTokens, res.Usage.OutputTokens); err != nil {
+		return Nil, err
+	}
+	return out, nil
 }
 
 // turnError is the error a failed turn raises: a scripted failure or a
