@@ -41,6 +41,9 @@ type Options struct {
 	// a module outside the program's folder needs a file-system grant
 	// like any other read.
 	ReadModule func(path string) ([]byte, error)
+	// ModuleRoot is a folder (runner.Env.ModuleRoot) whose .harn modules
+	// an import reads without a grant; other reads there still need one.
+	ModuleRoot string
 	// LLMMock is a replay tape for llm_call and friends (the content of
 	// a .llm-mock.jsonl file); nil means none. LLMMockName names it in
 	// errors.
@@ -236,7 +239,11 @@ func (in *Interp) readModule(p string) ([]byte, error) {
 	}
 	real, err := in.host.CheckPath("read", abs)
 	if err != nil {
-		return nil, err
+		if r := in.moduleRootPath(abs); r != "" {
+			real, err = r, nil
+		} else {
+			return nil, err
+		}
 	}
 	if err := imports.CheckTarget(real); err != nil {
 		return nil, err
@@ -244,6 +251,23 @@ func (in *Interp) readModule(p string) ([]byte, error) {
 	// Only a regular file within the size limit: an import of a pipe or
 	// device must not hang the program.
 	return sourcefs.Read(real, 0)
+}
+
+// moduleRootPath is abs's real path when it lies in Options.ModuleRoot
+// and has no other names (hard links), else "".
+func (in *Interp) moduleRootPath(abs string) string {
+	if in.opts.ModuleRoot == "" {
+		return ""
+	}
+	root, err := filepath.Abs(in.opts.ModuleRoot)
+	if err != nil {
+		return ""
+	}
+	root, real := sourcefs.RealPath(root), sourcefs.RealPath(abs)
+	if root == "" || real == "" || !sourcefs.Within(real, root) || sourcefs.HardLinks(real) > 0 {
+		return ""
+	}
+	return real
 }
 
 // resolveImport finds and reads the module an import names, relative to

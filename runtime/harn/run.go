@@ -31,7 +31,7 @@ func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 		return err
 	}
 	defer h.Close() // removes the run's private temp dir
-	opts := Options{Host: h, Args: p.Args, Limits: env.Limits}
+	opts := Options{Host: h, Args: p.Args, Limits: env.Limits, ModuleRoot: env.ModuleRoot}
 	if opts.Evaluator, err = NewEvaluator(p.Path, h, env.Evaluation); err != nil {
 		return err
 	}

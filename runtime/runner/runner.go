@@ -57,6 +57,11 @@ type Env struct {
 	Evaluation *evaluate.Options
 	// LLM says where a Leia program's model turns go.
 	LLM LLMConfig
+	// ModuleRoot is a folder whose source modules the program may import
+	// without a grant, as it imports its own folder's: harn-check test
+	// sets the suite root, so a test may import a helper module beside
+	// its folder. It grants no other read. "" = the program's folder only.
+	ModuleRoot string
 }
 
 // LLM modes (LLMConfig.Mode).

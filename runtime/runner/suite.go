@@ -20,8 +20,9 @@ import (
 // Case is one program of a suite and what it must do.
 type Case struct {
 	// Path is the program; Rel its path relative to the suite root it
-	// was found under (forward slashes).
-	Path, Rel string
+	// was found under (forward slashes); Root is that root (the folder
+	// given to Discover, or a given file's folder).
+	Path, Rel, Root string
 	// Expected is the normalised expected output (x.expected), or
 	// ErrorSpec the expected error (x.error) when Expected is unset.
 	Expected  *string
@@ -106,7 +107,7 @@ func Discover(paths []string, filter string) ([]Case, error) {
 			}
 			seen[f] = true
 			rel, _ := filepath.Rel(base, f)
-			c := Case{Path: f, Rel: filepath.ToSlash(rel)}
+			c := Case{Path: f, Rel: filepath.ToSlash(rel), Root: base}
 			stem := strings.TrimSuffix(f, filepath.Ext(f))
 			if b, err := os.ReadFile(stem + ".expected"); err == nil {
 				exp := NormalizeOutput(string(b))
@@ -315,6 +316,11 @@ func runCaptured(ctx context.Context, c Case, opts SuiteOptions) (string, error)
 		return "", err
 	}
 	env := opts.Env
+	if env.ModuleRoot == "" {
+		// The suite's own modules (upstream's conformance tests import
+		// ../_common.harn) are part of what the user asked to run.
+		env.ModuleRoot = c.Root
+	}
 	if opts.Prepare != nil {
 		if err := opts.Prepare(c.Path, src, &env); err != nil {
 			return "", err
