@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
@@ -194,6 +195,9 @@ type Task struct {
 	values   map[string]Value
 	finished bool
 	group    string
+	// stopAsked is a cooperative stop (supervisor_stop): is_cancelled
+	// reports it, and the task may drain before it is cancelled.
+	stopAsked atomic.Bool
 	// seq numbers this task's children by kind (spawn, parallel).
 	seq map[string]int
 }

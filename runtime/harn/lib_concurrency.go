@@ -33,7 +33,8 @@ func init() {
 		return resultOkRaw(r), nil
 	})
 	Register("is_cancelled", func(c *Call, args []Value) (Value, error) {
-		return Bool(c.th.task.ctx != nil && c.th.task.ctx.Err() != nil), nil
+		t := c.th.task
+		return Bool(t.stopAsked.Load() || (t.ctx != nil && t.ctx.Err() != nil)), nil
 	})
 	Register("spawn", func(c *Call, args []Value) (Value, error) {
 		fn, err := argCallable(c, args, 0)

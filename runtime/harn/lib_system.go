@@ -249,6 +249,11 @@ func runtimeContext(c *Call, args []Value) (Value, error) {
 	}
 	d.Set("context_values", DictValue(vals))
 	d.Set("cancelled", Bool(t.ctx != nil && t.ctx.Err() != nil))
+	if sv := debugSupervisors(c.th.in); sv.k != KindNil {
+		dbg := NewDict(1)
+		dbg.Set("supervisors", sv)
+		d.Set("debug", DictValue(dbg))
+	}
 	return DictValue(d), nil
 }
 
