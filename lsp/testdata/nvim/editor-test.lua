@@ -276,6 +276,28 @@ check(lines[1] == "  if score > 90 {" and lines[2] == "  return \"A\"",
   "range formatting changed " .. vim.inspect(lines) .. ", want only line 3 formatted")
 step("range formatting formatted line 3 only")
 
+-- 9b. Issue 30's editor features through the editor's own client: the
+-- inferred type of an untyped binding as an inlay hint (asked for by
+-- method name, as Neovim 0.7 has no inlay-hint UI), and a code lens on a
+-- Harn test pipeline whose command runs harn-check.
+local lbuf = open_fixture(testdata .. "/nvim/lens.harn", "lens.harn", "harn")
+local hints
+local hparams = { textDocument = { uri = vim.uri_from_bufnr(lbuf) },
+  range = { start = { line = 0, character = 0 }, ["end"] = { line = 4, character = 0 } } }
+wait_for("an inlay hint on lens.harn", function()
+  hints = request(lbuf, "textDocument/inlayHint", hparams)
+  return hints ~= nil and #hints > 0
+end)
+check(#hints == 1 and hints[1].label == ": int" and hints[1].position.line == 1 and hints[1].position.character == 11,
+  "inlay hints: " .. vim.inspect(hints) .. ", want \": int\" at 1:11")
+step("inlay hint \": int\" after the untyped binding at 1:11")
+local lenses = request(lbuf, "textDocument/codeLens", { textDocument = { uri = vim.uri_from_bufnr(lbuf) } })
+check(lenses and #lenses == 1, "code lenses: " .. vim.inspect(lenses))
+local cmd = lenses[1].command
+check(cmd and cmd.command == "leia-lsp.run" and cmd.title:find("run tests", 1, true) and lenses[1].range.start.line == 0,
+  "code lens: " .. vim.inspect(lenses[1]))
+step("code lens on the test pipeline: " .. cmd.title)
+
 -- 10. Orderly shutdown.
 vim.lsp.stop_client(client_id)
 wait_for("the server to stop", function() return vim.lsp.get_client_by_id(client_id) == nil end)
