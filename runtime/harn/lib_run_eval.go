@@ -1,0 +1,128 @@
+package harn
+
+// Run record evaluation: run_record_eval checks a run against a replay
+// fixture (the run's own embedded one by default), run_record_eval_suite
+// does so for a list of cases, and run_record_diff compares two runs
+// stage by stage.
+
+// stageByNode is the run's first stage record for each node id.
+func stageByNode(run *Dict) ([]string, map[string]*Dict) {
+	var order []string
+	out := map[string]*Dict{}
+	for _, s := range dictList(run, "stages") {
+		sd := s.AsDict()
+		if sd == nil {
+			continue
+		}
+		id := optStr(sd, "node_id")
+		if _, ok := out[id]; !ok {
+			order = append(order, id)
+			out[id] = sd
+		}
+	}
+	return order, out
+}
+
+// evalRun compares a run with a fixture; the failures say what differs.
+func evalRun(c *Call, run *Dict, fixture *Dict) *Dict {
+	if fixture == nil {
+		fixture = wfSub(run, "replay_fixture")
+	}
+	if fixture == nil {
+		fixture = runFixture(c, run)
+	}
+	var failures []string
+	if want := optStr(fixture, "expected_status"); want != "" && want != optStr(run, "status") {
+		failures = append(failures, "run status "+optStr(run, "status")+" != expected "+want)
+	}
+	_, stages := stageByNode(run)
+	for _, a := range dictList(fixture, "stage_assertions") {
+		ad := a.AsDict()
+		if ad == nil {
+			continue
+		}
+		node := optStr(ad, "node_id")
+		s, ok := stages[node]
+		if !ok {
+			failures = append(failures, "stage "+node+" is missing")
+			continue
+		}
+		for _, f := range [][2]string{{"expected_status", "status"}, {"expected_outcome", "outcome"}, {"expected_branch", "branch"}} {
+			if want := optStr(ad, f[0]); want != "" && want != optStr(s, f[1]) {
+				failures = append(failures, "stage "+node+" "+f[1]+" "+optStr(s, f[1])+" != expected "+want)
+			}
+		}
+		kv, _ := ad.Get("required_artifact_kinds")
+		var have []string
+		for _, x := range dictList(s, "artifacts") {
+			if xd := x.AsDict(); xd != nil {
+				have = append(have, optStr(xd, "kind"))
+			}
+		}
+		for _, k := range wfStringList(kv) {
+			if !containsString(have, k) {
+				failures = append(failures, "stage "+node+" produced no "+k+" artifact")
+			}
+		}
+	}
+	return wfDict("pass", Bool(len(failures) == 0), "failures", wfStrings(failures), "run_id", Str(optStr(run, "id")),
+		"stage_count", Int(int64(len(dictList(run, "stages")))))
+}
+
+func init() {
+	Register("run_record_eval", func(c *Call, args []Value) (Value, error) {
+		return DictValue(evalRun(c, runRecord(c, arg(args, 0)), wfCeiling(arg(args, 1)))), nil
+	})
+	Register("run_record_eval_suite", func(c *Call, args []Value) (Value, error) {
+		var cases []Value
+		passed := 0
+		for _, cv := range listItems(arg(args, 0)) {
+			cd := cv.AsDict()
+			if cd == nil {
+				continue
+			}
+			rv, _ := cd.Get("run")
+			fv, _ := cd.Get("fixture")
+			res := evalRun(c, runRecord(c, rv), wfCeiling(fv))
+			if p, ok := cd.Get("path"); ok {
+				res.Set("path", p)
+			}
+			if optBool(res, "pass") {
+				passed++
+			}
+			cases = append(cases, DictValue(res))
+		}
+		return DictValue(wfDict("pass", Bool(passed == len(cases)), "total", Int(int64(len(cases))),
+			"passed", Int(int64(passed)), "failed", Int(int64(len(cases)-passed)), "cases", NewListValue(cases))), nil
+	})
+	Register("run_record_diff", func(c *Call, args []Value) (Value, error) {
+		left, right := runRecord(c, arg(args, 0)), runRecord(c, arg(args, 1))
+		lorder, ls := stageByNode(left)
+		rorder, rs := stageByNode(right)
+		var diffs []Value
+		for _, id := range lorder {
+			l, r := ls[id], rs[id]
+			if r == nil {
+				diffs = append(diffs, DictValue(wfDict("node_id", Str(id), "change", Str("removed"), "left_status", Str(optStr(l, "status")))))
+				continue
+			}
+			if optStr(l, "status") != optStr(r, "status") || optStr(l, "outcome") != optStr(r, "outcome") || optStr(l, "branch") != optStr(r, "branch") {
+				diffs = append(diffs, DictValue(wfDict("node_id", Str(id), "change", Str("changed"),
+					"left_status", Str(optStr(l, "status")), "right_status", Str(optStr(r, "status")),
+					"left_outcome", Str(optStr(l, "outcome")), "right_outcome", Str(optStr(r, "outcome")))))
+			}
+		}
+		for _, id := range rorder {
+			if ls[id] == nil {
+				diffs = append(diffs, DictValue(wfDict("node_id", Str(id), "change", Str("added"), "right_status", Str(optStr(rs[id], "status")))))
+			}
+		}
+		statusChanged := optStr(left, "status") != optStr(right, "status")
+		return DictValue(wfDict("left_run_id", Str(optStr(left, "id")), "right_run_id", Str(optStr(right, "id")),
+			"identical", Bool(!statusChanged && len(diffs) == 0), "status_changed", Bool(statusChanged),
+			"left_status", Str(optStr(left, "status")), "right_status", Str(optStr(right, "status")),
+			"stage_diffs", NewListValue(diffs),
+			"transition_count_delta", Int(int64(len(dictList(right, "transitions"))-len(dictList(left, "transitions")))),
+			"artifact_count_delta", Int(int64(len(dictList(right, "artifacts"))-len(dictList(left, "artifacts")))))), nil
+	})
+}
