@@ -22,6 +22,7 @@ import (
 // wfRun is one workflow execution.
 type wfRun struct {
 	c           *Call
+	opts        *Dict
 	task        string
 	graph       *Dict
 	nodes       map[string]*Dict
@@ -77,6 +78,9 @@ func (r *wfRun) modelCall(n *Dict, prompt string) (string, Value, error) {
 		}
 	}
 	system, _ := n.Get("system")
+	if optStr(n, "mode") == "agent" {
+		return r.agentCall(n, prompt, system)
+	}
 	out, err := llmTurn(r.c, buildLLMRequest([]Value{Str(prompt), system, DictValue(opts)}))
 	if err != nil {
 		return "", Nil, err
@@ -87,6 +91,37 @@ func (r *wfRun) modelCall(n *Dict, prompt string) (string, Value, error) {
 	}
 	msgs := []Value{messageValue("user", Str(prompt)), messageValue("assistant", Str(text))}
 	return text, transcriptParts{messages: msgs}.build(r.c), nil
+}
+
+// agentCall runs an agent-mode node as an agent loop: the node's model
+// policy and tools, plus the run's skills and skill_match options.
+func (r *wfRun) agentCall(n *Dict, prompt string, system Value) (string, Value, error) {
+	opts := NewDict(4)
+	if mp := wfSub(n, "model_policy"); mp != nil {
+		opts = mp.clone()
+	}
+	if t, ok := n.Get("tools"); ok && t.k != KindNil {
+		opts.Set("tools", t)
+	}
+	for _, k := range []string{"skills", "skill_match"} {
+		if v, ok := r.opts.Get(k); ok {
+			opts.Set(k, v)
+		}
+	}
+	_, res, err := agentLoop(r.c, "workflow_execute", Str(prompt), system, opts)
+	if err != nil {
+		return "", Nil, err
+	}
+	d := res.AsDict()
+	if d == nil {
+		return "", Nil, nil
+	}
+	text := optStr(d, "visible_text")
+	if text == "" {
+		text = optStr(d, "text")
+	}
+	t, _ := d.Get("transcript")
+	return text, t, nil
 }
 
 // prompt is the task followed by the node's selected context.
@@ -453,7 +488,7 @@ func init() {
 		if opts == nil {
 			opts = NewDict(0)
 		}
-		r := &wfRun{c: c, task: Display(arg(args, 0)), graph: g, nodes: wfNodes(g), edges: wfEdges(g), replay: map[string][]*Dict{}}
+		r := &wfRun{c: c, opts: opts, task: Display(arg(args, 0)), graph: g, nodes: wfNodes(g), edges: wfEdges(g), replay: map[string][]*Dict{}}
 		for _, a := range listItems(arg(args, 2)) {
 			r.pool = append(r.pool, DictValue(artifactOf(c, a)))
 		}
