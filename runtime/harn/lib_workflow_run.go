@@ -327,16 +327,17 @@ func (r *wfRun) next(id string, branch Value) []string {
 	return out
 }
 
-// ready picks the first queued node whose predecessors are not queued
-// (a join waits for its inputs); failing that, the first.
+// ready picks the first queued node that is not a join some other queued
+// node still leads to (a join waits for every branch that can reach it);
+// failing that, the first.
 func (r *wfRun) ready(queue []string) int {
 	for i, id := range queue {
 		if optStr(r.node(id), "kind") != "join" {
 			return i
 		}
 		waiting := false
-		for _, e := range r.edges {
-			if optStr(e, "to") == id && containsString(queue, optStr(e, "from")) && optStr(e, "from") != id {
+		for _, q := range queue {
+			if q != id && r.reaches(q, id) {
 				waiting = true
 			}
 		}
@@ -345,6 +346,30 @@ func (r *wfRun) ready(queue []string) int {
 		}
 	}
 	return 0
+}
+
+// reaches reports whether an edge path leads from one node to another.
+func (r *wfRun) reaches(from, to string) bool {
+	seen := map[string]bool{from: true}
+	stack := []string{from}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range r.edges {
+			if optStr(e, "from") != n {
+				continue
+			}
+			next := optStr(e, "to")
+			if next == to {
+				return true
+			}
+			if !seen[next] {
+				seen[next] = true
+				stack = append(stack, next)
+			}
+		}
+	}
+	return false
 }
 
 // run executes the graph from its entry.
