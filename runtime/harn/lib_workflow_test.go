@@ -59,6 +59,13 @@ let d = run_record_diff(a, b)
 println("${d.identical} ${d.stage_diffs[0].node_id} ${d.stage_diffs[0].change}")
 println(run_record_eval(b, run_record_fixture(a)).pass)
 `, "false y added\ntrue\n"},
+		{"a review decision is derived from the review and the diff", `
+let d = artifact_diff("a.txt", "x\ny", "x\nz")
+let r = artifact_diff_review(d, "ok")
+let dec = artifact_review_decision(r, "accepted")
+println(d.text)
+println("${dec.kind} ${dec.lineage[0] == d.id} ${dec.lineage[1] == r.id} ${dec.decision}")
+`, "--- a/a.txt\n+++ b/a.txt\n x\n-y\n+z\n\nreview_decision true true accepted\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := runSource(t, tc.src, runOpts{})
