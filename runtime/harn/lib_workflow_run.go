@@ -407,6 +407,50 @@ func (r *wfRun) run(maxSteps int64) (string, error) {
 	return "completed", nil
 }
 
+// observability is the run's action graph: a node per trigger event and
+// stage (a condition is a predicate node), an edge per dispatch and
+// transition (a condition's edges are predicate gates), all under the
+// trigger's trace id (else the run id).
+func (r *wfRun) observability(run *Dict, trigger *Dict) *Dict {
+	trace := optStr(run, "id")
+	if trigger != nil && optStr(trigger, "trace_id") != "" {
+		trace = optStr(trigger, "trace_id")
+	}
+	var nodes, edges []Value
+	if trigger != nil {
+		nodes = append(nodes, DictValue(wfDict("id", Str("trigger:"+optStr(trigger, "id")), "kind", Str("trigger"),
+			"label", Str(optStr(trigger, "provider")+":"+optStr(trigger, "kind")), "trace_id", Str(trace))))
+		edges = append(edges, DictValue(wfDict("from", Str("trigger:"+optStr(trigger, "id")),
+			"to", Str("stage:"+optStr(r.graph, "entry")), "kind", Str("trigger_dispatch"), "trace_id", Str(trace))))
+	}
+	seen := map[string]bool{}
+	for _, s := range r.stages {
+		sd := s.AsDict()
+		id := optStr(sd, "node_id")
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		kind := "stage"
+		if optStr(sd, "kind") == "condition" {
+			kind = "predicate"
+		}
+		nodes = append(nodes, DictValue(wfDict("id", Str("stage:"+id), "kind", Str(kind), "label", Str(id),
+			"node_kind", Str(optStr(sd, "kind")), "status", Str(optStr(sd, "status")), "trace_id", Str(trace))))
+	}
+	for _, t := range r.transitions {
+		td := t.AsDict()
+		kind := "transition"
+		if optStr(r.node(optStr(td, "from")), "kind") == "condition" {
+			kind = "predicate_gate"
+		}
+		branch, _ := td.Get("branch")
+		edges = append(edges, DictValue(wfDict("from", Str("stage:"+optStr(td, "from")), "to", Str("stage:"+optStr(td, "to")),
+			"kind", Str(kind), "branch", branch, "trace_id", Str(trace))))
+	}
+	return wfDict("trace_id", Str(trace), "action_graph_nodes", NewListValue(nodes), "action_graph_edges", NewListValue(edges))
+}
+
 // runFixture derives a replay fixture from a run record.
 func runFixture(c *Call, run *Dict) *Dict {
 	var asserts []Value
@@ -545,6 +589,7 @@ func init() {
 			"stages", NewListValue(r.stages), "transitions", NewListValue(r.transitions),
 			"checkpoints", NewListValue(r.checkpoints), "artifacts", NewListValue(r.pool), "metadata", DictValue(meta))))
 		run.Set("replay_fixture", DictValue(runFixture(c, run)))
+		run.Set("observability", DictValue(r.observability(run, wfSub(opts, "trigger_event"))))
 		path := Nil
 		if p := optStr(opts, "persist_path"); p != "" {
 			abs, err := saveRun(c, run, p)
