@@ -66,4 +66,10 @@ func stdAgents() map[string]func(c *Call, args []Value) (Value, error) {
 	}
 }
 
-func init() { RegisterStdModule("std/agents", stdAgents()) }
+func init() {
+	fns := stdAgents()
+	for name, fn := range handoffAgentsFns() {
+		fns[name] = fn
+	}
+	RegisterStdModule("std/agents", fns)
+}
