@@ -186,6 +186,42 @@ func init() {
 	Register("artifact_select", func(c *Call, args []Value) (Value, error) {
 		return artifactValues(artifactSelect(c, listItems(arg(args, 0)), wfCeiling(arg(args, 1)))), nil
 	})
+	Register("select_artifacts_adaptive", func(c *Call, args []Value) (Value, error) {
+		policy := wfCeiling(arg(args, 1))
+		// Rank first so the duplicate kept is the best-ranked one.
+		ranked := artifactSelect(c, listItems(arg(args, 0)), wfDict("include_kinds", func() Value {
+			if policy != nil {
+				v, _ := policy.Get("include_kinds")
+				return v
+			}
+			return Nil
+		}()))
+		seen := map[string]bool{}
+		var kept []Value
+		limit := int64(-1)
+		if policy != nil {
+			if n := optInt(policy, "max_tokens"); n != nil {
+				limit = *n
+			}
+		}
+		for _, a := range ranked {
+			text := artifactText(a)
+			if seen[text] {
+				continue
+			}
+			seen[text] = true
+			// Microcompact: an artifact bigger than the whole budget keeps
+			// its head, so it can still be selected.
+			if limit > 0 && int64(len(text)) > limit*4 {
+				a = a.clone()
+				a.Set("text", Str(text[:limit*4]))
+				a.Set("estimated_tokens", Int(limit))
+				a.Set("microcompacted", Bool(true))
+			}
+			kept = append(kept, DictValue(a))
+		}
+		return artifactValues(artifactSelect(c, kept, policy)), nil
+	})
 	Register("artifact_context", func(c *Call, args []Value) (Value, error) {
 		return Str(artifactContext(artifactSelect(c, listItems(arg(args, 0)), wfCeiling(arg(args, 1))))), nil
 	})
