@@ -62,7 +62,7 @@ func init() {
 		return DictValue(d), nil
 	})
 	Register("llm_budget", func(c *Call, args []Value) (Value, error) {
-		limit, ok := numberOf(arg(args, 0))
+		limit, ok := arg(args, 0).Number()
 		if !ok {
 			return Nil, throwValue(Str("llm_budget: requires a numeric argument"))
 		}
@@ -81,17 +81,6 @@ func init() {
 		}
 		return Float(*st.budget - st.spent), nil
 	})
-}
-
-// numberOf is an int or float argument as a float.
-func numberOf(v Value) (float64, bool) {
-	switch v.k {
-	case KindInt:
-		return float64(v.AsInt()), true
-	case KindFloat:
-		return v.AsFloat(), true
-	}
-	return 0, false
 }
 
 // parseBudget reads a call's budget option and its flat spellings (nil
@@ -124,7 +113,7 @@ func (env *budgetEnvelope) read(d *Dict) error {
 		if !ok {
 			continue
 		}
-		f, num := numberOf(v)
+		f, num := v.Number()
 		if !num || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
 			return throwValue(Str("budget." + k + ": expected a non-negative finite number"))
 		}

@@ -109,8 +109,8 @@ func (a *agentSession) transcript(c *Call) Value {
 	return transcriptParts{id: a.id, messages: a.messages, metadata: a.metadata}.build(c)
 }
 
-func (a *agentSession) snapshot(c *Call) Value {
-	d := a.transcript(c).r.(*Dict)
+// setLineage sets parent_id (nil for a root) and child_ids on d.
+func (a *agentSession) setLineage(d *Dict) {
 	if a.parent != "" {
 		d.Set("parent_id", Str(a.parent))
 	} else {
@@ -121,6 +121,11 @@ func (a *agentSession) snapshot(c *Call) Value {
 		kids[i] = Str(k)
 	}
 	d.Set("child_ids", NewListValue(kids))
+}
+
+func (a *agentSession) snapshot(c *Call) Value {
+	d := a.transcript(c).r.(*Dict)
+	a.setLineage(d)
 	if a.branchAt >= 0 {
 		d.Set("branched_at_event_index", Int(int64(a.branchAt)))
 	} else {
@@ -301,16 +306,7 @@ func init() {
 			root = p
 		}
 		out := NewDict(3)
-		if a.parent != "" {
-			out.Set("parent_id", Str(a.parent))
-		} else {
-			out.Set("parent_id", Nil)
-		}
-		kids := make([]Value, len(a.children))
-		for i, k := range a.children {
-			kids[i] = Str(k)
-		}
-		out.Set("child_ids", NewListValue(kids))
+		a.setLineage(out)
 		out.Set("root_id", Str(root.id))
 		return DictValue(out), nil
 	})
