@@ -83,19 +83,35 @@ func init() {
 	Register("date_iso", func(c *Call, args []Value) (Value, error) {
 		return Str(c.th.in.host.Now().UTC().Format("2006-01-02T15:04:05.000Z")), nil
 	})
+	// Timers read the wall clock in milliseconds, as upstream does: a
+	// timer's start_ms is a Unix time, and the mocked clock moves it.
+	wallMs := func(c *Call) int64 {
+		if wall, _, ok := c.mockedNow(); ok {
+			return wall
+		}
+		return c.th.in.host.Now().UnixMilli()
+	}
 	Register("timer_start", func(c *Call, args []Value) (Value, error) {
+		name := "default"
+		if len(args) > 0 {
+			name = Display(args[0])
+		}
 		d := NewDict(2)
-		d.Set("name", Str(Display(arg(args, 0))))
-		d.Set("start_ms", Int(c.th.in.host.Monotonic().Milliseconds()))
+		d.Set("name", Str(name))
+		d.Set("start_ms", Int(wallMs(c)))
 		return DictValue(d), nil
 	})
 	Register("timer_end", func(c *Call, args []Value) (Value, error) {
 		t := arg(args, 0)
 		if t.k != KindDict {
-			return Nil, typeError("timer_end: expected a timer")
+			return Nil, throwValue(Str("timer_end: argument must be a timer dict from timer_start"))
 		}
-		start, _ := t.r.(*Dict).Get("start_ms")
-		el := c.th.in.host.Monotonic().Milliseconds() - start.AsInt()
+		now := wallMs(c)
+		start, ok := t.r.(*Dict).Get("start_ms")
+		if !ok || start.k != KindInt {
+			start = Int(now)
+		}
+		el := now - start.AsInt()
 		name, _ := t.r.(*Dict).Get("name")
 		if err := c.print("[timer] " + Display(name) + ": " + strconv.FormatInt(el, 10) + "ms\n"); err != nil {
 			return Nil, err
