@@ -32,10 +32,7 @@ type checkpoints struct {
 func checkpointsOf(c *Call) *checkpoints {
 	in := c.th.in
 	return in.State("checkpoints", func() any {
-		root := filepath.Join(in.host.Root(), ".harn")
-		if dir, ok := in.host.LookupEnv("HARN_STATE_DIR"); ok && strings.TrimSpace(dir) != "" {
-			root = in.host.Abs(dir)
-		}
+		root := stateRoot(in)
 		name := filepath.Base(in.pipelineName)
 		if name == "" || name == "." || name == ".." || name == "/" {
 			name = "default"

@@ -641,7 +641,7 @@ func init() {
 	Register("project_scan_native", scan)
 	Register("project_scan_tree_native", tree)
 	Register("project_catalog_native", catalog)
-	RegisterStdModule("std/project", map[string]func(c *Call, args []Value) (Value, error){
+	fns := map[string]func(c *Call, args []Value) (Value, error){
 		"project_scan":      scan,
 		"project_scan_tree": tree,
 		"project_catalog":   catalog,
@@ -657,5 +657,9 @@ func init() {
 			}
 			return NewListValue(out), nil
 		},
-	})
+	}
+	for name, fn := range projectMetadataFns() {
+		fns[name] = fn
+	}
+	RegisterStdModule("std/project", fns)
 }
