@@ -35,14 +35,14 @@ func init() {
 		if err != nil {
 			return Nil, err
 		}
-		return Nil, c.th.in.host.WriteStderr(s)
+		return Nil, writeStderr(c, s)
 	})
 	Register("eprintln", func(c *Call, args []Value) (Value, error) {
 		s, err := c.displayArg(args)
 		if err != nil {
 			return Nil, err
 		}
-		return Nil, c.th.in.host.WriteStderr(s + "\n")
+		return Nil, writeStderr(c, s+"\n")
 	})
 	Register("assert", func(c *Call, args []Value) (Value, error) {
 		if !arg(args, 0).Truthy() {
