@@ -60,3 +60,41 @@ println(len(parse_junit_xml("<testcase name=\"t\"")))
 		})
 	}
 }
+
+// TestJQ pins the jq subset: paths, slices, iteration, select, objects,
+// recursive descent and parse errors.
+func TestJQ(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"paths, negative indexes and slices", `
+let d = {a: [1, 2, 3, 4], b: {c: "x"}}
+println(jq(d, ".a[-1], .a[1:-1], .b.c, .[\"b\"].c, .missing.deeper"))
+`, "[4, [2, 3], x, x, nil]\n"},
+		{"iteration, select and map", `
+let d = {xs: [{n: 1}, {n: 5}, {n: 9}]}
+println(jq(d, ".xs[] | select(.n > 2 and .n < 9) | .n"))
+println(jq_first(d, ".xs | map(.n)"))
+println(jq(d, ".xs[] | select(not (.n == 5)) | .n"))
+`, "[5]\n[1, 5, 9]\n[1, 9]\n"},
+		{"objects, literals, type and recursion", `
+println(jq_first({a: 1}, "{x: .a, y: \"s\", z: 1.5}"))
+println(jq({a: [true]}, ".. | type"))
+println(jq_first([], ".[0]"))
+`, "{x: 1, y: s, z: 1.5}\n[object, array, boolean]\nnil\n"},
+		{"a filter that does not parse throws", `
+println(unwrap_err(try { jq({}, ".a |") }))
+println(unwrap_err(try { jq({}, "frobnicate") }))
+`, "jq: expected expression near ''\njq: unknown identifier 'frobnicate'\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := runSource(t, tc.src, runOpts{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out != tc.want {
+				t.Fatalf("got\n%q\nwant\n%q", out, tc.want)
+			}
+		})
+	}
+}
