@@ -14,7 +14,15 @@ import (
 // sends each turn through runtime/llm's stack; llm_mock registers
 // scripted answers (the .llm-mock.jsonl codec, llm.ScriptedFromMap) on
 // the run's one mock, llm_mock_calls lists what was asked, and the
-// scopes of std/testing save and restore the registered answers.
+// scopes of std/testing save and restore the registered answers, the
+// call log and the prompt cache.
+
+// llmScope is what llm_mock_push_scope saved.
+type llmScope struct {
+	script []*llm.Scripted
+	calls  []llmCall
+	cache  map[string]bool
+}
 
 // optInt is a dict field's int, nil when it is absent or not an int.
 func optInt(d *Dict, k string) *int64 {
@@ -431,8 +439,11 @@ func init() {
 	Register("llm_mock_push_scope", func(c *Call, args []Value) (Value, error) {
 		st := llmOf(c)
 		st.mu.Lock()
-		st.scopes = append(st.scopes, st.script.Snapshot())
+		// A scope saves the answers, the call log and the prompt cache,
+		// and starts each empty, as upstream's scopes do.
+		st.scopes = append(st.scopes, llmScope{st.script.Snapshot(), st.calls, st.cache})
 		st.script.Clear()
+		st.calls, st.cache = nil, map[string]bool{}
 		st.mu.Unlock()
 		return Nil, nil
 	})
@@ -443,7 +454,9 @@ func init() {
 		if len(st.scopes) == 0 {
 			return Nil, throwValue(Str("llm_mock_pop_scope: no scope to pop"))
 		}
-		st.script.Restore(st.scopes[len(st.scopes)-1])
+		top := st.scopes[len(st.scopes)-1]
+		st.script.Restore(top.script)
+		st.calls, st.cache = top.calls, top.cache
 		st.scopes = st.scopes[:len(st.scopes)-1]
 		return Nil, nil
 	})

@@ -37,7 +37,7 @@ type llmState struct {
 	mock    *llm.Mock
 	script  *llm.MockScript
 	tapeErr error
-	scopes  [][]*llm.Scripted
+	scopes  []llmScope
 	calls   []llmCall
 	cache   map[string]bool
 	usage   struct{ input, output, durationMs, calls int64 }
