@@ -194,7 +194,7 @@ func llmTurn(c *Call, r *llmRequest) (Value, error) {
 		return Nil, err
 	}
 	st.mu.Lock()
-	st.calls = append(st.calls, llmCall{messages: r.messages, system: r.system, tools: r.tools, thinking: r.thinking})
+	st.calls = append(st.calls, llmCall{messages: r.messages, system: r.system, tools: offeredTools(r.tools), thinking: r.thinking})
 	st.mu.Unlock()
 	p, source, err := st.provider(c, r)
 	if err != nil {

@@ -57,11 +57,7 @@ func openAIBody(req TurnRequest, stream bool) ([]byte, error) {
 	body["messages"] = msgs
 	var tools []any
 	for _, t := range req.Tools {
-		fn := map[string]any{"name": t.Name, "parameters": ToolInputSchema(t)}
-		if t.Description != "" {
-			fn["description"] = t.Description
-		}
-		tools = append(tools, map[string]any{"type": "function", "function": fn})
+		tools = append(tools, OpenAITool(t))
 	}
 	if req.ForceTool != "" {
 		body["tool_choice"] = map[string]any{"type": "function", "function": map[string]any{"name": req.ForceTool}}
@@ -266,4 +262,14 @@ func (p *OpenAIChat) Turn(ctx context.Context, req TurnRequest, onStream func(St
 		return TurnResult{}, err
 	}
 	return a.result(p.route.Runtime.InputPricePerMTok, p.route.Runtime.OutputPricePerMTok)
+}
+
+// OpenAITool is a tool as the OpenAI chat API offers it: {type:
+// "function", function: {name, description?, parameters}}.
+func OpenAITool(t TurnTool) map[string]any {
+	fn := map[string]any{"name": t.Name, "parameters": ToolInputSchema(t)}
+	if t.Description != "" {
+		fn["description"] = t.Description
+	}
+	return map[string]any{"type": "function", "function": fn}
 }
