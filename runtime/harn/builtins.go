@@ -71,6 +71,8 @@ func (in *Interp) globalValue(name string) (Value, bool) {
 		return resultType.value, true
 	case "harness":
 		return in.Harness(), true
+	case "skills":
+		return in.fsSkills().registry, true
 	case "pi":
 		return Float(math.Pi), true
 	case "e":

@@ -252,6 +252,8 @@ type loopRun struct {
 	llmRetries   int64
 	toolCalls    int64
 	budgetHit    bool
+	skills       *loopSkills // nil: no skills
+	base         Value       // the caller's system prompt
 }
 
 func (r *loopRun) event(kind, text string, meta *Dict) {
@@ -442,6 +444,9 @@ func (r *loopRun) dispatch(call *Dict) (string, bool, error) {
 		d := strDict("error", "permission_denied", "tool", name, "reason", reason)
 		return jsonText(DictValue(d)), false, nil
 	}
+	if name == "load_skill" && r.skills != nil {
+		return r.loadSkillTool(args)
+	}
 	reason, args, err := hookPre(c, name, args)
 	if err != nil {
 		return "", false, err
@@ -511,7 +516,11 @@ func (r *loopRun) run(system string) (string, error) {
 		if err := r.maybeCompact(); err != nil {
 			return "", err
 		}
-		rep, err := agentTurn(r.c, turnRequest{messages: r.promptMessages(), system: system, tools: cfg.nativeTools(), opts: cfg.opts})
+		system, tools := system, cfg.nativeTools()
+		if r.skills != nil {
+			system, tools = r.turnSurface()
+		}
+		rep, err := agentTurn(r.c, turnRequest{messages: r.promptMessages(), system: system, tools: tools, opts: cfg.opts})
 		if err != nil {
 			// A turn its budget refuses before dispatch ends the loop,
 			// as an exhausted token budget does.
@@ -656,7 +665,7 @@ func (r *loopRun) postTurn(names, ok []string, results []Value) (bool, error) {
 	d.Set("tool_results", NewListValue(results))
 	d.Set("successful_tool_names", strs(ok))
 	d.Set("tool_count", Int(int64(len(names))))
-	d.Set("iteration", Int(r.iterations))
+	d.Set("iteration", Int(r.iterations-1)) // the turn's index, from 0
 	d.Set("session_tools_used", strs(r.calls))
 	d.Set("session_successful_tools", strs(r.successful))
 	v, err := r.c.Invoke(r.cfg.postTurn, DictValue(d))
@@ -810,19 +819,26 @@ func agentLoop(c *Call, fn string, prompt, system Value, opts *Dict) (*loopRun, 
 		return nil, Nil, err
 	}
 	start := time.Now()
-	r := &loopRun{c: c, cfg: cfg}
+	r := &loopRun{c: c, cfg: cfg, skills: parseLoopSkills(c, opts)}
 	if cfg.sessionID != "" {
 		sessionOpen(c, cfg.sessionID)
 		r.messages = sessionMessages(c, cfg.sessionID)
+		if r.skills != nil {
+			r.skills.rehydrate(c, cfg.sessionID)
+		}
 	}
 	if prompt.k != KindNil {
 		r.messages = append(r.messages, messageValue("user", prompt))
 	}
 	leave := enterSession(c, cfg.sessionID)
+	r.base = system
 	status, err := r.run(cfg.systemPrompt(system))
 	leave()
 	if err != nil {
 		return nil, Nil, err
+	}
+	if r.skills != nil {
+		r.skills.remember(c, cfg.sessionID)
 	}
 	if len(cfg.requireSuccess) > 0 {
 		ok := false

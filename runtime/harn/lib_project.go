@@ -214,6 +214,15 @@ func (g *gitignore) match(rel string, isDir bool) bool {
 
 // globMatch matches a slash path against a pattern where ** spans folders.
 func globMatch(pattern, rel string) bool {
+	if dir, ok := strings.CutSuffix(pattern, "/**"); ok && !strings.Contains(dir, "**") {
+		// A trailing ** matches everything below the folder.
+		for j := strings.LastIndexByte(rel, '/'); j > 0; j = strings.LastIndexByte(rel[:j], '/') {
+			if globMatch(dir, rel[:j]) {
+				return true
+			}
+		}
+		return false
+	}
 	if !strings.Contains(pattern, "**") {
 		ok, _ := path.Match(pattern, rel)
 		return ok

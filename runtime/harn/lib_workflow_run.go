@@ -108,7 +108,9 @@ func (r *wfRun) agentCall(n *Dict, prompt string, system Value) (string, Value, 
 			opts.Set(k, v)
 		}
 	}
+	leave := enterWorkflowSkills(r.c, r.opts)
 	_, res, err := agentLoop(r.c, "workflow_execute", Str(prompt), system, opts)
+	leave()
 	if err != nil {
 		return "", Nil, err
 	}
