@@ -14,8 +14,8 @@ import (
 // lifecycle hooks, ...). Registries are values: skill_define, skill_select
 // and skill_remove return new ones. `skill NAME { field expr ... }` binds
 // NAME to a registry holding that one skill. Matching skills to a request
-// and activating them belong to the agent loop, which this runtime does
-// not provide.
+// and activating them belong to the agent loop (lib_skill_match.go);
+// skills found on disk and loading their bodies, to lib_skill_load.go.
 
 func newSkillRegistry(skills []Value) Value {
 	d := NewDict(2)
