@@ -43,14 +43,8 @@ func BenchmarkParallelCheck(b *testing.B) {
 	memlimit.Apply(memlimit.Default, memlimit.BatchGCPercent)
 	n := benchFiles()
 	dir := b.TempDir()
-	for i, src := range gencorpus.Harn(n) {
-		sub := filepath.Join(dir, fmt.Sprintf("d%02d", i%100))
-		if err := os.MkdirAll(sub, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("m%05d.harn", i)), src, 0o644); err != nil {
-			b.Fatal(err)
-		}
+	if err := gencorpus.Write(dir, ".harn", gencorpus.Harn(n)); err != nil {
+		b.Fatal(err)
 	}
 	var cpu [3]time.Duration
 	run := func(workers int) ([]byte, time.Duration) {

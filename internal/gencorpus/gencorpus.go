@@ -6,6 +6,8 @@ package gencorpus
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -68,4 +70,20 @@ fn check%[1]d_%[2]d(llm: HarnessLlm, t: Ticket%[1]d) -> bool {
 		out[i] = []byte(b.String())
 	}
 	return out
+}
+
+// Write writes files under dir as benchmarks lay a corpus out: 100
+// folders d00..d99, file i as mNNNNN.ext in folder i%100, so that no
+// folder holds more than a few hundred files.
+func Write(dir, ext string, files [][]byte) error {
+	for i, src := range files {
+		sub := filepath.Join(dir, fmt.Sprintf("d%02d", i%100))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("m%05d%s", i, ext)), src, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
