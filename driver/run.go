@@ -92,6 +92,11 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 	}
 	close(next)
 	wg.Wait()
+	if opts.Cache != nil {
+		// The run's results become visible to later runs; a failed
+		// flush only costs them a re-check.
+		_ = opts.Cache.Flush()
+	}
 	report := &diagnostics.Report{Files: files, Sources: map[string][]byte{}, Shard: shard}
 	for i := range found {
 		if errs[i] != nil {

@@ -339,9 +339,11 @@ func TestWarmRunEqualsColdRun(t *testing.T) {
 			t.Errorf("%s: cached output differs from --no-cache", format)
 		}
 	}
-	entries, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
-	if len(entries) != 3 {
-		t.Errorf("%d cache entries, want one per file (3)", len(entries))
+	// The cold run wrote one pack; the warm runs found every file in it
+	// and stored nothing.
+	packs, _ := filepath.Glob(filepath.Join(dir, "packs", "*.pack"))
+	if len(packs) != 1 {
+		t.Errorf("%d cache packs, want the cold run's one", len(packs))
 	}
 }
 
@@ -371,10 +373,10 @@ func TestCacheFollowsImports(t *testing.T) {
 	if code != exitFail || !strings.Contains(out, "HARN-MOD-007") || !strings.Contains(out, `"predicate_manifest": null`) {
 		t.Errorf("after breaking the helper: exit %d\n%s", code, out)
 	}
-	// Truncate every entry: the next run ignores them and rewrites them.
-	entries, _ := filepath.Glob(filepath.Join(cacheDir, "*", "*.json"))
+	// Truncate every pack: the next run ignores them and rewrites them.
+	entries, _ := filepath.Glob(filepath.Join(cacheDir, "packs", "*.pack"))
 	if len(entries) == 0 {
-		t.Fatal("no cache entries written")
+		t.Fatal("no cache packs written")
 	}
 	for _, e := range entries {
 		data, _ := os.ReadFile(e)

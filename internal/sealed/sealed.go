@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -77,6 +78,19 @@ type record struct {
 	Payload json.RawMessage `json:"payload"`
 }
 
+// Trusted says why a file in a private folder must not be read as a
+// record (nil when it may): it is not a regular file, or another user
+// owns it.
+func Trusted(info fs.FileInfo) error {
+	if !info.Mode().IsRegular() {
+		return errors.New("not a regular file")
+	}
+	if !ownedByUs(info) {
+		return errors.New("owned by another user")
+	}
+	return nil
+}
+
 // Read returns the payload of the record in file, verifying that it is a
 // regular file the current user owns, at most limit bytes (0: no limit),
 // of the given format and intact. The error says why a record is not
@@ -91,11 +105,8 @@ func Read(file string, format int, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	if !ownedByUs(info) {
-		return nil, errors.New("owned by another user")
+	if err := Trusted(info); err != nil {
+		return nil, err
 	}
 	var r io.Reader = f
 	if limit > 0 {

@@ -33,12 +33,16 @@
 //   - It trusts the salt to name the checker build: a different build
 //     never reads another build's entries.
 //
-// Entries are written to a temporary file and renamed into place, so two
-// processes checking at once never see a torn entry; an entry that does
-// not decode, fails its checksum or comes from another format version is
-// ignored and overwritten by the next store. The sealing, the folder checks
-// and the atomic writes are package internal/sealed's, which the evaluation
-// cache shares.
+// A run's entries and module records go into one pack file, written as
+// the run goes and renamed into place when it ends (Flush), so two
+// processes checking at once never see a torn pack, and a cold run
+// creates one file instead of one per checked file (creating thousands of
+// small files in one folder was a sixth of a cold run's CPU time, and the
+// file system's locks on the folder made parallel workers wait on each
+// other; see pack.go). A record whose checksum fails, or a pack that does
+// not decode or comes from another format version, is ignored. The folder
+// checks and the owner check are package internal/sealed's, which the
+// evaluation cache shares.
 package checkcache
 
 import (
@@ -60,7 +64,7 @@ import (
 )
 
 // formatVersion changes whenever the entry encoding changes.
-const formatVersion = 2
+const formatVersion = 3
 
 // Dep is a file a result depends on. An empty SHA256 records that the
 // file did not exist (a route catalog looked for and not found).
@@ -92,9 +96,12 @@ type Entry struct {
 	Closure string
 }
 
-// Cache is a directory of entries.
+// Cache is a directory of packs of entries and module records. It is
+// safe for concurrent use; call Flush (or Close) when a run ends, so that
+// later runs see what it stored.
 type Cache struct {
 	dir string
+	p   packs
 }
 
 // DefaultDir returns the cache directory under the user cache directory.
@@ -153,16 +160,6 @@ func moduleKey(salt, path, sum string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (c *Cache) file(key string) string {
-	return filepath.Join(c.dir, key[:2], key+".json")
-}
-
-// moduleFile is where the module record under key is stored: apart from
-// the entries, in modules/.
-func (c *Cache) moduleFile(key string) string {
-	return filepath.Join(c.dir, "modules", key[:2], key+".json")
-}
-
 // wire types keep the on-disk format independent of the model.
 type wireEntry struct {
 	Diagnostics []wireDiagnostic  `json:"diagnostics"`
@@ -184,11 +181,11 @@ type wireDiagnostic struct {
 	Fixes    []diagnostics.Fix     `json:"fixes"`
 }
 
-// load reads the record stored in file into v, verifying its owner,
-// format and checksum (see package sealed).
-func (c *Cache) load(file string, v any) bool {
-	payload, err := sealed.Read(file, formatVersion, 0)
-	return err == nil && json.Unmarshal(payload, v) == nil
+// load reads the record stored under key into v, verifying its
+// checksum (see pack.go).
+func (c *Cache) load(key string, v any) bool {
+	payload, ok := c.lookup(key)
+	return ok && json.Unmarshal(payload, v) == nil
 }
 
 // Get returns the entry stored under key if it exists, is intact, and
@@ -197,7 +194,7 @@ func (c *Cache) load(file string, v any) bool {
 // caller's to compare (see Fingerprinter).
 func (c *Cache) Get(key string, hash func(path string) string) (*Entry, bool) {
 	var w wireEntry
-	if !c.load(c.file(key), &w) {
+	if !c.load(key, &w) {
 		return nil, false
 	}
 	for _, d := range w.Deps {
@@ -240,13 +237,13 @@ func (c *Cache) Put(key string, e *Entry) error {
 	if len(e.Sources) > 0 {
 		w.Sources = e.Sources
 	}
-	return c.store(c.file(key), w)
+	return c.store(key, w)
 }
 
 // GetModule returns the module record of path with content hash sum.
 func (c *Cache) GetModule(salt, path, sum string) (Module, bool) {
 	var m Module
-	if !c.load(c.moduleFile(moduleKey(salt, path, sum)), &m) || m.Path != path || m.SHA256 != sum {
+	if !c.load(moduleKey(salt, path, sum), &m) || m.Path != path || m.SHA256 != sum {
 		return Module{}, false
 	}
 	return m, true
@@ -254,20 +251,29 @@ func (c *Cache) GetModule(salt, path, sum string) (Module, bool) {
 
 // PutModule stores a module record.
 func (c *Cache) PutModule(salt string, m Module) error {
-	return c.store(c.moduleFile(moduleKey(salt, m.Path, m.SHA256)), m)
+	return c.store(moduleKey(salt, m.Path, m.SHA256), m)
 }
 
-// store writes v sealed into file, atomically.
-func (c *Cache) store(dst string, v any) error {
+// store adds v under key to this run's pack.
+func (c *Cache) store(key string, v any) error {
 	payload, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return sealed.Write(dst, formatVersion, payload)
+	return c.save(key, payload)
 }
 
-// Clear removes every entry.
+// Clear removes every entry, the ones stored and not flushed yet too.
 func (c *Cache) Clear() error {
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	if c.p.out != nil {
+		c.dropOutLocked()
+	}
+	for _, f := range c.p.read {
+		f.Close()
+	}
+	c.p.read, c.p.index, c.p.loaded = map[string]*os.File{}, map[string]loc{}, true
 	entries, err := os.ReadDir(c.dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -2,9 +2,11 @@ package checkcache
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 
@@ -92,35 +94,141 @@ func TestKeyCoversPathContentAndSalt(t *testing.T) {
 	}
 }
 
-func TestCorruptEntryIsIgnoredAndRewritten(t *testing.T) {
-	c, _ := Open(t.TempDir())
+// packFiles lists the packs in the cache folder dir.
+func packFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, packDir, "*.pack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// onePack flushes c and returns the path of the only pack in its folder.
+func onePack(t *testing.T, c *Cache) string {
+	t.Helper()
+	if err := c.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	files := packFiles(t, c.Dir())
+	if len(files) != 1 {
+		t.Fatalf("%d packs, want 1", len(files))
+	}
+	return files[0]
+}
+
+// A record is visible to the Cache that stored it at once, and to other
+// Caches (later runs) only after Flush.
+func TestFlushPublishes(t *testing.T) {
+	dir := t.TempDir()
+	c, _ := Open(dir)
 	key := Key("salt", "a.harn", []byte("src"))
-	_ = c.Put(key, sampleEntry())
-	data, _ := os.ReadFile(c.file(key))
-	for name, bad := range map[string][]byte{
-		"truncated":    data[:len(data)/2],
-		"empty":        nil,
-		"garbage":      []byte("\x00\x01not json"),
-		"other format": []byte(`{"format":99}`),
-		"bad severity": []byte(`{"format":1,"diagnostics":[{"severity":"fatal"}]}`),
-	} {
-		if err := os.WriteFile(c.file(key), bad, 0o644); err != nil {
+	none := func(string) string { return "" }
+	if err := c.Put(key, &Entry{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Get(key, none); !ok {
+		t.Error("a stored entry is not visible to its own Cache")
+	}
+	other, _ := Open(dir)
+	if _, ok := other.Get(key, none); ok {
+		t.Error("an entry was visible to another run before the flush")
+	}
+	onePack(t, c)
+	later, _ := Open(dir)
+	if _, ok := later.Get(key, none); !ok {
+		t.Error("a flushed entry is not visible to a later run")
+	}
+	// A run that stores nothing writes no pack.
+	if err := later.Flush(); err != nil || len(packFiles(t, dir)) != 1 {
+		t.Errorf("flush without stores: %v, %d packs", err, len(packFiles(t, dir)))
+	}
+}
+
+// Many runs' packs are merged, and every record survives the merges: the
+// newest one of each key.
+func TestPacksAreMerged(t *testing.T) {
+	dir := t.TempDir()
+	none := func(string) string { return "" }
+	for run := range 3 * maxPacks {
+		c, _ := Open(dir)
+		for f := range 5 {
+			key := Key("salt", fmt.Sprintf("f%d.harn", f), []byte("src"))
+			if err := c.Put(key, &Entry{Closure: fmt.Sprint(run)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := c.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := c.Get(key, func(string) string { return "" }); ok {
-			t.Errorf("%s: corrupt entry used", name)
+		if n := len(packFiles(t, dir)); n > maxPacks {
+			t.Fatalf("after run %d: %d packs, more than %d", run, n, maxPacks)
 		}
-		if err := c.Put(key, &Entry{Manifest: json.RawMessage(`{"sites":[]}`)}); err != nil {
-			t.Fatalf("%s: rewrite failed: %v", name, err)
-		}
-		if e, ok := c.Get(key, func(string) string { return "" }); !ok || string(e.Manifest) != `{"sites":[]}` {
-			t.Errorf("%s: not rewritten", name)
+	}
+	c, _ := Open(dir)
+	for f := range 5 {
+		e, ok := c.Get(Key("salt", fmt.Sprintf("f%d.harn", f), []byte("src")), none)
+		if !ok || e.Closure != fmt.Sprint(3*maxPacks-1) {
+			t.Errorf("f%d: %+v %v, want the last run's entry", f, e, ok)
 		}
 	}
 }
 
-// Two writers and readers at once never produce a torn entry: every read
-// either misses or decodes a complete entry.
+func TestCorruptPackIsIgnoredAndRewritten(t *testing.T) {
+	dir := t.TempDir()
+	c, _ := Open(dir)
+	key := Key("salt", "a.harn", []byte("src"))
+	_ = c.Put(key, sampleEntry())
+	file := onePack(t, c)
+	data, _ := os.ReadFile(file)
+	none := func(string) string { return "" }
+	// A record whose payload is intact but does not decode as an entry.
+	badSeverity := func() []byte {
+		b, _ := Open(t.TempDir())
+		b.save(key, []byte(`{"diagnostics":[{"severity":"fatal"}]}`))
+		d, _ := os.ReadFile(onePack(t, b))
+		return d
+	}()
+	for name, bad := range map[string][]byte{
+		"truncated":    data[:len(data)/2],
+		"trailer cut":  data[:len(data)-1],
+		"empty":        nil,
+		"garbage":      []byte("\x00\x01not a pack"),
+		"other format": append(slices.Clone(data[:len(data)-len(packMagic)]), "harn-check pack v9\n"...),
+		"bad severity": badSeverity,
+	} {
+		if err := os.WriteFile(file, bad, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c, _ := Open(dir)
+		if _, ok := c.Get(key, none); ok {
+			t.Errorf("%s: corrupt entry used", name)
+		}
+		if _, err := os.Stat(file); name != "bad severity" && err == nil {
+			t.Errorf("%s: the damaged pack was kept", name)
+		}
+		if err := c.Put(key, &Entry{Manifest: json.RawMessage(`{"sites":[]}`)}); err != nil {
+			t.Fatalf("%s: rewrite failed: %v", name, err)
+		}
+		if err := c.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := c.Get(key, none); !ok || string(e.Manifest) != `{"sites":[]}` {
+			t.Errorf("%s: not rewritten", name)
+		}
+		later, _ := Open(dir)
+		if e, ok := later.Get(key, none); !ok || string(e.Manifest) != `{"sites":[]}` {
+			t.Errorf("%s: the rewritten entry is not found by a later run", name)
+		}
+		for _, f := range packFiles(t, dir) {
+			os.Remove(f)
+		}
+	}
+}
+
+// Writers and readers at once never produce a torn entry: every read
+// either misses or decodes a complete entry, while packs are written,
+// merged and removed.
 func TestConcurrentWritersNeverTear(t *testing.T) {
 	dir := t.TempDir()
 	key := Key("salt", "a.harn", []byte("src"))
@@ -131,16 +239,19 @@ func TestConcurrentWritersNeverTear(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, _ := Open(dir) // a separate handle, as another process would have
 			for i := 0; i < 20; i++ {
+				c, _ := Open(dir) // a separate handle, as another process would have
 				if err := c.Put(key, big); err != nil {
+					t.Error(err)
+					return
+				}
+				if err := c.Close(); err != nil {
 					t.Error(err)
 					return
 				}
 			}
 		}()
 	}
-	c, _ := Open(dir)
 	hash := func(p string) string {
 		if p == "lib.harn" {
 			return HashBytes([]byte("v1"))
@@ -148,16 +259,19 @@ func TestConcurrentWritersNeverTear(t *testing.T) {
 		return ""
 	}
 	for i := 0; i < 200; i++ {
-		if data, err := os.ReadFile(c.file(key)); err == nil && !json.Valid(data) {
-			t.Fatal("read a torn entry")
-		}
+		c, _ := Open(dir)
 		if e, ok := c.Get(key, hash); ok && len(e.Sources["lib.harn"]) != 1<<20 {
 			t.Fatal("decoded a partial entry")
 		}
+		c.Close()
 	}
 	wg.Wait()
-	leftovers, _ := filepath.Glob(filepath.Join(dir, "*", ".tmp-*"))
+	leftovers, _ := filepath.Glob(filepath.Join(dir, packDir, ".tmp-*"))
 	if len(leftovers) != 0 {
 		t.Errorf("temporary files left behind: %v", leftovers)
+	}
+	c, _ := Open(dir)
+	if _, ok := c.Get(key, hash); !ok {
+		t.Error("the entry is lost")
 	}
 }

@@ -1,17 +1,19 @@
 package checkcache
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// TestTamperedEntryIsIgnored: an entry edited on disk (diagnostics dropped,
-// the JSON still valid) fails its checksum and is not used.
+// TestTamperedEntryIsIgnored: a record edited in its pack (a diagnostic's
+// code changed, the JSON still valid) fails its checksum and is not used;
+// an index edited to point elsewhere fails the index's checksum; a
+// truncated pack is not used.
 func TestTamperedEntryIsIgnored(t *testing.T) {
 	dir := t.TempDir()
 	c, err := Open(dir)
@@ -22,6 +24,7 @@ func TestTamperedEntryIsIgnored(t *testing.T) {
 	if err := c.Put(key, sampleEntry()); err != nil {
 		t.Fatal(err)
 	}
+	file := onePack(t, c)
 	hash := func(p string) string {
 		if p == "lib.harn" {
 			return HashBytes([]byte("v1"))
@@ -31,39 +34,30 @@ func TestTamperedEntryIsIgnored(t *testing.T) {
 	if _, ok := c.Get(key, hash); !ok {
 		t.Fatal("intact entry not found")
 	}
-	data, err := os.ReadFile(c.file(key))
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s map[string]json.RawMessage
-	if err := json.Unmarshal(data, &s); err != nil {
-		t.Fatal(err)
-	}
-	for name, edit := range map[string]func(p map[string]any){
-		"diagnostics dropped": func(p map[string]any) { p["diagnostics"] = []any{} },
-		"closure changed":     func(p map[string]any) { p["closure"] = "0000" },
+	for name, edit := range map[string]func([]byte) []byte{
+		"diagnostic code changed": func(b []byte) []byte {
+			return []byte(strings.Replace(string(b), "HARN-TYP-002", "HARN-TYP-003", 1))
+		},
+		"record offset changed": func(b []byte) []byte {
+			return []byte(strings.Replace(string(b), `"o":0,`, `"o":1,`, 1))
+		},
+		"truncated": func(b []byte) []byte { return b[:len(b)/2] },
 	} {
-		var p map[string]any
-		if err := json.Unmarshal(s["payload"], &p); err != nil {
+		forged := edit(slices.Clone(data))
+		if string(forged) == string(data) {
+			t.Fatalf("%s: the edit changed nothing", name)
+		}
+		if err := os.WriteFile(file, forged, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		edit(p)
-		forged, _ := json.Marshal(p)
-		s2 := map[string]json.RawMessage{"format": s["format"], "sum": s["sum"], "payload": forged}
-		out, _ := json.Marshal(s2)
-		if err := os.WriteFile(c.file(key), out, 0o600); err != nil {
-			t.Fatal(err)
-		}
+		c, _ := Open(dir)
 		if _, ok := c.Get(key, hash); ok {
 			t.Errorf("%s: a tampered entry was trusted", name)
 		}
-	}
-	// Truncation too.
-	if err := os.WriteFile(c.file(key), data[:len(data)/2], 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.Get(key, hash); ok {
-		t.Error("a truncated entry was trusted")
 	}
 }
 
@@ -102,17 +96,22 @@ func TestUnsafeFoldersAreRefused(t *testing.T) {
 	if _, err := Open(other); !errors.As(err, &ue) || !strings.Contains(ue.Why, "owned by another user") {
 		t.Errorf("folder of another user: %v", err)
 	}
-	// An entry file another user planted is ignored.
+	// A pack another user planted is ignored, and left in place.
 	c2, _ := Open(filepath.Join(base, "mine"))
 	key := Key("s", "x", nil)
 	if err := c2.Put(key, &Entry{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chown(c2.file(key), 4242, 4242); err != nil {
+	pack := onePack(t, c2)
+	if err := os.Chown(pack, 4242, 4242); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := c2.Get(key, func(string) string { return "" }); ok {
+	c3, _ := Open(c2.Dir())
+	if _, ok := c3.Get(key, func(string) string { return "" }); ok {
 		t.Error("an entry owned by another user was trusted")
+	}
+	if _, err := os.Stat(pack); err != nil {
+		t.Errorf("another user's pack was removed: %v", err)
 	}
 }
 
