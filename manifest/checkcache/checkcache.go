@@ -23,7 +23,7 @@
 //
 //   - It trusts its own folder only when the folder is private: Open
 //     refuses a folder that others can write to or that another user owns,
-//     and Get ignores an entry owned by another user. Anyone who can write
+//     and Get ignores a pack owned by another user. Anyone who can write
 //     the folder could otherwise make a failing check pass.
 //   - Every entry and module record carries the SHA-256 of its content and
 //     is ignored when it does not match, so a truncated, corrupted or
