@@ -769,18 +769,17 @@ func probes() []probe {
 				if err := cmd.Run(); cmd.ProcessState.ExitCode() != exitFail {
 					t.Fatalf("cold run: %v", err)
 				}
-				// Drop the diagnostics from every entry, keeping valid JSON.
+				// Change the diagnostic's code in every pack, keeping the
+				// JSON valid and every offset in place: were the record's
+				// checksum not verified, the run would report HARN-NAM-000.
 				n := 0
 				filepath.WalkDir(cache, func(p string, d os.DirEntry, err error) error {
-					if err != nil || d.IsDir() || filepath.Ext(p) != ".json" {
+					if err != nil || d.IsDir() || filepath.Ext(p) != ".pack" {
 						return nil
 					}
 					data, _ := os.ReadFile(p)
-					var m map[string]any
-					if json.Unmarshal(data, &m) == nil {
-						m["diagnostics"] = []any{}
-						data, _ = json.Marshal(m)
-						os.WriteFile(p, data, 0o644)
+					if forged := bytes.ReplaceAll(data, []byte("HARN-NAM-001"), []byte("HARN-NAM-000")); !bytes.Equal(forged, data) {
+						os.WriteFile(p, forged, 0o600)
 						n++
 					}
 					return nil
