@@ -596,6 +596,42 @@ func (th *thread) waitOn(what string, wait <-chan struct{}) error {
 	return err
 }
 
+// waitAny releases the turn until one of waits is closed, deadline
+// passes (timedOut) or the run ends. A wait without a deadline may be
+// part of a deadlock: what names it for the report; with a deadline
+// (what is "") the task only blocks.
+func (th *thread) waitAny(what string, waits []chan struct{}, deadline <-chan time.Time) (timedOut bool, err error) {
+	block := th.block
+	if what != "" {
+		block = func(fn func()) { th.wait(what, fn) }
+	}
+	block(func() {
+		agg := make(chan struct{}, 1)
+		stop := make(chan struct{})
+		defer close(stop)
+		for _, w := range waits {
+			go func(w chan struct{}) {
+				select {
+				case <-w:
+					select {
+					case agg <- struct{}{}:
+					default:
+					}
+				case <-stop:
+				}
+			}(w)
+		}
+		select {
+		case <-agg:
+		case <-deadline:
+			timedOut = true
+		case <-th.ctx.Done():
+			err = th.doneErr()
+		}
+	})
+	return timedOut, err
+}
+
 func (c *compiler) selectStmt(s *ast.Select) evalFn {
 	type cs struct {
 		ch    evalFn
@@ -674,37 +710,12 @@ func (c *compiler) selectStmt(s *ast.Select) evalFn {
 			if allClosed && timeout == nil {
 				return Nil, nil
 			}
-			timedOut := false
-			var err error
-			wait := f.th.block
-			if timeout == nil {
-				wait = func(fn func()) { f.th.wait(what, fn) }
+			label := what
+			if timeout != nil {
+				label = ""
 			}
 			f.th.at = st
-			wait(func() {
-				agg := make(chan struct{}, 1)
-				stop := make(chan struct{})
-				for _, w := range waits {
-					go func(w chan struct{}) {
-						select {
-						case <-w:
-							select {
-							case agg <- struct{}{}:
-							default:
-							}
-						case <-stop:
-						}
-					}(w)
-				}
-				select {
-				case <-agg:
-				case <-deadline:
-					timedOut = true
-				case <-f.th.ctx.Done():
-					err = f.th.doneErr()
-				}
-				close(stop)
-			})
+			timedOut, err := f.th.waitAny(label, waits, deadline)
 			if err != nil {
 				return Nil, st.wrap(err)
 			}

@@ -1,0 +1,93 @@
+package harn
+
+import (
+	"sync"
+	"time"
+)
+
+// Circuit breakers (the resilience family): circuit_breaker(name,
+// threshold = 5, reset_ms = 30000) declares a breaker and returns its
+// name; circuit_record_failure counts a failure and returns true when it
+// is the one that opens the circuit; circuit_check reports "closed",
+// "open", or "half_open" once reset_ms has passed since it opened;
+// circuit_record_success and circuit_reset close it. A name never
+// declared is closed and ignores failures.
+
+type circuit struct {
+	failures, threshold int64
+	reset               time.Duration
+	openedAt            time.Time // zero while closed
+}
+
+type circuits struct {
+	mu sync.Mutex
+	by map[string]*circuit
+}
+
+func circuitsOf(in *Interp) *circuits {
+	return in.State("circuits", func() any { return &circuits{by: map[string]*circuit{}} }).(*circuits)
+}
+
+func circuitName(args []Value) string {
+	if len(args) == 0 {
+		return "default"
+	}
+	return Display(args[0])
+}
+
+func init() {
+	Register("circuit_breaker", func(c *Call, args []Value) (Value, error) {
+		name := circuitName(args)
+		cb := &circuit{threshold: 5, reset: 30 * time.Second}
+		if v := arg(args, 1); v.k == KindInt {
+			cb.threshold = v.AsInt()
+		}
+		if ms, ok := durationMillis(arg(args, 2)); ok {
+			cb.reset = time.Duration(ms) * time.Millisecond
+		}
+		cs := circuitsOf(c.th.in)
+		cs.mu.Lock()
+		cs.by[name] = cb
+		cs.mu.Unlock()
+		return Str(name), nil
+	})
+	Register("circuit_check", func(c *Call, args []Value) (Value, error) {
+		cs := circuitsOf(c.th.in)
+		cs.mu.Lock()
+		defer cs.mu.Unlock()
+		cb := cs.by[circuitName(args)]
+		switch {
+		case cb == nil || cb.openedAt.IsZero():
+			return Str("closed"), nil
+		case time.Since(cb.openedAt) >= cb.reset:
+			return Str("half_open"), nil
+		}
+		return Str("open"), nil
+	})
+	Register("circuit_record_failure", func(c *Call, args []Value) (Value, error) {
+		cs := circuitsOf(c.th.in)
+		cs.mu.Lock()
+		defer cs.mu.Unlock()
+		cb := cs.by[circuitName(args)]
+		if cb == nil {
+			return Bool(false), nil
+		}
+		cb.failures++
+		if cb.failures >= cb.threshold && cb.openedAt.IsZero() {
+			cb.openedAt = time.Now()
+			return Bool(true), nil
+		}
+		return Bool(false), nil
+	})
+	closeCircuit := func(c *Call, args []Value) (Value, error) {
+		cs := circuitsOf(c.th.in)
+		cs.mu.Lock()
+		defer cs.mu.Unlock()
+		if cb := cs.by[circuitName(args)]; cb != nil {
+			cb.failures, cb.openedAt = 0, time.Time{}
+		}
+		return Nil, nil
+	}
+	Register("circuit_record_success", closeCircuit)
+	Register("circuit_reset", closeCircuit)
+}
