@@ -361,6 +361,9 @@ func httpAttempt(c *Call, r *httpRequest) (int64, *Dict, string, error) {
 		}
 	}
 	st.mu.Unlock()
+	if err := enforceEgress(c, c.Name, r.url); err != nil {
+		return 0, nil, "", err
+	}
 	req, err := http.NewRequestWithContext(c.Context(), r.method, r.url, bytes.NewReader([]byte(r.bodyText)))
 	if err != nil {
 		return 0, nil, "", throwValue(Str(c.Name + ": " + err.Error()))
