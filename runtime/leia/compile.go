@@ -24,6 +24,10 @@ type compiler struct {
 	fn      *funcInfo
 	proto   *Proto
 	depth   int
+	// returns are the compiled values of `return E` statements whose one
+	// value is a single expression, for the function that ends with one
+	// (Proto.ret).
+	returns map[*ast.ReturnStmt]evalFn
 }
 
 // compileError is raised (as a Go panic inside the compiler only) for a
@@ -99,9 +103,28 @@ func (c *compiler) function(node ast.Node, name string, body *ast.Block) *Proto 
 		p.body = func(*frame) ctrl { return cNone }
 	} else {
 		p.body, p.stmts = c.stmtListParts(body, body.Stmts)
+		p.foldReturn(body.Stmts, c.returns)
 	}
 	c.leave(saved)
 	return p
+}
+
+// foldReturn lets a call site evaluate the value of the statement that
+// ends a function body, `return E` with E a single value, instead of
+// running the statement: stmts then holds the statements before it, and
+// ret the compiled E. A nested call then pushes no Go frame for the
+// return (a deep recursion's cost is mostly its Go stack, BENCHMARKS.md
+// "Deep recursion"). body, which runs the whole list, is unchanged.
+func (p *Proto) foldReturn(src []ast.Stmt, returns map[*ast.ReturnStmt]evalFn) {
+	if p.stmts == nil || len(src) == 0 || len(src) != len(p.stmts) {
+		return
+	}
+	r, ok := src[len(src)-1].(*ast.ReturnStmt)
+	if !ok || returns[r] == nil {
+		return
+	}
+	p.ret = returns[r]
+	p.stmts = p.stmts[:len(p.stmts)-1]
 }
 
 // closureMaker returns the code that creates a closure of p in the
@@ -760,6 +783,10 @@ func (c *compiler) returnStmt(s *ast.ReturnStmt) execFn {
 			}
 		}
 		e := c.expr(s.Values[0])
+		if c.returns == nil {
+			c.returns = map[*ast.ReturnStmt]evalFn{}
+		}
+		c.returns[s] = e
 		return func(fr *frame) ctrl {
 			v := e(fr)
 			th := fr.th

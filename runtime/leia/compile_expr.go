@@ -64,7 +64,7 @@ func (c *compiler) expr(e ast.Expr) evalFn {
 	case *ast.CallExpr:
 		fn := c.expr(e.Fun)
 		args, spread := c.args(e.Args)
-		return callValue(fn, &callArgs{args, spread, int32(e.Start), describe(e.Fun)})
+		return callValue(&callArgs{args, spread, int32(e.Start), describe(e.Fun), fn})
 	case *ast.MethodCallExpr:
 		m := c.multi(e)
 		return func(fr *frame) Value {
@@ -335,7 +335,7 @@ func (c *compiler) multi(e ast.Expr) multiFn {
 	case *ast.CallExpr:
 		fn := c.expr(e.Fun)
 		args, spread := c.args(e.Args)
-		return callSite(fn, nil, args, spread, int32(e.Start), describe(e.Fun))
+		return callSite(&callArgs{args, spread, int32(e.Start), describe(e.Fun), fn})
 	case *ast.MethodCallExpr:
 		recv := c.expr(e.Recv)
 		args, spread := c.args(e.Args)
@@ -353,6 +353,8 @@ type callArgs struct {
 	spread multiFn
 	pos    int32
 	desc   string
+	// fn is the callee's expression (a call site's, not a method's).
+	fn evalFn
 }
 
 // callSite compiles a call whose results are all used (a statement, a
@@ -364,61 +366,98 @@ type callArgs struct {
 // through this one small Go frame between the caller's expression and the
 // callee's body, instead of a chain of call-site closure, invoke and
 // runFrame (a deep recursion's cost is mostly the memory traffic of its
-// Go stack, BENCHMARKS.md "Deep recursion"). Everything else goes
-// through callOther, which takes the callee from the thread so that
-// this frame passes few words to the functions it calls.
-func callSite(fn evalFn, _ evalFn, args []evalFn, spread multiFn, pos int32, desc string) multiFn {
-	ca := &callArgs{args, spread, pos, desc}
+// Go stack, BENCHMARKS.md "Deep recursion"). A body that ends with
+// `return E` has E evaluated here too (Proto.ret), without the return
+// statement's Go frame.
+//
+// The Go frame of this closure is kept small by hand: every function it
+// calls takes one word (the call site reaches enterCall through the
+// thread), and the body's statements are read through the
+// new frame at every step, so that only it and the index stay in the Go
+// frame across calls. callSite and callValue are not inlined into the
+// compiler: their closures' Go frames are larger when they are.
+//
+//go:noinline
+func callSite(ca *callArgs) multiFn {
 	return func(fr *frame) []Value {
-		f := fn(fr)
-		if f.k != KindFunction {
-			fr.th.callee = f
-			return fr.th.callOther(fr, ca)
+		fr.th.site = ca
+		nf := enterCall(fr)
+		if nf.depth == 0 {
+			return nf.th.made()
 		}
-		if nf := enterCall(fr, f.closure(), ca); nf != nil {
-			r := cNone
-			for _, s := range nf.cl.proto.stmts {
-				if r = s(nf); r != cNone {
-					break
+		for i := 0; i < len(nf.cl.proto.stmts); i++ {
+			if r := nf.cl.proto.stmts[i](nf); r != cNone {
+				if r != cReturn {
+					nf.th.nret = 0
 				}
+				return leave(nf).results()
 			}
-			if r != cReturn {
-				nf.th.nret = 0
-			}
-			nf.th.popFrame(nf)
 		}
-		th := fr.th
-		return th.rets[:th.nret]
+		if nf.cl.proto.ret == nil {
+			nf.th.nret = 0
+			return leave(nf).results()
+		}
+		v := nf.cl.proto.ret(nf)
+		th := leave(nf)
+		th.rets[0] = v
+		th.nret = 1
+		return th.rets[:1]
 	}
 }
 
 // callValue is callSite for a call whose first result only is used (an
 // operand, an argument that is not the last).
-func callValue(fn evalFn, ca *callArgs) evalFn {
+//
+//go:noinline
+func callValue(ca *callArgs) evalFn {
 	return func(fr *frame) Value {
-		f := fn(fr)
-		if f.k != KindFunction {
-			fr.th.callee = f
-			return first(fr.th.callOther(fr, ca))
+		fr.th.site = ca
+		nf := enterCall(fr)
+		if nf.depth == 0 {
+			return first(nf.th.made())
 		}
-		if nf := enterCall(fr, f.closure(), ca); nf != nil {
-			r := cNone
-			for _, s := range nf.cl.proto.stmts {
-				if r = s(nf); r != cNone {
-					break
+		for i := 0; i < len(nf.cl.proto.stmts); i++ {
+			if r := nf.cl.proto.stmts[i](nf); r != cNone {
+				if r != cReturn {
+					nf.th.nret = 0
 				}
+				return leave(nf).ret0()
 			}
-			if r != cReturn {
-				nf.th.nret = 0
-			}
-			nf.th.popFrame(nf)
 		}
-		th := fr.th
-		if th.nret == 0 {
-			return Nil
+		if nf.cl.proto.ret == nil {
+			nf.th.nret = 0
+			return leave(nf).ret0()
 		}
-		return th.rets[0]
+		v := nf.cl.proto.ret(nf)
+		leave(nf)
+		return v
 	}
+}
+
+// leave pops nf, a frame a call site ran the body of, and returns its
+// thread.
+func leave(nf *frame) *Thread {
+	th := nf.th
+	th.popFrame(nf)
+	return th
+}
+
+// results are the results of the last call.
+func (th *Thread) results() []Value { return th.rets[:th.nret] }
+
+// made gives the results of a call enterCall made itself.
+func (th *Thread) made() []Value {
+	r := th.madeRets
+	th.madeRets = nil
+	return r
+}
+
+// ret0 is the first result of the last call, nil when it gave none.
+func (th *Thread) ret0() Value {
+	if th.nret == 0 {
+		return Nil
+	}
+	return th.rets[0]
 }
 
 // first is a call's first result, nil when it gave none.
@@ -429,31 +468,31 @@ func first(r []Value) Value {
 	return r[0]
 }
 
-// callOther calls th.callee, a value that is not a Leia function, from a
-// call site: a native, a callable table or userdata, or an error.
+// enterCall makes the call a call site handed over in th.site: it
+// evaluates the callee and the arguments into the new frame's slots,
+// pushes the frame and counts the step, and returns the frame whose
+// body's statements (Proto.stmts, then Proto.ret) the caller runs and
+// whose frame it pops. A call it cannot hand back that way (not a Leia
+// function, spread or extra arguments, a variadic callee, a body that is
+// more than its statements, a debug hook, deferred calls) it makes
+// itself, and it returns the thread's placeholder frame (depth 0) with
+// the results in th.madeRets.
 //
 //go:noinline
-func (th *Thread) callOther(fr *frame, ca *callArgs) []Value {
-	f := th.callee
-	th.callee = Nil
-	return th.invokeGeneral(fr, f, Nil, false, ca)
-}
-
-// enterCall starts a call of the Leia function cl from a call site: it
-// evaluates the arguments into the new frame's slots, pushes the frame
-// and counts the step, and returns the frame whose body's statements
-// (Proto.stmts) the caller runs and whose frame it pops. A call it cannot
-// hand back that way (spread or extra arguments, a variadic callee, a
-// body that is more than its statements, a debug hook, deferred calls)
-// it makes itself, and it returns nil with the results in th.rets.
-//
-//go:noinline
-func enterCall(fr *frame, cl *Closure, ca *callArgs) *frame {
+func enterCall(fr *frame) *frame {
 	th := fr.th
+	ca := th.site
+	th.site = nil
+	f := ca.fn(fr)
+	if f.k != KindFunction {
+		th.madeRets = th.invokeGeneral(fr, f, Nil, false, ca)
+		return th.frames[0]
+	}
+	cl := f.closure()
 	p := cl.proto
 	if ca.spread != nil || p.variadic || len(ca.args) > p.nparams || p.stmts == nil {
-		th.invokeGeneral(fr, closureValue(cl), Nil, false, ca)
-		return nil
+		th.madeRets = th.invokeGeneral(fr, f, Nil, false, ca)
+		return th.frames[0]
 	}
 	m := th.mark()
 	slots := th.reserve(p.nslots)
@@ -471,7 +510,8 @@ func enterCall(fr *frame, cl *Closure, ca *callArgs) *frame {
 	}
 	if th.in.hook.k != KindNil || p.hasDefer {
 		th.runFrameSlow(nf, p)
-		return nil
+		th.madeRets = th.rets[:th.nret]
+		return th.frames[0]
 	}
 	return nf
 }
@@ -479,7 +519,7 @@ func enterCall(fr *frame, cl *Closure, ca *callArgs) *frame {
 func methodSite(recv evalFn, name string, args []evalFn, spread multiFn, pos int32) multiFn {
 	key := String(name)
 	desc := "method '" + name + "'"
-	ca := &callArgs{args, spread, pos, desc}
+	ca := &callArgs{args, spread, pos, desc, nil}
 	return func(fr *frame) []Value {
 		o := recv(fr)
 		var f Value

@@ -16,20 +16,20 @@ func (th *Thread) metaField(v Value, name string) Value {
 }
 
 // arithOut is arith for the operands a compiled operator does not handle
-// inline. It hands the operands over in the thread to arithStashed (out
-// of line), so that the operator's closure, which a deep recursion keeps
-// on the Go stack once per nested call, reserves no room in its Go frame
-// for passing two values.
+// inline. It hands the operator, the operands and the position over in
+// the thread to arithStashed (out of line), so that the operator's
+// closure, which a deep recursion keeps on the Go stack once per nested
+// call, reserves room in its Go frame for passing one word only.
 func (th *Thread) arithOut(op arithOp, a, b Value, pos int32) Value {
-	th.opA, th.opB = a, b
-	return th.arithStashed(op, pos)
+	th.opA, th.opB, th.op, th.opPos = a, b, op, pos
+	return th.arithStashed()
 }
 
 //go:noinline
-func (th *Thread) arithStashed(op arithOp, pos int32) Value {
+func (th *Thread) arithStashed() Value {
 	a, b := th.opA, th.opB
 	th.opA, th.opB = Nil, Nil
-	return th.arith(op, a, b, pos)
+	return th.arith(th.op, a, b, th.opPos)
 }
 
 // arith applies a binary arithmetic or bitwise operator with string

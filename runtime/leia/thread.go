@@ -71,7 +71,11 @@ type Proto struct {
 	// stmts are body's statements when running them in order is all
 	// body does (stmtListParts); nil otherwise. A function with an empty
 	// body has a non-nil empty list only if its block compiled to one.
-	stmts    []execFn
+	stmts []execFn
+	// ret, when set, is the value of the `return E` that ends the body:
+	// stmts then stops before that statement, and a call site that ran
+	// them all without leaving evaluates ret (Proto.foldReturn).
+	ret      evalFn
 	hasDefer bool
 }
 
@@ -115,10 +119,12 @@ type Thread struct {
 	ci     int
 	chunks [][]Value
 	frames []*frame
-	depth  int
-	rets   []Value
-	nret   int
-	r2     [2]Value
+	// spare are frames allocated for depths not reached yet (newFrame).
+	spare []frame
+	depth int
+	rets  []Value
+	nret  int
+	r2    [2]Value
 
 	// run is the run the thread belongs to, meter counts its steps.
 	run   *execution.Run
@@ -128,12 +134,16 @@ type Thread struct {
 	goroutine  int64
 	co         *Coroutine
 	gotoTarget *labelInfo
-	// callee is the value a call site hands to callOther (out of line,
-	// so that the site's Go frame stays small).
-	callee Value
+	// site is the call site a compiled call hands to enterCall (out of
+	// line, so that the site's Go frame stays small).
+	site *callArgs
+	// madeRets are the results of a call enterCall made itself.
+	madeRets []Value
 	// opA and opB are the operands a compiled operator hands to
 	// arithStashed.
 	opA, opB Value
+	op       arithOp
+	opPos    int32
 }
 
 const firstChunkSize = 1024
@@ -229,7 +239,7 @@ func (th *Thread) pushFrame(cl *Closure, slots []Value, m stackMark) *frame {
 			th.release(m)
 			panic(th.stackOverflow())
 		}
-		th.frames = append(th.frames, &frame{th: th})
+		th.frames = append(th.frames, th.newFrame())
 	}
 	fr := th.frames[th.depth]
 	fr.slots = slots
@@ -239,6 +249,23 @@ func (th *Thread) pushFrame(cl *Closure, slots []Value, m stackMark) *frame {
 	fr.callPos = -1
 	fr.defers = fr.defers[:0]
 	fr.depth = th.depth
+	return fr
+}
+
+// newFrame gives a frame for a depth the thread has not reached before.
+// Frames are allocated in blocks that grow with the depth reached: a
+// 100,000-deep recursion makes a few dozen allocations instead of one
+// per level.
+//
+//go:noinline
+func (th *Thread) newFrame() *frame {
+	if len(th.spare) == 0 {
+		n := min(max(len(th.frames), 16), 4096)
+		th.spare = make([]frame, n)
+	}
+	fr := &th.spare[0]
+	th.spare = th.spare[1:]
+	fr.th = th
 	return fr
 }
 
