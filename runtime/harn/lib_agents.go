@@ -252,8 +252,9 @@ type loopRun struct {
 	llmRetries   int64
 	toolCalls    int64
 	budgetHit    bool
-	skills       *loopSkills // nil: no skills
-	base         Value       // the caller's system prompt
+	skills       *loopSkills       // nil: no skills
+	search       *clientToolSearch // nil: no client-mode tool search
+	base         Value             // the caller's system prompt
 }
 
 func (r *loopRun) event(kind, text string, meta *Dict) {
@@ -447,6 +448,10 @@ func (r *loopRun) dispatch(call *Dict) (string, bool, error) {
 	if name == "load_skill" && r.skills != nil {
 		return r.loadSkillTool(args)
 	}
+	if r.search != nil && name == r.search.cfg.name {
+		out, ok := r.searchToolCall(dictString(call, "id"), args)
+		return out, ok, nil
+	}
 	reason, args, err := hookPre(c, name, args)
 	if err != nil {
 		return "", false, err
@@ -517,7 +522,7 @@ func (r *loopRun) run(system string) (string, error) {
 			return "", err
 		}
 		system, tools := system, cfg.nativeTools()
-		if r.skills != nil {
+		if r.skills != nil || r.search != nil {
 			system, tools = r.turnSurface()
 		}
 		rep, err := agentTurn(r.c, turnRequest{messages: r.promptMessages(), system: system, tools: tools, opts: cfg.opts})
@@ -820,6 +825,9 @@ func agentLoop(c *Call, fn string, prompt, system Value, opts *Dict) (*loopRun, 
 	}
 	start := time.Now()
 	r := &loopRun{c: c, cfg: cfg, skills: parseLoopSkills(c, opts)}
+	if r.search, err = newClientToolSearch(cfg.opts, cfg.tools); err != nil {
+		return nil, Nil, err
+	}
 	if cfg.sessionID != "" {
 		sessionOpen(c, cfg.sessionID)
 		r.messages = sessionMessages(c, cfg.sessionID)

@@ -97,6 +97,13 @@ func buildLLMRequest(args []Value) *llmRequest {
 		r.tools = t
 	}
 	r.thinking, r.err = thinkingConfig(r.opts)
+	if r.err == nil {
+		if t, native, err := nativeSearchTools(r.opts, r.tools); err != nil {
+			r.err = err
+		} else if native {
+			r.tools = t
+		}
+	}
 	if ms, ok := r.opts.Get("messages"); ok && ms.k == KindList {
 		r.messages = append(r.messages, ms.r.(*List).SharedItems()...)
 	}

@@ -289,7 +289,8 @@ func (r *llmRequest) turnRequest() llm.TurnRequest {
 	req.Prompt = &llm.MockPrompt{Match: strings.Join(parts, "\n"), Last: lastPrompt(r.messages)}
 	if r.tools.k == KindList {
 		for _, t := range r.tools.r.(*List).items {
-			if t.k == KindDict {
+			// A provider's own tool (a hosted tool_search) is not a function.
+			if d := t.AsDict(); t.k == KindDict && (optStr(d, "type") == "" || optStr(d, "type") == "function") {
 				req.Tools = append(req.Tools, turnTool(t.r.(*Dict)))
 			}
 		}

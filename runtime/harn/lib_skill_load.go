@@ -486,24 +486,22 @@ func loadSkillSchema() Value {
 	props.Set("name", DictValue(name))
 	props.Set("require_signature", DictValue(strDict("type", "boolean",
 		"description", "When true, fail unless the skill has a valid signature from a trusted signer.")))
-	params := NewDict(4)
-	params.Set("type", Str("object"))
-	params.Set("properties", DictValue(props))
-	params.Set("required", NewListValue([]Value{Str("name")}))
-	params.Set("additionalProperties", Bool(false))
-	d := NewDict(3)
-	d.Set("name", Str("load_skill"))
-	d.Set("description", Str("Promote a skill's full body into the next turn's context. Accepts the skill id returned by the always-on catalog."))
-	d.Set("parameters", DictValue(params))
-	return DictValue(d)
+	return runtimeTool("load_skill", "Promote a skill's full body into the next turn's context. Accepts the skill id returned by the always-on catalog.", props, "name")
 }
 
-// turnSurface is a turn's system prompt and native tools: with skills,
-// after the match phase, the active-skill block joins the prompt, the
+// turnSurface is a turn's system prompt and native tools: with client
+// tool search, the tools it makes visible; with skills, after the match
+// phase, the active-skill block joins the prompt, the
 // tools are those the skills allow, and load_skill is offered.
 func (r *loopRun) turnSurface() (string, []Value) {
-	r.skillPhase()
 	cfg := *r.cfg
+	if r.search != nil {
+		cfg.tools = r.search.visible(cfg.tools)
+	}
+	if r.skills == nil {
+		return cfg.systemPrompt(r.base), cfg.nativeTools()
+	}
+	r.skillPhase()
 	cfg.tools = r.skills.scopeTools(cfg.tools)
 	tools := cfg.nativeTools()
 	if cfg.toolFormat == "native" && len(r.skills.skills) > 0 {

@@ -483,7 +483,7 @@ func (s *loopSkills) scopeTools(tools []Value) []Value {
 		if t.k != KindDict || d == nil {
 			continue
 		}
-		if allowed[toolName(t)] {
+		if allowed[toolName(t)] || strings.HasPrefix(toolName(t), "__harn_") {
 			out = append(out, t)
 		} else if ns := dictString(d, "namespace"); ns != "" && allowed["namespace:"+ns] {
 			out = append(out, t)

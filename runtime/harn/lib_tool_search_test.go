@@ -1,0 +1,101 @@
+package harn
+
+import (
+	"strings"
+	"testing"
+)
+
+func searchTool(name, desc string, params ...string) Value {
+	d := NewDict(4)
+	d.Set("name", Str(name))
+	d.Set("description", Str(desc))
+	p := NewDict(len(params))
+	for _, n := range params {
+		p.Set(n, DictValue(strDict("type", "string")))
+	}
+	d.Set("parameters", DictValue(p))
+	d.Set("defer_loading", Bool(true))
+	return DictValue(d)
+}
+
+func TestSearchTools(t *testing.T) {
+	tools := []Value{
+		searchTool("deploy_service", "Deploy the production service stack", "env"),
+		searchTool("query_metrics", "Query observability metrics", "query"),
+		searchTool("edit_file", "Edit an existing file", "path"),
+		searchTool("create_file", "Create a new file", "path"),
+	}
+	tests := []struct {
+		strategy, query string
+		want            string // names, comma-separated
+		diag            bool
+	}{
+		{"bm25", "deploy", "deploy_service", false},
+		{"bm25", "file", "create_file,edit_file", false}, // equal scores: by name
+		{"bm25", "env", "deploy_service", false},         // parameter names count
+		{"bm25", "zebra", "", true},
+		{"bm25", "  ", "", true},
+		{"regex", "edit|create", "create_file,edit_file", false},
+		{"regex", "METRICS", "query_metrics", false},
+		{"regex", "(", "", true},
+	}
+	for _, tc := range tests {
+		names, diag := searchTools(tc.strategy, tc.query, tools)
+		if strings.Join(names, ",") != tc.want || (diag != "") != tc.diag {
+			t.Errorf("searchTools(%s, %q) = %v, %q; want %s (diagnostic %v)", tc.strategy, tc.query, names, diag, tc.want, tc.diag)
+		}
+	}
+	if names, diag := searchTools("bm25", "x", nil); names != nil || diag == "" {
+		t.Errorf("empty index: %v %q", names, diag)
+	}
+}
+
+func TestPromoteEvictsOldestOverBudget(t *testing.T) {
+	long := strings.Repeat("a long description ", 20)
+	s := &clientToolSearch{cfg: &toolSearchConfig{strategy: "bm25", name: defaultSearchToolName, budget: 150}, cost: map[string]int64{}}
+	for _, n := range []string{"alpha", "beta", "gamma"} {
+		s.deferred = append(s.deferred, searchTool(n, long, "x"))
+	}
+	for _, step := range []struct{ promote, want string }{{"alpha", "alpha"}, {"beta", "beta"}, {"gamma", "gamma"}, {"gamma", "gamma"}, {"nope", "gamma"}} {
+		s.promote([]string{step.promote})
+		if got := strings.Join(s.promoted, ","); got != step.want {
+			t.Errorf("after promoting %s: promoted %s, want %s", step.promote, got, step.want)
+		}
+	}
+	s.cfg.budget = 10 // smaller than one tool: nothing fits
+	s.promoted, s.cost = nil, map[string]int64{}
+	if added := s.promote([]string{"alpha"}); len(added) != 0 {
+		t.Errorf("over-budget tool promoted: %v", added)
+	}
+}
+
+func TestNativeToolSearchShape(t *testing.T) {
+	tests := []struct {
+		provider, model string
+		force           bool
+		want            string
+	}{
+		{"mock", "claude-opus-4-1", false, "anthropic"},
+		{"anthropic", "claude-sonnet-4-5-20250929", false, "anthropic"},
+		{"mock", "claude-haiku-4-5", false, "anthropic"},
+		{"mock", "claude-haiku-4-0", false, ""},
+		{"mock", "claude-3-5-sonnet", false, ""},
+		{"mock", "gpt-5.4-preview", false, "openai"},
+		{"openai", "gpt-6", false, "openai"},
+		{"mock", "gpt-4o", false, ""},
+		{"mock", "my-internal-model", false, ""},
+		{"mock", "my-internal-model", true, "openai"},
+		{"ollama", "gpt-5.4", false, ""},
+	}
+	for _, tc := range tests {
+		opts := strDict("provider", tc.provider, "model", tc.model)
+		if tc.force {
+			o := NewDict(1)
+			o.Set("force_native_tool_search", Bool(true))
+			opts.Set(tc.provider, DictValue(o))
+		}
+		if got := nativeToolSearchShape(opts); got != tc.want {
+			t.Errorf("nativeToolSearchShape(%s, %s, force %v) = %q, want %q", tc.provider, tc.model, tc.force, got, tc.want)
+		}
+	}
+}
