@@ -212,12 +212,12 @@ func (rt Runtime) withDefaults(r Route) Runtime {
 			rt.API = APIOpenAIChat
 		}
 	}
-	if d, ok := providerDefaults[r.Provider]; ok {
+	if p, ok := providers[r.Provider]; ok {
 		if rt.BaseURL == "" {
-			rt.BaseURL = d.baseURL
+			rt.BaseURL = p.BaseURL
 		}
-		if rt.APIKeyEnv == "" {
-			rt.APIKeyEnv = d.keyEnv
+		if rt.APIKeyEnv == "" && len(p.AuthEnv) > 0 {
+			rt.APIKeyEnv = p.AuthEnv[0]
 		}
 	}
 	if rt.WireModel == "" {

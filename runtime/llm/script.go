@@ -5,8 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
+
+	"github.com/harnlang/harn-check/catalog"
 )
 
 // # Scripted answers: the .llm-mock.jsonl format
@@ -118,38 +119,9 @@ func (s *MockScript) Restore(answers []*Scripted) {
 }
 
 // GlobMatch matches text against a pattern whose "*" matches any run of
-// characters (newlines included); a pattern without "*" must equal text.
-func GlobMatch(pattern, text string) bool {
-	if pattern == "*" {
-		return true
-	}
-	if !strings.Contains(pattern, "*") {
-		return pattern == text
-	}
-	parts := strings.Split(pattern, "*")
-	rest := text
-	for i, p := range parts {
-		if p == "" {
-			continue
-		}
-		switch {
-		case i == 0:
-			if !strings.HasPrefix(rest, p) {
-				return false
-			}
-			rest = rest[len(p):]
-		case i == len(parts)-1:
-			return strings.HasSuffix(rest, p)
-		default:
-			j := strings.Index(rest, p)
-			if j < 0 {
-				return false
-			}
-			rest = rest[j+len(p):]
-		}
-	}
-	return true
-}
+// characters (catalog.GlobMatch, the one matcher for mock prompts and
+// capability rules).
+func GlobMatch(pattern, text string) bool { return catalog.GlobMatch(pattern, text) }
 
 // MaxScriptLine bounds one line of a mock script.
 const MaxScriptLine = 64 << 20
