@@ -188,6 +188,9 @@ func llmTurn(c *Call, r *llmRequest) (Value, error) {
 		return Nil, r.err
 	}
 	st := llmOf(c)
+	if err := st.capabilityGate(c, r); err != nil {
+		return Nil, err
+	}
 	defer c.th.in.spanEnd(c.th.in.spanStart("llm_call", r.model))
 	req := r.turnRequest()
 	if err := st.preflight(r, req.MaxTokens); err != nil {
