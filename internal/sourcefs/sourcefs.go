@@ -144,8 +144,10 @@ func Read(path string, max int64) ([]byte, error) {
 		return nil, &TooLargeError{Path: path, Size: info.Size(), Max: max}
 	}
 	// Read one byte past the limit: a file that reports a wrong size must
-	// not get past it either.
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	// not get past it either. The buffer starts at the size the file
+	// reports (plus the byte that sees the end), so a file is read in one
+	// read call instead of io.ReadAll's growing ones.
+	data, err := readAll(io.LimitReader(f, max+1), min(info.Size(), max)+1)
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: unwrap(err)}
 	}
@@ -182,6 +184,24 @@ func ReadHead(path string, n int64) (head []byte, size int64, err error) {
 		return nil, 0, &fs.PathError{Op: "read", Path: path, Err: unwrap(err)}
 	}
 	return head, max(info.Size(), int64(len(head))), nil
+}
+
+// readAll is io.ReadAll starting with a buffer of size bytes.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 func unwrap(err error) error {

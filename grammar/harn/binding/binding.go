@@ -33,6 +33,9 @@ import (
 
 var language = sitter.NewLanguage(unsafe.Pointer(C.tree_sitter_harn()))
 
+// parsers are reused from file to file (tsutil.Parsers).
+var parsers = tsutil.NewParsers(language)
+
 // Language returns the Harn tree-sitter language.
 func Language() *sitter.Language { return language }
 
@@ -45,13 +48,8 @@ func ParseTree(src []byte, oldTree *sitter.Tree) *sitter.Tree {
 // parseGuarded is ParseTree that also returns where a parse that gave up
 // had got to (tsutil.ParseGuarded), -1 when it finished.
 func parseGuarded(src []byte, oldTree *sitter.Tree) (*sitter.Tree, int) {
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(language); err != nil {
-		// The generated parser's ABI is fixed at generation; a mismatch is a
-		// build error, not an input error.
-		panic("binding: " + err.Error())
-	}
+	p := parsers.Get()
+	defer parsers.Put(p)
 	// Bytes that are not ASCII are blanked (same byte length, so every
 	// offset is that of src) before every parse, fresh or incremental (so
 	// both give one tree): outside strings and comments each such
@@ -163,9 +161,12 @@ func ParseWith(path string, src []byte, o Options) (*ast.File, []diagnostics.Dia
 	}
 	// The tree is copied into Go memory first and closed before the
 	// lowering: for a large file the C tree is a large part of the peak.
-	recs := tsflat.Walk(tree.RootNode(), nil)
+	bp := walkBufs.Get().(*[]tsflat.Record)
+	recs := tsflat.Walk(tree.RootNode(), *bp)
 	tree.Close()
-	return lowerRecords(path, src, recs, o)
+	file, diags := lowerRecords(path, src, recs, o)
+	putWalkBuf(bp, recs)
+	return file, diags
 }
 
 // blankUnexpected returns src with every byte that is not ASCII replaced
@@ -223,7 +224,11 @@ func lowerRecords(path string, src []byte, recs []tsflat.Record, o Options) (*as
 	if at, depth, limit, over := tsflat.Crossing(recs, chainKinds(), maxNesting, limits.ChainLength(maxNesting)); over {
 		return tooDeep(path, src, recs, at, depth, limit)
 	}
-	root := build(recs)
+	// Neither the syntax tree nor the diagnostics keep a node of the
+	// snapshot, so its arrays serve the next file.
+	t := snapTrees.Get().(*snapTree)
+	defer putSnapTree(t)
+	root := buildInto(t, recs)
 	if root == nil {
 		return lower.File(src, nil), nil
 	}

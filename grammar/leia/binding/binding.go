@@ -35,6 +35,9 @@ const SyntaxCode = "LEIA1001"
 
 var language = sitter.NewLanguage(unsafe.Pointer(C.tree_sitter_leia()))
 
+// parsers are reused from file to file (tsutil.Parsers).
+var parsers = tsutil.NewParsers(language)
+
 // Language returns the Leia tree-sitter language.
 func Language() *sitter.Language { return language }
 
@@ -48,13 +51,8 @@ func ParseTree(src []byte, oldTree *sitter.Tree) *sitter.Tree {
 // parseGuarded is ParseTree that also returns where a parse that gave up
 // had got to (tsutil.ParseGuarded), -1 when it finished.
 func parseGuarded(src []byte, oldTree *sitter.Tree) (*sitter.Tree, int) {
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(language); err != nil {
-		// The ABI is fixed when the parser is generated: a mismatch is a
-		// build problem, not something an input can cause.
-		panic("binding: " + err.Error())
-	}
+	p := parsers.Get()
+	defer parsers.Put(p)
 	return tsutil.ParseGuarded(p, src, oldTree)
 }
 
