@@ -229,10 +229,12 @@ const (
 // the members that have it. nil members are ignored when ignoreNil is set
 // (optional chaining).
 func FieldOf(t Type, name string, ignoreNil bool) (Type, FieldPresence) {
-	var found []Type
+	var buf [smallUnion]Type
+	found := buf[:0]
 	have, lack := 0, 0
 	unknown := false
-	for _, m := range Members(t) {
+	var one [1]Type
+	for _, m := range members(t, &one) {
 		if ignoreNil && IsBasic(m, Nil) {
 			continue
 		}
@@ -321,7 +323,8 @@ func Exclude(t Type, name string, lit *Literal) Type {
 
 // canHold reports whether a value of type t may equal the literal.
 func canHold(t Type, lit *Literal) bool {
-	for _, m := range Members(t) {
+	var one [1]Type
+	for _, m := range members(t, &one) {
 		switch mu := Unalias(m).(type) {
 		case *Literal:
 			if mu.Value == lit.Value {
@@ -337,14 +340,16 @@ func canHold(t Type, lit *Literal) bool {
 }
 
 func filterMembers(t Type, keep func(Type) bool) Type {
-	ms := Members(t)
+	var one [1]Type
+	ms := members(t, &one)
 	if len(ms) == 1 {
 		if keep(ms[0]) {
 			return t
 		}
 		return NeverType
 	}
-	var out []Type
+	var buf [smallUnion]Type
+	out := buf[:0]
 	for _, m := range ms {
 		if keep(m) {
 			out = append(out, m)

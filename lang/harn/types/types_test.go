@@ -1,6 +1,7 @@
 package types
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -217,5 +218,50 @@ func TestNewUnionKeepsANormalisedUnion(t *testing.T) {
 	rec := NewRecord(Field{Name: "choice", Type: u})
 	if ft, p := FieldOf(rec, "choice", false); ft != u || p != FieldAll {
 		t.Errorf("FieldOf lost the union: %v %v", ft, p)
+	}
+}
+
+// TestNewUnionSmallAgreesWithLarge: the stack-bound normalisation of
+// small unions gives what the general one gives, member for member
+// (identity included), on random mixes of basics, literals of every kind,
+// aliases (of a basic, a literal, a union, never and any), records,
+// lists, unions, never and any.
+func TestNewUnionSmallAgreesWithLarge(t *testing.T) {
+	rec := NewRecord(Field{Name: "x", Type: IntType})
+	pool := []Type{
+		StringType, IntType, FloatType, BoolType, NilType, NeverType, AnyType, UnknownType,
+		StringLit("a"), StringLit("b"), StringLit(""), IntLit(0), IntLit(1), IntLit(-7),
+		&Literal{Value: true}, &Literal{Value: false},
+		&Alias{Name: "S", Target: StringType}, &Alias{Name: "A", Target: StringLit("a")},
+		&Alias{Name: "AB", Target: NewUnion(StringLit("a"), StringLit("b"))},
+		&Alias{Name: "N", Target: NeverType}, &Alias{Name: "Y", Target: AnyType},
+		rec, NewRecord(Field{Name: "x", Type: IntType}), &List{Elem: StringType}, &List{Elem: StringType},
+		NewUnion(IntLit(1), StringLit("a")), NewUnion(rec, NilType),
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 20000 {
+		ts := make([]Type, 1+r.IntN(6))
+		for j := range ts {
+			ts[j] = pool[r.IntN(len(pool))]
+		}
+		var flat []Type
+		for _, t := range ts {
+			flat = appendFlat(flat, t)
+		}
+		if len(flat) > smallUnion {
+			continue
+		}
+		small, large := newUnionSmall(flat), newUnionLarge(flat)
+		sm, lm := Members(small), Members(large)
+		same := len(sm) == len(lm)
+		for k := 0; same && k < len(sm); k++ {
+			same = sm[k] == lm[k]
+		}
+		if _, isUnion := small.(*Union); !isUnion && small != large {
+			same = false
+		}
+		if !same {
+			t.Fatalf("case %d, %v: small %v, large %v", i, ts, small, large)
+		}
 	}
 }
