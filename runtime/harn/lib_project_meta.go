@@ -6,6 +6,7 @@ package harn
 
 func projectMetadataFns() map[string]func(c *Call, args []Value) (Value, error) {
 	return map[string]func(c *Call, args []Value) (Value, error){
+		"project_fingerprint": projectFingerprint,
 		"metadata_namespace": func(c *Call, args []Value) (Value, error) {
 			v, err := callBuiltin(c, "metadata_resolve", arg(args, 0), arg(args, 1))
 			if err != nil || v.k != KindNil {
