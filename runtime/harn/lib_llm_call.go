@@ -182,6 +182,7 @@ func llmSchemaLoop(c *Call, args []Value) (*schemaOutcome, error) {
 	if v, ok := r.opts.Get("schema_retries"); ok && v.k == KindInt {
 		o.retries = int64(v.n)
 	}
+	original := r.messages
 	for attempt := int64(0); ; attempt++ {
 		var res Value
 		var err error
@@ -222,6 +223,15 @@ func llmSchemaLoop(c *Call, args []Value) (*schemaOutcome, error) {
 		}
 		if attempt >= o.retries {
 			return o, nil
+		}
+		// Retry the original messages with one corrective user turn
+		// (the invalid answer is not replayed), as upstream does.
+		r.messages = original
+		if nudge := schemaNudge(o.errs, schema, r.opts); nudge != "" {
+			m := NewDict(2)
+			m.Set("role", Str("user"))
+			m.Set("content", Str(nudge))
+			r.messages = append(append([]Value(nil), original...), DictValue(m))
 		}
 	}
 }

@@ -6,7 +6,10 @@ package harn
 
 func projectMetadataFns() map[string]func(c *Call, args []Value) (Value, error) {
 	return map[string]func(c *Call, args []Value) (Value, error){
-		"project_fingerprint": projectFingerprint,
+		"project_fingerprint":      projectFingerprint,
+		"project_enrich":           projectEnrich,
+		"project_deep_scan":        projectDeepScan,
+		"project_deep_scan_status": projectDeepScanStatus,
 		"metadata_namespace": func(c *Call, args []Value) (Value, error) {
 			v, err := callBuiltin(c, "metadata_resolve", arg(args, 0), arg(args, 1))
 			if err != nil || v.k != KindNil {
