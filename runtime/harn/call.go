@@ -126,22 +126,7 @@ func (c *compiler) call(e *ast.Call) evalFn {
 			argFns[i] = c.expr(a)
 		}
 		// Arguments go on the value stack: no allocation per call.
-		cs := &callSite{callee: callee, args: argFns, s: s}
-		return func(f *frame) (Value, error) {
-			nf, v, err := cs.enter(f)
-			if nf == nil {
-				return v, err
-			}
-			v, err = nf.cl.proto.body(nf)
-			if len(nf.defers) != 0 || err != nil && !isReturn(err) {
-				nf.out, nf.outErr = v, err
-				return cs.finish(nf)
-			}
-			if err == nil {
-				nf.ret = v
-			}
-			return nf.leave(len(cs.args)), nil
-		}
+		return closureCall(&callSite{callee: callee, args: argFns, s: s})
 	}
 	args, _, _ := c.args(e.Args)
 	return func(f *frame) (Value, error) {
@@ -644,6 +629,70 @@ type callSite struct {
 	s      *site
 }
 
+// closureCall compiles the call at cs. The Go frame of its closure is
+// kept small by hand: the call site reaches enter through the thread,
+// the frame's statements are read through the new frame at every step,
+// and the uncommon endings leave through endBody with the outcome in the
+// frame, so that every function it calls takes one word and only the new
+// frame and an index stay in the Go frame across calls. A body that ends
+// with `return E` has E evaluated here (funcProto.ret) without the
+// return statement's Go frame. closureCall is not inlined into the
+// compiler: its closure's Go frame is larger when it is.
+//
+//go:noinline
+func closureCall(cs *callSite) evalFn {
+	return func(f *frame) (Value, error) {
+		f.th.site = cs
+		nf, v, err := enterSite(f)
+		if nf == nil {
+			return v, err
+		}
+		for i := 0; i < len(nf.cl.proto.stmts); i++ {
+			if _, err := nf.cl.proto.stmts[i](nf); err != nil {
+				nf.out, nf.outErr = Nil, err
+				return endBody(nf)
+			}
+		}
+		v, err = nf.cl.proto.ret(nf)
+		if err != nil || len(nf.defers) != 0 {
+			nf.out, nf.outErr = v, err
+			return endBody(nf)
+		}
+		nf.ret = v
+		return nf.leave(), nil
+	}
+}
+
+// enterSite is enter for the call site a compiled call handed over in
+// the thread; the new frame remembers it.
+//
+//go:noinline
+func enterSite(f *frame) (*frame, Value, error) {
+	cs := f.th.site
+	f.th.site = nil
+	nf, v, err := cs.enter(f)
+	if nf != nil {
+		nf.site = cs
+	}
+	return nf, v, err
+}
+
+// endBody ends a call whose body ended with the outcome in nf.out and
+// nf.outErr: a return, deferred blocks to run, a tail call or an error.
+//
+//go:noinline
+func endBody(nf *frame) (Value, error) {
+	v, err := nf.out, nf.outErr
+	if len(nf.defers) != 0 || err != nil && !isReturn(err) {
+		return nf.site.finish(nf)
+	}
+	nf.out, nf.outErr = Nil, nil
+	if err == nil {
+		nf.ret = v
+	}
+	return nf.leave(), nil
+}
+
 // enter starts the call at cs from frame f. It returns the callee's new
 // frame, whose body the caller runs, with the arguments left on the
 // value stack under it (the caller drops them after popping the frame);
@@ -724,12 +773,14 @@ func (cs *callSite) finish(nf *frame) (Value, error) {
 	return v, nil
 }
 
-// leave pops a frame a call site ran the body of and drops the n
+// leave pops a frame a call site ran the body of and drops the
 // arguments under it; the call's value is f.ret.
 //
 //go:noinline
-func (f *frame) leave(n int) Value {
+func (f *frame) leave() Value {
 	v := f.ret
+	n := len(f.site.args)
+	f.site = nil
 	th := f.th
 	th.popFrame(f)
 	th.stack.drop(n)

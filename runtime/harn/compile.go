@@ -16,6 +16,10 @@ type compiler struct {
 	fn    *fnScope
 	depth int
 	err   error
+	// returns are the compiled values of `return E` statements that
+	// return E's value plainly, for a function body that ends with one
+	// (funcProto.ret).
+	returns map[*ast.Return]evalFn
 }
 
 // fnScope is the compile-time state of one function body.
@@ -210,6 +214,13 @@ func (c *compiler) newFn(name string, sp ast.Span) *fnScope {
 // last statement's; function declarations in it are hoisted. hasDefer
 // reports a defer statement directly in the list.
 func (c *compiler) compileStmtList(stmts []ast.Stmt) (evalFn, bool) {
+	body, _, hasDefer := c.compileStmtParts(stmts)
+	return body, hasDefer
+}
+
+// compileStmtParts is compileStmtList that also gives the compiled
+// statements in order.
+func (c *compiler) compileStmtParts(stmts []ast.Stmt) (evalFn, []evalFn, bool) {
 	c.hoist(stmts)
 	var fns []evalFn
 	hasDefer := false
@@ -221,7 +232,7 @@ func (c *compiler) compileStmtList(stmts []ast.Stmt) (evalFn, bool) {
 			fns = append(fns, fn)
 		}
 	}
-	return seq(fns), hasDefer
+	return seq(fns), fns, hasDefer
 }
 
 // seq runs fns in order; its value is the last one's.
@@ -287,15 +298,21 @@ func (c *compiler) block(b *ast.Block) evalFn {
 	return body
 }
 
-// withCells wraps body so that every cell local the current block hoisted
-// gets a fresh cell when the block is entered.
-func (c *compiler) withCells(body evalFn) evalFn {
+// cellSlots are the slots of the cell locals the current block hoisted.
+func (c *compiler) cellSlots() []int {
 	var slots []int
 	for _, l := range c.fn.block.names {
 		if l.cell && l.fn == c.fn && l.global < 0 {
 			slots = append(slots, l.slot)
 		}
 	}
+	return slots
+}
+
+// withCells wraps body so that every cell local the current block hoisted
+// gets a fresh cell when the block is entered.
+func (c *compiler) withCells(body evalFn) evalFn {
+	slots := c.cellSlots()
 	if len(slots) == 0 {
 		return body
 	}

@@ -425,36 +425,39 @@ func (c *compiler) binary(e *ast.Binary) evalFn {
 		if !add {
 			n = -n
 		}
+		op := &addSub{l: l, n: n, b: b, add: add, s: s}
 		return func(f *frame) (Value, error) {
-			a, err := l(f)
+			a, err := op.l(f)
 			if err != nil {
 				return Nil, err
 			}
 			if a.k == KindInt {
-				return Value{k: KindInt, n: a.n + n}, nil
+				return Value{k: KindInt, n: a.n + op.n}, nil
 			}
-			return f.th.arithOut(add, a, b, s)
+			f.th.opA, f.th.opB = a, op.b
+			return op.out(f)
 		}
 	}
 	switch e.Op {
 	case ast.Add, ast.Sub:
-		add := e.Op == ast.Add
+		op := &addSub{l: l, r: r, add: e.Op == ast.Add, s: s}
 		return func(f *frame) (Value, error) {
-			a, err := l(f)
+			a, err := op.l(f)
 			if err != nil {
 				return Nil, err
 			}
-			b, err := r(f)
+			b, err := op.r(f)
 			if err != nil {
 				return Nil, err
 			}
 			if a.k == KindInt && b.k == KindInt {
-				if add {
+				if op.add {
 					return Value{k: KindInt, n: a.n + b.n}, nil
 				}
 				return Value{k: KindInt, n: a.n - b.n}, nil
 			}
-			return f.th.arithOut(add, a, b, s)
+			f.th.opA, f.th.opB = a, b
+			return op.out(f)
 		}
 	case ast.Mul, ast.Div, ast.Mod, ast.Pow:
 		op := map[ast.BinaryOp]func(a, b Value) (Value, error){ast.Mul: opMul, ast.Div: opDiv, ast.Mod: opMod, ast.Pow: opPow}[e.Op]
@@ -712,19 +715,26 @@ func mentionsPlaceholder(n ast.Node, depth int) bool {
 	return false
 }
 
-// arithOut is the uncommon case of a compiled + or - (add false): the
-// operands are not both integers. It hands them over in the thread to
-// arithStashed (out of line), so that the operator's closure, which a
-// deep recursion keeps on the Go stack once per nested call, reserves no
-// room in its Go frame for passing two values.
-func (th *thread) arithOut(add bool, a, b Value, s *site) (Value, error) {
-	th.opA, th.opB = a, b
-	return th.arithStashed(add, s)
+// addSub is a compiled + or - (add false): its operands, or the left
+// one and a constant right one (n, b). The closure captures only it, so
+// that its Go frame, which a deep recursion keeps on the Go stack once
+// per nested call, holds one word of it across the operands' calls.
+type addSub struct {
+	l, r evalFn
+	n    uint64
+	b    Value
+	add  bool
+	s    *site
 }
 
+// out is the uncommon case of a compiled + or -: the operands, handed
+// over in th.opA and th.opB, are not both integers (out of line, so that
+// the operator's closure reserves room for passing two words only).
+//
 //go:noinline
-func (th *thread) arithStashed(add bool, s *site) (Value, error) {
-	a, b := th.opA, th.opB
+func (op *addSub) out(f *frame) (Value, error) {
+	th := f.th
+	a, b, add, s := th.opA, th.opB, op.add, op.s
 	th.opA, th.opB = Nil, Nil
 	var v Value
 	var err error

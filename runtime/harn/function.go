@@ -23,8 +23,14 @@ type funcProto struct {
 	params []param
 	nslots int
 	body   evalFn
-	caps   []capture
-	kind   fnKind
+	// stmts and ret are body for a call site to run (closureCall): the
+	// statements in order, then ret, whose value is the call's when the
+	// statements end normally. ret is the value of the `return E` that
+	// ends a body of plain statements, or else body itself (stmts empty).
+	stmts []evalFn
+	ret   evalFn
+	caps  []capture
+	kind  fnKind
 	// simple: no defaults, rest or runtime parameter checks.
 	simple bool
 	// method: the first parameter is self.

@@ -199,6 +199,7 @@ func (c *compiler) compileModule(f *ast.File) {
 		m.pipelines[name] = c.pipeline(d)
 	}
 	fs.proto.body = body
+	fs.proto.ret = body
 	fs.proto.nslots = fs.nslots
 	m.init = fs.proto
 	c.computeExports(f)

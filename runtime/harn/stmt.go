@@ -180,6 +180,10 @@ func (c *compiler) returnStmt(s *ast.Return) evalFn {
 		}
 	}
 	val := c.expr(s.Value)
+	if c.returns == nil {
+		c.returns = map[*ast.Return]evalFn{}
+	}
+	c.returns[s] = val
 	return func(f *frame) (Value, error) {
 		v, err := val(f)
 		if err != nil {
@@ -369,19 +373,30 @@ func (c *compiler) compileFunction(name string, sp ast.Span, params []*ast.Param
 		p.kind = generatorFn
 	}
 	p.simple = simple
-	p.body = c.bodyStmts(body)
+	c.compileBody(p, body)
 	p.nslots = fs.nslots
 	return p
 }
 
-// bodyStmts compiles a function body in the function's own top block.
-func (c *compiler) bodyStmts(stmts []ast.Stmt) evalFn {
-	body, hasDefer := c.compileStmtList(stmts)
+// compileBody compiles a function body in the function's own top block:
+// p.body, and p.stmts and p.ret for call sites (closureCall). A body of
+// plain statements (no deferred blocks, no cells to make on entry) that
+// ends with `return E` is its other statements then E; any other body
+// is itself.
+func (c *compiler) compileBody(p *funcProto, stmts []ast.Stmt) {
+	body, fns, hasDefer := c.compileStmtParts(stmts)
+	plain := !hasDefer && len(c.cellSlots()) == 0
 	body = c.withCells(body)
 	if hasDefer {
-		return withDefers(body)
+		body = withDefers(body)
 	}
-	return body
+	p.body, p.stmts, p.ret = body, nil, body
+	if !plain || len(stmts) == 0 || len(fns) == 0 {
+		return
+	}
+	if r, ok := stmts[len(stmts)-1].(*ast.Return); ok && c.returns[r] != nil {
+		p.stmts, p.ret = fns[:len(fns)-1], c.returns[r]
+	}
 }
 
 // containsYield reports whether a body yields or emits (outside nested

@@ -32,9 +32,14 @@ type thread struct {
 	// deadlines counts the deadline blocks the thread is in: their waits
 	// end by themselves.
 	deadlines int
-	// opA and opB are the operands a compiled operator hands to
-	// arithStashed.
+	// opA and opB are the operands a compiled + or - hands to
+	// addSub.out.
 	opA, opB Value
+	// site is the call site a compiled call hands to enterSite (out of
+	// line, so that the call's Go frame stays small).
+	site *callSite
+	// spare are frames allocated for depths not reached yet (growPool).
+	spare []frame
 }
 
 func (in *Interp) newThread(ctx context.Context, task *Task) *thread {
@@ -55,6 +60,9 @@ type frame struct {
 	// recursion keeps once per nested call, passes it no values).
 	out    Value
 	outErr error
+	// site is the call site whose closure runs this frame's body
+	// (closureCall), for the uncommon endings.
+	site *callSite
 }
 
 type deferred struct {
@@ -165,7 +173,18 @@ func (th *thread) pushFrame(n int, cl *Closure) *frame {
 // growPool adds a frame to the pool (out of line, as valueStack.grow).
 //
 //go:noinline
-func (th *thread) growPool() { th.pool = append(th.pool, &frame{th: th}) }
+func (th *thread) growPool() {
+	if len(th.spare) == 0 {
+		// Frames come in blocks that grow with the depth reached: a
+		// 100,000-deep recursion makes a few dozen allocations, not one
+		// per level.
+		th.spare = make([]frame, min(max(len(th.pool), 16), 4096))
+	}
+	f := &th.spare[0]
+	th.spare = th.spare[1:]
+	f.th = th
+	th.pool = append(th.pool, f)
+}
 
 func (th *thread) popFrame(f *frame) {
 	th.stack.free(f.slots)
