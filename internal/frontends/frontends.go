@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -197,8 +196,44 @@ func harnRunOf(s *driver.Session, maxSize int64) *harnRun {
 	}).(*harnRun)
 }
 
-// importSpec finds the quoted module of each import in Harn source.
-var importSpec = regexp.MustCompile(`\bimport\b[^"]*"([^"\n]*)"`)
+// importSpecs returns the quoted module of each import in Harn source:
+// what the regular expression `\bimport\b[^"]*"([^"\n]*)"` finds, left
+// to right without overlaps, scanned by hand. The expression, run over
+// every file of a run before its first check, was a serial quarter of a
+// second per thousand files in a run that two workers share.
+func importSpecs(src []byte) [][]byte {
+	var out [][]byte
+	const kw = "import"
+	for at := 0; ; {
+		i := bytes.Index(src[at:], []byte(kw))
+		if i < 0 {
+			return out
+		}
+		start, end := at+i, at+i+len(kw)
+		if start > 0 && isWordByte(src[start-1]) || end < len(src) && isWordByte(src[end]) {
+			at = start + 1
+			continue
+		}
+		open := bytes.IndexByte(src[end:], '"')
+		if open < 0 {
+			return out
+		}
+		open += end + 1
+		close := bytes.IndexAny(src[open:], "\"\n")
+		if close < 0 || src[open+close] != '"' {
+			// No match starts at this import; the next may.
+			at = start + 1
+			continue
+		}
+		out = append(out, src[open:open+close])
+		at = open + close + 1
+	}
+}
+
+// isWordByte reports whether c is an ASCII word character (\w).
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
 
 // importedModules returns the module paths files import, as the graph
 // names them. Reading each file here costs far less than keeping every
@@ -213,8 +248,8 @@ func importedModules(files []string, maxSize int64) map[string]bool {
 		if err != nil || !bytes.Contains(src, []byte("import")) {
 			continue
 		}
-		for _, m := range importSpec.FindAllSubmatch(src, -1) {
-			if t, ok := harnchecker.ResolveImport(p, string(m[1])); ok {
+		for _, m := range importSpecs(src) {
+			if t, ok := harnchecker.ResolveImport(p, string(m)); ok {
 				out[t] = true
 			}
 		}
