@@ -145,7 +145,7 @@ func (c *compiler) lookupIn(fs *fnScope, name string) *local {
 	if l, ok := fs.caps[outer]; ok {
 		return l
 	}
-	l := &local{name: name, fn: fs, slot: fs.nslots, global: -1, cell: outer.cell, mutable: true}
+	l := &local{name: name, fn: fs, slot: fs.nslots, global: -1, cell: outer.cell, mutable: outer.mutable}
 	fs.nslots++
 	if fs.caps == nil {
 		fs.caps = map[*local]*local{}

@@ -542,8 +542,13 @@ func init() {
 		if err != nil {
 			return Nil, err
 		}
+		// Upstream's json_validate answers true or throws what failed,
+		// as schema_expect does.
 		_, errs := validateSchema(arg(args, 0), s, "", schemaOpts{}, 0)
-		return Bool(len(errs) == 0), nil
+		if len(errs) > 0 {
+			return Nil, throwValue(Str(strings.Join(errs, "; ")))
+		}
+		return Bool(true), nil
 	})
 	conv := func(name string, toJSON bool) {
 		Register(name, func(c *Call, args []Value) (Value, error) { return convertSchema(arg(args, 0), toJSON, 0), nil })

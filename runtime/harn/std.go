@@ -105,6 +105,35 @@ func stdMath() map[string]stdFn {
 		}
 		return ss / n
 	}
+	// sampleOK refuses a sample statistic (n-1 in the denominator) over
+	// fewer than two values, naming the statistic as upstream does.
+	sampleOK := func(stat string, xs []float64, sample bool) error {
+		if sample && len(xs) < 2 {
+			return throwValue(Str("sample " + stat + " requires at least 2 values"))
+		}
+		return nil
+	}
+	// paired reads covariance's and correlation's xs and ys: non-empty
+	// lists of numbers of one length.
+	paired := func(c *Call, args []Value) ([]float64, []float64, error) {
+		xs, err := numbers(c, arg(args, 0), "xs")
+		if err != nil {
+			return nil, nil, err
+		}
+		ys, err := numbers(c, arg(args, 1), "ys")
+		if err != nil {
+			return nil, nil, err
+		}
+		switch {
+		case len(xs) == 0:
+			return nil, nil, throwValue(Str("xs must not be empty"))
+		case len(ys) == 0:
+			return nil, nil, throwValue(Str("ys must not be empty"))
+		case len(xs) != len(ys):
+			return nil, nil, throwValue(Str("xs and ys must have the same length"))
+		}
+		return xs, ys, nil
+	}
 	vec2 := func(c *Call, args []Value) ([]float64, []float64, error) {
 		a, err := numbers(c, arg(args, 0), "a")
 		if err != nil {
@@ -115,7 +144,7 @@ func stdMath() map[string]stdFn {
 			return nil, nil, err
 		}
 		if len(a) != len(b) {
-			return nil, nil, throwValue(Str("vectors must have the same dimensions"))
+			return nil, nil, throwValue(Str("vectors must have the same length"))
 		}
 		return a, b, nil
 	}
@@ -251,7 +280,7 @@ func stdMath() map[string]stdFn {
 				return Nil, err
 			}
 			if p < 0 || p > 100 {
-				return Nil, throwValue(Str("p must be between 0 and 100"))
+				return Nil, throwValue(Str("percentile must be between 0 and 100"))
 			}
 			s := append([]float64(nil), xs...)
 			sort.Float64s(s)
@@ -264,10 +293,16 @@ func stdMath() map[string]stdFn {
 			if err := nonEmpty(xs); err != nil {
 				return Nil, err
 			}
+			if err := sampleOK("variance", xs, arg(args, 1).Truthy()); err != nil {
+				return Nil, err
+			}
 			return Float(variance(xs, arg(args, 1).Truthy())), nil
 		}),
 		"stddev": list(func(c *Call, xs []float64, args []Value) (Value, error) {
 			if err := nonEmpty(xs); err != nil {
+				return Nil, err
+			}
+			if err := sampleOK("variance", xs, arg(args, 1).Truthy()); err != nil {
 				return Nil, err
 			}
 			return Float(math.Sqrt(variance(xs, arg(args, 1).Truthy()))), nil
@@ -314,8 +349,8 @@ func stdMath() map[string]stdFn {
 				num += xs[i] * ws[i]
 				den += ws[i]
 			}
-			if den == 0 {
-				return Nil, throwValue(Str("weights must not sum to zero"))
+			if den <= 0 {
+				return Nil, throwValue(Str("weights must sum to a positive value"))
 			}
 			return Float(num / den), nil
 		}),
@@ -338,7 +373,7 @@ func stdMath() map[string]stdFn {
 				total += w
 			}
 			if total <= 0 {
-				return Nil, throwValue(Str("weights must sum to a positive number"))
+				return Nil, throwValue(Str("weights must sum to a positive value"))
 			}
 			r := c.th.in.host.Float64() * total
 			for i, w := range ws {
@@ -351,8 +386,14 @@ func stdMath() map[string]stdFn {
 		},
 		"softmax": list(func(c *Call, xs []float64, args []Value) (Value, error) {
 			t := 1.0
-			if v, ok := arg(args, 1).Number(); ok {
-				t = v
+			if v := arg(args, 1); v.k != KindNil {
+				var err error
+				if t, err = num(v, "temperature"); err != nil {
+					return Nil, err
+				}
+			}
+			if t <= 0 {
+				return Nil, throwValue(Str("temperature must be greater than 0"))
 			}
 			if len(xs) == 0 {
 				return NewListValue(nil), nil
@@ -466,7 +507,7 @@ func stdMath() map[string]stdFn {
 				nb += b[i] * b[i]
 			}
 			if na == 0 || nb == 0 {
-				return Nil, throwValue(Str("cosine similarity of a zero vector is undefined"))
+				return Nil, throwValue(Str("cosine similarity requires non-zero vectors"))
 			}
 			return Float(d / (math.Sqrt(na) * math.Sqrt(nb))), nil
 		},
@@ -504,29 +545,48 @@ func stdMath() map[string]stdFn {
 			return Float(s), nil
 		},
 		"covariance": func(c *Call, args []Value) (Value, error) {
-			a, b, err := vec2(c, args)
-			if err != nil || len(a) == 0 {
-				return Nil, orErr(err, "xs must not be empty")
-			}
-			return Float(covariance(a, b, arg(args, 2).Truthy())), nil
-		},
-		"correlation": func(c *Call, args []Value) (Value, error) {
-			a, b, err := vec2(c, args)
-			if err != nil || len(a) == 0 {
-				return Nil, orErr(err, "xs must not be empty")
+			a, b, err := paired(c, args)
+			if err != nil {
+				return Nil, err
 			}
 			s := arg(args, 2).Truthy()
+			if err := sampleOK("covariance", a, s); err != nil {
+				return Nil, err
+			}
+			return Float(covariance(a, b, s)), nil
+		},
+		"correlation": func(c *Call, args []Value) (Value, error) {
+			a, b, err := paired(c, args)
+			if err != nil {
+				return Nil, err
+			}
+			s := arg(args, 2).Truthy()
+			if err := sampleOK("correlation", a, s); err != nil {
+				return Nil, err
+			}
 			d := math.Sqrt(variance(a, s) * variance(b, s))
 			if d == 0 {
-				return Nil, throwValue(Str("correlation is undefined for constant inputs"))
+				return Nil, throwValue(Str("correlation requires non-constant inputs"))
 			}
 			return Float(covariance(a, b, s) / d), nil
 		},
 		"moving_avg": list(func(c *Call, xs []float64, args []Value) (Value, error) {
-			w := int(intArg(arg(args, 1), 0))
-			if w <= 0 {
-				return Nil, throwValue(Str("window must be a positive integer"))
+			if err := nonEmpty(xs); err != nil {
+				return Nil, err
 			}
+			wf, err := num(arg(args, 1), "window")
+			if err != nil {
+				return Nil, err
+			}
+			switch {
+			case wf != math.Floor(wf):
+				return Nil, throwValue(Str("window must be an integer"))
+			case wf < 1:
+				return Nil, throwValue(Str("window must be at least 1"))
+			case wf > float64(len(xs)):
+				return Nil, throwValue(Str("window must not exceed the number of items"))
+			}
+			w := int(wf)
 			var out []float64
 			for i := 0; i+w <= len(xs); i++ {
 				out = append(out, mean(xs[i:i+w]))
@@ -550,13 +610,6 @@ func stdMath() map[string]stdFn {
 		}),
 		"kmeans": stdKMeans,
 	}
-}
-
-func orErr(err error, msg string) error {
-	if err != nil {
-		return err
-	}
-	return throwValue(Str(msg))
 }
 
 func covariance(a, b []float64, sample bool) float64 {
@@ -598,21 +651,30 @@ func normalArgs(args []Value) (x, mu, sigma float64, err error) {
 // cluster is reseeded with the worst-fitting point.
 func stdKMeans(c *Call, args []Value) (Value, error) {
 	items, err := c.th.collect(arg(args, 0))
-	if err != nil || len(items) == 0 {
-		return Nil, throwValue(Str("points must be a non-empty list of vectors"))
+	if err != nil {
+		return Nil, throwValue(Str("points must be a list"))
+	}
+	if len(items) == 0 {
+		return Nil, throwValue(Str("points must not be empty"))
 	}
 	pts := make([][]float64, len(items))
 	for i, it := range items {
-		if pts[i], err = numbers(c, it, "points"); err != nil {
+		if pts[i], err = numbers(c, it, "point"); err != nil {
 			return Nil, err
 		}
-		if len(pts[i]) != len(pts[0]) || len(pts[i]) == 0 {
-			return Nil, throwValue(Str("points must all have the same non-zero dimensions"))
+		switch {
+		case len(pts[i]) == 0:
+			return Nil, throwValue(Str("points must have at least one dimension"))
+		case len(pts[i]) != len(pts[0]):
+			return Nil, throwValue(Str("all points must have the same dimension"))
 		}
 	}
 	k := int(intArg(arg(args, 1), 0))
-	if k < 1 || k > len(pts) {
-		return Nil, throwValue(Str("k must be between 1 and the number of points"))
+	switch {
+	case k < 1:
+		return Nil, throwValue(Str("k must be at least 1"))
+	case k > len(pts):
+		return Nil, throwValue(Str("k must not exceed the number of points"))
 	}
 	maxIter := 100
 	if o := arg(args, 2); o.k == KindDict {

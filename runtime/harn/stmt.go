@@ -117,7 +117,9 @@ func (c *compiler) stmt(s ast.Stmt) evalFn {
 
 func (c *compiler) varDecl(s *ast.VarDecl) evalFn {
 	val := c.expr(s.Value)
-	mutable := s.Kind != ast.Const
+	// Upstream Harn binds with let immutably and with var mutably
+	// (assigning a let is "Cannot assign to immutable binding: x").
+	mutable := s.Kind == ast.Var
 	if id, ok := s.Pattern.(*ast.Ident); ok {
 		if id.Name == "_" {
 			return func(f *frame) (Value, error) {
