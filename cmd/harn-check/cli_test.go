@@ -392,7 +392,7 @@ func TestNameSuggestionsMatchTheirPage(t *testing.T) {
 	dir := t.TempDir()
 	p := writeFile(t, dir, "n.harn", "fn greet(label: string) -> string {\n  return lable\n}\n\nfn main(harness: Harness) {\n  log(grete(\"x\"))\n}\n")
 	code, stdout, _ := runCLI(t, "--json", p)
-	for _, want := range []string{"undefined variable lable — did you mean `label`?", "call target `grete` is not defined or imported — did you mean `greet`?"} {
+	for _, want := range []string{"Undefined variable: lable (did you mean `label`?)", "call target `grete` is not defined or imported — did you mean `greet`?"} {
 		if code != exitFail || !strings.Contains(stdout, want) {
 			t.Errorf("exit %d, output lacks %q:\n%s", code, want, stdout)
 		}

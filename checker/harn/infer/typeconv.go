@@ -139,17 +139,7 @@ func widen(t types.Type) types.Type {
 // widenMembers is the union of the members' base types (a literal's base,
 // other members unchanged): what a union too large to check member by
 // member is checked as.
-func widenMembers(ms []types.Type) types.Type {
-	out := make([]types.Type, len(ms))
-	for i, m := range ms {
-		if l, ok := m.(*types.Literal); ok {
-			out[i] = l.Base()
-		} else {
-			out[i] = m
-		}
-	}
-	return types.NewUnion(out...)
-}
+func widenMembers(ms []types.Type) types.Type { return types.WidenMembers(ms) }
 
 // limitHit records a limit reached at span.
 func (c *checker) limitHit(code string, span ast.Span, msg, help string) {

@@ -154,6 +154,17 @@ type Paren struct {
 	X    Expr
 }
 
+// Unparen returns e without the parentheses around it.
+func Unparen(e Expr) Expr {
+	for {
+		p, ok := e.(*Paren)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
 // Call is `f(args)` or `f<T>(args)` (grammar `call_expression`). A method
 // call has a *Member as Func; `harness.llm?.evaluate(...)` is a Call whose
 // Func is an optional Member, which is how the checker spots optional calls

@@ -572,6 +572,31 @@ func StripNil(t Type) Type {
 	return NewUnion(keep...)
 }
 
+// Widen replaces each literal member of t with its base type (`"a" | 1 |
+// nil` widens to `string | int | nil`); other members are unchanged. It is
+// how a value's type is named where the literal would read as a value
+// (upstream's "expected int, got string").
+func Widen(t Type) Type {
+	ms := Members(t)
+	if !slices.ContainsFunc(ms, func(m Type) bool { _, ok := m.(*Literal); return ok }) {
+		return t
+	}
+	return WidenMembers(ms)
+}
+
+// WidenMembers is the union of the base types of ms (a literal's base,
+// other members unchanged).
+func WidenMembers(ms []Type) Type {
+	out := make([]Type, len(ms))
+	for i, m := range ms {
+		out[i] = m
+		if l, ok := m.(*Literal); ok {
+			out[i] = l.Base()
+		}
+	}
+	return NewUnion(out...)
+}
+
 // IsOptional reports whether nil is among t's members.
 func IsOptional(t Type) bool {
 	var one [1]Type

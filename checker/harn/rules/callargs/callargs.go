@@ -106,11 +106,12 @@ func check(p *analysis.Pass, c analysis.Call) {
 		if types.Assignable(at, pt) {
 			continue
 		}
-		d := p.Diag(diagnostics.SourceType, codeType, c.Node.Args[i].Pos(), "argument %s of %s has type %s, which is not assignable to %s", c.Sig.Params[i].Name, c.Name, types.Describe(at), types.Describe(pt))
+		// Upstream Harn's words; a literal argument is named by its type.
+		d := p.Diag(diagnostics.SourceType, codeType, c.Node.Args[i].Pos(), "Argument %d ('%s'): expected %s, got %s", i+1, c.Sig.Params[i].Name, types.Describe(pt), types.Describe(types.Widen(at)))
 		if c.DeclSpan != nil {
 			d.Related = []diagnostics.Related{{Span: analysis.Span(*c.DeclSpan), Message: c.Name + " declared here"}}
 		}
-		d.Help = "pass a value of type " + types.Describe(pt)
+		d.Help = "pass a value of type " + types.Describe(pt) + " as " + c.Sig.Params[i].Name + " of " + c.Name
 		p.Report(d)
 	}
 }

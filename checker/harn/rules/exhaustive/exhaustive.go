@@ -108,7 +108,7 @@ func check(p *analysis.Pass, m analysis.Match) {
 		return
 	}
 	span := ast.Span{Start: m.Node.Span.Start, End: m.Node.Value.Pos().End}
-	d := p.Diag(diagnostics.SourceType, codeMissing, span, "match on %s is not exhaustive: missing %s", p.Text(m.Node.Value.Pos()), list(missing))
+	d := p.Diag(diagnostics.SourceType, codeMissing, span, "%s", missingMessage(p, m.Node.Value, missing))
 	if q := p.Facts.LabelQuestion(m.Subject); q != nil {
 		d.Related = analysis.LabelsRelated(q)
 	}
@@ -117,6 +117,52 @@ func check(p *analysis.Pass, m analysis.Match) {
 		d.Fixes = []diagnostics.Fix{fix}
 	}
 	p.Report(d)
+}
+
+// missingMessage words a non-exhaustive match as upstream Harn's checker
+// does, by what the matched value is: the variant of an enum value
+// (`Non-exhaustive match on enum Action: missing variants "Edit"`), the
+// tag of a tagged shape union, or a literal union.
+func missingMessage(p *analysis.Pass, value ast.Expr, missing []*types.Literal) string {
+	if mem, ok := ast.Unparen(value).(*ast.Member); ok && mem.Name != nil {
+		obj := types.StripNil(p.Facts.TypeOf(mem.X))
+		if name, ok := enumName(obj); ok && mem.Name.Name == "variant" {
+			return fmt.Sprintf("Non-exhaustive match on enum %s: missing variants %s", name, list(missing))
+		}
+		if tagged(obj, mem.Name.Name) {
+			return "Non-exhaustive match on tagged shape union: missing variants " + list(missing)
+		}
+	}
+	return "Non-exhaustive match on literal union: missing " + list(missing)
+}
+
+// enumName returns the declared name of an enum value's type: the
+// checker types enum values as nominal records with variant and fields.
+func enumName(t types.Type) (string, bool) {
+	r, ok := types.Unalias(t).(*types.Record)
+	if !ok || r.Nominal == "" {
+		return "", false
+	}
+	if _, ok := r.Lookup("variant"); !ok {
+		return "", false
+	}
+	if _, ok := r.Lookup("fields"); !ok {
+		return "", false
+	}
+	return r.Nominal[strings.LastIndexByte(r.Nominal, '.')+1:], true
+}
+
+// tagged reports whether t is a union of two or more shapes told apart by
+// the literal field name.
+func tagged(t types.Type, name string) bool {
+	n := 0
+	for _, m := range types.Members(t) {
+		if !types.IsBasic(m, types.Nil) {
+			n++
+		}
+	}
+	_, ok := types.TagValues(t, name)
+	return n >= 2 && ok
 }
 
 // addArms is the fix that inserts an empty arm for each missing value

@@ -42,7 +42,12 @@ func run(p *analysis.Pass) {
 			p.Report(d)
 			continue
 		}
-		d := p.Diag(diagnostics.SourceType, codeVariable, u.Ident.Span, "undefined variable %s%s", u.Ident.Name, hint)
+		// Upstream Harn's words (its VM's, which reports this name).
+		vhint := ""
+		if u.Suggest != "" {
+			vhint = " (did you mean `" + u.Suggest + "`?)"
+		}
+		d := p.Diag(diagnostics.SourceType, codeVariable, u.Ident.Span, "Undefined variable: %s%s", u.Ident.Name, vhint)
 		d.Help = "declare it with const or let before this use, or fix the spelling"
 		if u.Suggest != "" {
 			d.Help = "did you mean `" + u.Suggest + "`? Otherwise declare " + u.Ident.Name + " before this use"

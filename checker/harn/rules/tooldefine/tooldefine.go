@@ -35,7 +35,7 @@ func run(p *analysis.Pass) {
 		if c.Name != "tool_define" || !c.Builtin || c.Node == nil || len(c.Node.Args) != 4 {
 			continue
 		}
-		cfg, ok := unparen(c.Node.Args[3]).(*ast.DictLit)
+		cfg, ok := ast.Unparen(c.Node.Args[3]).(*ast.DictLit)
 		if !ok {
 			continue
 		}
@@ -44,7 +44,7 @@ func run(p *analysis.Pass) {
 			continue
 		}
 		name := "?"
-		if s, ok := unparen(c.Node.Args[1]).(*ast.StringLit); ok {
+		if s, ok := ast.Unparen(c.Node.Args[1]).(*ast.StringLit); ok {
 			if v, ok := s.Value(); ok {
 				name = v
 			}
@@ -90,7 +90,7 @@ func literalEntries(d *ast.DictLit) (map[string]*field, bool) {
 			key = k
 		}
 		f := &field{entry: en}
-		switch v := unparen(en.Value).(type) {
+		switch v := ast.Unparen(en.Value).(type) {
 		case *ast.StringLit:
 			f.str, f.isStr = v.Value()
 		case *ast.NilLit:
@@ -101,8 +101,8 @@ func literalEntries(d *ast.DictLit) (map[string]*field, bool) {
 	return out, true
 }
 
-// problem returns the runtime's complaint about a config, and the entry
-// it concerns, or "".
+// problem returns the runtime's complaint about a config, in upstream
+// Harn's words, and the entry it concerns, or "".
 func problem(cfg map[string]*field, name string) (string, *ast.DictEntry) {
 	if f, ok := cfg["params"]; ok && cfg["parameters"] == nil {
 		return "use 'parameters', not 'params'", f.entry
@@ -121,7 +121,7 @@ func problem(cfg map[string]*field, name string) (string, *ast.DictEntry) {
 	resolved := "harn"
 	switch {
 	case executor == nil && handler == nil:
-		return fmt.Sprintf("tool %s has no `handler` and no `executor`. Either attach a `handler` fn (executor: \"harn\") or declare an alternate backend (executor: \"host_bridge\" + host_capability, executor: \"mcp_server\" + mcp_server, or executor: \"provider_native\")", name), nil
+		return fmt.Sprintf("tool %s has no `handler` and no `executor`. Either attach a `handler` fn (executor: \"harn\") or declare an alternate backend, e.g. executor: \"host_bridge\" + host_capability: \"cap.op\", executor: \"mcp_server\" + mcp_server: \"server-name\", executor: \"provider_native\". Defining a handlerless tool would surface as `[builtin_call] unhandled: %s` at the first model call.", name, unquote(name)), nil
 	case executor != nil:
 		resolved = executor.str
 		if resolved == "harn_builtin" {
@@ -144,44 +144,34 @@ func problem(cfg map[string]*field, name string) (string, *ast.DictEntry) {
 	switch resolved {
 	case "harn":
 		if handler == nil && executor != nil && !runtimeTools[unquote(name)] {
-			return fmt.Sprintf("tool %s declares executor: \"harn\" but has no `handler`. Attach the handler fn or change the executor", name), executor.entry
+			return fmt.Sprintf("tool %s declares executor: \"harn\" but has no `handler`. Attach the handler fn or change the executor.", name), executor.entry
 		}
 		if f := set("host_capability"); f != nil {
-			return fmt.Sprintf("tool %s declares executor: \"harn\" but also sets `host_capability`; the harn executor runs the handler in the program and never reaches the host bridge", name), f.entry
+			return fmt.Sprintf("tool %s declares executor: \"harn\" but also sets `host_capability`. Drop one — the harn executor runs the handler in-VM and never reaches the host bridge.", name), f.entry
 		}
 		if f := set("mcp_server"); f != nil {
-			return fmt.Sprintf("tool %s declares executor: \"harn\" but also sets `mcp_server`; MCP-served tools must declare executor: \"mcp_server\"", name), f.entry
+			return fmt.Sprintf("tool %s declares executor: \"harn\" but also sets `mcp_server`. Drop one — MCP-served tools must declare executor: \"mcp_server\".", name), f.entry
 		}
 	case "host_bridge":
 		if handler != nil {
-			return fmt.Sprintf("tool %s declares executor: \"host_bridge\" but also has a `handler`. Drop the handler: host-bridge tools are dispatched by the host, not the program", name), handler.entry
+			return fmt.Sprintf("tool %s declares executor: \"host_bridge\" but also has a `handler`. Drop the handler — host-bridge tools are dispatched by the host shell, not the VM.", name), handler.entry
 		}
 		if missing("host_capability") {
-			return fmt.Sprintf("tool %s declares executor: \"host_bridge\" but is missing `host_capability`. Set it to the bridge identifier (e.g. \"interaction.ask\") so the binding can be checked against the host's capabilities", name), executor.entry
+			return fmt.Sprintf("tool %s declares executor: \"host_bridge\" but is missing `host_capability`. Set it to the canonical bridge identifier (e.g. \"interaction.ask\") so `harn check` can validate the binding against the host capability manifest.", name), executor.entry
 		}
 	case "mcp_server":
 		if handler != nil {
-			return fmt.Sprintf("tool %s declares executor: \"mcp_server\" but also has a `handler`. Drop the handler: MCP-served tools route through the MCP transport", name), handler.entry
+			return fmt.Sprintf("tool %s declares executor: \"mcp_server\" but also has a `handler`. Drop the handler — MCP-served tools route through the MCP transport.", name), handler.entry
 		}
 		if missing("mcp_server") {
-			return fmt.Sprintf("tool %s declares executor: \"mcp_server\" but is missing `mcp_server` (the configured server name)", name), executor.entry
+			return fmt.Sprintf("tool %s declares executor: \"mcp_server\" but is missing `mcp_server` (the configured server name).", name), executor.entry
 		}
 	case "provider_native":
 		if handler != nil {
-			return fmt.Sprintf("tool %s declares executor: \"provider_native\" but also has a `handler`; provider-side tools run on the model server, never in the program", name), handler.entry
+			return fmt.Sprintf("tool %s declares executor: \"provider_native\" but also has a `handler`. Provider-side tools are executed by the model server; the runtime never dispatches them locally.", name), handler.entry
 		}
 	}
 	return "", nil
-}
-
-func unparen(e ast.Expr) ast.Expr {
-	for {
-		p, ok := e.(*ast.Paren)
-		if !ok {
-			return e
-		}
-		e = p.X
-	}
 }
 
 func unquote(s string) string {
