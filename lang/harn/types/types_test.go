@@ -265,3 +265,21 @@ func TestNewUnionSmallAgreesWithLarge(t *testing.T) {
 		}
 	}
 }
+
+func TestWiden(t *testing.T) {
+	for _, tc := range []struct {
+		in   Type
+		want string
+	}{
+		{StringLit("hello"), "string"},
+		{IntLit(3), "int"},
+		{NewUnion(StringLit("a"), StringLit("b"), NilType), "string | nil"},
+		{NewUnion(StringLit("a"), IntLit(1)), "string | int"},
+		{IntType, "int"},
+		{kindAnswered, kindAnswered.String()}, // fields keep their literals
+	} {
+		if got := Describe(Widen(tc.in)); got != tc.want {
+			t.Errorf("Widen(%s) = %s, want %s", Describe(tc.in), got, tc.want)
+		}
+	}
+}
