@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/harnlang/harn-check/internal/benchprog"
+	"github.com/harnlang/harn-check/internal/gencorpus"
 )
 
 // TestProcessBenchmarks is the whole-process half of the comparison with
@@ -24,6 +26,8 @@ import (
 // round, so both see the same load; each row gives median wall times, the
 // median of the per-round ratios and the peak RSS of each side (the
 // largest of the rounds). Both sides must print the same checksum.
+//
+// The last row is the checker's peak memory (checkPeakMemory).
 //
 // It runs only with HARN_BENCH_PROCESS=1 (one row:
 // -run TestProcessBenchmarks/sort) and asserts nothing about speed or
@@ -76,6 +80,7 @@ func TestProcessBenchmarks(t *testing.T) {
 		rows = append(rows, row{"recursion_100000/" + ext, []string{"run", "--no-check", "--max-depth", "200000", deep}, []string{deepStack, deepLua}, 5})
 	}
 	t.Log("| workload | ours wall ms | gopher-lua wall ms | wall ratio | ours CPU ms | gopher-lua CPU ms | CPU ratio | ours peak MiB | gopher-lua peak MiB |")
+	defer checkPeakMemory(t, ours, dir)
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {
 			a := exec.Command(ours, r.ours...)
@@ -87,6 +92,43 @@ func TestProcessBenchmarks(t *testing.T) {
 				median(res.aCPU), median(res.bCPU), median(res.cpuRatios), res.aPeak, res.bPeak)
 		})
 	}
+}
+
+// checkPeakMemory is the suite's peak-memory row for the checker (issue
+// 31: checking 30,000 files under 160 MiB): `harn-check check --no-cache`
+// over the generated corpus (internal/gencorpus, laid out as its Write
+// does), three runs, median wall and CPU ms and the largest peak RSS.
+// HARN_BENCH_CHECK_FILES sets the number of files (default 30,000; 0
+// skips the row). gopher-lua has nothing to compare it with.
+func checkPeakMemory(t *testing.T, ours, dir string) {
+	n := 30000
+	if v := os.Getenv("HARN_BENCH_CHECK_FILES"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil {
+			t.Fatalf("HARN_BENCH_CHECK_FILES=%q: %v", v, err)
+		}
+	}
+	if n <= 0 {
+		return
+	}
+	name := fmt.Sprintf("check_%d/harn", n)
+	t.Run(name, func(t *testing.T) {
+		corpus := filepath.Join(dir, "corpus")
+		if err := gencorpus.Write(corpus, ".harn", gencorpus.Harn(n)); err != nil {
+			t.Fatal(err)
+		}
+		gnuTime, _ := exec.LookPath("/usr/bin/time")
+		peakFile := filepath.Join(t.TempDir(), "peak")
+		var wall, cpu []float64
+		peak := 0.0
+		for i := 0; i < 3; i++ {
+			c := exec.Command(ours, "check", "--no-cache", corpus)
+			c.Dir = dir
+			ms, cms, mib, _ := measure(t, c, gnuTime, peakFile)
+			wall, cpu, peak = append(wall, ms), append(cpu, cms), max(peak, mib)
+		}
+		t.Logf("| %s | %.1f | | | %.1f | | | %.0f | |", name, median(wall), median(cpu), peak)
+	})
 }
 
 // alternation is what alternate measured: per-round wall and CPU (user
@@ -109,35 +151,7 @@ func alternate(t *testing.T, a, b *exec.Cmd, rounds int) alternation {
 	gnuTime, _ := exec.LookPath("/usr/bin/time")
 	peakFile := filepath.Join(t.TempDir(), "peak")
 	run := func(c *exec.Cmd) (ms, cpu, mib float64, out string) {
-		cmd := exec.Command(c.Path, c.Args[1:]...)
-		if gnuTime != "" {
-			cmd = exec.Command(gnuTime, append([]string{"-o", peakFile, "-f", "%M", c.Path}, c.Args[1:]...)...)
-		}
-		cmd.Dir = c.Dir
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		start := time.Now()
-		err := cmd.Run()
-		ms = float64(time.Since(start).Microseconds()) / 1000
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", strings.Join(c.Args, " "), err, stderr.Bytes())
-		}
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			mib = float64(ru.Maxrss) / 1024 // KiB on Linux
-		}
-		if gnuTime != "" {
-			kib, err := os.ReadFile(peakFile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			k, err := strconv.ParseFloat(strings.TrimSpace(string(kib)), 64)
-			if err != nil {
-				t.Fatalf("GNU time wrote %q", kib)
-			}
-			mib = k / 1024
-		}
-		cpu = float64((cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Microseconds()) / 1000
-		return ms, cpu, mib, stdout.String()
+		return measure(t, c, gnuTime, peakFile)
 	}
 	_, _, _, outA := run(a)
 	_, _, _, outB := run(b)
@@ -163,6 +177,43 @@ func alternate(t *testing.T, a, b *exec.Cmd, rounds int) alternation {
 		res.aPeak, res.bPeak = max(res.aPeak, amib), max(res.bPeak, bmib)
 	}
 	return res
+}
+
+// measure runs c to its end, through GNU time when gnuTime is set
+// (which writes the peak RSS to peakFile): wall and CPU (user plus
+// system) ms, peak RSS in MiB and what it printed. A failing command
+// fails the test.
+func measure(t *testing.T, c *exec.Cmd, gnuTime, peakFile string) (ms, cpu, mib float64, out string) {
+	t.Helper()
+	cmd := exec.Command(c.Path, c.Args[1:]...)
+	if gnuTime != "" {
+		cmd = exec.Command(gnuTime, append([]string{"-o", peakFile, "-f", "%M", c.Path}, c.Args[1:]...)...)
+	}
+	cmd.Dir = c.Dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	ms = float64(time.Since(start).Microseconds()) / 1000
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(c.Args, " "), err, stderr.Bytes())
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		mib = float64(ru.Maxrss) / 1024 // KiB on Linux
+	}
+	if gnuTime != "" {
+		kib, err := os.ReadFile(peakFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := strconv.ParseFloat(strings.TrimSpace(string(kib)), 64)
+		if err != nil {
+			t.Fatalf("GNU time wrote %q", kib)
+		}
+		mib = k / 1024
+	}
+	cpu = float64((cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Microseconds()) / 1000
+	return ms, cpu, mib, stdout.String()
 }
 
 func median(xs []float64) float64 {
