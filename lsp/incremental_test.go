@@ -26,6 +26,7 @@ var incrementalPrograms = []struct {
 	{"testdata/harn/incremental.harn", "harn", true},
 	{"testdata/harn/incremental_clean.harn", "harn", true},
 	{"../examples/leia/research_report.leia", "leia", false},
+	{"testdata/leia/incremental.leia", "leia", true},
 	{"../examples/harn/compaction.harn", "harn", false},
 }
 
@@ -42,7 +43,9 @@ var incrementalPieces = []string{" ", "\n", "x", "1", "}", "{", "(", ")", "\"", 
 var statements = map[string][]string{
 	"harn": {"  let w = 1\n", "  log(n)\n", "  let w = q\n", "  let w: string = 1\n", "  return 1\n",
 		"  w = w + 1\n", "  print(\"line\")\n", "\n", "  // note\n", "  let n = 2\n"},
-	"leia": {"  local w = 1\n", "  print(n)\n", "  w := q\n", "  return 1\n", "  w = w + 1\n", "\n", "  -- note\n"},
+	"leia": {"  w := 1\n", "  print(n)\n", "  w := q\n", "  return 1\n", "  w = w + 1\n", "\n", "  // note\n",
+		"  scale = nil\n", "  x = x + 1\n", "  scale(1, 2, 3)\n", "  clamp(1, 2, 3, 4)\n", "  limit = 4\n", "  a, counter = 1, 2\n",
+		"  t := {}\n  t.k = 1\n", "  w++\n", "  llm.turn({})\n", "  unused_local := 1\n"},
 }
 
 // statementEdit returns an edit of a random indented line: a statement
@@ -228,4 +231,58 @@ func FuzzIncrementalCheckEqualsFresh(f *testing.F) {
 			compareFresh(t, d, abs, text)
 		}
 	})
+}
+
+// TestIncrementalLeiaCrossBody edits one function body of
+// testdata/leia/incremental.leia at a time with a statement that could
+// change what the rest of the file reports (a top-level function
+// reassigned, a constant assigned, an AI call, a runtime load), each
+// followed by its removal, and compares the server's check with a fresh
+// one after each edit.
+func TestIncrementalLeiaCrossBody(t *testing.T) {
+	abs, err := filepath.Abs("testdata/leia/incremental.leia")
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.ReadFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ after, stmt string }{
+		{"helper := func(a) {\n", "    scale = nil\n"},
+		{"func total(items) {\n", "    scale = clamp\n"},
+		{"func total(items) {\n", "    sum, scale := 1, 2\n"},
+		{"func total(items) {\n", "    items, scale = 1, 2\n"},
+		{"func bump(by) {\n", "    clamp++\n"},
+		{"func bump(by) {\n", "    limit += 1\n"},
+		{"func bump(by) {\n", "    by = 2\n"},
+		{"func clamp(v, lo, hi) {\n", "    load(\"x := 1\")\n"},
+		{"func clamp(v, lo, hi) {\n", "    r := llm.turn({})\n"},
+		{"func describe(n) {\n", "    t := {}\n    t.scale = 1\n    t[1] = 2\n"},
+		{"func describe(n) {\n", "    missing_name := 1\n"},
+		{"scale := func(x, factor) {\n", "    x = 1\n"},
+	}
+	uri := cache.PathToURI(abs)
+	s := cache.NewStore()
+	d := s.Open(uri, "leia", 0, string(orig))
+	compareFresh(t, d, abs, orig)
+	text := orig
+	v := int32(0)
+	before := frontends.IncrementalChecks()
+	for _, c := range cases {
+		at := bytes.Index(text, []byte(c.after))
+		if at < 0 {
+			t.Fatalf("no %q in the program", c.after)
+		}
+		at += len(c.after)
+		v++
+		d, text = editDocument(t, s, uri, v, text, at, at, c.stmt)
+		compareFresh(t, d, abs, text)
+		v++
+		d, text = editDocument(t, s, uri, v, text, at, at+len(c.stmt), "")
+		compareFresh(t, d, abs, text)
+	}
+	if frontends.IncrementalChecks() == before {
+		t.Error("no version was checked incrementally")
+	}
 }

@@ -294,11 +294,14 @@ func harnParsed(path string, src []byte, t *sitter.Tree, lim limits.Limits) *har
 // Leia is the Leia front end: its parser, and the Leia checker (syntax,
 // names, the language's compile-time rules and the AI-dialect contracts)
 // with a host that reads the output validators agents name and compiles
-// them with the Rhai validator engine. It ignores a request's tree: the
-// syntax messages name the tokens expected in the parse state before an
-// error, which an incrementally reparsed tree does not always reproduce,
-// so an editor's check parses the text afresh and reports what the CLI
-// reports.
+// them with the Rhai validator engine. A request's tree is used only when
+// it has no syntax error: the syntax messages name the tokens expected in
+// the parse state before an error, which an incrementally reparsed tree
+// does not always reproduce, so an editor's check of a broken text parses
+// it afresh and reports what the CLI reports. A clean editor's tree is
+// the tree a fresh parse gives, and after an edit inside one function
+// body the check of the next version re-checks that body only
+// (leiaedit.go).
 func Leia() driver.Language {
 	return driver.Language{
 		Name:      "Leia",
@@ -334,14 +337,31 @@ func Leia() driver.Language {
 					rules = []*leiaanalysis.Rule{}
 				}
 			}
-			return leiaCheck(req.Path, req.Source, req.ReadFile, rules)
+			tree := leiaTree(req.Tree)
+			if tree != nil {
+				// The editor's features may read the same tree on other
+				// goroutines: this check reads its own copy.
+				tree = tree.Clone()
+				defer tree.Close()
+			}
+			if prior, ok := req.Previous.(*leiaPrior); ok && tree != nil && req.Lint == nil {
+				if out, ok := leiaIncremental(req, tree, prior); ok {
+					return out
+				}
+			}
+			out := leiaCheck(req.Path, req.Source, req.ReadFile, rules, leiaParsed(req.Path, req.Source, tree, req.Limits.Resolved()))
+			if tree != nil && req.Lint == nil && req.Session != nil {
+				out.Incremental = leiaPriorOf(req, tree, out)
+			}
+			return out
 		},
 	}
 }
 
 // leiaCheck runs the Leia checker with rules (nil: the check rules); the
 // validator scripts it reads become cache dependencies of the result.
-func leiaCheck(path string, src []byte, read func(string) ([]byte, error), rules []*leiaanalysis.Rule) driver.Result {
+// parsed, when set, is src's syntax tree lowered from an editor's tree.
+func leiaCheck(path string, src []byte, read func(string) ([]byte, error), rules []*leiaanalysis.Rule, parsed *leiachecker.Parsed) driver.Result {
 	var deps []checkcache.Dep
 	host := &leiaanalysis.Host{
 		ReadFile: func(p string) ([]byte, error) {
@@ -368,7 +388,7 @@ func leiaCheck(path string, src []byte, read func(string) ([]byte, error), rules
 	} else if decl.Declared {
 		host.HostDeclared, host.GoModules, host.HostModules = true, decl.GoModules, decl.HostModules
 	}
-	res := leiachecker.Check(path, src, leiachecker.Options{Host: host, Rules: rules})
+	res := leiachecker.Check(path, src, leiachecker.Options{Host: host, Rules: rules, Parsed: parsed})
 	return driver.Result{Diagnostics: append(cfg, res.Diagnostics...), Deps: deps}
 }
 

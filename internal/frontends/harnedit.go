@@ -100,28 +100,21 @@ type harnPrior struct {
 	reducedTree *sitter.Tree
 }
 
-// reparse parses text, reusing tree, the tree of old, when there is one:
-// the one edit between old and text (their common prefix and suffix
-// aside) is applied to a copy of it.
-func reparse(old []byte, tree *sitter.Tree, text []byte) *sitter.Tree {
+// reparse parses text with parse, reusing tree, the tree of old, when
+// there is one: the one edit between old and text (their common prefix
+// and suffix aside) is applied to a copy of it.
+func reparse(parse func([]byte, *sitter.Tree) *sitter.Tree, old []byte, tree *sitter.Tree, text []byte) *sitter.Tree {
 	if tree == nil {
-		return harnbinding.ParseTree(text, nil)
+		return parse(text, nil)
 	}
-	p := 0
-	for p < len(old) && p < len(text) && old[p] == text[p] {
-		p++
-	}
-	s := 0
-	for s < len(old)-p && s < len(text)-p && old[len(old)-1-s] == text[len(text)-1-s] {
-		s++
-	}
+	p, s := commonEnds(old, text)
 	edited := tree.Clone()
 	defer edited.Close()
 	edited.Edit(&sitter.InputEdit{
 		StartByte: uint(p), OldEndByte: uint(len(old) - s), NewEndByte: uint(len(text) - s),
 		StartPosition: pointAt(old, p), OldEndPosition: pointAt(old, len(old)-s), NewEndPosition: pointAt(text, len(text)-s),
 	})
-	return harnbinding.ParseTree(text, edited)
+	return parse(text, edited)
 }
 
 // pointAt is the tree-sitter point (row, byte column) of offset off.
@@ -269,46 +262,13 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 	}
 	old := prior.src
 	// The changed region: [p, oldEnd) of the old text became [p, newEnd).
-	p := 0
-	for p < len(old) && p < len(src) && old[p] == src[p] {
-		p++
-	}
-	s := 0
-	for s < len(old)-p && s < len(src)-p && old[len(old)-1-s] == src[len(src)-1-s] {
-		s++
-	}
+	p, s := commonEnds(old, src)
 	oldEnd, newEnd := len(old)-s, len(src)-s
 	delta := len(src) - len(old)
 	items := harnItems(tree.RootNode(), src)
-	if len(items) != len(prior.items) {
+	f, ok := editedItem(prior.items, items, p, oldEnd, delta)
+	if !ok {
 		return driver.Result{}, false
-	}
-	f := -1
-	for i, it := range prior.items {
-		if it.bodyStart >= 0 && p >= it.bodyStart && oldEnd <= it.bodyEnd {
-			f = i
-			break
-		}
-	}
-	if f < 0 || !prior.items[f].isolated || !items[f].isolated {
-		return driver.Result{}, false
-	}
-	for i, it := range items {
-		o := prior.items[i]
-		d := 0
-		if i > f {
-			d = delta
-		}
-		if i == f {
-			if it.start != o.start || it.bodyStart != o.bodyStart || it.bodyEnd != o.bodyEnd+delta || it.end != o.end+delta {
-				return driver.Result{}, false
-			}
-			continue
-		}
-		if it.start != o.start+d || it.end != o.end+d || it.bodyStart >= 0 != (o.bodyStart >= 0) ||
-			it.bodyStart >= 0 && (it.bodyStart != o.bodyStart+d || it.bodyEnd != o.bodyEnd+d) || it.isolated != o.isolated {
-			return driver.Result{}, false
-		}
 	}
 	fOld, fNew := prior.items[f], items[f]
 	linesMoved := bytes.Count(old[p:oldEnd], []byte("\n")) != bytes.Count(src[p:newEnd], []byte("\n"))
@@ -340,19 +300,8 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 		}
 	}
 	// The new text with every other isolated body blanked.
-	reduced := make([]byte, len(src))
-	copy(reduced, src)
-	for i, it := range items {
-		if i == f || !it.isolated {
-			continue
-		}
-		for j := it.bodyStart; j < it.bodyEnd; j++ {
-			if c := reduced[j]; c != '\n' && c != '\r' {
-				reduced[j] = ' '
-			}
-		}
-	}
-	rtree := reparse(prior.reduced, prior.reducedTree, reduced)
+	reduced := blankBodies(src, items, f)
+	rtree := reparse(harnbinding.ParseTree, prior.reduced, prior.reducedTree, reduced)
 	opts.Parsed = harnParsed(req.Path, reduced, rtree, lim)
 	res := harnchecker.Check(req.Path, reduced, opts)
 	if res.Facts == nil || len(res.Facts.HiddenCalls) > 0 {

@@ -20,7 +20,7 @@ func TestLeiaProjectHost(t *testing.T) {
 	read := func(p string) ([]byte, error) { return sourcefs.Read(p, 0) }
 	codes := func() map[string]int {
 		out := map[string]int{}
-		for _, d := range leiaCheck(path, src, read, nil).Diagnostics {
+		for _, d := range leiaCheck(path, src, read, nil, nil).Diagnostics {
 			out[d.Code]++
 		}
 		return out
@@ -35,7 +35,7 @@ func TestLeiaProjectHost(t *testing.T) {
 	if got := codes(); got["LEIA4012"] != 0 || got["LEIA4001"] != 0 || got["LEIA4006"] != 1 {
 		t.Errorf("with [leia]: %v", got)
 	}
-	res := leiaCheck(path, src, read, nil)
+	res := leiaCheck(path, src, read, nil, nil)
 	found := false
 	for _, d := range res.Deps {
 		found = found || d.Path == toml && d.SHA256 != ""
