@@ -31,10 +31,12 @@ import (
 //   - No rule reports at a top-level declaration from what the bodies do
 //     with it (unused locals are reported inside function bodies only), and
 //     a call's arity diagnostics read the callee's parameters, not its
-//     body. They do read whether anything assigns the callee's name: a
-//     body that assigns a name other than its own parameters (lexically:
-//     a name before `=`, `+=`, `++`, ..., fields and elements aside) is
-//     not isolated.
+//     body. They do read whether anything assigns the callee's name (and
+//     so do the rules that follow a name to its value): a body that
+//     assigns a name a top-level declaration could have (lexically: a
+//     name before `=`, `+=`, `++`, ..., fields and elements aside, spelt
+//     somewhere outside the bodies and not one of its parameters) is not
+//     isolated.
 //   - What a body could contribute to the whole file is the AI dialect
 //     (tools, agents, models, turns, prompts and the registries they fill),
 //     evaluate blocks and eval, imports and require, and code compiled at
@@ -115,14 +117,12 @@ var leiaBodyWords = map[string]bool{
 	"load": true, "loadfile": true, "dofile": true, "loadstring": true, "script": true,
 }
 
-// leiaPlainBody reports whether a body's text has none of leiaBodyWords,
-// no backquote, and assigns no name but the function's parameters
-// (params, the words of the parameter list): assigning a top-level name
-// from a body changes what the calls of that name elsewhere are checked
-// against.
-func leiaPlainBody(b []byte, params []byte) bool {
-	if bytes.IndexByte(b, '`') >= 0 || !onlyParamsAssigned(b, params) {
-		return false
+// leiaPlainBody reports whether a body's text has none of leiaBodyWords
+// and no backquote, and returns the names it assigns (assignedNames);
+// false also when it assigns something assignedNames cannot name.
+func leiaPlainBody(b []byte) ([][]byte, bool) {
+	if bytes.IndexByte(b, '`') >= 0 {
+		return nil, false
 	}
 	for i := 0; i < len(b); {
 		if !wordByte(b[i]) {
@@ -134,35 +134,20 @@ func leiaPlainBody(b []byte, params []byte) bool {
 			j++
 		}
 		if leiaBodyWords[string(b[i:j])] {
-			return false
+			return nil, false
 		}
 		i = j
 	}
-	return true
+	return assignedNames(b)
 }
 
-// onlyParamsAssigned reports whether every assignment operator in b
-// (`=`, `+=`, `-=`, `*=`, `/=`, `++`, `--`, in code, strings and comments
-// alike) follows an element (`]`), a field (`.name`) or a word of params
-// that is not one of several targets (no comma before it).
-func onlyParamsAssigned(b, params []byte) bool {
-	isParam := func(w []byte) bool {
-		for i := 0; i < len(params); {
-			if !wordByte(params[i]) {
-				i++
-				continue
-			}
-			j := i
-			for j < len(params) && wordByte(params[j]) {
-				j++
-			}
-			if bytes.Equal(params[i:j], w) {
-				return true
-			}
-			i = j
-		}
-		return false
-	}
+// assignedNames returns the names b assigns: the name before each
+// assignment operator (`=`, `+=`, `-=`, `*=`, `/=`, `++`, `--`, in code,
+// strings and comments alike) other than an element (`]`) or a field
+// (`.name`); false when an operator follows anything else, or a name
+// that is one of several targets (a comma before it).
+func assignedNames(b []byte) ([][]byte, bool) {
+	var out [][]byte
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		var opStart int
@@ -198,7 +183,7 @@ func onlyParamsAssigned(b, params []byte) bool {
 			k--
 		}
 		if k == e {
-			return false // not a name: a call's result, a parenthesis, a literal
+			return nil, false // not a name: a call's result, a parenthesis, a literal
 		}
 		j := k
 		for j > 0 && (b[j-1] == ' ' || b[j-1] == '\t') {
@@ -207,33 +192,81 @@ func onlyParamsAssigned(b, params []byte) bool {
 		if j > 0 && b[j-1] == '.' {
 			continue // a field
 		}
-		if j > 0 && b[j-1] == ',' || !isParam(b[k:e]) {
+		if j > 0 && b[j-1] == ',' {
+			return nil, false
+		}
+		out = append(out, b[k:e])
+	}
+	return out, true
+}
+
+// hasWord reports whether w occurs in text as a whole word.
+func hasWord(text, w []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(text[off:], w)
+		if i < 0 {
 			return false
 		}
+		a, z := off+i, off+i+len(w)
+		if (a == 0 || !wordByte(text[a-1])) && (z == len(text) || !wordByte(text[z])) {
+			return true
+		}
+		off = a + 1
 	}
-	return true
 }
 
 // leiaItems lists the top-level statements of a Leia tree of src; a
 // function (leiaFunction) has its body's interior and is isolated when
-// the body is plain.
+// the body is plain (leiaPlainBody). A name a body assigns keeps it from
+// being isolated unless it is one of the function's parameters or no
+// word outside the functions' bodies spells it (then no top-level
+// declaration does: the name is the body's own local).
 func leiaItems(root *sitter.Node, src []byte) []harnItem {
 	n := int(root.NamedChildCount())
 	items := make([]harnItem, 0, n)
+	params := make([][]byte, n)
+	assigned := make([][][]byte, n)
 	for i := range n {
 		c := root.NamedChild(uint(i))
 		it := harnItem{start: int(c.StartByte()), end: int(c.EndByte()), bodyStart: -1, bodyEnd: -1}
 		if fn := leiaFunction(c); fn != nil {
-			body, params := fn.ChildByFieldName("body"), fn.ChildByFieldName("parameters")
-			if body != nil && params != nil && body.Kind() == "block" {
+			body, ps := fn.ChildByFieldName("body"), fn.ChildByFieldName("parameters")
+			if body != nil && ps != nil && body.Kind() == "block" {
 				bs, be := int(body.StartByte()), int(body.EndByte())
 				if be-bs >= 2 && src[bs] == '{' && src[be-1] == '}' {
 					it.bodyStart, it.bodyEnd = bs+1, be-1
-					it.isolated = leiaPlainBody(src[it.bodyStart:it.bodyEnd], src[params.StartByte():params.EndByte()])
+					assigned[i], it.isolated = leiaPlainBody(src[it.bodyStart:it.bodyEnd])
+					params[i] = src[ps.StartByte():ps.EndByte()]
 				}
 			}
 		}
 		items = append(items, it)
+	}
+	// The text outside the bodies, in pieces.
+	var outside [][]byte
+	at := 0
+	for _, it := range items {
+		if it.bodyStart >= 0 {
+			outside = append(outside, src[at:it.bodyStart])
+			at = it.bodyEnd
+		}
+	}
+	outside = append(outside, src[at:])
+	for i := range items {
+		for _, w := range assigned[i] {
+			if !items[i].isolated {
+				break
+			}
+			if hasWord(params[i], w) {
+				continue
+			}
+			for _, o := range outside {
+				if hasWord(o, w) {
+					items[i].isolated = false
+					break
+				}
+			}
+		}
 	}
 	return items
 }
