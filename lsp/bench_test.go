@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -325,7 +326,8 @@ func upstreamHarnDir() string {
 
 // upstreamSource concatenates programs (in order, repeated) into one file
 // of at least n lines. Each program's `pipeline default(` is renamed after
-// its position, so that the file is not one redeclaration after another.
+// its position, so that the file is not one redeclaration after another,
+// and a program's `#!` line is left out.
 func upstreamSource(tb testing.TB, files []string, n int) string {
 	if len(files) == 0 {
 		tb.Skip("no upstream programs to build the file from")
@@ -345,6 +347,10 @@ func upstreamSource(tb testing.TB, files []string, n int) string {
 			tb.Fatal(err)
 		}
 		text := strings.ReplaceAll(string(data), "pipeline default(", fmt.Sprintf("pipeline p%d(", i))
+		if strings.HasPrefix(text, "#!") {
+			// An interpreter line is valid only on a file's first line.
+			_, text, _ = strings.Cut(text, "\n")
+		}
 		if !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
@@ -358,12 +364,28 @@ func upstreamSource(tb testing.TB, files []string, n int) string {
 // bodyEditLine returns a line near the middle of src inside a function
 // body (indented, a binding with an integer literal) and the UTF-16
 // column of that literal: inserting a digit there, then deleting it,
-// edits a body without changing any signature.
-func bodyEditLine(tb testing.TB, src string, binding string) (int, int) {
+// edits a body without changing any signature. With top set, the
+// top-level line the body belongs to (the last unindented one above)
+// must match it, and any integer literal after a space will do (Leia's
+// clean programs bind few integers in their functions).
+func bodyEditLine(tb testing.TB, src string, binding string, top *regexp.Regexp) (int, int) {
 	lines := strings.Split(src, "\n")
 	for i := len(lines) / 2; i < len(lines); i++ {
 		l := lines[i]
-		if !strings.HasPrefix(l, " ") || !strings.Contains(l, binding) {
+		if !strings.HasPrefix(l, " ") || top == nil && !strings.Contains(l, binding) {
+			continue
+		}
+		if top != nil {
+			k := i - 1
+			for k > 0 && (lines[k] == "" || strings.HasPrefix(lines[k], " ") || strings.HasPrefix(lines[k], "\t") || strings.HasPrefix(lines[k], "}")) {
+				k--
+			}
+			if !top.MatchString(lines[k]) {
+				continue
+			}
+			if j := strings.IndexAny(l, "0123456789"); j > 0 && l[j-1] == ' ' {
+				return i, j
+			}
 			continue
 		}
 		if j := strings.IndexAny(l, "0123456789"); j > 0 && strings.Contains(l[:j], "= ") && l[j-1] == ' ' {
@@ -391,11 +413,13 @@ func BenchmarkEditLatency(b *testing.B) {
 	for _, lang := range []struct {
 		name, ext, binding string
 		files              []string
-	}{{"harn", ".harn", "let ", harnFiles}, {"leia", ".leia", ":= ", leiaFiles}} {
+		// top matches the declaration whose body is edited.
+		top *regexp.Regexp
+	}{{"harn", ".harn", "let ", harnFiles, nil}, {"leia", ".leia", ":= ", leiaFiles, regexp.MustCompile(`^func \w+\(`)}} {
 		for _, n := range []int{5000, 20000} {
 			b.Run(fmt.Sprintf("%s-%d", lang.name, n), func(b *testing.B) {
 				src := upstreamSource(b, lang.files, n)
-				line, col := bodyEditLine(b, src, lang.binding)
+				line, col := bodyEditLine(b, src, lang.binding, lang.top)
 				for range b.N {
 					editLatency(b, lang.name, "file:///w/big"+lang.ext, src, line, col)
 				}
