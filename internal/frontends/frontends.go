@@ -121,7 +121,7 @@ func Harn() driver.Language {
 			if req.Read != nil {
 				loader = harnchecker.LoaderFunc(req.Read)
 			}
-			tree := harnTree(req.Tree)
+			tree := sitterTree(req.Tree, harnbinding.Language())
 			if tree != nil {
 				// The editor's features may read the same tree on other
 				// goroutines; tree-sitter asks each thread to use its own
@@ -264,9 +264,9 @@ type SitterTree interface {
 	Sitter() *sitter.Tree
 }
 
-// harnTree returns the Harn tree-sitter tree of a request's tree, nil for
-// a tree of another kind or language.
-func harnTree(tree any) *sitter.Tree {
+// sitterTree returns the tree-sitter tree of lang in a request's tree,
+// nil for a tree of another kind or language.
+func sitterTree(tree any, lang *sitter.Language) *sitter.Tree {
 	var t *sitter.Tree
 	switch x := tree.(type) {
 	case *sitter.Tree:
@@ -274,7 +274,7 @@ func harnTree(tree any) *sitter.Tree {
 	case SitterTree:
 		t = x.Sitter()
 	}
-	if t == nil || t.Language().Inner != harnbinding.Language().Inner {
+	if t == nil || t.Language().Inner != lang.Inner {
 		return nil
 	}
 	return t
@@ -337,7 +337,7 @@ func Leia() driver.Language {
 					rules = []*leiaanalysis.Rule{}
 				}
 			}
-			tree := leiaTree(req.Tree)
+			tree := sitterTree(req.Tree, leiabinding.Language())
 			if tree != nil {
 				// The editor's features may read the same tree on other
 				// goroutines: this check reads its own copy.

@@ -14,6 +14,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	harnbinding "github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/grammar/tsutil"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
@@ -107,7 +108,7 @@ func reparse(parse func([]byte, *sitter.Tree) *sitter.Tree, old []byte, tree *si
 	if tree == nil {
 		return parse(text, nil)
 	}
-	p, s := commonEnds(old, text)
+	p, s := tsutil.CommonEnds(old, text)
 	edited := tree.Clone()
 	defer edited.Close()
 	edited.Edit(&sitter.InputEdit{
@@ -261,44 +262,20 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 		return driver.Result{}, false
 	}
 	old := prior.src
-	// The changed region: [p, oldEnd) of the old text became [p, newEnd).
-	p, s := commonEnds(old, src)
-	oldEnd, newEnd := len(old)-s, len(src)-s
-	delta := len(src) - len(old)
 	items := harnItems(tree.RootNode(), src)
-	f, ok := editedItem(prior.items, items, p, oldEnd, delta)
+	e, ok := bodyEditOf(old, src, prior.items, items)
 	if !ok {
 		return driver.Result{}, false
 	}
-	fOld, fNew := prior.items[f], items[f]
-	linesMoved := bytes.Count(old[p:oldEnd], []byte("\n")) != bytes.Count(src[p:newEnd], []byte("\n"))
+	f, fOld, fNew, delta, linesMoved := e.f, prior.items[e.f], items[e.f], e.delta, e.linesMoved
 	// The previous diagnostics outside the edited declaration, shifted.
-	kept := make([]diagnostics.Diagnostic, 0, len(prior.diags))
-	var before, after []diagnostics.Diagnostic
-	for _, dg := range prior.diags {
-		if dg.Path != req.Path || strings.HasPrefix(dg.Code, "HARN-CFG") {
-			return driver.Result{}, false
-		}
-		where := classify(dg.Span, fOld.start, fOld.end)
-		switch where {
-		case spanInside:
-			continue
-		case spanStraddles:
-			return driver.Result{}, false
-		}
-		if linesMoved && strings.Contains(dg.Message, "line") {
-			return driver.Result{}, false
-		}
-		moved, ok := shiftDiagnostic(dg, req.Path, fOld.start, fOld.end, delta)
-		if !ok {
-			return driver.Result{}, false
-		}
-		if where == spanAfter {
-			after = append(after, moved)
-		} else {
-			before = append(before, moved)
-		}
+	before, after, ok := keptDiagnostics(prior.diags, req.Path, fOld, delta, linesMoved, func(dg diagnostics.Diagnostic) bool {
+		return dg.Path != req.Path || strings.HasPrefix(dg.Code, "HARN-CFG")
+	})
+	if !ok {
+		return driver.Result{}, false
 	}
+	kept := make([]diagnostics.Diagnostic, 0, len(prior.diags))
 	// The new text with every other isolated body blanked.
 	reduced := blankBodies(src, items, f)
 	rtree := reparse(harnbinding.ParseTree, prior.reduced, prior.reducedTree, reduced)

@@ -77,22 +77,6 @@ type leiaPrior struct {
 	reducedTree *sitter.Tree
 }
 
-// leiaTree returns the Leia tree-sitter tree of a request's tree, nil for
-// a tree of another kind or language.
-func leiaTree(tree any) *sitter.Tree {
-	var t *sitter.Tree
-	switch x := tree.(type) {
-	case *sitter.Tree:
-		t = x
-	case SitterTree:
-		t = x.Sitter()
-	}
-	if t == nil || t.Language().Inner != leiabinding.Language().Inner {
-		return nil
-	}
-	return t
-}
-
 // leiaParsed lowers t, an editor's Leia tree of src, as leiachecker.Check
 // parses src itself (binding.Parse, default options), or returns nil, and
 // the check parses src afresh, when there is no tree, the tree has a
@@ -340,41 +324,19 @@ func leiaIncremental(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (d
 		return driver.Result{}, false
 	}
 	old := prior.src
-	p, s := commonEnds(old, src)
-	oldEnd, newEnd := len(old)-s, len(src)-s
-	delta := len(src) - len(old)
 	items := leiaItems(tree.RootNode(), src)
-	f, ok := editedItem(prior.items, items, p, oldEnd, delta)
+	e, ok := bodyEditOf(old, src, prior.items, items)
 	if !ok {
 		return driver.Result{}, false
 	}
-	fOld, fNew := prior.items[f], items[f]
-	linesMoved := bytes.Count(old[p:oldEnd], []byte("\n")) != bytes.Count(src[p:newEnd], []byte("\n"))
-	var before, inside, after []diagnostics.Diagnostic
-	for _, dg := range prior.diags {
-		if dg.Path != req.Path || leiaSyntaxCode(dg) {
-			return driver.Result{}, false
-		}
-		where := classify(dg.Span, fOld.start, fOld.end)
-		switch where {
-		case spanInside:
-			continue
-		case spanStraddles:
-			return driver.Result{}, false
-		}
-		if linesMoved && mentionsLine(dg) {
-			return driver.Result{}, false
-		}
-		moved, ok := shiftDiagnostic(dg, req.Path, fOld.start, fOld.end, delta)
-		if !ok {
-			return driver.Result{}, false
-		}
-		if where == spanAfter {
-			after = append(after, moved)
-		} else {
-			before = append(before, moved)
-		}
+	f, fOld, fNew, delta, linesMoved := e.f, prior.items[e.f], items[e.f], e.delta, e.linesMoved
+	before, after, ok := keptDiagnostics(prior.diags, req.Path, fOld, delta, linesMoved, func(dg diagnostics.Diagnostic) bool {
+		return dg.Path != req.Path || leiaSyntaxCode(dg)
+	})
+	if !ok {
+		return driver.Result{}, false
 	}
+	var inside []diagnostics.Diagnostic
 	reduced := blankBodies(src, items, f)
 	rtree := reparse(leiabinding.ParseTree, prior.reduced, prior.reducedTree, reduced)
 	if rtree == nil {
@@ -415,18 +377,28 @@ func leiaIncremental(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (d
 	return out, true
 }
 
-// commonEnds returns the lengths of the longest common prefix of a and b
-// and of their longest common suffix that does not overlap it.
-func commonEnds(a, b []byte) (int, int) {
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
+// bodyEdit is the one edit between two versions of a file, inside the
+// body of the isolated item f: delta is the change in length, linesMoved
+// whether it adds or removes lines.
+type bodyEdit struct {
+	f          int
+	delta      int
+	linesMoved bool
+}
+
+// bodyEditOf returns the edit between old and src, whose top-level items
+// are prior and items, when it is inside one isolated body
+// (editedItem).
+func bodyEditOf(old, src []byte, prior, items []harnItem) (bodyEdit, bool) {
+	p, s := tsutil.CommonEnds(old, src)
+	oldEnd, newEnd := len(old)-s, len(src)-s
+	delta := len(src) - len(old)
+	f, ok := editedItem(prior, items, p, oldEnd, delta)
+	if !ok {
+		return bodyEdit{}, false
 	}
-	s := 0
-	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
-		s++
-	}
-	return p, s
+	linesMoved := bytes.Count(old[p:oldEnd], []byte("\n")) != bytes.Count(src[p:newEnd], []byte("\n"))
+	return bodyEdit{f: f, delta: delta, linesMoved: linesMoved}, true
 }
 
 // editedItem returns the index of the isolated item whose body holds the
@@ -465,6 +437,40 @@ func editedItem(prior, items []harnItem, p, oldEnd, delta int) (int, bool) {
 		}
 	}
 	return f, true
+}
+
+// keptDiagnostics returns the diagnostics of an earlier version outside
+// its edited item fOld, shifted by delta when after it, split into those
+// before and after the item; false when one cannot be kept: reject says
+// so, it straddles the item or has a related location or fix inside it,
+// or the edit moved lines and it may quote a line number.
+func keptDiagnostics(diags []diagnostics.Diagnostic, path string, fOld harnItem, delta int, linesMoved bool,
+	reject func(diagnostics.Diagnostic) bool) (before, after []diagnostics.Diagnostic, ok bool) {
+	for _, dg := range diags {
+		if reject(dg) {
+			return nil, nil, false
+		}
+		where := classify(dg.Span, fOld.start, fOld.end)
+		switch where {
+		case spanInside:
+			continue
+		case spanStraddles:
+			return nil, nil, false
+		}
+		if linesMoved && mentionsLine(dg) {
+			return nil, nil, false
+		}
+		moved, ok := shiftDiagnostic(dg, path, fOld.start, fOld.end, delta)
+		if !ok {
+			return nil, nil, false
+		}
+		if where == spanAfter {
+			after = append(after, moved)
+		} else {
+			before = append(before, moved)
+		}
+	}
+	return before, after, true
 }
 
 // blankBodies returns a copy of src whose isolated bodies other than item

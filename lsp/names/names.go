@@ -20,6 +20,7 @@ package names
 import (
 	"bytes"
 	"fmt"
+	"github.com/harnlang/harn-check/grammar/tsutil"
 	"slices"
 	"sort"
 	"strings"
@@ -152,7 +153,7 @@ func (r *Resolver) Index(tree *sitter.Tree, src []byte) *Index {
 	var base cached
 	bestP, bestS := 0, 0
 	for _, c := range r.cache {
-		p, s := commonEnds(c.src, src)
+		p, s := tsutil.CommonEnds(c.src, src)
 		if p+s > bestP+bestS {
 			base, bestP, bestS = c, p, s
 		}
@@ -183,20 +184,6 @@ var rebuilds atomic.Int64
 // an earlier version of the text: tests and benchmarks read it to see
 // that the incremental path is taken.
 func Rebuilds() int64 { return rebuilds.Load() }
-
-// commonEnds returns the lengths of the longest common prefix of a and b
-// and of their longest common suffix that does not overlap it.
-func commonEnds(a, b []byte) (int, int) {
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	s := 0
-	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
-		s++
-	}
-	return p, s
-}
 
 // Forget drops the cached indexes (for measuring the first request).
 func (r *Resolver) Forget() {
