@@ -99,3 +99,47 @@ func TestNativeToolSearchShape(t *testing.T) {
 		}
 	}
 }
+
+func TestSynthesizedToolSpec(t *testing.T) {
+	spec := func(kv ...Value) Value {
+		d := NewDict(len(kv) / 2)
+		for i := 0; i < len(kv); i += 2 {
+			d.Set(kv[i].AsString(), kv[i+1])
+		}
+		return DictValue(d)
+	}
+	caps := func(xs ...string) Value { return NewListValue(strValues(xs)) }
+	tests := []struct {
+		in             Value
+		name, effect   string
+		errSubstring   string
+		sameIDAsPrevTo bool
+	}{
+		{in: spec(Str("description"), Str("Fetch the user's calendar!"), Str("capabilities"), caps("http", "oauth:google")), name: "synth_fetch_the_user_s_calendar", effect: "network"},
+		{in: spec(Str("description"), Str("Fetch the user's calendar!"), Str("capabilities"), caps("oauth:google", "http")), name: "synth_fetch_the_user_s_calendar", effect: "network", sameIDAsPrevTo: true},
+		{in: spec(Str("description"), Str("run"), Str("name"), Str("runner"), Str("capabilities"), caps("shell")), name: "runner", effect: "process_exec"},
+		{in: spec(Str("description"), Str("look"), Str("capabilities"), caps("workspace.read")), name: "synth_look", effect: "read_only"},
+		{in: spec(Str("description"), Str("???")), name: "synth_tool", effect: "none"},
+		{in: spec(Str("description"), Str("x"), Str("name"), Str("bad-name")), errSubstring: "invalid tool name"},
+		{in: spec(Str("description"), Str("")), errSubstring: "description must be a non-empty string"},
+		{in: spec(Str("description"), Str("x"), Str("executor"), Str("lambda")), errSubstring: "unknown executor"},
+	}
+	prev := ""
+	for i, tc := range tests {
+		s, err := parseSynthSpec(tc.in)
+		if tc.errSubstring != "" {
+			if err == nil || !strings.Contains(asError(err).Message(), tc.errSubstring) {
+				t.Errorf("case %d: error %v, want one containing %q", i, err, tc.errSubstring)
+			}
+			continue
+		}
+		if err != nil || s.name != tc.name || s.sideEffect != tc.effect {
+			t.Errorf("case %d: %+v, %v; want name %s, effect %s", i, s, err, tc.name, tc.effect)
+			continue
+		}
+		if tc.sameIDAsPrevTo != (s.id == prev) {
+			t.Errorf("case %d: id %s, previous %s, want same %v", i, s.id, prev, tc.sameIDAsPrevTo)
+		}
+		prev = s.id
+	}
+}
