@@ -150,15 +150,8 @@ func parseSynthSpec(v Value) (*synthSpec, error) {
 	default:
 		return nil, throwValue(Str(fn + ": unknown executor " + strconv.Quote(s.executor) + "; expected \"dry_run\", \"host_bridge\", or \"mcp_server\""))
 	}
-	key := NewDict(7)
-	key.Set("name", Str(s.name))
-	key.Set("description", Str(s.description))
-	key.Set("parameters", s.parameters)
-	key.Set("return_type", s.returnType)
-	key.Set("capabilities", NewListValue(strValues(s.capabilities)))
-	key.Set("side_effect_level", Str(s.sideEffect))
-	key.Set("executor", DictValue(strDict("kind", s.executor, "target", s.target)))
-	sum := blake3.Sum256([]byte(jsonText(DictValue(key))))
+	// The id hashes the spec as the cache lists it (before it has one).
+	sum := blake3.Sum256([]byte(jsonText(s.value())))
 	s.id = "tool_synth_" + hex.EncodeToString(sum[:])[:16]
 	return s, nil
 }
