@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/harnlang/harn-check/catalog"
 )
@@ -252,6 +253,9 @@ func mockPrompt(req TurnRequest) MockPrompt {
 //   - Else, when the request offers tools, a call (id mock_call_1) of the
 //     first, with a placeholder for each required argument of its schema
 //     (0, 0.0, false, [], {} or "" by type); 20 output tokens.
+//   - Else, for a completion request, "Mock completion after N chars"
+//     and " before M chars" when there is a suffix (N, M in characters);
+//     input tokens the bytes of both, 16 output tokens.
 //   - Else "Mock response to N-word prompt: P", P the first 100
 //     characters of the last prompt ("Mock LLM response" without one),
 //     wrapped as <assistant_prose>...</assistant_prose> and
@@ -288,6 +292,13 @@ func echo(req TurnRequest, p MockPrompt, s *Scripted) TurnResult {
 		}
 		out.Calls = []ToolCall{{ID: "mock_call_1", Tool: name, Args: placeholderArgs(ToolInputSchema(t))}}
 		outTokens = 20
+	case req.Completion != nil:
+		c := req.Completion
+		out.Text = fmt.Sprintf("Mock completion after %d chars", utf8.RuneCountInString(c.Prefix))
+		if c.Suffix != "" {
+			out.Text += fmt.Sprintf(" before %d chars", utf8.RuneCountInString(c.Suffix))
+		}
+		in, outTokens = int64(len(c.Prefix)+len(c.Suffix)), 16
 	default:
 		if p.Last == "" {
 			out.Text = "Mock LLM response"

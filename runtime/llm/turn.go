@@ -84,6 +84,10 @@ type TurnRequest struct {
 	Effort string `json:"Effort,omitempty"`
 	// Output asks for a structured answer by a strategy (Chat's).
 	Output *Output `json:"Output,omitempty"`
+	// Completion, when set, asks for the text between a prefix and an
+	// optional suffix (fill-in-the-middle) instead of a chat answer; the
+	// chat wires refuse it.
+	Completion *Completion `json:"Completion,omitempty"`
 	// Shape is an example of the answer's shape (Leia's output: every
 	// key with a value of its kind; "a|b" strings name alternatives). It
 	// is not sent and not part of a record or its hash; the mock answers
@@ -93,6 +97,13 @@ type TurnRequest struct {
 	// the messages' texts (Harn's: every string its message values hold).
 	// It is not sent and not part of a record or its hash.
 	Prompt *MockPrompt `json:"-"`
+}
+
+// Completion is a fill-in-the-middle request: the text before the gap and
+// the text after it ("" for none).
+type Completion struct {
+	Prefix string `json:"Prefix"`
+	Suffix string `json:"Suffix,omitempty"`
 }
 
 // MockPrompt is what the mock reads from a request: Match, the text a

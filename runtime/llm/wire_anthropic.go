@@ -31,6 +31,9 @@ func anthropicBody(req TurnRequest, stream bool) ([]byte, map[string]string, err
 	if req.Effort != "" && req.Effort != "none" {
 		return nil, nil, &Error{Kind: ErrUnsupported, Detail: "the anthropic_messages wire takes no effort option"}
 	}
+	if req.Completion != nil {
+		return nil, nil, &Error{Kind: ErrUnsupported, Detail: "the anthropic_messages wire carries no completion (fill-in-the-middle) request"}
+	}
 	headers := map[string]string{"anthropic-version": AnthropicVersion}
 	body := map[string]any{"model": req.Model}
 	maxTokens := req.MaxTokens

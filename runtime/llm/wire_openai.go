@@ -22,6 +22,9 @@ type OpenAIChat struct {
 // tool's error; an Output becomes response_format, a forced strict tool
 // or a top-level format by its strategy.
 func openAIBody(req TurnRequest, stream bool) ([]byte, error) {
+	if req.Completion != nil {
+		return nil, &Error{Kind: ErrUnsupported, Detail: "the openai_chat wire carries no completion (fill-in-the-middle) request"}
+	}
 	body := map[string]any{"model": req.Model}
 	msgs := []any{}
 	for i := 0; i < len(req.Messages); i++ {
