@@ -80,6 +80,11 @@ type llmRequest struct {
 	opts     *Dict
 	thinking *Dict // the normalised thinking option
 	err      error // a malformed option
+	// completion makes the turn a fill-in-the-middle request
+	// (llm_completion); onStream receives the answer's pieces as they
+	// arrive (llm_stream).
+	completion *llm.Completion
+	onStream   func(llm.StreamEvent)
 }
 
 func buildLLMRequest(args []Value) *llmRequest {
@@ -477,7 +482,7 @@ func init() {
 		st.scopes = st.scopes[:len(st.scopes)-1]
 		return Nil, nil
 	})
-	Register("llm_call", llmCallWithRetries)
+	Register("llm_call", withTranscript(llmCallWithRetries))
 	Register("llm_call_structured", func(c *Call, args []Value) (Value, error) {
 		res, err := llmCallWithRetries(c, structuredArgs(args))
 		if err != nil {

@@ -206,7 +206,7 @@ func llmTurn(c *Call, r *llmRequest) (Value, error) {
 	hash := req.Hash()
 	st.emit(llm.TraceEvent{Type: "turn_start", Model: req.Model, MessageCount: len(req.Messages), ToolCount: len(req.Tools), RequestHash: hash, Source: source})
 	var res llm.TurnResult
-	c.Block(func() { res, err = p.Turn(c.Context(), req, nil) })
+	c.Block(func() { res, err = p.Turn(c.Context(), req, r.onStream) })
 	if err != nil {
 		st.emit(llm.TraceEvent{Type: "turn_error", Model: req.Model, ErrorKind: llm.ErrorKindOf(err), RequestHash: hash, Source: source})
 		return Nil, turnError(err, r)
@@ -290,6 +290,8 @@ func (r *llmRequest) turnRequest() llm.TurnRequest {
 		req.Messages = append(req.Messages, turnMessages(m)...)
 	}
 	req.Prompt = &llm.MockPrompt{Match: strings.Join(parts, "\n"), Last: lastPrompt(r.messages)}
+	req.Completion = r.completion
+	req.Stream = r.onStream != nil
 	if r.tools.k == KindList {
 		for _, t := range r.tools.r.(*List).items {
 			// A provider's own tool (a hosted tool_search) is not a function.

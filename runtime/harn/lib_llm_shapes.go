@@ -1,0 +1,73 @@
+package harn
+
+import (
+	"github.com/harnlang/harn-check/runtime/llm"
+)
+
+// llm_completion and llm_stream: two more shapes of the one model turn
+// (llmTurn), not a second stack; and the transcript llm_call's result
+// carries. llm_completion(prefix, suffix?, system?,
+// options?) asks for the text between prefix and suffix; llm_stream
+// (prompt, system?, options?) returns a channel of the answer's text
+// pieces, closed after the last.
+
+func init() {
+	Register("llm_completion", func(c *Call, args []Value) (Value, error) {
+		prefix := Display(arg(args, 0))
+		suffix := ""
+		if s := arg(args, 1); s.k != KindNil {
+			suffix = Display(s)
+		}
+		r := buildLLMRequest([]Value{Str(prefix), arg(args, 2), arg(args, 3)})
+		r.completion = &llm.Completion{Prefix: prefix, Suffix: suffix}
+		return llmTurn(c, r)
+	})
+	Register("llm_stream", func(c *Call, args []Value) (Value, error) {
+		r := buildLLMRequest(args)
+		var pieces []Value
+		r.onStream = func(ev llm.StreamEvent) {
+			if ev.Text != "" {
+				pieces = append(pieces, Str(ev.Text))
+			}
+		}
+		res, err := llmTurn(c, r)
+		if err != nil {
+			return Nil, err
+		}
+		if len(pieces) == 0 {
+			// A provider that answered without streaming: the whole text
+			// is one piece.
+			if t, _ := res.AsDict().Get("text"); t.k == KindString && t.AsString() != "" {
+				pieces = append(pieces, t)
+			}
+		}
+		ch := newChannel("llm_stream", max(len(pieces), 1))
+		for _, p := range pieces {
+			ch.buf = append(ch.buf, p)
+		}
+		ch.close()
+		return Value{k: KindChannel, r: ch}, nil
+	})
+}
+
+// withTranscript adds to a model call's result the transcript of the
+// exchange: the request's messages, the assistant's answer, and an
+// internal provider_payload event.
+func withTranscript(call func(c *Call, args []Value) (Value, error)) func(c *Call, args []Value) (Value, error) {
+	return func(c *Call, args []Value) (Value, error) {
+		res, err := call(c, args)
+		if err != nil || res.k != KindDict || res.AsDict().Has("transcript") {
+			return res, err
+		}
+		r := buildLLMRequest(args)
+		text, _ := res.AsDict().Get("text")
+		if text.k == KindNil {
+			text = Str("")
+		}
+		p := transcriptParts{messages: append(append([]Value{}, r.messages...), messageValue("assistant", text))}
+		p.extra = []Value{transcriptEvent(c, "provider_payload", "assistant", "internal", "")}
+		d := res.AsDict().clone()
+		d.Set("transcript", p.build(c))
+		return DictValue(d), nil
+	}
+}
