@@ -20,11 +20,13 @@
 package tsquery
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -44,6 +46,28 @@ type Tree struct {
 	chains   map[uint16]bool
 	nestOnce sync.Once
 	nest     tsflat.Depths
+	// base, when set, is how this tree was reparsed from the previous
+	// version's, from which its nesting is measured incrementally; tops,
+	// once the nesting is measured top-level child by child, their
+	// nesting for the next version's tree.
+	base *nestBase
+	tops atomic.Pointer[[]topNest]
+}
+
+// nestBase is what measuring a reparsed tree's nesting incrementally
+// reads: the previous tree (for its tops once measured), the one edit
+// between them, and the ranges tree-sitter reports changed.
+type nestBase struct {
+	prev    *Tree
+	edit    sitter.InputEdit
+	changed []sitter.Range
+}
+
+// topNest is the nesting of the subtree of one top-level child of a
+// tree's root, spanning [start, end).
+type topNest struct {
+	start, end uint
+	d          tsflat.Depths
 }
 
 // NestingCrossing reports whether the tree nests deeper than maxDepth
@@ -53,6 +77,10 @@ type Tree struct {
 // gets none.
 func (t *Tree) NestingCrossing(maxDepth, maxChain int) (at, depth, limit int, over bool) {
 	t.nestOnce.Do(func() {
+		if d, ok := t.nestByTops(); ok && d.Depth <= maxDepth && d.Chain <= maxChain {
+			t.nest = d
+			return
+		}
 		recs := tsflat.Walk(t.T.RootNode(), nil)
 		t.nest = tsflat.Nesting(recs, t.chains)
 		if t.nest.Depth > maxDepth || t.nest.Chain > maxChain {
@@ -69,6 +97,76 @@ func (t *Tree) NestingCrossing(maxDepth, maxChain int) (at, depth, limit int, ov
 	}
 	return 0, 0, 0, false
 }
+
+// nestByTops measures the tree's nesting (Depth and Chain; not where)
+// top-level child by top-level child, reusing the previous version's
+// measure of every child outside the edit and the ranges tree-sitter
+// reports changed: such a child is the same subtree, shifted. It records
+// the children's measures for the next version, and returns false when
+// the root could start a chain with a child (then the tree is walked
+// whole).
+func (t *Tree) nestByTops() (tsflat.Depths, bool) {
+	root := t.T.RootNode()
+	if t.chains[root.KindId()] {
+		return tsflat.Depths{}, false
+	}
+	var prev []topNest
+	var b nestBase
+	if t.base != nil {
+		b = *t.base
+		if p := b.prev.tops.Load(); p != nil {
+			prev = *p
+		}
+		t.base = nil // the previous tree need not stay reachable
+	}
+	n := int(root.ChildCount())
+	tops := make([]topNest, n)
+	out := tsflat.Depths{Depth: 1, DepthAt: -1, ChainAt: -1}
+	var buf []tsflat.Record
+	for i := range n {
+		c := root.Child(uint(i))
+		tn := topNest{start: c.StartByte(), end: c.EndByte()}
+		if d, ok := reusedNest(prev, b, tn.start, tn.end); ok {
+			tn.d = d
+		} else {
+			buf = tsflat.Walk(c, buf)
+			tn.d = tsflat.Nesting(buf, t.chains)
+		}
+		tops[i] = tn
+		out.Depth = max(out.Depth, tn.d.Depth+1)
+		out.Chain = max(out.Chain, tn.d.Chain)
+	}
+	t.tops.Store(&tops)
+	return out, true
+}
+
+// reusedNest returns the previous version's measure of the top-level
+// child now spanning [start, end) when it lies outside the edit and the
+// changed ranges and the previous tree had a child at its old place.
+func reusedNest(prev []topNest, b nestBase, start, end uint) (tsflat.Depths, bool) {
+	if len(prev) == 0 || start <= b.edit.NewEndByte && end >= b.edit.StartByte {
+		return tsflat.Depths{}, false
+	}
+	for _, r := range b.changed {
+		if start <= r.EndByte && end >= r.StartByte {
+			return tsflat.Depths{}, false
+		}
+	}
+	os, oe := start, end
+	if start > b.edit.NewEndByte {
+		os, oe = start-b.edit.NewEndByte+b.edit.OldEndByte, end-b.edit.NewEndByte+b.edit.OldEndByte
+	}
+	i, found := slices.BinarySearchFunc(prev, os, func(x topNest, s uint) int { return cmp.Compare(x.start, s) })
+	if !found || prev[i].end != oe {
+		return tsflat.Depths{}, false
+	}
+	nestReused.Add(1)
+	return prev[i].d, true
+}
+
+// nestReused counts the top-level children whose nesting was taken from
+// the previous version's tree (for tests).
+var nestReused atomic.Int64
 
 // Close releases the tree.
 func (t *Tree) Close() { t.T.Close() }
@@ -122,7 +220,8 @@ func (s *Syntax) Parse(prev cache.Tree, edits []cache.Edit, text []byte) cache.T
 	}
 	defer s.parsers.Put(p)
 	var old *sitter.Tree
-	if pt, ok := prev.(*Tree); ok && pt != nil {
+	pt, _ := prev.(*Tree)
+	if pt != nil {
 		old = pt.T.Clone()
 		defer old.Close()
 		for _, e := range edits {
@@ -133,7 +232,11 @@ func (s *Syntax) Parse(prev cache.Tree, edits []cache.Edit, text []byte) cache.T
 	if t == nil {
 		return nil
 	}
-	return &Tree{T: t, Src: text, chains: s.chains}
+	out := &Tree{T: t, Src: text, chains: s.chains}
+	if pt != nil && len(edits) == 1 {
+		out.base = &nestBase{prev: pt, edit: *InputEdit(edits[0]), changed: old.ChangedRanges(t)}
+	}
+	return out
 }
 
 // InputEdit converts a cache.Edit to tree-sitter's form.

@@ -1,8 +1,11 @@
 package tsquery
 
 import (
+	"math/rand/v2"
+
 	"context"
 	"fmt"
+	"github.com/harnlang/harn-check/grammar/tsflat"
 	"strings"
 	"testing"
 
@@ -152,5 +155,66 @@ func TestThroughTheStore(t *testing.T) {
 	// Without a tree the features answer nothing rather than fail.
 	if toks, err := f.SemanticTokens(ctx, features.Snapshot{}); toks != nil || err != nil {
 		t.Errorf("no tree: %v, %v", toks, err)
+	}
+}
+
+// TestNestingAfterEdits applies random edits to a Go file through Parse
+// with the previous tree, as the document store does, and compares the
+// nesting measured child by child from the previous version's with a
+// walk of the whole new tree, after every edit.
+func TestNestingAfterEdits(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package main\n\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "func f%d(a int) int {\n", i)
+		for range i % 5 {
+			b.WriteString("\tif a > 0 { for { a = (a - (1 + a)) } }\n")
+		}
+		b.WriteString("\treturn a\n}\n\n")
+	}
+	orig := []byte(b.String())
+	syn := NewSyntax(goLang)
+	text := orig
+	tree := syn.Parse(nil, nil, text)
+	pieces := []string{"{", "}", "(", ")", "x", "\n", "if a { if a { if a { b() } } }\n", "func g() { ((((a)))) }\n", "/*", "*/", ""}
+	r := rand.New(rand.NewPCG(3, 4))
+	before := nestReused.Load()
+	for v := range 300 {
+		a := r.IntN(len(text) + 1)
+		e := min(len(text), a+r.IntN(12))
+		ins := pieces[r.IntN(len(pieces))]
+		if v%50 == 49 {
+			a, e, ins = 0, len(text), string(orig)
+		}
+		lines := diagnostics.NewLineIndex(text)
+		next, edits, err := cache.Apply(text, lines, []cache.Change{{Range: &cache.Range{Start: lines.UTF16Column(a), End: lines.UTF16Column(e)}, Text: ins}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = next
+		tree = syn.Parse(tree, edits, text)
+		tt := tree.(*Tree)
+		recs := tsflat.Walk(tt.T.RootNode(), nil)
+		want := tsflat.Nesting(recs, tt.chains)
+		if v%3 == 2 {
+			// Past a limit, where it is crossed comes from a walk of the
+			// whole tree.
+			small := max(2, want.Depth-1)
+			a, _, _, _ := tsflat.Crossing(recs, tt.chains, small, 1000)
+			at, depth, limit, over := tt.NestingCrossing(small, 1000)
+			if !over || depth != want.Depth || limit != small || at != int(recs[a].StartByte) {
+				t.Fatalf("version %d: limit %d: at %d depth %d limit %d over %v, want at %d depth %d", v, small, at, depth, limit, over, recs[a].StartByte, want.Depth)
+			}
+			continue
+		}
+		if _, _, _, over := tt.NestingCrossing(1000, 1000); over {
+			t.Fatalf("version %d: over the limits", v)
+		}
+		if tt.nest.Depth != want.Depth || tt.nest.Chain != want.Chain {
+			t.Fatalf("version %d: depth %d chain %d, want %d %d, of\n%s", v, tt.nest.Depth, tt.nest.Chain, want.Depth, want.Chain, text)
+		}
+	}
+	if nestReused.Load() == before {
+		t.Error("no top-level child's nesting was reused")
 	}
 }
