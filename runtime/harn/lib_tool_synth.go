@@ -214,8 +214,10 @@ func (s *synthSpec) invoke(args Value) (Value, error) {
 // closure (as upstream's, type_of says "closure") whose body invokes
 // the spec.
 func (s *synthSpec) closure() Value {
+	body := func(f *frame) (Value, error) { return s.invoke(f.slots[0]) }
+	// A call site runs stmts then ret; other callers run body.
 	p := &funcProto{name: "__harn_synthesized_tool", params: []param{{name: "args", slot: 0}}, nslots: 1, simple: true,
-		body: func(f *frame) (Value, error) { return s.invoke(f.slots[0]) }}
+		body: body, ret: body}
 	return Value{k: KindClosure, r: &Closure{proto: p}}
 }
 
