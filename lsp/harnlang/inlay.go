@@ -13,7 +13,8 @@ import (
 // binding written without a type (`let x = ...`, `var x = ...`) and of
 // each closure parameter without one, the type the checker inferred for
 // it (the facts of the check that published the document's diagnostics,
-// as hover reads them); nothing where the checker has no type.
+// as hover reads them), and after each evaluation call the outcome kinds
+// it can return (outcomeHint); nothing where the checker has no type.
 func (f *Features) InlayHints(ctx context.Context, s features.Snapshot, within diagnostics.Span) ([]features.InlayHint, error) {
 	tree, done := treeOf(s.Doc)
 	defer done()
@@ -43,6 +44,10 @@ func (f *Features) InlayHints(ctx context.Context, s features.Snapshot, within d
 		case "closure_parameter":
 			if n.ChildByFieldName("type") == nil {
 				hint(n.ChildByFieldName("name"))
+			}
+		case "call_expression":
+			if h, ok := outcomeHint(s, tree, n); ok {
+				out = append(out, h)
 			}
 		}
 		for i := uint(0); i < n.NamedChildCount(); i++ {
