@@ -71,3 +71,27 @@ func withTranscript(call func(c *Call, args []Value) (Value, error)) func(c *Cal
 		return DictValue(d), nil
 	}
 }
+
+// setResponseBlocks adds a result's answer as typed content blocks, as
+// upstream reports them: the text as public output_text, reasoning as a
+// private block (also private_reasoning), each tool call as an internal
+// tool_call block.
+func setResponseBlocks(d *Dict) {
+	var blocks []Value
+	if t := dictString(d, "text"); t != "" {
+		blocks = append(blocks, DictValue(strDict("type", "output_text", "text", t, "visibility", "public")))
+	}
+	if th := dictString(d, "thinking"); th != "" {
+		blocks = append(blocks, DictValue(strDict("type", "reasoning", "text", th, "visibility", "private")))
+		d.Set("private_reasoning", Str(th))
+	}
+	for _, tc := range dictList(d, "tool_calls") {
+		if tc.k != KindDict {
+			continue
+		}
+		b := tc.AsDict().clone()
+		b.Set("visibility", Str("internal"))
+		blocks = append(blocks, DictValue(b))
+	}
+	d.Set("blocks", NewListValue(blocks))
+}

@@ -511,6 +511,7 @@ func (st *llmState) resultDict(r *llmRequest, res llm.TurnResult, source string)
 		d.Set("tool_calls", NewListValue(calls))
 	}
 	d.Set("prose", Str(proseOf(res.Text)))
+	setResponseBlocks(d)
 	st.mu.Lock()
 	st.usage.input += in
 	st.usage.output += out
