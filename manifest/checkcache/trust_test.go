@@ -40,7 +40,7 @@ func TestTamperedEntryIsIgnored(t *testing.T) {
 	}
 	for name, edit := range map[string]func([]byte) []byte{
 		"diagnostic code changed": func(b []byte) []byte {
-			return []byte(strings.Replace(string(b), "HARN-TYP-002", "HARN-TYP-003", 1))
+			return []byte(strings.Replace(string(b), "HARN-TYP-002", "HARN-TYP-XYZ", 1))
 		},
 		"record offset changed": func(b []byte) []byte {
 			return []byte(strings.Replace(string(b), `"o":0,`, `"o":1,`, 1))
