@@ -219,7 +219,7 @@ func llmSchemaLoop(c *Call, args []Value) (*schemaOutcome, error) {
 			return o, nil
 		}
 		if perr != nil {
-			o.errs = []string{"response is not valid JSON: " + perr.Error()}
+			o.errs = []string{"response did not contain parseable JSON"} // upstream's wording
 		} else if nv, errs := validateSchema(data, schema, "", schemaOpts{applyDefaults: true}, 0); len(errs) > 0 {
 			o.errs = errs
 		} else {
@@ -232,7 +232,9 @@ func llmSchemaLoop(c *Call, args []Value) (*schemaOutcome, error) {
 		// Retry the original messages with one corrective user turn
 		// (the invalid answer is not replayed), as upstream does.
 		r.messages = original
-		if nudge := schemaNudge(o.errs, schema, r.opts); nudge != "" {
+		nudge := schemaNudge(o.errs, schema, r.opts)
+		traceSchemaRetry(c, attempt+1, o.errs, nudge)
+		if nudge != "" {
 			m := NewDict(2)
 			m.Set("role", Str("user"))
 			m.Set("content", Str(nudge))
