@@ -244,8 +244,8 @@ func TestBOMOneRule(t *testing.T) {
 	for _, tc := range []struct {
 		name, src, want string // want "" is accepted
 	}{
-		{"lead.harn", bom + "fn main() {\n  log(1)\n}\n", "error[HARN-PAR-003]: unexpected character `" + bom + "`"},
-		{"inside.harn", "fn main() {\n  log(1)" + bom + "\n}\n", "error[HARN-PAR-003]: unexpected character `" + bom + "`"},
+		{"lead.harn", bom + "fn main() {\n  log(1)\n}\n", "error[HARN-PAR-003]: Unexpected character '" + bom + "' at "},
+		{"inside.harn", "fn main() {\n  log(1)" + bom + "\n}\n", "error[HARN-PAR-003]: Unexpected character '" + bom + "' at "},
 		{"lead.leia", bom + "print(1)\n", ""},
 		{"inside.leia", "print(1)" + bom + "\nprint(2)\n", "error[LEIA1001]: unexpected `" + bom + "`"},
 	} {

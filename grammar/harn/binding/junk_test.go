@@ -37,7 +37,7 @@ func TestJunkLinesLinear(t *testing.T) {
 	}()
 	select {
 	case r := <-done:
-		if r.codes["HARN-PAR-003"] != 20000 || r.first != "0 unexpected character `é`" {
+		if r.codes["HARN-PAR-003"] != 20000 || r.first != "0 Unexpected character 'é' at 1:1" {
 			t.Errorf("diagnostics %v, first %q; want 20,000 HARN-PAR-003, the first at 0", r.codes, r.first)
 		}
 	case <-time.After(30 * time.Second):

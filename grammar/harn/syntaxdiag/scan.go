@@ -9,8 +9,13 @@ type lexProblem struct {
 	end     int
 	message string
 	help    string
+	// upstream, when set, is upstream Harn's wording of the problem,
+	// which the diagnostic leads with, followed by " at LINE:COL" (as
+	// upstream prints it) and message.
+	upstream string
 	// open, for bracket problems, is the bracket left open; found is the
-	// mismatched closer met instead (0 at the end of the file).
+	// mismatched closer met instead (0 at the end of the file), or a
+	// closer met with nothing for it open (open nil).
 	open  *opener
 	found byte
 	// orphan marks a closer met with nothing open; since is where the
@@ -149,17 +154,17 @@ func (s *scanner) code() {
 			s.pos++
 		default:
 			r, size := utf8.DecodeRune(s.src[s.pos:])
-			desc := "`" + string(r) + "`"
+			up := "Unexpected character '" + string(r) + "'"
 			if r == utf8.RuneError && size <= 1 {
-				desc = "a byte that is not UTF-8"
+				up = "Unexpected character (a byte that is not UTF-8)"
 				size = 1
 			}
 			s.problems = append(s.problems, lexProblem{
-				code:    "HARN-PAR-003",
-				start:   s.pos,
-				end:     s.pos + size,
-				message: "unexpected character " + desc,
-				help:    "outside strings and comments, Harn uses ASCII letters, digits, `_`, operators and brackets only",
+				code:     "HARN-PAR-003",
+				start:    s.pos,
+				end:      s.pos + size,
+				upstream: up,
+				help:     "outside strings and comments, Harn uses ASCII letters, digits, `_`, operators and brackets only",
 			})
 			s.pos += size
 		}
@@ -182,7 +187,8 @@ func (s *scanner) close(c byte) bool {
 			code:    "HARN-PAR-001",
 			start:   s.pos,
 			end:     s.pos + 1,
-			message: "unexpected `" + string(c) + "`: nothing is open here",
+			message: "nothing is open here",
+			found:   c,
 			orphan:  true,
 			since:   s.item,
 		})
@@ -215,8 +221,8 @@ func (s *scanner) close(c byte) bool {
 		// it close anything: report it and leave the stack alone.
 		p := lexProblem{code: "HARN-PAR-001", start: s.pos, end: s.pos + 1, open: &top, found: c}
 		if match < 0 {
-			p.open, p.found = nil, 0
-			p.message = "unexpected `" + string(c) + "`: no `" + string(openingOf(c)) + "` is open here"
+			p.open = nil
+			p.message = "no `" + string(openingOf(c)) + "` is open here"
 		}
 		s.problems = append(s.problems, p)
 		s.pos++
@@ -384,11 +390,11 @@ func (s *scanner) blockComment() {
 	}
 	s.runsToEOF = true
 	s.problems = append(s.problems, lexProblem{
-		code:    "HARN-PAR-005",
-		start:   start,
-		end:     start + 2,
-		message: "block comment is not closed",
-		help:    "block comments nest: every `/*` inside needs its own `*/`",
+		code:     "HARN-PAR-005",
+		start:    start,
+		end:      start + 2,
+		upstream: "Unterminated block comment",
+		help:     "block comments nest: every `/*` inside needs its own `*/`",
 	})
 }
 
@@ -408,7 +414,7 @@ func (s *scanner) str() {
 			if s.unclosedInterpolation(start) {
 				return
 			}
-			s.unterminated(start, s.pos, "string is not closed on its line")
+			s.unterminated(start, s.pos, "not closed on its line")
 			if s.quoteWasStray(start) {
 				// The opening quote was lost and this one closed nothing:
 				// what follows it on the line is code.
@@ -425,7 +431,7 @@ func (s *scanner) str() {
 			s.pos++
 		}
 	}
-	s.unterminated(start, s.pos, "string is not closed")
+	s.unterminated(start, s.pos, "")
 }
 
 // unclosedInterpolation handles a "..." string that starts inside the
@@ -482,7 +488,7 @@ func (s *scanner) multiline() {
 		}
 	}
 	s.runsToEOF = true
-	s.unterminated(start, start+3, "multi-line string is not closed")
+	s.unterminated(start, start+3, "the multi-line string is not closed")
 }
 
 // interpolation scans `${ ... }` inside a string (single: a one-line
@@ -539,7 +545,7 @@ func (s *scanner) raw() bool {
 		p++
 	}
 	s.pos = p
-	s.unterminated(start, p, "raw string is not closed on its line")
+	s.unterminated(start, p, "the raw string is not closed on its line")
 	s.dropOpenedOnLine(start)
 	return true
 }
@@ -563,11 +569,12 @@ func (s *scanner) dropOpenedOnLine(pos int) {
 
 func (s *scanner) unterminated(start, end int, message string) {
 	s.problems = append(s.problems, lexProblem{
-		code:    "HARN-PAR-004",
-		start:   start,
-		end:     end,
-		message: message,
-		help:    "close the string with the quote it was opened with; use `\"\"\"` for text that spans lines",
+		code:     "HARN-PAR-004",
+		start:    start,
+		end:      end,
+		upstream: "Unterminated string",
+		message:  message,
+		help:     "close the string with the quote it was opened with; use `\"\"\"` for text that spans lines",
 	})
 }
 

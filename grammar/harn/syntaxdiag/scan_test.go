@@ -79,10 +79,10 @@ func TestSummarize(t *testing.T) {
 		tok      string
 		want     string
 	}{
-		{[]string{"identifier", "`)`", "`...`", "parameter"}, "`+`", "a name, `)` or `...`"},
-		{[]string{"identifier", "integer", "binary_expression", "`)`"}, "`=`", "an expression or `)`"},
+		{[]string{"identifier", "`)`", "`...`", "parameter"}, "`+`", "name, `)` or `...`"},
+		{[]string{"identifier", "integer", "binary_expression", "`)`"}, "`=`", "expression or `)`"},
 		{[]string{"identifier", "integer", "binary_expression", "`)`"}, "integer", ""},
-		{[]string{"variable_declaration", "identifier"}, "`}`", ""},
+		{[]string{"variable_declaration", "identifier"}, "`}`", "statement"},
 		{[]string{"`,`"}, "integer", "`,`"},
 		{nil, "`x`", ""},
 		{[]string{"block_comment"}, "`x`", ""},

@@ -129,7 +129,21 @@ func (d *diagnoser) addLexical(p lexProblem) {
 	if p.code == "HARN-PAR-001" || p.code == "HARN-PAR-002" {
 		source = diagnostics.SourceParser
 	}
-	diag := diagnostics.New(d.path, source, p.code, d.span(p.start, p.end), p.message)
+	msg := p.message
+	if p.open == nil && p.found != 0 {
+		// A closer with nothing for it open, in upstream's words.
+		msg = fmt.Sprintf("Unexpected %c at %s: %s", p.found, d.lineCol(p.start), p.message)
+		if want := d.wantBefore(p.start); want != "" {
+			msg = fmt.Sprintf("Expected %s, got %c at %s: %s", want, p.found, d.lineCol(p.start), p.message)
+		}
+	}
+	if p.upstream != "" {
+		msg = p.upstream + " at " + d.lineCol(p.start)
+		if p.message != "" {
+			msg += ": " + p.message
+		}
+	}
+	diag := diagnostics.New(d.path, source, p.code, d.span(p.start, p.end), msg)
 	diag.Help = p.help
 	if p.open != nil {
 		what := d.describeOpener(p.open)
@@ -138,7 +152,9 @@ func (d *diagnoser) addLexical(p lexProblem) {
 		if p.found == 0 {
 			d.unclosed = true
 			d.opens = append(d.opens, p.open.pos)
-			diag.Message = fmt.Sprintf("expected %s to close the %s opened at %s", closer, what, at)
+			// Upstream's words at the end of the file; placeAtMissingCloser
+			// rewords it when it moves the report to a missing closer.
+			diag.Message = fmt.Sprintf("Unexpected end of file, expected %c to close the %s opened at %s", closing(p.open.char), what, at)
 		} else {
 			diag.Message = fmt.Sprintf("unexpected `%c`: expected %s to close the %s opened at %s", p.found, closer, what, at)
 			d.explained = append(d.explained, diagnostics.Span{Start: p.open.pos, End: p.start})
@@ -212,6 +228,7 @@ func (d *diagnoser) placeAtMissingCloser(i int, o *opener) {
 			continue
 		}
 		d.lex[i].Code = "HARN-PAR-001"
+		d.lex[i].Message = "Expected " + strings.TrimPrefix(d.lex[i].Message, "Unexpected end of file, expected ")
 		d.lex[i].Source = diagnostics.SourceParser
 		d.lex[i].Span = d.span(t.start, t.start)
 		d.tree = append(d.tree[:k], d.tree[k+1:]...)
@@ -355,6 +372,48 @@ func (d *diagnoser) walk(n lower.Node, parent lower.Node) {
 	}
 }
 
+// wantBefore says what must follow the token before off when only an
+// expression can: "expression" after `=`, an operator or `return`, else "".
+func (d *diagnoser) wantBefore(off int) string {
+	i := min(off, len(d.src)) - 1
+	for i >= 0 && (d.src[i] == ' ' || d.src[i] == '\t') {
+		i--
+	}
+	if i < 0 {
+		return ""
+	}
+	switch d.src[i] {
+	case '=', '+', '-', '*', '/', '%', '<', '>', '!', '&', '|':
+		if d.src[i] == '>' && i > 0 && d.src[i-1] == '-' {
+			return "" // `->` leads a type or a block
+		}
+		return "expression"
+	}
+	if i >= 5 && string(d.src[i-5:i+1]) == "return" && (i < 6 || !isWordByte(d.src[i-6])) {
+		return "expression"
+	}
+	return ""
+}
+
+// emptyStatement reports whether the `;` at off is one of two in a row
+// or opens a block: a statement was due and there is none.
+func (d *diagnoser) emptyStatement(off int) bool {
+	blank := func(c byte) bool { return c == ' ' || c == '\t' || isNL(c) }
+	i := min(off, len(d.src)) - 1
+	for i >= 0 && blank(d.src[i]) {
+		i--
+	}
+	j := off + 1
+	for j < len(d.src) && blank(d.src[j]) {
+		j++
+	}
+	return (i >= 0 && (d.src[i] == ';' || d.src[i] == '{')) || (j < len(d.src) && d.src[j] == ';')
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
 // atEOF reports whether offset off is at the end of the file, trailing
 // whitespace and comments aside.
 func (d *diagnoser) atEOF(off int) bool {
@@ -363,11 +422,15 @@ func (d *diagnoser) atEOF(off int) bool {
 
 func (d *diagnoser) missing(n lower.Node, parent lower.Node) {
 	what := describeSymbol(n.Kind(), n.IsNamed())
+	if n.Kind() == "identifier" && d.wantBefore(n.StartByte()) != "" {
+		// The parser stands a missing name in for any missing operand.
+		what = d.wantBefore(n.StartByte())
+	}
 	code := "HARN-PAR-001"
-	msg := "expected " + what + context(parent)
+	msg := "Expected " + what + context(parent)
 	if d.atEOF(n.StartByte()) {
 		code = "HARN-PAR-002"
-		msg = "unexpected end of file: expected " + what
+		msg = "Unexpected end of file, expected " + what
 	}
 	d.tree = append(d.tree, treeDiag{diagnostics.New(d.path, diagnostics.SourceParser, code, d.span(n.StartByte(), n.StartByte()), msg), n.StartByte(), n.EndByte(), n.Kind()})
 }
@@ -383,22 +446,27 @@ func (d *diagnoser) errorNode(n lower.Node, parent lower.Node) {
 	}
 	if tok == nil || d.atEOF(n.StartByte()) {
 		d.tree = append(d.tree, treeDiag{diagnostics.New(d.path, diagnostics.SourceParser, "HARN-PAR-002",
-			d.span(len(d.src), len(d.src)), "unexpected end of file"+context(parent)), n.StartByte(), n.EndByte(), ""})
+			d.span(len(d.src), len(d.src)), "Unexpected end of file"+context(parent)), n.StartByte(), n.EndByte(), ""})
 		return
 	}
 	text := string(d.src[min(tok.StartByte(), len(d.src)):min(max(tok.EndByte(), tok.StartByte()), len(d.src))])
 	if len(text) > 40 {
 		text = text[:40] + "…"
 	}
-	msg := fmt.Sprintf("unexpected `%s`%s", text, context(parent))
+	// Upstream's "Expected X, got Y at LINE:COL", then where.
+	at := d.lineCol(tok.StartByte())
+	msg := fmt.Sprintf("Unexpected %s at %s%s", text, at, context(parent))
 	if e, ok := n.(Expecter); ok {
 		tokKind := tok.Kind()
 		if !tok.IsNamed() {
 			tokKind = "`" + tokKind + "`"
 		}
 		if want := summarize(e.Expected(), tokKind); want != "" {
-			msg += "; expected " + want
+			msg = fmt.Sprintf("Expected %s, got %s at %s%s", want, text, at, context(parent))
 		}
+	}
+	if text == ";" && d.emptyStatement(tok.StartByte()) {
+		msg = fmt.Sprintf("Expected statement, got ; at %s%s (an empty statement)", at, context(parent))
 	}
 	d.tree = append(d.tree, treeDiag{diagnostics.New(d.path, diagnostics.SourceParser, "HARN-PAR-001",
 		d.span(tok.StartByte(), tok.EndByte()), msg), n.StartByte(), n.EndByte(), ""})
@@ -436,16 +504,16 @@ func firstChild(n lower.Node) lower.Node {
 
 // symbolNames describes named grammar symbols in messages.
 var symbolNames = map[string]string{
-	"identifier":      "a name",
-	"_expression":     "an expression",
-	"_type":           "a type",
-	"_pattern":        "a pattern",
-	"block":           "a block `{ ... }`",
-	"string":          "a string",
-	"integer":         "an integer",
-	"parameters":      "a parameter list",
-	"arguments":       "an argument list",
-	"type_identifier": "a type name",
+	"identifier":      "name",
+	"_expression":     "expression",
+	"_type":           "type",
+	"_pattern":        "pattern",
+	"block":           "block `{ ... }`",
+	"string":          "string",
+	"integer":         "integer",
+	"parameters":      "parameter list",
+	"arguments":       "argument list",
+	"type_identifier": "type name",
 }
 
 func describeSymbol(kind string, named bool) string {
@@ -606,8 +674,8 @@ func (d *diagnoser) containsOpen(start, end int) bool {
 // punctuation worth naming in an "expected" list, in the order named.
 var punctuation = []string{"`,`", "`)`", "`]`", "`}`", "`:`", "`->`", "`=`", "`...`", "`;`"}
 
-// summarize condenses a lookahead set into a short phrase ("an expression
-// or `)`"), or "" when the set is too broad to help or contains the
+// summarize condenses a lookahead set into a short phrase ("expression
+// or `)`", upstream's nouns), or "" when the set is too broad to help or contains the
 // unexpected token itself (the parser gave up earlier than the token).
 func summarize(expected []string, tokKind string) string {
 	if len(expected) == 0 {
@@ -623,15 +691,15 @@ func summarize(expected []string, tokKind string) string {
 	var parts []string
 	switch {
 	case set["variable_declaration"]:
-		return "" // a statement may start here: nothing specific to say
+		return "statement" // a statement may start here
 	case set["binary_expression"] || set["call_expression"]:
-		parts = append(parts, "an expression")
+		parts = append(parts, "expression")
 	case set["or_pattern"]:
-		parts = append(parts, "a pattern")
+		parts = append(parts, "pattern")
 	case set["union_type"]:
-		parts = append(parts, "a type")
+		parts = append(parts, "type")
 	case set["identifier"]:
-		parts = append(parts, "a name")
+		parts = append(parts, "name")
 	}
 	for _, p := range punctuation {
 		if set[p] {

@@ -28,12 +28,12 @@ var cases = []struct {
 	{
 		name: "missing closing brace",
 		src:  "fn f() {\n  let x = 1\n\nfn g() {\n}\n",
-		want: []string{"HARN-PAR-002 6:1 expected `}` to close the block opened at 1:8"},
+		want: []string{"HARN-PAR-002 6:1 Unexpected end of file, expected } to close the block opened at 1:8"},
 	},
 	{
 		name: "missing closing paren in a call",
 		src:  "log(1, 2\nlet y = 3\n",
-		want: []string{"HARN-PAR-002 3:1 expected `)` to close the argument list opened at 1:4"},
+		want: []string{"HARN-PAR-002 3:1 Unexpected end of file, expected ) to close the argument list opened at 1:4"},
 	},
 	{
 		name: "mismatched closer",
@@ -41,19 +41,31 @@ var cases = []struct {
 		want: []string{"HARN-PAR-001 1:15 unexpected `}`: expected `]` to close the list opened at 1:10"},
 	},
 	{
+		// Upstream's conformance errors: a closer where an operand is
+		// due, and an empty statement.
+		name: "closer where an expression is due",
+		src:  "fn f() {\n  let x = )\n  let y = 42\n}\n",
+		want: []string{"HARN-PAR-001 2:11 Expected expression, got ) at 2:11: no `(` is open here"},
+	},
+	{
+		name: "empty statement",
+		src:  "fn f() {\n  log(1);; log(2)\n}\n",
+		want: []string{"HARN-PAR-001 2:9 Expected statement, got ; at 2:9 in block (an empty statement)"},
+	},
+	{
 		name: "stray closer",
 		src:  "let x = 1\n}\n",
-		want: []string{"HARN-PAR-001 2:1 unexpected `}`: nothing is open here"},
+		want: []string{"HARN-PAR-001 2:1 Unexpected } at 2:1: nothing is open here"},
 	},
 	{
 		name: "unterminated string",
 		src:  "let s = \"abc\nlet t = 1\n",
-		want: []string{"HARN-PAR-004 1:9 string is not closed on its line"},
+		want: []string{"HARN-PAR-004 1:9 Unterminated string at 1:9: not closed on its line"},
 	},
 	{
 		name: "unterminated multi-line string",
 		src:  "let s = \"\"\"\n  abc\n",
-		want: []string{"HARN-PAR-004 1:9 multi-line string is not closed"},
+		want: []string{"HARN-PAR-004 1:9 Unterminated string at 1:9: the multi-line string is not closed"},
 	},
 	{
 		// A backslash is literal in a multi-line string: it does not
@@ -65,17 +77,17 @@ var cases = []struct {
 	{
 		name: "unterminated raw string",
 		src:  "let s = r\"abc\nlog(s)\n",
-		want: []string{"HARN-PAR-004 1:9 raw string is not closed on its line"},
+		want: []string{"HARN-PAR-004 1:9 Unterminated string at 1:9: the raw string is not closed on its line"},
 	},
 	{
 		name: "unterminated nested block comment",
 		src:  "let x = 1\n/* outer /* inner */\nlog(x)\n",
-		want: []string{"HARN-PAR-005 2:1 block comment is not closed"},
+		want: []string{"HARN-PAR-005 2:1 Unterminated block comment at 2:1"},
 	},
 	{
 		name: "unexpected character",
 		src:  "let x = 1 ~ 2\n",
-		want: []string{"HARN-PAR-003 1:11 unexpected character `~`"},
+		want: []string{"HARN-PAR-003 1:11 Unexpected character '~' at 1:11"},
 	},
 	{
 		name: "braces inside strings and interpolations do not count",
@@ -85,22 +97,22 @@ var cases = []struct {
 	{
 		name: "expression cut off at the end",
 		src:  "let x = 1 +\n",
-		want: []string{"HARN-PAR-002 1:12 unexpected end of file: expected a name"},
+		want: []string{"HARN-PAR-002 1:12 Unexpected end of file, expected expression"},
 	},
 	{
 		name: "missing name",
 		src:  "fn f() {\n  let = 3\n}\n",
-		want: []string{"HARN-PAR-001 2:6 expected a name in binding"},
+		want: []string{"HARN-PAR-001 2:6 Expected name in binding"},
 	},
 	{
 		name: "unexpected token in a parameter list",
 		src:  "fn f(a: int, +) { }\n",
-		want: []string{"HARN-PAR-001 1:14 unexpected `+` in parameter list; expected a name, `)` or `...`"},
+		want: []string{"HARN-PAR-001 1:14 Expected name, `)` or `...`, got + at 1:14 in parameter list"},
 	},
 	{
 		name: "operator where an expression must start",
 		src:  "x = = 1\n",
-		want: []string{"HARN-PAR-001 1:5 unexpected `=`; expected an expression"},
+		want: []string{"HARN-PAR-001 1:5 Expected expression, got = at 1:5"},
 	},
 	{
 		name: "unclosed parenthesis before a closing brace",
@@ -120,7 +132,7 @@ var cases = []struct {
 	{
 		name: "unterminated string inside a block",
 		src:  "fn main() {\n  let s = \"abc\n  log(s)\n}\n",
-		want: []string{"HARN-PAR-004 2:11 string is not closed on its line"},
+		want: []string{"HARN-PAR-004 2:11 Unterminated string at 2:11: not closed on its line"},
 	},
 	{
 		name: "unclosed call inside an if block",
@@ -130,17 +142,17 @@ var cases = []struct {
 	{
 		name: "unclosed dict in a call takes the function's closing brace",
 		src:  "fn main() {\n  log({a: 1\n}\n",
-		want: []string{"HARN-PAR-002 4:1 expected `)` to close the argument list opened at 2:6"},
+		want: []string{"HARN-PAR-002 4:1 Unexpected end of file, expected ) to close the argument list opened at 2:6"},
 	},
 	{
 		name: "argument list left open in a function left open",
 		src:  "fn main() {\n  log(1\n",
-		want: []string{"HARN-PAR-002 3:1 expected `)` to close the argument list opened at 2:6"},
+		want: []string{"HARN-PAR-002 3:1 Unexpected end of file, expected ) to close the argument list opened at 2:6"},
 	},
 	{
 		name: "parameter list left open before the body",
 		src:  "fn f(a: int {\n  return a\n}\n",
-		want: []string{"HARN-PAR-001 1:12 expected `)` to close the parameter list opened at 1:5"},
+		want: []string{"HARN-PAR-001 1:12 Expected ) to close the parameter list opened at 1:5"},
 	},
 	{
 		name: "interpolation left open in a string",
@@ -150,42 +162,42 @@ var cases = []struct {
 	{
 		name: "one closing parenthesis too many",
 		src:  "fn main() {\n  log(1))\n}\n",
-		want: []string{"HARN-PAR-001 2:9 unexpected `)`: no `(` is open here"},
+		want: []string{"HARN-PAR-001 2:9 Unexpected ) at 2:9: no `(` is open here"},
 	},
 	{
 		name: "one closing bracket too many",
 		src:  "fn main() {\n  let xs = [1, 2]]\n}\n",
-		want: []string{"HARN-PAR-001 2:18 unexpected `]`: no `[` is open here"},
+		want: []string{"HARN-PAR-001 2:18 Unexpected ] at 2:18: no `[` is open here"},
 	},
 	{
 		name: "opening quote lost before an interpolation",
 		src:  "fn main() {\n  log(routing to ${chosen}\")\n}\n",
-		want: []string{"HARN-PAR-004 2:27 string is not closed on its line"},
+		want: []string{"HARN-PAR-004 2:27 Unterminated string at 2:27: not closed on its line"},
 	},
 	{
 		name: "closing quote lost in a multi-line dict",
 		src:  "let d = {\n  explain: \"Explains code,\n  review: \"Reviews\",\n}\n",
-		want: []string{"HARN-PAR-004 2:12 string is not closed on its line"},
+		want: []string{"HARN-PAR-004 2:12 Unterminated string at 2:12: not closed on its line"},
 	},
 	{
 		name: "opening quote lost before brackets on the same line",
 		src:  "let s = choice(Keep this?\", {\n  a: 1,\n})\n",
-		want: []string{"HARN-PAR-004 1:26 string is not closed on its line"},
+		want: []string{"HARN-PAR-004 1:26 Unterminated string at 1:26: not closed on its line"},
 	},
 	{
 		name: "match arm block left open",
 		src:  "fn f(x) {\n  match x {\n    1 -> { log(1) }\n    _ -> { return nil\n  }\n}\n",
-		want: []string{"HARN-PAR-002 7:1 expected `}` to close the block opened at 1:9"},
+		want: []string{"HARN-PAR-002 7:1 Unexpected end of file, expected } to close the block opened at 1:9"},
 	},
 	{
 		name: "function body opener lost",
 		src:  "fn f(x: int) -> int\n  match x {\n    1 -> { return 1 }\n    _ -> { return 0 }\n  }\n}\n",
-		want: []string{"HARN-PAR-001 2:3 unexpected `match` in function declaration"},
+		want: []string{"HARN-PAR-001 2:3 Unexpected match at 2:3 in function declaration"},
 	},
 	{
 		name: "wrong arrow in a match arm",
 		src:  "match v { \"a\" => { } }\n",
-		want: []string{"HARN-PAR-001 1:11 unexpected `\"a\"` in match"},
+		want: []string{"HARN-PAR-001 1:11 Unexpected \"a\" at 1:11 in match"},
 	},
 }
 
