@@ -45,7 +45,7 @@ func TestBrokenInput(t *testing.T) {
 	}
 	// The parse table's lookahead names what was expected.
 	_, diags = Parse("x.harn", []byte("fn f(a: int, +) { }\n"))
-	if len(diags) != 1 || !strings.HasSuffix(diags[0].Message, "expected a name, `)` or `...`") {
+	if len(diags) != 1 || !strings.HasPrefix(diags[0].Message, "Expected name, `)` or `...`") {
 		t.Errorf("diagnostics = %+v", diags)
 	}
 }
