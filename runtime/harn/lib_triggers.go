@@ -494,9 +494,12 @@ func (tr *triggerRuntime) dispatch(c *Call, b *dynBinding, ev *Dict, replayOf st
 	if replayOf != "" {
 		status = "replay_dlq"
 	}
+	// The attempt that exhausted the retries is the one that moved the
+	// event to the dead-letter queue: its status says so.
+	if len(history) > 0 {
+		history[len(history)-1].(map[string]any)["status"] = status
+	}
 	entry.history = append(entry.history, history...)
-	entry.history = append(entry.history, map[string]any{"attempt": len(entry.history) + 1,
-		"at": c.th.in.host.Now().UTC().Format(time.RFC3339), "status": status, "error": lastErr})
 	tr.note("DispatchFailed", ev, b, replayOf, map[string]any{"trigger_id": b.id, "event_id": eventID, "error": lastErr, "attempts": attempts})
 	handle["status"], handle["dlq_entry_id"], handle["error"] = "dlq", entry.id, lastErr
 	trust("failure", "dlq", attempts, lastErr)
