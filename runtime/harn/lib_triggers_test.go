@@ -46,7 +46,7 @@ println(trigger_inspect_dlq()[0].retry_history.map({ a -> a.status }))
 fail = false
 let again = trigger_replay(first.event_id)
 println("${again.status} ${again.result.ok} ${again.replay_of_event_id == first.event_id} ${len(trigger_inspect_dlq())}")
-`, "dlq boom 1\n[failed, failed, dlq]\ndispatched issue.opened true 0\n"},
+`, "dlq boom 1\n[failed, dlq]\ndispatched issue.opened true 0\n"},
 		{"a predicate that keeps failing opens its circuit", `
 var calls = 0
 fn when(e) { calls = calls + 1; throw "predicate down" }
