@@ -339,9 +339,10 @@ func NewUnion(ts ...Type) Type {
 	var buf [smallUnion]Type
 	flat := buf[:0]
 	for _, t := range ts {
-		if flat = appendFlat(flat, t); len(flat) > smallUnion {
-			return newUnionLarge(flat)
-		}
+		flat = appendFlat(flat, t)
+	}
+	if len(flat) > smallUnion {
+		return newUnionLarge(flat)
 	}
 	return newUnionSmall(flat)
 }

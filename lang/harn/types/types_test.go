@@ -227,6 +227,15 @@ func TestNewUnionKeepsANormalisedUnion(t *testing.T) {
 // aliases (of a basic, a literal, a union, never and any), records,
 // lists, unions, never and any.
 func TestNewUnionSmallAgreesWithLarge(t *testing.T) {
+	// A union past the small size keeps every member, the ones after the
+	// argument that crossed it too.
+	var many []Type
+	for i := range 3 * smallUnion {
+		many = append(many, IntLit(int64(i)))
+	}
+	if u := NewUnion(many...); len(Members(u)) != len(many) {
+		t.Fatalf("a union of %d literals has %d members", len(many), len(Members(u)))
+	}
 	rec := NewRecord(Field{Name: "x", Type: IntType})
 	pool := []Type{
 		StringType, IntType, FloatType, BoolType, NilType, NeverType, AnyType, UnknownType,
