@@ -141,6 +141,11 @@ func (st *llmState) provider(c *Call, r *llmRequest) (llm.Provider, string, erro
 	if st.mode == runner.LLMMock || r.provider == "mock" || st.mock.Tape != nil || len(st.script.Snapshot()) > 0 {
 		return st.record(st.mock), "mock", nil
 	}
+	h := c.th.in.host
+	lo := llm.Options{Getenv: h.LookupEnv, CheckNet: h.CheckNet, NoLiveCalls: c.th.in.opts.LLM.NoLiveCalls}
+	if err := lo.CheckLive(r.provider); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", c.Name, err)
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	cat := c.th.in.evaluator().Catalog()
@@ -153,9 +158,8 @@ func (st *llmState) provider(c *Call, r *llmRequest) (llm.Provider, string, erro
 	}
 	p, ok := st.live[route.Name()]
 	if !ok {
-		h := c.th.in.host
 		var err error
-		if p, err = llm.New(route, llm.Options{Getenv: h.LookupEnv, CheckNet: h.CheckNet}); err != nil {
+		if p, err = llm.New(route, lo); err != nil {
 			return nil, "", fmt.Errorf("%s: %v", c.Name, err)
 		}
 		st.live[route.Name()] = p

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/harnlang/harn-check/runtime/evaluate"
 	"github.com/harnlang/harn-check/runtime/host"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
@@ -32,7 +33,16 @@ func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 	}
 	defer h.Close() // removes the run's private temp dir
 	opts := Options{Host: h, Args: p.Args, Limits: env.Limits, ModuleRoot: env.ModuleRoot}
-	if opts.Evaluator, err = NewEvaluator(p.Path, h, env.Evaluation); err != nil {
+	ecfg := env.Evaluation
+	if env.LLM.NoLiveCalls {
+		var c evaluate.Options
+		if ecfg != nil {
+			c = *ecfg
+		}
+		c.LLM.NoLiveCalls = true
+		ecfg = &c
+	}
+	if opts.Evaluator, err = NewEvaluator(p.Path, h, ecfg); err != nil {
 		return err
 	}
 	if env.LLMMockReplay != "" {

@@ -204,6 +204,9 @@ type Options struct {
 	// is sent; a refusal is ErrAuthorityDenied with no request made (a
 	// program's --allow-net grant).
 	CheckNet func(address string) error
+	// NoLiveCalls refuses to build any provider but the mock, as
+	// CallsDisabledEnv does (see CheckLive).
+	NoLiveCalls bool
 }
 
 func (o Options) getenv(name string) (string, bool) {

@@ -61,6 +61,9 @@ type Transport struct {
 	getenv   func(string) (string, bool)
 	timeout  time.Duration
 	checkNet func(string) error
+	// provider and noLive decide CheckLive before each request.
+	provider string
+	noLive   bool
 }
 
 // NewTransport returns the transport of a route.
@@ -81,7 +84,8 @@ func NewTransport(route catalog.Route, opts Options) *Transport {
 		timeout = catalog.DefaultTimeoutMS * time.Millisecond
 	}
 	return &Transport{client: c, baseURL: strings.TrimRight(route.Runtime.BaseURL, "/"),
-		keyEnv: route.Runtime.APIKeyEnv, getenv: opts.getenv, timeout: timeout, checkNet: opts.CheckNet}
+		keyEnv: route.Runtime.APIKeyEnv, getenv: opts.getenv, timeout: timeout, checkNet: opts.CheckNet,
+		provider: route.Provider, noLive: opts.NoLiveCalls}
 }
 
 // BaseURL is the route's endpoint root without a trailing slash.
@@ -255,6 +259,9 @@ func (t *Transport) send(ctx context.Context, p Post, stream bool) (*http.Respon
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, t.failure(ctx, err, 0)
+	}
+	if err := (Options{NoLiveCalls: t.noLive}).CheckLive(t.provider); err != nil {
+		return nil, nil, err
 	}
 	if t.checkNet != nil {
 		u, err := url.Parse(target)

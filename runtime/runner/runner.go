@@ -85,6 +85,10 @@ type LLMConfig struct {
 	// Trace, when set, receives the run's trace events as JSON lines
 	// (metadata only: no prompt, completion or credential).
 	Trace io.Writer
+	// NoLiveCalls refuses every model call that would leave the process
+	// (llm.Options.NoLiveCalls); `harn-check test` sets it, as upstream's
+	// test runner sets HARN_LLM_CALLS_DISABLED.
+	NoLiveCalls bool
 }
 
 // Language is a runtime plugged into the registry.

@@ -343,6 +343,9 @@ func runCaptured(ctx context.Context, c Case, opts SuiteOptions) (string, error)
 	full := func() { stop(errOutputLimit) }
 	stdout, stderr := &captureWriter{max: MaxCapturedOutput, full: full}, &captureWriter{max: MaxCapturedOutput, full: full}
 	env.Stdout, env.Stderr, env.Stdin = stdout, stderr, bytes.NewReader(nil)
+	// A test never makes a real model call (upstream's runner sets
+	// HARN_LLM_CALLS_DISABLED for the same reason).
+	env.LLM.NoLiveCalls = true
 	mock := strings.TrimSuffix(c.Path, filepath.Ext(c.Path)) + ".llm-mock.jsonl"
 	if _, err := os.Stat(mock); err == nil {
 		env.LLMMockReplay = mock

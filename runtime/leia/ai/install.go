@@ -74,7 +74,7 @@ func ConfigFor(h *host.Host, path string, lc runner.LLMConfig) (Config, func(err
 		}
 	case runner.LLMRecord:
 		rec := &llm.Recorder{}
-		live := LiveFactory(h)
+		live := liveFactory(h, lc.NoLiveCalls)
 		cfg.Factory = func(pc ProviderConfig) (llm.Provider, error) {
 			p, err := live(pc)
 			if err != nil {
@@ -89,7 +89,7 @@ func ConfigFor(h *host.Host, path string, lc runner.LLMConfig) (Config, func(err
 			return runErr
 		}
 	case runner.LLMLive:
-		cfg.Factory = LiveFactory(h)
+		cfg.Factory = liveFactory(h, lc.NoLiveCalls)
 	default:
 		return cfg, nil, fmt.Errorf("unknown llm mode %q", lc.Mode)
 	}
@@ -153,6 +153,12 @@ func (e *RunFailure) ExitCode() int {
 // variable, or api_key must be a value some environment variable holds
 // (as os.getenv gives it); a literal key in source is refused.
 func LiveFactory(h *host.Host) func(ProviderConfig) (llm.Provider, error) {
+	return liveFactory(h, false)
+}
+
+// liveFactory is LiveFactory; noLive refuses real calls
+// (llm.Options.NoLiveCalls).
+func liveFactory(h *host.Host, noLive bool) func(ProviderConfig) (llm.Provider, error) {
 	return func(pc ProviderConfig) (llm.Provider, error) {
 		api, ok := normalizeProtocol(pc.Protocol)
 		if !ok {
@@ -178,7 +184,7 @@ func LiveFactory(h *host.Host) func(ProviderConfig) (llm.Provider, error) {
 				r.Runtime.APIKeyEnv = name
 			}
 		}
-		opts := llm.Options{Getenv: os.LookupEnv}
+		opts := llm.Options{Getenv: os.LookupEnv, NoLiveCalls: noLive}
 		if h != nil {
 			opts.CheckNet = h.CheckNet
 		} else {

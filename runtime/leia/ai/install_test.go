@@ -10,6 +10,7 @@ import (
 
 	"github.com/harnlang/harn-check/runtime/host"
 	"github.com/harnlang/harn-check/runtime/leia/ai"
+	"github.com/harnlang/harn-check/runtime/runner"
 )
 
 // The live factory speaks both wires, takes the key from the environment
@@ -68,5 +69,41 @@ func TestLiveFactory(t *testing.T) {
 		if _, err := ai.LiveFactory(granted)(pc); err == nil || strings.Contains(err.Error(), "sk-literal") {
 			t.Errorf("%+v: %v", pc, err)
 		}
+	}
+}
+
+// A run configured with NoLiveCalls (harn-check test) refuses real model
+// calls before any request, naming HARN_LLM_CALLS_DISABLED; the mock
+// protocol still answers.
+func TestConfigForNoLiveCalls(t *testing.T) {
+	var requests int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { requests++ }))
+	defer srv.Close()
+	t.Setenv("FACTORY_KEY", "sk-factory-test-1234")
+	h, _ := host.New(host.Config{Root: t.TempDir(), Grants: host.Grants{NetHosts: []string{"127.0.0.1"}}})
+	t.Cleanup(func() { h.Close() })
+	cfg, _, err := ai.ConfigFor(h, "prog.leia", runner.LLMConfig{NoLiveCalls: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		pc   ai.ProviderConfig
+		want string
+	}{
+		{ai.ProviderConfig{Name: "a", Protocol: "openai", BaseURL: srv.URL, APIKeyEnv: "FACTORY_KEY", ProviderModel: "m"}, "HARN_LLM_CALLS_DISABLED"},
+		{ai.ProviderConfig{Name: "d", Protocol: "mock"}, "mock reply"},
+	} {
+		p, err := cfg.Factory(tc.pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, rerr := runLeia(t, `r, err := llm.turn({model: "m", user: "hi"})
+			if err != nil { print(err.message) } else { print(r.text) }`, p, nil)
+		if rerr != nil || !strings.Contains(e.out.String(), tc.want) {
+			t.Errorf("%s: %v: %q", tc.pc.Protocol, rerr, e.out.String())
+		}
+	}
+	if requests != 0 {
+		t.Errorf("requests = %d, want 0", requests)
 	}
 }
