@@ -40,6 +40,11 @@ type Options struct {
 	// diagnostics are those of the whole run; the report says which part
 	// it holds (Report.Shard) for diagnostics.Merge.
 	Shard *diagnostics.Shard
+	// NoManifests leaves every file's Manifest nil in the report, for a
+	// caller that prints none (text output, lint): a Harn file's manifest
+	// is a few KB, which a run over tens of thousands of files would
+	// otherwise hold to its end. The cache still stores them.
+	NoManifests bool
 }
 
 // CheckPaths discovers the files under paths, analyses each with its
@@ -47,6 +52,11 @@ type Options struct {
 // opts.Workers goroutines sharing one Session (each imported module is
 // parsed and checked once per run) and reported in discovery order, so
 // the report is byte for byte the same however many workers ran.
+//
+// The report keeps the Source of a file only when a diagnostic needs it:
+// the file has diagnostics, or another file's diagnostic points into it.
+// Every other Source is nil, so that a run over many clean files does not
+// hold them all to its end (renderers and fixes read no others).
 func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 	found, err := Discover(paths, DiscoverOptions{Extensions: opts.Extensions, AllowEmpty: opts.AllowEmpty})
 	if err != nil {
@@ -71,6 +81,8 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 	files := make([]diagnostics.File, len(found))
 	sources := make([]map[string][]byte, len(found))
 	errs := make([]error, len(found))
+	// dropped marks the files whose Source was read but not kept.
+	dropped := make([]bool, len(found))
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -84,6 +96,9 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 			defer wg.Done()
 			for i := range next {
 				files[i], sources[i], errs[i] = r.file(found[i], sole)
+				if len(files[i].Diagnostics) == 0 && files[i].Source != nil {
+					files[i].Source, dropped[i] = nil, true
+				}
 			}
 		}()
 	}
@@ -115,7 +130,55 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 			report.Sources[p] = s
 		}
 	}
+	restoreSources(report, found, dropped, r.limits.FileSize)
 	return report, nil
+}
+
+// restoreSources gives back their Source to the files CheckPaths did not
+// keep it of that a diagnostic of the report points into (a related span
+// or a fix in an imported file that is reported too): the checker's copy
+// when a result carried one (Result.Sources), else the file read again.
+func restoreSources(report *diagnostics.Report, found []Found, dropped []bool, maxSize int64) {
+	var wanted map[string]bool
+	for _, f := range report.Files {
+		for _, d := range f.Diagnostics {
+			for _, rel := range d.Related {
+				if rel.Path != "" && rel.Path != f.Path {
+					wanted = addPath(wanted, rel.Path)
+				}
+			}
+			for _, fix := range d.Fixes {
+				for _, e := range fix.Edits {
+					if e.Path != "" && e.Path != f.Path {
+						wanted = addPath(wanted, e.Path)
+					}
+				}
+			}
+		}
+	}
+	if len(wanted) == 0 {
+		return
+	}
+	for i := range report.Files {
+		f := &report.Files[i]
+		if !dropped[i] || !wanted[f.Path] {
+			continue
+		}
+		if s, ok := report.Sources[f.Path]; ok {
+			f.Source = s
+		} else if s, err := sourcefs.Read(found[i].Path, maxSize); err == nil {
+			f.Source = s
+		}
+	}
+}
+
+// addPath adds p to the set m, making it when nil.
+func addPath(m map[string]bool, p string) map[string]bool {
+	if m == nil {
+		m = map[string]bool{}
+	}
+	m[p] = true
+	return m
 }
 
 // CheckSource checks one file's content that does not come from disk
@@ -184,7 +247,11 @@ func (r *run) file(f Found, sole bool) (diagnostics.File, map[string][]byte, err
 	}
 	req := Request{Path: display, Source: src, Limits: r.limits, Session: r.session, Lint: r.project(f.Path).Lint(display, r.opts.Lint)}
 	res := r.checkCached(f.Path, req)
-	return diagnostics.File{Path: display, Source: src, Diagnostics: r.configure(f.Path, display, res.Diagnostics), Manifest: res.Manifest}, res.Sources, nil
+	file := diagnostics.File{Path: display, Source: src, Diagnostics: r.configure(f.Path, display, res.Diagnostics)}
+	if !r.opts.NoManifests {
+		file.Manifest = res.Manifest
+	}
+	return file, res.Sources, nil
 }
 
 // configure applies the project's [lint] settings (Project.Report) to a

@@ -21,6 +21,10 @@ var formats = map[string]func(e *env, w io.Writer, r *diagnostics.Report, color 
 	"github": func(_ *env, w io.Writer, r *diagnostics.Report, _ bool) error { return diagnostics.RenderGitHub(w, r) },
 }
 
+// printsManifests reports whether the output format prints each file's
+// predicate manifest (only JSON's envelope carries them).
+func printsManifests(format string) bool { return format == "json" }
+
 // The project's home page, and where each code's explanation page is
 // published, for SARIF consumers (GitHub code scanning links them).
 const (
@@ -107,7 +111,8 @@ unreadable path.`,
 				if fix.unsafe && !fix.fix {
 					return fail(e, "--unsafe-fixes goes with --fix")
 				}
-				check := func() (*diagnostics.Report, error) { return checkPaths(e, cache, paths) }
+				manifests := printsManifests(out.format)
+				check := func() (*diagnostics.Report, error) { return checkPaths(e, cache, paths, manifests) }
 				switch {
 				case slices.Contains(paths, "-"):
 					if len(paths) > 1 {

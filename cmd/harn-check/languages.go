@@ -42,9 +42,13 @@ func (c *cacheFlags) register(fs *flagSet) {
 }
 
 // checkPaths is the one place the CLI runs the driver over paths, so
-// every output format sees the same report.
-func checkPaths(e *env, c cacheFlags, paths []string) (*diagnostics.Report, error) {
-	return driver.CheckPaths(paths, checkOptions(e, c))
+// every output format sees the same report. manifests says whether the
+// caller prints the files' predicate manifests; without, the run does not
+// keep them (driver.Options.NoManifests).
+func checkPaths(e *env, c cacheFlags, paths []string, manifests bool) (*diagnostics.Report, error) {
+	opts := checkOptions(e, c)
+	opts.NoManifests = !manifests
+	return driver.CheckPaths(paths, opts)
 }
 
 // checkStdin checks stdin as the file name (default <stdin>, Harn).

@@ -68,13 +68,14 @@ status: 0 without error diagnostics, 1 with some, 2 for a usage error.`,
 				check := func() (*diagnostics.Report, error) {
 					opts := checkOptions(e, cache)
 					opts.Lint = &driver.LintSelection{Select: sel, Extend: extend, Ignore: ignore}
+					// Lint prints no manifests, in any format.
+					opts.NoManifests = true
 					report, err := driver.CheckPaths(paths, opts)
 					if err != nil {
 						return nil, err
 					}
 					for i := range report.Files {
 						report.Files[i].Diagnostics = lintFindings(report.Files[i].Diagnostics)
-						report.Files[i].Manifest = nil
 					}
 					return report, nil
 				}

@@ -38,7 +38,7 @@ func runManifest(e *env, paths []string, asJSON bool, cache cacheFlags) int {
 	if len(paths) == 0 {
 		return fail(e, "no paths given (usage: harn-check manifest [--json] PATH...)")
 	}
-	report, err := checkPaths(e, cache, paths)
+	report, err := checkPaths(e, cache, paths, true)
 	if err != nil {
 		return driverError(e, err)
 	}
