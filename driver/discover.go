@@ -33,7 +33,7 @@ type Found struct {
 
 // DiscoverOptions configure Discover.
 type DiscoverOptions struct {
-	// Extensions are the file kinds to find; nil means Extensions.
+	// Extensions are the file kinds to find (Languages.Extensions).
 	Extensions []string
 	// AllowEmpty accepts a folder with no file to check; otherwise it is
 	// a UsageError.
@@ -49,9 +49,6 @@ type DiscoverOptions struct {
 // folder without any file to check are UsageErrors.
 func Discover(paths []string, o DiscoverOptions) ([]Found, error) {
 	exts := o.Extensions
-	if exts == nil {
-		exts = Extensions
-	}
 	seen := map[string]bool{}
 	var out []Found
 	add := func(f Found) {

@@ -9,7 +9,9 @@
 // It owns the IO the checker packages must not do: discovery and reading
 // go through internal/sourcefs, so a named pipe, a device, a link loop or a
 // huge file is reported instead of hanging or exhausting the run. It does
-// not print and knows no language itself: front ends register a Language.
+// not print and knows no language itself: each binary lists the Languages
+// it checks (cmd/harn-check, cmd/leia-lsp, tests), and every entry point
+// is a method of that list.
 package driver
 
 import (
@@ -60,7 +62,8 @@ type Result struct {
 	Incremental any
 }
 
-// Language is a front end plugged into the driver.
+// Language is a front end as the driver sees it: the check and parse
+// facets of a language (package language holds the whole value).
 type Language struct {
 	// Name is the language's display name, e.g. "Harn".
 	Name string
@@ -79,32 +82,33 @@ type Language struct {
 	Parse func(req Request, sexp bool) (tree string, diags []diagnostics.Diagnostic)
 }
 
-// Extensions lists the file extensions the toolchain knows, registered or
-// not, so that discovery finds every file a user expects to be checked.
-var Extensions = []string{".harn", ".leia"}
+// Languages is the list of front ends a binary checks with, assembled
+// explicitly where the binary is built (as go/analysis drivers take their
+// analyzers): no package registers a language behind the caller's back.
+// A file's language is the entry whose Extension is the file's.
+type Languages []Language
 
-// languageNames names the known extensions for messages.
-var languageNames = map[string]string{".harn": "Harn", ".leia": "Leia"}
-
-var (
-	mu        sync.RWMutex
-	languages = map[string]Language{}
-)
-
-// Register installs a front end for its extension, replacing any earlier
-// one.
-func Register(l Language) {
-	mu.Lock()
-	defer mu.Unlock()
-	languages[l.Extension] = l
+// ForExt returns the language of a file extension (".harn").
+func (ls Languages) ForExt(ext string) (Language, bool) {
+	for _, l := range ls {
+		if l.Extension == ext {
+			return l, true
+		}
+	}
+	return Language{}, false
 }
 
-// Lookup returns the language registered for path's extension.
-func Lookup(path string) (Language, bool) {
-	mu.RLock()
-	defer mu.RUnlock()
-	l, ok := languages[filepath.Ext(path)]
-	return l, ok
+// ForPath returns the language of path's extension.
+func (ls Languages) ForPath(path string) (Language, bool) { return ls.ForExt(filepath.Ext(path)) }
+
+// Extensions returns the languages' extensions, in list order: the file
+// kinds discovery finds.
+func (ls Languages) Extensions() []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = l.Extension
+	}
+	return out
 }
 
 // Request asks for the analysis of one file. It is the one way into a
@@ -297,21 +301,16 @@ func (r Request) Ctx() context.Context {
 	return context.Background()
 }
 
-// Check analyses one file with the checker registered for its language
-// and applies the file's suppression comments (diagnostics/suppress).
-// Without one, the result is the single HARN-CHK-001 info saying the file
-// was not analysed, so no caller can mistake it for clean. The CLI, the
-// language server and the runtime all call it, so they report the same.
-func Check(req Request) Result {
-	ext := req.Language()
-	mu.RLock()
-	lang, ok := languages[ext]
-	mu.RUnlock()
+// Check analyses one file with the checker of its language (the entry
+// of ls for req.Language()) and applies the file's suppression comments
+// (diagnostics/suppress). Without one, the result is the single
+// HARN-CHK-001 info saying the file was not analysed, so no caller can
+// mistake it for clean. The CLI, the language server and the runtime all
+// call it, so they report the same.
+func (ls Languages) Check(req Request) Result {
+	lang, ok := ls.ForExt(req.Language())
 	if !ok || lang.Check == nil {
-		name := languageNames[ext]
-		if name == "" && ok {
-			name = lang.Name
-		}
+		name := lang.Name
 		d := diagnostics.New(req.Path, diagnostics.SourceSetup, "HARN-CHK-001", diagnostics.Span{},
 			fmt.Sprintf("not checked: no %s analyzer is available in this build of harn-check", name))
 		d.Help = "this file was skipped, not found clean; upgrade harn-check to a release that analyses " + name + " files"

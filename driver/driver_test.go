@@ -28,6 +28,7 @@ func writeTree(t *testing.T, files ...string) string {
 }
 
 func TestDiscover(t *testing.T) {
+	known := []string{".harn", ".leia"}
 	root := writeTree(t, "b.harn", "a/z.leia", "a/y.harn", ".git/x.harn", "node_modules/m.harn",
 		"deep/node_modules/n.leia", "notes.md", "c.HARN")
 	rel := func(ps []Found) string {
@@ -45,11 +46,11 @@ func TestDiscover(t *testing.T) {
 		want  string
 		err   string
 	}{
-		{"walk sorted, skipping vcs and deps", []string{root}, Extensions, "a/y.harn a/z.leia b.harn", ""},
+		{"walk sorted, skipping vcs and deps", []string{root}, known, "a/y.harn a/z.leia b.harn", ""},
 		{"only harn", []string{root}, []string{".harn"}, "a/y.harn b.harn", ""},
-		{"explicit files keep order, no duplicates", []string{filepath.Join(root, "b.harn"), root}, Extensions, "b.harn a/y.harn a/z.leia", ""},
-		{"explicit file of other kind", []string{filepath.Join(root, "notes.md")}, Extensions, "", "not a .harn or .leia file"},
-		{"missing path", []string{filepath.Join(root, "nope")}, Extensions, "", "no such file or directory"},
+		{"explicit files keep order, no duplicates", []string{filepath.Join(root, "b.harn"), root}, known, "b.harn a/y.harn a/z.leia", ""},
+		{"explicit file of other kind", []string{filepath.Join(root, "notes.md")}, known, "", "not a .harn or .leia file"},
+		{"missing path", []string{filepath.Join(root, "nope")}, known, "", "no such file or directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Discover(tc.paths, DiscoverOptions{Extensions: tc.exts})
@@ -70,20 +71,15 @@ func TestDiscover(t *testing.T) {
 	}
 }
 
-func TestCheckUsesRegisteredLanguage(t *testing.T) {
+func TestCheckUsesListedLanguage(t *testing.T) {
 	root := writeTree(t, "a.leia", "b.harn")
-	Register(Language{Name: "Leia", Extension: ".leia", Check: func(req Request) Result {
+	langs := Languages{{Name: "Harn", Extension: ".harn"}, {Name: "Leia", Extension: ".leia", Check: func(req Request) Result {
 		path := req.Path
 		return Result{Diagnostics: []diagnostics.Diagnostic{
 			diagnostics.New(path, diagnostics.SourceParser, "LEIA1001", diagnostics.Span{Start: 0, End: 1}, "bad"),
 		}, Manifest: []byte(`{"sites":[]}`)}
-	}})
-	defer func() {
-		mu.Lock()
-		delete(languages, ".leia")
-		mu.Unlock()
-	}()
-	r, err := CheckPaths([]string{root}, Options{})
+	}}}
+	r, err := langs.CheckPaths([]string{root}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,15 +91,14 @@ func TestCheckUsesRegisteredLanguage(t *testing.T) {
 		t.Errorf("leia file: %+v", leia)
 	}
 	if len(harn.Diagnostics) != 1 || harn.Diagnostics[0].Code != "HARN-CHK-001" || harn.Diagnostics[0].Severity != diagnostics.Info {
-		t.Errorf("unregistered harn file must carry HARN-CHK-001: %+v", harn.Diagnostics)
+		t.Errorf("a listed language without a checker must give HARN-CHK-001: %+v", harn.Diagnostics)
 	}
 }
 
 // A fake language whose files import others with `import PATH` lines; its
 // result depends on the imported files' content.
-func registerImporting(t *testing.T, calls *int) {
-	t.Helper()
-	Register(Language{Name: "Leia", Extension: ".leia", Check: func(req Request) Result {
+func importing(calls *int) Languages {
+	return Languages{{Name: "Leia", Extension: ".leia", Check: func(req Request) Result {
 		path, src := req.Path, req.Source
 		*calls++
 		var res Result
@@ -122,12 +117,7 @@ func registerImporting(t *testing.T, calls *int) {
 		}
 		res.Manifest = []byte(`{"sites":[]}`)
 		return res
-	}})
-	t.Cleanup(func() {
-		mu.Lock()
-		delete(languages, ".leia")
-		mu.Unlock()
-	})
+	}}}
 }
 
 func TestCacheReproducesAndInvalidates(t *testing.T) {
@@ -141,14 +131,14 @@ func TestCacheReproducesAndInvalidates(t *testing.T) {
 	write("other.leia", "import helper.lib\n")
 	write("helper.lib", "fine\n")
 	calls := 0
-	registerImporting(t, &calls)
+	langs := importing(&calls)
 	cache, err := checkcache.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts := Options{Cache: cache, Salt: "test"}
 	render := func() string {
-		r, err := CheckPaths([]string{root}, opts)
+		r, err := langs.CheckPaths([]string{root}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +164,7 @@ func TestCacheReproducesAndInvalidates(t *testing.T) {
 		t.Errorf("second warm run differs or re-checked (%d calls)", calls)
 	}
 	if other := (Options{Cache: cache, Salt: "new build"}); true {
-		if _, err := CheckPaths([]string{root}, other); err != nil || calls != 6 {
+		if _, err := langs.CheckPaths([]string{root}, other); err != nil || calls != 6 {
 			t.Errorf("a new salt must not reuse entries (%d calls)", calls)
 		}
 	}
@@ -184,7 +174,7 @@ func TestCacheReproducesAndInvalidates(t *testing.T) {
 // the request as given (reader, tree, context), and its language is the
 // one Ext names, else the path's.
 func TestCheckHandsTheRequestOver(t *testing.T) {
-	Register(Language{Name: "Request test", Extension: ".rtst", Check: func(req Request) Result {
+	langs := Languages{{Name: "Request test", Extension: ".rtst", Check: func(req Request) Result {
 		msg := "checked"
 		if tree, ok := req.Tree.(string); ok {
 			msg += " tree=" + tree
@@ -196,12 +186,7 @@ func TestCheckHandsTheRequestOver(t *testing.T) {
 			msg += " cancelled"
 		}
 		return Result{Sources: map[string][]byte{req.Path: []byte(msg)}}
-	}})
-	t.Cleanup(func() {
-		mu.Lock()
-		delete(languages, ".rtst")
-		mu.Unlock()
-	})
+	}}}
 	overlay := func(string) ([]byte, error) { return []byte("overlay"), nil }
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -216,13 +201,13 @@ func TestCheckHandsTheRequestOver(t *testing.T) {
 		{"cancelled", Request{Path: "a.rtst", Context: cancelled}, "checked cancelled"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Check(tc.req)
+			got := langs.Check(tc.req)
 			if string(got.Sources[tc.req.Path]) != tc.want {
 				t.Errorf("Check = %+v, want %q", got, tc.want)
 			}
 		})
 	}
-	if got := Check(Request{Path: "a.none"}); len(got.Diagnostics) != 1 || got.Diagnostics[0].Code != "HARN-CHK-001" {
-		t.Errorf("a file of no registered language must carry HARN-CHK-001: %+v", got)
+	if got := langs.Check(Request{Path: "a.none"}); len(got.Diagnostics) != 1 || got.Diagnostics[0].Code != "HARN-CHK-001" {
+		t.Errorf("a file of no listed language must carry HARN-CHK-001: %+v", got)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
@@ -16,7 +15,8 @@ import (
 
 // Options configure a check run.
 type Options struct {
-	// Extensions restricts discovery; nil means every known extension.
+	// Extensions restricts discovery; nil means the extensions of the
+	// run's languages.
 	Extensions []string
 	// Cache, when set, stores results and reproduces them for unchanged
 	// files.
@@ -57,8 +57,12 @@ type Options struct {
 // the file has diagnostics, or another file's diagnostic points into it.
 // Every other Source is nil, so that a run over many clean files does not
 // hold them all to its end (renderers and fixes read no others).
-func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
-	found, err := Discover(paths, DiscoverOptions{Extensions: opts.Extensions, AllowEmpty: opts.AllowEmpty})
+func (ls Languages) CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
+	exts := opts.Extensions
+	if exts == nil {
+		exts = ls.Extensions()
+	}
+	found, err := Discover(paths, DiscoverOptions{Extensions: exts, AllowEmpty: opts.AllowEmpty})
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +71,7 @@ func CheckPaths(paths []string, opts Options) (*diagnostics.Report, error) {
 		return nil, &UsageError{fmt.Sprintf("%d files to check, more than the limit of %d modules in one run (%s); check the project in parts or raise the limit with --%s",
 			len(found), lim.Modules, limits.CodeModules, limits.FlagModules)}
 	}
-	r := &run{opts: opts, limits: lim, session: NewSession(), hashes: newFileHashes(lim.FileSize)}
+	r := &run{langs: ls, opts: opts, limits: lim, session: NewSession(), hashes: newFileHashes(lim.FileSize)}
 	names := make([]string, len(found))
 	for i, f := range found {
 		names[i] = filepath.ToSlash(f.Path)
@@ -186,9 +190,9 @@ func addPath(m map[string]bool, p string) map[string]bool {
 // folder the one imports and harn.toml are found from; ext chooses the
 // language when path has no extension of a known one. The report is the
 // one CheckPaths gives for a file with that name and content.
-func CheckSource(path, ext string, src []byte, opts Options) *diagnostics.Report {
+func (ls Languages) CheckSource(path, ext string, src []byte, opts Options) *diagnostics.Report {
 	lim := opts.Limits.Resolved()
-	r := &run{opts: opts, limits: lim, session: NewSession(), hashes: newFileHashes(lim.FileSize)}
+	r := &run{langs: ls, opts: opts, limits: lim, session: NewSession(), hashes: newFileHashes(lim.FileSize)}
 	display := filepath.ToSlash(path)
 	r.session.SetFiles([]string{display})
 	file := diagnostics.File{Path: display, Source: src}
@@ -197,10 +201,10 @@ func CheckSource(path, ext string, src []byte, opts Options) *diagnostics.Report
 			fmt.Sprintf("not checked: the input is binary, not source text (%s)", why))
 		return &diagnostics.Report{Files: []diagnostics.File{{Path: display, Diagnostics: []diagnostics.Diagnostic{d}}}}
 	}
-	if ext == "" || slices.Contains(Extensions, filepath.Ext(path)) {
+	if _, known := ls.ForPath(path); ext == "" || known {
 		ext = filepath.Ext(path)
 	}
-	res := Check(Request{Path: display, Ext: ext, Source: src, Limits: lim, Session: r.session})
+	res := ls.Check(Request{Path: display, Ext: ext, Source: src, Limits: lim, Session: r.session})
 	file.Diagnostics = r.configure(path, display, res.Diagnostics)
 	file.Manifest = res.Manifest
 	report := &diagnostics.Report{Files: []diagnostics.File{file}, Sources: map[string][]byte{}}
@@ -212,6 +216,7 @@ func CheckSource(path, ext string, src []byte, opts Options) *diagnostics.Report
 
 // run is the state of one CheckPaths call.
 type run struct {
+	langs   Languages
 	opts    Options
 	limits  limits.Limits
 	session *Session
@@ -333,14 +338,14 @@ func (h *fileHashes) hash(path string) string {
 // fingerprint (see checkcache).
 func (r *run) checkCached(path string, req Request) Result {
 	if r.opts.Cache == nil {
-		return Check(req)
+		return r.langs.Check(req)
 	}
 	abs := absClean(path)
 	key := checkcache.Key(r.opts.Salt, abs+"\x00"+req.Path+"\x00"+req.Lint.Key(), req.Source)
 	if e, ok := r.opts.Cache.Get(key, r.hashes.hash); ok && (e.Closure == "" || r.closureOnDisk(abs) == e.Closure) {
 		return Result{Diagnostics: e.Diagnostics, Manifest: e.Manifest, Sources: e.Sources}
 	}
-	res := Check(req)
+	res := r.langs.Check(req)
 	deps := make([]checkcache.Dep, 0, len(res.Deps))
 	for _, d := range res.Deps {
 		d.Path = absClean(d.Path)

@@ -12,7 +12,7 @@ import (
 // asked to.
 func TestCheckPathsKeepsWhatDiagnosticsNeed(t *testing.T) {
 	root := writeTree(t, "a.leia", "b.leia", "c.leia", "d.leia")
-	Register(Language{Name: "Leia", Extension: ".leia", Check: func(req Request) Result {
+	langs := Languages{{Name: "Leia", Extension: ".leia", Check: func(req Request) Result {
 		res := Result{Manifest: []byte(`{"sites":[]}`)}
 		dir := path.Dir(req.Path)
 		switch path.Base(req.Path) {
@@ -26,19 +26,14 @@ func TestCheckPathsKeepsWhatDiagnosticsNeed(t *testing.T) {
 			res.Diagnostics = []diagnostics.Diagnostic{d}
 		}
 		return res
-	}})
-	defer func() {
-		mu.Lock()
-		delete(languages, ".leia")
-		mu.Unlock()
-	}()
+	}}}
 	for _, tc := range []struct {
 		name        string
 		noManifests bool
 	}{{"with manifests", false}, {"without manifests", true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, workers := range []int{1, 2} {
-				r, err := CheckPaths([]string{root}, Options{Workers: workers, NoManifests: tc.noManifests})
+				r, err := langs.CheckPaths([]string{root}, Options{Workers: workers, NoManifests: tc.noManifests})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -59,8 +54,8 @@ func TestCheckPathsKeepsWhatDiagnosticsNeed(t *testing.T) {
 		})
 	}
 	// Without the diagnostics nothing needs the sources.
-	Register(Language{Name: "Leia", Extension: ".leia", Check: func(req Request) Result { return Result{} }})
-	r, err := CheckPaths([]string{root}, Options{})
+	quiet := Languages{{Name: "Leia", Extension: ".leia", Check: func(req Request) Result { return Result{} }}}
+	r, err := quiet.CheckPaths([]string{root}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

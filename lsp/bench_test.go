@@ -55,7 +55,7 @@ func BenchmarkDidChangeToDiagnostics(b *testing.B) {
 	const uri = "file:///w/big.fake"
 	c.Open(uri, "fake", 0, src)
 	c.WaitDiagnostics(uri, 0)
-	lang, _ := driver.Lookup("x.fake")
+	lang := checkOf(b, "x.fake")
 	lat := make([]time.Duration, 0, b.N)
 	checks := make([]time.Duration, 0, b.N)
 	text := []byte(src)
@@ -126,14 +126,15 @@ func BenchmarkOpenFiles200(b *testing.B) {
 // reports nothing: the server's floor under any real checker. Reference, in
 // the same loop: a fresh (non-incremental) parse of the same text.
 func BenchmarkDidChangeWithTree(b *testing.B) {
-	registerGoStandIn(b)
+	opts := testOptions()
+	opts.Languages = testLanguages(goStandIn(b))
 	var src strings.Builder
 	src.WriteString("package main\n\n")
 	for i := range 4998 / 4 {
 		fmt.Fprintf(&src, "func f%d(x int) int {\n\ty := x + %d // é\n\treturn y\n}\n", i, i)
 	}
 	text := src.String()
-	c := lsptest.Start(b, testOptions())
+	c := lsptest.Start(b, opts)
 	c.Initialize("file:///w", nil)
 	const uri = "file:///w/big.gostandin"
 	c.Open(uri, "", 0, text)
@@ -230,10 +231,7 @@ func BenchmarkHarnDidChangeToDiagnostics(b *testing.B) {
 	if d := c.WaitDiagnostics(uri, 0); len(d.Diagnostics) != 0 {
 		b.Fatalf("the benchmark file has diagnostics: %s", d.Diagnostics)
 	}
-	lang, ok := driver.Lookup("x.harn")
-	if !ok || lang.Check == nil {
-		b.Fatal("no Harn front end registered")
-	}
+	lang := checkOf(b, "x.harn")
 	line, col := harnEditLine(src, 2500)
 	text := []byte(src)
 	lat := make([]time.Duration, 0, b.N)

@@ -6,21 +6,22 @@ import (
 	"time"
 
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/language"
 	"github.com/harnlang/harn-check/lsp"
 	"github.com/harnlang/harn-check/lsp/lsptest"
 )
 
-// registerHanging registers a language whose analysis runs until its
-// request's context is cancelled, telling started each time one begins.
-func registerHanging(started chan<- string) {
-	driver.Register(driver.Language{Name: "Hanging", Extension: ".hang", Check: func(req driver.Request) driver.Result {
+// hanging is a language whose analysis runs until its request's context
+// is cancelled, telling started each time one begins.
+func hanging(started chan<- string) language.Language {
+	return language.Language{Name: "Hanging", Extension: ".hang", Check: func(req driver.Request) driver.Result {
 		select {
 		case started <- req.Path:
 		default:
 		}
 		<-req.Ctx().Done()
 		return driver.Result{}
-	}})
+	}}
 }
 
 // TestSlowRequestsRunConcurrentlyAndCancel: while one request waits on an
@@ -29,9 +30,9 @@ func registerHanging(started chan<- string) {
 // away the server stops at once, its analyses cancelled.
 func TestSlowRequestsRunConcurrentlyAndCancel(t *testing.T) {
 	started := make(chan string, 8)
-	registerHanging(started)
-	lsptest.RegisterFake()
-	c := lsptest.Start(t, testOptions())
+	opts := testOptions()
+	opts.Languages = testLanguages(hanging(started))
+	c := lsptest.Start(t, opts)
 	c.Initialize("file:///w", nil)
 	const slow, fast = "file:///w/a.hang", "file:///w/b.fake"
 	c.Open(slow, "", 1, "anything")
@@ -68,7 +69,6 @@ func TestSlowRequestsRunConcurrentlyAndCancel(t *testing.T) {
 // TestRequestsReadTheirSnapshot: a request reads the document as it was
 // when the request arrived, not a later version.
 func TestRequestsReadTheirSnapshot(t *testing.T) {
-	lsptest.RegisterFake()
 	c := lsptest.Start(t, testOptions())
 	c.Initialize("file:///w", nil)
 	const uri = "file:///w/s.fake"

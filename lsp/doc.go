@@ -29,17 +29,18 @@
 //   - lsptest: the in-process protocol client the tests drive the server
 //     with, and the Fake language they control.
 //
-// A front end plugs in with three registrations, made by cmd/leia-lsp:
-// driver.Register (checking; done only through internal/frontends.Register,
-// which cmd/harn-check calls too, so editor and CI agree),
-// cache.RegisterSyntax (the incremental tree) and features.Register (hover,
-// definition and the rest; for Harn, harnlang.Register makes both).
+// A language plugs in as one value, a language.Language, in the list
+// Options.Languages that cmd/leia-lsp assembles (the same values
+// cmd/harn-check lists, so editor and CI agree): its check facet analyses
+// documents, its editor facet gives the incremental tree (cache.Syntax)
+// and hover, definition and the rest (features.Features). Nothing is
+// registered process-wide; a test passes the languages it needs.
 //
 // Besides the protocol's methods the server answers leia/syntaxTree
 // (MethodSyntaxTree): a document's current tree as an S-expression.
 //
-// Invariants: no checker logic lives here; the package calls the driver
-// registry and the registered features and converts their answers. Only
+// Invariants: no checker logic lives here; the package calls the languages'
+// checks and features and converts their answers. Only
 // this package and its sub-packages import protocol or JSON-RPC types.
 // Requests are handled one at a time in arrival order; diagnostics are
 // computed in the background, debounced, and a result for a superseded

@@ -113,7 +113,7 @@ func compareFresh(t testing.TB, d *cache.Document, path string, text []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := driver.Check(driver.Request{Path: path, Source: text, Read: read})
+	want := testChecks.Check(driver.Request{Path: path, Source: text, Read: read})
 	// Facts are keyed by syntax node: two checks never hold equal ones.
 	// What is compared is what the check reports.
 	got.Facts, want.Facts = nil, nil
@@ -138,7 +138,7 @@ func TestIncrementalCheckEqualsFresh(t *testing.T) {
 				t.Fatal(err)
 			}
 			uri := cache.PathToURI(abs)
-			s := cache.NewStore()
+			s := testStore(t)
 			d := s.Open(uri, p.languageID, 0, string(orig))
 			compareFresh(t, d, abs, orig)
 			r := rand.New(rand.NewPCG(5, 6))
@@ -204,7 +204,7 @@ func FuzzIncrementalCheckEqualsFresh(f *testing.F) {
 			t.Fatal(err)
 		}
 		uri := cache.PathToURI(abs)
-		s := cache.NewStore()
+		s := testStore(t)
 		s.Open(uri, p.languageID, 0, string(orig))
 		text := orig
 		for v := int32(1); len(script) >= 4 && v <= 20; v++ {
@@ -263,7 +263,7 @@ func TestIncrementalLeiaCrossBody(t *testing.T) {
 		{"scale := func(x, factor) {\n", "    x = 1\n"},
 	}
 	uri := cache.PathToURI(abs)
-	s := cache.NewStore()
+	s := testStore(t)
 	d := s.Open(uri, "leia", 0, string(orig))
 	compareFresh(t, d, abs, orig)
 	text := orig

@@ -18,7 +18,9 @@ import (
 
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/version"
+	"github.com/harnlang/harn-check/language"
 	"github.com/harnlang/harn-check/lsp/cache"
+	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/wire"
 )
 
@@ -40,6 +42,10 @@ type Options struct {
 	// ExplainHref returns the codeDescription href for a diagnostic code,
 	// "" for none. Nil links nothing.
 	ExplainHref func(code string) string
+	// Languages are the languages the server serves, by extension: each
+	// one's check gives a document's diagnostics, and its editor facet,
+	// when it has one, the tree and the editor features.
+	Languages []language.Language
 	// Limits bound what documents are parsed and analysed (zero fields:
 	// the defaults). The client may raise them with initializationOptions
 	// {"maxFileSize": "8MiB", "maxNesting": 10000, ...}, one key per
@@ -53,12 +59,14 @@ var ErrNoShutdown = errors.New("connection ended without a shutdown request")
 
 // Server is one language server session.
 type Server struct {
-	opts    Options
-	log     *log.Logger
-	store   *cache.Store
-	handler *protocol.Handler
-	diags   *publisher
-	tokens  tokenResults
+	opts  Options
+	log   *log.Logger
+	store *cache.Store
+	// features are the languages' editor features, by extension.
+	features map[string]features.Features
+	handler  *protocol.Handler
+	diags    *publisher
+	tokens   tokenResults
 
 	mu           sync.Mutex
 	conn         *jsonrpc2.Conn
@@ -97,7 +105,10 @@ func New(opts Options) *Server {
 	if logger == nil {
 		logger = log.New(io.Discard, "", 0)
 	}
-	s := &Server{opts: opts, log: logger, store: cache.NewStore(),
+	langs, feats := language.Editors(opts.Languages, func(l language.Language, err error) {
+		logger.Printf("%s editor features unavailable: %v", l.Name, err)
+	})
+	s := &Server{opts: opts, log: logger, store: cache.NewStore(langs), features: feats,
 		running: map[string]context.CancelFunc{}, states: map[*glsp.Context]*reqState{},
 		slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
 	s.life, s.stopLife = context.WithCancel(context.Background())
@@ -396,4 +407,13 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 // answer because of its arguments (e.g. a position past the end).
 func invalidParams(format string, args ...any) error {
 	return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
+
+// featuresOf returns the editor features of the language with extension
+// ext, or Unimplemented.
+func (s *Server) featuresOf(ext string) features.Features {
+	if f, ok := s.features[ext]; ok {
+		return f
+	}
+	return features.Unimplemented{}
 }

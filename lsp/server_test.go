@@ -9,32 +9,49 @@ import (
 	"testing"
 
 	"github.com/harnlang/harn-check/diagnostics"
-	"github.com/harnlang/harn-check/internal/frontends"
+	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/language"
+	harnlanguage "github.com/harnlang/harn-check/language/harn"
+	leialanguage "github.com/harnlang/harn-check/language/leia"
 	"github.com/harnlang/harn-check/lsp"
-	"github.com/harnlang/harn-check/lsp/harnlang"
-	"github.com/harnlang/harn-check/lsp/leialang"
+	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/lsptest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// init registers what leia-lsp registers: the front ends harn-check uses,
-// Harn's and Leia's editor features, and the Fake test language.
-func init() {
-	frontends.Register()
-	if err := harnlang.Register(); err != nil {
-		panic(err)
-	}
-	if err := leialang.Register(); err != nil {
-		panic(err)
-	}
-	lsptest.RegisterFake()
+// testLanguages are what leia-lsp serves (the languages harn-check
+// checks, with their editor features) and the Fake test language; a test
+// may add languages of its own to the copy it gets.
+func testLanguages(more ...language.Language) []language.Language {
+	return append([]language.Language{harnlanguage.Language, leialanguage.Language, lsptest.Fake}, more...)
 }
 
-// testOptions: no debounce, and explanation links with a fixed base so
-// goldens do not depend on the machine.
+// testChecks are the checks of testLanguages, as harn-check runs them.
+var testChecks = language.Drivers(testLanguages())
+
+// testStore returns a document store of testLanguages, as the server
+// keeps one.
+func testStore(t testing.TB) *cache.Store {
+	langs, _ := language.Editors(testLanguages(), func(l language.Language, err error) {
+		t.Fatalf("%s editor features: %v", l.Name, err)
+	})
+	return cache.NewStore(langs)
+}
+
+// checkOf returns the check of the test language of path.
+func checkOf(t testing.TB, path string) driver.Language {
+	l, ok := testChecks.ForPath(path)
+	if !ok || l.Check == nil {
+		t.Fatalf("no test language checks %s", path)
+	}
+	return l
+}
+
+// testOptions: the test languages, no debounce, and explanation links
+// with a fixed base so goldens do not depend on the machine.
 func testOptions() lsp.Options {
-	return lsp.Options{Debounce: -1, ExplainHref: func(code string) string {
+	return lsp.Options{Languages: testLanguages(), Debounce: -1, ExplainHref: func(code string) string {
 		if _, ok := diagnostics.Lookup(code); !ok {
 			return ""
 		}

@@ -35,7 +35,7 @@ func (s *Server) open(g *glsp.Context, uri protocol.DocumentUri) (*request, erro
 	if d == nil {
 		return nil, invalidParams("document %s is not open", uri)
 	}
-	f := features.Lookup(d.Ext)
+	f := s.featuresOf(d.Ext)
 	if d.Refused() != nil {
 		// Too large or nested far too deep to parse: no features (the
 		// published diagnostic says why).

@@ -9,17 +9,15 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 
-	"github.com/harnlang/harn-check/driver"
-	"github.com/harnlang/harn-check/lsp/cache"
-	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/language"
 	"github.com/harnlang/harn-check/lsp/lsptest"
 	"github.com/harnlang/harn-check/lsp/tsquery"
 )
 
-// registerGoStandIn registers tree-sitter-go as a stand-in tree-sitter
-// language (".gostandin") the way a Harn or Leia front end will: a Syntax
-// for incremental trees and tsquery Features for tokens and folds.
-func registerGoStandIn(t testing.TB) {
+// goStandIn is tree-sitter-go as a stand-in tree-sitter language
+// (".gostandin") the way the Harn and Leia front ends are: a Syntax for
+// incremental trees and tsquery Features for tokens and folds.
+func goStandIn(t testing.TB) language.Language {
 	lang := sitter.NewLanguage(tsgo.Language())
 	q, err := tsquery.NewQueries(lang, `
 (comment) @comment
@@ -32,9 +30,9 @@ func registerGoStandIn(t testing.TB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	driver.Register(driver.Language{Name: "Go stand-in", Extension: ".gostandin"})
-	cache.RegisterSyntax(".gostandin", tsquery.NewSyntax(lang))
-	features.Register(".gostandin", tsquery.Features{Queries: q})
+	return language.Language{Name: "Go stand-in", Extension: ".gostandin", Editor: func() (language.Editor, error) {
+		return language.Editor{Syntax: tsquery.NewSyntax(lang), Features: tsquery.Features{Queries: q}}, nil
+	}}
 }
 
 var goPieces = []string{"func f() {", "}", "\n", "if x {", "return 1", "\"s\"", "// c", "a.b", " ", "42", "(", ")", "é", "𝄞", "{", "x := T{1, 2}"}
@@ -44,8 +42,9 @@ var goPieces = []string{"func f() {", "}", "\n", "if x {", "return 1", "\"s\"", 
 // its incrementally reparsed tree equal those of a fresh open of the same
 // text, checked along the way and at the end.
 func TestRandomEditsTreeMatchesFreshOpen(t *testing.T) {
-	registerGoStandIn(t)
-	c := lsptest.Start(t, testOptions())
+	opts := testOptions()
+	opts.Languages = testLanguages(goStandIn(t))
+	c := lsptest.Start(t, opts)
 	c.Initialize("file:///w", nil)
 	const uri = "file:///w/edited.gostandin"
 	text := utf16Text(utf16.Encode([]rune("package main\n\nfunc main() {\n\tx := 42\n}\n")))

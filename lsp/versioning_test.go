@@ -14,6 +14,7 @@ import (
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/language"
 	"github.com/harnlang/harn-check/lsp/lsptest"
 )
 
@@ -43,7 +44,7 @@ func TestStaleDiagnosticsDropped(t *testing.T) {
 	// change below supersedes a running analysis rather than cancelling its
 	// debounce timer before it fired (then there would be nothing to drop).
 	started := make(chan struct{}, 1)
-	driver.Register(driver.Language{Name: "Slow", Extension: ".slow", Check: func(req driver.Request) driver.Result {
+	slow := language.Language{Name: "Slow", Extension: ".slow", Check: func(req driver.Request) driver.Result {
 		path, src := req.Path, req.Source
 		if bytes.Contains(src, []byte("block")) {
 			started <- struct{}{}
@@ -52,9 +53,10 @@ func TestStaleDiagnosticsDropped(t *testing.T) {
 		return driver.Result{Diagnostics: []diagnostics.Diagnostic{
 			diagnostics.New(path, diagnostics.SourceLint, "FAKE-SLOW-001", diagnostics.Span{End: 1}, string(src)),
 		}}
-	}})
+	}}
 	logs := &syncBuffer{}
 	opts := testOptions()
+	opts.Languages = testLanguages(slow)
 	opts.Logger = log.New(logs, "", 0)
 	c := lsptest.Start(t, opts)
 	c.Initialize("file:///w", nil)

@@ -8,15 +8,14 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/harnlang/harn-check/lsp/cache"
-	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/mapper"
 )
 
-// workspaceSymbol asks every registered language and merges the answers
+// workspaceSymbol asks every language with editor features and merges the answers
 // in a stable order.
 func (s *Server) workspaceSymbol(g *glsp.Context, p *protocol.WorkspaceSymbolParams) ([]protocol.SymbolInformation, error) {
 	out := []protocol.SymbolInformation{}
-	regs := features.Registered()
+	regs := s.features
 	exts := make([]string, 0, len(regs))
 	for ext := range regs {
 		exts = append(exts, ext)

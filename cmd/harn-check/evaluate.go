@@ -184,7 +184,7 @@ func runEvaluate(e *env, paths []string, f *evaluateFlags) int {
 // checkFindings runs the checker on one file and turns its diagnostics
 // into findings (kind check_error for errors, check_warning otherwise).
 func checkFindings(path string, src []byte) []harness.Finding {
-	res := driver.Check(driver.Request{Path: filepath.ToSlash(path), Source: src})
+	res := checks.Check(driver.Request{Path: filepath.ToSlash(path), Source: src})
 	var out []harness.Finding
 	for _, d := range res.Diagnostics {
 		kind, sev := "check_warning", "warning"

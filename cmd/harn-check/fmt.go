@@ -96,7 +96,7 @@ func runFmt(e *env, paths []string, f fmtFlags) int {
 			status = max(status, r.file("<stdin>", "x"+l.Ext, src, true))
 			continue
 		}
-		found, err := driver.Discover([]string{p}, driver.DiscoverOptions{AllowEmpty: f.allowEmpty})
+		found, err := driver.Discover([]string{p}, driver.DiscoverOptions{Extensions: checks.Extensions(), AllowEmpty: f.allowEmpty})
 		if err != nil {
 			return driverError(e, err)
 		}
@@ -205,7 +205,7 @@ func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
 	if errors.Is(err, format.ErrSyntax) {
 		// Never rewritten; the syntax diagnostics say why.
 		var diags []diagnostics.Diagnostic
-		if dl, ok := driver.Lookup(path); ok && dl.Parse != nil {
+		if dl, ok := checks.ForPath(path); ok && dl.Parse != nil {
 			_, diags = dl.Parse(driver.Request{Path: name, Source: src}, false)
 		}
 		if len(diags) == 0 {

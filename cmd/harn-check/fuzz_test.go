@@ -42,7 +42,7 @@ func FuzzCheckAndRender(f *testing.F) {
 		if bytes.IndexByte(src, 0) >= 0 {
 			return
 		}
-		res := driver.Check(driver.Request{Path: path, Source: src, Read: func(string) ([]byte, error) {
+		res := checks.Check(driver.Request{Path: path, Source: src, Read: func(string) ([]byte, error) {
 			return nil, &pathErr{}
 		}})
 		for _, d := range res.Diagnostics {

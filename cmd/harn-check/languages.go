@@ -10,16 +10,25 @@ import (
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
-	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/internal/version"
+	"github.com/harnlang/harn-check/language"
+	"github.com/harnlang/harn-check/language/harn"
+	"github.com/harnlang/harn-check/language/leia"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
-func init() {
-	frontends.Register()
-}
+// languages are the languages harn-check checks, parses and runs, listed
+// where the binary is assembled (leia-lsp lists the same values).
+var languages = []language.Language{harn.Language, leia.Language}
+
+// checks are the languages as the driver sees them; runtimes as the
+// runner does.
+var (
+	checks   = language.Drivers(languages)
+	runtimes = language.Runners(languages)
+)
 
 // cacheFlags are the flags of commands that check files: the cache, the
 // number of parallel workers, the limits and --allow-empty.
@@ -48,7 +57,7 @@ func (c *cacheFlags) register(fs *flagSet) {
 func checkPaths(e *env, c cacheFlags, paths []string, manifests bool) (*diagnostics.Report, error) {
 	opts := checkOptions(e, c)
 	opts.NoManifests = !manifests
-	return driver.CheckPaths(paths, opts)
+	return checks.CheckPaths(paths, opts)
 }
 
 // checkStdin checks stdin as the file name (default <stdin>, Harn).
@@ -64,10 +73,10 @@ func checkStdin(e *env, c cacheFlags, name string) (*diagnostics.Report, error) 
 	if name == "" {
 		name = "<stdin>"
 	}
-	if ext := filepath.Ext(name); ext != "" && !slices.Contains(driver.Extensions, ext) {
+	if ext := filepath.Ext(name); ext != "" && !slices.Contains(checks.Extensions(), ext) {
 		return nil, &driver.UsageError{Msg: fmt.Sprintf("--stdin-filename %s: not a .harn or .leia file", name)}
 	}
-	return driver.CheckSource(name, ".harn", src, checkOptions(e, c)), nil
+	return checks.CheckSource(name, ".harn", src, checkOptions(e, c)), nil
 }
 
 // checkOptions are the driver's options for the cache flags c: the cache

@@ -40,7 +40,7 @@ func runParse(e *env, files []string, sexp bool, out outputFlags, lim limits.Lim
 		if info, err := os.Stat(path); err == nil && info.IsDir() {
 			return fail(e, "%s: is a folder; parse takes files (harn-check check walks folders)", path)
 		}
-		lang, ok := driver.Lookup(path)
+		lang, ok := checks.ForPath(path)
 		if !ok || lang.Parse == nil {
 			return fail(e, "%s: no parser for %q files is available in this build", path, filepath.Ext(path))
 		}

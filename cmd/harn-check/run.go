@@ -21,17 +21,12 @@ import (
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/memlimit"
-	"github.com/harnlang/harn-check/internal/runtimes"
 	"github.com/harnlang/harn-check/internal/sourcefs"
 	"github.com/harnlang/harn-check/runtime/evaluate"
 	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
-
-func init() {
-	runtimes.Register()
-}
 
 // runFlags are the flags shared by run, test and evaluate, the run-time
 // limits among them (one flag per entry of execution.Table).
@@ -154,7 +149,7 @@ func admitted(path string, src []byte, catalogFile string, noCheck bool) (*evalu
 // checkProgram checks a program before it runs: the driver's whole
 // result, and a report of its diagnostics when one is an error.
 func checkProgram(path string, src []byte, catalogFile string) (driver.Result, *diagnostics.Report) {
-	res := driver.Check(driver.Request{Path: filepath.ToSlash(path), Source: src, CatalogFile: catalogFile})
+	res := checks.Check(driver.Request{Path: filepath.ToSlash(path), Source: src, CatalogFile: catalogFile})
 	for _, d := range res.Diagnostics {
 		if d.Severity == diagnostics.Error {
 			return res, &diagnostics.Report{
@@ -202,9 +197,9 @@ its trace (exit 1); os.exit(n) exits n.`,
 // runRun checks the program at path, then runs it with its output on
 // stdout; an uncaught error goes to stderr with its trace and exits 1.
 func runRun(e *env, path string, progArgs []string, rf runFlags, replay string, lf *llmFlags, ef evaluationFlags) int {
-	lang, ok := runner.Lookup(path)
+	lang, ok := runtimes.ForPath(path)
 	if !ok {
-		return fail(e, "%s: not a program of a known language (want %s)", path, strings.Join(runner.Extensions(), " or "))
+		return fail(e, "%s: not a program of a known language (want %s)", path, strings.Join(runtimes.Extensions(), " or "))
 	}
 	// A pipe, device or huge file is refused before it is read.
 	src, err := sourcefs.Read(path, 0)

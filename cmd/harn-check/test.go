@@ -63,10 +63,10 @@ func runTest(e *env, paths []string, tf testFlags) int {
 	if err != nil {
 		return fail(e, "%v", err)
 	}
-	if err := requireFiles(paths, runner.Extensions(), tf.allowEmpty); err != nil {
+	if err := requireFiles(paths, runtimes.Extensions(), tf.allowEmpty); err != nil {
 		return driverError(e, err)
 	}
-	cases, err := runner.Discover(paths, tf.filter)
+	cases, err := runtimes.Discover(paths, tf.filter)
 	if err != nil {
 		return fail(e, "%v", unwrapPath(err))
 	}

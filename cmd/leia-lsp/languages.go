@@ -3,23 +3,16 @@ package main
 import (
 	"log"
 
-	"github.com/harnlang/harn-check/internal/frontends"
-	"github.com/harnlang/harn-check/lsp/harnlang"
-	"github.com/harnlang/harn-check/lsp/leialang"
+	"github.com/harnlang/harn-check/language"
+	"github.com/harnlang/harn-check/language/harn"
+	"github.com/harnlang/harn-check/language/leia"
 )
 
-// registerLanguages wires the language front ends into the driver (the
-// same frontends.Register harn-check calls, so the editor shows what CI
-// reports) and the editor features: Harn's incremental tree, tokens,
-// folds, symbols, definition, references and hover (lsp/harnlang), and
-// Leia's incremental tree, tokens and folds (lsp/leialang).
-func registerLanguages(logger *log.Logger) {
-	frontends.Register()
-	if err := harnlang.Register(); err != nil {
-		logger.Printf("Harn editor features unavailable: %v", err)
-	}
-	if err := leialang.Register(); err != nil {
-		logger.Printf("Leia editor features unavailable: %v", err)
-	}
-	registerTestLanguage(logger)
+// languages are the languages leia-lsp serves: the same values harn-check
+// lists, so the editor shows what CI reports, here with their editor
+// facets (Harn's and Leia's incremental trees, tokens, folds, symbols,
+// definition, references, hover and the rest); a test build adds the
+// Fake language (testlang.go).
+func languages(logger *log.Logger) []language.Language {
+	return append([]language.Language{harn.Language, leia.Language}, testLanguages(logger)...)
 }

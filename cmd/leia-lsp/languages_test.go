@@ -5,33 +5,39 @@ import (
 	"log"
 	"testing"
 
-	"github.com/harnlang/harn-check/driver"
-	"github.com/harnlang/harn-check/internal/frontends"
+	"github.com/harnlang/harn-check/language"
+	"github.com/harnlang/harn-check/language/harn"
+	"github.com/harnlang/harn-check/language/leia"
 	"github.com/harnlang/harn-check/lsp/features"
 )
 
-// TestSameLanguagesAsHarnCheck: the server must register every front end
-// the CLI registers (frontends.Languages), or the editor would not show
-// what CI reports.
+// TestSameLanguagesAsHarnCheck: the server must serve every language the
+// CLI checks, with the same check, or the editor would not show what CI
+// reports.
 func TestSameLanguagesAsHarnCheck(t *testing.T) {
-	registerLanguages(log.New(io.Discard, "", 0))
-	want := frontends.Languages()
-	if len(want) == 0 {
-		t.Fatal("no front ends to compare")
-	}
-	for _, l := range want {
-		got, ok := driver.Lookup("x" + l.Extension)
-		if !ok || got.Name != l.Name || (l.Check != nil) != (got.Check != nil) || (l.Parse != nil) != (got.Parse != nil) {
-			t.Errorf("leia-lsp did not register the %s front end (%s)", l.Name, l.Extension)
+	got := language.Drivers(languages(log.New(io.Discard, "", 0)))
+	for _, l := range []language.Language{harn.Language, leia.Language} {
+		d, ok := got.ForExt(l.Extension)
+		if !ok || d.Name != l.Name || d.Check == nil || d.Parse == nil {
+			t.Errorf("leia-lsp does not serve the %s front end (%s)", l.Name, l.Extension)
 		}
 	}
 }
 
-// TestHarnFeaturesRegistered: .harn documents get Harn's editor features,
-// not the empty Unimplemented set.
-func TestHarnFeaturesRegistered(t *testing.T) {
-	registerLanguages(log.New(io.Discard, "", 0))
-	if _, empty := features.Lookup(".harn").(features.Unimplemented); empty {
-		t.Fatal("leia-lsp registered no editor features for .harn")
+// TestEditorFeatures: .harn and .leia documents get their languages'
+// editor features and trees, not the empty Unimplemented set.
+func TestEditorFeatures(t *testing.T) {
+	langs, feats := language.Editors(languages(log.New(io.Discard, "", 0)), func(l language.Language, err error) {
+		t.Errorf("%s editor features: %v", l.Name, err)
+	})
+	for _, ext := range []string{".harn", ".leia"} {
+		if f, ok := feats[ext]; !ok {
+			t.Errorf("leia-lsp serves no editor features for %s", ext)
+		} else if _, empty := f.(features.Unimplemented); empty {
+			t.Errorf("leia-lsp serves the empty feature set for %s", ext)
+		}
+		if langs.Syntax[ext] == nil {
+			t.Errorf("leia-lsp keeps no syntax tree for %s documents", ext)
+		}
 	}
 }

@@ -86,7 +86,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			opts.ExplainHref = href
 		}
 	}
-	registerLanguages(logger)
+	opts.Languages = languages(logger)
 	if err := lsp.New(opts).Serve(context.Background(), stdin, stdout); err != nil {
 		logger.Printf("%v", err)
 		return 1

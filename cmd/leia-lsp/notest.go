@@ -2,7 +2,11 @@
 
 package main
 
-import "log"
+import (
+	"log"
 
-// registerTestLanguage does nothing in a normal build; see testlang.go.
-func registerTestLanguage(*log.Logger) {}
+	"github.com/harnlang/harn-check/language"
+)
+
+// testLanguages is empty in a normal build; see testlang.go.
+func testLanguages(*log.Logger) []language.Language { return nil }

@@ -17,7 +17,6 @@ import (
 // cache filled (warm: every result reproduced), in the same run, and
 // reports both and their ratio. Every warm report must equal the cold one.
 func BenchmarkCacheWarmVsCold(b *testing.B) {
-	Register()
 	dir := b.TempDir()
 	var bytes int
 	for i, src := range gencorpus.Harn(1000) {
@@ -34,13 +33,13 @@ func BenchmarkCacheWarmVsCold(b *testing.B) {
 		}
 		opts := driver.Options{Cache: cache, Salt: "bench"}
 		t0 := time.Now()
-		first, err := driver.CheckPaths([]string{dir}, opts)
+		first, err := Languages().CheckPaths([]string{dir}, opts)
 		if err != nil {
 			b.Fatal(err)
 		}
 		cold += time.Since(t0)
 		t1 := time.Now()
-		second, err := driver.CheckPaths([]string{dir}, opts)
+		second, err := Languages().CheckPaths([]string{dir}, opts)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -15,7 +15,6 @@ import (
 // fingerprint and no record of its own, yet a file importing it is checked
 // again when it changes, whichever of the two is checked first.
 func TestCacheLeafModules(t *testing.T) {
-	Register()
 	for _, workers := range []int{1, 2} {
 		root := t.TempDir()
 		write := func(name, content string) {
@@ -33,7 +32,7 @@ func TestCacheLeafModules(t *testing.T) {
 			t.Fatal(err)
 		}
 		run := func() string {
-			r, err := driver.CheckPaths([]string{root}, driver.Options{Workers: workers, Cache: cache, Salt: "t"})
+			r, err := Languages().CheckPaths([]string{root}, driver.Options{Workers: workers, Cache: cache, Salt: "t"})
 			if err != nil {
 				t.Fatal(err)
 			}

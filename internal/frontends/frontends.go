@@ -1,7 +1,9 @@
-// Package frontends registers the language front ends with the driver, so
-// that harn-check and leia-lsp analyse exactly the same languages the same
-// way. It is wiring only: each front end's logic lives in its own package
-// under grammar/ and checker/.
+// Package frontends is the check facet of each language: Harn and Leia
+// return the driver.Language that parses and checks its files, over the
+// grammar/ and checker/ packages. Package language puts each into the
+// language's one Language value, which harn-check and leia-lsp list, so
+// that both analyse exactly the same languages the same way. Nothing here
+// registers anything.
 package frontends
 
 import (
@@ -9,7 +11,6 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -35,11 +36,9 @@ import (
 	"github.com/harnlang/harn-check/runtime/validator"
 )
 
-var once sync.Once
-
 // Languages returns every available front end.
-func Languages() []driver.Language {
-	return []driver.Language{Harn(), Leia()}
+func Languages() driver.Languages {
+	return driver.Languages{Harn(), Leia()}
 }
 
 // LintRule describes one lint rule of a language for the command line
@@ -78,16 +77,6 @@ func UnknownLint(entries []string) []string {
 	_, unknown := framework.Select(harnlint.Rules, nil, entries, nil)
 	_, unknown = framework.Select(leialint.Rules, nil, unknown, nil)
 	return unknown
-}
-
-// Register installs every available front end with the driver. It is
-// idempotent.
-func Register() {
-	once.Do(func() {
-		for _, l := range Languages() {
-			driver.Register(l)
-		}
-	})
 }
 
 // Harn is the Harn front end: its parser, and the Harn checker (syntax,

@@ -35,7 +35,6 @@ func benchFiles() int {
 //
 //	go test ./internal/frontends -run '^$' -bench ParallelCheck -benchtime 1x -count 3
 func BenchmarkParallelCheck(b *testing.B) {
-	Register()
 	// The run is measured as harn-check runs: under its soft memory limit
 	// and GC target.
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
@@ -54,7 +53,7 @@ func BenchmarkParallelCheck(b *testing.B) {
 		}
 		runtime.GC()
 		start, c0 := time.Now(), processCPU()
-		r, err := driver.CheckPaths([]string{dir}, driver.Options{Workers: workers, Cache: cache, Salt: "bench"})
+		r, err := Languages().CheckPaths([]string{dir}, driver.Options{Workers: workers, Cache: cache, Salt: "bench"})
 		d := time.Since(start)
 		cpu[workers] += processCPU() - c0
 		if err != nil {
@@ -139,7 +138,6 @@ func writeCycle(b *testing.B, dir string, n int) {
 //
 //	go test ./internal/frontends -run '^$' -bench ImportChain -benchtime 1x -count 3
 func BenchmarkImportChain(b *testing.B) {
-	Register()
 	for _, tc := range []struct {
 		name  string
 		n     int
@@ -163,7 +161,7 @@ func BenchmarkImportChain(b *testing.B) {
 						opts.Cache = cache
 					}
 					start := time.Now()
-					r, err := driver.CheckPaths([]string{dir}, opts)
+					r, err := Languages().CheckPaths([]string{dir}, opts)
 					d := time.Since(start)
 					if err != nil {
 						b.Fatal(err)

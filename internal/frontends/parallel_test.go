@@ -78,11 +78,10 @@ func renderAll(t testing.TB, r *diagnostics.Report) []byte {
 // TestParallelChecksAreByteIdentical: checking with one worker, with
 // several, and from a warm cache gives the same bytes in every format.
 func TestParallelChecksAreByteIdentical(t *testing.T) {
-	Register()
 	dir := t.TempDir()
 	writeProject(t, dir, 300)
 	run := func(workers int, cache *checkcache.Cache) []byte {
-		r, err := driver.CheckPaths([]string{dir}, driver.Options{Workers: workers, Cache: cache, Salt: "test"})
+		r, err := Languages().CheckPaths([]string{dir}, driver.Options{Workers: workers, Cache: cache, Salt: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,10 @@ import (
 	"github.com/harnlang/harn-check/driver"
 )
 
+// unchecked are Harn and Leia without their checkers, the file kinds a
+// store of this package's tests knows.
+var unchecked = Languages{Check: driver.Languages{{Name: "Harn", Extension: ".harn"}, {Name: "Leia", Extension: ".leia"}}}
+
 // TestCheckMatchesCLI pins the server's analysis of a document to what
 // `harn-check check` reports for the same bytes on disk.
 func TestCheckMatchesCLI(t *testing.T) {
@@ -20,11 +24,11 @@ func TestCheckMatchesCLI(t *testing.T) {
 			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			report, err := driver.CheckPaths([]string{p}, driver.Options{})
+			report, err := unchecked.Check.CheckPaths([]string{p}, driver.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := NewStore().Open(PathToURI(p), "", 1, src)
+			d := NewStore(unchecked).Open(PathToURI(p), "", 1, src)
 			res, err := d.Check()
 			if err != nil {
 				t.Fatal(err)
@@ -38,10 +42,10 @@ func TestCheckMatchesCLI(t *testing.T) {
 }
 
 func TestCheckRecoversPanics(t *testing.T) {
-	driver.Register(driver.Language{Name: "Panic", Extension: ".panics", Check: func(driver.Request) driver.Result {
+	langs := Languages{Check: driver.Languages{{Name: "Panic", Extension: ".panics", Check: func(driver.Request) driver.Result {
 		panic("boom")
-	}})
-	d := NewStore().Open("file:///w/x.panics", "", 1, "x")
+	}}}}
+	d := NewStore(langs).Open("file:///w/x.panics", "", 1, "x")
 	if _, err := d.Check(); err == nil {
 		t.Fatal("a checker panic must become an error")
 	}

@@ -42,6 +42,8 @@ type Document struct {
 
 	tree     Tree
 	parseErr error
+	// langs are the store's languages: they parse and check the version.
+	langs Languages
 
 	// checkSem is held while the version is checked (a channel, so that
 	// a request waiting for another's check can give up).
@@ -169,11 +171,11 @@ func (d *Document) Refused() *diagnostics.Diagnostic {
 	return d.deep
 }
 
-func newDocument(uri, languageID string, version int32, text []byte, edits []Edit) *Document {
+func newDocument(langs Languages, uri, languageID string, version int32, text []byte, edits []Edit) *Document {
 	return &Document{
-		checkSem: make(chan struct{}, 1),
-		URI:      uri, Path: URIToPath(uri), LanguageID: languageID,
-		Ext: ResolveExtension(uri, languageID), Version: version,
+		checkSem: make(chan struct{}, 1), langs: langs,
+		URI: uri, Path: URIToPath(uri), LanguageID: languageID,
+		Ext: langs.ResolveExtension(uri, languageID), Version: version,
 		Text: text, Lines: diagnostics.NewLineIndex(text), Edits: edits, size: int64(len(text)),
 	}
 }
@@ -231,7 +233,7 @@ func (d *Document) CheckContext(ctx context.Context, read func(path string) ([]b
 				d.checkErr = fmt.Errorf("checker panicked on %s: %v\n%s", path.Base(d.URI), r, debug.Stack())
 			}
 		}()
-		d.result = check(ctx, session, d.Ext, d.CheckPath(), d.Text, d.tree, read, d.limits, d.lineage.previous())
+		d.result = check(ctx, d.langs.Check, session, d.Ext, d.CheckPath(), d.Text, d.tree, read, d.limits, d.lineage.previous())
 	}()
 	if err := ctx.Err(); err != nil {
 		// Cancelled half-way: the result is incomplete; the next caller

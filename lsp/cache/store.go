@@ -30,8 +30,9 @@ type Change struct {
 
 // Store holds the open documents by URI. It is safe for concurrent use.
 type Store struct {
-	mu   sync.Mutex
-	docs map[string]*Document
+	mu    sync.Mutex
+	docs  map[string]*Document
+	langs Languages
 	// Limits bound the documents the store parses and analyses (zero
 	// fields: the defaults); set it before the first document opens. A
 	// document larger than Limits.FileSize, or whose brackets nest past
@@ -40,8 +41,9 @@ type Store struct {
 	Limits limits.Limits
 }
 
-// NewStore returns an empty store.
-func NewStore() *Store { return &Store{docs: map[string]*Document{}} }
+// NewStore returns an empty store of documents in langs, the languages
+// the server was given.
+func NewStore(langs Languages) *Store { return &Store{docs: map[string]*Document{}, langs: langs} }
 
 // Open records a newly opened document, replacing any earlier one with the
 // same URI.
@@ -51,10 +53,10 @@ func NewStore() *Store { return &Store{docs: map[string]*Document{}} }
 func (s *Store) Open(uri, languageID string, version int32, text string) *Document {
 	var d *Document
 	if int64(len(text)) > s.Limits.Resolved().FileSize {
-		d = newDocument(uri, languageID, version, nil, nil)
+		d = newDocument(s.langs, uri, languageID, version, nil, nil)
 		d.drop(int64(len(text)))
 	} else {
-		d = newDocument(uri, languageID, version, []byte(text), nil)
+		d = newDocument(s.langs, uri, languageID, version, []byte(text), nil)
 	}
 	d.lineage = &lineage{}
 	d.limit(s.Limits)
@@ -83,21 +85,21 @@ func (s *Store) Change(uri string, version int32, changes []Change) (*Document, 
 		// text makes the new one known again.
 		changes = fromLastWhole(changes)
 		if changes == nil {
-			d = newDocument(uri, old.LanguageID, version, nil, nil)
+			d = newDocument(s.langs, uri, old.LanguageID, version, nil, nil)
 			d.drop(old.size)
 		}
 	}
 	if d == nil {
 		if n := wholeSize(changes); n > s.Limits.Resolved().FileSize {
 			// A whole text over the limit is neither applied nor kept.
-			d = newDocument(uri, old.LanguageID, version, nil, nil)
+			d = newDocument(s.langs, uri, old.LanguageID, version, nil, nil)
 			d.drop(n)
 		} else {
 			text, edits, err := Apply(old.Text, old.Lines, changes)
 			if err != nil {
 				return nil, err
 			}
-			d = newDocument(uri, old.LanguageID, version, text, edits)
+			d = newDocument(s.langs, uri, old.LanguageID, version, text, edits)
 		}
 	}
 	d.lineage = old.lineage

@@ -43,7 +43,7 @@ func TestStoreChange(t *testing.T) {
 			"change 1: range end 0:1 precedes start 0:2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := NewStore()
+			s := NewStore(unchecked)
 			s.Open("file:///w/a.harn", "harn", 1, tc.text)
 			d, err := s.Change("file:///w/a.harn", 2, tc.changes)
 			if tc.err != "" {
@@ -66,7 +66,7 @@ func TestStoreChange(t *testing.T) {
 }
 
 func TestStoreUnopened(t *testing.T) {
-	s := NewStore()
+	s := NewStore(unchecked)
 	if _, err := s.Change("file:///nope.harn", 2, []Change{{nil, "x"}}); !errors.Is(err, ErrNotOpen) {
 		t.Errorf("change of unopened document: err = %v", err)
 	}
@@ -87,7 +87,7 @@ func TestResolveExtension(t *testing.T) {
 		{"file:///a/b.txt", "plaintext", ""},
 		{"file:///a/b.harn", "", ".harn"},
 	} {
-		if got := ResolveExtension(tc.uri, tc.id); got != tc.want {
+		if got := unchecked.ResolveExtension(tc.uri, tc.id); got != tc.want {
 			t.Errorf("ResolveExtension(%q, %q) = %q, want %q", tc.uri, tc.id, got, tc.want)
 		}
 	}
@@ -249,12 +249,12 @@ func TestRandomEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	closed := &atomic.Int64{}
-	driver.Register(driver.Language{Name: "JSON test", Extension: ".jsontest"})
-	RegisterSyntax(".jsontest", jsonSyntax{parser: parser, closed: closed})
+	langs := Languages{Check: driver.Languages{{Name: "JSON test", Extension: ".jsontest"}},
+		Syntax: map[string]Syntax{".jsontest": jsonSyntax{parser: parser, closed: closed}}}
 	const uri = "file:///w/r.jsontest"
 	for seed := range uint64(4) {
 		r := rand.New(rand.NewPCG(seed, 99))
-		s := NewStore()
+		s := NewStore(langs)
 		initial := `{"a": [1, 2, "é𝄞"],` + "\r\n" + `"b": {"c": null}}` + "\n"
 		prev := s.Open(uri, "", 0, initial)
 		if prev.Tree() == nil {
@@ -278,7 +278,7 @@ func TestRandomEdits(t *testing.T) {
 			if string(d.Text) != want {
 				t.Fatalf("seed %d step %d: text\n%q\nwant\n%q", seed, step, d.Text, want)
 			}
-			fresh := NewStore().Open(uri, "", d.Version, want)
+			fresh := NewStore(langs).Open(uri, "", d.Version, want)
 			if fresh.Lines.LineCount() != d.Lines.LineCount() || fresh.Ext != d.Ext {
 				t.Fatalf("seed %d step %d: document differs from a fresh open", seed, step)
 			}
@@ -295,7 +295,7 @@ func TestRandomEdits(t *testing.T) {
 					t.Fatalf("seed %d step %d: incremental tree differs from a fresh parse of %q\n%s\nwant\n%s", seed, step, d.Text, got, want)
 				}
 				// Parse left the previous version's tree as it was.
-				prevFresh := NewStore().Open(uri, "", 0, string(prev.Text))
+				prevFresh := NewStore(langs).Open(uri, "", 0, string(prev.Text))
 				if got, want := treeDump(prev.Tree().(*jsonTree).t), treeDump(prevFresh.Tree().(*jsonTree).t); got != want {
 					t.Fatalf("seed %d step %d: the previous version's tree changed", seed, step)
 				}
@@ -315,9 +315,9 @@ func TestRandomEdits(t *testing.T) {
 }
 
 func TestParsePanicIsContained(t *testing.T) {
-	driver.Register(driver.Language{Name: "Panicky syntax", Extension: ".panicsyntax"})
-	RegisterSyntax(".panicsyntax", panicSyntax{})
-	d := NewStore().Open("file:///w/x.panicsyntax", "", 1, "x")
+	langs := Languages{Check: driver.Languages{{Name: "Panicky syntax", Extension: ".panicsyntax"}},
+		Syntax: map[string]Syntax{".panicsyntax": panicSyntax{}}}
+	d := NewStore(langs).Open("file:///w/x.panicsyntax", "", 1, "x")
 	if d.Tree() != nil || d.ParseError() == nil {
 		t.Errorf("tree %v, error %v; want no tree and an error", d.Tree(), d.ParseError())
 	}
@@ -334,7 +334,7 @@ func (panicSyntax) Parse(Tree, []Edit, []byte) Tree { panic("boom") }
 // applied to a text that was not kept, and leaves it refused.
 func TestOversizeNotKept(t *testing.T) {
 	const uri = "file:///w/big.harn"
-	s := NewStore()
+	s := NewStore(unchecked)
 	s.Limits.FileSize = 1 << 10
 	big := strings.Repeat("let x = 1\n", 1000) // 10,000 bytes
 	refusedDropped := func(what string, d *Document, size int64) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"sync"
 )
 
 // Tree is a language's syntax tree of one document version, opaque to the
@@ -26,28 +25,10 @@ type Syntax interface {
 	Parse(prev Tree, edits []Edit, text []byte) Tree
 }
 
-var (
-	syntaxMu  sync.RWMutex
-	syntaxes  = map[string]Syntax{}
-	cleanupFn = func(t Tree) { t.Close() }
-)
-
-// RegisterSyntax installs the syntax of the language with extension ext
-// (".harn"). Documents opened afterwards keep a tree.
-func RegisterSyntax(ext string, s Syntax) {
-	syntaxMu.Lock()
-	defer syntaxMu.Unlock()
-	syntaxes[ext] = s
-}
-
-func lookupSyntax(ext string) Syntax {
-	syntaxMu.RLock()
-	defer syntaxMu.RUnlock()
-	return syntaxes[ext]
-}
+var cleanupFn = func(t Tree) { t.Close() }
 
 // Tree returns the document's syntax tree, or nil when its language has no
-// registered Syntax (or parsing panicked; the panic is in ParseError).
+// Syntax (or parsing panicked; the panic is in ParseError).
 func (d *Document) Tree() Tree { return d.tree }
 
 // ParseError reports a panic of the language's Parse on this version.
@@ -56,7 +37,7 @@ func (d *Document) ParseError() error { return d.parseErr }
 // parse computes d's tree from prev's (nil on open). It runs while the
 // store is handling the change, before the document is visible to anyone.
 func (d *Document) parse(prev *Document) {
-	syn := lookupSyntax(d.Ext)
+	syn := d.langs.Syntax[d.Ext]
 	if syn == nil || d.refused != nil {
 		return
 	}

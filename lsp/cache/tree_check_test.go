@@ -39,13 +39,15 @@ func TestCheckGetsTheDocumentsTree(t *testing.T) {
 		}
 		return describe(how, req.Source, req.Tree, req.Read)
 	}
-	driver.Register(driver.Language{Name: "Tree check", Extension: ".treechk", Check: treeCheck})
-	RegisterSyntax(".treechk", textSyntax{})
-	driver.Register(driver.Language{Name: "No tree check", Extension: ".notreechk",
-		Check: func(req driver.Request) driver.Result { return describe("check", req.Source, nil, nil) },
-	})
-	RegisterSyntax(".notreechk", textSyntax{})
-	driver.Register(driver.Language{Name: "No syntax", Extension: ".nosynchk", Check: treeCheck})
+	langs := Languages{
+		Check: driver.Languages{
+			{Name: "Tree check", Extension: ".treechk", Check: treeCheck},
+			{Name: "No tree check", Extension: ".notreechk",
+				Check: func(req driver.Request) driver.Result { return describe("check", req.Source, nil, nil) }},
+			{Name: "No syntax", Extension: ".nosynchk", Check: treeCheck},
+		},
+		Syntax: map[string]Syntax{".treechk": textSyntax{}, ".notreechk": textSyntax{}},
+	}
 	read := func(string) ([]byte, error) { return nil, nil }
 	for _, tc := range []struct {
 		name, uri, languageID string
@@ -59,7 +61,7 @@ func TestCheckGetsTheDocumentsTree(t *testing.T) {
 		{"no syntax, no tree", "file:///w/a.nosynchk", "", nil, "check:v2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := NewStore()
+			s := NewStore(langs)
 			s.Open(tc.uri, tc.languageID, 1, "v1")
 			d, err := s.Change(tc.uri, 2, []Change{{Text: "v2"}})
 			if err != nil {

@@ -5,10 +5,11 @@
 // so that a front end implements them without knowing LSP or JSON.
 //
 // A front end implements Features, embedding Unimplemented for what it
-// does not offer yet, and registers it for its extension with Register
-// (wiring lives in cmd/leia-lsp, so front ends never import the server).
-// The server answers every request for a language without registered
-// features with an empty result.
+// does not offer yet; its Language value (package language) carries them
+// as its editor facet, and the server is given the list of languages
+// (cmd/leia-lsp assembles it, so front ends never import the server).
+// The server answers every request for a language without features with
+// an empty result.
 //
 // Invariants: no protocol or JSON types; offsets are UTF-8 bytes into
 // Snapshot.Doc.Text; results carry no positions in other units.
@@ -16,7 +17,6 @@ package features
 
 import (
 	"context"
-	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
@@ -30,7 +30,7 @@ type Document struct {
 	// Version is the editor's version of Text.
 	Version int32
 	Text    []byte
-	// Tree is the version's syntax tree from the language's registered
+	// Tree is the version's syntax tree from the language's
 	// cache.Syntax (the front end's own type), nil when it has none.
 	Tree any
 	// Analysis returns the version's check result, the one harn-check
@@ -259,39 +259,4 @@ func (Unimplemented) PrepareRename(context.Context, Snapshot, int) (*diagnostics
 // Rename implements Features.
 func (Unimplemented) Rename(context.Context, Snapshot, int, string) ([]diagnostics.TextEdit, error) {
 	return nil, nil
-}
-
-var (
-	mu       sync.RWMutex
-	registry = map[string]Features{}
-)
-
-// Register installs the features of the language with extension ext
-// (".harn"), replacing any earlier registration.
-func Register(ext string, f Features) {
-	mu.Lock()
-	defer mu.Unlock()
-	registry[ext] = f
-}
-
-// Lookup returns the features registered for ext, or Unimplemented.
-func Lookup(ext string) Features {
-	mu.RLock()
-	defer mu.RUnlock()
-	if f, ok := registry[ext]; ok {
-		return f
-	}
-	return Unimplemented{}
-}
-
-// Registered returns the features of every registered language, for
-// workspace-wide requests.
-func Registered() map[string]Features {
-	mu.RLock()
-	defer mu.RUnlock()
-	out := make(map[string]Features, len(registry))
-	for k, v := range registry {
-		out[k] = v
-	}
-	return out
 }

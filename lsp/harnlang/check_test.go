@@ -22,15 +22,25 @@ import (
 	"github.com/harnlang/harn-check/lsp/tsquery"
 )
 
+// harnStore returns a store of Harn documents as leia-lsp keeps them:
+// Harn's check, and these features' incremental syntax.
+func harnStore(t *testing.T) *cache.Store {
+	t.Helper()
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cache.NewStore(cache.Languages{Check: harnChecks, Syntax: map[string]cache.Syntax{Extension: f.Syntax()}})
+}
+
+// harnChecks is Harn's check as harn-check runs it.
+var harnChecks = driver.Languages{frontends.Harn()}
+
 // TestCheckFromDocumentTreeMatchesFreshCheck: the server checks a Harn
 // document from the tree it reparsed incrementally; through random edits
 // that result equals a fresh check of the document's text (the one
 // harn-check runs), field for field.
 func TestCheckFromDocumentTreeMatchesFreshCheck(t *testing.T) {
-	frontends.Register()
-	if err := Register(); err != nil {
-		t.Fatal(err)
-	}
 	abs, err := filepath.Abs(filepath.Join("..", "..", "examples", "harn", "compaction.harn"))
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +50,7 @@ func TestCheckFromDocumentTreeMatchesFreshCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	uri := cache.PathToURI(abs)
-	s := cache.NewStore()
+	s := harnStore(t)
 	d := s.Open(uri, "harn", 0, string(orig))
 	if st, ok := d.Tree().(frontends.SitterTree); !ok || st.Sitter() == nil {
 		t.Fatalf("the document's tree %T does not offer its tree-sitter tree to the check", d.Tree())
@@ -77,7 +87,7 @@ func TestCheckFromDocumentTreeMatchesFreshCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := driver.Check(driver.Request{Path: abs, Source: text, Read: read})
+		want := harnChecks.Check(driver.Request{Path: abs, Source: text, Read: read})
 		if got.Facts == nil {
 			t.Fatalf("version %d: the document's check kept no facts for its features", v)
 		}
@@ -95,12 +105,11 @@ func TestCheckFromDocumentTreeMatchesFreshCheck(t *testing.T) {
 // that check left out, still shows the inferred type (from the earlier
 // check's facts, at their offsets), and so does one in the edited body.
 func TestHoverAfterIncrementalCheck(t *testing.T) {
-	frontends.Register()
 	f, err := New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cache.RegisterSyntax(Extension, f.Syntax())
+	s := cache.NewStore(cache.Languages{Check: harnChecks, Syntax: map[string]cache.Syntax{Extension: f.Syntax()}})
 	abs, err := filepath.Abs(filepath.Join("..", "testdata", "harn", "incremental_clean.harn"))
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +119,6 @@ func TestHoverAfterIncrementalCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	read := func(p string) ([]byte, error) { return os.ReadFile(p) }
-	s := cache.NewStore()
 	uri := cache.PathToURI(abs)
 	d := s.Open(uri, "harn", 0, string(orig))
 	if _, err := d.CheckWith(read); err != nil {

@@ -6,10 +6,10 @@
 // through locals.scm (plus the declarations of the file and of the
 // relative modules it imports).
 //
-// Register installs it for ".harn" (cmd/leia-lsp and the lsp tests call
-// it). It registers only a cache.Syntax and features.Features: checking,
-// and so diagnostics, comes from the driver.Language that
-// internal/frontends registers for harn-check and leia-lsp alike.
+// New makes it; language/harn puts it into Harn's Language value as the
+// editor facet (a cache.Syntax and a features.Features): checking, and so
+// diagnostics, comes from the check facet of the same value, which
+// harn-check and leia-lsp share.
 //
 // Invariants: no LSP types and no checker logic; answers are byte spans
 // into the request's document (or into another file named by path), and
@@ -33,14 +33,8 @@ import (
 	"github.com/harnlang/harn-check/lsp/tsquery"
 )
 
-// Extension is the file extension Register serves.
+// Extension is the file extension of the documents the features serve.
 const Extension = ".harn"
-
-var (
-	once     sync.Once
-	instance *Features
-	initErr  error
-)
 
 // New compiles the Harn queries into a Features. An error means an
 // embedded query does not fit the compiled grammar (a build problem).
@@ -62,20 +56,6 @@ func New() (*Features, error) {
 	}, nil
 }
 
-// Register installs Harn's incremental syntax and features for ".harn".
-// It is idempotent and returns the error of New.
-func Register() error {
-	once.Do(func() {
-		instance, initErr = New()
-		if initErr != nil {
-			return
-		}
-		cache.RegisterSyntax(Extension, instance.syntax)
-		features.Register(Extension, instance)
-	})
-	return initErr
-}
-
 // Features are Harn's syntax-level editor features. Semantic tokens and
 // folding ranges come from the embedded tsquery.Features.
 type Features struct {
@@ -88,7 +68,7 @@ type Features struct {
 	disk map[string]diskSymbols // workspace files not open, by path
 }
 
-// Syntax returns the incremental tree-sitter syntax Register installs.
+// Syntax returns the incremental tree-sitter syntax of Harn documents.
 func (f *Features) Syntax() cache.Syntax { return f.syntax }
 
 // treeOf returns the document's tree, parsing the text when the document

@@ -7,33 +7,25 @@
 // workspace symbols of the top-level declarations, signature help for
 // calls of functions declared in the file, and rename within the file.
 //
-// Register installs it for ".leia" (cmd/leia-lsp and the lsp tests call
-// it). It registers only a cache.Syntax and features.Features: checking,
-// and so diagnostics, comes from the driver.Language that
-// internal/frontends registers for harn-check and leia-lsp alike.
+// New makes it; language/leia puts it into Leia's Language value as the
+// editor facet (a cache.Syntax and a features.Features): checking, and so
+// diagnostics, comes from the check facet of the same value, which
+// harn-check and leia-lsp share.
 //
 // Invariants: no LSP types and no checker logic.
 package leialang
 
 import (
 	"fmt"
-	"sync"
 
 	leiagrammar "github.com/harnlang/harn-check/grammar/leia"
 	"github.com/harnlang/harn-check/grammar/leia/binding"
-	"github.com/harnlang/harn-check/lsp/cache"
-	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/names"
 	"github.com/harnlang/harn-check/lsp/tsquery"
 )
 
-// Extension is the file extension Register serves.
+// Extension is the file extension of the documents the features serve.
 const Extension = ".leia"
-
-var (
-	once    sync.Once
-	initErr error
-)
 
 // New compiles the Leia queries into Features and returns them with the
 // incremental Syntax. An error means an embedded query does not fit the
@@ -49,19 +41,4 @@ func New() (*Features, *tsquery.Syntax, error) {
 		return nil, nil, fmt.Errorf("leia names: %w", err)
 	}
 	return &Features{Features: tsquery.Features{Queries: q}, names: r}, tsquery.NewSyntax(lang), nil
-}
-
-// Register installs Leia's incremental syntax and features for ".leia".
-// It is idempotent and returns the error of New.
-func Register() error {
-	once.Do(func() {
-		f, syn, err := New()
-		if err != nil {
-			initErr = err
-			return
-		}
-		cache.RegisterSyntax(Extension, syn)
-		features.Register(Extension, f)
-	})
-	return initErr
 }

@@ -1,7 +1,7 @@
 // Package lsptest drives leia-lsp through the protocol in tests: an
 // in-process client speaking JSON-RPC over pipes, and Fake, a tiny language
-// whose diagnostics and features tests control, registered through the
-// same driver and features registries the real front ends use.
+// whose diagnostics and features tests control, a language.Language value
+// like the real front ends, which a test lists in lsp.Options.Languages.
 //
 // The Fake language exists so that the server, the harness and the editor
 // test can be proven before the Harn and Leia front ends exist. It is
@@ -19,6 +19,7 @@ import (
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/language"
 	"github.com/harnlang/harn-check/lsp/features"
 )
 
@@ -48,12 +49,9 @@ var (
 	numRE  = regexp.MustCompile(`[0-9]+`)
 )
 
-// RegisterFake registers the Fake language with the driver and its
-// features. Calling it again is harmless.
-func RegisterFake() {
-	driver.Register(driver.Language{Name: "Fake", Extension: FakeExtension, Check: fakeCheck})
-	features.Register(FakeExtension, fake{})
-}
+// Fake is the Fake language: its check and its editor features.
+var Fake = language.Language{Name: "Fake", Extension: FakeExtension, Check: fakeCheck,
+	Editor: func() (language.Editor, error) { return language.Editor{Features: fake{}}, nil }}
 
 func words(src []byte) [][]int { return wordRE.FindAllIndex(src, -1) }
 

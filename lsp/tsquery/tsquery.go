@@ -4,12 +4,12 @@
 // incrementally, semantic tokens from queries/highlights.scm and folding
 // ranges from queries/folds.scm.
 //
-// A front end with a tree-sitter binding plugs in with
+// A front end with a tree-sitter binding plugs in through the editor
+// facet of its language.Language value:
 //
 //	syn := tsquery.NewSyntax(binding.Language())
-//	cache.RegisterSyntax(".harn", syn)
 //	q, err := tsquery.NewQueries(binding.Language(), highlightsSCM, foldsSCM)
-//	features.Register(".harn", tsquery.Features{Queries: q})
+//	return language.Editor{Syntax: syn, Features: tsquery.Features{Queries: q}}, err
 //
 // (embedding Features in its own implementation to add hover and the
 // rest).

@@ -115,17 +115,17 @@ func TestQueryErrorsNameTheFile(t *testing.T) {
 	}
 }
 
-// TestThroughTheStore: with the Syntax registered, a document's tokens and
+// TestThroughTheStore: with the Syntax in the store's languages, a document's tokens and
 // folds after incremental edits equal those of a fresh open of its text.
 func TestThroughTheStore(t *testing.T) {
-	driver.Register(driver.Language{Name: "Go test", Extension: ".gotest"})
-	cache.RegisterSyntax(".gotest", NewSyntax(goLang))
+	langs := cache.Languages{Check: driver.Languages{{Name: "Go test", Extension: ".gotest"}},
+		Syntax: map[string]cache.Syntax{".gotest": NewSyntax(goLang)}}
 	q, err := NewQueries(goLang, highlights, folds)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := Features{Queries: q}
-	s := cache.NewStore()
+	s := cache.NewStore(langs)
 	const uri = "file:///w/x.gotest"
 	s.Open(uri, "", 1, goSrc)
 	pos := func(l, c int) diagnostics.Position { return diagnostics.Position{Line: l, Column: c} }
@@ -137,7 +137,7 @@ func TestThroughTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh := cache.NewStore().Open(uri, "", 2, string(d.Text))
+	fresh := cache.NewStore(langs).Open(uri, "", 2, string(d.Text))
 	snap := func(doc *cache.Document) features.Snapshot {
 		return features.Snapshot{Doc: features.Document{Text: doc.Text, Tree: doc.Tree()}}
 	}

@@ -10,7 +10,8 @@ import (
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
-// Language is the Harn runtime for the runner registry.
+// Language is the run facet of Harn (package language puts it into
+// Harn's Language value).
 func Language() runner.Language {
 	return runner.Language{Name: "Harn", Extension: ".harn", Run: RunProgram}
 }

@@ -17,11 +17,9 @@ import (
 // each program is checked first, then run, and must print its .expected
 // output or fail with its .error.
 func TestRunPrograms(t *testing.T) {
-	frontends.Register()
-	runner.Register(Language())
 	state := t.TempDir()
 	t.Setenv("HARN_STATE_DIR", state) // checkpoints stay out of the tree
-	cases, err := runner.Discover([]string{"../../testdata/run"}, "")
+	cases, err := runner.Languages{Language()}.Discover([]string{"../../testdata/run"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +39,7 @@ func TestRunPrograms(t *testing.T) {
 // checkProgram runs the checker through the driver, as `harn-check test`
 // does before running a program: its errors fail the program.
 func checkProgram(path string, src []byte, _ *runner.Env) error {
-	frontends.Register()
-	res := driver.Check(driver.Request{Path: path, Source: src})
+	res := driver.Languages{frontends.Harn()}.Check(driver.Request{Path: path, Source: src})
 	var msgs []string
 	for _, d := range res.Diagnostics {
 		if d.Severity == diagnostics.Error {

@@ -16,7 +16,6 @@ import (
 // as harn-check test runs it; the same import from a plain run, a read of
 // a non-module file there, and an import outside the suite stay denied.
 func TestSuiteRootModules(t *testing.T) {
-	runner.Register(Language())
 	dir := t.TempDir()
 	suite := filepath.Join(dir, "suite")
 	write := func(rel, src string) string {
@@ -39,7 +38,7 @@ func TestSuiteRootModules(t *testing.T) {
 	write("suite/a/imports_outside.harn", "import { greeting } from \"../../outside\"\npipeline test(task) { println(greeting()) }\n")
 	write("suite/a/imports_outside.error", "--allow-fs")
 
-	cases, err := runner.Discover([]string{suite}, "")
+	cases, err := runner.Languages{Language()}.Discover([]string{suite}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

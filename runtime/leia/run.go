@@ -11,8 +11,9 @@ import (
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
-// Language is Leia's entry in the runner registry (internal/runtimes):
-// `harn-check run FILE.leia` and `harn-check test` find it by extension.
+// Language is the run facet of Leia (package language puts it into
+// Leia's Language value): `harn-check run FILE.leia` and `harn-check
+// test` find it by extension.
 func Language() runner.Language {
 	return runner.Language{Name: "Leia", Extension: ".leia", Run: RunProgram}
 }

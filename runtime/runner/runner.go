@@ -1,11 +1,12 @@
-// Package runner runs programs: a small registry maps a file extension to
-// the runtime of its language (Harn, Leia), and Suite runs a folder of
+// Package runner runs programs: a list of Languages maps a file extension
+// to the runtime of its language (Harn, Leia), and Suite runs a folder of
 // programs against their expected output the way upstream Harn's
 // conformance runner does.
 //
-// A runtime registers a Language; `harn-check run FILE` and `harn-check
-// test` find it by the file's extension, so adding a language is one
-// Register call in internal/runtimes, with no change here or in the CLI.
+// The binary lists its languages explicitly (cmd/harn-check builds the
+// list from package language's values); `harn-check run FILE` and
+// `harn-check test` find a program's runtime in it by the file's
+// extension. No package registers a runtime from init.
 //
 // Invariants: the package knows no language; it does no checking itself
 // (Suite takes a Check hook from its caller) and touches the file system
@@ -17,7 +18,6 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
-	"sync"
 
 	"github.com/harnlang/harn-check/runtime/evaluate"
 	"github.com/harnlang/harn-check/runtime/execution"
@@ -91,7 +91,8 @@ type LLMConfig struct {
 	NoLiveCalls bool
 }
 
-// Language is a runtime plugged into the registry.
+// Language is a runtime as the runner sees it: the run facet of a
+// language (package language holds the whole value).
 type Language struct {
 	// Name is the language's display name ("Harn").
 	Name string
@@ -108,33 +109,26 @@ type Formatter interface {
 	Format() string
 }
 
-var (
-	mu    sync.RWMutex
-	langs = map[string]Language{}
-)
+// Languages is the list of runtimes a binary runs programs with,
+// assembled where the binary is built.
+type Languages []Language
 
-// Register installs a runtime for its extension, replacing any earlier.
-func Register(l Language) {
-	mu.Lock()
-	defer mu.Unlock()
-	langs[l.Extension] = l
+// ForPath returns the runtime for path's extension.
+func (ls Languages) ForPath(path string) (Language, bool) {
+	ext := filepath.Ext(path)
+	for _, l := range ls {
+		if l.Extension == ext {
+			return l, true
+		}
+	}
+	return Language{}, false
 }
 
-// Lookup returns the runtime for path's extension.
-func Lookup(path string) (Language, bool) {
-	mu.RLock()
-	defer mu.RUnlock()
-	l, ok := langs[filepath.Ext(path)]
-	return l, ok
-}
-
-// Extensions lists the registered extensions, sorted.
-func Extensions() []string {
-	mu.RLock()
-	defer mu.RUnlock()
-	var out []string
-	for e := range langs {
-		out = append(out, e)
+// Extensions lists the languages' extensions, sorted.
+func (ls Languages) Extensions() []string {
+	out := make([]string, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, l.Extension)
 	}
 	sort.Strings(out)
 	return out

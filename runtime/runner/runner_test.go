@@ -74,14 +74,14 @@ func TestFilter(t *testing.T) {
 // TestSuite drives a fake language through Discover and Suite: pairing
 // with .expected and .error, library files skipped, failures explained.
 func TestSuite(t *testing.T) {
-	Register(Language{Name: "Echo", Extension: ".echo", Run: func(ctx context.Context, p Program, env Env) error {
+	langs := Languages{{Name: "Echo", Extension: ".echo", Run: func(ctx context.Context, p Program, env Env) error {
 		text := string(p.Src)
 		if msg, ok := strings.CutPrefix(text, "fail:"); ok {
 			return errors.New(msg)
 		}
 		_, err := env.Stdout.Write([]byte(text))
 		return err
-	}})
+	}}}
 	dir := t.TempDir()
 	write := func(name, content string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -97,7 +97,7 @@ func TestSuite(t *testing.T) {
 	write("noerr.echo", "fine")
 	write("noerr.error", "kaboom")
 	write("lib.echo", "not a case")
-	cases, err := Discover([]string{dir}, "")
+	cases, err := langs.Discover([]string{dir}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

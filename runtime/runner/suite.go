@@ -27,6 +27,9 @@ type Case struct {
 	// ErrorSpec the expected error (x.error) when Expected is unset.
 	Expected  *string
 	ErrorSpec string
+	// Language is the runtime the program runs with (the entry of the
+	// Languages Discover was called on for its extension).
+	Language Language
 }
 
 // CaseResult is the outcome of one case.
@@ -58,10 +61,10 @@ type SuiteOptions struct {
 	Prepare func(path string, src []byte, env *Env) error
 }
 
-// Discover lists the cases under paths: every program of a registered
-// language with a sibling .expected or .error file, sorted. A program
+// Discover lists the cases under paths: every program of one of the
+// languages with a sibling .expected or .error file, sorted. A program
 // without either (a library module) is not a case.
-func Discover(paths []string, filter string) ([]Case, error) {
+func (ls Languages) Discover(paths []string, filter string) ([]Case, error) {
 	match, err := compileFilter(filter)
 	if err != nil {
 		return nil, err
@@ -89,7 +92,7 @@ func Discover(paths []string, filter string) ([]Case, error) {
 					}
 					return nil
 				}
-				if _, ok := Lookup(p); ok {
+				if _, ok := ls.ForPath(p); ok {
 					files = append(files, p)
 				}
 				return nil
@@ -108,6 +111,7 @@ func Discover(paths []string, filter string) ([]Case, error) {
 			seen[f] = true
 			rel, _ := filepath.Rel(base, f)
 			c := Case{Path: f, Rel: filepath.ToSlash(rel), Root: base}
+			c.Language, _ = ls.ForPath(f)
 			stem := strings.TrimSuffix(f, filepath.Ext(f))
 			if b, err := os.ReadFile(stem + ".expected"); err == nil {
 				exp := NormalizeOutput(string(b))
@@ -326,8 +330,8 @@ func runCaptured(ctx context.Context, c Case, opts SuiteOptions) (string, error)
 			return "", err
 		}
 	}
-	lang, ok := Lookup(c.Path)
-	if !ok {
+	lang := c.Language
+	if lang.Run == nil {
 		return "", fmt.Errorf("no runtime for %s", filepath.Ext(c.Path))
 	}
 	timeout := opts.Timeout
