@@ -9,7 +9,11 @@
 //     the route catalog): facts the checker, the runtimes and the language
 //     server all read;
 //   - checker/ and runtime/, side by side: neither imports the other;
-//   - manifest/, driver/, lsp/, cmd/: wiring and front ends.
+//   - manifest/, driver/, lsp/, cmd/: wiring and front ends;
+//   - language/: one Language value per language (language/harn,
+//     language/leia), assembled from the front end, the runtime and the
+//     editor features; the binaries (cmd/) list these values, and no
+//     package fills a registry from init (TestNoRegistryFilledFromInit).
 //
 // A fact two layers must agree on lives in a package below both; a test
 // over `go list -deps` fails when an import crosses upward or sideways.

@@ -26,6 +26,11 @@ func TestImportLayers(t *testing.T) {
 		{"checker/...", []string{"runtime/", "lsp/", "cmd/"}},
 		{"lang/...", []string{"checker/", "runtime/", "lsp/", "driver", "manifest", "cmd/"}},
 		{"catalog/...", []string{"checker/", "runtime/", "lsp/", "driver", "manifest", "cmd/", "lang/"}},
+		// The driver and the language server's store and feature
+		// boundary know no language: the languages are handed to them.
+		{"driver/...", []string{"checker/", "runtime/", "lsp/", "language", "cmd/"}},
+		{"lsp/cache/...", []string{"checker/", "runtime/", "language", "cmd/"}},
+		{"lsp/features/...", []string{"checker/", "runtime/", "language", "cmd/"}},
 	} {
 		t.Run(rule.layer, func(t *testing.T) {
 			deps := goList(t, "-deps", "-f", "{{.ImportPath}}", module+rule.layer)
