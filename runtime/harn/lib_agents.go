@@ -449,8 +449,7 @@ func (r *loopRun) dispatch(call *Dict) (string, bool, error) {
 		return r.loadSkillTool(args)
 	}
 	if r.search != nil && name == r.search.cfg.name {
-		out, ok := r.searchToolCall(dictString(call, "id"), args)
-		return out, ok, nil
+		return r.searchToolCall(dictString(call, "id"), args)
 	}
 	reason, args, err := hookPre(c, name, args)
 	if err != nil {
@@ -519,6 +518,9 @@ func (r *loopRun) run(system string) (string, error) {
 			return "budget_exhausted", nil
 		}
 		if err := r.maybeCompact(); err != nil {
+			return "", err
+		}
+		if err := r.turnStart(); err != nil {
 			return "", err
 		}
 		system, tools := system, cfg.nativeTools()

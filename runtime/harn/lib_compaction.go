@@ -245,6 +245,16 @@ func transcriptCompact(c *Call, args []Value) (Value, error) {
 	e := transcriptEvent(c, "compaction", "system", "internal", "compacted "+itoa(int64(len(archived)))+" messages").r.(*Dict)
 	e.Set("metadata", DictValue(meta))
 	parts.extra = append(parts.extra, DictValue(e))
+	live := meta.clone()
+	live.Delete("engine_strategy")
+	live.Set("mode", Str("manual"))
+	live.Set("snapshot_asset_id", Nil)
+	if id, ok := asset.r.(*Dict).Get("id"); ok {
+		live.Set("snapshot_asset_id", id)
+	}
+	if err := publishAgentEvent(c, parts.id, "transcript_compacted", live); err != nil {
+		return Nil, err
+	}
 	return parts.build(c), nil
 }
 

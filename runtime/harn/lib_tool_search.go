@@ -320,7 +320,7 @@ func (s *clientToolSearch) spent() int64 {
 }
 
 // searchToolCall runs one call of the loop's search tool.
-func (r *loopRun) searchToolCall(id string, args Value) (string, bool) {
+func (r *loopRun) searchToolCall(id string, args Value) (string, bool, error) {
 	s := r.search
 	name := "tool_search_tool_" + s.cfg.strategy
 	r.calls = addUnique(r.calls, s.cfg.name)
@@ -333,6 +333,12 @@ func (r *loopRun) searchToolCall(id string, args Value) (string, bool) {
 	e := transcriptEvent(r.c, "tool_search_query", "assistant", "internal", "").AsDict()
 	e.Set("metadata", DictValue(q))
 	r.events = append(r.events, DictValue(e))
+	live := q.clone()
+	live.Delete("id")
+	live.Set("tool_use_id", Str(id))
+	if err := publishAgentEvent(r.c, r.cfg.sessionID, "tool_search_query", live); err != nil {
+		return "", false, err
+	}
 
 	names, diag := searchTools(s.cfg.strategy, dictString(args.AsDict(), "query"), s.deferred)
 	added := s.promote(names)
@@ -349,6 +355,11 @@ func (r *loopRun) searchToolCall(id string, args Value) (string, bool) {
 	e = transcriptEvent(r.c, "tool_search_result", "tool", "internal", "").AsDict()
 	e.Set("metadata", DictValue(res))
 	r.events = append(r.events, DictValue(e))
+	live = res.clone()
+	live.Delete("tool_references")
+	if err := publishAgentEvent(r.c, r.cfg.sessionID, "tool_search_result", live); err != nil {
+		return "", false, err
+	}
 
 	out := NewDict(2)
 	out.Set("tool_names", NewListValue(strValues(names)))
@@ -356,7 +367,7 @@ func (r *loopRun) searchToolCall(id string, args Value) (string, bool) {
 		out.Set("diagnostic", Str(diag))
 	}
 	r.successful = addUnique(r.successful, s.cfg.name)
-	return jsonText(DictValue(out)), true
+	return jsonText(DictValue(out)), true, nil
 }
 
 // claudeVersion reads (major, minor) out of a Claude model name
