@@ -23,6 +23,12 @@ type Command struct {
 	Env []string
 	// Stdin feeds the process; nil means no input.
 	Stdin io.Reader
+	// Group runs the process in a process group of its own: when ctx
+	// ends the whole group is killed, the processes it left running in
+	// the background included, even after the process itself returned.
+	// Shell commands that start servers with `&` and long-lived servers
+	// that spawn helpers use it, so nothing they start outlives the run.
+	Group bool
 }
 
 // CommandResult is a finished process.
@@ -67,7 +73,21 @@ func (h *Host) Prepare(ctx context.Context, c Command) (*exec.Cmd, error) {
 		cmd.Env = h.Environ()
 	}
 	cmd.Stdin = c.Stdin
+	if c.Group {
+		inGroup(cmd)
+	}
 	return cmd, nil
+}
+
+// Start starts a command Prepare built. For a Group command it also
+// arranges for the group to be killed when ctx ends, whatever is left of
+// it then.
+func Start(ctx context.Context, cmd *exec.Cmd) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	watchGroup(ctx, cmd)
+	return nil
 }
 
 // Run runs c to completion and collects its output. A non-zero exit is
@@ -79,7 +99,10 @@ func (h *Host) Run(ctx context.Context, c Command) (*CommandResult, error) {
 	}
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err = cmd.Run()
+	err = Start(ctx, cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
 	res := &CommandResult{Stdout: out.Bytes(), Stderr: errOut.Bytes()}
 	var exitErr *exec.ExitError
 	switch {
