@@ -37,6 +37,8 @@ func TestProgramDenials(t *testing.T) {
 		{"exec", `exec("echo", "hi").stdout`, "--allow-exec", host.Grants{Exec: true}, "hi\n"},
 		{"shell", `shell("echo hi").stdout`, "--allow-exec", host.Grants{Exec: true}, "hi\n"},
 		{"net", "http_get(" + q(srv.URL) + ").body", "--allow-net", host.Grants{Net: true}, "pong"},
+		{"process.exec", `host_call("process.exec", {command: "echo hi"}).stdout`, "--allow-exec", host.Grants{Exec: true}, "hi\n"},
+		{"mcp_connect", `mcp_connect("python3", ["server.py"])`, "--allow-exec", host.Grants{}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

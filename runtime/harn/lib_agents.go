@@ -821,6 +821,11 @@ func (r *loopRun) transcript() Value {
 // agentLoop runs agent_loop(prompt, system, options) and returns the
 // run (for sub_agent_run) and the result dict.
 func agentLoop(c *Call, fn string, prompt, system Value, opts *Dict) (*loopRun, Value, error) {
+	opts, disconnect, err := agentMCPServers(c, fn, opts)
+	if err != nil {
+		return nil, Nil, err
+	}
+	defer disconnect()
 	cfg, err := parseLoopConfig(c, fn, opts)
 	if err != nil {
 		return nil, Nil, err

@@ -1,8 +1,6 @@
 package harn
 
-import (
-	"strings"
-)
+import ()
 
 // Host operation mocks: host_mock(capability, operation, config | result,
 // params) registers an answer for host_call("capability.operation",
@@ -156,20 +154,11 @@ func init() {
 		return True, nil
 	})
 	Register("host_call", func(c *Call, args []Value) (Value, error) {
-		name := Display(arg(args, 0))
-		cap, op, ok := strings.Cut(name, ".")
-		if !ok {
-			return Nil, throwValue(Str("host_call: unsupported operation name '" + name + "'"))
-		}
 		params := NewDict(0)
 		if p := arg(args, 1); p.k == KindDict {
 			params = p.AsDict()
 		}
-		v, found, err := hostMocksOf(c).answer(cap, op, params)
-		if err != nil || found {
-			return v, err
-		}
-		return Nil, plainError("not available in this runtime: host_call " + name + " has no host bridge in this runtime; mock it with host_mock")
+		return answerHostCall(c, Display(arg(args, 0)), params)
 	})
 }
 

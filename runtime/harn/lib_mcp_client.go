@@ -328,3 +328,180 @@ func mcpServerCard(c *Call, args []Value) (Value, error) {
 	cache.mu.Unlock()
 	return card, nil
 }
+
+// agentMCPServers connects the servers of agent_loop's mcp_servers option
+// ({name, transport: "stdio" | "http", command, args, env, url,
+// auth_token, protocol_version}) and returns the options with their tools
+// added to `tools`, each named server__tool and answered by its server,
+// and a function that disconnects them all. Without the option, opts is
+// returned as it is.
+func agentMCPServers(c *Call, fn string, opts *Dict) (*Dict, func(), error) {
+	specs, ok := opts.Get("mcp_servers")
+	if !ok || specs.k == KindNil {
+		return opts, func() {}, nil
+	}
+	if specs.k != KindList {
+		return nil, nil, runtimeError("%s: `mcp_servers` must be a list of server config dicts", fn)
+	}
+	var clients []*mcp.Client
+	closeAll := func() {
+		for _, cl := range clients {
+			c.Block(func() { cl.Close() })
+		}
+	}
+	fail := func(err error) (*Dict, func(), error) {
+		closeAll()
+		return nil, nil, err
+	}
+	var tools []Value
+	if t, ok := opts.Get("tools"); ok && t.k != KindNil {
+		if t.k == KindList {
+			tools = append(tools, t.r.(*List).SharedItems()...)
+		} else {
+			ts, err := registryTools(c, t)
+			if err != nil {
+				return nil, nil, runtimeError("%s: `tools` must be a tool registry or list when `mcp_servers` is used", fn)
+			}
+			tools = append(tools, ts...)
+		}
+	}
+	seen := map[string]bool{}
+	for _, t := range tools {
+		seen[toolName(t)] = true
+	}
+	names := map[string]bool{}
+	for _, s := range specs.r.(*List).items {
+		if s.k != KindDict {
+			return fail(runtimeError("%s: each `mcp_servers` entry must be a dict", fn))
+		}
+		d := s.AsDict()
+		name := strings.TrimSpace(dictString(d, "name"))
+		if name == "" {
+			return fail(runtimeError("%s: every `mcp_servers` entry requires a non-empty `name`", fn))
+		}
+		if names[name] {
+			return fail(runtimeError("%s: duplicate MCP server name `%s` in `mcp_servers`", fn, name))
+		}
+		names[name] = true
+		var cl *mcp.Client
+		var err error
+		switch transport := orDefault(dictString(d, "transport"), "stdio"); transport {
+		case "http":
+			cl, err = mcpConnectHTTP(c, name, dictString(d, "url"), mcp.HTTPOptions{
+				AuthToken: dictString(d, "auth_token"), ProtocolVersion: dictString(d, "protocol_version")})
+		case "stdio":
+			var command string
+			var argv []string
+			cmd, _ := d.Get("command")
+			switch cmd.k {
+			case KindString:
+				command = cmd.AsString()
+			case KindList:
+				for _, a := range cmd.r.(*List).items {
+					argv = append(argv, Display(a))
+				}
+				if len(argv) > 0 {
+					command, argv = argv[0], argv[1:]
+				}
+			}
+			if command == "" {
+				return fail(runtimeError("%s: MCP server `%s` needs a `command`", fn, name))
+			}
+			if a, ok := d.Get("args"); ok && a.k == KindList {
+				argv = argv[:0]
+				for _, x := range a.r.(*List).items {
+					argv = append(argv, Display(x))
+				}
+			}
+			env := map[string]string{}
+			if e, ok := d.Get("env"); ok && e.k == KindDict {
+				for _, k := range e.AsDict().Keys() {
+					v, _ := e.AsDict().Get(k)
+					env[k] = Display(v)
+				}
+			}
+			cl, err = mcpConnectStdio(c, name, command, argv, env)
+		default:
+			return fail(runtimeError("%s: MCP server `%s` has unknown transport %q", fn, name, transport))
+		}
+		if err != nil {
+			return fail(mcpError(c, err))
+		}
+		clients = append(clients, cl)
+		listed, err := mcpCall(c, func(ctx context.Context) ([]any, error) { return cl.List(ctx, "tools/list", "tools") })
+		if err != nil {
+			return fail(err)
+		}
+		for _, t := range listed {
+			m, _ := t.(map[string]any)
+			orig, _ := m["name"].(string)
+			if strings.TrimSpace(orig) == "" {
+				return fail(runtimeError("%s: MCP server `%s` returned a tool without a name", fn, name))
+			}
+			entry := mcpToolEntry(cl, name, orig, m)
+			if seen[toolName(entry)] {
+				return fail(runtimeError("%s: duplicate tool name `%s`", fn, toolName(entry)))
+			}
+			seen[toolName(entry)] = true
+			tools = append(tools, entry)
+		}
+	}
+	out := opts.clone()
+	reg := NewDict(2)
+	reg.Set("_type", Str("tool_registry"))
+	reg.Set("tools", NewListValue(tools))
+	out.Set("tools", DictValue(reg))
+	return out, closeAll, nil
+}
+
+// mcpToolEntry is a tool registry entry for tool orig of a server: its
+// input schema as parameters, answered by the server.
+func mcpToolEntry(cl *mcp.Client, server, orig string, tool map[string]any) Value {
+	schema, _ := tool["inputSchema"].(map[string]any)
+	if schema == nil {
+		schema, _ = tool["input_schema"].(map[string]any)
+	}
+	required := map[string]bool{}
+	var requiredList []any
+	if rs, ok := schema["required"].([]any); ok {
+		for _, r := range rs {
+			if s, ok := r.(string); ok {
+				required[s] = true
+				requiredList = append(requiredList, s)
+			}
+		}
+	}
+	params := NewDict(0)
+	if props, ok := schema["properties"].(map[string]any); ok {
+		for name, p := range props {
+			v := fromGo(p)
+			if v.k == KindDict {
+				d := v.AsDict()
+				d.Set("required", Bool(required[name]))
+			}
+			params.Set(name, v)
+		}
+	}
+	desc, _ := tool["description"].(string)
+	e := NewDict(8)
+	e.Set("name", Str(server+"__"+orig))
+	e.Set("description", Str(desc))
+	e.Set("parameters", DictValue(params))
+	e.Set("annotations", fromGo(map[string]any{"kind": "fetch", "side_effect_level": "network",
+		"arg_schema": map[string]any{"required": append([]any{}, requiredList...)}}))
+	e.Set("executor", Str("mcp_server"))
+	e.Set("mcp_server", Str(server))
+	e.Set("_mcp_server", Str(server))
+	e.Set("_mcp_tool_name", Str(orig))
+	if o, ok := tool["outputSchema"]; ok {
+		e.Set("outputSchema", fromGo(o))
+	}
+	e.Set("handler", BuiltinValue(server+"__"+orig, func(c *Call, args []Value) (Value, error) {
+		res, err := mcpCall(c, func(ctx context.Context) (any, error) { return cl.CallTool(ctx, orig, mcpArgs(arg(args, 0))) })
+		if err != nil {
+			return Nil, err
+		}
+		return fromGo(res), nil
+	}))
+	return DictValue(e)
+}

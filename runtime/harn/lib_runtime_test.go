@@ -1,0 +1,47 @@
+package harn
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/harnlang/harn-check/runtime/host"
+)
+
+// std/runtime's process_exec runs a shell command and reports it as
+// upstream does; what the command leaves running in the background is
+// killed when the run ends.
+func TestProcessExec(t *testing.T) {
+	src := `import { process_exec, process_exec_with_timeout } from "std/runtime"
+let r = process_exec("echo out; echo err >&2; exit 3")
+println(r.stdout.trim() + " " + r.stderr.trim() + " " + to_string(r.exit_code) + " " + to_string(r.success) + " " + r.status)
+let slow = process_exec_with_timeout("sleep 5", 50)
+println(slow.status + " " + to_string(slow.timed_out) + " " + to_string(slow.success))
+let bg = process_exec("sleep 30 >/dev/null 2>&1 & echo $!")
+println(bg.stdout.trim())
+`
+	out, err := runSource(t, src, runOpts{grants: host.Grants{Exec: true}})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || lines[0] != "out err 3 false completed" || lines[1] != "timed_out true false" {
+		t.Fatalf("got %q", out)
+	}
+	pid := lines[2]
+	if _, err := strconv.Atoi(pid); err != nil {
+		t.Fatalf("no pid in %q", out)
+	}
+	if _, err := os.Stat("/proc/self"); err != nil {
+		t.Skip("no /proc to look the background process up in")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("background process %s outlived the run", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
