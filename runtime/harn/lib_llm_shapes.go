@@ -20,6 +20,7 @@ func init() {
 		}
 		r := buildLLMRequest([]Value{Str(prefix), arg(args, 2), arg(args, 3)})
 		r.completion = &llm.Completion{Prefix: prefix, Suffix: suffix}
+		defer takeAppliedExperiment(c) // no transcript records it
 		return llmTurn(c, r)
 	})
 	Register("llm_stream", func(c *Call, args []Value) (Value, error) {
@@ -31,6 +32,7 @@ func init() {
 			}
 		}
 		res, err := llmTurn(c, r)
+		takeAppliedExperiment(c) // no transcript records it
 		if err != nil {
 			return Nil, err
 		}
@@ -56,6 +58,7 @@ func init() {
 func withTranscript(call func(c *Call, args []Value) (Value, error)) func(c *Call, args []Value) (Value, error) {
 	return func(c *Call, args []Value) (Value, error) {
 		res, err := call(c, args)
+		applied := takeAppliedExperiment(c)
 		if err != nil || res.k != KindDict || res.AsDict().Has("transcript") {
 			return res, err
 		}
@@ -65,7 +68,15 @@ func withTranscript(call func(c *Call, args []Value) (Value, error)) func(c *Cal
 			text = Str("")
 		}
 		p := transcriptParts{messages: append(append([]Value{}, r.messages...), messageValue("assistant", text))}
-		p.extra = []Value{transcriptEvent(c, "provider_payload", "assistant", "internal", "")}
+		payload := transcriptEvent(c, "provider_payload", "assistant", "internal", "")
+		meta := NewDict(4)
+		for _, k := range []string{"model", "input_tokens", "output_tokens"} {
+			v, _ := res.AsDict().Get(k)
+			meta.Set(k, v)
+		}
+		meta.Set("structural_experiment", applied)
+		payload.AsDict().Set("metadata", DictValue(meta))
+		p.extra = []Value{payload}
 		d := res.AsDict().clone()
 		d.Set("transcript", p.build(c))
 		return DictValue(d), nil

@@ -53,6 +53,9 @@ type llmState struct {
 	fixture  string
 	trace    llm.TraceSink
 	live     map[string]llm.Provider
+	// applied is the structural experiment a call's last turn applied,
+	// until its transcript is built (takeAppliedExperiment).
+	applied map[*Call]Value
 }
 
 // llmCall is what llm_mock_calls reports of one call.
@@ -190,6 +193,9 @@ func (st *llmState) emit(ev llm.TraceEvent) {
 func llmTurn(c *Call, r *llmRequest) (Value, error) {
 	if r.err != nil {
 		return Nil, r.err
+	}
+	if err := applyStructuralExperiment(c, r); err != nil {
+		return Nil, err
 	}
 	st := llmOf(c)
 	if err := st.capabilityGate(c, r); err != nil {

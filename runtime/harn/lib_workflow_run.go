@@ -82,6 +82,7 @@ func (r *wfRun) modelCall(n *Dict, prompt string) (string, Value, error) {
 		return r.agentCall(n, prompt, system)
 	}
 	out, err := llmTurn(r.c, buildLLMRequest([]Value{Str(prompt), system, DictValue(opts)}))
+	takeAppliedExperiment(r.c) // no transcript records it
 	if err != nil {
 		return "", Nil, err
 	}
