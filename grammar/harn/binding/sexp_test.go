@@ -60,7 +60,7 @@ func TestSexpMatchesTreeSitter(t *testing.T) {
 				continue
 			}
 			want := unexpected.ReplaceAllString(tree.RootNode().ToSexp(), "(UNEXPECTED _")
-			got := unexpected.ReplaceAllString(tsflat.Sexp(tsflat.Walk(tree.RootNode(), nil), names, v), "(UNEXPECTED _")
+			got := unexpected.ReplaceAllString(tsflat.Sexp(tsflat.Walk(tree.RootNode(), nil), grammar.Names(), v), "(UNEXPECTED _")
 			tree.Close()
 			if got != want {
 				i := 0

@@ -58,7 +58,10 @@ func snapshotInputs(t *testing.T) [][]byte {
 // the new copy b, or "" when every node agrees on kind, span, flags,
 // expected symbols, field names and children.
 func diffSnap(path string, a *refSnap, b lower.Node) string {
-	s, ok := b.(*snap)
+	s, ok := b.(interface {
+		lower.Node
+		Expected() []string
+	})
 	if !ok {
 		return fmt.Sprintf("%s: snapshot node is %T", path, b)
 	}

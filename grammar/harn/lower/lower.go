@@ -18,24 +18,13 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/grammar/tsnode"
 )
 
-// Node is the read-only view of a syntax tree node that lowering needs. It
-// mirrors the node API of the tree-sitter bindings.
-type Node interface {
-	// Kind is the node's type name (for anonymous nodes, their text).
-	Kind() string
-	StartByte() int
-	EndByte() int
-	IsNamed() bool
-	IsError() bool
-	IsMissing() bool
-	IsExtra() bool
-	ChildCount() int
-	Child(i int) Node
-	// FieldNameForChild is the field name of child i, or "".
-	FieldNameForChild(i int) string
-}
+// Node is the read-only view of a syntax tree node that lowering needs:
+// the one node interface of both grammars (tsnode.Node), which
+// grammar/tsbind implements over live and copied tree-sitter trees.
+type Node = tsnode.Node
 
 // File lowers a `source_file` tree of src.
 func File(src []byte, root Node) *ast.File {

@@ -11,17 +11,18 @@ type fakeNode struct {
 	named          bool
 	isErr, missing bool
 	text           string // leaves only
-	start, end     uint
+	start, end     int
 	kids           []*fakeNode
 	fields         []string
 }
 
 func (n *fakeNode) Kind() string    { return n.kind }
-func (n *fakeNode) StartByte() uint { return n.start }
-func (n *fakeNode) EndByte() uint   { return n.end }
+func (n *fakeNode) StartByte() int  { return n.start }
+func (n *fakeNode) EndByte() int    { return n.end }
 func (n *fakeNode) IsNamed() bool   { return n.named }
 func (n *fakeNode) IsError() bool   { return n.isErr }
 func (n *fakeNode) IsMissing() bool { return n.missing }
+func (n *fakeNode) IsExtra() bool   { return false }
 func (n *fakeNode) ChildCount() int { return len(n.kids) }
 func (n *fakeNode) Child(i int) TreeNode {
 	if i < 0 || i >= len(n.kids) {
@@ -106,12 +107,12 @@ func build(root *fakeNode) []byte {
 	var b strings.Builder
 	var lay func(n *fakeNode, sep string)
 	lay = func(n *fakeNode, sep string) {
-		n.start = uint(b.Len())
+		n.start = b.Len()
 		if len(n.kids) == 0 {
 			if !n.missing {
 				b.WriteString(n.text)
 			}
-			n.end = uint(b.Len())
+			n.end = b.Len()
 			return
 		}
 		childSep := " "
@@ -127,7 +128,7 @@ func build(root *fakeNode) []byte {
 				b.WriteString("\n")
 			}
 		}
-		n.end = uint(b.Len())
+		n.end = b.Len()
 		_ = sep
 	}
 	lay(root, "\n")

@@ -5,26 +5,14 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/harnlang/harn-check/grammar/tsnode"
 )
 
-// TreeNode is the view of a tree-sitter node that lowering reads. The Go
-// binding of grammar/leia adapts go-tree-sitter's *Node to it; tests use
-// hand-built trees. Child indexes count every child, named or not.
-type TreeNode interface {
-	// Kind is the node type (an alias name where the grammar aliases).
-	Kind() string
-	StartByte() uint
-	EndByte() uint
-	IsNamed() bool
-	// IsError reports an ERROR node.
-	IsError() bool
-	// IsMissing reports a zero-width node the parser inserted.
-	IsMissing() bool
-	ChildCount() int
-	Child(i int) TreeNode
-	// FieldNameForChild returns the field name of child i, or "".
-	FieldNameForChild(i int) string
-}
+// TreeNode is the read-only view of a syntax tree node that lowering
+// needs: the one node interface of both grammars (tsnode.Node), which
+// grammar/tsbind implements over live and copied tree-sitter trees.
+type TreeNode = tsnode.Node
 
 // Lower converts the tree rooted at root (a source_file) for src into a
 // File. It never fails: unreadable parts become *Error nodes.
@@ -136,11 +124,11 @@ func (c children) has(kind string) bool {
 }
 
 func (l *lowerer) span(n TreeNode) Span {
-	return Span{int(n.StartByte()), int(n.EndByte())}
+	return Span{n.StartByte(), n.EndByte()}
 }
 
 func (l *lowerer) text(n TreeNode) string {
-	s, e := int(n.StartByte()), int(n.EndByte())
+	s, e := n.StartByte(), n.EndByte()
 	if s < 0 || e > len(l.src) || s > e {
 		return ""
 	}
@@ -306,9 +294,9 @@ func (l *lowerer) stmt(n TreeNode) Stmt {
 			ac := l.kids(alt)
 			switch alt.Kind() {
 			case "elseif_clause":
-				s.ElseIfs = append(s.ElseIfs, &ElseIf{Span: l.span(alt), Cond: l.expr(ac.field("condition"), int(alt.EndByte())), Body: l.block(ac.field("consequence"), int(alt.EndByte())), TwoWords: ac.has("else")})
+				s.ElseIfs = append(s.ElseIfs, &ElseIf{Span: l.span(alt), Cond: l.expr(ac.field("condition"), alt.EndByte()), Body: l.block(ac.field("consequence"), alt.EndByte()), TwoWords: ac.has("else")})
 			case "else_clause":
-				s.Else = l.block(ac.field("body"), int(alt.EndByte()))
+				s.Else = l.block(ac.field("body"), alt.EndByte())
 			}
 		}
 		return s
@@ -342,9 +330,9 @@ func (l *lowerer) stmt(n TreeNode) Stmt {
 				continue
 			}
 			sc := l.kids(spec)
-			is := &ImportSpec{Span: l.span(spec), Path: l.stringLit(sc.field("path"), int(spec.EndByte())), AsForm: sc.has("as")}
+			is := &ImportSpec{Span: l.span(spec), Path: l.stringLit(sc.field("path"), spec.EndByte()), AsForm: sc.has("as")}
 			if a := sc.field("alias"); a != nil {
-				is.Alias = l.ident(a, int(spec.EndByte()))
+				is.Alias = l.ident(a, spec.EndByte())
 			}
 			d.Specs = append(d.Specs, is)
 		}
@@ -390,7 +378,7 @@ func (l *lowerer) forStmt(n TreeNode, sp Span, c children) Stmt {
 	}
 	if cl := c.field("clause"); cl != nil {
 		cc := l.kids(cl)
-		end := int(cl.EndByte())
+		end := cl.EndByte()
 		switch cl.Kind() {
 		case "for_clause":
 			s.Kind = ForClause
@@ -433,7 +421,7 @@ func (l *lowerer) commCase(n TreeNode) *CommCase {
 		case "send_statement", "receive_statement":
 			cc.Comm = l.stmt(comm)
 		default:
-			cc.Comm = &ExprStmt{Span: l.span(comm), X: l.expr(comm, int(n.EndByte()))}
+			cc.Comm = &ExprStmt{Span: l.span(comm), X: l.expr(comm, n.EndByte())}
 		}
 	}
 	return cc
@@ -489,7 +477,7 @@ func (l *lowerer) exprList(n TreeNode, parentEnd int) []Expr {
 	}
 	var out []Expr
 	for _, ch := range l.kids(n).named {
-		out = append(out, l.expr(ch, int(n.EndByte())))
+		out = append(out, l.expr(ch, n.EndByte()))
 	}
 	return out
 }
@@ -498,7 +486,7 @@ func (l *lowerer) exprListOpt(n TreeNode) []Expr {
 	if n == nil {
 		return nil
 	}
-	return l.exprList(n, int(n.EndByte()))
+	return l.exprList(n, n.EndByte())
 }
 
 func (l *lowerer) opText(n TreeNode) string {
@@ -732,7 +720,7 @@ func (l *lowerer) args(n TreeNode, parentEnd int) []Expr {
 	}
 	var out []Expr
 	for _, ch := range l.kids(n).named {
-		out = append(out, l.expr(ch, int(n.EndByte())))
+		out = append(out, l.expr(ch, n.EndByte()))
 	}
 	return out
 }

@@ -13,7 +13,7 @@ import (
 // refNode is the reference's copy of one tree-sitter node.
 type refNode struct {
 	kind           string
-	start, end     uint
+	start, end     int
 	named          bool
 	isErr, missing bool
 	kids           []*refNode
@@ -21,11 +21,12 @@ type refNode struct {
 }
 
 func (s *refNode) Kind() string    { return s.kind }
-func (s *refNode) StartByte() uint { return s.start }
-func (s *refNode) EndByte() uint   { return s.end }
+func (s *refNode) StartByte() int  { return s.start }
+func (s *refNode) EndByte() int    { return s.end }
 func (s *refNode) IsNamed() bool   { return s.named }
 func (s *refNode) IsError() bool   { return s.isErr }
 func (s *refNode) IsMissing() bool { return s.missing }
+func (s *refNode) IsExtra() bool   { return false }
 func (s *refNode) ChildCount() int { return len(s.kids) }
 func (s *refNode) FieldNameForChild(i int) string {
 	if i < 0 || i >= len(s.fields) {
@@ -65,7 +66,7 @@ func refSnapshot(root *sitter.Node) *refNode {
 			sym = symbol{kind: n.Kind(), named: n.IsNamed()}
 			symbols[id] = sym
 		}
-		s := &refNode{kind: sym.kind, start: n.StartByte(), end: n.EndByte(), named: sym.named}
+		s := &refNode{kind: sym.kind, start: int(n.StartByte()), end: int(n.EndByte()), named: sym.named}
 		if hasError {
 			s.isErr, s.missing = n.IsError(), n.IsMissing()
 		}
