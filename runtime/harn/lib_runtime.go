@@ -66,7 +66,7 @@ func answerHostCall(c *Call, name string, params *Dict) (Value, error) {
 }
 
 func workingDir(c *Call) string {
-	if wd, err := os.Getwd(); err == nil {
+	if wd := c.th.in.host.WorkDir(); wd != "" {
 		return wd
 	}
 	return c.th.in.host.Root()

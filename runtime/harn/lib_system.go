@@ -94,11 +94,10 @@ func init() {
 		return Nil, &ExitError{Code: int(intArg(arg(args, 0), 0))}
 	})
 	Register("cwd", func(c *Call, args []Value) (Value, error) {
-		wd, err := os.Getwd()
-		if err != nil {
-			return Str(c.th.in.host.Root()), nil
+		if wd := c.th.in.host.WorkDir(); wd != "" {
+			return Str(wd), nil
 		}
-		return Str(wd), nil
+		return Str(c.th.in.host.Root()), nil
 	})
 	root := func(c *Call, args []Value) (Value, error) { return Str(c.th.in.host.Root()), nil }
 	Register("source_dir", root)

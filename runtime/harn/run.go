@@ -24,6 +24,7 @@ func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 		Root:    filepath.Dir(p.Path),
 		TempDir: env.TempDir,
 		Grants:  env.Grants,
+		WorkDir: env.WorkDir,
 		Seed:    env.Seed,
 		Stdin:   env.Stdin,
 		Stdout:  env.Stdout,

@@ -26,6 +26,9 @@ type Config struct {
 	TempDir string
 	// Grants are the user's --allow-* flags.
 	Grants Grants
+	// WorkDir is the program's working directory, what it is told the
+	// current directory is; "" means the process's. It grants nothing.
+	WorkDir string
 	// LookupEnv reads the environment; nil means os.LookupEnv.
 	LookupEnv func(key string) (string, bool)
 	// Now reads the clock; nil means time.Now.
@@ -41,6 +44,7 @@ type Config struct {
 // Host is the capability layer of one running program.
 type Host struct {
 	root, temp string
+	workDir    string
 	// ownTemp is set when temp was created for this run (Close removes
 	// it).
 	ownTemp bool
@@ -98,6 +102,7 @@ func New(cfg Config) (*Host, error) {
 	realTemp := absTemp
 	h := &Host{
 		root:    realRoot,
+		workDir: cfg.WorkDir,
 		temp:    realTemp,
 		ownTemp: ownTemp,
 		grants:  cfg.Grants,
@@ -165,6 +170,16 @@ func (h *Host) Close() error {
 
 // Root is the real path of the program's folder.
 func (h *Host) Root() string { return h.root }
+
+// WorkDir is the program's working directory: Config.WorkDir, else the
+// process's ("" when it cannot be read).
+func (h *Host) WorkDir() string {
+	if h.workDir != "" {
+		return h.workDir
+	}
+	wd, _ := os.Getwd()
+	return wd
+}
 
 // TempDir is the real path of the program's temporary directory.
 func (h *Host) TempDir() string { return h.temp }

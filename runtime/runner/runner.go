@@ -62,6 +62,11 @@ type Env struct {
 	// sets the suite root, so a test may import a helper module beside
 	// its folder. It grants no other read. "" = the program's folder only.
 	ModuleRoot string
+	// WorkDir is the program's working directory (what cwd() reports);
+	// "" = the process's. harn-check test sets the root of the
+	// repository holding the suite, the folder upstream's runner is
+	// started in, so results do not depend on where it was started.
+	WorkDir string
 }
 
 // LLM modes (LLMConfig.Mode).

@@ -138,3 +138,38 @@ func TestRelativeToProgram(t *testing.T) {
 		}
 	}
 }
+
+// A suite's programs run with the root of the repository holding the
+// suite as their working directory, wherever the runner was started; a
+// suite outside any repository keeps the process's.
+func TestSuiteWorkDir(t *testing.T) {
+	langs := Languages{{Name: "Echo", Extension: ".echo", Run: func(ctx context.Context, p Program, env Env) error {
+		_, err := env.Stdout.Write([]byte(env.WorkDir))
+		return err
+	}}}
+	repo := t.TempDir()
+	suite := filepath.Join(repo, "conformance", "tests")
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(suite, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(repo)
+	for name, content := range map[string]string{"wd.echo": "", "wd.expected": abs} {
+		if err := os.WriteFile(filepath.Join(suite, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases, err := langs.Discover([]string{suite}, "")
+	if err != nil || len(cases) != 1 {
+		t.Fatalf("discover: %v %d", err, len(cases))
+	}
+	if r := RunCase(context.Background(), cases[0], SuiteOptions{}); !r.Passed {
+		t.Fatalf("working directory: %s", r.Message)
+	}
+	if got := RepositoryRoot(t.TempDir()); got != "" && !strings.HasPrefix(abs, got) {
+		// A temp dir inside a repository would find that one.
+		t.Fatalf("RepositoryRoot outside any repository: %q", got)
+	}
+}

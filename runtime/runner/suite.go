@@ -325,6 +325,9 @@ func runCaptured(ctx context.Context, c Case, opts SuiteOptions) (string, error)
 		// ../_common.harn) are part of what the user asked to run.
 		env.ModuleRoot = c.Root
 	}
+	if env.WorkDir == "" {
+		env.WorkDir = RepositoryRoot(c.Root)
+	}
 	if opts.Prepare != nil {
 		if err := opts.Prepare(c.Path, src, &env); err != nil {
 			return "", err
@@ -477,4 +480,21 @@ func Diff(expected, actual string) string {
 		}
 	}
 	return b.String()
+}
+
+// RepositoryRoot is the nearest folder at or above dir that holds a .git
+// entry (a repository or a worktree), or "" when there is none.
+func RepositoryRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
