@@ -51,16 +51,22 @@ type Language struct {
 	verify    func(src, out []byte) error
 }
 
-var languages = []Language{
-	{Name: "harn", Ext: ".harn",
-		format: func(src []byte, o Options) ([]byte, error) { return harn.FormatWidth(src, o.LineWidth) },
-		verify: harn.Verify},
-	{Name: "leia", Ext: ".leia",
-		format: func(src []byte, o Options) ([]byte, error) {
-			return leia.FormatWith(src, leia.Options{IndentWidth: o.TabSize, Tabs: o.UseTabs})
-		},
-		verify: leia.Verify},
-}
+// Harn is the Harn formatter (format/harn), upstream's `harn fmt` style.
+var Harn = Language{Name: "harn", Ext: ".harn",
+	format: func(src []byte, o Options) ([]byte, error) { return harn.FormatWidth(src, o.LineWidth) },
+	verify: harn.Verify}
+
+// Leia is the Leia formatter (format/leia).
+var Leia = Language{Name: "leia", Ext: ".leia",
+	format: func(src []byte, o Options) ([]byte, error) {
+		return leia.FormatWith(src, leia.Options{IndentWidth: o.TabSize, Tabs: o.UseTabs})
+	},
+	verify: leia.Verify}
+
+// languages are the formatters ForExt and ForPath choose from. The
+// binaries do not: they take a language's formatter from its
+// language.Language value (its Format facet).
+var languages = []Language{Harn, Leia}
 
 // ForPath returns the formatter of path's extension.
 func ForPath(path string) (Language, bool) { return ForExt(filepath.Ext(path)) }

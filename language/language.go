@@ -1,7 +1,8 @@
 // Package language defines Language, everything the toolchain knows of
 // one language, as one value: its name and file extension, how a file is
-// parsed and checked (the driver's facet), how a program runs (the
-// runner's) and what an editor offers for it (the language server's).
+// parsed and checked (the driver's facet), how it is formatted, how a
+// program runs (the runner's) and what an editor offers for it (the
+// language server's).
 //
 // Each language exports its value (language/harn, language/leia), and
 // every binary lists the languages it serves where it is assembled
@@ -18,6 +19,7 @@ import (
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/format"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/runtime/runner"
@@ -36,6 +38,9 @@ type Language struct {
 	Check func(req driver.Request) driver.Result
 	// Parse prints the syntax tree of a file (driver.Language.Parse).
 	Parse func(req driver.Request, sexp bool) (tree string, diags []diagnostics.Diagnostic)
+	// Format is the language's formatter (`harn-check fmt`, the editor's
+	// formatting requests).
+	Format *format.Language
 	// Run executes a program (runner.Language.Run).
 	Run func(ctx context.Context, p runner.Program, env runner.Env) error
 	// Editor returns the language's editor facets. It is called when a
@@ -81,6 +86,18 @@ func Runners(ls []Language) runner.Languages {
 	for _, l := range ls {
 		if l.Run != nil {
 			out = append(out, l.Runner())
+		}
+	}
+	return out
+}
+
+// Formatters returns the formatters of the languages of ls that have
+// one, by extension.
+func Formatters(ls []Language) map[string]*format.Language {
+	out := map[string]*format.Language{}
+	for _, l := range ls {
+		if l.Format != nil {
+			out[l.Extension] = l.Format
 		}
 	}
 	return out

@@ -30,7 +30,7 @@ func (s *Server) formatting(g *glsp.Context, p *protocol.DocumentFormattingParam
 	if r := d.Refused(); r != nil {
 		return nil, &jsonrpc2.Error{Code: codeRequestFailed, Message: "not formatted: " + r.Message}
 	}
-	edits, err := formatEdits(d.Ext, d.Text, s.fmtOptions(d, p.Options))
+	edits, err := s.formatEdits(d.Ext, d.Text, s.fmtOptions(d, p.Options))
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (s *Server) rangeFormatting(g *glsp.Context, p *protocol.DocumentRangeForma
 	if err != nil {
 		return nil, invalidParams("%s: %v", p.TextDocument.URI, err)
 	}
-	edits, err := formatEdits(d.Ext, d.Text, s.fmtOptions(d, p.Options))
+	edits, err := s.formatEdits(d.Ext, d.Text, s.fmtOptions(d, p.Options))
 	if err != nil {
 		return nil, err
 	}
@@ -87,9 +87,9 @@ func (s *Server) fmtOptions(d *cache.Document, opts protocol.FormattingOptions) 
 
 // formatEdits formats text as the language ext and returns the edits; a
 // document in a language without a formatter gets none.
-func formatEdits(ext string, text []byte, o format.Options) ([]format.Edit, error) {
-	l, ok := format.ForExt(ext)
-	if !ok {
+func (s *Server) formatEdits(ext string, text []byte, o format.Options) ([]format.Edit, error) {
+	l := s.formats[ext]
+	if l == nil {
 		return nil, nil
 	}
 	out, err := l.Format(text, o)

@@ -16,6 +16,7 @@ import (
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/harnlang/harn-check/format"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/version"
 	"github.com/harnlang/harn-check/language"
@@ -64,9 +65,11 @@ type Server struct {
 	store *cache.Store
 	// features are the languages' editor features, by extension.
 	features map[string]features.Features
-	handler  *protocol.Handler
-	diags    *publisher
-	tokens   tokenResults
+	// formats are the languages' formatters, by extension.
+	formats map[string]*format.Language
+	handler *protocol.Handler
+	diags   *publisher
+	tokens  tokenResults
 
 	mu           sync.Mutex
 	conn         *jsonrpc2.Conn
@@ -108,7 +111,7 @@ func New(opts Options) *Server {
 	langs, feats := language.Editors(opts.Languages, func(l language.Language, err error) {
 		logger.Printf("%s editor features unavailable: %v", l.Name, err)
 	})
-	s := &Server{opts: opts, log: logger, store: cache.NewStore(langs), features: feats,
+	s := &Server{opts: opts, log: logger, store: cache.NewStore(langs), features: feats, formats: language.Formatters(opts.Languages),
 		running: map[string]context.CancelFunc{}, states: map[*glsp.Context]*reqState{},
 		slots: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
 	s.life, s.stopLife = context.WithCancel(context.Background())

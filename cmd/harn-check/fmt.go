@@ -85,7 +85,7 @@ func runFmt(e *env, paths []string, f fmtFlags) int {
 			if f.write {
 				return fail(e, "--write needs files, not stdin")
 			}
-			l, ok := format.ForExt("." + f.lang)
+			l, ok := formatters["."+f.lang]
 			if !ok {
 				return fail(e, "unknown --lang %q (want harn or leia)", f.lang)
 			}
@@ -181,7 +181,7 @@ func (r *fmtRun) project(path string) driver.Project {
 // file formats one file (name is what messages call it, path decides the
 // language) and returns its exit status.
 func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
-	l, ok := format.ForPath(path)
+	l, ok := formatters[filepath.Ext(path)]
 	if !ok {
 		msgf(r.e, "%s: not a .harn or .leia file", name)
 		return exitUsage

@@ -23,11 +23,12 @@ import (
 // where the binary is assembled (leia-lsp lists the same values).
 var languages = []language.Language{harn.Language, leia.Language}
 
-// checks are the languages as the driver sees them; runtimes as the
-// runner does.
+// checks are the languages as the driver sees them, runtimes as the
+// runner does, and formatters their formatters by extension.
 var (
-	checks   = language.Drivers(languages)
-	runtimes = language.Runners(languages)
+	checks     = language.Drivers(languages)
+	runtimes   = language.Runners(languages)
+	formatters = language.Formatters(languages)
 )
 
 // cacheFlags are the flags of commands that check files: the cache, the

@@ -7,6 +7,7 @@ package harn
 import (
 	"sync"
 
+	"github.com/harnlang/harn-check/format"
 	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/language"
 	"github.com/harnlang/harn-check/lsp/harnlang"
@@ -22,6 +23,7 @@ var Language = language.Language{
 	Extension: front.Extension,
 	Check:     front.Check,
 	Parse:     front.Parse,
+	Format:    &format.Harn,
 	Run:       runtime.RunProgram,
 	Editor:    editor,
 }

@@ -8,6 +8,7 @@ package leia
 import (
 	"sync"
 
+	"github.com/harnlang/harn-check/format"
 	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/language"
 	"github.com/harnlang/harn-check/lsp/leialang"
@@ -25,6 +26,7 @@ var Language = language.Language{
 	Extension: front.Extension,
 	Check:     front.Check,
 	Parse:     front.Parse,
+	Format:    &format.Leia,
 	Run:       runtime.RunProgram,
 	Editor:    editor,
 }
