@@ -14,6 +14,7 @@ import (
 
 	"github.com/harnlang/harn-check/runtime/execution"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
@@ -55,6 +56,9 @@ type Options struct {
 	// Evaluator runs harness.llm.evaluate*; nil uses one on the built-in
 	// route catalog. The run record reads its journal.
 	Evaluator *evaluate.Evaluator
+	// Project is the program's harn.toml (catalog.FindProject); its
+	// [[hooks]] are installed before the program runs. nil: none.
+	Project *catalog.Project
 }
 
 // Interp runs Harn programs. One Interp runs one program (its modules,

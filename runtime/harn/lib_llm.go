@@ -3,7 +3,6 @@ package harn
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 
 	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/internal/english"
@@ -389,20 +388,17 @@ func predicateWindows(c *Call, args []Value) (Value, error) {
 }
 
 // NewEvaluator is the evaluator of a program run: cfg's catalog, tape,
-// journal and ledger (nil: the harn.toml found above the program, as the
-// checker finds it), with credentials read through the host's environment
-// and HTTP routes reachable only under the program's network grant.
-func NewEvaluator(program string, h *host.Host, cfg *evaluate.Options) (*evaluate.Evaluator, error) {
+// journal and ledger (nil: the catalog of the program's project, the
+// harn.toml found above it as the checker finds it), with credentials
+// read through the host's environment and HTTP routes reachable only
+// under the program's network grant.
+func NewEvaluator(project catalog.Project, h *host.Host, cfg *evaluate.Options) (*evaluate.Evaluator, error) {
 	var opts evaluate.Options
 	if cfg != nil {
 		opts = *cfg
 	}
 	if opts.Catalog == nil {
-		dir := filepath.Dir(program)
-		if abs, err := filepath.Abs(dir); err == nil {
-			dir = abs
-		}
-		cat, _, err := catalog.Find(catalog.OS, dir)
+		cat, err := project.Catalog()
 		if err != nil {
 			return nil, err
 		}

@@ -43,9 +43,14 @@ func (h *toolHooks) matching(name string) []toolHook {
 	return out
 }
 
-// hookPre runs the pre-dispatch hooks: a denial reason ("" to go on) and
-// the arguments to call with.
+// hookPre runs the pre-dispatch hooks (harn.toml's first, see
+// lib_manifest_hooks.go): a denial reason ("" to go on) and the
+// arguments to call with.
 func hookPre(c *Call, name string, args Value) (string, Value, error) {
+	reason, args, err := manifestPre(c, name, args)
+	if err != nil || reason != "" {
+		return reason, args, err
+	}
 	for _, k := range hooksOf(c).matching(name) {
 		if k.deny != "" {
 			return k.deny, args, nil
@@ -78,6 +83,10 @@ func hookPre(c *Call, name string, args Value) (string, Value, error) {
 
 // hookPost runs the post-dispatch hooks over a tool's result text.
 func hookPost(c *Call, name string, args Value, result string) (string, error) {
+	result, err := manifestPost(c, name, args, result)
+	if err != nil {
+		return "", err
+	}
 	for _, k := range hooksOf(c).matching(name) {
 		if k.post.k != KindNil {
 			in := NewDict(3)

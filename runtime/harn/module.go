@@ -321,8 +321,17 @@ func (in *Interp) Run(ctx context.Context, path string, src []byte) (res Result,
 	if err != nil {
 		return Result{}, err
 	}
+	hookMods, err := in.loadManifestHooks()
+	if err != nil {
+		return Result{}, err
+	}
 	th := in.newThread(in.run.Context(), in.rootTask())
 	holding = in.run.Turn().Acquire(nil)
+	for _, hm := range hookMods {
+		if err := th.initModule(hm); err != nil {
+			return Result{}, in.finish(err)
+		}
+	}
 	if err := th.initModule(m); err != nil {
 		return Result{}, in.finish(err)
 	}

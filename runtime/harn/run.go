@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/harnlang/harn-check/catalog"
 	"github.com/harnlang/harn-check/runtime/evaluate"
 	"github.com/harnlang/harn-check/runtime/host"
 	"github.com/harnlang/harn-check/runtime/runner"
@@ -44,7 +45,13 @@ func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 		c.LLM.NoLiveCalls = true
 		ecfg = &c
 	}
-	if opts.Evaluator, err = NewEvaluator(p.Path, h, ecfg); err != nil {
+	dir := filepath.Dir(p.Path)
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	project := catalog.FindProject(catalog.OS, dir)
+	opts.Project = &project
+	if opts.Evaluator, err = NewEvaluator(project, h, ecfg); err != nil {
 		return err
 	}
 	if env.LLMMockReplay != "" {
