@@ -1,6 +1,9 @@
 package harn
 
-import ()
+import (
+	"sort"
+	"strings"
+)
 
 // Host operation mocks: host_mock(capability, operation, config | result,
 // params) registers an answer for host_call("capability.operation",
@@ -162,9 +165,25 @@ func init() {
 	})
 }
 
-// manifest describes the mocked capabilities and operations.
+// manifest describes the capabilities and operations host_call answers:
+// the built-in ones (hostOps) and the mocked ones.
 func (h *hostMocks) manifest() map[string]any {
 	out := map[string]any{}
+	builtin := make([]string, 0, len(hostOps))
+	for name := range hostOps {
+		builtin = append(builtin, name)
+	}
+	sort.Strings(builtin)
+	for _, name := range builtin {
+		capName, op, _ := strings.Cut(name, ".")
+		cap, ok := out[capName].(map[string]any)
+		if !ok {
+			cap = map[string]any{"description": "Host capability " + capName + " of this runtime.", "operations": map[string]any{}, "ops": []any{}}
+			out[capName] = cap
+		}
+		cap["operations"].(map[string]any)[op] = map[string]any{"description": "Host operation " + name + " of this runtime."}
+		cap["ops"] = append(cap["ops"].([]any), op)
+	}
 	for _, m := range h.mocks {
 		cap, ok := out[m.capability].(map[string]any)
 		if !ok {

@@ -3,10 +3,14 @@ package harn
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -32,7 +36,41 @@ var hostOps = map[string]func(c *Call, params *Dict) (Value, error){
 		for _, s := range availableShells() {
 			out = append(out, shellValue(s))
 		}
-		return NewListValue(out), nil
+		d := NewDict(2)
+		d.Set("shells", NewListValue(out))
+		d.Set("default_shell_id", Str(defaultShell(c).id))
+		return DictValue(d), nil
+	},
+	"process.set_default_shell": func(c *Call, p *Dict) (Value, error) {
+		id := orDefault(dictString(p, "shell_id"), dictString(p, "id"))
+		if id == "" {
+			return Nil, runtimeError("process.set_default_shell missing shell_id")
+		}
+		sh, err := shellByID(id)
+		if err != nil {
+			return Nil, runtimeError("process.set_default_shell: %v", err)
+		}
+		ch := c.th.in.State("default_shell", func() any { return &shellChoice{} }).(*shellChoice)
+		ch.mu.Lock()
+		ch.id = id
+		ch.mu.Unlock()
+		return shellValue(sh), nil
+	},
+	"process.shell_invocation": func(c *Call, p *Dict) (Value, error) {
+		sh, argv, err := shellInvocation(c, p)
+		if err != nil {
+			return Nil, runtimeError("process.shell_invocation: %v", err)
+		}
+		args := make([]Value, len(argv))
+		for i, a := range argv {
+			args[i] = Str(a)
+		}
+		d := NewDict(4)
+		d.Set("program", Str(sh.path))
+		d.Set("args", NewListValue(args))
+		d.Set("command_arg_index", Int(int64(len(argv)-1)))
+		d.Set("shell", shellValue(sh))
+		return DictValue(d), nil
 	},
 	"runtime.task": func(c *Call, _ *Dict) (Value, error) {
 		v, _ := c.th.in.host.LookupEnv("HARN_TASK")
@@ -96,28 +134,89 @@ func availableShells() []shell {
 	return out
 }
 
-// defaultShell is the one process.set_default_shell chose, else sh.
+// shellChoice is the run's default shell, once process.set_default_shell
+// chose one.
+type shellChoice struct {
+	mu sync.Mutex
+	id string
+}
+
+// defaultShell is the one process.set_default_shell chose, else the first
+// found (sh).
 func defaultShell(c *Call) shell {
-	return availableShells()[0]
+	all := availableShells()
+	ch := c.th.in.State("default_shell", func() any { return &shellChoice{} }).(*shellChoice)
+	ch.mu.Lock()
+	id := ch.id
+	ch.mu.Unlock()
+	for _, s := range all {
+		if s.id == id {
+			return s
+		}
+	}
+	return all[0]
+}
+
+// shellByID finds an available shell.
+func shellByID(id string) (shell, error) {
+	for _, s := range availableShells() {
+		if s.id == id {
+			return s, nil
+		}
+	}
+	return shell{}, fmt.Errorf("unknown or unavailable shell id %s", strconv.Quote(id))
 }
 
 func shellValue(s shell) Value {
-	d := NewDict(6)
+	list := func(xs []string) Value {
+		out := make([]Value, len(xs))
+		for i, a := range xs {
+			out[i] = Str(a)
+		}
+		return NewListValue(out)
+	}
+	d := NewDict(10)
 	d.Set("id", Str(s.id))
 	d.Set("label", Str(s.id))
 	d.Set("path", Str(s.path))
-	args := make([]Value, len(s.args))
-	for i, a := range s.args {
-		args[i] = Str(a)
-	}
-	d.Set("args", NewListValue(args))
-	login := make([]Value, len(s.login))
-	for i, a := range s.login {
-		login[i] = Str(a)
-	}
+	d.Set("platform", Str(goruntime.GOOS))
+	d.Set("available", True)
 	d.Set("supports_login", True)
-	d.Set("login_args", NewListValue(login))
+	d.Set("supports_interactive", True)
+	d.Set("default_args", list(s.args))
+	d.Set("login_args", list(s.login))
+	d.Set("source", Str("path"))
 	return DictValue(d)
+}
+
+// shellInvocation is how a shell command runs: {mode, shell_id | shell,
+// command, login, interactive} to the program and its arguments, the
+// command last.
+func shellInvocation(c *Call, p *Dict) (shell, []string, error) {
+	sh := defaultShell(c)
+	if id := dictString(p, "shell_id"); id != "" {
+		var err error
+		if sh, err = shellByID(id); err != nil {
+			return sh, nil, err
+		}
+	} else if v, ok := p.Get("shell"); ok && v.k == KindDict {
+		if path := dictString(v.AsDict(), "path"); path != "" {
+			sh = shell{id: orDefault(dictString(v.AsDict(), "id"), filepath.Base(path)), path: path, args: []string{"-c"}, login: []string{"-l", "-c"}}
+		}
+	}
+	args := sh.args
+	if v, ok := p.Get("login"); ok && v.Truthy() {
+		args = sh.login
+	}
+	args = append([]string{}, args...)
+	if v, ok := p.Get("interactive"); ok && v.Truthy() {
+		args = append([]string{"-i"}, args...)
+	}
+	command := "{command}"
+	if v, ok := p.Get("command"); ok && v.k == KindString {
+		command = v.AsString()
+	}
+	return sh, append(args, command), nil
 }
 
 // maxProcessOutput bounds what process.exec keeps of each stream.
@@ -167,27 +266,14 @@ func processExec(c *Call, p *Dict) (Value, error) {
 			return Nil, runtimeError("host_call process.exec argv[0] must not be empty")
 		}
 	case "shell":
-		command := str("command")
-		if command == "" {
+		if str("command") == "" {
 			return Nil, runtimeError("host_call process.exec: command is required")
 		}
-		sh := defaultShell(c)
-		if id := str("shell_id"); id != "" && id != sh.id {
-			found := false
-			for _, s := range availableShells() {
-				if s.id == id {
-					sh, found = s, true
-				}
-			}
-			if !found {
-				return Nil, runtimeError("host_call process.exec: unknown shell id %s", strconv.Quote(id))
-			}
+		sh, argv, err := shellInvocation(c, p)
+		if err != nil {
+			return Nil, runtimeError("host_call process.exec: %v", err)
 		}
-		flags := sh.args
-		if v, ok := p.Get("login"); ok && v.Truthy() {
-			flags = sh.login
-		}
-		name, args = sh.path, append(append([]string{}, flags...), command)
+		name, args = sh.path, argv
 	default:
 		return Nil, runtimeError("host_call process.exec unsupported mode %s", strconv.Quote(mode))
 	}

@@ -45,3 +45,24 @@ println(bg.stdout.trim())
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// The shell catalog: the default is in the list, an invocation puts the
+// command last, an unknown shell is refused, and host_has sees the
+// built-in operations beside mocked ones.
+func TestShellCatalog(t *testing.T) {
+	src := `let cat = host_call("process.list_shells", {})
+let def = host_call("process.get_default_shell", {})
+println(cat.default_shell_id == def.id && cat.shells.map({ s -> s.id }).contains(def.id))
+let inv = host_call("process.shell_invocation", {shell_id: def.id, command: "echo x"})
+println(inv.program == def.path && inv.args[inv.command_arg_index] == "echo x")
+println(try { host_call("process.set_default_shell", {shell_id: "no-such-shell"}) } catch (e) { "refused" })
+println(host_has("process", "exec") && host_has("workspace", "cwd") && !host_has("process", "teleport"))
+`
+	out, err := runSource(t, src, runOpts{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if out != "true\ntrue\nrefused\ntrue\n" {
+		t.Fatalf("got %q", out)
+	}
+}
