@@ -191,6 +191,11 @@ type Session struct {
 	values  map[any]any
 	modules map[string]checkcache.Module
 	files   []string
+	// unrecorded is set for a CheckPaths run without a cache: only the
+	// cache's closure fingerprints read module records, so RecordModule
+	// keeps none (a record is a few hundred bytes a module, for the
+	// whole run).
+	unrecorded bool
 }
 
 // SetFiles tells the session which files its run checks, as requests name
@@ -220,8 +225,12 @@ func NewSession() *Session {
 // that a cache can key and fingerprint modules whatever directory the run
 // started in. A language with modules records every module it loads,
 // the checked files included; the driver fingerprints import closures
-// from these records (checkcache.Fingerprinter).
+// from these records (checkcache.Fingerprinter). The session of a
+// CheckPaths run without a cache keeps none (Module finds nothing).
 func (s *Session) RecordModule(path, sha string, imports []string) {
+	if s.unrecorded {
+		return
+	}
 	m := checkcache.Module{Path: absClean(path), SHA256: sha, Imports: make([]string, len(imports))}
 	for i, p := range imports {
 		m.Imports[i] = absClean(p)

@@ -72,6 +72,7 @@ func (ls Languages) CheckPaths(paths []string, opts Options) (*diagnostics.Repor
 			len(found), lim.Modules, limits.CodeModules, limits.FlagModules)}
 	}
 	r := &run{langs: ls, opts: opts, limits: lim, session: NewSession(), hashes: newFileHashes(lim.FileSize)}
+	r.session.unrecorded = opts.Cache == nil
 	names := make([]string, len(found))
 	for i, f := range found {
 		names[i] = filepath.ToSlash(f.Path)

@@ -2,9 +2,11 @@ package driver
 
 import (
 	"path"
+	"path/filepath"
 	"testing"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
 // A run keeps the source of a file only when a diagnostic needs it (its
@@ -63,5 +65,33 @@ func TestCheckPathsKeepsWhatDiagnosticsNeed(t *testing.T) {
 		if f.Source != nil {
 			t.Errorf("%s: source kept for a file without diagnostics", f.Path)
 		}
+	}
+}
+
+// A run without a cache keeps no module records (nothing reads them); a
+// run with one keeps them for its closure fingerprints.
+func TestCheckPathsRecordsModulesForTheCache(t *testing.T) {
+	root := writeTree(t, "a.leia")
+	var session *Session
+	langs := Languages{{Name: "Leia", Extension: ".leia", Check: func(req Request) Result {
+		req.Session.RecordModule(req.Path, "sum", nil)
+		session = req.Session
+		return Result{}
+	}}}
+	if _, err := langs.CheckPaths([]string{root}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(session.Modules()); n != 0 {
+		t.Errorf("without a cache: %d module records, want none", n)
+	}
+	cache, err := checkcache.Open(filepath.Join(t.TempDir(), "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := langs.CheckPaths([]string{root}, Options{Cache: cache, Salt: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(session.Modules()); n != 1 {
+		t.Errorf("with a cache: %d module records, want 1", n)
 	}
 }
