@@ -16,7 +16,9 @@ package language
 
 import (
 	"context"
+	"strings"
 
+	framework "github.com/harnlang/harn-check/checker/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/format"
@@ -41,6 +43,10 @@ type Language struct {
 	// Format is the language's formatter (`harn-check fmt`, the editor's
 	// formatting requests).
 	Format *format.Language
+	// Lint describes the language's lint rules to the command line
+	// (`harn-check lint --list`, checking --select entries); the check
+	// facet runs them (driver.Request.Lint).
+	Lint *Lint
 	// Run executes a program (runner.Language.Run).
 	Run func(ctx context.Context, p runner.Program, env runner.Env) error
 	// Editor returns the language's editor facets. It is called when a
@@ -49,6 +55,52 @@ type Language struct {
 	// embedded query does not fit the compiled grammar, and the server
 	// then serves the language without editor features.
 	Editor func() (Editor, error)
+}
+
+// Lint is what the command line knows of a language's lint rules.
+type Lint struct {
+	// Rules describe the rules, in the language's order.
+	Rules []LintRule
+	// Unknown returns the selection entries (a rule's name, a code, a
+	// code prefix or ALL) that no rule of the language answers to.
+	Unknown func(entries []string) []string
+}
+
+// LintRule describes one lint rule.
+type LintRule struct {
+	Name  string
+	Codes []string
+	// Title is the first line of the rule's documentation.
+	Title string
+	// OptIn marks a rule that runs only when selected.
+	OptIn bool
+}
+
+// LintOf describes rules, a language's lint rules in the one rule
+// framework (checker/analysis).
+func LintOf[P any](rules []*framework.Rule[P]) *Lint {
+	l := &Lint{Unknown: func(entries []string) []string {
+		_, unknown := framework.Select(rules, nil, entries, nil)
+		return unknown
+	}}
+	for _, r := range rules {
+		title, _, _ := strings.Cut(r.Doc, "\n")
+		title = strings.TrimPrefix(title, r.Name+": ")
+		l.Rules = append(l.Rules, LintRule{Name: r.Name, Codes: r.Codes, Title: title, OptIn: r.OptIn})
+	}
+	return l
+}
+
+// UnknownLint returns the selection entries no lint rule of any language
+// of ls answers to.
+func UnknownLint(ls []Language, entries []string) []string {
+	unknown := entries
+	for _, l := range ls {
+		if l.Lint != nil && len(unknown) > 0 {
+			unknown = l.Lint.Unknown(unknown)
+		}
+	}
+	return unknown
 }
 
 // Editor is what the language server needs of a language beyond its check.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	framework "github.com/harnlang/harn-check/checker/analysis"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/format"
 	"github.com/harnlang/harn-check/lsp/features"
@@ -47,5 +48,24 @@ func TestFacets(t *testing.T) {
 	}
 	if len(feats) != 1 || feats[".a"] == nil || len(store.Syntax) != 0 || len(store.Check) != 3 {
 		t.Errorf("Editors = %+v, %v", store, feats)
+	}
+}
+
+// TestLint: a language's lint facet describes its rules (the title is the
+// documentation's first line without the name), and an entry is unknown
+// only when no listed language's rule answers to it.
+func TestLint(t *testing.T) {
+	a := LintOf([]*framework.Rule[int]{{Name: "first", Codes: []string{"HARN-LNT-900"}, Doc: "first: flags a thing\nMore."}})
+	b := LintOf([]*framework.Rule[int]{{Name: "second", Codes: []string{"LEIA9001"}, Doc: "second: flags another", OptIn: true}})
+	if r := a.Rules; len(r) != 1 || r[0].Title != "flags a thing" || r[0].OptIn || b.Rules[0].Title != "flags another" || !b.Rules[0].OptIn {
+		t.Errorf("rules %+v %+v", a.Rules, b.Rules)
+	}
+	ls := []Language{{Name: "A", Lint: a}, {Name: "B", Lint: b}, {Name: "C"}}
+	got := UnknownLint(ls, []string{"first", "HARN-LNT-9", "LEIA9001", "nope", "ALL"})
+	if len(got) != 1 || got[0] != "nope" {
+		t.Errorf("unknown %q, want [nope]", got)
+	}
+	if got := UnknownLint(ls[2:], []string{"first"}); len(got) != 1 {
+		t.Errorf("without lint rules every entry is unknown: %q", got)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	framework "github.com/harnlang/harn-check/checker/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
-	"github.com/harnlang/harn-check/internal/frontends"
+	"github.com/harnlang/harn-check/language"
 )
 
 // listFlag is a flag that may be given several times, each value a
@@ -52,7 +52,7 @@ status: 0 without error diagnostics, 1 with some, 2 for a usage error.`,
 				for _, l := range []listFlag{sel, extend, ignore} {
 					entries = append(entries, l...)
 				}
-				if unknown := frontends.UnknownLint(entries); len(unknown) > 0 {
+				if unknown := language.UnknownLint(languages, entries); len(unknown) > 0 {
 					return fail(e, "%v", framework.UnknownError(unknown))
 				}
 				if *list {
@@ -105,11 +105,16 @@ func lintFindings(ds []diagnostics.Diagnostic) []diagnostics.Diagnostic {
 // printLintRules writes one line per lint rule: code, name, default and
 // title.
 func printLintRules(e *env) {
-	for _, r := range frontends.LintRules() {
-		def := "on"
-		if r.OptIn {
-			def = "off"
+	for _, l := range languages {
+		if l.Lint == nil {
+			continue
 		}
-		fmt.Fprintf(e.stdout, "%-13s %-30s %-4s %s\n", strings.Join(r.Codes, ","), r.Name, def, r.Title)
+		for _, r := range l.Lint.Rules {
+			def := "on"
+			if r.OptIn {
+				def = "off"
+			}
+			fmt.Fprintf(e.stdout, "%-13s %-30s %-4s %s\n", strings.Join(r.Codes, ","), r.Name, def, r.Title)
+		}
 	}
 }

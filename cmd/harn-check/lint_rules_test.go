@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/harnlang/harn-check/internal/frontends"
+	"github.com/harnlang/harn-check/language"
 )
 
 // TestLintRulesBothLanguages: lint runs the Harn lint rules on .harn
@@ -61,7 +61,13 @@ func TestReadmeListsEveryLintRule(t *testing.T) {
 			rows[strings.TrimSpace(cells[2])] = line
 		}
 	}
-	for _, r := range frontends.LintRules() {
+	var rules []language.LintRule
+	for _, l := range languages {
+		if l.Lint != nil {
+			rules = append(rules, l.Lint.Rules...)
+		}
+	}
+	for _, r := range rules {
 		for _, c := range r.Codes {
 			row, ok := rows[c]
 			if !ok {

@@ -41,44 +41,6 @@ func Languages() driver.Languages {
 	return driver.Languages{Harn(), Leia()}
 }
 
-// LintRule describes one lint rule of a language for the command line
-// (`harn-check lint --list`, and checking --select entries).
-type LintRule struct {
-	// Language is the language's name ("Harn").
-	Language string
-	Name     string
-	Codes    []string
-	// Title is the first line of the rule's documentation.
-	Title string
-	// OptIn marks a rule that runs only when selected.
-	OptIn bool
-}
-
-// LintRules lists the lint rules of every language, in each language's
-// order.
-func LintRules() []LintRule {
-	var out []LintRule
-	for _, r := range harnlint.Rules {
-		title, _, _ := strings.Cut(r.Doc, "\n")
-		title = strings.TrimPrefix(title, r.Name+": ")
-		out = append(out, LintRule{Language: "Harn", Name: r.Name, Codes: r.Codes, Title: title, OptIn: r.OptIn})
-	}
-	for _, r := range leialint.Rules {
-		title, _, _ := strings.Cut(r.Doc, "\n")
-		title = strings.TrimPrefix(title, r.Name+": ")
-		out = append(out, LintRule{Language: "Leia", Name: r.Name, Codes: r.Codes, Title: title, OptIn: r.OptIn})
-	}
-	return out
-}
-
-// UnknownLint returns the selection entries no language's lint rule
-// answers to (a name, a code, a code prefix or ALL).
-func UnknownLint(entries []string) []string {
-	_, unknown := framework.Select(harnlint.Rules, nil, entries, nil)
-	_, unknown = framework.Select(leialint.Rules, nil, unknown, nil)
-	return unknown
-}
-
 // Harn is the Harn front end: its parser, and the Harn checker (syntax,
 // types, narrowing and the decision-evaluation contract) over the file and
 // its imports.

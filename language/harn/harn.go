@@ -7,6 +7,7 @@ package harn
 import (
 	"sync"
 
+	harnlint "github.com/harnlang/harn-check/checker/harn/lint"
 	"github.com/harnlang/harn-check/format"
 	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/language"
@@ -24,6 +25,7 @@ var Language = language.Language{
 	Check:     front.Check,
 	Parse:     front.Parse,
 	Format:    &format.Harn,
+	Lint:      language.LintOf(harnlint.Rules),
 	Run:       runtime.RunProgram,
 	Editor:    editor,
 }

@@ -8,6 +8,7 @@ package leia
 import (
 	"sync"
 
+	leialint "github.com/harnlang/harn-check/checker/leia/lint"
 	"github.com/harnlang/harn-check/format"
 	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/language"
@@ -27,6 +28,7 @@ var Language = language.Language{
 	Check:     front.Check,
 	Parse:     front.Parse,
 	Format:    &format.Leia,
+	Lint:      language.LintOf(leialint.Rules),
 	Run:       runtime.RunProgram,
 	Editor:    editor,
 }
