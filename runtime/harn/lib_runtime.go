@@ -445,9 +445,74 @@ func init() {
 			v, err := answerHostCall(c, "interaction.ask", hostCallArgs("question", arg(args, 0)))
 			return str(v, ""), err
 		},
+		"record_run_metadata": recordRunMetadata,
 		"interaction_ask_with_kind": func(c *Call, args []Value) (Value, error) {
 			v, err := answerHostCall(c, "interaction.ask", hostCallArgs("question", arg(args, 0), "type", arg(args, 1)))
 			return str(v, ""), err
 		},
 	})
+}
+
+// member reads a dict's field, nil for anything else.
+func member(v Value, k string) Value {
+	if v.k != KindDict {
+		return Nil
+	}
+	x, _ := v.AsDict().Get(k)
+	return x
+}
+
+// recordRunMetadata is record_run_metadata(run, workflow_name): for a run
+// persisted at a path, host_call("runtime.record_run", ...) with its
+// status, usage and transcript counts; nothing for a run without a path.
+func recordRunMetadata(c *Call, args []Value) (Value, error) {
+	run := arg(args, 0)
+	path := member(run, "path")
+	if !path.Truthy() {
+		return Nil, nil
+	}
+	t := member(run, "transcript")
+	count := func(fn string) (Value, error) {
+		if t.k == KindNil {
+			return Int(0), nil
+		}
+		v, err := callBuiltin(c, fn, t)
+		if err != nil {
+			return Nil, err
+		}
+		return Int(int64(valueLen(v))), nil
+	}
+	summary := Nil
+	if t.k != KindNil {
+		var err error
+		if summary, err = callBuiltin(c, "transcript_summary", t); err != nil {
+			return Nil, err
+		}
+	}
+	p := hostCallArgs("workflow", arg(args, 1), "path", path, "status", orNil(member(run, "status"), Str("")),
+		"fixture_type", member(member(member(run, "run"), "replay_fixture"), "_type"), "usage", member(run, "usage"),
+		"persisted_path", member(run, "persisted_path"), "summary", summary,
+		"transcript_state", orNil(member(t, "state"), Str("")))
+	for k, fn := range map[string]string{"message_count": "transcript_messages", "event_count": "transcript_events", "asset_count": "transcript_assets"} {
+		n, err := count(fn)
+		if err != nil {
+			return Nil, err
+		}
+		p.Set(k, n)
+	}
+	_, err := answerHostCall(c, "runtime.record_run", p)
+	return Nil, err
+}
+
+// valueLen is the length of a list, dict or string; 0 otherwise.
+func valueLen(v Value) int {
+	switch v.k {
+	case KindList:
+		return v.r.(*List).Len()
+	case KindDict:
+		return v.AsDict().Len()
+	case KindString:
+		return len(v.AsString())
+	}
+	return 0
 }

@@ -66,3 +66,23 @@ println(host_has("process", "exec") && host_has("workspace", "cwd") && !host_has
 		t.Fatalf("got %q", out)
 	}
 }
+
+// record_run_metadata reports a persisted run to the host and nothing
+// for a run without a path.
+func TestRecordRunMetadata(t *testing.T) {
+	src := `import { record_run_metadata } from "std/runtime"
+host_mock("runtime", "record_run", {result: nil})
+record_run_metadata({status: "done"}, "wf")
+record_run_metadata({path: "runs/1.json", status: "done", transcript: nil}, "wf")
+let calls = host_mock_calls()
+println(len(calls))
+println(calls[0].params.workflow + " " + calls[0].params.path + " " + calls[0].params.status + " " + to_string(calls[0].params.message_count))
+`
+	out, err := runSource(t, src, runOpts{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if out != "1\nwf runs/1.json done 0\n" {
+		t.Fatalf("got %q", out)
+	}
+}
