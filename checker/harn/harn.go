@@ -27,6 +27,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/rules/properties"
 	"github.com/harnlang/harn-check/checker/harn/rules/questionset"
 	"github.com/harnlang/harn-check/checker/harn/rules/redeclare"
+	"github.com/harnlang/harn-check/checker/harn/rules/rethrow"
 	"github.com/harnlang/harn-check/checker/harn/rules/returns"
 	"github.com/harnlang/harn-check/checker/harn/rules/siteid"
 	"github.com/harnlang/harn-check/checker/harn/rules/streams"
@@ -68,6 +69,7 @@ var Rules = []*analysis.Rule{
 	generics.Rule,
 	interfaces.Rule,
 	streams.Rule,
+	rethrow.Rule,
 	variance.Rule,
 	paramorder.Rule,
 	unreachable.Rule,

@@ -114,6 +114,9 @@ type Facts struct {
 	InterfaceMismatches []InterfaceMismatch
 	// StreamMisuses are yield inside a gen fn and emit outside one.
 	StreamMisuses []StreamMisuse
+	// TopLevelRethrows are `try* x` expressions outside any fn, tool,
+	// pipeline or closure body.
+	TopLevelRethrows []ast.Span
 	// ParamOrders are required parameters written after defaulted ones.
 	ParamOrders []ParamOrder
 	// VarianceDecls are declarations whose type parameters are marked

@@ -177,6 +177,9 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 		c.expr(sc, e.X)
 		return types.AnyType
 	case *ast.Rethrow:
+		if sc.fn == nil || sc.fn.module {
+			c.facts.TopLevelRethrows = append(c.facts.TopLevelRethrows, e.Span)
+		}
 		c.expr(sc, e.X)
 		return types.AnyType
 	case *ast.Unary:

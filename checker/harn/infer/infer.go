@@ -108,7 +108,7 @@ func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
 	universe.declare(&variable{name: "harness", kind: kindGlobal, typ: stdlib.Harness()})
 	universe.declare(&variable{name: "context", kind: kindGlobal, typ: types.AnyType})
 	c.module = newScope(universe)
-	c.module.fn = &fnCtx{}
+	c.module.fn = &fnCtx{module: true}
 	c.declareModule()
 	for _, it := range file.Items {
 		switch it.(type) {

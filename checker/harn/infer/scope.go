@@ -79,6 +79,8 @@ type fnCtx struct {
 	// gen is set inside a `gen fn`, and in closures nested in one: the
 	// body emits a stream.
 	gen bool
+	// module marks the module's top level, which is no function body.
+	module bool
 }
 
 func newScope(parent *scope) *scope {
