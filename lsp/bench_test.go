@@ -324,8 +324,11 @@ func upstreamHarnDir() string {
 
 // upstreamSource concatenates programs (in order, repeated) into one file
 // of at least n lines. Each program's `pipeline default(` is renamed after
-// its position, so that the file is not one redeclaration after another,
-// and a program's `#!` line is left out.
+// its position, and in the repetitions of a Leia program every name it
+// declares at the top level gets a suffix, so that the file is not one
+// redeclaration after another (a file of one program's copies ties every
+// copy's statements to the others' through the names they share);
+// a program's `#!` line is left out.
 func upstreamSource(tb testing.TB, files []string, n int) string {
 	if len(files) == 0 {
 		tb.Skip("no upstream programs to build the file from")
@@ -345,6 +348,9 @@ func upstreamSource(tb testing.TB, files []string, n int) string {
 			tb.Fatal(err)
 		}
 		text := strings.ReplaceAll(string(data), "pipeline default(", fmt.Sprintf("pipeline p%d(", i))
+		if i >= len(files) && strings.HasSuffix(files[i%len(files)], ".leia") {
+			text = renameLeiaTops(text, fmt.Sprintf("_c%d", i/len(files)))
+		}
 		if strings.HasPrefix(text, "#!") {
 			// An interpreter line is valid only on a file's first line.
 			_, text, _ = strings.Cut(text, "\n")
@@ -357,6 +363,32 @@ func upstreamSource(tb testing.TB, files []string, n int) string {
 		lines += strings.Count(text, "\n") + 1
 	}
 	return b.String()
+}
+
+// leiaTopDecl matches the name of a Leia top-level declaration: `func
+// name(`, `name :=`, `const name :=`, a legacy `tool name` or `agent
+// name`, at the start of a line.
+var leiaTopDecl = regexp.MustCompile(`(?m)^(?:(?:func|tool|agent)\s+([A-Za-z_]\w*)|(?:const\s+)?([A-Za-z_]\w*)\s*:=)`)
+
+// renameLeiaTops appends suffix to every name text declares at the top
+// level (leiaTopDecl), wherever the name occurs as a word.
+func renameLeiaTops(text, suffix string) string {
+	names := map[string]bool{}
+	for _, m := range leiaTopDecl.FindAllStringSubmatch(text, -1) {
+		if n := m[1] + m[2]; n != "defaults" { // `agent defaults {` is a form, not a name
+			names[n] = true
+		}
+	}
+	if len(names) == 0 {
+		return text
+	}
+	alt := make([]string, 0, len(names))
+	for n := range names {
+		alt = append(alt, regexp.QuoteMeta(n))
+	}
+	slices.Sort(alt)
+	re := regexp.MustCompile(`\b(` + strings.Join(alt, "|") + `)\b`)
+	return re.ReplaceAllString(text, "${1}"+suffix)
 }
 
 // bodyEditLine returns a line near the middle of src inside a function
@@ -442,7 +474,7 @@ func editLatency(b *testing.B, languageID, uri, src string, line, col int) {
 	c.WaitDiagnostics(uri, 0)
 	const edits = 200
 	var lat, hover, complete []time.Duration
-	incremental := frontends.IncrementalChecks()
+	incremental, focused := frontends.IncrementalChecks(), frontends.FocusedChecks()
 	doc := map[string]any{"uri": uri}
 	for i := range edits {
 		v := int32(i + 1)
@@ -482,6 +514,7 @@ func editLatency(b *testing.B, languageID, uri, src string, line, col int) {
 	b.ReportMetric(ms(complete, 95), "ms-completion-p95")
 	b.ReportMetric(float64(rss)/(1<<20), "MiB-rss")
 	b.ReportMetric(float64(frontends.IncrementalChecks()-incremental)/edits, "incremental/edit")
+	b.ReportMetric(float64(frontends.FocusedChecks()-focused)/edits, "focused/edit")
 	if err := c.Shutdown(); err != nil {
 		b.Fatal(err)
 	}

@@ -143,7 +143,7 @@ func TestIncrementalCheckEqualsFresh(t *testing.T) {
 			compareFresh(t, d, abs, orig)
 			r := rand.New(rand.NewPCG(5, 6))
 			text := orig
-			before := frontends.IncrementalChecks()
+			before, focused := frontends.IncrementalChecks(), frontends.FocusedChecks()
 			edits := int32(150)
 			if !p.incremental {
 				edits = 60
@@ -169,9 +169,12 @@ func TestIncrementalCheckEqualsFresh(t *testing.T) {
 				d, text = editDocument(t, s, uri, v, text, a, b, ins)
 				compareFresh(t, d, abs, text)
 			}
-			t.Logf("%d of %d versions checked incrementally", frontends.IncrementalChecks()-before, edits)
+			t.Logf("%d of %d versions checked incrementally, %d of them focused", frontends.IncrementalChecks()-before, edits, frontends.FocusedChecks()-focused)
 			if p.incremental && frontends.IncrementalChecks() == before {
 				t.Errorf("no version of %s was checked incrementally", p.path)
+			}
+			if p.incremental && p.languageID == "leia" && frontends.FocusedChecks() == focused {
+				t.Errorf("no version of %s was checked focused on the edited statement", p.path)
 			}
 		})
 	}
@@ -261,6 +264,20 @@ func TestIncrementalLeiaCrossBody(t *testing.T) {
 		{"func describe(n) {\n", "    t := {}\n    t.scale = 1\n    t[1] = 2\n"},
 		{"func describe(n) {\n", "    missing_name := 1\n"},
 		{"scale := func(x, factor) {\n", "    x = 1\n"},
+		// Checked focused on the body: a local redeclaring a top-level
+		// name, an undefined name whose suggestion is a declaration the
+		// body does not name, a call of a function the tool's statement
+		// also names, a name spelt only in a string.
+		{"func describe(n) {\n", "    counter := 1\n"},
+		{"func describe(n) {\n", "    limit := 1\n"},
+		{"func describe(n) {\n", "    v := lookp\n"},
+		{"func describe(n) {\n", "    v := clamp(n)\n"},
+		{"func clamp(v, lo, hi) {\n", "    print(\"helper total\")\n"},
+		{"func clamp(v, lo, hi) {\n", "    w := 1\n"},
+		// A call whose arity is not checked: a top-level statement the
+		// body does not name reassigns the callee.
+		{"func total(items) {\n", "    adjust(1, 2)\n"},
+		{"func total(items) {\n", "    scale(1, 2, 3)\n"},
 	}
 	uri := cache.PathToURI(abs)
 	s := testStore(t)
@@ -268,7 +285,7 @@ func TestIncrementalLeiaCrossBody(t *testing.T) {
 	compareFresh(t, d, abs, orig)
 	text := orig
 	v := int32(0)
-	before := frontends.IncrementalChecks()
+	before, focused := frontends.IncrementalChecks(), frontends.FocusedChecks()
 	for _, c := range cases {
 		at := bytes.Index(text, []byte(c.after))
 		if at < 0 {
@@ -284,5 +301,8 @@ func TestIncrementalLeiaCrossBody(t *testing.T) {
 	}
 	if frontends.IncrementalChecks() == before {
 		t.Error("no version was checked incrementally")
+	}
+	if frontends.FocusedChecks() == focused {
+		t.Error("no version was checked focused on the edited statement")
 	}
 }

@@ -105,6 +105,28 @@ func Walk(root *sitter.Node, buf []Record) []Record {
 	}
 }
 
+// NamedChildren returns the named children of parent, in order, reusing
+// buf's storage when it is large enough: one cgo call (two when buf is
+// too small), where go-tree-sitter's Node.NamedChild costs one call per
+// child and time growing with its index.
+func NamedChildren(parent *sitter.Node, buf []sitter.Node) []sitter.Node {
+	if parent == nil {
+		return buf[:0]
+	}
+	if cap(buf) == 0 {
+		buf = make([]sitter.Node, 64)
+	}
+	for {
+		buf = buf[:cap(buf)]
+		n := int(C.tsflat_named_children(unsafe.Pointer(parent), unsafe.Pointer(&buf[0]), C.uint32_t(len(buf))))
+		runtime.KeepAlive(parent)
+		if n <= len(buf) {
+			return buf[:n]
+		}
+		buf = make([]sitter.Node, n)
+	}
+}
+
 // Names holds a language's symbol and field names, read once.
 type Names struct {
 	lang    *sitter.Language

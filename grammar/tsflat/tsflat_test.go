@@ -229,3 +229,36 @@ func TestDescendantCountIsExact(t *testing.T) {
 		tree.Close()
 	}
 }
+
+// TestNamedChildren compares NamedChildren with go-tree-sitter's
+// NamedChild on every node with children of the test inputs, with a
+// buffer too small at first.
+func TestNamedChildren(t *testing.T) {
+	for _, in := range inputs(t) {
+		tree := parse(t, in.lang, in.src)
+		var walk func(n *sitter.Node)
+		checked := 0
+		walk = func(n *sitter.Node) {
+			if checked > 2000 {
+				return
+			}
+			checked++
+			got := NamedChildren(n, make([]sitter.Node, 1))
+			if len(got) != int(n.NamedChildCount()) {
+				t.Fatalf("%s: %d named children, want %d", n.Kind(), len(got), n.NamedChildCount())
+			}
+			for i := range got {
+				want := n.NamedChild(uint(i))
+				if got[i].Id() != want.Id() || got[i].StartByte() != want.StartByte() || got[i].Kind() != want.Kind() {
+					t.Fatalf("%s: named child %d is %s at %d, want %s at %d", n.Kind(), i, got[i].Kind(), got[i].StartByte(), want.Kind(), want.StartByte())
+				}
+				walk(&got[i])
+			}
+		}
+		walk(tree.RootNode())
+		tree.Close()
+	}
+	if got := NamedChildren(nil, nil); len(got) != 0 {
+		t.Fatalf("nil parent: %d children", len(got))
+	}
+}

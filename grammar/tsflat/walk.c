@@ -157,3 +157,27 @@ uint32_t tsflat_walk(const void *root, tsflat_node *out, uint32_t cap) {
 		}
 	}
 }
+
+uint32_t tsflat_named_children(const void *parent, void *out, uint32_t cap) {
+	const tsflat_ts_node *p = (const tsflat_ts_node *)parent;
+	if (p->id == NULL) {
+		return 0;
+	}
+	tsflat_ts_node *nodes = (tsflat_ts_node *)out;
+	uint32_t n = 0;
+	tsflat_ts_cursor c = ts_tree_cursor_new(*p);
+	if (ts_tree_cursor_goto_first_child(&c)) {
+		do {
+			tsflat_ts_node x = ts_tree_cursor_current_node(&c);
+			if (!ts_node_is_named(x)) {
+				continue;
+			}
+			if (n < cap) {
+				nodes[n] = x;
+			}
+			n++;
+		} while (ts_tree_cursor_goto_next_sibling(&c));
+	}
+	ts_tree_cursor_delete(&c);
+	return n;
+}

@@ -300,9 +300,9 @@ func Leia() driver.Language {
 					return out
 				}
 			}
-			out := leiaCheck(req.Path, req.Source, req.ReadFile, rules, leiaParsed(req.Path, req.Source, tree, req.Limits.Resolved()))
+			out, res := leiaCheckFacts(req.Path, req.Source, req.ReadFile, rules, leiaParsed(req.Path, req.Source, tree, req.Limits.Resolved()))
 			if tree != nil && req.Lint == nil && req.Session != nil {
-				out.Incremental = leiaPriorOf(req, tree, out)
+				out.Incremental = leiaPriorOf(req, tree, out, res)
 			}
 			return out
 		},
@@ -313,6 +313,13 @@ func Leia() driver.Language {
 // validator scripts it reads become cache dependencies of the result.
 // parsed, when set, is src's syntax tree lowered from an editor's tree.
 func leiaCheck(path string, src []byte, read func(string) ([]byte, error), rules []*leiaanalysis.Rule, parsed *leiachecker.Parsed) driver.Result {
+	out, _ := leiaCheckFacts(path, src, read, rules, parsed)
+	return out
+}
+
+// leiaCheckFacts is leiaCheck that also returns the checker's result (its
+// syntax tree and facts).
+func leiaCheckFacts(path string, src []byte, read func(string) ([]byte, error), rules []*leiaanalysis.Rule, parsed *leiachecker.Parsed) (driver.Result, *leiachecker.Result) {
 	var deps []checkcache.Dep
 	host := &leiaanalysis.Host{
 		ReadFile: func(p string) ([]byte, error) {
@@ -340,7 +347,7 @@ func leiaCheck(path string, src []byte, read func(string) ([]byte, error), rules
 		host.HostDeclared, host.GoModules, host.HostModules = true, decl.GoModules, decl.HostModules
 	}
 	res := leiachecker.Check(path, src, leiachecker.Options{Host: host, Rules: rules, Parsed: parsed})
-	return driver.Result{Diagnostics: append(cfg, res.Diagnostics...), Deps: deps}
+	return driver.Result{Diagnostics: append(cfg, res.Diagnostics...), Deps: deps}, res
 }
 
 // compileValidator checks an output validator script against the

@@ -14,6 +14,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	harnbinding "github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/grammar/tsflat"
 	"github.com/harnlang/harn-check/grammar/tsutil"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/manifest/checkcache"
@@ -60,6 +61,15 @@ import (
 
 // incrementalChecks counts the checks answered incrementally.
 var incrementalChecks atomic.Int64
+
+// focusedChecks counts the incremental Leia checks that lowered and
+// checked only the statements the edit can reach (leiafocus.go).
+var focusedChecks atomic.Int64
+
+// FocusedChecks returns how many incremental checks of this process
+// checked only the statements an edit can reach: tests read it to see
+// that the focused path is taken.
+func FocusedChecks() int64 { return focusedChecks.Load() }
 
 // IncrementalChecks returns how many checks this process answered
 // incrementally, from an earlier version's check: tests and benchmarks
@@ -148,10 +158,10 @@ var primitiveTypes = map[string]bool{"int": true, "float": true, "string": true,
 
 // harnItems lists the top-level declarations of a tree of src.
 func harnItems(root *sitter.Node, src []byte) []harnItem {
-	n := int(root.NamedChildCount())
-	items := make([]harnItem, 0, n)
-	for i := range n {
-		c := root.NamedChild(uint(i))
+	tops := tsflat.NamedChildren(root, nil)
+	items := make([]harnItem, 0, len(tops))
+	for i := range tops {
+		c := &tops[i]
 		it := harnItem{start: int(c.StartByte()), end: int(c.EndByte()), bodyStart: -1, bodyEnd: -1}
 		d := c
 		if c.Kind() == "attributed_declaration" {

@@ -11,6 +11,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	leiabinding "github.com/harnlang/harn-check/grammar/leia/binding"
+	"github.com/harnlang/harn-check/grammar/tsflat"
 	"github.com/harnlang/harn-check/grammar/tsutil"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/manifest/checkcache"
@@ -75,6 +76,10 @@ type leiaPrior struct {
 	// the next one is reparsed incrementally.
 	reduced     []byte
 	reducedTree *sitter.Tree
+	// scope is the top level as the focused check needs it (leiafocus.go),
+	// nil when the whole check that started the line of versions gave no
+	// facts.
+	scope *leiaScope
 }
 
 // leiaParsed lowers t, an editor's Leia tree of src, as leiachecker.Check
@@ -206,12 +211,13 @@ func hasWord(text, w []byte) bool {
 // word outside the functions' bodies spells it (then no top-level
 // declaration does: the name is the body's own local).
 func leiaItems(root *sitter.Node, src []byte) []harnItem {
-	n := int(root.NamedChildCount())
+	tops := tsflat.NamedChildren(root, nil)
+	n := len(tops)
 	items := make([]harnItem, 0, n)
 	params := make([][]byte, n)
 	assigned := make([][][]byte, n)
 	for i := range n {
-		c := root.NamedChild(uint(i))
+		c := &tops[i]
 		it := harnItem{start: int(c.StartByte()), end: int(c.EndByte()), bodyStart: -1, bodyEnd: -1}
 		if fn := leiaFunction(c); fn != nil {
 			body, ps := fn.ChildByFieldName("body"), fn.ChildByFieldName("parameters")
@@ -302,7 +308,7 @@ func mentionsLine(d diagnostics.Diagnostic) bool {
 // leiaPriorOf records what a whole check of a clean version learnt, for
 // checking a later version incrementally; nil for a version with syntax
 // errors.
-func leiaPriorOf(req driver.Request, tree *sitter.Tree, out driver.Result) *leiaPrior {
+func leiaPriorOf(req driver.Request, tree *sitter.Tree, out driver.Result, res *leiachecker.Result) *leiaPrior {
 	if tree.RootNode().HasError() {
 		return nil
 	}
@@ -311,8 +317,9 @@ func leiaPriorOf(req driver.Request, tree *sitter.Tree, out driver.Result) *leia
 			return nil
 		}
 	}
-	return &leiaPrior{path: req.Path, src: req.Source, items: leiaItems(tree.RootNode(), req.Source),
-		diags: out.Diagnostics, deps: out.Deps}
+	items := leiaItems(tree.RootNode(), req.Source)
+	return &leiaPrior{path: req.Path, src: req.Source, items: items,
+		diags: out.Diagnostics, deps: out.Deps, scope: newLeiaScope(req.Source, items, res)}
 }
 
 // leiaIncremental checks req's source from prior's check of an earlier
@@ -322,6 +329,9 @@ func leiaIncremental(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (d
 	src := req.Source
 	if prior == nil || prior.path != req.Path || tree.RootNode().HasError() {
 		return driver.Result{}, false
+	}
+	if out, ok := leiaFocused(req, tree, prior); ok {
+		return out, true
 	}
 	old := prior.src
 	items := leiaItems(tree.RootNode(), src)
@@ -352,7 +362,7 @@ func leiaIncremental(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (d
 	if parsed == nil {
 		return driver.Result{}, false
 	}
-	res := leiaCheck(req.Path, reduced, req.ReadFile, nil, parsed)
+	res, _ := leiaCheckFacts(req.Path, reduced, req.ReadFile, nil, parsed)
 	if !equalDeps(res.Deps, prior.deps) {
 		return driver.Result{}, false
 	}
@@ -369,7 +379,7 @@ func leiaIncremental(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (d
 	}
 	merged := append(append(before, inside...), after...)
 	out := driver.Result{Diagnostics: merged, Deps: res.Deps}
-	next := &leiaPrior{path: req.Path, src: src, items: items, diags: merged, deps: res.Deps, reduced: reduced, reducedTree: rtree}
+	next := &leiaPrior{path: req.Path, src: src, items: items, diags: merged, deps: res.Deps, reduced: reduced, reducedTree: rtree, scope: prior.scope}
 	keep = true
 	runtime.AddCleanup(next, func(t *sitter.Tree) { t.Close() }, rtree)
 	out.Incremental = next

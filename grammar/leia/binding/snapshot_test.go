@@ -1,6 +1,7 @@
 package binding
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand"
 	"os"
@@ -13,6 +14,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/grammar/tsflat"
 )
 
 // snapshotInputs are the example programs and every corpus case.
@@ -194,4 +196,66 @@ func TestSnapshotMatchesReference(t *testing.T) {
 		t.Errorf("the inputs gave %d ERROR and %d MISSING nodes; the test needs many of both", errs, missing)
 	}
 	t.Logf("%d inputs, %d mutations: %d ERROR and %d MISSING nodes compared", len(inputs), mutations, errs, missing)
+}
+
+// TestLoweredTopsMatchesBlankedText lowers every other top-level
+// statement of the example programs, the bodies of the kept functions
+// every second one hollowed, and compares the result with the lowering
+// of the text with everything left out blanked to spaces.
+func TestLoweredTopsMatchesBlankedText(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "examples", "leia", "*.leia"))
+	if len(files) == 0 {
+		t.Fatal("no example programs")
+	}
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree := ParseTree(src, nil)
+		root := tree.RootNode()
+		if root.HasError() {
+			tree.Close()
+			continue
+		}
+		blank := bytes.Clone(src)
+		clear := func(a, b uint) {
+			for i := a; i < b; i++ {
+				if blank[i] != '\n' {
+					blank[i] = ' '
+				}
+			}
+		}
+		var tops []*sitter.Node
+		var check []bool
+		var hollow [][2]int
+		kids := tsflat.NamedChildren(root, nil)
+		for i := range kids {
+			n := &kids[i]
+			if i%2 == 1 {
+				clear(n.StartByte(), n.EndByte())
+				continue
+			}
+			tops = append(tops, n)
+			check = append(check, true)
+			if body := n.ChildByFieldName("body"); n.Kind() == "function_declaration" && body != nil && len(tops)%2 == 0 {
+				hollow = append(hollow, [2]int{int(body.StartByte()), int(body.EndByte())})
+				clear(body.StartByte()+1, body.EndByte()-1)
+			}
+		}
+		got, gotDiags, ok := LoweredTops(path, src, root, tops, check, hollow)
+		tree.Close()
+		if !ok {
+			t.Fatalf("%s: not lowered", path)
+		}
+		want, wantDiags := Parse(path, blank)
+		// The file node spans the whole text either way; comments in the
+		// blanked text are gone from both.
+		if a, b := ast.Dump(want), ast.Dump(got); a != b {
+			t.Errorf("%s: lowered statements differ from the blanked text's:\n%s\nwant\n%s", path, b, a)
+		}
+		if len(gotDiags) != len(wantDiags) {
+			t.Errorf("%s: %d diagnostics, want %d", path, len(gotDiags), len(wantDiags))
+		}
+	}
 }

@@ -1,0 +1,108 @@
+package binding
+
+import (
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/leia/ast"
+	"github.com/harnlang/harn-check/grammar/tsflat"
+	"github.com/harnlang/harn-check/internal/limits"
+)
+
+// LoweredTops lowers part of an editor's tree of src: the top-level
+// statements tops (children of root, in source order) under a file node
+// like root, every other top-level statement left out, and in each block
+// whose span hollow lists (a function body, braces included) only the
+// braces kept. What it gives is what Lowered gives for the text with
+// everything left out blanked to spaces (newlines kept), which parses to
+// the same statements at the same offsets: the editor's incremental
+// check lowers the statements an edit can reach without parsing or
+// copying the rest of the file. It returns false when root has a syntax
+// error, or a statement marked in check nests past the default limit
+// (the caller checks the whole text instead).
+func LoweredTops(path string, src []byte, root *sitter.Node, tops []*sitter.Node, check []bool, hollow [][2]int) (*ast.File, []diagnostics.Diagnostic, bool) {
+	if root == nil || root.HasError() {
+		return nil, nil, false
+	}
+	maxNesting := limits.Default.Nesting
+	all := []tsflat.Record{{StartByte: uint32(root.StartByte()), EndByte: uint32(root.EndByte()), Parent: tsflat.NoParent,
+		ChildCount: uint32(len(tops)), Symbol: root.KindId(), Flags: tsflat.Named}}
+	var buf []tsflat.Record
+	for i, t := range tops {
+		buf = tsflat.Walk(t, buf)
+		if len(buf) == 0 {
+			return nil, nil, false
+		}
+		// The statement's depth counts from the file node above it.
+		if _, _, _, over := tsflat.Crossing(buf, nil, maxNesting-1, limits.ChainLength(maxNesting)); check[i] && over {
+			return nil, nil, false
+		}
+		recs := buf
+		for _, h := range hollow {
+			if uint32(h[0]) >= recs[0].StartByte && uint32(h[1]) <= recs[0].EndByte {
+				recs = hollowRecords(recs, uint32(h[0]), uint32(h[1]), src)
+			}
+		}
+		base := uint32(len(all))
+		for j, r := range recs {
+			if j == 0 {
+				r.Parent, r.Field = 0, 0
+			} else {
+				r.Parent += base
+			}
+			all = append(all, r)
+		}
+	}
+	f := ast.Lower(grammar.Build(all), src)
+	diags := TokenDiagnostics(path, f)
+	diags = append(diags, TargetDiagnostics(path, f)...)
+	diagnostics.Sort(diags)
+	return f, limits.CapSyntaxErrors(path, diags, 0), true
+}
+
+// hollowRecords removes from preorder records the contents of the block
+// spanning [start, end) but its first and last children, the braces; the
+// records are returned unchanged when there is no such block.
+func hollowRecords(recs []tsflat.Record, start, end uint32, src []byte) []tsflat.Record {
+	h := -1
+	for j := range recs {
+		if recs[j].StartByte == start && recs[j].EndByte == end {
+			h = j
+			break
+		}
+	}
+	if h < 0 {
+		return recs
+	}
+	// The block's subtree is recs[h:e]: the records after it name an
+	// earlier record as parent.
+	e := h + 1
+	first, last := -1, -1
+	for e < len(recs) && recs[e].Parent != tsflat.NoParent && int(recs[e].Parent) >= h {
+		if int(recs[e].Parent) == h {
+			if first < 0 {
+				first = e
+			}
+			last = e
+		}
+		e++
+	}
+	brace := func(j int, c byte) bool {
+		return j >= 0 && recs[j].EndByte == recs[j].StartByte+1 && int(recs[j].StartByte) < len(src) && src[recs[j].StartByte] == c
+	}
+	if first == last || !brace(first, '{') || !brace(last, '}') {
+		return recs
+	}
+	removed := uint32(e - h - 3)
+	out := make([]tsflat.Record, 0, len(recs)-int(removed))
+	out = append(out, recs[:h+1]...)
+	out[h].ChildCount = 2
+	out = append(out, recs[first], recs[last])
+	for _, r := range recs[e:] {
+		if int(r.Parent) >= e {
+			r.Parent -= removed
+		}
+		out = append(out, r)
+	}
+	return out
+}
