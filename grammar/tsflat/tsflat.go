@@ -110,6 +110,15 @@ func Walk(root *sitter.Node, buf []Record) []Record {
 // too small), where go-tree-sitter's Node.NamedChild costs one call per
 // child and time growing with its index.
 func NamedChildren(parent *sitter.Node, buf []sitter.Node) []sitter.Node {
+	return children(parent, buf, true)
+}
+
+// Children is NamedChildren for all the children of parent, named or not.
+func Children(parent *sitter.Node, buf []sitter.Node) []sitter.Node {
+	return children(parent, buf, false)
+}
+
+func children(parent *sitter.Node, buf []sitter.Node, named bool) []sitter.Node {
 	if parent == nil {
 		return buf[:0]
 	}
@@ -118,7 +127,7 @@ func NamedChildren(parent *sitter.Node, buf []sitter.Node) []sitter.Node {
 	}
 	for {
 		buf = buf[:cap(buf)]
-		n := int(C.tsflat_named_children(unsafe.Pointer(parent), unsafe.Pointer(&buf[0]), C.uint32_t(len(buf))))
+		n := int(C.tsflat_children(unsafe.Pointer(parent), unsafe.Pointer(&buf[0]), C.uint32_t(len(buf)), C.bool(named)))
 		runtime.KeepAlive(parent)
 		if n <= len(buf) {
 			return buf[:n]

@@ -230,9 +230,9 @@ func TestDescendantCountIsExact(t *testing.T) {
 	}
 }
 
-// TestNamedChildren compares NamedChildren with go-tree-sitter's
-// NamedChild on every node with children of the test inputs, with a
-// buffer too small at first.
+// TestNamedChildren compares NamedChildren and Children with
+// go-tree-sitter's NamedChild and Child on nodes of the test inputs,
+// with a buffer too small at first.
 func TestNamedChildren(t *testing.T) {
 	for _, in := range inputs(t) {
 		tree := parse(t, in.lang, in.src)
@@ -243,6 +243,15 @@ func TestNamedChildren(t *testing.T) {
 				return
 			}
 			checked++
+			all := Children(n, nil)
+			if len(all) != int(n.ChildCount()) {
+				t.Fatalf("%s: %d children, want %d", n.Kind(), len(all), n.ChildCount())
+			}
+			for i := range all {
+				if want := n.Child(uint(i)); all[i].Id() != want.Id() {
+					t.Fatalf("%s: child %d is %s, want %s", n.Kind(), i, all[i].Kind(), want.Kind())
+				}
+			}
 			got := NamedChildren(n, make([]sitter.Node, 1))
 			if len(got) != int(n.NamedChildCount()) {
 				t.Fatalf("%s: %d named children, want %d", n.Kind(), len(got), n.NamedChildCount())

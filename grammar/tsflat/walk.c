@@ -158,7 +158,7 @@ uint32_t tsflat_walk(const void *root, tsflat_node *out, uint32_t cap) {
 	}
 }
 
-uint32_t tsflat_named_children(const void *parent, void *out, uint32_t cap) {
+uint32_t tsflat_children(const void *parent, void *out, uint32_t cap, bool named) {
 	const tsflat_ts_node *p = (const tsflat_ts_node *)parent;
 	if (p->id == NULL) {
 		return 0;
@@ -169,7 +169,7 @@ uint32_t tsflat_named_children(const void *parent, void *out, uint32_t cap) {
 	if (ts_tree_cursor_goto_first_child(&c)) {
 		do {
 			tsflat_ts_node x = ts_tree_cursor_current_node(&c);
-			if (!ts_node_is_named(x)) {
+			if (named && !ts_node_is_named(x)) {
 				continue;
 			}
 			if (n < cap) {

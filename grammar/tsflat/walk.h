@@ -3,6 +3,7 @@
 #ifndef HARN_TSFLAT_WALK_H
 #define HARN_TSFLAT_WALK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 // tsflat_node is one visible node of a tree, in preorder. 24 bytes.
@@ -34,10 +35,11 @@ enum {
 // that many records.
 uint32_t tsflat_walk(const void *root, tsflat_node *out, uint32_t cap);
 
-// tsflat_named_children writes the named children of *parent (a TSNode)
-// into out, an array of TSNode with room for cap, and returns how many
-// there are; a result larger than cap means they did not fit and the
-// caller must call again with room for that many.
-uint32_t tsflat_named_children(const void *parent, void *out, uint32_t cap);
+// tsflat_children writes the children of *parent (a TSNode), only its
+// named ones when named is set, into out, an array of TSNode with room
+// for cap, and returns how many there are; a result larger than cap means
+// they did not fit and the caller must call again with room for that
+// many.
+uint32_t tsflat_children(const void *parent, void *out, uint32_t cap, bool named);
 
 #endif

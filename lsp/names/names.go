@@ -30,6 +30,7 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/tsflat"
 )
 
 // Options describe a language to a Resolver.
@@ -215,10 +216,10 @@ type rawNames struct {
 
 // topsOf returns the spans of root's children and which have errors.
 func topsOf(root *sitter.Node) ([]diagnostics.Span, []bool) {
-	n := int(root.ChildCount())
-	out, errs := make([]diagnostics.Span, n), make([]bool, n)
-	for i := range n {
-		c := root.Child(uint(i))
+	kids := tsflat.Children(root, nil)
+	out, errs := make([]diagnostics.Span, len(kids)), make([]bool, len(kids))
+	for i := range kids {
+		c := &kids[i]
 		out[i], errs[i] = NodeSpan(c), c.HasError()
 	}
 	return out, errs

@@ -119,12 +119,12 @@ func (t *Tree) nestByTops() (tsflat.Depths, bool) {
 		}
 		t.base = nil // the previous tree need not stay reachable
 	}
-	n := int(root.ChildCount())
-	tops := make([]topNest, n)
+	kids := tsflat.Children(root, nil)
+	tops := make([]topNest, len(kids))
 	out := tsflat.Depths{Depth: 1, DepthAt: -1, ChainAt: -1}
 	var buf []tsflat.Record
-	for i := range n {
-		c := root.Child(uint(i))
+	for i := range kids {
+		c := &kids[i]
 		tn := topNest{start: c.StartByte(), end: c.EndByte()}
 		if d, ok := reusedNest(prev, b, tn.start, tn.end); ok {
 			tn.d = d
