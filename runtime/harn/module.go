@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"time"
 
@@ -133,15 +134,28 @@ func (c *compiler) resolveImports(f *ast.File) error {
 			}
 		}
 		m.deps = append(m.deps, sub)
-		bind := func(name string, ref importRef) {
+		// Two imports binding one name to different definitions collide,
+		// as upstream's import does: which one a call meant is unknowable.
+		bind := func(name string, ref importRef) error {
+			if prev, ok := m.imports[name]; ok && prev != ref {
+				return c.importError(im, fmt.Errorf("Import collision: '%s' is already defined when importing %s. Use selective imports to disambiguate: import { %s } from \"...\"", name, sub.path, name))
+			}
 			m.imports[name] = ref
 			if im.Pub {
 				m.exports[name] = ref
 			}
+			return nil
 		}
 		if im.Names == nil {
-			for name, ref := range sub.exports {
-				bind(name, ref)
+			names := make([]string, 0, len(sub.exports))
+			for name := range sub.exports {
+				names = append(names, name)
+			}
+			sort.Strings(names)
+			for _, name := range names {
+				if err := bind(name, sub.exports[name]); err != nil {
+					return err
+				}
 			}
 			continue
 		}
@@ -154,7 +168,9 @@ func (c *compiler) resolveImports(f *ast.File) error {
 					return c.importError(im, fmt.Errorf("module %s has no export %s", spec, n.Name))
 				}
 			}
-			bind(n.Name, ref)
+			if err := bind(n.Name, ref); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
