@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -139,12 +141,59 @@ type harnRun struct {
 
 // harnRunOf returns the session's harnRun, made at its first use: the
 // run's Harn files are scanned for the modules they import (a lexical
-// scan; a module it misses is only checked twice, never wrongly).
+// scan; a module it misses is only checked twice, never wrongly). The
+// workers that need the run meanwhile share the scan (importScan) instead
+// of waiting while one of them reads every file.
 func harnRunOf(s *driver.Session, maxSize int64) *harnRun {
 	files := s.Files() // not inside Value, which holds the session's lock
-	return s.Value(harnGraphKey{}, func() any {
-		return &harnRun{graph: harnchecker.NewGraph(s.RecordModule), imported: importedModules(files, maxSize)}
-	}).(*harnRun)
+	scan := s.Value(harnGraphKey{}, func() any {
+		return newImportScan(harnchecker.NewGraph(s.RecordModule), files, maxSize)
+	}).(*importScan)
+	return scan.run()
+}
+
+// importScanChunk is how many files a worker scans at a time.
+const importScanChunk = 64
+
+// importScan is the making of a session's harnRun: the import scan of the
+// run's files, in chunks that every worker arriving before the end takes
+// from until none is left; each then waits for the chunks others took.
+type importScan struct {
+	files   []string
+	maxSize int64
+	// next is the next chunk to take; left counts those not scanned.
+	next atomic.Int64
+	left sync.WaitGroup
+	mu   sync.Mutex
+	r    harnRun
+}
+
+func newImportScan(graph *harnchecker.Graph, files []string, maxSize int64) *importScan {
+	s := &importScan{files: files, maxSize: maxSize, r: harnRun{graph: graph, imported: map[string]bool{}}}
+	s.left.Add(s.chunks())
+	return s
+}
+
+func (s *importScan) chunks() int { return (len(s.files) + importScanChunk - 1) / importScanChunk }
+
+// run scans chunks until none is left, waits for the others and returns
+// the harnRun, complete.
+func (s *importScan) run() *harnRun {
+	for n := s.chunks(); ; {
+		i := int(s.next.Add(1)) - 1
+		if i >= n {
+			break
+		}
+		part := importedModules(s.files[i*importScanChunk:min((i+1)*importScanChunk, len(s.files))], s.maxSize)
+		s.mu.Lock()
+		for p := range part {
+			s.r.imported[p] = true
+		}
+		s.mu.Unlock()
+		s.left.Done()
+	}
+	s.left.Wait()
+	return &s.r
 }
 
 // importSpecs returns the quoted module of each import in Harn source:

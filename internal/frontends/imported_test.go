@@ -1,9 +1,11 @@
 package frontends
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -34,5 +36,45 @@ func TestImportedModules(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("importedModules = %v, want %v", got, want)
+	}
+}
+
+// TestImportScanShared: workers that share a run's import scan all get
+// the set one scan of every file finds, however the chunks fall to them.
+func TestImportScanShared(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i := range 3*importScanChunk + 5 {
+		p := filepath.Join(dir, fmt.Sprintf("m%03d.harn", i))
+		src := "fn f() {}\n"
+		if i%7 == 0 {
+			src = fmt.Sprintf("import \"./lib/m%03d\"\n", i)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, filepath.ToSlash(p))
+	}
+	want := importedModules(files, 1<<20)
+	if len(want) != (3*importScanChunk+5+6)/7 {
+		t.Fatalf("importedModules found %d modules", len(want))
+	}
+	for _, workers := range []int{1, 2, 5} {
+		scan := newImportScan(nil, files, 1<<20)
+		runs := make([]*harnRun, workers)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				runs[w] = scan.run()
+			}()
+		}
+		wg.Wait()
+		for w, r := range runs {
+			if r != runs[0] || !reflect.DeepEqual(r.imported, want) {
+				t.Errorf("%d workers, worker %d: %d modules imported, want %d", workers, w, len(r.imported), len(want))
+			}
+		}
 	}
 }
