@@ -30,7 +30,6 @@ import (
 	"github.com/harnlang/harn-check/grammar/tsbind"
 	"github.com/harnlang/harn-check/grammar/tsflat"
 	"github.com/harnlang/harn-check/grammar/tsutil"
-	"github.com/harnlang/harn-check/internal/limits"
 )
 
 var language = sitter.NewLanguage(unsafe.Pointer(C.tree_sitter_harn()))
@@ -58,17 +57,9 @@ func Wrap(n *sitter.Node) lower.Node { return tsbind.Wrap(n) }
 // (tsbind.Grammar.Snapshot).
 func Snapshot(tree *sitter.Tree) lower.Node { return grammar.Snapshot(tree.RootNode()) }
 
-// Options configure ParseWith and Lowered.
-type Options struct {
-	// MaxNesting bounds the depth of the syntax tree that is lowered and
-	// diagnosed; 0 means limits.Default.Nesting. A deeper tree is not
-	// lowered at all (see Lowered).
-	MaxNesting int
-	// MaxSyntaxErrors bounds the syntax diagnostics listed; 0 means
-	// limits.Default.SyntaxErrors. The rest are summarised by one
-	// HARN-LIM-007 note.
-	MaxSyntaxErrors int
-}
+// Options configure ParseWith and Lowered (tsbind.Options, the same for
+// both grammars).
+type Options = tsbind.Options
 
 // Parse parses and lowers one file with the default limits: the syntax
 // tree and the syntax diagnostics (HARN-PAR-001 to 005) for path. See
@@ -82,10 +73,10 @@ func Parse(path string, src []byte) (*ast.File, []diagnostics.Diagnostic) {
 // node and the diagnostic HARN-SYN-001; if the tree is nested deeper than
 // the limit, one Error node and HARN-LIM-002.
 func ParseWith(path string, src []byte, o Options) (*ast.File, []diagnostics.Diagnostic) {
-	if depth, at := tsutil.BracketDepth(src); depth > limits.PrescanDepth(o.MaxNesting) {
+	if d, refused := o.Prescan(path, src); refused {
 		span := ast.Span{Start: 0, End: len(src)}
 		file := &ast.File{Span: span, Errors: []*ast.Error{{Span: span}}}
-		return file, []diagnostics.Diagnostic{limits.BracketDiagnostic(path, diagnostics.SourceParser, at, depth, o.MaxNesting)}
+		return file, []diagnostics.Diagnostic{d}
 	}
 	tree, at := grammar.ParseGuarded(src, nil)
 	if tree == nil {
@@ -171,12 +162,9 @@ func Lowered(path string, src []byte, tree *sitter.Tree, o Options) (*ast.File, 
 // lowerRecords checks the nesting of a tree's records, then lowers and
 // diagnoses it.
 func lowerRecords(path string, src []byte, recs []tsflat.Record, o Options) (*ast.File, []diagnostics.Diagnostic) {
-	maxNesting := o.MaxNesting
-	if maxNesting <= 0 {
-		maxNesting = limits.Default.Nesting
-	}
-	if at, depth, limit, over := tsflat.Crossing(recs, chainKinds(), maxNesting, limits.ChainLength(maxNesting)); over {
-		return tooDeep(path, src, recs, at, depth, limit)
+	if d, over := o.Crossing(path, recs, chainKinds()); over {
+		span := ast.Span{Start: 0, End: len(src)}
+		return &ast.File{Span: span, Errors: []*ast.Error{{Span: span}}}, []diagnostics.Diagnostic{d}
 	}
 	// Neither the syntax tree nor the diagnostics keep a node of the
 	// snapshot, so its arrays serve the next file.
@@ -187,18 +175,10 @@ func lowerRecords(path string, src []byte, recs []tsflat.Record, o Options) (*as
 			file = lower.File(src, nil)
 			return
 		}
-		diags = limits.CapSyntaxErrors(path, syntaxdiag.Diagnose(path, src, root), o.MaxSyntaxErrors)
+		diags = o.CapSyntaxErrors(path, syntaxdiag.Diagnose(path, src, root))
 		file = lower.File(src, root)
 	})
 	return file, diags
-}
-
-// tooDeep is the result for a tree nested deeper than max: one Error over
-// the whole file, and HARN-LIM-002 at the first node past the limit.
-func tooDeep(path string, src []byte, recs []tsflat.Record, at, depth, max int) (*ast.File, []diagnostics.Diagnostic) {
-	span := ast.Span{Start: 0, End: len(src)}
-	file := &ast.File{Span: span, Errors: []*ast.Error{{Span: span}}}
-	return file, []diagnostics.Diagnostic{limits.NestingDiagnostic(path, diagnostics.SourceParser, int(recs[at].StartByte), depth, max)}
 }
 
 // chainKinds are the symbols of the binary nodes the lowering flattens

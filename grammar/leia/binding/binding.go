@@ -27,9 +27,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/leia/ast"
 	"github.com/harnlang/harn-check/grammar/tsbind"
-	"github.com/harnlang/harn-check/grammar/tsflat"
 	"github.com/harnlang/harn-check/grammar/tsutil"
-	"github.com/harnlang/harn-check/internal/limits"
 )
 
 // SyntaxCode is the diagnostic code of every Leia syntax error.
@@ -55,15 +53,9 @@ func Wrap(n *sitter.Node) ast.TreeNode { return tsbind.Wrap(n) }
 // The copy stays valid after the tree is closed.
 func Snapshot(root *sitter.Node) ast.TreeNode { return grammar.Snapshot(root) }
 
-// Options configure ParseWith and LoweredWith.
-type Options struct {
-	// MaxNesting bounds the depth of the syntax tree that is lowered and
-	// diagnosed; 0 means limits.Default.Nesting.
-	MaxNesting int
-	// MaxSyntaxErrors bounds the syntax diagnostics listed; 0 means
-	// limits.Default.SyntaxErrors.
-	MaxSyntaxErrors int
-}
+// Options configure ParseWith and LoweredWith (tsbind.Options, the same
+// for both grammars).
+type Options = tsbind.Options
 
 // Parse parses and lowers one Leia file with the default limits. It never
 // fails: syntax errors are *ast.Error nodes in the tree and LEIA1001
@@ -74,10 +66,10 @@ func Parse(path string, src []byte) (*ast.File, []diagnostics.Diagnostic) {
 
 // ParseWith is Parse with explicit limits.
 func ParseWith(path string, src []byte, o Options) (*ast.File, []diagnostics.Diagnostic) {
-	if depth, at := tsutil.BracketDepth(src); depth > limits.PrescanDepth(o.MaxNesting) {
+	if d, refused := o.Prescan(path, src); refused {
 		span := ast.Span{Start: 0, End: len(src)}
 		file := &ast.File{Span: span, Errors: []*ast.Error{{Span: span}}}
-		return file, []diagnostics.Diagnostic{limits.BracketDiagnostic(path, diagnostics.SourceParser, at, depth, o.MaxNesting)}
+		return file, []diagnostics.Diagnostic{d}
 	}
 	tree, at := grammar.ParseGuarded(src, nil)
 	if tree == nil {
@@ -124,17 +116,13 @@ func Lowered(path string, src []byte, tree *sitter.Tree) (*ast.File, []diagnosti
 // per level, so a tree deeper than the limit is not lowered, and the file
 // becomes one Error node with the single diagnostic HARN-LIM-002.
 func LoweredWith(path string, src []byte, tree *sitter.Tree, o Options) (*ast.File, []diagnostics.Diagnostic) {
-	maxNesting := o.MaxNesting
-	if maxNesting <= 0 {
-		maxNesting = limits.Default.Nesting
-	}
 	root := tree.RootNode()
 	recs, release := tsbind.Records(root)
 	defer release()
-	if at, depth, limit, over := tsflat.Crossing(recs, nil, maxNesting, limits.ChainLength(maxNesting)); over {
+	if d, over := o.Crossing(path, recs, nil); over {
 		span := ast.Span{Start: 0, End: len(src)}
 		file := &ast.File{Span: span, Errors: []*ast.Error{{Span: span}}}
-		return file, []diagnostics.Diagnostic{limits.NestingDiagnostic(path, diagnostics.SourceParser, int(recs[at].StartByte), depth, limit)}
+		return file, []diagnostics.Diagnostic{d}
 	}
 	var file *ast.File
 	grammar.WithSnapshot(recs, func(s ast.TreeNode) { file = ast.Lower(s, src) })
@@ -145,7 +133,7 @@ func LoweredWith(path string, src []byte, tree *sitter.Tree, o Options) (*ast.Fi
 		diags = append(diags, tok...)
 		diagnostics.Sort(diags)
 	}
-	return file, limits.CapSyntaxErrors(path, diags, o.MaxSyntaxErrors)
+	return file, o.CapSyntaxErrors(path, diags)
 }
 
 // Sexp renders tree, a Leia tree of src, as an S-expression: what
