@@ -105,7 +105,8 @@ type Index struct {
 }
 
 // cacheSize is how many indexes a Resolver keeps: the documents being
-// worked on, each at its current version.
+// worked on, each at its current version (a new version's index replaces
+// that of the version it was brought up to date from).
 const cacheSize = 8
 
 type cached struct {
@@ -170,6 +171,12 @@ func (r *Resolver) Index(tree *sitter.Tree, src []byte) *Index {
 		rebuilds.Add(1)
 	}
 	r.mu.Lock()
+	if base.ix != nil && bestP+bestS >= len(src)/2 {
+		// The index of an earlier version of the same document: it has
+		// been superseded, and keeping it would keep its tree and text
+		// alive with it, a copy of the document per version.
+		r.cache = slices.DeleteFunc(r.cache, func(c cached) bool { return c.ix == base.ix })
+	}
 	r.cache = append(r.cache, cached{tree, src, ix})
 	if len(r.cache) > cacheSize {
 		r.cache = r.cache[1:]

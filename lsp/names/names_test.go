@@ -42,3 +42,38 @@ func TestVisibleAndComments(t *testing.T) {
 		t.Error("the index of the same tree and text was built twice")
 	}
 }
+
+// TestCacheKeepsLatestVersion indexes successive versions of one text and
+// a second, different text: the cache keeps one index per document, the
+// latest version's, so an edited document's earlier trees are not kept
+// alive.
+func TestCacheKeepsLatestVersion(t *testing.T) {
+	r, err := New(binding.Language(), Options{Locals: harngrammar.LocalsQuery(), Hoisted: map[string]bool{"function": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := []byte("fn other_document(q) {\n  return q\n}\n")
+	otherTree := binding.ParseTree(other, nil)
+	defer otherTree.Close()
+	r.Index(otherTree, other)
+	src := []byte(strings.Repeat("fn f(p) {\n  let x = p\n  return x\n}\n\n", 20))
+	var trees []*sitter.Tree
+	for v := range 5 {
+		src = append([]byte{}, src...)
+		src[len("fn f(p) {\n  let x = p")-1] = byte('a' + v) // the parameter's use, renamed
+		tree := binding.ParseTree(src, nil)
+		trees = append(trees, tree)
+		r.Index(tree, src)
+	}
+	defer func() {
+		for _, tr := range trees {
+			tr.Close()
+		}
+	}()
+	if len(r.cache) != 2 {
+		t.Fatalf("%d indexes cached, want 2 (one per document)", len(r.cache))
+	}
+	if r.cache[1].tree != trees[len(trees)-1] || r.cache[0].tree != otherTree {
+		t.Error("the cache does not hold the other document and the latest version")
+	}
+}
