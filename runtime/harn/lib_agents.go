@@ -1,7 +1,9 @@
 package harn
 
 import (
+	"fmt"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -218,11 +220,8 @@ func (cfg *loopConfig) nativeTools() []Value {
 		d.Set("name", Str(toolName(t)))
 		td := t.AsDict()
 		d.Set("description", Str(dictString(td, "description")))
-		if p, ok := dictField(td, "parameters"); ok {
-			d.Set("parameters", p)
-		} else {
-			d.Set("parameters", DictValue(NewDict(0)))
-		}
+		p, _ := dictField(td, "parameters")
+		d.Set("parameters", paramsSchema(p, true))
 		out = append(out, DictValue(d))
 	}
 	return out
@@ -422,6 +421,65 @@ func (cfg *loopConfig) approve(name string) string {
 	return ""
 }
 
+// argConstraintViolation applies policy.tool_arg_constraints to a call:
+// each constraint whose tool glob matches checks one string argument
+// (its arg_key, else the first of the tool's annotated path_params that
+// is present) against its arg_patterns globs. An absent argument, or a
+// constraint naming no argument, does not apply. The reason is upstream's.
+func argConstraintViolation(policy *Dict, name string, args Value) string {
+	if policy == nil {
+		return ""
+	}
+	field := func(d *Dict, key string) Value {
+		if d == nil {
+			return Nil
+		}
+		return dictValue(d, key)
+	}
+	for _, cv := range dictList(policy, "tool_arg_constraints") {
+		cd := cv.AsDict()
+		patterns := stringList(field(cd, "arg_patterns"))
+		if cd == nil || len(patterns) == 0 || !globMatches(dictString(cd, "tool"), name) {
+			continue
+		}
+		keys := stringList(field(cd, "arg_key"))
+		if len(keys) == 0 {
+			ann := field(field(policy, "tool_annotations").AsDict(), name).AsDict()
+			keys = stringList(field(field(ann, "arg_schema").AsDict(), "path_params"))
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		key, value, found := keys[0], "", false
+		if args.k == KindDict {
+			for _, k := range keys {
+				if v, ok := args.r.(*Dict).Get(k); ok && v.k == KindString {
+					key, value, found = k, v.AsString(), true
+					break
+				}
+			}
+		} else if args.k == KindString {
+			key, value, found = "value", args.AsString(), true
+		}
+		if !found {
+			continue
+		}
+		matched := false
+		for _, p := range patterns {
+			matched = matched || globMatches(p, value)
+		}
+		if !matched {
+			quoted := make([]string, len(patterns))
+			for i, p := range patterns {
+				quoted[i] = strconv.Quote(p)
+			}
+			return fmt.Sprintf("tool '%s' %s '%s' does not match allowed patterns: [%s]. Only the %s argument is checked against this allow-list — other argument values are not.",
+				name, key, value, strings.Join(quoted, ", "), key)
+		}
+	}
+	return ""
+}
+
 // dispatch runs one tool call and returns the tool-result message text
 // and whether the call succeeded.
 func (r *loopRun) dispatch(call *Dict) (string, bool, error) {
@@ -459,6 +517,9 @@ func (r *loopRun) dispatch(call *Dict) (string, bool, error) {
 		return reject(reason)
 	}
 	if reason = r.cfg.approve(name); reason != "" {
+		return reject(reason)
+	}
+	if reason = argConstraintViolation(dictValue(r.cfg.opts, "policy").AsDict(), name, args); reason != "" {
 		return reject(reason)
 	}
 	if reason, err = r.permit(name, args); err != nil {

@@ -285,27 +285,7 @@ func init() {
 			desc, _ := d.Get("description")
 			def.Set("description", Str(Display(desc)))
 			params, _ := d.Get("parameters")
-			input := NewDict(3)
-			input.Set("type", Str("object"))
-			props := NewDict(0)
-			var req []Value
-			if params.k == KindDict {
-				for _, k := range params.r.(*Dict).Keys() {
-					ps := params.r.(*Dict).m[k]
-					if ps.k == KindDict {
-						pd := ps.r.(*Dict).clone()
-						if r, ok := pd.Get("required"); !ok || r.Truthy() {
-							req = append(req, Str(k))
-						}
-						pd.Delete("required")
-						ps = DictValue(pd)
-					}
-					props.Set(k, ps)
-				}
-			}
-			input.Set("properties", DictValue(props))
-			input.Set("required", NewListValue(req))
-			def.Set("inputSchema", DictValue(input))
+			def.Set("inputSchema", paramsSchema(params, false))
 			if o, ok := d.Get("outputSchema"); ok {
 				def.Set("outputSchema", o)
 			}
@@ -385,4 +365,38 @@ func paramSummary(d *Dict) string {
 		parts = append(parts, k+": "+t)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// paramsSchema is a tool's parameters as a JSON Schema object: tool_define's
+// {name: {type, description, required?}} shape (a parameter is required
+// unless it says required: false) becomes {type: object, properties,
+// required}. With keepSchema, parameters already written as a JSON Schema
+// object ({type: "object", properties}) are kept as they are.
+func paramsSchema(params Value, keepSchema bool) Value {
+	if keepSchema && params.k == KindDict {
+		if d := params.r.(*Dict); dictString(d, "type") == "object" || d.Has("properties") {
+			return params
+		}
+	}
+	input := NewDict(3)
+	input.Set("type", Str("object"))
+	props := NewDict(0)
+	var req []Value
+	if params.k == KindDict {
+		for _, k := range params.r.(*Dict).Keys() {
+			ps := params.r.(*Dict).m[k]
+			if ps.k == KindDict {
+				pd := ps.r.(*Dict).clone()
+				if r, ok := pd.Get("required"); !ok || r.Truthy() {
+					req = append(req, Str(k))
+				}
+				pd.Delete("required")
+				ps = DictValue(pd)
+			}
+			props.Set(k, ps)
+		}
+	}
+	input.Set("properties", DictValue(props))
+	input.Set("required", NewListValue(req))
+	return DictValue(input)
 }
