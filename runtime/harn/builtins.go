@@ -11,10 +11,16 @@ import (
 )
 
 // Builtin is a function implemented in Go. Fn receives the call (to reach
-// the interpreter, host and callbacks) and the evaluated arguments.
+// the interpreter, host and callbacks) and the evaluated arguments. The
+// argument slice is the caller's (often the thread's value stack, cleared
+// when Fn returns): Fn must copy what it keeps of it.
 type Builtin struct {
 	Name string
 	Fn   func(c *Call, args []Value) (Value, error)
+	// leaf is set for builtins that neither keep their Call past their
+	// return nor run program code (registerLeaf): their calls reuse the
+	// thread's Call instead of allocating one each.
+	leaf bool
 }
 
 // bound returns a copy whose calls carry self as the receiver.
@@ -42,6 +48,16 @@ func Register(name string, fn func(c *Call, args []Value) (Value, error)) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	registry[name] = &Builtin{Name: name, Fn: fn}
+}
+
+// registerLeaf is Register for a builtin that neither keeps its Call
+// (nor anything reaching it) past its return nor runs program code (no
+// Invoke, no iteration of generators or streams, no blocking): its calls
+// share the thread's Call, which the next call overwrites.
+func registerLeaf(name string, fn func(c *Call, args []Value) (Value, error)) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	registry[name] = &Builtin{Name: name, Fn: fn, leaf: true}
 }
 
 // Builtins lists the names of every registered builtin, sorted.

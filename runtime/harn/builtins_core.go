@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Core builtins: output, assertions, types and conversions, Result.
@@ -80,15 +81,15 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("type_of", func(c *Call, args []Value) (Value, error) {
+	registerLeaf("type_of", func(c *Call, args []Value) (Value, error) {
 		return Str(arg(args, 0).TypeName()), nil
 	})
-	Register("to_string", func(c *Call, args []Value) (Value, error) {
+	registerLeaf("to_string", func(c *Call, args []Value) (Value, error) {
 		s, err := c.th.display(arg(args, 0))
 		return Str(s), err
 	})
-	Register("to_int", func(c *Call, args []Value) (Value, error) { return toInt(arg(args, 0)), nil })
-	Register("to_float", func(c *Call, args []Value) (Value, error) { return toFloat(arg(args, 0)), nil })
+	registerLeaf("to_int", func(c *Call, args []Value) (Value, error) { return toInt(arg(args, 0)), nil })
+	registerLeaf("to_float", func(c *Call, args []Value) (Value, error) { return toFloat(arg(args, 0)), nil })
 	Register("Ok", func(c *Call, args []Value) (Value, error) { return resultOkRaw(arg(args, 0)), nil })
 	Register("Err", func(c *Call, args []Value) (Value, error) { return resultErr(arg(args, 0)), nil })
 	Register("is_ok", func(c *Call, args []Value) (Value, error) { return Bool(isResult(arg(args, 0), "Ok")), nil })
@@ -112,11 +113,11 @@ func init() {
 		}
 		return Nil, runtimeError("unreachable code was reached")
 	})
-	Register("len", func(c *Call, args []Value) (Value, error) {
+	registerLeaf("len", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		switch v.k {
 		case KindString:
-			return Int(int64(len([]rune(v.r.(string))))), nil
+			return Int(int64(utf8.RuneCountInString(v.r.(string)))), nil
 		case KindBytes:
 			return Int(int64(len(v.r.([]byte)))), nil
 		case KindList:

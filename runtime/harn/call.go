@@ -71,27 +71,7 @@ func (c *compiler) call(e *ast.Call) evalFn {
 	if id, ok := e.Func.(*ast.Ident); ok && c.lookup(id.Name) == nil {
 		name := id.Name
 		if b, ok := c.in.builtin(name); ok {
-			args, _, _ := c.args(e.Args)
-			fn := b.Fn
-			mod := c.mod
-			return func(f *frame) (Value, error) {
-				as, err := args(f)
-				if err != nil {
-					return Nil, err
-				}
-				f.th.at = s
-				if err := f.th.scanned(as); err != nil {
-					return Nil, err
-				}
-				v, err := fn(&Call{th: f.th, Name: name, mod: mod}, as)
-				if err == nil {
-					err = f.th.grew(v)
-				}
-				if err != nil {
-					return Nil, s.wrap(err)
-				}
-				return share(v), nil
-			}
+			return c.builtinCall(b, name, c.mod, e.Args, s)
 		}
 		if v, ok := c.in.globalValue(name); ok {
 			args, _, _ := c.args(e.Args)
@@ -185,35 +165,40 @@ func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
 	if id, ok := m.X.(*ast.Ident); ok && c.lookup(id.Name) == nil && builtins.IsNamespace(id.Name) {
 		// A namespaced builtin: stream.map(...), event_log.emit(...).
 		name := id.Name + "." + m.Name.Name
-		args, _, _ := c.args(e.Args)
 		b, ok := c.in.builtin(name)
 		if !ok {
 			msg := unavailableMessage(name)
 			return func(*frame) (Value, error) { return Nil, s.wrap(plainError(msg)) }
 		}
-		return func(f *frame) (Value, error) {
-			as, err := args(f)
-			if err != nil {
-				return Nil, err
-			}
-			f.th.at = s
-			if err := f.th.scanned(as); err != nil {
-				return Nil, err
-			}
-			v, err := b.Fn(&Call{th: f.th, Name: name}, as)
-			if err == nil {
-				err = f.th.grew(v)
-			}
-			if err != nil {
-				return Nil, s.wrap(err)
-			}
-			return share(v), nil
-		}
+		return c.builtinCall(b, name, nil, e.Args, s)
 	}
 	recv := c.borrow(m.X)
 	name := m.Name.Name
-	args, _, _ := c.args(e.Args)
 	opt := m.Optional
+	if fns, ok := c.plainArgs(e.Args); ok {
+		return func(f *frame) (Value, error) {
+			r, err := recv(f)
+			if err != nil {
+				return Nil, err
+			}
+			if opt && r.k == KindNil {
+				return Nil, nil
+			}
+			as, err := stackArgs(f, fns)
+			if err != nil {
+				return Nil, err
+			}
+			th := f.th
+			th.at = s
+			v, err := th.callMethod(r, name, as, s)
+			th.stack.free(as)
+			if err != nil {
+				return Nil, s.wrap(err)
+			}
+			return v, nil
+		}
+	}
+	args, _, _ := c.args(e.Args)
 	return func(f *frame) (Value, error) {
 		r, err := recv(f)
 		if err != nil {
@@ -232,6 +217,100 @@ func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
 			return Nil, s.wrap(err)
 		}
 		return v, nil
+	}
+}
+
+// plainArgs compiles call arguments that have no spread, one function
+// each; ok is false when one is a spread.
+func (c *compiler) plainArgs(list []ast.Expr) ([]evalFn, bool) {
+	for _, a := range list {
+		if _, ok := a.(*ast.Spread); ok {
+			return nil, false
+		}
+	}
+	fns := make([]evalFn, len(list))
+	for i, a := range list {
+		fns[i] = c.expr(a)
+	}
+	return fns, true
+}
+
+// stackArgs evaluates the arguments of a call onto the thread's value
+// stack, where no allocation is made per call; the caller frees them
+// with th.stack.free once the callee has returned. Builtins and methods
+// receive such slices (as builtins called through a value always have):
+// they must not keep the slice past their return.
+func stackArgs(f *frame, fns []evalFn) ([]Value, error) {
+	if len(fns) == 0 {
+		return nil, nil
+	}
+	th := f.th
+	as := th.stack.alloc(len(fns))
+	for i, fn := range fns {
+		v, err := fn(f)
+		if err != nil {
+			th.stack.free(as)
+			return nil, err
+		}
+		as[i] = v
+	}
+	return as, nil
+}
+
+// builtinCall compiles a direct call of the builtin b under name (mod is
+// the calling module, or nil). Without spread arguments they go on the
+// value stack, and a leaf builtin gets the thread's reusable Call: such
+// a call allocates nothing of its own.
+func (c *compiler) builtinCall(b *Builtin, name string, mod *module, list []ast.Expr, s *site) evalFn {
+	fn, leaf := b.Fn, b.leaf
+	if fns, ok := c.plainArgs(list); ok {
+		return func(f *frame) (Value, error) {
+			as, err := stackArgs(f, fns)
+			if err != nil {
+				return Nil, err
+			}
+			th := f.th
+			th.at = s
+			if err := th.scanned(as); err != nil {
+				th.stack.free(as)
+				return Nil, err
+			}
+			var call *Call
+			if leaf {
+				call = &th.leafCall
+				*call = Call{th: th, Name: name, mod: mod}
+			} else {
+				call = &Call{th: th, Name: name, mod: mod}
+			}
+			v, err := fn(call, as)
+			th.stack.free(as)
+			if err == nil {
+				err = th.grew(v)
+			}
+			if err != nil {
+				return Nil, s.wrap(err)
+			}
+			return share(v), nil
+		}
+	}
+	args, _, _ := c.args(list)
+	return func(f *frame) (Value, error) {
+		as, err := args(f)
+		if err != nil {
+			return Nil, err
+		}
+		f.th.at = s
+		if err := f.th.scanned(as); err != nil {
+			return Nil, err
+		}
+		v, err := fn(&Call{th: f.th, Name: name, mod: mod}, as)
+		if err == nil {
+			err = f.th.grew(v)
+		}
+		if err != nil {
+			return Nil, s.wrap(err)
+		}
+		return share(v), nil
 	}
 }
 

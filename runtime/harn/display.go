@@ -15,8 +15,8 @@ const maxValueDepth = 2000
 // Display is the display form used by print, log, interpolation and
 // to_string: strings raw, floats with a fraction, dicts sorted by key.
 func Display(v Value) string {
-	if v.k == KindString {
-		return v.r.(string)
+	if s, ok := scalarDisplay(v); ok {
+		return s
 	}
 	var b strings.Builder
 	writeDisplay(&b, v, 0, &walk{out: &b})
@@ -27,8 +27,8 @@ func Display(v Value) string {
 // steps and the text written as memory, so a value that shares itself
 // (2^100 leaves) stops at the run's budget instead of running forever.
 func (th *thread) display(v Value) (string, error) {
-	if v.k == KindString {
-		return v.r.(string), nil
+	if s, ok := scalarDisplay(v); ok {
+		return s, nil
 	}
 	var b strings.Builder
 	w := &walk{th: th, out: &b}
@@ -37,6 +37,30 @@ func (th *thread) display(v Value) (string, error) {
 		return "", w.err
 	}
 	return b.String(), nil
+}
+
+// scalarDisplay is the display form of a value of one node (what
+// writeDisplay writes for it), without a walk or a builder; ok is false
+// for the other kinds.
+func scalarDisplay(v Value) (string, bool) {
+	switch v.k {
+	case KindString:
+		return v.r.(string), true
+	case KindInt:
+		return strconv.FormatInt(int64(v.n), 10), true
+	case KindFloat:
+		return FormatFloat(v.AsFloat()), true
+	case KindBool:
+		if v.n != 0 {
+			return "true", true
+		}
+		return "false", true
+	case KindNil:
+		return "nil", true
+	case KindDuration:
+		return FormatDuration(int64(v.n)), true
+	}
+	return "", false
 }
 
 // equal is Equal charged to th's run (see walk).

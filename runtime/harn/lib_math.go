@@ -16,7 +16,7 @@ func init() {
 		return f, nil
 	}
 	f1 := func(name string, f func(float64) float64) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		registerLeaf(name, func(c *Call, args []Value) (Value, error) {
 			x, err := num(c, args, 0)
 			if err != nil {
 				return Nil, err
@@ -35,7 +35,7 @@ func init() {
 	f1("log2", math.Log2)
 	f1("log10", math.Log10)
 	f1("exp", math.Exp)
-	Register("atan2", func(c *Call, args []Value) (Value, error) {
+	registerLeaf("atan2", func(c *Call, args []Value) (Value, error) {
 		y, err := num(c, args, 0)
 		if err != nil {
 			return Nil, err
@@ -47,7 +47,7 @@ func init() {
 		return Float(math.Atan2(y, x)), nil
 	})
 	toIntFn := func(name string, f func(float64) float64) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		registerLeaf(name, func(c *Call, args []Value) (Value, error) {
 			v := arg(args, 0)
 			if v.k == KindInt {
 				return v, nil
@@ -66,7 +66,7 @@ func init() {
 	toIntFn("floor", math.Floor)
 	toIntFn("ceil", math.Ceil)
 	toIntFn("round", func(x float64) float64 { return math.Round(x) })
-	Register("abs", func(c *Call, args []Value) (Value, error) {
+	registerLeaf("abs", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		switch v.k {
 		case KindInt:
@@ -80,7 +80,7 @@ func init() {
 		}
 		return Nil, typeError("abs: expected a number, got %s", v.TypeName())
 	})
-	Register("sign", func(c *Call, args []Value) (Value, error) {
+	registerLeaf("sign", func(c *Call, args []Value) (Value, error) {
 		x, err := num(c, args, 0)
 		if err != nil {
 			return Nil, err
@@ -93,7 +93,7 @@ func init() {
 		}
 		return Int(0), nil
 	})
-	Register("pow", func(c *Call, args []Value) (Value, error) { return opPow(arg(args, 0), arg(args, 1)) })
+	registerLeaf("pow", func(c *Call, args []Value) (Value, error) { return opPow(arg(args, 0), arg(args, 1)) })
 	minmax := func(name string, want int) {
 		Register(name, func(c *Call, args []Value) (Value, error) {
 			items := args
@@ -122,11 +122,11 @@ func init() {
 	}
 	minmax("min", -1)
 	minmax("max", 1)
-	Register("is_nan", func(c *Call, args []Value) (Value, error) {
+	registerLeaf("is_nan", func(c *Call, args []Value) (Value, error) {
 		x, _ := arg(args, 0).Number()
 		return Bool(math.IsNaN(x)), nil
 	})
-	Register("is_infinite", func(c *Call, args []Value) (Value, error) {
+	registerLeaf("is_infinite", func(c *Call, args []Value) (Value, error) {
 		x, _ := arg(args, 0).Number()
 		return Bool(math.IsInf(x, 0)), nil
 	})

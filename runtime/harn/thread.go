@@ -40,6 +40,9 @@ type thread struct {
 	site *callSite
 	// spare are frames allocated for depths not reached yet (growPool).
 	spare []frame
+	// leafCall is the Call every call of a leaf builtin reuses
+	// (registerLeaf).
+	leafCall Call
 }
 
 func (in *Interp) newThread(ctx context.Context, task *Task) *thread {
@@ -316,7 +319,14 @@ func (th *thread) callValue(callee Value, args []Value) (Value, error) {
 		if err := th.scanned(args); err != nil {
 			return Nil, err
 		}
-		v, err := b.Fn(&Call{th: th, Name: b.Name}, args)
+		var c *Call
+		if b.leaf {
+			c = &th.leafCall
+			*c = Call{th: th, Name: b.Name}
+		} else {
+			c = &Call{th: th, Name: b.Name}
+		}
+		v, err := b.Fn(c, args)
 		if err == nil {
 			err = th.grew(v)
 		}
