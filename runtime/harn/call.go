@@ -176,6 +176,7 @@ func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
 	name := m.Name.Name
 	opt := m.Optional
 	if fns, ok := c.plainArgs(e.Args); ok {
+		table := tableMethods(name)
 		return func(f *frame) (Value, error) {
 			r, err := recv(f)
 			if err != nil {
@@ -190,7 +191,12 @@ func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
 			}
 			th := f.th
 			th.at = s
-			v, err := th.callMethod(r, name, as, s)
+			var v Value
+			if int(r.k) < len(table) && table[r.k] != nil {
+				v, err = th.callTableMethod(table[r.k], r, name, as)
+			} else {
+				v, err = th.callMethod(r, name, as, s)
+			}
 			th.stack.free(as)
 			if err != nil {
 				return Nil, s.wrap(err)

@@ -59,6 +59,70 @@ func (th *thread) callMethod(recv Value, name string, args []Value, at *site) (V
 	return share(v), nil
 }
 
+// A tableMethod is a method of the builtin table resolved for one
+// receiver kind: what callMethod finds for that kind at every call.
+type tableMethod struct {
+	m      boundMethod
+	direct bool // directKinds
+}
+
+// kindCount bounds the Kinds a table of tableMethods is indexed by.
+const kindCount = int(kindCell) + 1
+
+// tableKinds are the receiver kinds whose methods come only from the
+// builtin table (no impl block can name them) and whose table kind
+// depends on the Kind alone.
+var tableKinds = []Kind{KindString, KindList, KindDict, KindSet, KindRange, KindIter,
+	KindGenerator, KindStream, KindChannel, KindPair, KindClosure, KindBuiltin}
+
+// tableMethods resolves the method name for every kind of tableKinds,
+// indexed by Kind (nil where the table has no such method), so that a
+// call site looks it up once, at compile time, instead of three map
+// lookups a call. Nil when no kind has the method.
+func tableMethods(name string) []*tableMethod {
+	var out []*tableMethod
+	for _, k := range tableKinds {
+		kind := methodKind(Value{k: k})
+		m, ok := methodTable()[kind][name]
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = make([]*tableMethod, kindCount)
+		}
+		out[k] = &tableMethod{m: m, direct: directKinds[kind]}
+	}
+	return out
+}
+
+// callTableMethod is callMethod for a receiver whose method tm is (its
+// kind is one of tableKinds).
+func (th *thread) callTableMethod(tm *tableMethod, recv Value, name string, args []Value) (Value, error) {
+	if recv.k == KindString {
+		if err := th.scanned([]Value{recv}); err != nil {
+			return Nil, err
+		}
+	}
+	if tm.m.lift == "iter" {
+		it, err := th.toIter(recv)
+		if err != nil {
+			return Nil, err
+		}
+		recv = iterValue(it)
+	}
+	v, err := tm.m.fn(th, recv, name, args)
+	if err != nil {
+		return Nil, err
+	}
+	if tm.direct {
+		return v, nil
+	}
+	if err := th.grew(v); err != nil {
+		return Nil, err
+	}
+	return share(v), nil
+}
+
 // objectMethod calls a method of a host object, a callable member, or an
 // enum or struct type's constructor.
 func (th *thread) objectMethod(recv Value, name string, args []Value, at *site) (Value, error) {
