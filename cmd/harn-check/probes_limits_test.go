@@ -41,6 +41,11 @@ func limitProbes() []probe {
 		// within a few iterations (the default limits).
 		runProbeOf("run-60mb-strings-harn", "p.harn", "let s = \"x\".repeat(60000000)\nvar l = []\nwhile true {\n  l = l.push(s + \"y\")\n}\n", exitFail, nil,
 			"memory budget exceeded", "raise it with --max-memory"),
+		// A list grown by push: each growth of its array is charged
+		// before it is allocated (a push into the room left is not
+		// charged).
+		runProbeOf("run-list-push-growth-harn", "p.harn", "var l = []\nvar i = 0\nwhile true {\n  l = l.push(i)\n  i = i + 1\n}\n", exitFail, nil,
+			"memory budget exceeded", "raise it with --max-memory"),
 		runProbeOf("run-60mb-strings-leia", "p.leia", "s := string.rep(\"x\", 60000000)\nl := []\nfor { l[#l+1] = s .. \"y\" }\n", exitFail, nil,
 			"memory budget exceeded", "raise it with --max-memory"),
 		// A table grown one element at a time: its array part doubles in

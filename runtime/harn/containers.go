@@ -45,10 +45,30 @@ func (l *List) SharedItems() []Value {
 	return l.items
 }
 
+// pushCost is the bytes of the array Push allocates: 0 when the element
+// goes into the room left in l's array.
+func (l *List) pushCost() int64 {
+	n := len(l.items)
+	switch {
+	case l.inPlace():
+		return 0
+	case n >= maxListLen:
+		return int64(n+1) * valueSize
+	}
+	return int64(max(8, 2*n)) * valueSize
+}
+
+// inPlace reports whether Push appends into l's own array: l ends where
+// the used part of its array ends and there is room after it.
+func (l *List) inPlace() bool {
+	n := len(l.items)
+	return l.b != nil && l.b.used == n && n < cap(l.items)
+}
+
 // Push returns a list with v appended.
 func (l *List) Push(v Value) *List {
 	n := len(l.items)
-	if l.b != nil && l.b.used == n && n < cap(l.items) {
+	if l.inPlace() {
 		// l ends where the used part of its array ends: append in place.
 		// The new list shares l's elements, so its first in-place update
 		// copies (writable sees b).

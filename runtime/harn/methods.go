@@ -46,15 +46,25 @@ func (th *thread) callMethod(recv Value, name string, args []Value, at *site) (V
 	if kind == "" {
 		return share(Nil), nil
 	}
-	v, err := th.kindMethod(kind, recv, name, args)
+	var v Value
+	var err error
+	charged := false
+	if m, ok := methodTable()[kind][name]; ok {
+		v, err = th.runMethod(m, recv, name, args)
+		charged = m.charged
+	} else {
+		v, err = th.kindMethod(kind, recv, name, args)
+	}
 	if err != nil {
 		return Nil, err
 	}
 	if directKinds[kind] {
 		return v, nil
 	}
-	if err := th.grew(v); err != nil {
-		return Nil, err
+	if !charged {
+		if err := th.grew(v); err != nil {
+			return Nil, err
+		}
 	}
 	return share(v), nil
 }
@@ -103,22 +113,17 @@ func (th *thread) callTableMethod(tm *tableMethod, recv Value, name string, args
 			return Nil, err
 		}
 	}
-	if tm.m.lift == "iter" {
-		it, err := th.toIter(recv)
-		if err != nil {
-			return Nil, err
-		}
-		recv = iterValue(it)
-	}
-	v, err := tm.m.fn(th, recv, name, args)
+	v, err := th.runMethod(tm.m, recv, name, args)
 	if err != nil {
 		return Nil, err
 	}
 	if tm.direct {
 		return v, nil
 	}
-	if err := th.grew(v); err != nil {
-		return Nil, err
+	if !tm.m.charged {
+		if err := th.grew(v); err != nil {
+			return Nil, err
+		}
 	}
 	return share(v), nil
 }
@@ -407,7 +412,17 @@ var (
 type boundMethod struct {
 	fn   methodFn
 	lift string
+	// charged is set for methods that charge the memory budget with what
+	// they allocate themselves (chargesItself), so their result is not
+	// charged again as a fresh value of its whole size.
+	charged bool
 }
+
+// chargesItself are the method entries, by receiver kind and entry name,
+// that charge their own allocations: push shares its receiver's array
+// and allocates only when it grows it, so charging its result's size
+// would charge a loop of pushes the square of the list's length.
+var chargesItself = map[string]map[string]bool{"list": {"push": true}}
 
 func methodTable() map[string]map[string]boundMethod {
 	methodsOnce.Do(func() {
@@ -427,7 +442,7 @@ func methodTable() map[string]map[string]boundMethod {
 					}
 					for _, n := range append([]string{e.Member}, e.Aliases...) {
 						if _, taken := m[n]; !taken {
-							m[n] = boundMethod{fn: fn, lift: lift}
+							m[n] = boundMethod{fn: fn, lift: lift, charged: chargesItself[e.Receiver][e.Member]}
 						}
 					}
 				}
@@ -452,6 +467,12 @@ func (th *thread) kindMethod(kind string, recv Value, name string, args []Value)
 		}
 		return Nil, nil
 	}
+	return th.runMethod(m, recv, name, args)
+}
+
+// runMethod runs the table method m on recv, lifted to the kind m
+// belongs to.
+func (th *thread) runMethod(m boundMethod, recv Value, name string, args []Value) (Value, error) {
 	if m.lift == "iter" {
 		it, err := th.toIter(recv)
 		if err != nil {
@@ -1034,9 +1055,16 @@ func listFlatten(th *thread, recv Value, name string, args []Value) (Value, erro
 	return NewListValue(out), nil
 }
 
+// listPush charges the memory budget with the array it allocates, before
+// allocating it, when the list outgrows its own (chargesItself).
 func listPush(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	fn := arg(args, 0)
+	if n := l.pushCost(); n >= growCharge {
+		if err := th.alloc(n); err != nil {
+			return Nil, err
+		}
+	}
 	return ListValue(l.Push(share(fn))), nil
 }
 
