@@ -202,28 +202,34 @@ func cyclic[P any](r *Rule[P]) bool {
 // title. It panics when the heading is missing, so a rule cannot ship
 // undocumented (every rule's test loads it).
 func ExtractDoc(src, name string) string {
-	var lines []string
-	for _, l := range strings.Split(src, "\n") {
+	// Every rule package calls this when it is initialised, in every
+	// process: the lines are walked in place, and only the rule's own
+	// are copied.
+	heading := "# Rule " + name
+	var b strings.Builder
+	found := false
+	for rest, more := src, true; more; {
+		var l string
+		l, rest, more = strings.Cut(rest, "\n")
 		if strings.HasPrefix(l, "package ") {
 			break
 		}
-		t := strings.TrimPrefix(l, "//")
-		lines = append(lines, strings.TrimPrefix(t, " "))
-	}
-	heading := "# Rule " + name
-	for i, l := range lines {
-		if strings.TrimSpace(l) == heading {
-			end := len(lines)
-			for j := i + 1; j < len(lines); j++ {
-				if strings.HasPrefix(strings.TrimSpace(lines[j]), "# Rule ") {
-					end = j
-					break
-				}
-			}
-			return strings.TrimSpace(strings.Join(lines[i+1:end], "\n"))
+		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
+		t := strings.TrimSpace(l)
+		if !found {
+			found = t == heading
+			continue
 		}
+		if strings.HasPrefix(t, "# Rule ") {
+			break
+		}
+		b.WriteByte('\n')
+		b.WriteString(l)
 	}
-	panic("analysis: doc.go has no \"" + heading + "\" heading")
+	if !found {
+		panic("analysis: doc.go has no \"" + heading + "\" heading")
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // Checker is how the fixture harness and other tests check one file of a

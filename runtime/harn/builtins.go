@@ -39,7 +39,9 @@ func BuiltinValue(name string, fn func(c *Call, args []Value) (Value, error)) Va
 
 var (
 	registryMu sync.RWMutex
-	registry   = map[string]*Builtin{}
+	// registry is sized for the builtins registered at start-up, so that
+	// filling it does not rehash it again and again in every process.
+	registry = make(map[string]*Builtin, 1024)
 )
 
 // Register adds a builtin to every interpreter. Families register in

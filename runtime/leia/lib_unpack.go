@@ -3,6 +3,7 @@ package leia
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn-check/lang/leia/stdlib"
 )
@@ -20,23 +21,50 @@ import (
 type argSpec struct {
 	// fname names the builtin in messages: the member's own name, as
 	// Lua's messages do ("rep", not "string.rep").
-	fname  string
+	fname string
+	sig   *specSig
+}
+
+// specSig is the table's entry for a spec, read at its first use:
+// reading any entry builds lang/leia/stdlib's whole table, which a
+// process that never calls such a builtin (every Harn run, a Leia hello
+// world) should not pay for at start-up.
+type specSig struct {
+	path   string
+	once   sync.Once
 	params []stdlib.Param
 }
 
 // specOf returns the parameters of the table's entry at path
 // ("string.rep"). A missing entry, or one without recorded parameters,
-// is a programming error of the runtime and panics at registration.
+// is a programming error of the runtime and panics at the spec's first
+// use.
 func specOf(path string) *argSpec {
-	e := stdlib.LookupPath(path)
-	if e == nil || e.Kind != stdlib.Function || e.Unknown {
-		panic(fmt.Sprintf("leia: %s has no signature in lang/leia/stdlib", path))
-	}
+	specPaths.Store(path, struct{}{})
 	short := path
 	if _, m, ok := strings.Cut(path, "."); ok {
 		short = m
 	}
-	return &argSpec{fname: short, params: e.Params}
+	return &argSpec{fname: short, sig: &specSig{path: path}}
+}
+
+// specPaths holds the path of every spec made, so that a test resolves
+// them all (TestSpecsResolve): a path the table lacks is found without
+// calling its builtin.
+var specPaths sync.Map
+
+// params returns the spec's parameters, reading the table's entry the
+// first time.
+func (s *argSpec) params() []stdlib.Param {
+	g := s.sig
+	g.once.Do(func() {
+		e := stdlib.LookupPath(g.path)
+		if e == nil || e.Kind != stdlib.Function || e.Unknown {
+			panic(fmt.Sprintf("leia: %s has no signature in lang/leia/stdlib", g.path))
+		}
+		g.params = e.Params
+	})
+	return g.params
 }
 
 // named returns the spec with another name in messages (string.find and
@@ -66,11 +94,12 @@ func (s *argSpec) named(fname string) *argSpec {
 // argument that does not fit stops the unpacking with the Check helpers'
 // error.
 func (s *argSpec) unpack(args []Value, dst ...any) error {
-	if len(dst) > len(s.params) {
-		panic(fmt.Sprintf("leia: %s unpacks %d arguments, the table records %d parameters", s.fname, len(dst), len(s.params)))
+	params := s.params()
+	if len(dst) > len(params) {
+		panic(fmt.Sprintf("leia: %s unpacks %d arguments, the table records %d parameters", s.fname, len(dst), len(params)))
 	}
 	for i, d := range dst {
-		p := s.params[i]
+		p := params[i]
 		if rest, ok := d.(*[]Value); ok {
 			if i < len(args) {
 				*rest = args[i:]

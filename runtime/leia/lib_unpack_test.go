@@ -67,7 +67,7 @@ func TestUnpackMisuse(t *testing.T) {
 	for name, f := range map[string]func(){
 		"too many":     func() { var s, x string; _ = specOf("string.upper").unpack(nil, &s, &x) },
 		"bad type":     func() { var x int; _ = specOf("string.upper").unpack([]Value{String("a")}, &x) },
-		"no such name": func() { specOf("string.nope") },
+		"no such name": func() { _ = (&argSpec{fname: "nope", sig: &specSig{path: "string.nope"}}).unpack(nil) },
 	} {
 		func() {
 			defer func() {
@@ -77,5 +77,30 @@ func TestUnpackMisuse(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestSpecsResolve: every spec the package and a new interpreter make
+// names an entry of lang/leia/stdlib with parameters (specs are read at
+// their first use, so a wrong path would otherwise show only when its
+// builtin is called).
+func TestSpecsResolve(t *testing.T) {
+	New(Options{})
+	n := 0
+	specPaths.Range(func(k, _ any) bool {
+		n++
+		path := k.(string)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: %v", path, r)
+				}
+			}()
+			specOf(path).params()
+		}()
+		return true
+	})
+	if n < 10 {
+		t.Errorf("only %d specs recorded", n)
 	}
 }

@@ -64,14 +64,18 @@ func Credential(v string) {
 
 // keyShaped matches the known shapes of keys and tokens. Each prefix is
 // followed by enough key characters that ordinary prose does not match.
-var keyShaped = regexp.MustCompile(`sk-ant-[A-Za-z0-9_\-]{16,}` +
+// It is compiled at its first use (a text that may hold a key), not when
+// every process starts.
+var keyShaped = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(keyShapes) })
+
+const keyShapes = `sk-ant-[A-Za-z0-9_\-]{16,}` +
 	`|sk-(?:proj-|live-|test-)?[A-Za-z0-9_\-]{16,}` +
 	`|AIza[0-9A-Za-z_\-]{30,}` +
 	`|gh[pousr]_[A-Za-z0-9]{20,}` +
 	`|github_pat_[A-Za-z0-9_]{20,}` +
 	`|xox[abprs]-[A-Za-z0-9\-]{10,}` +
 	`|AKIA[0-9A-Z]{16}` +
-	`|(?i:bearer)\s+[A-Za-z0-9._~+/=\-]{8,}`)
+	`|(?i:bearer)\s+[A-Za-z0-9._~+/=\-]{8,}`
 
 // String returns s with the registered credentials and key-shaped tokens
 // replaced by Mark.
@@ -118,7 +122,7 @@ func shapes(s string) string {
 	if !mayHoldKey(s) {
 		return s
 	}
-	return keyShaped.ReplaceAllStringFunc(s, func(m string) string {
+	return keyShaped().ReplaceAllStringFunc(s, func(m string) string {
 		if len(m) > 6 && strings.EqualFold(m[:6], "bearer") {
 			// "Bearer" before a word of prose ("the bearer instruments")
 			// is not a token: a token has a digit. What follows may
@@ -137,7 +141,7 @@ func shapes(s string) string {
 // redacted. Mark needs no escaping in JSON, XML or JSON lines, so
 // redacting an encoded artifact keeps it well formed.
 func Bytes(b []byte) []byte {
-	found := mayHoldKey(unsafe.String(unsafe.SliceData(b), len(b))) && keyShaped.Match(b)
+	found := mayHoldKey(unsafe.String(unsafe.SliceData(b), len(b))) && keyShaped().Match(b)
 	if !found {
 		mu.RLock()
 		for _, k := range secrets {
