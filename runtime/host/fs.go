@@ -43,6 +43,11 @@ func (h *Host) check(op, p string, follow bool) (string, error) {
 		return "", &fs.PathError{Op: op, Path: p, Err: errors.New("path contains a NUL byte")}
 	}
 	abs := h.Abs(p)
+	if h.ownTemp && sourcefs.Within(abs, h.temp) {
+		// A path in the private temp dir: make it first (its name is
+		// known only to a program that asked for it, which made it).
+		_ = h.ensureTemp()
+	}
 	var real string
 	if follow {
 		real = sourcefs.RealPath(abs)
@@ -239,5 +244,8 @@ func (h *Host) Chmod(p string, mode fs.FileMode) error {
 
 // MkdirTemp creates a fresh directory in the temp dir.
 func (h *Host) MkdirTemp(pattern string) (string, error) {
+	if err := h.ensureTemp(); err != nil {
+		return "", err
+	}
 	return os.MkdirTemp(h.temp, pattern)
 }

@@ -2,6 +2,8 @@ package host
 
 import (
 	"bytes"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -45,9 +47,14 @@ type Config struct {
 type Host struct {
 	root, temp string
 	workDir    string
-	// ownTemp is set when temp was created for this run (Close removes
-	// it).
+	// ownTemp is set when temp is this run's private temp dir: named by
+	// New, created at its first use (ensureTemp), removed by Close.
 	ownTemp bool
+	// tempOnce creates an own temp dir; tempErr is why it could not be,
+	// and tempMade is set once it was.
+	tempOnce sync.Once
+	tempErr  error
+	tempMade bool
 	// allowed are the real paths of the directories the program may use.
 	allowed []string
 	grants  Grants
@@ -82,24 +89,35 @@ func New(cfg Config) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("program folder %s: %v", root, err)
 	}
-	temp, ownTemp := cfg.TempDir, false
-	if temp == "" {
-		if temp, err = os.MkdirTemp("", "harn-run-"); err != nil {
+	var realTemp string
+	ownTemp := cfg.TempDir == ""
+	if ownTemp {
+		// The private temp dir is named now, under the real path of the
+		// shared one, and made at its first use: most runs never use it,
+		// and making and removing it cost every run two file-system
+		// operations on the shared temp dir. Its name is unguessable (64
+		// random bits), and only ensureTemp makes it (Mkdir fails on
+		// anything already there).
+		base, err := filepath.Abs(os.TempDir())
+		if err == nil {
+			base, err = filepath.EvalSymlinks(base)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("private temp dir: %v", err)
 		}
-		ownTemp = true
-	}
-	absTemp, err := filepath.Abs(temp)
-	if err == nil {
-		absTemp, err = filepath.EvalSymlinks(absTemp)
-	}
-	if err != nil {
-		if ownTemp {
-			os.Remove(temp)
+		var name [8]byte
+		cryptoFill(name[:])
+		realTemp = filepath.Join(base, "harn-run-"+hex.EncodeToString(name[:]))
+	} else {
+		absTemp, err := filepath.Abs(cfg.TempDir)
+		if err == nil {
+			absTemp, err = filepath.EvalSymlinks(absTemp)
 		}
-		return nil, fmt.Errorf("temp dir %s: %v", temp, err)
+		if err != nil {
+			return nil, fmt.Errorf("temp dir %s: %v", cfg.TempDir, err)
+		}
+		realTemp = absTemp
 	}
-	realTemp := absTemp
 	h := &Host{
 		root:    realRoot,
 		workDir: cfg.WorkDir,
@@ -157,15 +175,37 @@ func New(cfg Config) (*Host, error) {
 	return h, nil
 }
 
-// Close removes the private temp dir New created for the run, with
-// everything the program left in it; a temp dir given in Config is left
-// alone. The Host must not be used afterwards.
+// Close removes the private temp dir made for the run, with everything
+// the program left in it; a temp dir given in Config is left alone. The
+// Host must not be used afterwards.
 func (h *Host) Close() error {
 	if !h.ownTemp {
 		return nil
 	}
 	h.ownTemp = false
+	// No temp dir is made from now on; one made before is removed.
+	h.tempOnce.Do(func() { h.tempErr = errors.New("the run has ended") })
+	if !h.tempMade {
+		return nil
+	}
 	return os.RemoveAll(h.temp)
+}
+
+// ensureTemp makes the run's private temp dir the first time it is
+// needed: when the program asks for its path (TempDir, TMPDIR, the
+// environment of a process) or uses a path in it.
+func (h *Host) ensureTemp() error {
+	if !h.ownTemp {
+		return nil
+	}
+	h.tempOnce.Do(func() {
+		if h.tempErr = os.Mkdir(h.temp, 0o700); h.tempErr == nil {
+			h.tempMade = true
+		} else {
+			h.tempErr = fmt.Errorf("private temp dir: %v", h.tempErr)
+		}
+	})
+	return h.tempErr
 }
 
 // Root is the real path of the program's folder.
@@ -181,8 +221,13 @@ func (h *Host) WorkDir() string {
 	return wd
 }
 
-// TempDir is the real path of the program's temporary directory.
-func (h *Host) TempDir() string { return h.temp }
+// TempDir is the real path of the program's temporary directory, made
+// for the run if it is its private one and was not made yet (if that
+// fails, the path names no directory and using it fails).
+func (h *Host) TempDir() string {
+	_ = h.ensureTemp()
+	return h.temp
+}
 
 // Grants returns the grants the host was built with.
 func (h *Host) Grants() Grants { return h.grants }
@@ -216,6 +261,9 @@ func (h *Host) WriteStderr(s string) error {
 // LookupEnv reads an environment variable, seeing the program's own
 // SetEnv/UnsetEnv calls first.
 func (h *Host) LookupEnv(key string) (string, bool) {
+	if key == "TMPDIR" {
+		_ = h.ensureTemp()
+	}
 	h.envMu.Lock()
 	v, ok := h.envSet[key]
 	h.envMu.Unlock()
@@ -246,6 +294,7 @@ func (h *Host) UnsetEnv(key string) {
 // Environ is the environment a child process gets: the process
 // environment with the program's overlay applied, sorted by name.
 func (h *Host) Environ() []string {
+	_ = h.ensureTemp()
 	base := os.Environ()
 	h.envMu.Lock()
 	defer h.envMu.Unlock()

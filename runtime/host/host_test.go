@@ -369,3 +369,81 @@ func TestHardLinkOutOfFolderDenied(t *testing.T) {
 		t.Errorf("with --allow-fs: %q, %v", data, err)
 	}
 }
+
+// TestPrivateTempDir: without a TempDir in Config the run gets a private
+// temp dir inside the shared one, made only when the program first needs
+// it (its path asked for, TMPDIR read, a process's environment, a path in
+// it used) and removed by Close; a run that never needs it leaves nothing
+// behind, and other directories in the shared temp dir stay denied.
+func TestPrivateTempDir(t *testing.T) {
+	s := newSandbox(t)
+	shared := filepath.Join(s.base, "shared")
+	if err := os.Mkdir(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", shared)
+	made := func() []string {
+		m, _ := filepath.Glob(filepath.Join(shared, "harn-run-*"))
+		return m
+	}
+	uses := map[string]func(h *Host) string{
+		"TempDir": func(h *Host) string { return h.TempDir() },
+		"TMPDIR": func(h *Host) string {
+			v, _ := h.LookupEnv("TMPDIR")
+			return v
+		},
+		"Environ": func(h *Host) string {
+			for _, kv := range h.Environ() {
+				if v, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
+					return v
+				}
+			}
+			return ""
+		},
+		"path": func(h *Host) string {
+			// The path is known here, not to a program that did not ask.
+			if err := h.WriteFile(filepath.Join(h.temp, "x.txt"), []byte("x")); err != nil {
+				t.Fatal(err)
+			}
+			return h.temp
+		},
+	}
+	for name, use := range uses {
+		h, err := New(Config{Root: s.prog})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := made(); len(m) != 0 {
+			t.Fatalf("%s: New made %v", name, m)
+		}
+		dir := use(h)
+		if m := made(); len(m) != 1 || m[0] != dir {
+			t.Fatalf("%s: made %v, want [%s]", name, m, dir)
+		}
+		if _, err := h.MkdirTemp("sub-"); err != nil {
+			t.Fatalf("%s: MkdirTemp: %v", name, err)
+		}
+		other := filepath.Join(shared, "harn-run-other")
+		_, err = h.CheckPath("write", other)
+		wantDenied(t, name+": another run's temp dir", err, "--allow-fs")
+		if err := h.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if m := made(); len(m) != 0 {
+			t.Fatalf("%s: Close left %v", name, m)
+		}
+	}
+	h, err := New(Config{Root: s.prog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.ReadFile(filepath.Join(s.prog, "data.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if m := made(); len(m) != 0 {
+		t.Fatalf("a run that never used its temp dir made %v", m)
+	}
+}
