@@ -197,7 +197,7 @@ func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
 			} else {
 				v, err = th.callMethod(r, name, as, s)
 			}
-			th.stack.free(as)
+			th.stack.freeArgs(as)
 			if err != nil {
 				return Nil, s.wrap(err)
 			}
@@ -255,7 +255,7 @@ func stackArgs(f *frame, fns []evalFn) ([]Value, error) {
 	for i, fn := range fns {
 		v, err := fn(f)
 		if err != nil {
-			th.stack.free(as)
+			th.stack.freeArgs(as)
 			return nil, err
 		}
 		as[i] = v
@@ -278,18 +278,17 @@ func (c *compiler) builtinCall(b *Builtin, name string, mod *module, list []ast.
 			th := f.th
 			th.at = s
 			if err := th.scanned(as); err != nil {
-				th.stack.free(as)
+				th.stack.freeArgs(as)
 				return Nil, err
 			}
 			var call *Call
 			if leaf {
-				call = &th.leafCall
-				*call = Call{th: th, Name: name, mod: mod}
+				call = th.reuseCall(name, mod)
 			} else {
 				call = &Call{th: th, Name: name, mod: mod}
 			}
 			v, err := fn(call, as)
-			th.stack.free(as)
+			th.stack.freeArgs(as)
 			if err == nil {
 				err = th.grew(v)
 			}

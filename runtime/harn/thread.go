@@ -45,6 +45,19 @@ type thread struct {
 	leafCall Call
 }
 
+// reuseCall readies the thread's leafCall for a call of the leaf builtin
+// name from mod. Its fields are stored one by one (a whole-struct store
+// takes a bulk write barrier while the collector runs); Self and literal
+// are zero already unless a builtin set them.
+func (th *thread) reuseCall(name string, mod *module) *Call {
+	c := &th.leafCall
+	c.th, c.Name, c.mod = th, name, mod
+	if c.Self.k != KindNil || c.Self.r != nil || c.literal != nil {
+		c.Self, c.literal = Nil, nil
+	}
+	return c
+}
+
 func (in *Interp) newThread(ctx context.Context, task *Task) *thread {
 	return &thread{in: in, ctx: ctx, meter: execution.NewMeter(in.run), task: task}
 }
@@ -129,6 +142,20 @@ func (s *valueStack) grow(n int) {
 
 func (s *valueStack) free(slots []Value) {
 	clear(slots)
+	s.sp -= len(slots)
+	if s.sp == 0 && len(s.saved) > 0 {
+		s.shrink()
+	}
+}
+
+// freeArgs is free for the few arguments of a builtin or method call,
+// cleared one by one: while the collector runs, clear's bulk write
+// barrier costs more than a few single stores.
+func (s *valueStack) freeArgs(slots []Value) {
+	for i := range slots {
+		p := &slots[i]
+		p.k, p.n, p.r = 0, 0, nil
+	}
 	s.sp -= len(slots)
 	if s.sp == 0 && len(s.saved) > 0 {
 		s.shrink()
@@ -321,8 +348,7 @@ func (th *thread) callValue(callee Value, args []Value) (Value, error) {
 		}
 		var c *Call
 		if b.leaf {
-			c = &th.leafCall
-			*c = Call{th: th, Name: b.Name}
+			c = th.reuseCall(b.Name, nil)
 		} else {
 			c = &Call{th: th, Name: b.Name}
 		}
