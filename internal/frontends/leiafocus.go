@@ -11,6 +11,7 @@ import (
 	leiabinding "github.com/harnlang/harn-check/grammar/leia/binding"
 	"github.com/harnlang/harn-check/grammar/tsflat"
 	"github.com/harnlang/harn-check/grammar/tsutil"
+	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/lang/leia/semantic"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
@@ -220,6 +221,10 @@ func leiaFocused(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (drive
 	}
 	body, params := fn.ChildByFieldName("body"), fn.ChildByFieldName("parameters")
 	if body == nil || params == nil || body.Kind() != "block" || int(body.StartByte()) != fNew.bodyStart-1 || int(body.EndByte()) != fNew.bodyEnd+1 {
+		return driver.Result{}, false
+	}
+	if depth, _ := tsutil.BracketDepth(src); depth > limits.PrescanDepth(0) {
+		// A fresh check refuses the text before parsing (leiaParsed).
 		return driver.Result{}, false
 	}
 	assigned, plain := leiaPlainBody(src[fNew.bodyStart:fNew.bodyEnd])
