@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	harngrammar "github.com/harnlang/harn-check/grammar/harn"
@@ -13,7 +14,10 @@ import (
 
 // keywords are the words highlights.scm captures as keywords, so
 // completion offers exactly the grammar's keywords.
-var keywords = func() []string {
+// They are read from the query at first use: every process that links
+// the language (harn-check run too) would otherwise pay for the two
+// expressions and the scan when it starts.
+var keywords = sync.OnceValue(func() []string {
 	var out []string
 	group := regexp.MustCompile(`(?s)\[([^\]]*)\]\s*@keyword[\w.]*`)
 	word := regexp.MustCompile(`"([a-z_]+)"`)
@@ -24,7 +28,7 @@ var keywords = func() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}()
+})
 
 func identByte(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
@@ -99,7 +103,7 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 		out = append(out, local...)
 	}
 	out = append(out, builtinCompletions(prefix, seen, replace)...)
-	for _, k := range keywords {
+	for _, k := range keywords() {
 		if !seen[k] && strings.HasPrefix(k, prefix) {
 			out = append(out, features.CompletionItem{Label: k, Kind: features.CompletionKeyword, Replace: replace})
 		}

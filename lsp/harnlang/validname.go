@@ -15,7 +15,7 @@ import (
 // name is parsed where it is declared, used in an expression, and used as
 // a statement.
 func validName(name string) bool {
-	if !identRE.MatchString(name) || slices.Contains(keywords, name) {
+	if !identRE.MatchString(name) || slices.Contains(keywords(), name) {
 		return false
 	}
 	src := []byte("fn f() {\n  let " + name + " = 1\n  log(" + name + ")\n  " + name + "\n}\n")

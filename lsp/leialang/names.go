@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -63,7 +64,10 @@ func resolverOptions() names.Options {
 }
 
 // keywords are the words highlights.scm captures as keywords.
-var keywords = func() []string {
+// They are read from the query at first use: every process that links
+// the language (harn-check run too) would otherwise pay for the two
+// expressions and the scan when it starts.
+var keywords = sync.OnceValue(func() []string {
 	var out []string
 	group := regexp.MustCompile(`(?s)\[([^\]]*)\]\s*@keyword[\w.]*`)
 	word := regexp.MustCompile(`"([a-z_]+)"`)
@@ -74,7 +78,7 @@ var keywords = func() []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}()
+})
 
 // Features are Leia's syntax-level editor features: tokens and folds from
 // the embedded tsquery.Features, and definition, references, hover and
@@ -213,7 +217,7 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 		}
 		out = append(out, features.CompletionItem{Label: d.Name, Kind: kind, Detail: detail, Documentation: d.Doc, Replace: replace})
 	}
-	for _, k := range keywords {
+	for _, k := range keywords() {
 		if !seen[k] && strings.HasPrefix(k, prefix) {
 			seen[k] = true
 			out = append(out, features.CompletionItem{Label: k, Kind: features.CompletionKeyword, Replace: replace})

@@ -13,7 +13,7 @@ import (
 // statements and expressions of their own), so the grammar, the one owner
 // of what a name is, parses the name in both places.
 func validName(name string) bool {
-	if name == "_" || !identRE.MatchString(name) || slices.Contains(keywords, name) || slices.Contains(literals, name) {
+	if name == "_" || !identRE.MatchString(name) || slices.Contains(keywords(), name) || slices.Contains(literals, name) {
 		return false
 	}
 	src := []byte(name + " := 1\nprint(" + name + ")\n")
