@@ -122,8 +122,21 @@ func (w *walk) checkpoint() error {
 		return err
 	}
 	if w.out != nil {
-		if n := w.out.Len() - w.charged; n > 0 {
-			w.charged = w.out.Len()
+		// A builder grows by doubling: left to grow on a write, a text
+		// just under the budget would allocate twice the budget before
+		// the next checkpoint could charge it. So the walk grows the
+		// builder itself when it is three quarters full, asking the
+		// budget first for what the growth allocates, and charges its
+		// capacity (what it holds), not its length.
+		if c, l := w.out.Cap(), w.out.Len(); c-l < c/4 {
+			more := c/2 + walkChunk
+			if err := w.th.alloc(int64(2*c + more)); err != nil {
+				return err
+			}
+			w.out.Grow(more)
+			w.charged = w.out.Cap()
+		} else if n := c - w.charged; n > 0 {
+			w.charged = c
 			if err := w.th.alloc(int64(n)); err != nil {
 				return err
 			}
