@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -35,15 +34,7 @@ func TestOnlyCatalogOpensProjectFile(t *testing.T) {
 // ignores catalog/ and tests.
 func TestProjectFileScanFails(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel, src string) {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, src string) { writeFile(t, dir, rel, src) }
 	write("catalog/c.go", "package catalog\nconst File = \"harn.toml\"\n")
 	write("runtime/x/x_test.go", "package x\nvar f = \"harn.toml\"\n")
 	write("runtime/x/x.go", "package x\nimport \"os\"\nfunc f() { os.ReadFile(\"a/harn.toml\") }\n")

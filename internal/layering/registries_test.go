@@ -41,15 +41,7 @@ func TestNoRegistryFilledFromInit(t *testing.T) {
 // methods that only share the name (a flag set's Register).
 func TestRegistryScanFails(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel, src string) {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, src string) { writeFile(t, dir, rel, src) }
 	write("driver/reg.go", "package driver\n\nfunc Register(l int) {}\n")
 	write("lsp/x/x.go", "package x\n\nimport \"m/driver\"\n\nfunc init() { driver.Register(1) }\n")
 	write("cmd/tool/main.go", "package main\n\nfunc main() { registerAll(); features.RegisterSyntax(\".x\", nil) }\n")
@@ -144,4 +136,17 @@ func callee(e ast.Expr) string {
 		return callee(x.X)
 	}
 	return ""
+}
+
+// writeFile writes src to dir/rel, making its folders, for the tests that
+// show a scan can fail.
+func writeFile(t *testing.T, dir, rel, src string) {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

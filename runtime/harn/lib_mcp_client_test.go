@@ -113,13 +113,20 @@ println(mcp_call(c, "pid"))
 	if _, err := strconv.Atoi(pid); err != nil {
 		t.Fatalf("no pid: %q", out)
 	}
+	waitGone(t, pid, "server")
+}
+
+// waitGone fails t unless process pid (what names it) is gone within
+// five seconds of the run's end; without /proc it skips t.
+func waitGone(t *testing.T, pid, what string) {
+	t.Helper()
 	if _, err := os.Stat("/proc/self"); err != nil {
-		t.Skip("no /proc to look the server up in")
+		t.Skip("no /proc to look the " + what + " up in")
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for alive(pid) {
 		if time.Now().After(deadline) {
-			t.Fatalf("server %s outlived the run", pid)
+			t.Fatalf("%s %s outlived the run", what, pid)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

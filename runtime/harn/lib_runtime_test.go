@@ -1,11 +1,9 @@
 package harn
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/harnlang/harn-check/runtime/host"
 )
@@ -34,16 +32,7 @@ println(bg.stdout.trim())
 	if _, err := strconv.Atoi(pid); err != nil {
 		t.Fatalf("no pid in %q", out)
 	}
-	if _, err := os.Stat("/proc/self"); err != nil {
-		t.Skip("no /proc to look the background process up in")
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("background process %s outlived the run", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitGone(t, pid, "background process")
 }
 
 // The shell catalog: the default is in the list, an invocation puts the
