@@ -39,10 +39,10 @@ func activeSkillOf(entry Value) activeSkill {
 		return activeSkill{}
 	}
 	return activeSkill{
-		name:         skillStr(d, "name"),
-		description:  skillStr(d, "description"),
-		whenToUse:    skillStr(d, "when_to_use"),
-		prompt:       skillStr(d, "prompt"),
+		name:         optStr(d, "name"),
+		description:  optStr(d, "description"),
+		whenToUse:    optStr(d, "when_to_use"),
+		prompt:       optStr(d, "prompt"),
 		allowedTools: stringList(dictValue(d, "allowed_tools")),
 	}
 }
@@ -225,10 +225,10 @@ func scoreSkills(skills []Value, prompt string, files []string) []skillCandidate
 		if e.k != KindDict || d == nil || skillDisabledForModel(e) {
 			continue
 		}
-		name := skillStr(d, "name")
+		name := optStr(d, "name")
 		var score float64
 		var reasons []string
-		if hits := termHits(terms, skillStr(d, "description")) + termHits(terms, skillStr(d, "when_to_use")); hits > 0 {
+		if hits := termHits(terms, optStr(d, "description")) + termHits(terms, optStr(d, "when_to_use")); hits > 0 {
 			score += float64(hits) / (float64(hits) + 1.5)
 			reasons = append(reasons, strconv.Itoa(hits)+" keyword hit(s)")
 		}

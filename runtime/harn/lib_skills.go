@@ -53,13 +53,6 @@ func skillName(s Value) string {
 	return ""
 }
 
-func skillStr(d *Dict, key string) string {
-	if v, ok := d.Get(key); ok && v.k != KindNil {
-		return Display(v)
-	}
-	return ""
-}
-
 // defineSkill adds (or replaces, by name) a skill built from config.
 func defineSkill(c *Call, regV Value, name string, cfg Value) (Value, error) {
 	reg, skills, err := registrySkills(c, regV)
@@ -103,7 +96,7 @@ func defineSkill(c *Call, regV Value, name string, cfg Value) (Value, error) {
 	entry := NewDict(config.Len() + 2)
 	entry.Set("name", Str(name))
 	if !config.Has("description") {
-		entry.Set("description", Str(skillStr(config, "short")))
+		entry.Set("description", Str(optStr(config, "short")))
 	}
 	for _, k := range config.Keys() {
 		v, _ := config.Get(k)
@@ -138,21 +131,21 @@ func catalogEntries(skills []Value) []Value {
 			continue
 		}
 		d := s.r.(*Dict)
-		id := skillStr(d, "name")
-		if ns := skillStr(d, "namespace"); ns != "" {
+		id := optStr(d, "name")
+		if ns := optStr(d, "namespace"); ns != "" {
 			id = ns + "/" + id
 		}
 		if id == "" {
 			continue
 		}
-		desc := skillStr(d, "short")
+		desc := optStr(d, "short")
 		if desc == "" {
-			desc = skillStr(d, "description")
+			desc = optStr(d, "description")
 		}
 		e := NewDict(3)
 		e.Set("name", Str(id))
 		e.Set("description", Str(desc))
-		e.Set("when_to_use", Str(skillStr(d, "when_to_use")))
+		e.Set("when_to_use", Str(optStr(d, "when_to_use")))
 		rows = append(rows, row{id, DictValue(e)})
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].id < rows[j].id })
@@ -174,19 +167,19 @@ func renderCatalog(entries []Value, budget int) string {
 			continue
 		}
 		d := e.r.(*Dict)
-		name := skillStr(d, "name")
+		name := optStr(d, "name")
 		if name == "" {
 			continue
 		}
-		desc := skillStr(d, "short")
+		desc := optStr(d, "short")
 		if desc == "" {
-			desc = skillStr(d, "description")
+			desc = optStr(d, "description")
 		}
 		b := "- `" + name + "`"
 		if desc != "" {
 			b += ": " + desc
 		}
-		if w := skillStr(d, "when_to_use"); w != "" {
+		if w := optStr(d, "when_to_use"); w != "" {
 			b += "\n  when: " + w
 		}
 		blocks = append(blocks, b)
@@ -352,7 +345,7 @@ func init() {
 		for _, s := range skills {
 			if s.k == KindDict {
 				d := s.r.(*Dict)
-				infos = append(infos, info{skillStr(d, "name"), skillStr(d, "description"), skillStr(d, "when_to_use")})
+				infos = append(infos, info{optStr(d, "name"), optStr(d, "description"), optStr(d, "when_to_use")})
 			}
 		}
 		sort.SliceStable(infos, func(i, j int) bool { return infos[i].name < infos[j].name })

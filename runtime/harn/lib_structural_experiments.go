@@ -1,6 +1,7 @@
 package harn
 
 import (
+	"cmp"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,15 +62,13 @@ func parseStructuralExperiment(c *Call, opts *Dict) (*structuralExperiment, erro
 }
 
 func parseExperimentDict(d *Dict) (*structuralExperiment, error) {
-	text := func(keys ...string) string {
-		for _, k := range keys {
-			if v, ok := d.Get(k); ok && strings.TrimSpace(Display(v)) != "" && v.k != KindNil {
-				return Display(v)
-			}
+	text := func(key string) string {
+		if s := optStr(d, key); strings.TrimSpace(s) != "" {
+			return s
 		}
 		return ""
 	}
-	label, name := text("label"), text("name", "experiment")
+	label, name := text("label"), cmp.Or(text("name"), text("experiment"))
 	args := NewDict(2)
 	if a, ok := d.Get("args"); ok && a.k == KindDict {
 		args = a.r.(*Dict).clone()
