@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/lang/harn/tooldef"
 )
 
 // Tool registries: a registry is a dict {_type: "tool_registry", tools:
@@ -117,6 +118,19 @@ func (c *compiler) toolDecl(d *ast.ToolDecl) evalFn {
 	return mk
 }
 
+// toolConfigField answers tooldef's questions about a tool config dict:
+// at run time every value is known.
+func toolConfigField(cfg *Dict) tooldef.Config {
+	return func(key string) tooldef.Field {
+		v, ok := cfg.Get(key)
+		f := tooldef.Field{Present: ok, Set: ok && v.k != KindNil, Known: true}
+		if f.Set && v.k == KindString {
+			f.IsString, f.Str = true, v.AsString()
+		}
+		return f
+	}
+}
+
 func init() {
 	Register("tool_registry", func(c *Call, args []Value) (Value, error) { return newRegistry(nil), nil })
 	Register("tool_define", func(c *Call, args []Value) (Value, error) {
@@ -132,33 +146,12 @@ func init() {
 			return Nil, throwValue(Str("tool_define: config must be a dict with parameters and handler"))
 		}
 		cfg := args[3].r.(*Dict)
-		if cfg.Has("params") && !cfg.Has("parameters") {
-			return Nil, throwValue(Str("tool_define: use 'parameters', not 'params'"))
+		if msg, _ := tooldef.Problem(name, toolConfigField(cfg)); msg != "" {
+			return Nil, throwValue(Str("tool_define: " + msg))
 		}
-		handler, _ := cfg.Get("handler")
 		executor := optStr(cfg, "executor")
-		switch executor {
-		case "", "harn", "harn_builtin":
-			if handler.k == KindNil {
-				return Nil, throwValue(Str("tool_define: tool \"" + name + "\" has no `handler` and no `executor`"))
-			}
+		if executor == "" || executor == "harn_builtin" {
 			executor = "harn"
-		case "host_bridge", "mcp_server", "provider_native":
-			if handler.k != KindNil {
-				return Nil, throwValue(Str("tool_define: tool \"" + name + "\" declares executor: \"" + executor + "\" but also has a `handler`"))
-			}
-		default:
-			return Nil, throwValue(Str("tool_define: unknown executor \"" + executor + "\" for tool \"" + name + "\""))
-		}
-		if executor == "host_bridge" {
-			if hc, ok := cfg.Get("host_capability"); !ok || hc.k != KindString || hc.r.(string) == "" {
-				return Nil, throwValue(Str("tool_define: tool \"" + name + "\" declares executor: \"host_bridge\" but is missing `host_capability`"))
-			}
-		}
-		if executor == "mcp_server" {
-			if ms, ok := cfg.Get("mcp_server"); !ok || ms.k != KindString || ms.r.(string) == "" {
-				return Nil, throwValue(Str("tool_define: tool \"" + name + "\" declares executor: \"mcp_server\" but is missing `mcp_server` (the configured server name)"))
-			}
 		}
 		if v, ok := cfg.Get("defer_loading"); ok && v.k != KindBool {
 			return Nil, throwValue(Str("tool_define: `defer_loading` must be a bool (true: hold the schema back until a tool_search call surfaces it; false or absent: ship it eagerly)"))
