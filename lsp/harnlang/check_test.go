@@ -16,6 +16,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/frontends"
+	"github.com/harnlang/harn-check/lang/harn/types"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/names"
@@ -238,4 +239,40 @@ func indexDiff(got, want *names.Index) string {
 		return fmt.Sprintf("%d defs, want %d", len(got.Defs), len(want.Defs))
 	}
 	return "unexported state"
+}
+
+// TestHoverWithoutItsAnalysisChecksNothing: a hover whose document's
+// analysis fails (the request was cancelled while it waited for the
+// check, or the checker failed) shows no inferred type rather than
+// checking the text a second time beside the document's own check; with
+// no analysis at all (a document without a language check) the hover
+// checks the text itself.
+func TestHoverWithoutItsAnalysisChecksNothing(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "fn f(a: int) -> int {\n  const b = a + 1\n  return b\n}\n"
+	at := strings.LastIndex(src, "b") // the use in `return b`
+	for _, tc := range []struct {
+		name     string
+		analysis func() (driver.Result, error)
+		typed    bool
+	}{
+		{"no analysis", nil, true},
+		{"cancelled", func() (driver.Result, error) { return driver.Result{}, context.Canceled }, false},
+		{"checker failed", func() (driver.Result, error) { return driver.Result{}, fmt.Errorf("checker panicked") }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := snapshot(src)
+			s.Doc.URI, s.Doc.Version, s.Doc.Analysis = "file:///p/"+tc.name+".harn", 1, tc.analysis
+			h, err := f.Hover(context.Background(), s, at)
+			if err != nil || h == nil {
+				t.Fatalf("hover: %+v %v", h, err)
+			}
+			if typed := strings.Contains(h.Markdown, "\n\n"+typeLine(types.IntType)); typed != tc.typed {
+				t.Errorf("hover %q: type line shown %v, want %v", h.Markdown, typed, tc.typed)
+			}
+		})
+	}
 }

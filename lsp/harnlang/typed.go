@@ -61,10 +61,15 @@ func typeFacts(s features.Snapshot, src []byte, tree *sitter.Tree, patched bool)
 		// facts: waiting for it (it may be running now) costs less than
 		// a second check of the same text, and on a large file two
 		// checks at once would double the server's memory.
-		if r, err := s.Doc.Analysis(); err == nil {
-			if facts, ok := r.Facts.(*analysis.Facts); ok && facts != nil {
-				return facts
-			}
+		r, err := s.Doc.Analysis()
+		if err != nil {
+			// The request was cancelled (no one waits for its answer)
+			// or the checker failed (a second check would fail the
+			// same way): no facts rather than a check of our own.
+			return nil
+		}
+		if facts, ok := r.Facts.(*analysis.Facts); ok && facts != nil {
+			return facts
 		}
 	}
 	key := factsKey{uri: s.Doc.URI, version: s.Doc.Version, size: len(src), patched: patched}
@@ -244,10 +249,12 @@ func nameType(s features.Snapshot, tree *sitter.Tree, start, end int) (types.Typ
 // (harnchecker.EditedFacts).
 func spanFacts(s features.Snapshot, tree *sitter.Tree, start, end int) (*analysis.Facts, int) {
 	if s.Doc.Analysis != nil {
-		if r, err := s.Doc.Analysis(); err == nil {
-			if e, ok := r.Facts.(*harnchecker.EditedFacts); ok && e != nil {
-				return e.At(start, end)
-			}
+		r, err := s.Doc.Analysis()
+		if err != nil {
+			return nil, 0 // see typeFacts
+		}
+		if e, ok := r.Facts.(*harnchecker.EditedFacts); ok && e != nil {
+			return e.At(start, end)
 		}
 	}
 	return typeFacts(s, s.Doc.Text, tree, false), 0
