@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/harnlang/harn-check/lang/harn/types"
 )
@@ -136,81 +137,176 @@ type Category struct {
 	ID, Title string
 }
 
-// Table is the parsed spec.
+// table is the spec indexed by a scan of its lines that parses no
+// signature: each entry is parsed at its first use (checking a hello
+// world looks up one builtin of about 2,000) and the whole table only
+// when a caller asks for all of it (All, Globals, SpecErrors).
 type table struct {
-	builtins   []*Builtin // sorted by name
-	byName     map[string]*Builtin
-	globals    []*Global
-	globalName map[string]*Global
-	namespaces map[string][]*Builtin
-	categories []Category
-	// named are the types the spec defines with `type name = ...`.
+	// funcs and values index the function entries (dotted names too)
+	// and the global values by name; namespaces lists each namespace's
+	// function entries in table order.
+	funcs, values map[string]*entry
+	namespaces    map[string][]*entry
+	categories    []Category
+	// named are the types the spec defines with `type name = ...`,
+	// parsed by the scan (entries refer to them).
 	named map[string]types.Type
 	// methods and props map a receiver kind and a member name (an alias
 	// too) to its entry; kinds lists the receiver kinds in table order;
 	// inherit maps a kind to the kind it is lifted to for the methods
 	// it does not list itself.
-	methods, props map[string]map[string]*Builtin
+	methods, props map[string]map[string]*entry
 	kinds          []string
 	inherit        map[string]string
-	// inMember is set while a method or property entry is parsed, so
-	// that its capital letters are type parameters.
-	inMember bool
+	// files are the scanned entries in table order, in chunks that
+	// are never grown (the maps point into them).
+	files [][]entry
+	// problems are what the scan found wrong (an entry's own parse
+	// error is kept with the entry).
+	problems []error
+
+	// parseMu serialises the parsing of entries; a parsed entry is
+	// read without it.
+	parseMu sync.Mutex
+	allOnce sync.Once
+	all     *whole
+}
+
+// whole is every entry parsed: what the functions listing the whole
+// table return.
+type whole struct {
+	builtins   []*Builtin // sorted by name
+	globals    []*Global  // sorted by name
+	members    map[string][]*Builtin
+	namespaces []string // sorted
+	errs       []error
+}
+
+// entryKind says which of the spec's entry forms an entry line is.
+type entryKind uint8
+
+const (
+	funcEntry entryKind = iota
+	valueEntry
+	methodEntry
+	propertyEntry
+)
+
+// entry is one entry line of the spec, parsed at its first use.
+type entry struct {
+	kind entryKind
+	// category indexes table.categories.
+	category int32
+	line     int32
+	file     string
+	// text is the line after its keyword (`method `, `property `,
+	// `value `), trailers included; doc is the doc line below it.
+	text, doc string
+	parsed    atomic.Pointer[parsedEntry]
+}
+
+// parsedEntry is the result of parsing an entry: a function, method or
+// property (b), a global value (g), or why the entry is malformed.
+type parsedEntry struct {
+	b   *Builtin
+	g   *Global
+	err error
 }
 
 var (
 	once   sync.Once
 	loaded *table
-	errs   []error
 )
 
 func get() *table {
 	once.Do(func() {
 		loaded = newTable()
-		errs = append(loaded.parse("builtins.spec", spec), loaded.parse("methods.spec", methodSpec)...)
-		loaded.finish()
+		loaded.scan("builtins.spec", spec)
+		loaded.scan("methods.spec", methodSpec)
 	})
 	return loaded
 }
 
-// SpecErrors returns the problems found parsing the embedded spec; a
-// test requires none. Malformed entries are left out of the table.
-func SpecErrors() []error {
-	get()
-	return errs
+// everything parses every entry once and lists them.
+func (t *table) everything() *whole {
+	t.allOnce.Do(func() {
+		w := &whole{members: map[string][]*Builtin{}}
+		w.errs = append(w.errs, t.problems...)
+		for _, es := range t.files {
+			for i := range es {
+				p := t.entry(&es[i])
+				switch {
+				case p.err != nil:
+					w.errs = append(w.errs, p.err)
+				case p.g != nil:
+					w.globals = append(w.globals, p.g)
+				case es[i].kind == funcEntry:
+					w.builtins = append(w.builtins, p.b)
+					if p.b.Namespace != "" {
+						w.members[p.b.Namespace] = append(w.members[p.b.Namespace], p.b)
+					}
+				}
+			}
+		}
+		byName := func(a, b *Builtin) int { return strings.Compare(a.Name, b.Name) }
+		slices.SortFunc(w.builtins, byName)
+		for ns, ms := range w.members {
+			slices.SortFunc(ms, byName)
+			w.namespaces = append(w.namespaces, ns)
+		}
+		slices.Sort(w.namespaces)
+		slices.SortFunc(w.globals, func(a, b *Global) int { return strings.Compare(a.Name, b.Name) })
+		t.all = w
+	})
+	return t.all
 }
 
+// SpecErrors returns the problems found parsing the embedded spec; a
+// test requires none. Malformed entries are left out of the table.
+func SpecErrors() []error { return get().everything().errs }
+
 // Lookup returns the builtin called name ("len", "stream.map"), or nil.
-func Lookup(name string) *Builtin { return get().byName[name] }
+func Lookup(name string) *Builtin {
+	t := get()
+	if e := t.funcs[name]; e != nil {
+		return t.entry(e).b
+	}
+	return nil
+}
 
 // All returns every builtin sorted by name. The slice is shared: do not
 // modify it.
-func All() []*Builtin { return get().builtins }
+func All() []*Builtin { return get().everything().builtins }
 
 // Members returns the builtins of a namespace (`stream` gives stream.map,
 // stream.collect, ...) sorted by name, or nil when ns is no namespace.
-func Members(ns string) []*Builtin { return get().namespaces[ns] }
+func Members(ns string) []*Builtin {
+	t := get()
+	if len(t.namespaces[ns]) == 0 {
+		return nil
+	}
+	return t.everything().members[ns]
+}
 
 // IsNamespace reports whether name prefixes dotted builtins (`stream`,
 // `event_log`, `workflow`).
 func IsNamespace(name string) bool { return len(get().namespaces[name]) > 0 }
 
 // Namespaces returns the namespace names, sorted.
-func Namespaces() []string {
-	var out []string
-	for ns := range get().namespaces {
-		out = append(out, ns)
-	}
-	slices.Sort(out)
-	return out
-}
+func Namespaces() []string { return slices.Clone(get().everything().namespaces) }
 
 // LookupGlobal returns the runtime-provided global value called name, or
 // nil.
-func LookupGlobal(name string) *Global { return get().globalName[name] }
+func LookupGlobal(name string) *Global {
+	t := get()
+	if e := t.values[name]; e != nil {
+		return t.entry(e).g
+	}
+	return nil
+}
 
 // Globals returns every runtime-provided global, sorted by name.
-func Globals() []*Global { return get().globals }
+func Globals() []*Global { return get().everything().globals }
 
 // Categories returns the sections of the table in table order.
 func Categories() []Category { return get().categories }
@@ -228,40 +324,64 @@ func HostProvided(name string) bool {
 // means something at run time: a builtin, a namespace, a global value, or
 // a host-provided name.
 func Resolves(name string) bool {
-	t := get()
-	if t.byName[name] != nil || t.globalName[name] != nil || len(t.namespaces[name]) > 0 {
+	if Lookup(name) != nil || LookupGlobal(name) != nil || IsNamespace(name) {
 		return true
 	}
 	return HostProvided(name)
 }
 
 func newTable() *table {
-	return &table{byName: map[string]*Builtin{}, globalName: map[string]*Global{}, namespaces: map[string][]*Builtin{}, named: map[string]types.Type{},
-		methods: map[string]map[string]*Builtin{}, props: map[string]map[string]*Builtin{}, inherit: map[string]string{}}
+	return &table{funcs: make(map[string]*entry, funcsHint), values: map[string]*entry{}, namespaces: map[string][]*entry{}, named: map[string]types.Type{},
+		methods: map[string]map[string]*entry{}, props: map[string]map[string]*entry{}, inherit: map[string]string{}}
 }
 
-// parse reads one spec file (named file in problems) into t.
+// funcsHint is about the number of function entries in the embedded
+// spec, so that the index is sized once (a hint: more entries only cost
+// a map growth).
+const funcsHint = 1024
+
+// parse reads one spec file (named file in problems) into t and parses
+// every entry of it, returning every problem found.
 func (t *table) parse(file, src string) []error {
+	first := len(t.files)
+	problems := t.scan(file, src)
+	for _, es := range t.files[first:] {
+		for i := range es {
+			if p := t.entry(&es[i]); p.err != nil {
+				problems = append(problems, p.err)
+			}
+		}
+	}
+	return problems
+}
+
+// scan indexes one spec file (named file in problems): categories,
+// inherit lines and named types are read, each entry is filed under
+// its name with its doc line, unparsed. It returns the problems it
+// found, which it also keeps in t.problems.
+func (t *table) scan(file, src string) []error {
 	var problems []error
 	bad := func(line int, format string, args ...any) {
 		problems = append(problems, fmt.Errorf("%s:%d: %s", file, line, fmt.Sprintf(format, args...)))
 	}
-	category := ""
+	// Entries are stored in chunks that never grow (the index points
+	// into them), the first sized for one entry per doc line.
+	es := make([]entry, 0, strings.Count(src, "\n    ")+1)
+	category := int32(-1)
 	// last is the entry awaiting its doc line.
-	var lastB *Builtin
-	var lastG *Global
-	lastLine := 0
+	var last *entry
 	// skipDoc is set after a malformed entry so its doc line is not
 	// reported a second time.
 	skipDoc := false
 	needDoc := func() {
-		if (lastB != nil && lastB.Doc == "") || (lastG != nil && lastG.Doc == "") {
-			bad(lastLine, "entry has no doc line")
+		if last != nil && last.doc == "" {
+			bad(int(last.line), "entry has no doc line")
 		}
-		lastB, lastG = nil, nil
+		last = nil
 	}
-	for i, raw := range strings.Split(src, "\n") {
-		line := i + 1
+	for line, rest := 1, src; rest != ""; line++ {
+		var raw string
+		raw, rest, _ = strings.Cut(rest, "\n")
 		if strings.TrimSpace(raw) == "" || strings.HasPrefix(raw, "# ") || raw == "#" {
 			continue
 		}
@@ -270,10 +390,8 @@ func (t *table) parse(file, src string) []error {
 			switch {
 			case skipDoc:
 				skipDoc = false
-			case lastB != nil && lastB.Doc == "":
-				lastB.Doc = doc
-			case lastG != nil && lastG.Doc == "":
-				lastG.Doc = doc
+			case last != nil && last.doc == "":
+				last.doc = doc
 			default:
 				bad(line, "doc line without an entry above it")
 			}
@@ -285,8 +403,8 @@ func (t *table) parse(file, src string) []error {
 			skipDoc = false
 			id, title, ok := strings.Cut(rest, ":")
 			id, title = strings.TrimSpace(id), strings.TrimSpace(title)
-			if !ok && slices.ContainsFunc(t.categories, func(c Category) bool { return c.ID == id }) {
-				category = id // a later file reopens a category
+			if i := slices.IndexFunc(t.categories, func(c Category) bool { return c.ID == id }); !ok && i >= 0 {
+				category = int32(i) // a later file reopens a category
 				continue
 			}
 			if !ok || id == "" || title == "" {
@@ -298,7 +416,7 @@ func (t *table) parse(file, src string) []error {
 					bad(line, "category %s listed twice", id)
 				}
 			}
-			category = id
+			category = int32(len(t.categories))
 			t.categories = append(t.categories, Category{ID: id, Title: title})
 			continue
 		}
@@ -320,93 +438,158 @@ func (t *table) parse(file, src string) []error {
 			skipDoc = false
 			continue
 		}
-		if category == "" {
+		if category < 0 {
 			bad(line, "entry before the first category")
 			continue
 		}
-		body, aliases, err := cutTrailer(raw, "aliases")
-		if err != nil {
-			bad(line, "%v", err)
-			continue
-		}
-		body, needs, err := cutNeeds(body)
-		if err != nil {
-			bad(line, "%v", err)
-			continue
-		}
-		if rest, ok := strings.CutPrefix(body, "method "); ok {
-			m, err := t.parseMember(rest, false)
-			if err == nil {
-				err = t.addMember(t.methods, m, category, aliases)
+		kind, text := funcEntry, raw
+		for _, k := range []struct {
+			prefix string
+			kind   entryKind
+		}{{"method ", methodEntry}, {"property ", propertyEntry}, {"value ", valueEntry}} {
+			if rest, ok := strings.CutPrefix(raw, k.prefix); ok {
+				kind, text = k.kind, rest
+				break
 			}
-			if err != nil {
+		}
+		var aliases []string
+		if strings.Contains(text, "[aliases ") {
+			var err error
+			if _, aliases, err = cutTrailer(text, "aliases"); err != nil {
 				bad(line, "%v", err)
 				continue
 			}
-			lastB, lastLine, skipDoc = m, line, false
+			if len(aliases) > 0 && kind != methodEntry && kind != propertyEntry {
+				bad(line, "only methods and properties have aliases")
+				continue
+			}
+		}
+		name, ok := entryName(kind, text)
+		if !ok {
+			// Malformed: parsing it says how.
+			if p := t.parseEntry(&entry{kind: kind, category: category, line: int32(line), file: file, text: text}); p.err != nil {
+				problems = append(problems, p.err)
+			}
 			continue
 		}
-		if rest, ok := strings.CutPrefix(body, "property "); ok {
-			m, err := t.parseMember(rest, true)
-			if err == nil {
-				err = t.addMember(t.props, m, category, aliases)
+		if len(es) == cap(es) {
+			t.files = append(t.files, es)
+			es = make([]entry, 0, 64)
+		}
+		es = append(es, entry{kind: kind, category: category, line: int32(line), file: file, text: text})
+		ep := &es[len(es)-1]
+		switch kind {
+		case funcEntry, valueEntry:
+			if t.funcs[name] != nil || t.values[name] != nil {
+				bad(line, "%s listed twice", name)
+				es = es[:len(es)-1]
+				continue
 			}
-			if err != nil {
+			if kind == valueEntry {
+				t.values[name] = ep
+			} else {
+				t.funcs[name] = ep
+				if ns, _, dotted := strings.Cut(name, "."); dotted {
+					t.namespaces[ns] = append(t.namespaces[ns], ep)
+				}
+			}
+		default:
+			into := t.methods
+			if kind == propertyEntry {
+				into = t.props
+			}
+			recv, member, _ := strings.Cut(name, ".")
+			if err := t.addMember(into, recv, append([]string{member}, aliases...), ep); err != nil {
 				bad(line, "%v", err)
+				es = es[:len(es)-1]
 				continue
 			}
-			lastB, lastLine, skipDoc = m, line, false
-			continue
 		}
-		if len(aliases) > 0 {
-			bad(line, "only methods and properties have aliases")
-			continue
-		}
-		if rest, ok := strings.CutPrefix(body, "value "); ok {
-			g, err := t.parseGlobal(rest)
-			if err != nil {
-				bad(line, "%v", err)
-				continue
-			}
-			g.Category, g.Needs = category, needs
-			if t.globalName[g.Name] != nil || t.byName[g.Name] != nil {
-				bad(line, "%s listed twice", g.Name)
-				continue
-			}
-			t.globalName[g.Name] = g
-			t.globals = append(t.globals, g)
-			lastG, lastLine, skipDoc = g, line, false
-			continue
-		}
-		b, err := t.parseBuiltin(body)
-		if err != nil {
-			bad(line, "%v", err)
-			continue
-		}
-		b.Category, b.Needs = category, needs
-		if t.byName[b.Name] != nil || t.globalName[b.Name] != nil {
-			bad(line, "%s listed twice", b.Name)
-			continue
-		}
-		t.byName[b.Name] = b
-		t.builtins = append(t.builtins, b)
-		if b.Namespace != "" {
-			t.namespaces[b.Namespace] = append(t.namespaces[b.Namespace], b)
-		}
-		lastB, lastLine, skipDoc = b, line, false
+		last, skipDoc = ep, false
 	}
 	needDoc()
+	t.files = append(t.files, es)
+	t.problems = append(t.problems, problems...)
 	return problems
 }
 
-// finish sorts the table once every file is read.
-func (t *table) finish() {
-	byName := func(a, b *Builtin) int { return strings.Compare(a.Name, b.Name) }
-	slices.SortFunc(t.builtins, byName)
-	for _, ms := range t.namespaces {
-		slices.SortFunc(ms, byName)
+// entryName is the name an entry is filed under, read without parsing
+// it ("read_file", "stream.map", "list.take" for a method or property);
+// false when the entry is not well formed enough to have one.
+func entryName(kind entryKind, body string) (string, bool) {
+	var name string
+	switch kind {
+	case funcEntry, methodEntry:
+		open := strings.IndexByte(body, '(')
+		if open < 0 {
+			return "", false
+		}
+		name = body[:open]
+	default:
+		n, _, ok := strings.Cut(body, ":")
+		if !ok {
+			return "", false
+		}
+		name = strings.TrimSpace(n)
 	}
-	slices.SortFunc(t.globals, func(a, b *Global) int { return strings.Compare(a.Name, b.Name) })
+	a, b, dotted := strings.Cut(name, ".")
+	switch {
+	case kind == valueEntry:
+		return name, isName(name)
+	case dotted:
+		return name, isName(a) && isName(b)
+	default:
+		return name, kind == funcEntry && isName(name)
+	}
+}
+
+// entry returns e parsed, parsing it at the first call.
+func (t *table) entry(e *entry) *parsedEntry {
+	if p := e.parsed.Load(); p != nil {
+		return p
+	}
+	t.parseMu.Lock()
+	defer t.parseMu.Unlock()
+	if p := e.parsed.Load(); p != nil {
+		return p
+	}
+	p := t.parseEntry(e)
+	e.parsed.Store(p)
+	return p
+}
+
+// parseEntry parses an entry line.
+func (t *table) parseEntry(e *entry) *parsedEntry {
+	p := &parsedEntry{}
+	body, aliases, err := cutTrailer(e.text, "aliases")
+	if err == nil {
+		var needs []Capability
+		body, needs, err = cutNeeds(body)
+		if err == nil {
+			category := ""
+			if e.category >= 0 {
+				category = t.categories[e.category].ID
+			}
+			switch e.kind {
+			case funcEntry:
+				if p.b, err = t.parseBuiltin(body, false); err == nil {
+					p.b.Category, p.b.Needs, p.b.Doc = category, needs, e.doc
+				}
+			case valueEntry:
+				if p.g, err = t.parseGlobal(body); err == nil {
+					p.g.Category, p.g.Needs, p.g.Doc = category, needs, e.doc
+				}
+			default:
+				if p.b, err = t.parseMember(body, e.kind == propertyEntry); err == nil {
+					p.b.Category, p.b.Aliases, p.b.Doc = category, aliases, e.doc
+				}
+			}
+		}
+	}
+	if err != nil {
+		*p = parsedEntry{err: fmt.Errorf("%s:%d: %v", e.file, e.line, err)}
+	}
+	return p
 }
 
 // cutNeeds splits a trailing `[needs a, b]` off an entry line.
@@ -433,14 +616,16 @@ func (t *table) parseGlobal(s string) (*Global, error) {
 	if !ok || !isName(name) || typ == "" {
 		return nil, fmt.Errorf("value entry needs `value name: Type`")
 	}
-	gt, err := t.parseType(typ)
+	gt, err := t.parseType(typ, false)
 	if err != nil {
 		return nil, fmt.Errorf("value %s: %v", name, err)
 	}
 	return &Global{Name: name, Type: gt, TypeText: typ}, nil
 }
 
-func (t *table) parseBuiltin(s string) (*Builtin, error) {
+// parseBuiltin reads `name(params) -> Result`; member makes capital
+// letters type parameters (see TypeParam).
+func (t *table) parseBuiltin(s string, member bool) (*Builtin, error) {
 	open := strings.IndexByte(s, '(')
 	if open < 0 {
 		return nil, fmt.Errorf("entry needs `name(params) -> Result`")
@@ -465,7 +650,7 @@ func (t *table) parseBuiltin(s string) (*Builtin, error) {
 		return nil, fmt.Errorf("%s: missing `-> Result`", name)
 	}
 	b.ResultText = strings.TrimSpace(res)
-	rt, err := t.parseType(b.ResultText)
+	rt, err := t.parseType(b.ResultText, member)
 	if err != nil {
 		return nil, fmt.Errorf("%s: result: %v", name, err)
 	}
@@ -498,7 +683,7 @@ func (t *table) parseBuiltin(s string) (*Builtin, error) {
 			return nil, fmt.Errorf("%s: required parameter %s after an optional one", name, pname)
 		}
 		seenOptional = seenOptional || p.Optional
-		pt, err := t.parseType(ptext)
+		pt, err := t.parseType(ptext, member)
 		if err != nil {
 			return nil, fmt.Errorf("%s: parameter %s: %v", name, pname, err)
 		}

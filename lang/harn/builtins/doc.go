@@ -31,9 +31,12 @@
 //
 // # The spec file
 //
-// The table is written in builtins.spec (embedded, parsed once on first
-// use). It is our own compact description of the facts of Harn's standard
-// library; a test keeps it well formed. The format, line by line:
+// The table is written in builtins.spec (embedded). At first use its
+// lines are indexed by name without parsing a signature; an entry is
+// parsed when it is first looked up, and the whole table when a caller
+// lists it (All, Globals, SpecErrors). It is our own compact description
+// of the facts of Harn's standard library; a test keeps it well formed.
+// The format, line by line:
 //
 //	# comment
 //	## strings: String functions       a category: id, then its title

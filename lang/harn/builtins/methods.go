@@ -52,8 +52,10 @@ func IsTypeParam(t types.Type) (string, bool) {
 func LookupMethod(kind, name string) *Builtin {
 	t := get()
 	for range 4 {
-		if m := t.methods[kind][name]; m != nil {
-			return m
+		if e := t.methods[kind][name]; e != nil {
+			if m := t.entry(e).b; m != nil {
+				return m
+			}
 		}
 		if kind = t.inherit[kind]; kind == "" {
 			return nil
@@ -64,14 +66,26 @@ func LookupMethod(kind, name string) *Builtin {
 
 // LookupProperty returns the property entry `recv.name` reads on a value
 // of the given kind, or nil.
-func LookupProperty(kind, name string) *Builtin { return get().props[kind][name] }
+func LookupProperty(kind, name string) *Builtin {
+	t := get()
+	if e := t.props[kind][name]; e != nil {
+		return t.entry(e).b
+	}
+	return nil
+}
 
 // Methods returns the method entries listed for kind itself (not
 // inherited ones), sorted by name.
-func Methods(kind string) []*Builtin { return entries(get().methods[kind]) }
+func Methods(kind string) []*Builtin {
+	t := get()
+	return t.members(t.methods[kind])
+}
 
 // Properties returns the property entries of kind, sorted by name.
-func Properties(kind string) []*Builtin { return entries(get().props[kind]) }
+func Properties(kind string) []*Builtin {
+	t := get()
+	return t.members(t.props[kind])
+}
 
 // Kinds returns the receiver kinds that have methods or properties, in
 // table order.
@@ -81,10 +95,12 @@ func Kinds() []string { return get().kinds }
 // lifting the receiver), or "".
 func Inherits(kind string) string { return get().inherit[kind] }
 
-func entries(m map[string]*Builtin) []*Builtin {
+// members parses the entries of one kind's map and returns them once
+// each (not again under an alias), sorted by name.
+func (t *table) members(m map[string]*entry) []*Builtin {
 	var out []*Builtin
-	for name, b := range m {
-		if name == b.Member {
+	for name, e := range m {
+		if b := t.entry(e).b; b != nil && name == b.Member {
 			out = append(out, b)
 		}
 	}
@@ -168,10 +184,8 @@ func cutTrailer(s, word string) (string, []string, error) {
 // parseMember reads `kind.name(params) -> R` (a method) or
 // `kind.name: T` (a property).
 func (t *table) parseMember(s string, property bool) (*Builtin, error) {
-	t.inMember = true
-	defer func() { t.inMember = false }()
 	if !property {
-		b, err := t.parseBuiltin(s)
+		b, err := t.parseBuiltin(s, true)
 		if err != nil {
 			return nil, err
 		}
@@ -187,31 +201,33 @@ func (t *table) parseMember(s string, property bool) (*Builtin, error) {
 	if !ok || !dotted || !isName(kind) || !isName(member) || typ == "" {
 		return nil, fmt.Errorf("property entry needs `property kind.name: Type`")
 	}
-	pt, err := t.parseType(typ)
+	pt, err := t.parseType(typ, true)
 	if err != nil {
 		return nil, fmt.Errorf("property %s: %v", name, err)
 	}
 	return &Builtin{Name: name, Receiver: kind, Member: member, Property: true, Result: pt, ResultText: typ, sig: &types.Func{Result: pt}}, nil
 }
 
-// addMember files a method or property under its kind and aliases.
-func (t *table) addMember(into map[string]map[string]*Builtin, b *Builtin, category string, aliases []string) error {
-	b.Category, b.Aliases = category, aliases
-	if _, ok := t.methods[b.Receiver]; !ok {
-		if _, ok := t.props[b.Receiver]; !ok {
-			t.kinds = append(t.kinds, b.Receiver)
+// addMember files a method or property entry of a kind under its names
+// (its member name, then its aliases).
+func (t *table) addMember(into map[string]map[string]*entry, kind string, names []string, e *entry) error {
+	if _, ok := t.methods[kind]; !ok {
+		if _, ok := t.props[kind]; !ok {
+			t.kinds = append(t.kinds, kind)
 		}
 	}
-	m := into[b.Receiver]
+	m := into[kind]
 	if m == nil {
-		m = map[string]*Builtin{}
-		into[b.Receiver] = m
+		m = map[string]*entry{}
+		into[kind] = m
 	}
-	for _, n := range append([]string{b.Member}, aliases...) {
+	for _, n := range names {
 		if m[n] != nil {
-			return fmt.Errorf("%s.%s listed twice", b.Receiver, n)
+			return fmt.Errorf("%s.%s listed twice", kind, n)
 		}
-		m[n] = b
+	}
+	for _, n := range names {
+		m[n] = e
 	}
 	return nil
 }

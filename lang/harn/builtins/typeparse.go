@@ -43,7 +43,7 @@ func (t *table) defineType(s string) error {
 		t.named[name] = &types.Capability{Name: name}
 		return nil
 	}
-	target, err := t.parseType(rest)
+	target, err := t.parseType(rest, false)
 	if err != nil {
 		return fmt.Errorf("type %s: %v", name, err)
 	}
@@ -55,9 +55,10 @@ func (t *table) defineType(s string) error {
 // tool_registry, channel, ...), or nil.
 func NamedType(name string) types.Type { return get().named[name] }
 
-// parseType reads a type written in the spec.
-func (t *table) parseType(s string) (types.Type, error) {
-	p := &typeParser{s: s, named: t.named, params: t.inMember}
+// parseType reads a type written in the spec; member makes a single
+// capital letter a type parameter (in a method or property entry).
+func (t *table) parseType(s string, member bool) (types.Type, error) {
+	p := &typeParser{s: s, named: t.named, params: member}
 	res, err := p.union()
 	if err != nil {
 		return nil, err
