@@ -166,6 +166,15 @@ func argInt(c *Call, args []Value, i int) (int64, error) {
 	return 0, typeError("%s: argument %d must be an int, got %s", c.Name, i+1, v.TypeName())
 }
 
+// argNumber reads argument i as a number (an int or a float).
+func argNumber(c *Call, args []Value, i int) (float64, error) {
+	f, ok := arg(args, i).Number()
+	if !ok {
+		return 0, typeError("%s: expected a number, got %s", c.Name, arg(args, i).TypeName())
+	}
+	return f, nil
+}
+
 func argCallable(c *Call, args []Value, i int) (Value, error) {
 	v := arg(args, i)
 	switch v.k {

@@ -29,11 +29,23 @@ func bytesOf(v Value) []byte {
 
 func init() {
 	enc := func(name string, f func([]byte) string) {
-		Register(name, func(c *Call, args []Value) (Value, error) { return Str(f(bytesOf(arg(args, 0)))), nil })
+		spec := argsOf(name)
+		Register(name, func(c *Call, args []Value) (Value, error) {
+			var data []byte
+			if err := spec.unpack(c, args, asBytes(&data)); err != nil {
+				return Nil, err
+			}
+			return Str(f(data)), nil
+		})
 	}
 	dec := func(name string, f func(string) ([]byte, error)) {
+		spec := argsOf(name)
 		Register(name, func(c *Call, args []Value) (Value, error) {
-			b, err := f(Display(arg(args, 0)))
+			var text string
+			if err := spec.unpack(c, args, asText(&text)); err != nil {
+				return Nil, err
+			}
+			b, err := f(text)
 			if err != nil {
 				return Nil, throwValue(Str(name + ": " + err.Error()))
 			}

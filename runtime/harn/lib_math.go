@@ -8,17 +8,11 @@ import (
 // Math builtins.
 
 func init() {
-	num := func(c *Call, args []Value, i int) (float64, error) {
-		f, ok := arg(args, i).Number()
-		if !ok {
-			return 0, typeError("%s: expected a number, got %s", c.Name, arg(args, i).TypeName())
-		}
-		return f, nil
-	}
 	f1 := func(name string, f func(float64) float64) {
+		spec := argsOf(name)
 		registerLeaf(name, func(c *Call, args []Value) (Value, error) {
-			x, err := num(c, args, 0)
-			if err != nil {
+			var x float64
+			if err := spec.unpack(c, args, &x); err != nil {
 				return Nil, err
 			}
 			return Float(f(x)), nil
@@ -35,25 +29,22 @@ func init() {
 	f1("log2", math.Log2)
 	f1("log10", math.Log10)
 	f1("exp", math.Exp)
+	atan2Args := argsOf("atan2")
 	registerLeaf("atan2", func(c *Call, args []Value) (Value, error) {
-		y, err := num(c, args, 0)
-		if err != nil {
-			return Nil, err
-		}
-		x, err := num(c, args, 1)
-		if err != nil {
+		var y, x float64
+		if err := atan2Args.unpack(c, args, &y, &x); err != nil {
 			return Nil, err
 		}
 		return Float(math.Atan2(y, x)), nil
 	})
 	toIntFn := func(name string, f func(float64) float64) {
+		spec := argsOf(name)
 		registerLeaf(name, func(c *Call, args []Value) (Value, error) {
-			v := arg(args, 0)
-			if v.k == KindInt {
+			if v := arg(args, 0); v.k == KindInt {
 				return v, nil
 			}
-			x, err := num(c, args, 0)
-			if err != nil {
+			var x float64
+			if err := spec.unpack(c, args, &x); err != nil {
 				return Nil, err
 			}
 			r := f(x)
@@ -80,9 +71,10 @@ func init() {
 		}
 		return Nil, typeError("abs: expected a number, got %s", v.TypeName())
 	})
+	signArgs := argsOf("sign")
 	registerLeaf("sign", func(c *Call, args []Value) (Value, error) {
-		x, err := num(c, args, 0)
-		if err != nil {
+		var x float64
+		if err := signArgs.unpack(c, args, &x); err != nil {
 			return Nil, err
 		}
 		switch {

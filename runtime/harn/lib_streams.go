@@ -38,14 +38,6 @@ func streamArg(c *Call, args []Value, i int) (*Iter, error) {
 	return c.th.toIter(args[i])
 }
 
-func callableArg(c *Call, args []Value, i int) (Value, error) {
-	v := arg(args, i)
-	if v.k != KindClosure && v.k != KindBuiltin {
-		return Nil, typeError("%s: argument %d must be a function, got %s", c.Name, i+1, v.TypeName())
-	}
-	return v, nil
-}
-
 // mapped is an iterator whose values come from inner through f; f may drop
 // a value (keep false) or end the stream (stop true).
 func mapped(inner *Iter, f func(v Value) (out Value, keep, stop bool, err error)) *Iter {
@@ -108,13 +100,11 @@ func sourcesArg(c *Call, args []Value, min int) ([]*Iter, error) {
 }
 
 func init() {
+	mapArgs := argsOf("stream.map")
 	Register("stream.map", func(c *Call, args []Value) (Value, error) {
-		inner, err := streamArg(c, args, 0)
-		if err != nil {
-			return Nil, err
-		}
-		f, err := callableArg(c, args, 1)
-		if err != nil {
+		var inner *Iter
+		var f Value
+		if err := mapArgs.unpack(c, args, &inner, &f); err != nil {
 			return Nil, err
 		}
 		return iterValue(mapped(inner, func(v Value) (Value, bool, bool, error) {
@@ -122,13 +112,11 @@ func init() {
 			return out, true, false, err
 		})), nil
 	})
+	filterArgs := argsOf("stream.filter")
 	Register("stream.filter", func(c *Call, args []Value) (Value, error) {
-		inner, err := streamArg(c, args, 0)
-		if err != nil {
-			return Nil, err
-		}
-		f, err := callableArg(c, args, 1)
-		if err != nil {
+		var inner *Iter
+		var f Value
+		if err := filterArgs.unpack(c, args, &inner, &f); err != nil {
 			return Nil, err
 		}
 		return iterValue(mapped(inner, func(v Value) (Value, bool, bool, error) {
@@ -136,13 +124,11 @@ func init() {
 			return v, keep.Truthy(), false, err
 		})), nil
 	})
+	tapArgs := argsOf("stream.tap")
 	Register("stream.tap", func(c *Call, args []Value) (Value, error) {
-		inner, err := streamArg(c, args, 0)
-		if err != nil {
-			return Nil, err
-		}
-		f, err := callableArg(c, args, 1)
-		if err != nil {
+		var inner *Iter
+		var f Value
+		if err := tapArgs.unpack(c, args, &inner, &f); err != nil {
 			return Nil, err
 		}
 		return iterValue(mapped(inner, func(v Value) (Value, bool, bool, error) {
@@ -150,14 +136,11 @@ func init() {
 			return v, true, false, err
 		})), nil
 	})
+	scanArgs := argsOf("stream.scan")
 	Register("stream.scan", func(c *Call, args []Value) (Value, error) {
-		inner, err := streamArg(c, args, 0)
-		if err != nil {
-			return Nil, err
-		}
-		acc := arg(args, 1)
-		f, err := callableArg(c, args, 2)
-		if err != nil {
+		var inner *Iter
+		var acc, f Value
+		if err := scanArgs.unpack(c, args, &inner, &acc, &f); err != nil {
 			return Nil, err
 		}
 		return iterValue(mapped(inner, func(v Value) (Value, bool, bool, error) {
@@ -166,9 +149,10 @@ func init() {
 			return next, true, false, err
 		})), nil
 	})
+	takeArgs := argsOf("stream.take")
 	Register("stream.take", func(c *Call, args []Value) (Value, error) {
-		inner, err := streamArg(c, args, 0)
-		if err != nil {
+		var inner *Iter
+		if err := takeArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
 		n := arg(args, 1)
@@ -189,13 +173,11 @@ func init() {
 		}
 		return iterValue(it), nil
 	})
+	takeUntilArgs := argsOf("stream.take_until")
 	Register("stream.take_until", func(c *Call, args []Value) (Value, error) {
-		inner, err := streamArg(c, args, 0)
-		if err != nil {
-			return Nil, err
-		}
-		f, err := callableArg(c, args, 1)
-		if err != nil {
+		var inner *Iter
+		var f Value
+		if err := takeUntilArgs.unpack(c, args, &inner, &f); err != nil {
 			return Nil, err
 		}
 		return iterValue(mapped(inner, func(v Value) (Value, bool, bool, error) {
@@ -324,9 +306,10 @@ func init() {
 			}
 		}}), nil
 	})
+	broadcastArgs := argsOf("stream.broadcast")
 	Register("stream.broadcast", func(c *Call, args []Value) (Value, error) {
-		src, err := streamArg(c, args, 0)
-		if err != nil {
+		var src *Iter
+		if err := broadcastArgs.unpack(c, args, &src); err != nil {
 			return Nil, err
 		}
 		n := arg(args, 1)
@@ -366,9 +349,10 @@ func init() {
 		}
 		return NewListValue(branches), nil
 	})
+	throttleArgs := argsOf("stream.throttle")
 	Register("stream.throttle", func(c *Call, args []Value) (Value, error) {
-		inner, err := streamArg(c, args, 0)
-		if err != nil {
+		var inner *Iter
+		if err := throttleArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
 		perSec, ok := arg(args, 1).Number()
@@ -390,9 +374,10 @@ func init() {
 			return v, ok, err
 		}}), nil
 	})
+	debounceArgs := argsOf("stream.debounce")
 	Register("stream.debounce", func(c *Call, args []Value) (Value, error) {
-		inner, err := streamArg(c, args, 0)
-		if err != nil {
+		var inner *Iter
+		if err := debounceArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
 		w := arg(args, 1)
@@ -426,9 +411,10 @@ func init() {
 			}
 		}}), nil
 	})
+	collectArgs := argsOf("stream.collect")
 	Register("stream.collect", func(c *Call, args []Value) (Value, error) {
-		inner, err := streamArg(c, args, 0)
-		if err != nil {
+		var inner *Iter
+		if err := collectArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
 		limit := int64(10_000)
@@ -464,14 +450,11 @@ func init() {
 			out = append(out, v)
 		}
 	})
+	foldArgs := argsOf("stream.fold")
 	Register("stream.fold", func(c *Call, args []Value) (Value, error) {
-		inner, err := streamArg(c, args, 0)
-		if err != nil {
-			return Nil, err
-		}
-		acc := arg(args, 1)
-		f, err := callableArg(c, args, 2)
-		if err != nil {
+		var inner *Iter
+		var acc, f Value
+		if err := foldArgs.unpack(c, args, &inner, &acc, &f); err != nil {
 			return Nil, err
 		}
 		for {
@@ -487,9 +470,10 @@ func init() {
 			}
 		}
 	})
+	firstArgs := argsOf("stream.first")
 	Register("stream.first", func(c *Call, args []Value) (Value, error) {
-		inner, err := streamArg(c, args, 0)
-		if err != nil {
+		var inner *Iter
+		if err := firstArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
 		v, _, err := inner.Next()

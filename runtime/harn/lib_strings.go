@@ -13,8 +13,13 @@ import (
 
 func init() {
 	str1 := func(name string, f func(string) string) {
+		spec := argsOf(name)
 		Register(name, func(c *Call, args []Value) (Value, error) {
-			return Str(f(Display(arg(args, 0)))), nil
+			var s string
+			if err := spec.unpack(c, args, asText(&s)); err != nil {
+				return Nil, err
+			}
+			return Str(f(s)), nil
 		})
 	}
 	str1("trim", strings.TrimSpace)
@@ -58,11 +63,21 @@ func init() {
 		}
 		return c.th.join(items, sep)
 	})
+	startsWithArgs := argsOf("starts_with")
 	Register("starts_with", func(c *Call, args []Value) (Value, error) {
-		return Bool(strings.HasPrefix(Display(arg(args, 0)), Display(arg(args, 1)))), nil
+		var text, affix string
+		if err := startsWithArgs.unpack(c, args, asText(&text), asText(&affix)); err != nil {
+			return Nil, err
+		}
+		return Bool(strings.HasPrefix(text, affix)), nil
 	})
+	endsWithArgs := argsOf("ends_with")
 	Register("ends_with", func(c *Call, args []Value) (Value, error) {
-		return Bool(strings.HasSuffix(Display(arg(args, 0)), Display(arg(args, 1)))), nil
+		var text, affix string
+		if err := endsWithArgs.unpack(c, args, asText(&text), asText(&affix)); err != nil {
+			return Nil, err
+		}
+		return Bool(strings.HasSuffix(text, affix)), nil
 	})
 	Register("contains", func(c *Call, args []Value) (Value, error) {
 		h, n := arg(args, 0), arg(args, 1)
@@ -75,8 +90,13 @@ func init() {
 		}
 		return False, nil
 	})
+	replaceArgs := argsOf("replace")
 	Register("replace", func(c *Call, args []Value) (Value, error) {
-		return Str(strings.ReplaceAll(Display(arg(args, 0)), Display(arg(args, 1)), Display(arg(args, 2)))), nil
+		var text, from, to string
+		if err := replaceArgs.unpack(c, args, asText(&text), asText(&from), asText(&to)); err != nil {
+			return Nil, err
+		}
+		return Str(strings.ReplaceAll(text, from, to)), nil
 	})
 	Register("substring", func(c *Call, args []Value) (Value, error) {
 		rs := []rune(Display(arg(args, 0)))

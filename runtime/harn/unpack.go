@@ -1,0 +1,205 @@
+package harn
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/harnlang/harn-check/lang/harn/builtins"
+)
+
+// Table-driven argument unpacking, as starlark-go's UnpackArgs does: a
+// builtin names its entry of lang/harn/builtins once, at registration
+// (argsOf), and each call unpacks its arguments into Go variables by the
+// parameters the table records for it, instead of a hand-written
+// prologue. The table's parameter type chooses the check (a number for
+// `int | float`, an int for `int`, a string for `string`, a function for
+// `closure` or `fn(...)`), so the table and the runtime cannot disagree
+// about what a parameter takes; the messages are the runtime's own
+// ("sqrt: expected a number, got string", "stream.map: argument 2 must
+// be a function, got int"), so a converted builtin behaves as before.
+
+// argSpec is one builtin's parameter list, ready to unpack its calls.
+type argSpec struct {
+	name string
+	once sync.Once
+	// checks holds one check per parameter, from its table type.
+	checks []paramCheck
+}
+
+// paramCheck is what the table's type of one parameter asks of its
+// argument.
+type paramCheck struct {
+	kind           checkKind
+	optional, rest bool
+}
+
+type checkKind uint8
+
+const (
+	checkAny      checkKind = iota // any value
+	checkNumber                    // int | float (float too)
+	checkInt                       // int
+	checkString                    // string (or a union of string literals)
+	checkCallable                  // closure, fn(...)
+)
+
+// specNames holds the name of every spec made, so that a test resolves
+// them all (TestUnpackSpecsResolve) without calling their builtins.
+var specNames sync.Map
+
+// argsOf returns the unpacking spec of the table's builtin called name
+// ("sqrt", "stream.map"). The entry is read at the spec's first use, so
+// that registering builtins does not build the table; a missing entry
+// is a programming error of the runtime and panics then.
+func argsOf(name string) *argSpec {
+	specNames.Store(name, struct{}{})
+	return &argSpec{name: name}
+}
+
+// params returns the spec's checks, reading the table's entry the first
+// time.
+func (s *argSpec) params() []paramCheck {
+	s.once.Do(func() {
+		b := builtins.Lookup(s.name)
+		if b == nil {
+			panic("harn: " + s.name + " has no entry in lang/harn/builtins")
+		}
+		s.checks = make([]paramCheck, len(b.Params))
+		for i, p := range b.Params {
+			s.checks[i] = paramCheck{kind: checkOf(p.TypeText), optional: p.Optional, rest: p.Rest}
+		}
+	})
+	return s.checks
+}
+
+// checkOf reads the check a parameter's table type asks for.
+func checkOf(typeText string) checkKind {
+	t := strings.TrimSpace(typeText)
+	switch {
+	case t == "int | float" || t == "float | int" || t == "float":
+		return checkNumber
+	case t == "int":
+		return checkInt
+	case t == "string":
+		return checkString
+	case t == "closure" || strings.HasPrefix(t, "fn("):
+		return checkCallable
+	case strings.HasPrefix(t, `"`):
+		for _, m := range strings.Split(t, "|") {
+			if m = strings.TrimSpace(m); !strings.HasPrefix(m, `"`) {
+				return checkAny
+			}
+		}
+		return checkString
+	}
+	return checkAny
+}
+
+// textDst and bytesDst are destinations that take any value the lenient
+// way many of Harn's builtins do: its display string, or its bytes (a
+// bytes value as is, anything else its display string's).
+type (
+	textDst  struct{ p *string }
+	bytesDst struct{ p *[]byte }
+)
+
+// asText makes p a lenient text destination: the argument's display
+// form, whatever the table's type of the parameter.
+func asText(p *string) textDst { return textDst{p} }
+
+// asBytes makes p a lenient bytes destination (see bytesOf).
+func asBytes(p *[]byte) bytesDst { return bytesDst{p} }
+
+// unpack reads args into dst, one destination per parameter in order
+// (fewer destinations than parameters leave the rest unread):
+//
+//   - *float64: a number, for an `int | float` or `float` parameter
+//     ("NAME: expected a number, got T");
+//   - *int64: an int (a float truncated, a duration's nanoseconds), for
+//     an `int` parameter ("NAME: argument N must be an int, got T");
+//   - *string: a string, for a `string` parameter ("NAME: argument N
+//     must be a string, got T");
+//   - *Value: a function for a `closure` or `fn(...)` parameter ("NAME:
+//     argument N must be a function, got T"), else the value as passed;
+//   - **Iter: anything iterable lifted to an iterator ("NAME: missing
+//     argument N" when absent);
+//   - asText(&s), asBytes(&b): any value, by its display form;
+//   - *[]Value: the rest of the arguments, for a rest parameter.
+//
+// A missing argument for an optional parameter leaves its destination
+// unchanged (set the default before unpacking), and so does a nil one
+// for a checked destination (number, int, string, function), which
+// would refuse it. A destination that does not fit the table's type of
+// its parameter is a programming error of the runtime and panics.
+func (s *argSpec) unpack(c *Call, args []Value, dst ...any) error {
+	params := s.params()
+	if len(dst) > len(params) {
+		panic(fmt.Sprintf("harn: %s unpacks %d arguments, the table records %d parameters", s.name, len(dst), len(params)))
+	}
+	for i, d := range dst {
+		p := params[i]
+		if rest, ok := d.(*[]Value); ok {
+			if !p.rest {
+				panic(s.mismatch(i))
+			}
+			if i < len(args) {
+				*rest = args[i:]
+			} else {
+				*rest = nil
+			}
+			continue
+		}
+		if p.optional && i >= len(args) {
+			continue
+		}
+		v := arg(args, i)
+		checked := p.kind != checkAny
+		if p.optional && checked && v.k == KindNil {
+			continue
+		}
+		var err error
+		switch d := d.(type) {
+		case *float64:
+			if p.kind != checkNumber {
+				panic(s.mismatch(i))
+			}
+			*d, err = argNumber(c, args, i)
+		case *int64:
+			if p.kind != checkInt {
+				panic(s.mismatch(i))
+			}
+			*d, err = argInt(c, args, i)
+		case *string:
+			if p.kind != checkString {
+				panic(s.mismatch(i))
+			}
+			*d, err = argString(c, args, i)
+		case *Value:
+			if p.kind == checkCallable {
+				*d, err = argCallable(c, args, i)
+			} else {
+				*d = v
+			}
+		case **Iter:
+			*d, err = streamArg(c, args, i)
+		case textDst:
+			*d.p = Display(v)
+		case bytesDst:
+			*d.p = bytesOf(v)
+		default:
+			panic(s.mismatch(i))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mismatch is the panic of a destination that does not fit its
+// parameter (it names no Go type, so that destinations stay on the
+// caller's stack).
+func (s *argSpec) mismatch(i int) string {
+	return fmt.Sprintf("harn: %s: destination %d does not fit the table's parameter", s.name, i+1)
+}

@@ -1,0 +1,90 @@
+package harn
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestUnpackSpecsResolve: every builtin that unpacks its arguments from
+// the table names an entry the table has, so a renamed or removed entry
+// is found without calling the builtin.
+func TestUnpackSpecsResolve(t *testing.T) {
+	n := 0
+	specNames.Range(func(k, _ any) bool {
+		n++
+		name := k.(string)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: %v", name, r)
+				}
+			}()
+			argsOf(name).params()
+		}()
+		return true
+	})
+	if n == 0 {
+		t.Fatal("no builtin unpacks its arguments from the table")
+	}
+}
+
+// TestUnpackByTable: converted builtins take and refuse what the table's
+// parameter types say, with the runtime's messages.
+func TestUnpackByTable(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"number", `println(sqrt(16))`, "4.0"},
+		{"int as number", `println(atan2(0, 1))`, "0.0"},
+		{"number refused", `println(unwrap_err(try { sqrt("16") }))`, "Type error: sqrt: expected a number, got string"},
+		{"second number refused", `println(unwrap_err(try { atan2(1, nil) }))`, "Type error: atan2: expected a number, got nil"},
+		{"missing required", `println(unwrap_err(try { sign() }))`, "Type error: sign: expected a number, got nil"},
+		{"int kept", `println(floor(7))`, "7"},
+		{"callable", `println(stream.collect(stream.map([1, 2], { x -> x * 10 })))`, "[10, 20]"},
+		{"callable refused", `println(unwrap_err(try { stream.map([1], 3) }))`, "Type error: stream.map: argument 2 must be a function, got int"},
+		{"source missing", `println(unwrap_err(try { stream.first() }))`, "Type error: stream.first: missing argument 1"},
+		{"value then callable", `println(stream.fold([1, 2, 3], 10, { a, x -> a + x }))`, "16"},
+		{"lenient text", `println(uppercase(12))`, "12"},
+		{"lenient text nil", `println(trim(nil))`, "nil"},
+		{"three texts", `println(replace("a-b-c", "-", "+"))`, "a+b+c"},
+		{"lenient bytes", `println(hex_encode("hi"))`, "6869"},
+		{"optional left out", `println(stream.collect([1, 2]))`, "[1, 2]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := runSource(t, tt.src+"\n", runOpts{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSpace(out); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestUnpackRefusesMisfits: a destination that does not fit the table's
+// parameter, or more destinations than parameters, is a programming
+// error of the runtime, found at the first call.
+func TestUnpackRefusesMisfits(t *testing.T) {
+	tests := []struct {
+		name string
+		spec string
+		dst  func() []any
+	}{
+		{"string into a number parameter", "sqrt", func() []any { var s string; return []any{&s} }},
+		{"int into a number parameter", "sqrt", func() []any { var n int64; return []any{&n} }},
+		{"number into a string parameter", "split", func() []any { var f float64; return []any{&f} }},
+		{"rest into a plain parameter", "sqrt", func() []any { var r []Value; return []any{&r} }},
+		{"more destinations than parameters", "sqrt", func() []any { var x, y float64; return []any{&x, &y} }},
+		{"an unknown destination", "sqrt", func() []any { var b bool; return []any{&b} }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r == nil {
+					t.Error("no panic")
+				}
+			}()
+			_ = argsOf(tt.spec).unpack(&Call{Name: tt.spec}, []Value{Int(1), Int(2)}, tt.dst()...)
+		})
+	}
+}
