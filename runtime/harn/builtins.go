@@ -3,7 +3,6 @@ package harn
 import (
 	"math"
 	"reflect"
-	"strings"
 
 	"github.com/harnlang/harn-check/lang/harn/builtins"
 	"sort"
@@ -110,20 +109,15 @@ func (in *Interp) globalValue(name string) (Value, bool) {
 
 // unavailableMessage is the error for calling a name that is neither
 // declared nor implemented: a builtin of Harn's table this runtime lacks
-// says what it needs; any other name is undefined.
+// says why (the unimplemented list); any other name is undefined.
 func unavailableMessage(name string) string {
-	b := builtins.Lookup(name)
-	if b == nil {
+	if builtins.Lookup(name) == nil {
 		return "Undefined builtin: " + name
 	}
-	if len(b.Needs) == 0 {
-		return "not available in this runtime: " + name + " needs an implementation of the " + b.Category + " family, which this runtime does not provide yet"
+	if why := unimplemented[name]; why != "" {
+		return "not available in this runtime: " + name + " " + why
 	}
-	needs := make([]string, len(b.Needs))
-	for i, n := range b.Needs {
-		needs[i] = string(n)
-	}
-	return "not available in this runtime: " + name + " needs the " + strings.Join(needs, ", ") + " capability, which this runtime does not provide for it yet"
+	return "not available in this runtime: " + name
 }
 
 // identity is a value's heap identity, for hashing reference values.
