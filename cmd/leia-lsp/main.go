@@ -21,7 +21,9 @@ import (
 	"io"
 	"log"
 	"os"
+	"time"
 
+	"github.com/harnlang/harn-check/grammar/tsutil"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/memlimit"
 	"github.com/harnlang/harn-check/internal/version"
@@ -29,7 +31,9 @@ import (
 )
 
 func main() {
-	memlimit.Apply(memlimit.Server, 0)
+	// The soft limit leaves room for the trees, which the Go runtime
+	// does not count; it follows them as documents open and close.
+	go memlimit.Follow(context.Background(), memlimit.Server, memlimit.ServerHeapFloor, tsutil.Allocated, 50*time.Millisecond)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -8,7 +8,10 @@
 //     callback (a cgo round trip each). Importing tsutil points the runtime at
 //     the C library's allocator instead, after the binding's own init has run.
 //     The binding's callbacks allocate with the same C library functions, so
-//     memory allocated before the switch is still freed correctly.
+//     memory allocated before the switch is still freed correctly. The
+//     allocator counts the bytes it holds (Allocated), where the C library
+//     tells a block's size: trees live outside the Go heap, and a server
+//     that keeps them counts them against its memory budget.
 //   - Parser.Parse hands the runtime the whole remaining input on every read
 //     callback, and the binding copies what it hands into C memory each time;
 //     incremental reparses read many times. Parse feeds bounded chunks instead.
@@ -28,12 +31,76 @@ extern void *(*ts_current_calloc)(size_t, size_t);
 extern void *(*ts_current_realloc)(void *, size_t);
 extern void (*ts_current_free)(void *);
 
-static void harn_use_libc_allocator(void) { ts_set_allocator(malloc, calloc, realloc, free); }
+#include <stdatomic.h>
+#if defined(__linux__)
+#include <malloc.h>
+#define HARN_BLOCK_SIZE(p) malloc_usable_size(p)
+#elif defined(__APPLE__)
+#include <malloc/malloc.h>
+#define HARN_BLOCK_SIZE(p) malloc_size(p)
+#else
+#define HARN_BLOCK_SIZE(p) ((size_t)0)
+#endif
+
+// harn_ts_bytes is what the runtime's blocks take, as the C library sizes
+// them. Each thread adds its changes once they reach HARN_FLUSH bytes
+// either way (harn_pending), so that threads parsing at once do not
+// contend for the counter; it is off by less than that per thread. A
+// block allocated before the switch (or under the binding's allocator)
+// and freed after it is subtracted without having been added: readers
+// clamp at zero.
+#define HARN_FLUSH (32 << 10)
+static _Atomic long long harn_ts_bytes;
+static _Thread_local long long harn_pending;
+
+static void harn_add(long long delta) {
+	harn_pending += delta;
+	if (harn_pending >= HARN_FLUSH || harn_pending <= -HARN_FLUSH) {
+		atomic_fetch_add_explicit(&harn_ts_bytes, harn_pending, memory_order_relaxed);
+		harn_pending = 0;
+	}
+}
+
+static void harn_count(void *p, long long sign) {
+	if (p) harn_add(sign * (long long)HARN_BLOCK_SIZE(p));
+}
+
+static void *harn_malloc(size_t n) {
+	void *p = malloc(n);
+	harn_count(p, 1);
+	return p;
+}
+
+static void *harn_calloc(size_t count, size_t n) {
+	void *p = calloc(count, n);
+	harn_count(p, 1);
+	return p;
+}
+
+static void *harn_realloc(void *p, size_t n) {
+	long long before = p ? (long long)HARN_BLOCK_SIZE(p) : 0;
+	void *q = realloc(p, n);
+	if (q || n == 0) {
+		// Moved, resized or (n == 0) freed: p's block is gone.
+		harn_add(-before);
+		harn_count(q, 1);
+	}
+	return q;
+}
+
+static void harn_free(void *p) {
+	harn_count(p, -1);
+	free(p);
+}
+
+static void harn_use_libc_allocator(void) { ts_set_allocator(harn_malloc, harn_calloc, harn_realloc, harn_free); }
 
 static int harn_allocator_is_libc(void) {
-	return ts_current_malloc == malloc && ts_current_calloc == calloc &&
-	       ts_current_realloc == realloc && ts_current_free == free;
+	return ts_current_malloc == harn_malloc && ts_current_calloc == harn_calloc &&
+	       ts_current_realloc == harn_realloc && ts_current_free == harn_free;
 }
+
+static long long harn_allocated(void) { return atomic_load_explicit(&harn_ts_bytes, memory_order_relaxed); }
 */
 import "C"
 
@@ -59,6 +126,14 @@ func init() {
 func UseCAllocator() {
 	C.harn_use_libc_allocator()
 }
+
+// Allocated returns the bytes the tree-sitter runtime holds in blocks
+// allocated since UseCAllocator: its trees, parsers, cursors and queries,
+// memory the Go runtime neither sees nor counts against its soft limit.
+// It is 0 where the C library does not tell a block's size (only Linux
+// and macOS do), off by up to 32 KiB per thread that allocated, and
+// inexact while the binding's allocator is in use.
+func Allocated() int64 { return max(0, int64(C.harn_allocated())) }
 
 // UseBindingAllocator restores the binding's default allocator (Go callbacks
 // that call the C library). It exists so that benchmarks can measure both

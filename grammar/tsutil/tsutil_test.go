@@ -385,3 +385,36 @@ func TestCutBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocatedCountsTrees: a tree's C memory is counted while the tree
+// lives and no longer once it is closed; a bigger tree counts more.
+func TestAllocatedCountsTrees(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("the C library tells block sizes on Linux and macOS only")
+	}
+	p := newParser(t, tsjson.Language())
+	var grown []int64
+	for _, n := range []int{20000, 200000} {
+		src := []byte("[" + strings.Repeat("1, ", n) + "1]")
+		before := Allocated()
+		tree := Parse(p, src, nil)
+		if tree == nil {
+			t.Fatalf("%d elements: no tree", n)
+		}
+		held := Allocated() - before
+		tree.Close()
+		after := Allocated() - before
+		t.Logf("%d elements: %d bytes held by the tree, %d after closing it", n, held, after)
+		// Each element is two nodes at least (a number and a comma).
+		if held < int64(2*n*16) {
+			t.Errorf("%d elements: the tree holds %d bytes, fewer than the %d its nodes take", n, held, 2*n*16)
+		}
+		if after > held/10 {
+			t.Errorf("%d elements: %d of the %d bytes are still counted after closing the tree", n, after, held)
+		}
+		grown = append(grown, held)
+	}
+	if grown[1] < 5*grown[0] {
+		t.Errorf("ten times the elements held %d bytes, not more than five times %d", grown[1], grown[0])
+	}
+}

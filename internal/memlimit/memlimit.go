@@ -3,9 +3,11 @@
 package memlimit
 
 import (
+	"context"
 	"math"
 	"os"
 	"runtime/debug"
+	"time"
 )
 
 // Default is the soft limit harn-check runs under: the garbage collector
@@ -14,14 +16,18 @@ import (
 // between collections. It is soft: a run that needs more still gets it.
 const Default = 384 << 20
 
-// Server is the soft limit of the language server. It is lower than
-// Default because the server keeps every open document's tree-sitter
-// tree, which lives outside the Go heap and is not counted against the
-// limit: a 3 MiB file's tree takes about 125 MiB of C memory while its
-// check and name index peak near 300 MiB of Go heap. Under this limit a
-// hover on such a file peaks near 390 MiB in all instead of 490 MiB, for
-// a few percent more CPU time.
-const Server = 256 << 20
+// Server is what the language server's Go heap and the tree-sitter
+// trees it keeps may take together, a soft bound: the trees live in C
+// memory, which the Go runtime neither sees nor counts, so the server's
+// soft limit is Server less what the trees hold (Follow), and never below
+// ServerHeapFloor. A 3 MiB Harn file's tree takes about 130 MiB, and its
+// check allocates up to 220 MiB of Go heap when the collector lets it.
+const Server = 320 << 20
+
+// ServerHeapFloor is the least soft limit the language server runs under,
+// however much its trees hold: below it the collector would run all the
+// time for a check's working set.
+const ServerHeapFloor = 128 << 20
 
 // BatchGCPercent is harn-check's garbage-collection target (GOGC): the
 // heap may grow to five times what is live before a collection, up to the
@@ -81,4 +87,34 @@ func Raise(budget int64) {
 	if want > debug.SetMemoryLimit(-1) {
 		debug.SetMemoryLimit(want)
 	}
+}
+
+// Follow keeps the soft memory limit at total less outside(), the bytes
+// the process holds outside the Go heap, and never below floor, checking
+// every interval until ctx is done (a change under a MiB is left alone).
+// It returns at once when GOMEMLIMIT is set: the user's limit wins.
+func Follow(ctx context.Context, total, floor int64, outside func() int64, every time.Duration) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	set := int64(-1)
+	for {
+		if want := HeapShare(total, floor, outside()); set < 0 || want > set+1<<20 || want < set-1<<20 {
+			debug.SetMemoryLimit(want)
+			set = want
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// HeapShare is the soft limit of a Go heap that shares total with outside
+// bytes held elsewhere: total less outside, never below floor.
+func HeapShare(total, floor, outside int64) int64 {
+	return max(floor, total-max(0, outside))
 }
