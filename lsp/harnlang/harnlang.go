@@ -94,13 +94,16 @@ func fileOf(tree *sitter.Tree, src []byte) *ast.File {
 
 // Definition implements features.Features: the declaration of the name at
 // offset, in this file or in a relative module it imports.
-func (f *Features) Definition(_ context.Context, s features.Snapshot, offset int) ([]features.Location, error) {
+func (f *Features) Definition(ctx context.Context, s features.Snapshot, offset int) ([]features.Location, error) {
 	tree, done := treeOf(s.Doc)
 	defer done()
 	if tree == nil {
 		return nil, nil
 	}
-	ix := f.names.Index(tree, s.Doc.Text)
+	ix := f.names.IndexContext(ctx, tree, s.Doc.Text)
+	if ix == nil {
+		return nil, ctx.Err() // cancelled
+	}
 	d := ix.ResolveAt(offset)
 	if d == nil {
 		return nil, nil
@@ -119,13 +122,16 @@ func (f *Features) Definition(_ context.Context, s features.Snapshot, offset int
 // inferred type; elsewhere in an evaluation call (the method name, the
 // punctuation, the literals), the site's facts from the predicate-site
 // manifest: id, question census, digests, outcome schema and effects.
-func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*features.Hover, error) {
+func (f *Features) Hover(ctx context.Context, s features.Snapshot, offset int) (*features.Hover, error) {
 	tree, done := treeOf(s.Doc)
 	defer done()
 	if tree == nil {
 		return nil, nil
 	}
-	ix := f.names.Index(tree, s.Doc.Text)
+	ix := f.names.IndexContext(ctx, tree, s.Doc.Text)
+	if ix == nil {
+		return nil, ctx.Err() // cancelled
+	}
 	d := ix.ResolveAt(offset)
 	if d == nil {
 		if md, sp, ok := builtinAt(tree, ix, s.Doc.Text, offset); ok {

@@ -19,6 +19,7 @@ package names
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"github.com/harnlang/harn-check/grammar/tsutil"
 	"slices"
@@ -143,6 +144,14 @@ func New(lang *sitter.Language, opts Options) (*Resolver, error) {
 // Index returns the index of tree over src, built once per tree and text:
 // requests on the same document version share it.
 func (r *Resolver) Index(tree *sitter.Tree, src []byte) *Index {
+	return r.IndexContext(context.Background(), tree, src)
+}
+
+// IndexContext is Index for a request that may be cancelled: when ctx is
+// done before the index is built, it stops (a large file's index takes
+// seconds and as much memory as its check), keeps nothing and returns
+// nil.
+func (r *Resolver) IndexContext(ctx context.Context, tree *sitter.Tree, src []byte) *Index {
 	r.mu.Lock()
 	for _, c := range r.cache {
 		if c.tree == tree && bytes.Equal(c.src, src) {
@@ -163,12 +172,15 @@ func (r *Resolver) Index(tree *sitter.Tree, src []byte) *Index {
 	r.mu.Unlock()
 	var ix *Index
 	if base.ix != nil && bestP+bestS >= len(src)/2 {
-		ix = r.rebuild(base.ix, base.src, tree, src, bestP, bestS)
+		ix = r.rebuild(ctx, base.ix, base.src, tree, src, bestP, bestS)
 	}
 	if ix == nil {
-		ix = r.build(tree, src)
+		ix = r.build(ctx, tree, src)
 	} else {
 		rebuilds.Add(1)
+	}
+	if ctx.Err() != nil {
+		return nil // built from part of the captures
 	}
 	r.mu.Lock()
 	if base.ix != nil && bestP+bestS >= len(src)/2 {
@@ -200,13 +212,17 @@ func (r *Resolver) Forget() {
 	r.mu.Unlock()
 }
 
-func (r *Resolver) build(tree *sitter.Tree, src []byte) *Index {
+func (r *Resolver) build(ctx context.Context, tree *sitter.Tree, src []byte) *Index {
 	root := tree.RootNode()
 	fileEnd := max(len(src), int(root.EndByte()))
-	raw, _ := r.collect(root, src, diagnostics.Span{Start: 0, End: fileEnd}, fileEnd) // whole: keeps every capture
+	raw, _ := r.collect(ctx, root, src, diagnostics.Span{Start: 0, End: fileEnd}, fileEnd) // whole: keeps every capture
 	raw.tops, raw.topErrors = topsOf(root)
 	return r.finish(raw, fileEnd)
 }
+
+// cancelEvery is how many query matches collect reads between looks at
+// its context: a few milliseconds' work.
+const cancelEvery = 4096
 
 // rawNames are the captures of the queries over a tree or a part of it,
 // in the order the queries return them: definitions and uses of locals.scm
@@ -236,7 +252,8 @@ func topsOf(root *sitter.Node) ([]diagnostics.Span, []bool) {
 // file, or the top-level declarations an edit changed) and returns their
 // captures. A capture reaching out of span (other than the file's own
 // scope) makes it fail: span does not cut the tree between declarations.
-func (r *Resolver) collect(root *sitter.Node, src []byte, span diagnostics.Span, fileEnd int) (rawNames, bool) {
+// So does ctx being done (checked every cancelEvery matches).
+func (r *Resolver) collect(ctx context.Context, root *sitter.Node, src []byte, span diagnostics.Span, fileEnd int) (rawNames, bool) {
 	var raw rawNames
 	whole := span.Start == 0 && span.End == fileEnd
 	inside := func(sp diagnostics.Span) bool { return whole || sp.Start >= span.Start && sp.End <= span.End }
@@ -249,7 +266,10 @@ func (r *Resolver) collect(root *sitter.Node, src []byte, span diagnostics.Span,
 	}
 	names := r.locals.CaptureNames()
 	matches := qc.Matches(r.locals, root, src)
-	for m := matches.Next(); m != nil; m = matches.Next() {
+	for i, m := 0, matches.Next(); m != nil; i, m = i+1, matches.Next() {
+		if i%cancelEvery == 0 && ctx.Err() != nil {
+			return raw, false
+		}
 		for _, c := range m.Captures {
 			name := names[c.Index]
 			sp := NodeSpan(&c.Node)
@@ -274,7 +294,10 @@ func (r *Resolver) collect(root *sitter.Node, src []byte, span diagnostics.Span,
 	if r.extra != nil {
 		dnames := r.extra.CaptureNames()
 		matches = qc.Matches(r.extra, root, src)
-		for m := matches.Next(); m != nil; m = matches.Next() {
+		for i, m := 0, matches.Next(); m != nil; i, m = i+1, matches.Next() {
+			if i%cancelEvery == 0 && ctx.Err() != nil {
+				return raw, false
+			}
 			for _, c := range m.Captures {
 				sp := NodeSpan(&c.Node)
 				if !inside(sp) {
@@ -358,7 +381,7 @@ func (r *Resolver) finish(raw rawNames, fileEnd int) *Index {
 // them, whose doc comment may have changed) are queried again; the
 // captures before them are kept and those after shifted. It returns nil
 // when the edit does not fall between top-level declarations cleanly.
-func (r *Resolver) rebuild(base *Index, old []byte, tree *sitter.Tree, src []byte, p, s int) *Index {
+func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *sitter.Tree, src []byte, p, s int) *Index {
 	root := tree.RootNode()
 	fileEnd := max(len(src), int(root.EndByte()))
 	if base.Scopes[0].End != len(old) || fileEnd != len(src) {
@@ -441,7 +464,7 @@ func (r *Resolver) rebuild(base *Index, old []byte, tree *sitter.Tree, src []byt
 	shift := func(sp diagnostics.Span) diagnostics.Span {
 		return diagnostics.Span{Start: sp.Start + delta, End: sp.End + delta}
 	}
-	mid, ok := r.collect(root, src, span, fileEnd)
+	mid, ok := r.collect(ctx, root, src, span, fileEnd)
 	if !ok {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package names
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -75,5 +76,52 @@ func TestCacheKeepsLatestVersion(t *testing.T) {
 	}
 	if r.cache[1].tree != trees[len(trees)-1] || r.cache[0].tree != otherTree {
 		t.Error("the cache does not hold the other document and the latest version")
+	}
+}
+
+// doneAfter is a context that is done from its n-th look on.
+type doneAfter struct {
+	context.Context
+	n, looks int
+}
+
+func (c *doneAfter) Err() error {
+	if c.looks++; c.looks >= c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestIndexContextStops: a request cancelled before or while its index is
+// built gets none, and nothing is cached; the next request builds it.
+func TestIndexContextStops(t *testing.T) {
+	src := []byte(strings.Repeat("fn f(p) {\n  let x = p\n  return x\n}\n\n", cancelEvery))
+	tree := binding.ParseTree(src, nil)
+	defer tree.Close()
+	for _, tc := range []struct {
+		name string
+		ctx  *doneAfter
+	}{
+		{"cancelled before", &doneAfter{Context: context.Background(), n: 1}},
+		{"cancelled while building", &doneAfter{Context: context.Background(), n: 2}},
+	} {
+		r, err := New(binding.Language(), Options{Locals: harngrammar.LocalsQuery(), Hoisted: map[string]bool{"function": true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ix := r.IndexContext(tc.ctx, tree, src); ix != nil {
+			t.Errorf("%s: got an index", tc.name)
+		}
+		// One look per cancelEvery matches, and one after building: a
+		// collect that went on would have looked more often.
+		if tc.ctx.looks > tc.ctx.n+1 {
+			t.Errorf("%s: the context was looked at %d times after it was done at look %d", tc.name, tc.ctx.looks, tc.ctx.n)
+		}
+		if len(r.cache) != 0 {
+			t.Errorf("%s: %d indexes cached", tc.name, len(r.cache))
+		}
+		if ix := r.IndexContext(context.Background(), tree, src); ix == nil || len(ix.ByName["x"]) != cancelEvery {
+			t.Errorf("%s: the next request's index is incomplete", tc.name)
+		}
 	}
 }
