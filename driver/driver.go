@@ -28,6 +28,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics/suppress"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
+	"github.com/harnlang/harn-check/lang/model"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
@@ -55,6 +56,11 @@ type Result struct {
 	// published the diagnostics instead of checking the text a second
 	// time. It is never cached on disk nor printed.
 	Facts any
+	// Model is the checked file's semantic model (its definitions and
+	// what each name resolves to) when the request asked for it
+	// (Request.Model) and the check covered the whole file, else nil. It
+	// is never cached on disk nor printed.
+	Model *model.Model
 	// Incremental is the front end's state for checking a later version
 	// of the same text (an editor's next version, Request.Previous) by
 	// redoing only what the edit can affect, or nil. It is never cached
@@ -148,6 +154,9 @@ type Request struct {
 	// without it, and a front end falls back to a whole check whenever it
 	// cannot prove that.
 	Previous any
+	// Model asks for the file's semantic model (Result.Model): an editor
+	// answers definition, references and rename from it.
+	Model bool
 	// CatalogFile, when set, names the route catalog file (a harn.toml)
 	// of the check instead of the nearest one (`run --catalog FILE`, so
 	// that the pre-run check admits routes against the file the run uses).

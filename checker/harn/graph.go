@@ -420,6 +420,9 @@ func (g *Graph) check(path string, src []byte, opts Options, private bool) *Resu
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if opts.Model {
+		opts.modelFor = path
+	}
 	root := m.load(path, src, true, opts.Loader, opts)
 	if !private && (root.err != nil || !sameContent(root.src, src)) {
 		// The graph holds other content for this path (an editor's
@@ -894,6 +897,7 @@ func (m *runMemo) checkModule(mc *moduleCheck, c *component, cc *compCheck, key 
 		Path:   p,
 		Src:    f.src,
 		Limits: opts.Limits,
+		Model:  opts.modelFor != "" && p == opts.modelFor,
 		Resolve: func(spec string) (*infer.Exports, bool) {
 			ex, ok := resolved[spec]
 			return ex, ok && ex != nil

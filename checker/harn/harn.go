@@ -140,6 +140,13 @@ type Options struct {
 	// each module is read, parsed and checked once, however many checked
 	// files import it. Nil checks the file with a graph of its own.
 	Graph *Graph
+	// Model asks for the checked file's semantic model (Facts.Model):
+	// its definitions and what each name resolves to. An editor wants
+	// it; a run over many files does not pay for it.
+	Model bool
+
+	// modelFor is the path of the file whose model is recorded.
+	modelFor string
 }
 
 // Parsed is a file's syntax tree and syntax diagnostics, as binding.Parse

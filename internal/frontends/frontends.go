@@ -90,7 +90,7 @@ func Harn() driver.Language {
 				}
 			}
 			opts := harnchecker.Options{Loader: loader, Limits: lim, Context: req.Context,
-				Parsed: harnParsed(req.Path, req.Source, tree, lim), CatalogFile: req.CatalogFile}
+				Parsed: harnParsed(req.Path, req.Source, tree, lim), CatalogFile: req.CatalogFile, Model: req.Model}
 			if req.Lint != nil {
 				// A lint run: the lint rules so chosen instead of the
 				// check rules, over the same parse and inference (the
@@ -113,6 +113,9 @@ func Harn() driver.Language {
 			}
 			res := harnchecker.Check(req.Path, req.Source, opts)
 			out := harnResult(req.Path, req.Source, res)
+			if res.Facts != nil {
+				out.Model = res.Facts.Model
+			}
 			if tree != nil {
 				if pr := harnPriorOf(req, tree, res); pr != nil {
 					out.Incremental = pr
@@ -350,6 +353,9 @@ func Leia() driver.Language {
 				}
 			}
 			out, res := leiaCheckFacts(req.Path, req.Source, req.ReadFile, rules, leiaParsed(req.Path, req.Source, tree, req.Limits.Resolved()))
+			if req.Model && res != nil {
+				out.Model = res.Facts.Model()
+			}
 			if tree != nil && req.Lint == nil && req.Session != nil {
 				out.Incremental = leiaPriorOf(req, tree, out, res)
 			}

@@ -6,6 +6,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/lang/harn/types"
+	"github.com/harnlang/harn-check/lang/model"
 )
 
 // Rule is one named check of the Harn checker.
@@ -132,6 +133,9 @@ type Facts struct {
 	// limit was reached (a union or match too large); each becomes its
 	// HARN-LIM diagnostic.
 	LimitHits []LimitHit
+	// Model is the module's semantic model (what each name resolves to),
+	// when the check asked for it (Options.Model), else nil.
+	Model *model.Model
 }
 
 // LimitHit is one limit reached during inference.

@@ -126,6 +126,7 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 			c.expr(sc, f.Value)
 		}
 		if a, ok := c.aliases[nameOf(e.Name)]; ok {
+			c.useType(e.Name, a)
 			return a
 		}
 		if e.Name != nil && sc.lookup(e.Name.Name) == nil && !c.facts.Degraded {
@@ -259,6 +260,15 @@ func (c *checker) exprType(sc *scope, e ast.Expr) types.Type {
 	case *ast.Spawn:
 		c.block(newScope(sc), blockStmts(e.Body))
 		return types.AnyType
+	case *ast.Approval:
+		// request_approval, dual_control, ask_user, escalate_to: the
+		// arguments are ordinary expressions (the names are labels).
+		for _, a := range e.Args {
+			if a != nil {
+				c.expr(sc, a.Value)
+			}
+		}
+		return types.AnyType
 	case *ast.Block:
 		return c.block(newScope(sc), e.Stmts)
 	case *ast.Error:
@@ -314,6 +324,7 @@ func (c *checker) ident(sc *scope, id *ast.Ident, call bool) types.Type {
 		}
 		return types.AnyType
 	}
+	sc.use(id, v)
 	if v.binding != nil {
 		v.binding.Uses++
 	}

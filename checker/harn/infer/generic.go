@@ -18,7 +18,7 @@ func (c *checker) genericCall(e *ast.Call, d *ast.FuncDecl, args []types.Type) {
 	if d == nil || len(d.TypeParams) == 0 {
 		return
 	}
-	tps := typeParams(d.TypeParams)
+	tps := c.typeParams(d.TypeParams)
 	bound := map[string]types.Type{}
 	checked := map[string]bool{}
 	for i, prm := range d.Params {
@@ -26,7 +26,7 @@ func (c *checker) genericCall(e *ast.Call, d *ast.FuncDecl, args []types.Type) {
 			continue
 		}
 		nt, ok := prm.Type.(*ast.NamedType)
-		if !ok || nt.Name == nil || len(nt.Args) != 0 || !tps[nt.Name.Name] {
+		if !ok || nt.Name == nil || len(nt.Args) != 0 || !hasName(tps, nt.Name.Name) {
 			continue
 		}
 		tp := nt.Name.Name
@@ -90,7 +90,7 @@ func (c *checker) satisfies(t types.Type, iface string) (string, bool) {
 	for _, at := range decl.Types {
 		assoc[nameOf(at.Name)] = true
 	}
-	tps := typeParams(decl.TypeParams)
+	tps := c.typeParams(decl.TypeParams)
 	bindings := map[string]types.Type{}
 	// expect converts an interface type, binding an associated type it
 	// names to the implementation's; ok is false on a conflicting
@@ -127,7 +127,7 @@ func (c *checker) satisfies(t types.Type, iface string) (string, bool) {
 			if ip[i].Type == nil || mp[i].Type == nil {
 				continue
 			}
-			actual := c.convType(mp[i].Type, typeParams(impl.TypeParams))
+			actual := c.convType(mp[i].Type, c.typeParams(impl.TypeParams))
 			want, msg := expect(ip[i].Type, actual)
 			if msg != "" {
 				return msg, false
@@ -137,7 +137,7 @@ func (c *checker) satisfies(t types.Type, iface string) (string, bool) {
 			}
 		}
 		if im.ReturnType != nil && impl.ReturnType != nil {
-			actual := c.convType(impl.ReturnType, typeParams(impl.TypeParams))
+			actual := c.convType(impl.ReturnType, c.typeParams(impl.TypeParams))
 			want, msg := expect(im.ReturnType, actual)
 			if msg != "" {
 				return msg, false

@@ -8,6 +8,7 @@ import (
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/lang/harn/builtins"
 	"github.com/harnlang/harn-check/lang/harn/types"
+	"github.com/harnlang/harn-check/lang/model"
 )
 
 // Exports is what a module offers its importers.
@@ -33,6 +34,9 @@ type Config struct {
 	// Limits bound the work on huge unions and matches (zero fields: the
 	// defaults); a limit reached is recorded in Facts.LimitHits.
 	Limits limits.Limits
+	// Model asks for the module's semantic model (Facts.Model): what
+	// each name resolves to, as the checker resolves it.
+	Model bool
 }
 
 type checker struct {
@@ -66,6 +70,10 @@ type checker struct {
 	lastReturns []types.Type
 	// exitMemo remembers whether an if or match always leaves.
 	exitMemo map[ast.Node]bool
+	// rec records the semantic model when Config.Model asks for it (nil
+	// otherwise); typeDefs are the model's definitions of type names.
+	rec      *model.Builder
+	typeDefs map[*types.Alias]int32
 }
 
 type pendingNarrow struct {
@@ -109,6 +117,11 @@ func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
 	universe.declare(&variable{name: "context", kind: kindGlobal, typ: types.AnyType})
 	c.module = newScope(universe)
 	c.module.fn = &fnCtx{module: true}
+	if cfg.Model {
+		c.rec, c.typeDefs = model.NewBuilder(), map[*types.Alias]int32{}
+		c.rec.Scope(diagnostics.Span{Start: 0, End: len(cfg.Src)}, -1)
+		c.module.rec = c.rec
+	}
 	c.declareModule()
 	for _, it := range file.Items {
 		switch it.(type) {
@@ -129,6 +142,7 @@ func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
 	}
 	c.finish()
 	c.finishPolicyPasses()
+	c.facts.Model = c.rec.Model()
 	return c.facts, c.exports()
 }
 
@@ -155,7 +169,7 @@ func (c *checker) declareModule() {
 		if spec == stdlib.PredicateModule {
 			if len(im.Names) == 0 {
 				for name, fn := range pred.Functions {
-					c.module.declare(&variable{name: name, kind: kindImport, typ: fn, decl: im.Span})
+					c.module.declare(&variable{name: name, kind: kindImport, typ: fn, decl: im.Span, module: spec})
 				}
 			}
 			for _, n := range im.Names {
@@ -164,9 +178,10 @@ func (c *checker) declareModule() {
 					t = fn
 				} else if a, ok := pred.Types[n.Name]; ok {
 					c.aliases[n.Name] = a
+					c.defType(a, n.Name, n.Span, kindNames[kindImport], spec, true)
 					continue
 				}
-				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: t, decl: n.Span})
+				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: t, decl: n.Span, module: spec})
 			}
 			continue
 		}
@@ -178,7 +193,7 @@ func (c *checker) declareModule() {
 		if !ok || ex == nil {
 			c.facts.Degraded = true
 			for _, n := range im.Names {
-				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: types.AnyType, decl: n.Span})
+				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: types.AnyType, decl: n.Span, module: spec})
 			}
 			continue
 		}
@@ -187,24 +202,26 @@ func (c *checker) declareModule() {
 		}
 		if len(im.Names) == 0 {
 			for name, t := range ex.Values {
-				c.module.declare(&variable{name: name, kind: kindImport, typ: t, decl: im.Span, imported: true})
+				c.module.declare(&variable{name: name, kind: kindImport, typ: t, decl: im.Span, imported: true, module: spec})
 			}
 			for name, t := range ex.Types {
 				if a, ok := t.(*types.Alias); ok {
 					c.aliases[name] = a
+					c.defType(a, name, im.Span, kindNames[kindImport], spec, true)
 				}
 			}
 			continue
 		}
 		for _, n := range im.Names {
 			if t, ok := ex.Values[n.Name]; ok {
-				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: t, decl: n.Span, imported: true})
+				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: t, decl: n.Span, imported: true, module: spec})
 			} else if t, ok := ex.Types[n.Name]; ok {
 				if a, ok := t.(*types.Alias); ok {
 					c.aliases[n.Name] = a
+					c.defType(a, n.Name, n.Span, kindNames[kindImport], spec, true)
 				}
 			} else {
-				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: types.AnyType, decl: n.Span})
+				c.module.declare(&variable{name: n.Name, kind: kindImport, typ: types.AnyType, decl: n.Span, module: spec})
 			}
 		}
 	}
@@ -242,12 +259,14 @@ func (c *checker) declareTypes(sc *scope, stmts []ast.Stmt) (restore func()) {
 		prev *types.Alias
 	}
 	var shadowed []saved
-	def := func(name string, a *types.Alias) {
+	def := func(id *ast.Ident, a *types.Alias) {
+		name := nameOf(id)
 		if name == "" {
 			return
 		}
 		shadowed = append(shadowed, saved{name, c.aliases[name]})
 		c.aliases[name] = a
+		c.defType(a, name, id.Span, kindNames[kindType], "", sc == c.module)
 	}
 	type savedIface struct {
 		name  string
@@ -271,35 +290,37 @@ func (c *checker) declareTypes(sc *scope, stmts []ast.Stmt) (restore func()) {
 		}
 		switch d := it.(type) {
 		case *ast.TypeAlias:
-			def(nameOf(d.Name), &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path})
+			def(d.Name, &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path})
 		case *ast.StructDecl:
-			def(nameOf(d.Name), &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path})
+			def(d.Name, &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path})
 		case *ast.EnumDecl:
 			a := &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path, Target: enumValue(c.cfg.Path, d)}
-			def(nameOf(d.Name), a)
+			def(d.Name, a)
 			sc.declare(&variable{name: nameOf(d.Name), kind: kindType, typ: types.AnyType, decl: d.Name.Span, enum: d, enumType: a})
 		case *ast.InterfaceDecl:
-			def(nameOf(d.Name), &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path, Target: types.AnyType})
+			def(d.Name, &types.Alias{Name: nameOf(d.Name), Module: c.cfg.Path, Target: types.AnyType})
 		}
 	}
 	for _, it := range stmts {
 		switch d := it.(type) {
 		case *ast.TypeAlias:
 			if a := c.aliases[nameOf(d.Name)]; a != nil {
-				a.Target = c.convType(d.Type, typeParams(d.TypeParams))
+				a.Target = c.convType(d.Type, c.typeParams(d.TypeParams))
 			}
 		case *ast.StructDecl:
 			a := c.aliases[nameOf(d.Name)]
 			if a == nil {
 				continue
 			}
-			tp := typeParams(d.TypeParams)
+			tp := c.typeParams(d.TypeParams)
 			rec := &types.Record{}
 			for _, f := range d.Fields {
 				rec.Fields = append(rec.Fields, types.Field{Name: nameOf(f.Name), Type: c.convType(f.Type, tp), Optional: f.Optional})
 			}
 			a.Target = rec
 			sc.declare(&variable{name: nameOf(d.Name), kind: kindType, typ: a, decl: d.Name.Span})
+		case *ast.InterfaceDecl:
+			c.modelMethods(d)
 		}
 	}
 	return func() {
@@ -421,22 +442,95 @@ func hasVariance(d ast.Stmt) bool {
 	return false
 }
 
-func typeParams(tps []*ast.TypeParam) map[string]bool {
+// typeParams returns the type parameters tps declare, each with its
+// definition in the semantic model (-1 when none is recorded).
+func (c *checker) typeParams(tps []*ast.TypeParam) map[string]int32 {
 	if len(tps) == 0 {
 		return nil
 	}
-	m := map[string]bool{}
+	m := map[string]int32{}
 	for _, tp := range tps {
-		m[nameOf(tp.Name)] = true
+		d := int32(-1)
+		if c.rec != nil && tp != nil && tp.Name != nil {
+			d = c.rec.Def(model.Def{Name: tp.Name.Name, Kind: "type parameter", Span: analysis.Span(tp.Name.Span), Scope: -1})
+		}
+		m[nameOf(tp.Name)] = d
 	}
 	return m
+}
+
+// modelWhere records in the semantic model the names a where clause
+// refers to: its type parameters and the interfaces bounding them.
+func (c *checker) modelWhere(where []*ast.WherePredicate, tp map[string]int32) {
+	if c.rec == nil {
+		return
+	}
+	for _, w := range where {
+		if w == nil {
+			continue
+		}
+		if d, ok := tp[nameOf(w.Name)]; ok && w.Name != nil {
+			c.rec.Use(analysis.Span(w.Name.Span), d)
+		}
+		for _, b := range w.Bounds {
+			c.convType(b, tp)
+		}
+	}
+}
+
+// modelMethods records in the semantic model the methods an impl or an
+// interface declares, and the parameters of an interface's method
+// signatures (which no body declares): names no scope holds, which the
+// model still lists as declarations.
+func (c *checker) modelMethods(d ast.Stmt) {
+	if c.rec == nil {
+		return
+	}
+	def := func(id *ast.Ident, kind string) {
+		if id != nil && id.Span.End > id.Span.Start {
+			c.rec.Def(model.Def{Name: id.Name, Kind: kind, Span: analysis.Span(id.Span), Scope: -1})
+		}
+	}
+	switch d := d.(type) {
+	case *ast.ImplDecl:
+		for _, m := range d.Methods {
+			if m != nil {
+				def(m.Name, "method")
+			}
+		}
+	case *ast.InterfaceDecl:
+		outer := c.typeParams(d.TypeParams)
+		for _, m := range d.Methods {
+			if m == nil {
+				continue
+			}
+			def(m.Name, "method")
+			tp := c.typeParams(m.TypeParams)
+			for n, d := range outer {
+				if _, inner := tp[n]; !inner {
+					if tp == nil {
+						tp = map[string]int32{}
+					}
+					tp[n] = d
+				}
+			}
+			for _, p := range m.Params {
+				if p != nil {
+					def(p.Name, kindNames[kindParam])
+					c.convType(p.Type, tp)
+				}
+			}
+			c.convType(m.ReturnType, tp)
+		}
+	}
 }
 
 func (c *checker) signature(d *ast.FuncDecl) *fnInfo {
 	if hasVariance(d) {
 		c.facts.VarianceDecls = append(c.facts.VarianceDecls, d)
 	}
-	tp := typeParams(d.TypeParams)
+	tp := c.typeParams(d.TypeParams)
+	c.modelWhere(d.Where, tp)
 	sig := &types.Func{Result: types.AnyType}
 	for _, p := range d.Params {
 		pt := types.AnyType

@@ -4,6 +4,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/lang/harn/types"
+	"github.com/harnlang/harn-check/lang/model"
 )
 
 type varKind int
@@ -50,7 +51,16 @@ type variable struct {
 	// parameter binding declares.
 	holdsLlm bool
 	param    *ast.Param
+	// module is the module an imported name comes from, as written.
+	module string
+	// def is the index of the name's definition in the semantic model
+	// plus one (0: not recorded).
+	def int32
 }
+
+// kindNames are the definition kinds of the semantic model.
+var kindNames = [...]string{kindLet: "variable", kindConst: "constant", kindParam: "parameter", kindFunc: "function",
+	kindType: "type", kindImport: "import", kindGlobal: "declaration"}
 
 // fnInfo is a function declaration whose body is checked once.
 type fnInfo struct {
@@ -70,6 +80,8 @@ type scope struct {
 	vars   map[string]*variable
 	narrow narrowList
 	fn     *fnCtx
+	// rec records the semantic model (nil when not asked for).
+	rec *model.Builder
 }
 
 // fnCtx is the function being checked.
@@ -86,7 +98,7 @@ type fnCtx struct {
 func newScope(parent *scope) *scope {
 	s := &scope{parent: parent}
 	if parent != nil {
-		s.fn = parent.fn
+		s.fn, s.rec = parent.fn, parent.rec
 	}
 	return s
 }
@@ -96,6 +108,26 @@ func (s *scope) declare(v *variable) {
 		s.vars = map[string]*variable{}
 	}
 	s.vars[v.name] = v
+	if s.rec != nil && v.decl.End > v.decl.Start && v.def == 0 {
+		kind := kindNames[v.kind]
+		if v.kind == kindLet && v.immutable == "const" {
+			kind = kindNames[kindConst]
+		}
+		// The model's scope 0 is the module's top level; the checker's
+		// inner scopes are not recorded.
+		sc := int32(-1)
+		if s.parent != nil && s.parent.parent == nil {
+			sc = 0
+		}
+		v.def = s.rec.Def(model.Def{Name: v.name, Kind: kind, Span: analysis.Span(v.decl), Module: v.module, Scope: sc}) + 1
+	}
+}
+
+// use records in the semantic model that the identifier id refers to v.
+func (s *scope) use(id *ast.Ident, v *variable) {
+	if s.rec != nil && v != nil && v.def > 0 && id != nil {
+		s.rec.Use(analysis.Span(id.Span), v.def-1)
+	}
 }
 
 func (s *scope) lookup(name string) *variable {

@@ -200,6 +200,10 @@ func (c *checker) stmtValue(sc *scope, s ast.Stmt, last bool) types.Type {
 		}
 		info.inProgress, info.checked = false, true
 	case *ast.Pipeline:
+		if s.Parent != nil {
+			// `extends parent` names the pipeline it extends.
+			sc.use(s.Parent, sc.lookup(s.Parent.Name))
+		}
 		inner := newScope(sc)
 		inner.fn = &fnCtx{}
 		if s.ReturnType != nil {
@@ -247,7 +251,10 @@ func (c *checker) stmtValue(sc *scope, s ast.Stmt, last bool) types.Type {
 		for _, b := range s.Summarizes {
 			c.block(newScope(inner), blockStmts(b))
 		}
+	case *ast.BlockStmt:
+		c.block(newScope(sc), blockStmts(s.Body))
 	case *ast.ImplDecl:
+		c.modelMethods(s)
 		if sc != c.module {
 			// Methods of a type declared in a block; the module's are
 			// checked with the other functions.
@@ -416,6 +423,7 @@ func (c *checker) assign(sc *scope, a *ast.Assign) {
 	switch t := unparen(a.Target).(type) {
 	case *ast.Ident:
 		if v := sc.lookup(t.Name); v != nil {
+			sc.use(t, v)
 			if v.immutable != "" {
 				c.facts.ImmutableWrites = append(c.facts.ImmutableWrites, analysis.ImmutableWrite{Span: t.Span, Name: t.Name, Kind: v.immutable, Decl: v.decl})
 			}

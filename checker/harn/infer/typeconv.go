@@ -9,6 +9,7 @@ import (
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/lang/harn/types"
+	"github.com/harnlang/harn-check/lang/model"
 )
 
 var basicTypes = map[string]types.Type{
@@ -19,13 +20,16 @@ var basicTypes = map[string]types.Type{
 
 // convType turns an annotation into a type. Unknown names are gradual
 // (any): the checker reports only what is certain.
-func (c *checker) convType(t ast.Type, tparams map[string]bool) types.Type {
+func (c *checker) convType(t ast.Type, tparams map[string]int32) types.Type {
 	switch t := t.(type) {
 	case nil:
 		return types.AnyType
 	case *ast.NamedType:
 		name := nameOf(t.Name)
-		if tparams[name] {
+		if d, ok := tparams[name]; ok {
+			if c.rec != nil {
+				c.rec.Use(analysis.Span(t.Name.Span), d)
+			}
 			return types.AnyType
 		}
 		if b, ok := basicTypes[name]; ok && len(t.Args) == 0 {
@@ -68,6 +72,7 @@ func (c *checker) convType(t ast.Type, tparams map[string]bool) types.Type {
 			return stdlib.HarnessLlm()
 		}
 		if a, ok := c.aliases[name]; ok {
+			c.useType(t.Name, a)
 			return a
 		}
 		if a, ok := stdlib.Predicate().Types[name]; ok {
@@ -144,4 +149,35 @@ func widenMembers(ms []types.Type) types.Type { return types.WidenMembers(ms) }
 // limitHit records a limit reached at span.
 func (c *checker) limitHit(code string, span ast.Span, msg, help string) {
 	c.facts.LimitHits = append(c.facts.LimitHits, analysis.LimitHit{Code: code, Span: span, Message: msg, Help: help})
+}
+
+// defType records in the semantic model the declaration of the type name
+// a at span (kind "type", or "import" for a type an import brings); top
+// marks a name of the module's top level.
+func (c *checker) defType(a *types.Alias, name string, span ast.Span, kind, module string, top bool) {
+	if c.rec == nil || a == nil || span.End <= span.Start {
+		return
+	}
+	sc := int32(-1)
+	if top {
+		sc = 0
+	}
+	c.typeDefs[a] = c.rec.Def(model.Def{Name: name, Kind: kind, Span: analysis.Span(span), Module: module, Scope: sc})
+}
+
+// useType records in the semantic model that the identifier id names the
+// type a.
+func (c *checker) useType(id *ast.Ident, a *types.Alias) {
+	if c.rec == nil || id == nil {
+		return
+	}
+	if d, ok := c.typeDefs[a]; ok {
+		c.rec.Use(analysis.Span(id.Span), d)
+	}
+}
+
+// hasName reports whether the type parameters tps declare name.
+func hasName(tps map[string]int32, name string) bool {
+	_, ok := tps[name]
+	return ok
 }

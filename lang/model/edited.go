@@ -1,0 +1,124 @@
+package model
+
+import (
+	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/tsutil"
+)
+
+// Edited is a model of one version of a text seen from a later version,
+// without copying it: the one edit between the two (tsutil.CommonEnds)
+// replaced a part of the old text, and the names in or touching that part
+// are unknown (the next check will know them); every other span moves by
+// the edit's change of length.
+type Edited struct {
+	m *Model
+	// The edit replaced old[p:oldEnd] by new[p:newEnd].
+	p, oldEnd, newEnd int
+}
+
+// Through returns m, a model of the text old, as seen from the text now.
+func Through(m *Model, old, now []byte) *Edited {
+	if m == nil {
+		return nil
+	}
+	e := &Edited{m: m, p: len(old), oldEnd: len(old), newEnd: len(now)}
+	if string(old) != string(now) {
+		p, s := tsutil.CommonEnds(old, now)
+		e.p, e.oldEnd, e.newEnd = p, len(old)-s, len(now)-s
+	}
+	return e
+}
+
+// Unchanged reports whether the model is of this very text.
+func (e *Edited) Unchanged() bool { return e != nil && e.p == e.oldEnd && e.oldEnd == e.newEnd }
+
+// Known reports whether offset of the new text is outside the edited
+// part, where the model still says what each name denotes.
+func (e *Edited) Known(offset int) bool {
+	if e == nil {
+		return false
+	}
+	if e.Unchanged() {
+		return true
+	}
+	return offset < e.p || offset > e.newEnd
+}
+
+// toOld converts an offset of the new text outside the edited part.
+func (e *Edited) toOld(offset int) int {
+	if offset < e.p {
+		return offset
+	}
+	return offset - e.newEnd + e.oldEnd
+}
+
+// toNew converts a span of the old text, false when it is in or touches
+// the edited part (an identifier the edit may have lengthened).
+func (e *Edited) toNew(sp diagnostics.Span) (diagnostics.Span, bool) {
+	if e.Unchanged() {
+		return sp, true
+	}
+	if sp.End < e.p {
+		return sp, true
+	}
+	if sp.Start > e.oldEnd {
+		d := e.newEnd - e.oldEnd
+		return diagnostics.Span{Start: sp.Start + d, End: sp.End + d}, true
+	}
+	return diagnostics.Span{}, false
+}
+
+// At returns the definition the name at offset denotes (Model.At) and
+// the name's span, in the new text; ok is false when offset is in the
+// edited part. A def of -1 with ok set means the checker resolved no
+// name there.
+func (e *Edited) At(offset int) (def int, span diagnostics.Span, ok bool) {
+	if !e.Known(offset) || offset > 0 && !e.Known(offset-1) {
+		return -1, diagnostics.Span{}, false
+	}
+	d, sp := e.m.At(e.toOld(offset))
+	if d < 0 {
+		return -1, diagnostics.Span{}, true
+	}
+	sp, ok = e.toNew(sp)
+	if !ok {
+		return -1, diagnostics.Span{}, false
+	}
+	return d, sp, true
+}
+
+// Def returns definition def with its span in the new text; ok is false
+// when the declaration is in the edited part.
+func (e *Edited) Def(def int) (Def, bool) {
+	if e == nil || def < 0 || def >= len(e.m.Defs) {
+		return Def{}, false
+	}
+	d := e.m.Defs[def]
+	sp, ok := e.toNew(d.Span)
+	d.Span = sp
+	return d, ok
+}
+
+// Occurrences returns the spans, in the new text, of definition def's
+// name and of its uses outside the edited part (Model.Occurrences).
+func (e *Edited) Occurrences(def int) []diagnostics.Span {
+	if e == nil {
+		return nil
+	}
+	occ := e.m.Occurrences(def)
+	out := occ[:0]
+	for _, sp := range occ {
+		if n, ok := e.toNew(sp); ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Model returns the model of the old text.
+func (e *Edited) Model() *Model {
+	if e == nil {
+		return nil
+	}
+	return e.m
+}

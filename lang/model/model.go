@@ -1,0 +1,199 @@
+// Package model is the semantic model of a checked file as a checker
+// exports it: the names the file declares (definitions), the identifiers
+// that refer to them (uses) and the scopes they live in, in byte spans
+// into the checked text. The Harn and Leia checkers build one while they
+// resolve names (checker/harn/infer, lang/leia/semantic); the language
+// server answers definition, references, rename, document highlight and
+// hover from it, so that the editor and the checker's undefined-name
+// diagnostics never disagree about what a name denotes.
+//
+// A Model is immutable once built. Edited maps a model of one version of
+// a text onto a later version without copying it, for an editor that
+// answers from the latest complete check while the next one runs.
+package model
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/harnlang/harn-check/diagnostics"
+)
+
+// Def is one declared name.
+type Def struct {
+	Name string
+	// Kind is the language's word for the declaration: "function",
+	// "parameter", "variable", "constant", "type", "import", ...
+	Kind string
+	// Span is the declaring identifier; for a name a whole-module import
+	// brings in, the import.
+	Span diagnostics.Span
+	// Module is the module an imported name comes from, as written in the
+	// import ("./helpers"); "" for other names.
+	Module string
+	// Scope indexes Model.Scopes: the scope the name is declared in, or
+	// -1 when the checker does not say.
+	Scope int32
+}
+
+// Use is an identifier that refers to a declared name.
+type Use struct {
+	Span diagnostics.Span
+	// Def indexes Model.Defs.
+	Def int32
+}
+
+// Scope is one lexical scope.
+type Scope struct {
+	Span diagnostics.Span
+	// Parent indexes Model.Scopes; -1 for an outermost scope.
+	Parent int32
+}
+
+// Model is a checked file's names.
+type Model struct {
+	// Defs are the declarations, in the order the checker met them.
+	Defs []Def
+	// Uses are sorted by start and never overlap.
+	Uses []Use
+	// Scopes are the scopes the checker opened, in the order it opened
+	// them (nil when the checker records none).
+	Scopes []Scope
+
+	// byDef are the indexes of the Defs that have a span of their own
+	// (not the import several names share), sorted by start; usesOf the
+	// indexes of Uses for each definition.
+	byDef  []int32
+	usesOf [][]int32
+}
+
+// Builder records a model while a checker resolves names.
+type Builder struct {
+	m     Model
+	bySpn map[defKey]int32
+}
+
+type defKey struct {
+	span diagnostics.Span
+	name string
+}
+
+// NewBuilder returns an empty builder.
+func NewBuilder() *Builder { return &Builder{bySpn: map[defKey]int32{}} }
+
+// Def records a declaration and returns its index; a second declaration
+// of the same name at the same span (a name declared ahead of its
+// statement and then at it) is the first one.
+func (b *Builder) Def(d Def) int32 {
+	if b == nil {
+		return -1
+	}
+	k := defKey{d.Span, d.Name}
+	if i, ok := b.bySpn[k]; ok {
+		return i
+	}
+	i := int32(len(b.m.Defs))
+	b.m.Defs = append(b.m.Defs, d)
+	b.bySpn[k] = i
+	return i
+}
+
+// Use records that the identifier at span refers to definition def (a
+// Def's index); a negative def is ignored.
+func (b *Builder) Use(span diagnostics.Span, def int32) {
+	if b == nil || def < 0 || span.End <= span.Start {
+		return
+	}
+	b.m.Uses = append(b.m.Uses, Use{Span: span, Def: def})
+}
+
+// Scope records a scope and returns its index.
+func (b *Builder) Scope(span diagnostics.Span, parent int32) int32 {
+	if b == nil {
+		return -1
+	}
+	b.m.Scopes = append(b.m.Scopes, Scope{Span: span, Parent: parent})
+	return int32(len(b.m.Scopes) - 1)
+}
+
+// Model returns the model recorded. The builder must not be used after.
+// Uses of one span recorded twice keep the first; a use at a
+// definition's own span is dropped (the definition covers it).
+func (b *Builder) Model() *Model {
+	if b == nil {
+		return nil
+	}
+	m := &b.m
+	slices.SortStableFunc(m.Uses, func(x, y Use) int { return x.Span.Start - y.Span.Start })
+	out := m.Uses[:0]
+	for _, u := range m.Uses {
+		if _, def := b.bySpn[defKey{u.Span, m.Defs[u.Def].Name}]; def {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Span.End > u.Span.Start {
+			continue
+		}
+		out = append(out, u)
+	}
+	m.Uses = slices.Clip(out)
+	m.index()
+	return m
+}
+
+// index builds byDef and usesOf.
+func (m *Model) index() {
+	shared := map[diagnostics.Span]int{}
+	for _, d := range m.Defs {
+		shared[d.Span]++
+	}
+	for i, d := range m.Defs {
+		if shared[d.Span] == 1 {
+			m.byDef = append(m.byDef, int32(i))
+		}
+	}
+	slices.SortStableFunc(m.byDef, func(x, y int32) int { return m.Defs[x].Span.Start - m.Defs[y].Span.Start })
+	m.usesOf = make([][]int32, len(m.Defs))
+	for i, u := range m.Uses {
+		m.usesOf[u.Def] = append(m.usesOf[u.Def], int32(i))
+	}
+}
+
+// At returns the definition the name at offset denotes and the span of
+// that name (a use, or the definition's own name), or -1 when no
+// recorded name covers offset. A name ending at offset counts (an
+// editor's cursor after its last letter) unless another starts there.
+func (m *Model) At(offset int) (def int, span diagnostics.Span) {
+	if m == nil {
+		return -1, diagnostics.Span{}
+	}
+	for _, off := range []int{offset, offset - 1} {
+		if off < 0 {
+			continue
+		}
+		if i := sort.Search(len(m.Uses), func(i int) bool { return m.Uses[i].Span.End > off }); i < len(m.Uses) && m.Uses[i].Span.Start <= off {
+			return int(m.Uses[i].Def), m.Uses[i].Span
+		}
+		// The last definition starting at or before off.
+		if k := sort.Search(len(m.byDef), func(i int) bool { return m.Defs[m.byDef[i]].Span.Start > off }) - 1; k >= 0 {
+			if d := m.Defs[m.byDef[k]]; off < d.Span.End {
+				return int(m.byDef[k]), d.Span
+			}
+		}
+	}
+	return -1, diagnostics.Span{}
+}
+
+// Occurrences returns the spans of a definition's name and of every use
+// of it, in source order.
+func (m *Model) Occurrences(def int) []diagnostics.Span {
+	if m == nil || def < 0 || def >= len(m.Defs) {
+		return nil
+	}
+	out := make([]diagnostics.Span, 0, 1+len(m.usesOf[def]))
+	out = append(out, m.Defs[def].Span)
+	for _, u := range m.usesOf[def] {
+		out = append(out, m.Uses[u].Span)
+	}
+	slices.SortFunc(out, func(a, b diagnostics.Span) int { return a.Start - b.Start })
+	return slices.CompactFunc(out, func(a, b diagnostics.Span) bool { return a == b })
+}
