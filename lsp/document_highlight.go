@@ -8,9 +8,9 @@ import (
 // documentHighlight answers textDocument/documentHighlight from the
 // language's own name resolution: the references of the name at the
 // position that are in this document, its declaration marked as a write
-// and the other uses as reads. (For Harn and Leia that resolution is
-// lsp/names over the grammars' locals.scm, the one definition and
-// references use, not a second resolver.)
+// and the other uses as reads. (For Harn and Leia that resolution is the
+// checker's semantic model, the one definition and references use, not a
+// second resolver.)
 func (s *Server) documentHighlight(g *glsp.Context, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
 	r, off, err := s.at(g, p.TextDocument.URI, p.Position)
 	if err != nil {

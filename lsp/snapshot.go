@@ -11,6 +11,7 @@ import (
 
 	"github.com/harnlang/harn-check/driver"
 	"github.com/harnlang/harn-check/internal/sourcefs"
+	"github.com/harnlang/harn-check/lang/model"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/mapper"
@@ -69,6 +70,17 @@ func (s *Server) featureDoc(ctx context.Context, d *cache.Document) features.Doc
 	fd := features.Document{Path: d.Path, URI: d.URI, Version: d.Version, Text: d.Text}
 	if d.Ext != "" {
 		fd.Analysis = func() (driver.Result, error) { return d.CheckContext(ctx, workspace{s: s}.ReadFile) }
+		fd.Model = func() *model.Edited {
+			if m := d.Model(); m != nil {
+				return m
+			}
+			// No check has given a model since the document was opened:
+			// this version's, shared with its diagnostics.
+			if _, err := d.CheckContext(ctx, workspace{s: s}.ReadFile); err != nil {
+				return nil
+			}
+			return d.Model()
+		}
 	}
 	if t := d.Tree(); t != nil {
 		fd.Tree = t

@@ -14,6 +14,7 @@ import (
 	"github.com/harnlang/harn-check/grammar/tsutil"
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
+	semmodel "github.com/harnlang/harn-check/lang/model"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
@@ -71,6 +72,9 @@ type Document struct {
 	// lineage is shared by the versions of the document since it was
 	// opened.
 	lineage *lineage
+	// view is the lineage's model seen from this version (Model).
+	viewMu sync.Mutex
+	view   *semmodel.Edited
 }
 
 // lineage is what the versions of one open document share: the front
@@ -81,6 +85,12 @@ type lineage struct {
 	mu          sync.Mutex
 	version     int32
 	incremental any
+	// model is the semantic model of the latest check that gave one, of
+	// modelText (that version's text, shared with it, not copied): the
+	// only model the document holds, whatever the number of versions.
+	model        *semmodel.Model
+	modelVersion int32
+	modelText    []byte
 }
 
 // previous returns the incremental state of the latest complete check.
@@ -104,6 +114,46 @@ func (l *lineage) record(version int32, state any) {
 	if l.incremental == nil || version >= l.version {
 		l.version, l.incremental = version, state
 	}
+}
+
+// recordModel keeps the semantic model of a check of version, whose text
+// is text, unless a later version's is kept already.
+func (l *lineage) recordModel(version int32, m *semmodel.Model, text []byte) {
+	if l == nil || m == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.model == nil || version >= l.modelVersion {
+		l.model, l.modelVersion, l.modelText = m, version, text
+	}
+}
+
+// latestModel returns the kept model and the text it is of.
+func (l *lineage) latestModel() (*semmodel.Model, []byte) {
+	if l == nil {
+		return nil, nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.model, l.modelText
+}
+
+// Model returns the semantic model of the latest check of the document
+// that gave one (this version's or an earlier one's), seen from this
+// version's text: the names an edit since touched are unknown. It does
+// not wait for a check, and is nil until one has completed.
+func (d *Document) Model() *semmodel.Edited {
+	m, text := d.lineage.latestModel()
+	if m == nil {
+		return nil
+	}
+	d.viewMu.Lock()
+	defer d.viewMu.Unlock()
+	if d.view == nil || d.view.Model() != m {
+		d.view = semmodel.Through(m, text, d.Text)
+	}
+	return d.view
 }
 
 // nestingCrosser is a tree that can tell whether it nests past a limit
@@ -245,10 +295,11 @@ func (d *Document) CheckContext(ctx context.Context, read func(path string) ([]b
 	d.modules = session.Modules()
 	if d.checkErr == nil {
 		d.lineage.record(d.Version, d.result.Incremental)
+		d.lineage.recordModel(d.Version, d.result.Model, d.Text)
 	}
-	// The state lives in the lineage only: a version's result does not
-	// keep the previous version's alive.
-	d.result.Incremental = nil
+	// The state and the model live in the lineage only: a version's
+	// result does not keep the previous version's alive.
+	d.result.Incremental, d.result.Model = nil, nil
 	return d.result, d.checkErr
 }
 

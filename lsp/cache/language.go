@@ -60,7 +60,7 @@ func check(ctx context.Context, langs driver.Languages, session *driver.Session,
 		read = nil
 		previous = nil
 	}
-	req := driver.Request{Path: path, Ext: ext, Source: src, Read: read, Context: ctx, Session: session, Limits: lim, Previous: previous}
+	req := driver.Request{Path: path, Ext: ext, Source: src, Read: read, Context: ctx, Session: session, Limits: lim, Previous: previous, Model: true}
 	if tree != nil {
 		req.Tree = tree
 	}

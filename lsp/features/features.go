@@ -20,6 +20,7 @@ import (
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/lang/model"
 )
 
 // Document is one version of a file as a feature sees it.
@@ -38,6 +39,28 @@ type Document struct {
 	// manifest), computed at most once per version and shared with the
 	// published diagnostics. Nil when the document has no language.
 	Analysis func() (driver.Result, error)
+	// Model returns the checker's semantic model of the document: that
+	// of the latest check that gave one, seen from this version's text
+	// (model.Edited), waiting for a check only when none has completed
+	// since the document was opened. Nil when the document has no
+	// language, or no model.
+	Model func() *model.Edited
+}
+
+// Names returns the checker's model of the document for a request at
+// offset, or nil when a feature answers from its syntax-only resolver
+// instead: the document does not parse (parsed is false: the checker
+// resolved a tree with errors), no check gave a model, or the text at
+// offset was edited since the latest one.
+func (d Document) Names(parsed bool, offset int) *model.Edited {
+	if !parsed || d.Model == nil {
+		return nil
+	}
+	e := d.Model()
+	if !e.Known(offset) || offset > 0 && !e.Known(offset-1) {
+		return nil
+	}
+	return e
 }
 
 // Workspace is the state shared by all documents: the open documents

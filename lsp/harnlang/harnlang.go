@@ -1,10 +1,13 @@
-// Package harnlang is the Harn language's editor features for leia-lsp,
-// the ones that need only syntax: an incremental tree-sitter tree per
-// document, semantic tokens and folding ranges from grammar/harn's
-// highlights.scm and folds.scm, document and workspace symbols from the
-// Harn AST, and definition, references and hover of names resolved
-// through locals.scm (plus the declarations of the file and of the
-// relative modules it imports).
+// Package harnlang is the Harn language's editor features for leia-lsp:
+// an incremental tree-sitter tree per document, semantic tokens and
+// folding ranges from grammar/harn's highlights.scm and folds.scm,
+// document and workspace symbols from the Harn AST, and definition,
+// references, rename and hover of names as the checker resolves them (the
+// semantic model of the document's latest check, features.Document.Model),
+// followed into the relative modules the file imports. The syntax-only
+// resolver (package names over locals.scm) answers for a document that
+// does not parse, for text edited since the latest check and for the
+// other files of the workspace, and describes declarations for hover.
 //
 // New makes it; language/harn puts it into Harn's Language value as the
 // editor facet (a cache.Syntax and a features.Features): checking, and so
@@ -27,6 +30,7 @@ import (
 	harngrammar "github.com/harnlang/harn-check/grammar/harn"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/lang/model"
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/names"
@@ -100,6 +104,17 @@ func (f *Features) Definition(ctx context.Context, s features.Snapshot, offset i
 	if tree == nil {
 		return nil, nil
 	}
+	if n, ok := checkedNameAt(s, tree, offset); ok {
+		if n.def < 0 {
+			return nil, nil
+		}
+		if n.d.Kind == kindImport {
+			if loc, ok := f.importTarget(s, n.d.Module, n.d.Name); ok {
+				return []features.Location{loc}, nil
+			}
+		}
+		return []features.Location{{Span: n.d.Span}}, nil
+	}
 	ix := f.names.IndexContext(ctx, tree, s.Doc.Text)
 	if ix == nil {
 		return nil, ctx.Err() // cancelled
@@ -109,11 +124,44 @@ func (f *Features) Definition(ctx context.Context, s features.Snapshot, offset i
 		return nil, nil
 	}
 	if d.Kind == kindImport {
-		if loc, ok := f.importTarget(s, ix, d); ok {
+		if loc, ok := f.importTarget(s, d.Module, d.Name); ok {
 			return []features.Location{loc}, nil
 		}
 	}
 	return []features.Location{{Span: d.Span}}, nil
+}
+
+// checkedName is a name as the checker's model resolves it.
+type checkedName struct {
+	e *model.Edited
+	// def indexes the model's definitions, -1 when the checker resolved
+	// no name at the offset; d is that definition and use the name's
+	// span, in the document's text.
+	def int
+	d   model.Def
+	use diagnostics.Span
+}
+
+// checkedName returns what the checker's model says about the name at
+// offset, false when the features answer from the syntax-only resolver
+// (features.Document.Names: the tree has a syntax error, no check gave a
+// model, or the text there changed since).
+func checkedNameAt(s features.Snapshot, tree *sitter.Tree, offset int) (checkedName, bool) {
+	e := s.Doc.Names(!tree.RootNode().HasError(), offset)
+	if e == nil {
+		return checkedName{}, false
+	}
+	def, use, ok := e.At(offset)
+	if !ok {
+		return checkedName{}, false
+	}
+	n := checkedName{e: e, def: def, use: use}
+	if def >= 0 {
+		if n.d, ok = e.Def(def); !ok {
+			return checkedName{}, false
+		}
+	}
+	return n, true
 }
 
 // Hover implements features.Features: the declaration the name at offset
@@ -132,7 +180,7 @@ func (f *Features) Hover(ctx context.Context, s features.Snapshot, offset int) (
 	if ix == nil {
 		return nil, ctx.Err() // cancelled
 	}
-	d := ix.ResolveAt(offset)
+	d, use, named := f.hoveredName(s, tree, ix, offset)
 	if d == nil {
 		if md, sp, ok := builtinAt(tree, ix, s.Doc.Text, offset); ok {
 			return &features.Hover{Span: sp, Markdown: md}, nil
@@ -151,8 +199,7 @@ func (f *Features) Hover(ctx context.Context, s features.Snapshot, offset int) (
 		}
 		return siteHover(s, tree, offset), nil
 	}
-	use, ok := ix.NameAt(offset)
-	if !ok {
+	if !named {
 		return nil, nil
 	}
 	src := s.Doc.Text
@@ -161,7 +208,7 @@ func (f *Features) Hover(ctx context.Context, s features.Snapshot, offset int) (
 		typed = "\n\n" + typeLine(t)
 	}
 	if d.Kind == kindImport {
-		if loc, ok := f.importTarget(s, ix, d); ok && loc.Path != "" {
+		if loc, ok := f.importTarget(s, d.Module, d.Name); ok && loc.Path != "" {
 			if other, err := s.Workspace.ReadFile(loc.Path); err == nil {
 				if t := binding.ParseTree(other, nil); t != nil {
 					defer t.Close()
@@ -174,6 +221,37 @@ func (f *Features) Hover(ctx context.Context, s features.Snapshot, offset int) (
 		}
 	}
 	return &features.Hover{Span: use, Markdown: hoverText(src, d) + typed}, nil
+}
+
+// hoveredName returns the declaration the name at offset denotes, as the
+// checker's model resolves it (the syntax-only resolver when the document
+// does not parse), described by the syntax index for display, and the
+// span of the name; nil when it denotes no declaration.
+func (f *Features) hoveredName(s features.Snapshot, tree *sitter.Tree, ix *names.Index, offset int) (*names.Def, diagnostics.Span, bool) {
+	n, ok := checkedNameAt(s, tree, offset)
+	if !ok {
+		use, named := ix.NameAt(offset)
+		return ix.ResolveAt(offset), use, named
+	}
+	if n.def < 0 {
+		return nil, diagnostics.Span{}, false
+	}
+	return describe(ix, n.d), n.use, true
+}
+
+// describe returns the syntax index's description of a definition of the
+// model (its declaration as written and the comment above it), or, for a
+// declaration the index does not list (a name a whole-module import
+// brings, a field of an eval pack), one made of the model's facts.
+func describe(ix *names.Index, m model.Def) *names.Def {
+	if d := ix.DefAtName(m.Span); d != nil && d.Name == m.Name {
+		c := *d
+		if m.Module != "" {
+			c.Module = m.Module
+		}
+		return &c
+	}
+	return &names.Def{Name: m.Name, Kind: m.Kind, Span: m.Span, Decl: m.Span, Module: m.Module}
 }
 
 // PrepareRename and Rename are in rename.go (locals) and

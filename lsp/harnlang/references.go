@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
+	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/binding"
 	"github.com/harnlang/harn-check/lang/harn/imports"
 	"github.com/harnlang/harn-check/lsp/features"
@@ -25,20 +27,45 @@ func (f *Features) References(ctx context.Context, s features.Snapshot, offset i
 	if tree == nil {
 		return nil, nil
 	}
-	ix := f.names.Index(tree, s.Doc.Text)
-	d := ix.ResolveAt(offset)
-	if d == nil {
-		return nil, nil
+	// The name, as the checker's model resolves it (the syntax-only
+	// resolver when the document does not parse): its declaration and
+	// its occurrences in this file.
+	var (
+		name, kind, module string
+		top                bool
+		declSpan           diagnostics.Span
+		here               []diagnostics.Span
+		model              bool
+	)
+	if n, ok := checkedNameAt(s, tree, offset); ok {
+		if n.def < 0 {
+			return nil, nil
+		}
+		name, kind, module, top, declSpan = n.d.Name, n.d.Kind, n.d.Module, n.d.Scope == 0, n.d.Span
+		here, model = n.e.Occurrences(n.def), true
+		if declSpan.End-declSpan.Start != len(name) {
+			// A name a whole-module import brings: declared by the
+			// import, not written there.
+			here = slices.DeleteFunc(here, func(sp diagnostics.Span) bool { return sp == declSpan })
+		}
+	} else {
+		ix := f.names.Index(tree, s.Doc.Text)
+		d := ix.ResolveAt(offset)
+		if d == nil {
+			return nil, nil
+		}
+		name, kind, module, top, declSpan = d.Name, d.Kind, d.Module, d.Scope == 0, d.Span
+		here = ix.Uses(d)
 	}
-	declPath, declName := s.Doc.Path, d.Name
+	declPath, declName := s.Doc.Path, name
 	var out []features.Location
-	if d.Kind == kindImport {
-		loc, ok := f.importTarget(s, ix, d)
+	if kind == kindImport {
+		loc, ok := f.importTarget(s, module, name)
 		if !ok {
 			// The module cannot be read: the uses in this file are all
 			// that is known.
-			for _, sp := range ix.Uses(d) {
-				if sp != d.Span || includeDeclaration {
+			for _, sp := range here {
+				if sp != declSpan || includeDeclaration {
 					out = append(out, features.Location{Span: sp})
 				}
 			}
@@ -65,12 +92,12 @@ func (f *Features) References(ctx context.Context, s features.Snapshot, offset i
 			}
 		}
 	} else {
-		for _, sp := range ix.Uses(d) {
-			if sp != d.Span || includeDeclaration {
+		for _, sp := range here {
+			if sp != declSpan || includeDeclaration {
 				out = append(out, features.Location{Span: sp})
 			}
 		}
-		if d.Scope != 0 || declPath == "" {
+		if !top || declPath == "" {
 			return out, nil
 		}
 	}
@@ -78,6 +105,13 @@ func (f *Features) References(ctx context.Context, s features.Snapshot, offset i
 	open := map[string]bool{}
 	visit := func(path string, src []byte, tree *sitter.Tree) {
 		if path == declPath || !bytes.Contains(src, []byte(declName)) {
+			return
+		}
+		if model && path == s.Doc.Path {
+			// This file's uses of the imported name are the model's.
+			for _, sp := range here {
+				out = append(out, features.Location{Span: sp})
+			}
 			return
 		}
 		if tree == nil {

@@ -16,18 +16,33 @@ var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // matter of this file alone: a parameter or a variable declared inside a
 // function, pipeline, tool or block. Top-level names may be imported by
 // other modules; renaming them needs the module graph and is refused.
-func (f *Features) localDecl(s features.Snapshot, offset int) (*names.Def, diagnostics.Span, *names.Index, func()) {
+//
+// The declaration and its uses are the checker's (its model), the syntax
+// index describing the declaration's scope for the capture checks; the
+// syntax-only resolver answers alone when the document does not parse.
+func (f *Features) localDecl(s features.Snapshot, offset int) (*names.Def, []diagnostics.Span, *names.Index, func()) {
 	tree, done := treeOf(s.Doc)
 	if tree == nil {
-		return nil, diagnostics.Span{}, nil, done
+		return nil, nil, nil, done
 	}
 	ix := f.names.Index(tree, s.Doc.Text)
-	d := ix.ResolveAt(offset)
-	use, ok := ix.NameAt(offset)
-	if d == nil || !ok || d.Scope == 0 || (d.Kind != kindVar && d.Kind != kindParameter) {
-		return nil, diagnostics.Span{}, nil, done
+	var d *names.Def
+	var uses []diagnostics.Span
+	if n, checked := checkedNameAt(s, tree, offset); checked {
+		if n.def >= 0 && n.d.Scope != 0 {
+			if d = ix.DefAtName(n.d.Span); d != nil && d.Name == n.d.Name {
+				uses = n.e.Occurrences(n.def)
+			}
+		}
+	} else if d = ix.ResolveAt(offset); d != nil {
+		if _, ok := ix.NameAt(offset); ok {
+			uses = ix.Uses(d)
+		}
 	}
-	return d, use, ix, done
+	if d == nil || uses == nil || d.Scope == 0 || (d.Kind != kindVar && d.Kind != kindParameter) {
+		return nil, nil, nil, done
+	}
+	return d, uses, ix, done
 }
 
 // PrepareRename implements features.Features: the name at offset when it
@@ -37,12 +52,17 @@ func (f *Features) PrepareRename(ctx context.Context, s features.Snapshot, offse
 	if use, ok := f.prepareTopLevel(s, offset); ok {
 		return &use, nil
 	}
-	d, use, _, done := f.localDecl(s, offset)
+	d, uses, _, done := f.localDecl(s, offset)
 	defer done()
 	if d == nil {
 		return nil, nil
 	}
-	return &use, nil
+	for _, sp := range uses {
+		if sp.Start <= offset && offset <= sp.End {
+			return &sp, nil
+		}
+	}
+	return nil, nil
 }
 
 // Rename implements features.Features. A top-level declaration, or a name
@@ -55,7 +75,7 @@ func (f *Features) Rename(ctx context.Context, s features.Snapshot, offset int, 
 	if edits, ok, err := f.renameTopLevel(ctx, s, offset, newName); ok {
 		return edits, err
 	}
-	d, _, ix, done := f.localDecl(s, offset)
+	d, uses, ix, done := f.localDecl(s, offset)
 	defer done()
 	if d == nil {
 		return nil, nil
@@ -66,7 +86,6 @@ func (f *Features) Rename(ctx context.Context, s features.Snapshot, offset int, 
 	if newName == d.Name {
 		return nil, nil
 	}
-	uses := ix.Uses(d)
 	for _, sp := range uses {
 		// Another newName declared in d's scope or one nested in it would
 		// be nearer to the use than d; one further out is shadowed.

@@ -25,6 +25,19 @@ func (f *Features) topLevel(s features.Snapshot, offset int) (*names.Def, diagno
 		return nil, diagnostics.Span{}, module{}, done
 	}
 	ix := f.names.Index(tree, s.Doc.Text)
+	if n, checked := checkedNameAt(s, tree, offset); checked {
+		// The declaration the checker resolves the name to, as the
+		// syntax index lists it (the rename reads the other modules
+		// through the index).
+		var d *names.Def
+		if n.def >= 0 && n.d.Scope == 0 {
+			d = ix.DefAtName(n.d.Span)
+		}
+		if d == nil || d.Name != n.d.Name || d.Scope != 0 || d.Kind == kindParameter {
+			return nil, diagnostics.Span{}, module{}, done
+		}
+		return d, n.use, module{path: s.Doc.Path, src: s.Doc.Text, tree: tree, ix: ix}, done
+	}
 	d := ix.ResolveAt(offset)
 	use, ok := ix.NameAt(offset)
 	if r, isRef := ix.ByRef[use]; d == nil && ok && isRef && r.Type {
@@ -83,7 +96,6 @@ func (f *Features) renameTopLevel(ctx context.Context, s features.Snapshot, offs
 	if d == nil {
 		return nil, false, nil
 	}
-	ix := here.ix
 	if !validName(newName) {
 		return nil, true, fmt.Errorf("%q is not a valid Harn name", newName)
 	}
@@ -145,7 +157,7 @@ func (f *Features) renameTopLevel(ctx context.Context, s features.Snapshot, offs
 		if !relative(d.Module) || s.Doc.Path == "" {
 			return nil, true, fmt.Errorf("cannot rename %s: it is declared in %q, outside the workspace", d.Name, d.Module)
 		}
-		loc, ok := f.importTarget(s, ix, d)
+		loc, ok := f.importTarget(s, d.Module, d.Name)
 		if !ok {
 			return nil, true, fmt.Errorf("cannot rename %s: no top-level %s found in %q", d.Name, d.Name, d.Module)
 		}

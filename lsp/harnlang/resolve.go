@@ -70,11 +70,11 @@ func resolverOptions(locals string) names.Options {
 
 // importTarget follows an imported name to its declaration in a relative
 // module ("./helpers", the .harn extension added as the checker adds it).
-func (f *Features) importTarget(s features.Snapshot, ix *names.Index, d *names.Def) (features.Location, bool) {
-	if s.Doc.Path == "" || !relative(d.Module) {
+func (f *Features) importTarget(s features.Snapshot, module, name string) (features.Location, bool) {
+	if s.Doc.Path == "" || !relative(module) {
 		return features.Location{}, false
 	}
-	path := modulePath(s.Doc.Path, d.Module)
+	path := modulePath(s.Doc.Path, module)
 	if path == "" {
 		return features.Location{}, false
 	}
@@ -88,7 +88,7 @@ func (f *Features) importTarget(s features.Snapshot, ix *names.Index, d *names.D
 	}
 	defer tree.Close()
 	other := f.names.Index(tree, src)
-	for _, od := range other.ByName[d.Name] {
+	for _, od := range other.ByName[name] {
 		if od.Scope == 0 && od.Kind != kindImport && (hoisted[od.Kind] || od.Kind == kindVar) {
 			return features.Location{Path: path, Span: od.Span}, true
 		}

@@ -86,7 +86,7 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 	src, declTree, declSpan := s.Doc.Text, tree, d.Span
 	doc := d.Doc
 	if d.Kind == kindImport {
-		loc, ok := f.importTarget(s, ix, d)
+		loc, ok := f.importTarget(s, d.Module, d.Name)
 		if !ok {
 			return nil, nil
 		}

@@ -1,9 +1,12 @@
-// Package leialang is the Leia language's editor features for leia-lsp
-// that need only syntax: an incremental tree-sitter tree per document,
-// semantic tokens and folding ranges from grammar/leia's highlights.scm and
-// folds.scm, definition, references, hover and completion of names
-// resolved through its locals.scm (package names) and of the predeclared
-// names of lang/leia/stdlib, and document and
+// Package leialang is the Leia language's editor features for leia-lsp:
+// an incremental tree-sitter tree per document, semantic tokens and
+// folding ranges from grammar/leia's highlights.scm and folds.scm,
+// definition, references, rename and hover of names as the checker
+// resolves them (the semantic model of the document's latest check; the
+// syntax-only resolver of package names over locals.scm for a document
+// that does not parse or text edited since), completion of the names
+// locals.scm finds and of the predeclared names of lang/leia/stdlib, and
+// document and
 // workspace symbols of the top-level declarations, signature help for
 // calls of functions declared in the file, and rename within the file.
 //

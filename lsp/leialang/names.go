@@ -13,6 +13,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	leiagrammar "github.com/harnlang/harn-check/grammar/leia"
 	"github.com/harnlang/harn-check/lang/leia/stdlib"
+	"github.com/harnlang/harn-check/lang/model"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/names"
 	"github.com/harnlang/harn-check/lsp/tsquery"
@@ -99,6 +100,12 @@ func (f *Features) index(s features.Snapshot) *names.Index {
 // Definition implements features.Features: the declaration of the name at
 // offset in this file.
 func (f *Features) Definition(_ context.Context, s features.Snapshot, offset int) ([]features.Location, error) {
+	if n, ok := checkedNameAt(s, offset); ok {
+		if n.def < 0 {
+			return nil, nil
+		}
+		return []features.Location{{Span: n.d.Span}}, nil
+	}
 	ix := f.index(s)
 	if ix == nil {
 		return nil, nil
@@ -116,13 +123,23 @@ func (f *Features) References(_ context.Context, s features.Snapshot, offset int
 	if ix == nil {
 		return nil, nil
 	}
-	d := ix.ResolveAt(offset)
-	if d == nil {
-		return nil, nil
+	var decl diagnostics.Span
+	var occ []diagnostics.Span
+	if n, ok := checkedNameAt(s, offset); ok {
+		if n.def < 0 {
+			return nil, nil
+		}
+		decl, occ = n.d.Span, n.e.Occurrences(n.def)
+	} else {
+		d := ix.ResolveAt(offset)
+		if d == nil {
+			return nil, nil
+		}
+		decl, occ = d.Span, ix.Uses(d)
 	}
 	var out []features.Location
-	for _, sp := range ix.Uses(d) {
-		if sp != d.Span || includeDeclaration {
+	for _, sp := range occ {
+		if sp != decl || includeDeclaration {
 			out = append(out, features.Location{Span: sp})
 		}
 	}
@@ -137,8 +154,20 @@ func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*f
 	if ix == nil {
 		return nil, nil
 	}
-	d := ix.ResolveAt(offset)
-	use, ok := ix.NameAt(offset)
+	d, use, ok := ix.ResolveAt(offset), diagnostics.Span{}, false
+	if n, checked := checkedNameAt(s, offset); checked {
+		// The declaration the checker resolves the name to, as the
+		// syntax index describes it (or as the model does).
+		d, use, ok = nil, n.use, n.def >= 0
+		if ok {
+			d = ix.DefAtName(n.d.Span)
+			if d == nil || d.Name != n.d.Name {
+				d = &names.Def{Name: n.d.Name, Kind: n.d.Kind, Span: n.d.Span, Decl: n.d.Span}
+			}
+		}
+	} else {
+		use, ok = ix.NameAt(offset)
+	}
 	if d == nil {
 		// A predeclared name or standard-library member: its signature
 		// and doc from lang/leia/stdlib.
@@ -333,4 +362,41 @@ func (f *Features) WorkspaceSymbols(ctx context.Context, w features.Workspace, q
 		}
 	}
 	return out, nil
+}
+
+// checkedName is a name as the checker's model resolves it.
+type checkedName struct {
+	e *model.Edited
+	// def indexes the model's definitions, -1 when the checker resolved
+	// no name at the offset; d is that definition and use the name's
+	// span, in the document's text.
+	def int
+	d   model.Def
+	use diagnostics.Span
+}
+
+// checkedNameAt returns what the checker's model says about the name at
+// offset, false when the features answer from the syntax-only resolver
+// (features.Document.Names: the document has no tree or a syntax error,
+// no check gave a model, or the text there changed since).
+func checkedNameAt(s features.Snapshot, offset int) (checkedName, bool) {
+	t, ok := s.Doc.Tree.(*tsquery.Tree)
+	if !ok || t == nil || t.T == nil {
+		return checkedName{}, false
+	}
+	e := s.Doc.Names(!t.T.RootNode().HasError(), offset)
+	if e == nil {
+		return checkedName{}, false
+	}
+	def, use, ok := e.At(offset)
+	if !ok {
+		return checkedName{}, false
+	}
+	n := checkedName{e: e, def: def, use: use}
+	if def >= 0 {
+		if n.d, ok = e.Def(def); !ok {
+			return checkedName{}, false
+		}
+	}
+	return n, true
 }
