@@ -40,7 +40,7 @@ func LoweredTops(path string, src []byte, root *sitter.Node, tops []*sitter.Node
 		recs := buf
 		for _, h := range hollow {
 			if uint32(h[0]) >= recs[0].StartByte && uint32(h[1]) <= recs[0].EndByte {
-				recs = hollowRecords(recs, uint32(h[0]), uint32(h[1]), src)
+				recs = tsflat.Hollow(recs, uint32(h[0]), uint32(h[1]), src)
 			}
 		}
 		base := uint32(len(all))
@@ -58,51 +58,4 @@ func LoweredTops(path string, src []byte, root *sitter.Node, tops []*sitter.Node
 	diags = append(diags, TargetDiagnostics(path, f)...)
 	diagnostics.Sort(diags)
 	return f, limits.CapSyntaxErrors(path, diags, 0), true
-}
-
-// hollowRecords removes from preorder records the contents of the block
-// spanning [start, end) but its first and last children, the braces; the
-// records are returned unchanged when there is no such block.
-func hollowRecords(recs []tsflat.Record, start, end uint32, src []byte) []tsflat.Record {
-	h := -1
-	for j := range recs {
-		if recs[j].StartByte == start && recs[j].EndByte == end {
-			h = j
-			break
-		}
-	}
-	if h < 0 {
-		return recs
-	}
-	// The block's subtree is recs[h:e]: the records after it name an
-	// earlier record as parent.
-	e := h + 1
-	first, last := -1, -1
-	for e < len(recs) && recs[e].Parent != tsflat.NoParent && int(recs[e].Parent) >= h {
-		if int(recs[e].Parent) == h {
-			if first < 0 {
-				first = e
-			}
-			last = e
-		}
-		e++
-	}
-	brace := func(j int, c byte) bool {
-		return j >= 0 && recs[j].EndByte == recs[j].StartByte+1 && int(recs[j].StartByte) < len(src) && src[recs[j].StartByte] == c
-	}
-	if first == last || !brace(first, '{') || !brace(last, '}') {
-		return recs
-	}
-	removed := uint32(e - h - 3)
-	out := make([]tsflat.Record, 0, len(recs)-int(removed))
-	out = append(out, recs[:h+1]...)
-	out[h].ChildCount = 2
-	out = append(out, recs[first], recs[last])
-	for _, r := range recs[e:] {
-		if int(r.Parent) >= e {
-			r.Parent -= removed
-		}
-		out = append(out, r)
-	}
-	return out
 }
