@@ -25,6 +25,7 @@ var incrementalPrograms = []struct {
 }{
 	{"testdata/harn/incremental.harn", "harn", true},
 	{"testdata/harn/incremental_clean.harn", "harn", true},
+	{"testdata/harn/incremental_focus.harn", "harn", true},
 	{"../examples/leia/research_report.leia", "leia", false},
 	{"testdata/leia/incremental.leia", "leia", true},
 	{"../examples/harn/compaction.harn", "harn", false},
@@ -173,7 +174,7 @@ func TestIncrementalCheckEqualsFresh(t *testing.T) {
 			if p.incremental && frontends.IncrementalChecks() == before {
 				t.Errorf("no version of %s was checked incrementally", p.path)
 			}
-			if p.incremental && p.languageID == "leia" && frontends.FocusedChecks() == focused {
+			if p.incremental && frontends.FocusedChecks() == focused {
 				t.Errorf("no version of %s was checked focused on the edited statement", p.path)
 			}
 		})
@@ -181,23 +182,31 @@ func TestIncrementalCheckEqualsFresh(t *testing.T) {
 }
 
 // FuzzIncrementalCheckEqualsFresh decodes a sequence of edits from the
-// input and applies them to a Harn or a Leia program through the document
-// store, comparing the server's check with a fresh check after every
-// edit. Each edit is four bytes: a kind (even: a statement inserted
+// input and applies them to a Harn or a Leia program (the first byte
+// picks which) through the document store, comparing the server's check
+// with a fresh check after every edit. Each edit is four bytes: a kind (even: a statement inserted
 // before, or replacing, an indented line, or that line deleted; odd: a
 // raw edit), a position, a length or line, and the text (a piece, or the
 // next bytes of the input).
 func FuzzIncrementalCheckEqualsFresh(f *testing.F) {
-	f.Add([]byte("\x00\x10\x02\x00\x02\x40\x05\x01\x00\x80\x00\x03"), false)
-	f.Add([]byte("\x01\x30\x00\x0f\x00\x31\x05\x04\x03\x80\x01\x03"), true)
-	f.Add([]byte("\x01\xff\x04\xff\x02\x20\x01\x02"), false)
+	f.Add([]byte("\x00\x00\x10\x02\x00\x02\x40\x05\x01\x00\x80\x00\x03"), false)
+	f.Add([]byte("\x01\x01\x30\x00\x0f\x00\x31\x05\x04\x03\x80\x01\x03"), true)
+	f.Add([]byte("\x00\x01\xff\x04\xff\x02\x20\x01\x02"), false)
+	f.Add([]byte("\x02\x00\x10\x02\x00\x01\x60\x00\x03\x00\x21\x07\x00"), false)
 	f.Fuzz(func(t *testing.T, script []byte, leia bool) {
-		p := incrementalPrograms[0]
-		for _, q := range incrementalPrograms {
-			if leia && q.languageID == "leia" {
-				p = q
+		// The program: the first byte picks one of the language's
+		// programs whose edits can be checked incrementally.
+		var programs []int
+		for i, q := range incrementalPrograms {
+			if q.incremental && (q.languageID == "leia") == leia {
+				programs = append(programs, i)
 			}
 		}
+		if len(script) == 0 {
+			return
+		}
+		p := incrementalPrograms[programs[int(script[0])%len(programs)]]
+		script = script[1:]
 		abs, err := filepath.Abs(p.path)
 		if err != nil {
 			t.Fatal(err)
@@ -304,5 +313,74 @@ func TestIncrementalLeiaCrossBody(t *testing.T) {
 	}
 	if frontends.FocusedChecks() == focused {
 		t.Error("no version was checked focused on the edited statement")
+	}
+}
+
+// TestIncrementalHarnFocused replaces one line of a body of
+// testdata/harn/incremental_focus.harn at a time (no line added, so the
+// focused check applies) with a statement whose diagnostics depend on an
+// item the body reaches only through names: a binding, a function's
+// signature and the struct it returns, a struct's impl, a binding a
+// module-level statement uses, a `var` another body assigns, a function
+// whose inferred result is a `var` a module-level statement assigns, an
+// undefined name whose suggestion is a declaration the body does not
+// name; and a function declared twice. Each is compared with a fresh
+// check, then undone.
+func TestIncrementalHarnFocused(t *testing.T) {
+	abs, err := filepath.Abs("testdata/harn/incremental_focus.harn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.ReadFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ line, with string }{
+		{"  let z = n + 1", "  let z: string = limit"},
+		{"  let z = n + 1", "  let z: string = make_point(n).x"},
+		{"  let z = n + 1", "  let z: string = make_point(n).norm()"},
+		{"  let z = n + 1", "  let z = make_point(n, 2)"},
+		{"  let z = n + 1", "  let z: int = names"},
+		{"  let z = n + 1", "  let z: int = slot"},
+		{"  let z = n + 1", "  let z = limt"},
+		{"  let z = n + 1", "  let z = twice(n, n)"},
+		{"  let z = n + 1", "  let z: int = current()"},
+		{"  let z = n + 1", "  let z: int = last()"},
+		// A line added: the reduced check, which must not blank the
+		// body assigning the `var` that last() returns.
+		{"  let z = n + 1", "  let z = n + 1\n  let y: int = last()"},
+		{"  let d = n * 2", "  let d: string = reader(n)"},
+		{"  let d = n * 2", "  let d = Point {x: 1, y: \"a\"}"},
+		// Of two functions of one name only the last one's body is
+		// checked; two pipelines of one name are both checked.
+		{"  let d = n * 2", "  let d: string = n"},
+		{"  let a = reader(1)", "  let a: string = 1"},
+		{"  let a = reader(1)", "  let a: string = limit"},
+		{"  slot = \"text\"", "  slot = 5"},
+		{"  slot = \"text\"", "  let s = 5"},
+	}
+	uri := cache.PathToURI(abs)
+	s := testStore(t)
+	d := s.Open(uri, "harn", 0, string(orig))
+	compareFresh(t, d, abs, orig)
+	text := orig
+	v := int32(0)
+	incremental, focused := frontends.IncrementalChecks(), frontends.FocusedChecks()
+	for _, c := range cases {
+		at := bytes.Index(text, []byte(c.line+"\n"))
+		if at < 0 {
+			t.Fatalf("no line %q in the program", c.line)
+		}
+		v++
+		d, text = editDocument(t, s, uri, v, text, at, at+len(c.line), c.with)
+		compareFresh(t, d, abs, text)
+		v++
+		d, text = editDocument(t, s, uri, v, text, at, at+len(c.with), c.line)
+		compareFresh(t, d, abs, text)
+	}
+	n := frontends.FocusedChecks() - focused
+	t.Logf("%d of %d versions checked incrementally, %d of them focused", frontends.IncrementalChecks()-incremental, v, n)
+	if n < int64(len(cases)) || frontends.IncrementalChecks()-incremental <= n {
+		t.Errorf("%d of %d versions were checked incrementally, %d of them focused on the edited item", frontends.IncrementalChecks()-incremental, v, n)
 	}
 }

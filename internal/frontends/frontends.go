@@ -83,14 +83,28 @@ func Harn() driver.Language {
 				defer tree.Close()
 			}
 			if prior, ok := req.Previous.(*harnPrior); ok && tree != nil && req.Session != nil {
-				opts := harnchecker.Options{Loader: loader, Limits: lim, Context: req.Context, CatalogFile: req.CatalogFile,
-					Graph: harnchecker.NewSingleCheckGraph(req.Session.RecordModule)}
-				if out, ok := harnIncremental(req, tree, prior, opts); ok {
+				// Each attempt checks in a graph of its own.
+				opts := func() harnchecker.Options {
+					return harnchecker.Options{Loader: loader, Limits: lim, Context: req.Context, CatalogFile: req.CatalogFile,
+						Graph: harnchecker.NewSingleCheckGraph(req.Session.RecordModule)}
+				}
+				if out, ok := harnFocused(req, tree, prior, opts()); ok {
+					return out
+				}
+				if out, ok := harnIncremental(req, tree, prior, opts()); ok {
 					return out
 				}
 			}
+			parsed := tree
+			if parsed != nil && parsed.RootNode().HasError() {
+				// Error recovery in an incrementally reparsed tree can
+				// differ from a fresh parse's (an ERROR node one byte
+				// shorter): a broken text is parsed afresh, so that the
+				// editor reports what harn-check reports.
+				parsed = nil
+			}
 			opts := harnchecker.Options{Loader: loader, Limits: lim, Context: req.Context,
-				Parsed: harnParsed(req.Path, req.Source, tree, lim), CatalogFile: req.CatalogFile, Model: req.Model}
+				Parsed: harnParsed(req.Path, req.Source, parsed, lim), CatalogFile: req.CatalogFile, Model: req.Model}
 			if req.Lint != nil {
 				// A lint run: the lint rules so chosen instead of the
 				// check rules, over the same parse and inference (the
@@ -117,7 +131,7 @@ func Harn() driver.Language {
 				out.Model = res.Facts.Model
 			}
 			if tree != nil {
-				if pr := harnPriorOf(req, tree, res); pr != nil {
+				if pr := harnPriorOf(req, tree, res, out); pr != nil {
 					out.Incremental = pr
 				}
 			}

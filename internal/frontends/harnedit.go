@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/harnlang/harn-check/grammar/tsflat"
 	"github.com/harnlang/harn-check/grammar/tsutil"
 	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/manifest"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
@@ -95,7 +97,11 @@ type harnPrior struct {
 	ownError bool
 	failed   bool
 	hidden   bool
-	sources  map[string][]byte
+	// syntaxError: the version's tree has an error, which makes the
+	// check treat unresolved names as uncertain everywhere
+	// (Facts.Degraded); no later version is checked from it.
+	syntaxError bool
+	sources     map[string][]byte
 	// closure hashes the modules of the import closure besides the file,
 	// reads the other files the check read (harn.toml candidates).
 	closure map[string]string
@@ -109,6 +115,16 @@ type harnPrior struct {
 	// the next one is reparsed incrementally.
 	reduced     []byte
 	reducedTree *sitter.Tree
+	// scope and tops are the top level as the focused check needs it
+	// (harnfocus.go), dirty the items edited since scope was made; nil
+	// scope when the whole check that started the line gave none.
+	scope *harnScope
+	tops  []harnTop
+	dirty []int
+	// census is the predicate-site manifest of the version's sites, the
+	// version's own when it passed, the one it would have otherwise (its
+	// manifest is null); admitted is its result's (driver.Result).
+	census, admitted []byte
 }
 
 // reparse parses text with parse, reusing tree, the tree of old, when
@@ -268,7 +284,7 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 	src := req.Source
 	lim := req.Limits.Resolved()
 	if prior == nil || prior.path != req.Path || prior.catalogFile != req.CatalogFile || prior.limits != lim ||
-		prior.hidden || tree == nil || tree.RootNode().HasError() {
+		prior.hidden || prior.syntaxError || tree == nil || tree.RootNode().HasError() || req.Lint != nil {
 		return driver.Result{}, false
 	}
 	old := prior.src
@@ -286,33 +302,27 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 		return driver.Result{}, false
 	}
 	kept := make([]diagnostics.Diagnostic, 0, len(prior.diags))
+	// A body spelling a top-level `var` is neither checked apart from the
+	// others nor blanked (see spellsMutable).
+	tops, dirty := prior.topsAfter(f, src, fNew)
+	if tops == nil || prior.scope.spellsMutable(prior.tops[f].body) || prior.scope.spellsMutable(tops[f].body) {
+		return driver.Result{}, false
+	}
+	blanked := slices.Clone(items)
+	for i := range blanked {
+		if blanked[i].isolated && prior.scope.spellsMutable(tops[i].body) {
+			blanked[i].isolated = false
+		}
+	}
 	// The new text with every other isolated body blanked.
-	reduced := blankBodies(src, items, f)
+	reduced := blankBodies(src, blanked, f)
 	rtree := reparse(harnbinding.ParseTree, prior.reduced, prior.reducedTree, reduced)
 	opts.Parsed = harnParsed(req.Path, reduced, rtree, lim)
 	res := harnchecker.Check(req.Path, reduced, opts)
 	if res.Facts == nil || len(res.Facts.HiddenCalls) > 0 {
 		return driver.Result{}, false
 	}
-	if req.Session != nil {
-		// The imports and the other files read must be what the previous
-		// check read.
-		self := absPath(req.Path)
-		n := 0
-		for _, m := range req.Session.Modules() {
-			if m.Path == self {
-				continue
-			}
-			if sha, ok := prior.closure[m.Path]; !ok || sha != m.SHA256 {
-				return driver.Result{}, false
-			}
-			n++
-		}
-		if n != len(prior.closure) {
-			return driver.Result{}, false
-		}
-	}
-	if reads := depsOf(res.Reads); !equalDeps(reads, prior.reads) {
+	if !sameInputs(req, prior, res) {
 		return driver.Result{}, false
 	}
 	reducedOwnError := false
@@ -331,71 +341,30 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 		}
 	}
 	merged := append(append(before, kept...), after...)
-	ownError := false
-	for _, dg := range merged {
-		if dg.Severity == diagnostics.Error {
-			ownError = true
-			break
-		}
-	}
-	var failed bool
-	switch {
-	case ownError:
-		failed = true
-	case !prior.ownError:
-		failed = prior.failed
-	case !reducedOwnError:
-		failed = res.Failed
-	default:
+	failed, ownError, ok := mergedFailed(merged, prior, reducedOwnError, res.Failed)
+	if !ok {
 		return driver.Result{}, false
 	}
-	sources := map[string][]byte{}
-	for _, dg := range merged {
-		for _, r := range dg.Related {
-			if r.Path == "" || r.Path == req.Path {
-				continue
-			}
-			if b, ok := res.Sources[r.Path]; ok {
-				sources[r.Path] = b
-			} else if b, ok := prior.sources[r.Path]; ok {
-				sources[r.Path] = b
-			} else {
-				return driver.Result{}, false
-			}
-		}
+	sources, ok := relatedSources(merged, req.Path, res.Sources, prior.sources)
+	if !ok {
+		return driver.Result{}, false
 	}
 	// The facts: this check's, and for the blanked bodies the earlier
 	// checks' that had them.
-	regions := make([]*itemFacts, len(items))
-	owners := map[*analysis.Facts]bool{res.Facts: true}
-	for i, it := range items {
-		if i == f || !it.isolated {
-			continue
-		}
-		o := prior.items[i]
-		r := prior.regions[i]
-		if r == nil {
-			r = &itemFacts{facts: prior.top}
-		}
-		regions[i] = &itemFacts{facts: r.facts, delta: r.delta + o.start - it.start}
-		owners[r.facts] = true
-	}
-	if len(owners) > maxFactsOwners {
+	regions, edited, ok := priorRegions(prior, blanked, f, res.Facts, func(it harnItem) (int, int, bool) {
+		return it.bodyStart, it.bodyEnd, it.isolated
+	})
+	if !ok {
 		return driver.Result{}, false
 	}
 	synth := *res
 	synth.Diagnostics, synth.Failed, synth.Sources = merged, failed, sources
 	out := harnResult(req.Path, src, &synth)
-	edited := &harnchecker.EditedFacts{Facts: res.Facts}
-	for i, r := range regions {
-		if r != nil {
-			edited.Regions = append(edited.Regions, harnchecker.FactsRegion{Start: items[i].bodyStart, End: items[i].bodyEnd, Facts: r.facts, Delta: r.delta})
-		}
-	}
 	out.Facts = edited
 	next := &harnPrior{path: req.Path, catalogFile: req.CatalogFile, limits: lim, src: src, items: items,
 		diags: merged, ownError: ownError, failed: failed, sources: sources,
-		closure: prior.closure, reads: prior.reads, top: res.Facts, regions: regions, reduced: reduced, reducedTree: rtree}
+		closure: prior.closure, reads: prior.reads, top: res.Facts, regions: regions, reduced: reduced, reducedTree: rtree,
+		scope: prior.scope, tops: tops, dirty: dirty, census: census(req.Path, src, &synth, out), admitted: out.Admitted}
 	if rtree != nil {
 		runtime.AddCleanup(next, func(t *sitter.Tree) { t.Close() }, rtree)
 	}
@@ -484,15 +453,16 @@ func shiftDiagnostic(d diagnostics.Diagnostic, path string, start, end, delta in
 
 // harnPriorOf records what a whole check of the file learnt, for checking
 // a later version incrementally.
-func harnPriorOf(req driver.Request, tree *sitter.Tree, res *harnchecker.Result) *harnPrior {
-	if tree == nil || res.Facts == nil || req.Session == nil {
+func harnPriorOf(req driver.Request, tree *sitter.Tree, res *harnchecker.Result, out driver.Result) *harnPrior {
+	if tree == nil || res.Facts == nil || req.Session == nil || req.Lint != nil {
 		return nil
 	}
 	pr := &harnPrior{path: req.Path, catalogFile: req.CatalogFile, limits: req.Limits.Resolved(), src: req.Source,
 		items: harnItems(tree.RootNode(), req.Source), diags: res.Diagnostics, failed: res.Failed,
-		hidden: len(res.Facts.HiddenCalls) > 0, sources: res.Sources, closure: map[string]string{},
-		reads: depsOf(res.Reads), top: res.Facts}
+		hidden: len(res.Facts.HiddenCalls) > 0, syntaxError: tree.RootNode().HasError(), sources: res.Sources, closure: map[string]string{},
+		reads: depsOf(res.Reads), top: res.Facts, census: census(req.Path, req.Source, res, out), admitted: out.Admitted}
 	pr.regions = make([]*itemFacts, len(pr.items))
+	pr.scope, pr.tops = newHarnScope(tree.RootNode(), req.Source, pr.items)
 	for _, d := range res.Diagnostics {
 		if d.Severity == diagnostics.Error {
 			pr.ownError = true
@@ -506,6 +476,19 @@ func harnPriorOf(req driver.Request, tree *sitter.Tree, res *harnchecker.Result)
 		}
 	}
 	return pr
+}
+
+// census returns the manifest of res's sites (out its driver result):
+// out's, or when res failed the one FromCheck gives them as if it had
+// not.
+func census(path string, src []byte, res *harnchecker.Result, out driver.Result) []byte {
+	if !res.Failed {
+		return out.Manifest
+	}
+	passed := *res
+	passed.Failed = false
+	m, _ := manifest.FromCheck(path, src, &passed)
+	return m
 }
 
 func depsOf(reads []harnchecker.Read) []checkcache.Dep {
