@@ -41,8 +41,7 @@ func ioError(prefix string, err error) error {
 
 func init() {
 	hostOf := func(c *Call) *host.Host { return c.th.in.host }
-	Register("read_file", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
+	Register("read_file", withText("read_file", func(c *Call, p string, _ []Value) (Value, error) {
 		var b []byte
 		var err error
 		c.Block(func() { b, err = hostOf(c).ReadFile(p) })
@@ -50,9 +49,8 @@ func init() {
 			return Nil, ioError("Failed to read file "+hostOf(c).Abs(p), err)
 		}
 		return Str(string(b)), nil
-	})
-	Register("read_file_result", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
+	}))
+	Register("read_file_result", withText("read_file_result", func(c *Call, p string, _ []Value) (Value, error) {
 		var b []byte
 		var err error
 		c.Block(func() { b, err = hostOf(c).ReadFile(p) })
@@ -60,30 +58,32 @@ func init() {
 			return resultErr(asError(ioError("Failed to read file "+hostOf(c).Abs(p), err)).Value), nil
 		}
 		return resultOkRaw(Str(string(b))), nil
-	})
-	Register("read_file_bytes", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
+	}))
+	Register("read_file_bytes", withText("read_file_bytes", func(c *Call, p string, _ []Value) (Value, error) {
 		b, err := hostOf(c).ReadFile(p)
 		if err != nil {
 			return Nil, ioError("Failed to read file "+hostOf(c).Abs(p), err)
 		}
 		return BytesValue(b), nil
-	})
-	Register("read_lines", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
+	}))
+	Register("read_lines", withText("read_lines", func(c *Call, p string, _ []Value) (Value, error) {
 		b, err := hostOf(c).ReadFile(p)
 		if err != nil {
 			return Nil, ioError("Failed to read file "+hostOf(c).Abs(p), err)
 		}
 		return c.th.kindMethod("string", Str(string(b)), "lines", nil)
-	})
+	}))
 	write := func(name string, appendMode bool) {
+		spec := argsOf(name)
 		Register(name, func(c *Call, args []Value) (Value, error) {
 			if len(args) < 2 {
 				return Nil, throwValue(Str(name + ": path and content are required"))
 			}
-			p := Display(args[0])
-			data := bytesOf(args[1])
+			var p string
+			var data []byte
+			if err := spec.unpack(c, args, asText(&p), asBytes(&data)); err != nil {
+				return Nil, err
+			}
 			var err error
 			c.Block(func() {
 				if appendMode {
@@ -101,16 +101,15 @@ func init() {
 	write("write_file", false)
 	write("write_file_bytes", false)
 	write("append_file", true)
-	Register("file_exists", func(c *Call, args []Value) (Value, error) {
-		_, err := hostOf(c).Stat(Display(arg(args, 0)))
+	Register("file_exists", withText("file_exists", func(c *Call, p string, _ []Value) (Value, error) {
+		_, err := hostOf(c).Stat(p)
 		var d *host.DeniedError
 		if errors.As(err, &d) {
 			return Nil, ioError("file_exists", err)
 		}
 		return Bool(err == nil), nil
-	})
-	Register("delete_file", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
+	}))
+	Register("delete_file", withText("delete_file", func(c *Call, p string, _ []Value) (Value, error) {
 		fi, err := hostOf(c).Lstat(p)
 		if err != nil {
 			return Nil, ioError("Failed to delete file "+hostOf(c).Abs(p), err)
@@ -125,14 +124,13 @@ func init() {
 			return Nil, ioError("Failed to delete file "+hostOf(c).Abs(p), err)
 		}
 		return Nil, nil
-	})
-	Register("mkdir", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
+	}))
+	Register("mkdir", withText("mkdir", func(c *Call, p string, _ []Value) (Value, error) {
 		if err := hostOf(c).Mkdir(p, true); err != nil {
 			return Nil, ioError("Failed to create directory "+hostOf(c).Abs(p), err)
 		}
 		return Nil, nil
-	})
+	}))
 	Register("list_dir", func(c *Call, args []Value) (Value, error) {
 		p := "."
 		if len(args) > 0 {
@@ -148,8 +146,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("stat", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
+	Register("stat", withText("stat", func(c *Call, p string, _ []Value) (Value, error) {
 		fi, err := hostOf(c).Stat(p)
 		if err != nil {
 			return Nil, ioError("Failed to stat "+hostOf(c).Abs(p), err)
@@ -161,9 +158,13 @@ func init() {
 		d.Set("readonly", Bool(fi.Mode().Perm()&0o222 == 0))
 		d.Set("modified", Float(float64(fi.ModTime().UnixNano())/1e9))
 		return DictValue(d), nil
-	})
+	}))
+	copyArgs := argsOf("copy_file")
 	Register("copy_file", func(c *Call, args []Value) (Value, error) {
-		src, dst := Display(arg(args, 0)), Display(arg(args, 1))
+		var src, dst string
+		if err := copyArgs.unpack(c, args, asText(&src), asText(&dst)); err != nil {
+			return Nil, err
+		}
 		b, err := hostOf(c).ReadFile(src)
 		if err != nil {
 			return Nil, ioError("Failed to copy file "+hostOf(c).Abs(src), err)
@@ -173,8 +174,12 @@ func init() {
 		}
 		return Nil, nil
 	})
+	moveArgs := argsOf("move_file")
 	Register("move_file", func(c *Call, args []Value) (Value, error) {
-		src, dst := Display(arg(args, 0)), Display(arg(args, 1))
+		var src, dst string
+		if err := moveArgs.unpack(c, args, asText(&src), asText(&dst)); err != nil {
+			return Nil, err
+		}
 		if err := hostOf(c).Rename(src, dst); err != nil {
 			return Nil, ioError("Failed to move file "+hostOf(c).Abs(src), err)
 		}

@@ -24,13 +24,13 @@ func init() {
 	Register("json_stringify", func(c *Call, args []Value) (Value, error) {
 		return c.stringifyJSON("json_stringify", arg(args, 0))
 	})
-	Register("json_parse", func(c *Call, args []Value) (Value, error) {
-		v, err := parseJSON(Display(arg(args, 0)))
+	Register("json_parse", withText("json_parse", func(_ *Call, text string, _ []Value) (Value, error) {
+		v, err := parseJSON(text)
 		if err != nil {
 			return Nil, throwValue(Str("JSON parse error: " + err.Error()))
 		}
 		return v, nil
-	})
+	}))
 	Register("json_extract", func(c *Call, args []Value) (Value, error) {
 		if len(args) == 0 {
 			return Nil, throwValue(Str("json_extract requires at least 1 argument: text"))
@@ -71,13 +71,13 @@ func init() {
 		}
 		return v, nil
 	})
-	Register("toml_parse", func(c *Call, args []Value) (Value, error) {
+	Register("toml_parse", withText("toml_parse", func(_ *Call, text string, _ []Value) (Value, error) {
 		var x any
-		if err := toml.Unmarshal([]byte(Display(arg(args, 0))), &x); err != nil {
+		if err := toml.Unmarshal([]byte(text), &x); err != nil {
 			return Nil, throwValue(Str("TOML parse error: " + err.Error()))
 		}
 		return fromGo(x), nil
-	})
+	}))
 	Register("toml_stringify", func(c *Call, args []Value) (Value, error) {
 		b, err := toml.Marshal(toGo(arg(args, 0)))
 		if err != nil {
@@ -85,13 +85,13 @@ func init() {
 		}
 		return Str(string(b)), nil
 	})
-	Register("yaml_parse", func(c *Call, args []Value) (Value, error) {
+	Register("yaml_parse", withText("yaml_parse", func(_ *Call, text string, _ []Value) (Value, error) {
 		var x any
-		if err := yaml.Unmarshal([]byte(Display(arg(args, 0))), &x); err != nil {
+		if err := yaml.Unmarshal([]byte(text), &x); err != nil {
 			return Nil, throwValue(Str("YAML parse error: " + err.Error()))
 		}
 		return fromGo(yamlPlain(x, 0)), nil
-	})
+	}))
 	Register("yaml_stringify", func(c *Call, args []Value) (Value, error) {
 		b, err := yaml.Marshal(toGo(arg(args, 0)))
 		if err != nil {

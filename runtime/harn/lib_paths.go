@@ -8,15 +8,20 @@ import (
 // Path builtins: pure string manipulation, no file-system access.
 
 func init() {
+	joinArgs := argsOf("path_join")
 	Register("path_join", func(c *Call, args []Value) (Value, error) {
+		var parts []Value
+		if err := joinArgs.unpack(c, args, &parts); err != nil {
+			return Nil, err
+		}
 		p := ""
-		for _, a := range args {
+		for _, a := range parts {
 			p = pushPath(p, Display(a))
 		}
 		return Str(p), nil
 	})
 	s1 := func(name string, f func(string) string) {
-		Register(name, func(c *Call, args []Value) (Value, error) { return Str(f(Display(arg(args, 0)))), nil })
+		Register(name, withText(name, func(_ *Call, p string, _ []Value) (Value, error) { return Str(f(p)), nil }))
 	}
 	s1("basename", pathBase)
 	s1("dirname", pathParent)
@@ -33,18 +38,17 @@ func init() {
 	s1("path_extension", pExt)
 	s1("path_stem", pStem)
 	s1("path_normalize", pNormalize)
-	Register("path_is_absolute", func(c *Call, args []Value) (Value, error) {
-		return Bool(pIsAbs(Display(arg(args, 0)))), nil
-	})
-	Register("path_is_relative", func(c *Call, args []Value) (Value, error) {
-		return Bool(!pIsAbs(Display(arg(args, 0)))), nil
-	})
-	Register("path_segments", func(c *Call, args []Value) (Value, error) {
-		_, _, segs := pSplit(Display(arg(args, 0)))
+	Register("path_is_absolute", withText("path_is_absolute", func(_ *Call, p string, _ []Value) (Value, error) {
+		return Bool(pIsAbs(p)), nil
+	}))
+	Register("path_is_relative", withText("path_is_relative", func(_ *Call, p string, _ []Value) (Value, error) {
+		return Bool(!pIsAbs(p)), nil
+	}))
+	Register("path_segments", withText("path_segments", func(_ *Call, p string, _ []Value) (Value, error) {
+		_, _, segs := pSplit(p)
 		return NewListValue(strValues(segs)), nil
-	})
-	Register("path_parts", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
+	}))
+	Register("path_parts", withText("path_parts", func(_ *Call, p string, _ []Value) (Value, error) {
 		_, _, segs := pSplit(p)
 		d := NewDict(5)
 		d.Set("dir", Str(pParent(p)))
@@ -53,7 +57,7 @@ func init() {
 		d.Set("ext", Str(pExt(p)))
 		d.Set("segments", NewListValue(strValues(segs)))
 		return DictValue(d), nil
-	})
+	}))
 	Register("path_relative_to", func(c *Call, args []Value) (Value, error) {
 		if rel, ok := pRelativeTo(Display(arg(args, 0)), Display(arg(args, 1))); ok {
 			return Str(rel), nil

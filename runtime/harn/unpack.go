@@ -203,3 +203,17 @@ func (s *argSpec) unpack(c *Call, args []Value, dst ...any) error {
 func (s *argSpec) mismatch(i int) string {
 	return fmt.Sprintf("harn: %s: destination %d does not fit the table's parameter", s.name, i+1)
 }
+
+// withText adapts a builtin whose first parameter is taken by its display
+// form, the lenient way (a path, a text to parse): fn receives it unpacked
+// by the table's entry of name, and the arguments as passed for the rest.
+func withText(name string, fn func(c *Call, s string, args []Value) (Value, error)) func(*Call, []Value) (Value, error) {
+	spec := argsOf(name)
+	return func(c *Call, args []Value) (Value, error) {
+		var s string
+		if err := spec.unpack(c, args, asText(&s)); err != nil {
+			return Nil, err
+		}
+		return fn(c, s, args)
+	}
+}

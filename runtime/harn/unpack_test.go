@@ -47,6 +47,11 @@ func TestUnpackByTable(t *testing.T) {
 		{"three texts", `println(replace("a-b-c", "-", "+"))`, "a+b+c"},
 		{"lenient bytes", `println(hex_encode("hi"))`, "6869"},
 		{"optional left out", `println(stream.collect([1, 2]))`, "[1, 2]"},
+		{"rest", `println(path_join("a", "b", 3))`, "a/b/3"},
+		{"rest empty", `println(path_join() == "")`, "true"},
+		{"text adapter", `println(basename("/x/y.txt"))`, "y.txt"},
+		{"text adapter parses", `println(json_parse("[1, 2]")[1])`, "2"},
+		{"text adapter error kept", `println(unwrap_err(try { json_parse("{") }).starts_with("JSON parse error: "))`, "true"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
