@@ -47,20 +47,23 @@ func strResult(t *Thread, s string, err error) ([]Value, error) {
 	return t.Ret1(String(s)), nil
 }
 
-func str1(name string, f func(string) string) NativeFunc {
+// str1 is a builtin of one string, unpacked by its table entry sp.
+func str1(sp *argSpec, f func(string) string) NativeFunc {
 	return func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, name)
-		if err != nil {
+		var s string
+		if err := sp.unpack(a, &s); err != nil {
 			return nil, err
 		}
 		return t.Ret1(String(f(s))), nil
 	}
 }
 
-func str1err(name string, f func(string) (string, error)) NativeFunc {
+// str1err is str1 for a conversion that can fail: its result, or nil
+// and the error's message.
+func str1err(sp *argSpec, f func(string) (string, error)) NativeFunc {
 	return func(t *Thread, a []Value) ([]Value, error) {
-		s, err := CheckString(a, 0, name)
-		if err != nil {
+		var s string
+		if err := sp.unpack(a, &s); err != nil {
 			return nil, err
 		}
 		out, ferr := f(s)
@@ -83,28 +86,25 @@ func openCodecs(in *Interp) {
 	rawE, rawD := b64(base64.RawStdEncoding)
 	rawURLE, rawURLD := b64(base64.RawURLEncoding)
 	newModule(in, "base64", map[string]NativeFunc{
-		"encode":       str1("encode", stdE),
-		"decode":       str1err("decode", stdD),
-		"urlEncode":    str1("urlEncode", urlE),
-		"urlDecode":    str1err("urlDecode", urlD),
-		"rawEncode":    str1("rawEncode", rawE),
-		"rawDecode":    str1err("rawDecode", rawD),
-		"rawUrlEncode": str1("rawUrlEncode", rawURLE),
-		"rawUrlDecode": str1err("rawUrlDecode", rawURLD),
-		"rawURLEncode": str1("rawURLEncode", rawURLE),
-		"rawURLDecode": str1err("rawURLDecode", rawURLD),
+		"encode":       str1(specOf("base64.encode"), stdE),
+		"decode":       str1err(specOf("base64.decode"), stdD),
+		"urlEncode":    str1(specOf("base64.urlEncode"), urlE),
+		"urlDecode":    str1err(specOf("base64.urlDecode"), urlD),
+		"rawEncode":    str1(specOf("base64.rawEncode"), rawE),
+		"rawDecode":    str1err(specOf("base64.rawDecode"), rawD),
+		"rawUrlEncode": str1(specOf("base64.rawUrlEncode"), rawURLE),
+		"rawUrlDecode": str1err(specOf("base64.rawUrlDecode"), rawURLD),
+		"rawURLEncode": str1(specOf("base64.rawURLEncode"), rawURLE),
+		"rawURLDecode": str1err(specOf("base64.rawURLDecode"), rawURLD),
 	})
 	hexSum := func(name string, f func([]byte) []byte) NativeFunc {
-		return str1(name, func(s string) string { return hex.EncodeToString(f([]byte(s))) })
+		return str1(specOf("hash."+name), func(s string) string { return hex.EncodeToString(f([]byte(s))) })
 	}
 	hmacSum := func(name string, newHash string) NativeFunc {
+		sp := specOf("hash." + name)
 		return func(t *Thread, a []Value) ([]Value, error) {
-			key, err := CheckString(a, 0, name)
-			if err != nil {
-				return nil, err
-			}
-			msg, err := CheckString(a, 1, name)
-			if err != nil {
+			var key, msg string
+			if err := sp.unpack(a, &key, &msg); err != nil {
 				return nil, err
 			}
 			var m interface {
@@ -125,13 +125,15 @@ func openCodecs(in *Interp) {
 			return t.Ret1(String(hex.EncodeToString(m.Sum(nil)))), nil
 		}
 	}
+	crc32Spec := specOf("hash.crc32")
 	newModule(in, "hash", map[string]NativeFunc{
 		"md5":    hexSum("md5", func(b []byte) []byte { s := md5.Sum(b); return s[:] }),
 		"sha1":   hexSum("sha1", func(b []byte) []byte { s := sha1.Sum(b); return s[:] }),
 		"sha256": hexSum("sha256", func(b []byte) []byte { s := sha256.Sum256(b); return s[:] }),
 		"sha512": hexSum("sha512", func(b []byte) []byte { s := sha512.Sum512(b); return s[:] }),
 		"crc32": func(t *Thread, a []Value) ([]Value, error) {
-			s, err := CheckString(a, 0, "crc32")
+			var s string
+			err := crc32Spec.unpack(a, &s)
 			return t.Ret1(Int(int64(crc32.ChecksumIEEE([]byte(s))))), err
 		},
 		"hmacSHA256": hmacSum("hmacSHA256", "sha256"),
@@ -141,29 +143,30 @@ func openCodecs(in *Interp) {
 		"hmacMD5":    hmacSum("hmacMD5", "md5"),
 		"hmac":       hmacSum("hmac", "sha256"),
 	})
-	b32 := func(enc *base32.Encoding) (NativeFunc, NativeFunc) {
-		return str1("encode", func(s string) string { return enc.EncodeToString([]byte(s)) }),
-			str1err("decode", func(s string) (string, error) { b, err := enc.DecodeString(s); return string(b), err })
+	// The base32 functions name themselves encode and decode in messages.
+	b32 := func(enc *base32.Encoding, encPath, decPath string) (NativeFunc, NativeFunc) {
+		return str1(specOf(encPath).named("encode"), func(s string) string { return enc.EncodeToString([]byte(s)) }),
+			str1err(specOf(decPath).named("decode"), func(s string) (string, error) { b, err := enc.DecodeString(s); return string(b), err })
 	}
-	b32e, b32d := b32(base32.StdEncoding)
-	b32he, b32hd := b32(base32.HexEncoding.WithPadding(base32.NoPadding))
+	b32e, b32d := b32(base32.StdEncoding, "encoding.base32Encode", "encoding.base32Decode")
+	b32he, b32hd := b32(base32.HexEncoding.WithPadding(base32.NoPadding), "encoding.base32HexEncode", "encoding.base32HexDecode")
 	newModule(in, "encoding", map[string]NativeFunc{
-		"hexEncode":       str1("hexEncode", func(s string) string { return hex.EncodeToString([]byte(s)) }),
-		"hexDecode":       str1err("hexDecode", func(s string) (string, error) { b, err := hex.DecodeString(s); return string(b), err }),
+		"hexEncode":       str1(specOf("encoding.hexEncode"), func(s string) string { return hex.EncodeToString([]byte(s)) }),
+		"hexDecode":       str1err(specOf("encoding.hexDecode"), func(s string) (string, error) { b, err := hex.DecodeString(s); return string(b), err }),
 		"base32Encode":    b32e,
 		"base32Decode":    b32d,
 		"base32HexEncode": b32he,
 		"base32HexDecode": b32hd,
-		"base64Encode":    str1("base64Encode", stdE),
-		"base64Decode":    str1err("base64Decode", stdD),
-		"xmlEscape": str1("xmlEscape", func(s string) string {
+		"base64Encode":    str1(specOf("encoding.base64Encode"), stdE),
+		"base64Decode":    str1err(specOf("encoding.base64Decode"), stdD),
+		"xmlEscape": str1(specOf("encoding.xmlEscape"), func(s string) string {
 			var b bytes.Buffer
 			xmlEscapeText(&b, s)
 			return b.String()
 		}),
-		"xmlUnescape":  str1err("xmlUnescape", func(s string) (string, error) { return html.UnescapeString(s), nil }),
-		"htmlEscape":   str1("htmlEscape", html.EscapeString),
-		"htmlUnescape": str1("htmlUnescape", html.UnescapeString),
+		"xmlUnescape":  str1err(specOf("encoding.xmlUnescape"), func(s string) (string, error) { return html.UnescapeString(s), nil }),
+		"htmlEscape":   str1(specOf("encoding.htmlEscape"), html.EscapeString),
+		"htmlUnescape": str1(specOf("encoding.htmlUnescape"), html.UnescapeString),
 		"iniEncode":    iniEncodeNative,
 		"iniDecode": func(t *Thread, a []Value) ([]Value, error) {
 			s, err := CheckString(a, 0, "iniDecode")

@@ -66,8 +66,8 @@ func openURL(in *Interp) {
 			r.SetStr("query", TableValue(q))
 			return t.Ret1(TableValue(r)), nil
 		},
-		"encode": str1("encode", url.QueryEscape),
-		"decode": str1err("decode", url.QueryUnescape),
+		"encode": str1(specOf("url.encode"), url.QueryEscape),
+		"decode": str1err(specOf("url.decode"), url.QueryUnescape),
 		"getPath": func(t *Thread, a []Value) ([]Value, error) {
 			s, err := CheckString(a, 0, "getPath")
 			if err != nil {
@@ -79,12 +79,12 @@ func openURL(in *Interp) {
 			}
 			return t.Ret1(String(u.Path)), nil
 		},
-		"escape":        str1("escape", url.QueryEscape),
-		"queryEscape":   str1("queryEscape", url.QueryEscape),
-		"pathEscape":    str1("pathEscape", url.PathEscape),
-		"unescape":      str1err("unescape", url.QueryUnescape),
-		"queryUnescape": str1err("queryUnescape", url.QueryUnescape),
-		"pathUnescape":  str1err("pathUnescape", url.PathUnescape),
+		"escape":        str1(specOf("url.escape"), url.QueryEscape),
+		"queryEscape":   str1(specOf("url.queryEscape"), url.QueryEscape),
+		"pathEscape":    str1(specOf("url.pathEscape"), url.PathEscape),
+		"unescape":      str1err(specOf("url.unescape"), url.QueryUnescape),
+		"queryUnescape": str1err(specOf("url.queryUnescape"), url.QueryUnescape),
+		"pathUnescape":  str1err(specOf("url.pathUnescape"), url.PathUnescape),
 		"encodeQuery": func(t *Thread, a []Value) ([]Value, error) {
 			tb, err := CheckTable(a, 0, "encodeQuery")
 			if err != nil {
@@ -288,7 +288,7 @@ func openRegexp(in *Interp) {
 			}
 			return t.Ret1(TableValue(methods(re))), nil
 		},
-		"quote": str1("quote", regexp.QuoteMeta),
+		"quote": str1(specOf("regexp.quote"), regexp.QuoteMeta),
 	}
 	for _, name := range sortedKeys(ops) {
 		op := ops[name]

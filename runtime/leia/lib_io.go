@@ -755,10 +755,10 @@ func openFS(in *Interp) {
 	}
 	pm := newModule(in, "path", map[string]NativeFunc{
 		"join":  func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(String(filepath.Join(join(a)...))), nil },
-		"base":  str1("base", filepath.Base),
-		"dir":   str1("dir", filepath.Dir),
-		"ext":   str1("ext", filepath.Ext),
-		"clean": str1("clean", filepath.Clean),
+		"base":  str1(specOf("path.base"), filepath.Base),
+		"dir":   str1(specOf("path.dir"), filepath.Dir),
+		"ext":   str1(specOf("path.ext"), filepath.Ext),
+		"clean": str1(specOf("path.clean"), filepath.Clean),
 		"isAbs": func(t *Thread, a []Value) ([]Value, error) {
 			s, err := CheckString(a, 0, "isAbs")
 			return t.Ret1(Bool(filepath.IsAbs(s))), err

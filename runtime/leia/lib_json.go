@@ -33,9 +33,13 @@ func openJSON(in *Interp) {
 	in.RegisterModule("json", j)
 }
 
+// decodeSpec unpacks json.decode and json.parse, which share one
+// implementation and one name in messages ("decode").
+var decodeSpec = specOf("json.decode")
+
 func jsonDecodeNative(t *Thread, a []Value) ([]Value, error) {
-	s, err := CheckString(a, 0, "decode")
-	if err != nil {
+	var s string
+	if err := decodeSpec.unpack(a, &s); err != nil {
 		return nil, err
 	}
 	v, err := DecodeJSON(s)

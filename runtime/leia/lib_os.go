@@ -28,13 +28,10 @@ func openOS(in *Interp) {
 		return t.Ret1(Float(time.Since(processStart).Seconds())), nil
 	})
 	reg("date", osDate)
+	difftimeSpec := specOf("os.difftime")
 	reg("difftime", func(t *Thread, a []Value) ([]Value, error) {
-		x, err := CheckFloat(a, 0, "difftime")
-		if err != nil {
-			return nil, err
-		}
-		y, err := OptFloat(a, 1, "difftime", 0)
-		if err != nil {
+		var x, y float64
+		if err := difftimeSpec.unpack(a, &x, &y); err != nil {
 			return nil, err
 		}
 		return t.Ret1(Float(x - y)), nil
@@ -58,9 +55,10 @@ func openOS(in *Interp) {
 		e.Value = String(e.Message)
 		return nil, e
 	})
+	getenvSpec := specOf("os.getenv")
 	reg("getenv", func(t *Thread, a []Value) ([]Value, error) {
-		name, err := CheckString(a, 0, "getenv")
-		if err != nil {
+		var name string
+		if err := getenvSpec.unpack(a, &name); err != nil {
 			return nil, err
 		}
 		if t.in.opts.Host == nil {
@@ -75,9 +73,11 @@ func openOS(in *Interp) {
 	in.RegisterModule("os", o)
 }
 
+var dateSpec = specOf("os.date")
+
 func osDate(t *Thread, a []Value) ([]Value, error) {
-	f, err := OptString(a, 0, "date", "%c")
-	if err != nil {
+	f := "%c"
+	if err := dateSpec.unpack(a, &f); err != nil {
 		return nil, err
 	}
 	tm := time.Now()

@@ -26,36 +26,40 @@ func openTable(in *Interp) {
 	})
 	reg("move", tableMove)
 	reg("spread", tableUnpack)
+	clearSpec := specOf("table.clear")
 	reg("clear", func(th *Thread, a []Value) ([]Value, error) {
-		tb, err := CheckTable(a, 0, "clear")
-		if err != nil {
+		var tb *Table
+		if err := clearSpec.unpack(a, &tb); err != nil {
 			return nil, err
 		}
 		meta := tb.meta
 		*tb = Table{meta: meta}
 		return nil, nil
 	})
+	keysSpec := specOf("table.keys")
 	reg("keys", func(th *Thread, a []Value) ([]Value, error) {
-		tb, err := CheckTable(a, 0, "keys")
-		if err != nil {
+		var tb *Table
+		if err := keysSpec.unpack(a, &tb); err != nil {
 			return nil, err
 		}
 		out := NewTable(tb.Len()+tb.HashLen(), 0)
 		tb.Iter(func(k, _ Value) bool { out.Append(k); return true })
 		return th.Ret1(TableValue(out)), nil
 	})
+	valuesSpec := specOf("table.values")
 	reg("values", func(th *Thread, a []Value) ([]Value, error) {
-		tb, err := CheckTable(a, 0, "values")
-		if err != nil {
+		var tb *Table
+		if err := valuesSpec.unpack(a, &tb); err != nil {
 			return nil, err
 		}
 		out := NewTable(tb.Len()+tb.HashLen(), 0)
 		tb.Iter(func(_, v Value) bool { out.Append(v); return true })
 		return th.Ret1(TableValue(out)), nil
 	})
+	containsSpec := specOf("table.contains")
 	reg("contains", func(th *Thread, a []Value) ([]Value, error) {
-		tb, err := CheckTable(a, 0, "contains")
-		if err != nil {
+		var tb *Table
+		if err := containsSpec.unpack(a, &tb); err != nil {
 			return nil, err
 		}
 		found := false
@@ -69,9 +73,10 @@ func openTable(in *Interp) {
 		})
 		return th.Ret1(Bool(found)), nil
 	})
+	copySpec := specOf("table.copy")
 	reg("copy", func(th *Thread, a []Value) ([]Value, error) {
-		tb, err := CheckTable(a, 0, "copy")
-		if err != nil {
+		var tb *Table
+		if err := copySpec.unpack(a, &tb); err != nil {
 			return nil, err
 		}
 		out := NewTable(tb.Len(), tb.HashLen())
@@ -165,21 +170,15 @@ func tableRemove(t *Thread, a []Value) ([]Value, error) {
 	return t.Ret1(v), nil
 }
 
+var concatSpec, moveSpec, sortSpec = specOf("table.concat"), specOf("table.move"), specOf("table.sort")
+
 func tableConcat(t *Thread, a []Value) ([]Value, error) {
-	tb, err := CheckTable(a, 0, "concat")
-	if err != nil {
+	var tb *Table
+	if err := concatSpec.unpack(a, &tb); err != nil {
 		return nil, err
 	}
-	sep, err := OptString(a, 1, "concat", "")
-	if err != nil {
-		return nil, err
-	}
-	i, err := OptInt(a, 2, "concat", 1)
-	if err != nil {
-		return nil, err
-	}
-	j, err := OptInt(a, 3, "concat", int64(tb.Len()))
-	if err != nil {
+	sep, i, j := "", int64(1), int64(tb.Len())
+	if err := concatSpec.unpack(a, &tb, &sep, &i, &j); err != nil {
 		return nil, err
 	}
 	var b strings.Builder
@@ -244,30 +243,15 @@ func tableUnpack(t *Thread, a []Value) ([]Value, error) {
 }
 
 func tableMove(t *Thread, a []Value) ([]Value, error) {
-	a1, err := CheckTable(a, 0, "move")
-	if err != nil {
-		return nil, err
-	}
-	f, err := CheckInt(a, 1, "move")
-	if err != nil {
-		return nil, err
-	}
-	e, err := CheckInt(a, 2, "move")
-	if err != nil {
-		return nil, err
-	}
-	tpos, err := CheckInt(a, 3, "move")
-	if err != nil {
+	var src, into *Table
+	var f, e, tpos int64
+	if err := moveSpec.unpack(a, &src, &f, &e, &tpos, &into); err != nil {
 		return nil, err
 	}
 	dst := a[0]
-	if Arg(a, 4).k != KindNil {
-		if _, err := CheckTable(a, 4, "move"); err != nil {
-			return nil, err
-		}
+	if into != nil {
 		dst = a[4]
 	}
-	_ = a1
 	if e >= f {
 		if e-f >= 1<<26 {
 			return nil, ArgError(2, "move", "too many elements to move")
@@ -286,13 +270,10 @@ func tableMove(t *Thread, a []Value) ([]Value, error) {
 }
 
 func tableSort(t *Thread, a []Value) (rets []Value, err error) {
-	tb, err := CheckTable(a, 0, "sort")
-	if err != nil {
+	var tb *Table
+	cmp := Nil
+	if err := sortSpec.unpack(a, &tb, &cmp); err != nil {
 		return nil, err
-	}
-	cmp := Arg(a, 1)
-	if cmp.k != KindNil && !cmp.IsFunction() {
-		return nil, typeError(1, "sort", "function", cmp)
 	}
 	n := tb.Len()
 	// a table with metamethods or with its sequence outside the array

@@ -1,6 +1,9 @@
 package leia
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestUnpack: table-driven unpacking reads each kind of destination, keeps
 // the defaults of optional parameters left out or nil, and fails with the
@@ -102,5 +105,47 @@ func TestSpecsResolve(t *testing.T) {
 	})
 	if n < 10 {
 		t.Errorf("only %d specs recorded", n)
+	}
+}
+
+// TestUnpackedModules: the modules that unpack from the table (table,
+// os, json, base64, hash, encoding, url, path, regexp.quote) take and
+// refuse what their entries say, with the Check helpers' messages and
+// each builtin's own name in them.
+func TestUnpackedModules(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"concat defaults", `return table.concat({1, 2, 3}, "-")`, "1-2-3"},
+		{"concat range", `return table.concat({1, 2, 3}, "", 2)`, "23"},
+		{"concat refuses", `ok, err := pcall(table.concat, {1}, {}); return err`, "bad argument #2 to 'concat' (string expected, got table)"},
+		{"move into another", `b := table.move({1, 2}, 1, 2, 2, {9}); return table.concat(b, ",")`, "9,1,2"},
+		{"move refuses", `ok, err := pcall(table.move, {1}, 1, "x", 1); return err`, "bad argument #3 to 'move' (number expected, got string)"},
+		{"sort with less", `t := {1, 3, 2}; table.sort(t, func(a, b) { return a > b }); return table.concat(t, ",")`, "3,2,1"},
+		{"sort refuses", `ok, err := pcall(table.sort, {1}, 3); return err`, "bad argument #2 to 'sort' (function expected, got number)"},
+		{"keys refuses", `ok, err := pcall(table.keys, "x"); return err`, "bad argument #1 to 'keys' (table expected, got string)"},
+		{"difftime", `return tostring(os.difftime(5, 2))`, "3.0"},
+		{"getenv refuses", `ok, err := pcall(os.getenv); return err`, "bad argument #1 to 'getenv' (string expected, got no value)"},
+		{"json decode", `return tostring(json.decode("[4]")[1])`, "4"},
+		{"json parse shares decode's name", `ok, err := pcall(json.parse, {}); return tostring(err)`, "parse: bad argument #1 to 'decode' (string expected, got table)"},
+		{"base64", `return base64.encode("hi")`, "aGk="},
+		{"hmac two strings", `ok, err := pcall(hash.hmacSHA256, "k"); return err`, "bad argument #2 to 'hmacSHA256' (string expected, got no value)"},
+		{"base32 keeps its message name", `ok, err := pcall(encoding.base32Encode, {}); return tostring(err)`, "base32Encode: bad argument #1 to 'encode' (string expected, got table)"},
+		{"url", `return url.pathEscape("a b")`, "a%20b"},
+		{"path number converted", `return path.base(12)`, "12"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := New(Options{})
+			ch, err := in.Compile("unpacked.leia", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rets, err := in.Run(context.Background(), ch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rets) == 0 || rets[0].AsString() != tt.want {
+				t.Errorf("got %v, want %q", rets[0].AsString(), tt.want)
+			}
+		})
 	}
 }
