@@ -2,6 +2,7 @@ package lsp_test
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -120,6 +121,35 @@ func compareFresh(t testing.TB, d *cache.Document, path string, text []byte) {
 	got.Facts, want.Facts = nil, nil
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("version %d: incremental check\n%v\nwant (fresh)\n%v\nof\n%s", d.Version, got.Diagnostics, want.Diagnostics, text)
+	}
+	compareFreshModel(t, d, path, text)
+}
+
+// compareFreshModel compares the semantic model the document's checks
+// left (an incremental check's merged into the earlier one) with that of
+// a fresh check of the same text: it is of this very text, and every
+// identifier resolves as the fresh check resolves it.
+func compareFreshModel(t testing.TB, d *cache.Document, path string, text []byte) {
+	e := d.Model()
+	if e == nil || !e.Unchanged() {
+		t.Fatalf("version %d: the document's model is not of its text", d.Version)
+	}
+	want := testChecks.Check(driver.Request{Path: path, Source: text, Model: true}).Model
+	for _, id := range identifiers(text, filepath.Ext(path) == ".harn") {
+		def, _, _ := e.At(id.Start)
+		wdef, _ := want.At(id.Start)
+		var got, exp string
+		if def >= 0 {
+			g, _ := e.Def(def)
+			got = fmt.Sprintf("%s %s at %d", g.Kind, g.Name, g.Span.Start)
+		}
+		if wdef >= 0 {
+			w := want.Defs[wdef]
+			exp = fmt.Sprintf("%s %s at %d", w.Kind, w.Name, w.Span.Start)
+		}
+		if got != exp {
+			t.Fatalf("version %d: %q at %d resolves to %q, a fresh check to %q, in\n%s", d.Version, text[id.Start:id.End], id.Start, got, exp, text)
+		}
 	}
 }
 

@@ -86,7 +86,7 @@ func Harn() driver.Language {
 				// Each attempt checks in a graph of its own.
 				opts := func() harnchecker.Options {
 					return harnchecker.Options{Loader: loader, Limits: lim, Context: req.Context, CatalogFile: req.CatalogFile,
-						Graph: harnchecker.NewSingleCheckGraph(req.Session.RecordModule)}
+						Graph: harnchecker.NewSingleCheckGraph(req.Session.RecordModule), Model: req.Model}
 				}
 				if out, ok := harnFocused(req, tree, prior, opts()); ok {
 					return out
@@ -115,10 +115,11 @@ func Harn() driver.Language {
 				}
 			}
 			var run *harnRun
-			if req.Session != nil && req.Tree == nil {
+			if req.Session != nil && req.Tree == nil && !req.Model {
 				// One module graph per session: each module is parsed
 				// and checked once however many files import it. (An
-				// editor's tree belongs to one buffer version; such a
+				// editor's tree belongs to one buffer version, and a
+				// semantic model is of one check of the file: such a
 				// check gets a graph of its own.)
 				run = harnRunOf(req.Session, lim.FileSize)
 				opts.Graph = run.graph

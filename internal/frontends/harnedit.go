@@ -18,6 +18,7 @@ import (
 	"github.com/harnlang/harn-check/grammar/tsflat"
 	"github.com/harnlang/harn-check/grammar/tsutil"
 	"github.com/harnlang/harn-check/internal/limits"
+	"github.com/harnlang/harn-check/lang/model"
 	"github.com/harnlang/harn-check/manifest"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
@@ -361,6 +362,7 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 	synth.Diagnostics, synth.Failed, synth.Sources = merged, failed, sources
 	out := harnResult(req.Path, src, &synth)
 	out.Facts = edited
+	out.Model = partModel(res.Facts.Model, fNew)
 	next := &harnPrior{path: req.Path, catalogFile: req.CatalogFile, limits: lim, src: src, items: items,
 		diags: merged, ownError: ownError, failed: failed, sources: sources,
 		closure: prior.closure, reads: prior.reads, top: res.Facts, regions: regions, reduced: reduced, reducedTree: rtree,
@@ -522,4 +524,16 @@ func absPath(p string) string {
 		return abs
 	}
 	return filepath.Clean(p)
+}
+
+// partModel marks m, the semantic model of an incremental check of the
+// edited item it (the other bodies blanked or left out), as holding for
+// that item only (model.Model.Within): the editor keeps the earlier
+// model's names elsewhere.
+func partModel(m *model.Model, it harnItem) *model.Model {
+	if m == nil {
+		return nil
+	}
+	m.Within = &diagnostics.Span{Start: it.start, End: it.end}
+	return m
 }

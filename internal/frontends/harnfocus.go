@@ -446,6 +446,7 @@ func harnFocused(req driver.Request, tree *sitter.Tree, prior *harnPrior, opts h
 		return driver.Result{}, false
 	}
 	out := driver.Result{Diagnostics: merged, Sources: sources, Facts: edited, Admitted: prior.admitted}
+	out.Model = partModel(res.Facts.Model, fNew)
 	if len(res.Reads) > 0 {
 		out.Deps = depsOf(res.Reads)
 	}

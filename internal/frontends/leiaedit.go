@@ -362,7 +362,7 @@ func leiaIncremental(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (d
 	if parsed == nil {
 		return driver.Result{}, false
 	}
-	res, _ := leiaCheckFacts(req.Path, reduced, req.ReadFile, nil, parsed)
+	res, checked := leiaCheckFacts(req.Path, reduced, req.ReadFile, nil, parsed)
 	if !equalDeps(res.Deps, prior.deps) {
 		return driver.Result{}, false
 	}
@@ -379,6 +379,9 @@ func leiaIncremental(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (d
 	}
 	merged := append(append(before, inside...), after...)
 	out := driver.Result{Diagnostics: merged, Deps: res.Deps}
+	if req.Model {
+		out.Model = partModel(checked.Facts.Model(), fNew)
+	}
 	next := &leiaPrior{path: req.Path, src: src, items: items, diags: merged, deps: res.Deps, reduced: reduced, reducedTree: rtree, scope: prior.scope}
 	keep = true
 	runtime.AddCleanup(next, func(t *sitter.Tree) { t.Close() }, rtree)

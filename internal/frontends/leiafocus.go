@@ -287,7 +287,7 @@ func leiaFocused(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (drive
 	if !ok {
 		return driver.Result{}, false
 	}
-	res, _ := leiaCheckFacts(req.Path, src, req.ReadFile, nil, &leiachecker.Parsed{File: file, Syntax: syntax})
+	res, checked := leiaCheckFacts(req.Path, src, req.ReadFile, nil, &leiachecker.Parsed{File: file, Syntax: syntax})
 	for _, dep := range res.Deps {
 		if !slices.Contains(prior.deps, dep) {
 			return driver.Result{}, false
@@ -310,6 +310,9 @@ func leiaFocused(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (drive
 	}
 	merged := append(append(before, inside...), after...)
 	out := driver.Result{Diagnostics: merged, Deps: prior.deps}
+	if req.Model {
+		out.Model = partModel(checked.Facts.Model(), fNew)
+	}
 	out.Incremental = &leiaPrior{path: req.Path, src: src, items: items, diags: merged, deps: prior.deps, scope: sc}
 	incrementalChecks.Add(1)
 	focusedChecks.Add(1)

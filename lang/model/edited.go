@@ -122,3 +122,71 @@ func (e *Edited) Model() *Model {
 	}
 	return e.m
 }
+
+// Merge returns the model of the text now from base, the model of an
+// earlier version baseText, and part, a model of now that a check of
+// only part of the text gave (an editor's incremental check of an edit
+// inside one declaration): its names within part.Within are the new
+// ones, and base's elsewhere, moved by the edit. It returns nil when the
+// edit between the versions reaches outside part.Within (base's names
+// there could have changed). The merged model keeps only the top-level
+// scope (Scope 0).
+func Merge(base *Model, baseText []byte, part *Model, now []byte) *Model {
+	if base == nil || part == nil || part.Within == nil {
+		return nil
+	}
+	w := *part.Within
+	if !EditWithin(baseText, now, w) {
+		return nil
+	}
+	e := Through(base, baseText, now)
+	inside := func(sp diagnostics.Span) bool { return w.Start <= sp.Start && sp.End <= w.End }
+	b := NewBuilder()
+	b.Scope(diagnostics.Span{Start: 0, End: len(now)}, -1)
+	def := func(d Def) int32 {
+		if d.Scope != 0 {
+			d.Scope = -1
+		}
+		return b.Def(d)
+	}
+	// part's definitions within the declaration, and the uses there with
+	// the definitions they refer to wherever those are (a top-level
+	// name: the same span and name as base's, so the same definition).
+	for _, d := range part.Defs {
+		if inside(d.Span) {
+			def(d)
+		}
+	}
+	for _, u := range part.Uses {
+		if inside(u.Span) {
+			b.Use(u.Span, def(part.Defs[u.Def]))
+		}
+	}
+	// base's definitions, moved (a name the edit touched is dropped; one
+	// declared within the declaration and used outside it, such as the
+	// declaration's own name, is part's), and its uses outside the
+	// declaration.
+	baseDefs := make([]int32, len(base.Defs))
+	for i := range base.Defs {
+		baseDefs[i] = -1
+		if d, ok := e.Def(i); ok {
+			baseDefs[i] = def(d)
+		}
+	}
+	for _, u := range base.Uses {
+		if sp, ok := e.toNew(u.Span); ok && !inside(sp) && baseDefs[u.Def] >= 0 {
+			b.Use(sp, baseDefs[u.Def])
+		}
+	}
+	return b.Model()
+}
+
+// EditWithin reports whether the one edit that turns old into now
+// (tsutil.CommonEnds) lies within w, a span of now.
+func EditWithin(old, now []byte, w diagnostics.Span) bool {
+	if string(old) == string(now) {
+		return true
+	}
+	p, s := tsutil.CommonEnds(old, now)
+	return w.Start <= p && len(now)-s <= w.End
+}

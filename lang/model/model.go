@@ -59,6 +59,11 @@ type Model struct {
 	// Scopes are the scopes the checker opened, in the order it opened
 	// them (nil when the checker records none).
 	Scopes []Scope
+	// Within, when set, says the model is of part of the text only (an
+	// editor's incremental check of an edit inside one declaration): its
+	// names within that span are the text's, and outside it those of the
+	// model of an earlier version hold (Merge).
+	Within *diagnostics.Span
 
 	// byDef are the indexes of the Defs that have a span of their own
 	// (not the import several names share), sorted by start; usesOf the

@@ -91,6 +91,13 @@ type lineage struct {
 	model        *semmodel.Model
 	modelVersion int32
 	modelText    []byte
+	// pending is the model of part of a later version (an incremental
+	// check's, semmodel.Model.Within), of pendingText, merged into model
+	// when a feature next reads it (semmodel.Merge): not on the way to
+	// publishing the diagnostics.
+	pending        *semmodel.Model
+	pendingVersion int32
+	pendingText    []byte
 }
 
 // previous returns the incremental state of the latest complete check.
@@ -124,9 +131,36 @@ func (l *lineage) recordModel(version int32, m *semmodel.Model, text []byte) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.model == nil || version >= l.modelVersion {
-		l.model, l.modelVersion, l.modelText = m, version, text
+	if l.model != nil && version < l.modelVersion || l.pending != nil && version < l.pendingVersion {
+		return
 	}
+	if m.Within == nil {
+		l.model, l.modelVersion, l.modelText = m, version, text
+		l.pending, l.pendingText = nil, nil
+		return
+	}
+	if l.model == nil {
+		return // nothing to complete it with
+	}
+	if l.pending != nil && !semmodel.EditWithin(l.modelText, text, *m.Within) {
+		// Typing in one declaration replaces the pending model; an edit
+		// in another needs the earlier one merged first.
+		l.mergePending()
+	}
+	l.pending, l.pendingVersion, l.pendingText = m, version, text
+}
+
+// mergePending merges the pending model into the kept one; when it cannot
+// (semmodel.Merge), the kept one stays, and the features read it through
+// the edits since. Called with mu held.
+func (l *lineage) mergePending() {
+	if l.pending == nil {
+		return
+	}
+	if merged := semmodel.Merge(l.model, l.modelText, l.pending, l.pendingText); merged != nil {
+		l.model, l.modelVersion, l.modelText = merged, l.pendingVersion, l.pendingText
+	}
+	l.pending, l.pendingText = nil, nil
 }
 
 // latestModel returns the kept model and the text it is of.
@@ -136,6 +170,7 @@ func (l *lineage) latestModel() (*semmodel.Model, []byte) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.mergePending()
 	return l.model, l.modelText
 }
 
