@@ -1,6 +1,7 @@
 package harn
 
 import (
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
@@ -177,6 +178,8 @@ func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
 	opt := m.Optional
 	if fns, ok := c.plainArgs(e.Args); ok {
 		table := tableMethods(name)
+		in := c.in
+		var impl atomic.Pointer[siteImpl]
 		return func(f *frame) (Value, error) {
 			r, err := recv(f)
 			if err != nil {
@@ -185,19 +188,45 @@ func (c *compiler) methodCall(e *ast.Call, m *ast.Member, s *site) evalFn {
 			if opt && r.k == KindNil {
 				return Nil, nil
 			}
-			as, err := stackArgs(f, fns)
+			// One slot before the arguments for the receiver, which a
+			// method declared with self receives first.
+			full, err := stackArgsAfter(f, 1, fns)
 			if err != nil {
 				return Nil, err
 			}
+			as := full[1:]
 			th := f.th
 			th.at = s
 			var v Value
-			if int(r.k) < len(table) && table[r.k] != nil {
+			switch {
+			case int(r.k) < len(table) && table[r.k] != nil:
 				v, err = th.callTableMethod(table[r.k], r, name, as)
-			} else {
+			case r.k == KindStruct:
+				// What callMethod does for a struct, with the impl
+				// method found kept until the type or the impl
+				// blocks change.
+				st := r.r.(*StructValue).Type
+				si := impl.Load()
+				if snap := in.impls.Load(); si == nil || si.st != st || si.snap != snap {
+					si = &siteImpl{st: st, snap: snap}
+					if snap != nil {
+						si.m = (*snap)[st.name][name]
+					}
+					impl.Store(si)
+				}
+				switch {
+				case si.m == nil:
+					v, err = th.callMethod(r, name, as, s)
+				case si.m.proto.method:
+					full[0] = share(r)
+					v, err = th.callClosure(si.m, full)
+				default:
+					v, err = th.callClosure(si.m, as)
+				}
+			default:
 				v, err = th.callMethod(r, name, as, s)
 			}
-			th.stack.freeArgs(as)
+			th.stack.freeArgs(full)
 			if err != nil {
 				return Nil, s.wrap(err)
 			}
@@ -250,17 +279,31 @@ func stackArgs(f *frame, fns []evalFn) ([]Value, error) {
 	if len(fns) == 0 {
 		return nil, nil
 	}
+	return stackArgsAfter(f, 0, fns)
+}
+
+// stackArgsAfter is stackArgs with skip nil slots before the arguments
+// (freed with them).
+func stackArgsAfter(f *frame, skip int, fns []evalFn) ([]Value, error) {
 	th := f.th
-	as := th.stack.alloc(len(fns))
+	as := th.stack.alloc(skip + len(fns))
 	for i, fn := range fns {
 		v, err := fn(f)
 		if err != nil {
 			th.stack.freeArgs(as)
 			return nil, err
 		}
-		as[i] = v
+		as[skip+i] = v
 	}
 	return as, nil
+}
+
+// siteImpl is the impl method a method call site found for a struct
+// type (nil: none) in one snapshot of the impl blocks.
+type siteImpl struct {
+	st   *structType
+	snap *implTable
+	m    *Closure
 }
 
 // builtinCall compiles a direct call of the builtin b under name (mod is
@@ -319,11 +362,27 @@ func (c *compiler) builtinCall(b *Builtin, name string, mod *module, list []ast.
 	}
 }
 
+// structField is where a struct type keeps the field a member
+// expression names (i -1: it has none), kept by the expression for the
+// last struct type it read.
+type structField struct {
+	st *structType
+	i  int
+}
+
+func fieldOf(st *structType, name string) *structField {
+	if i, ok := st.index[name]; ok {
+		return &structField{st: st, i: i}
+	}
+	return &structField{st: st, i: -1}
+}
+
 func (c *compiler) member(e *ast.Member, shareIt bool) evalFn {
 	x := c.borrow(e.X)
 	name := e.Name.Name
 	opt := e.Optional
 	s := c.here(e.Span)
+	var field atomic.Pointer[structField]
 	return func(f *frame) (Value, error) {
 		v, err := x(f)
 		if err != nil {
@@ -331,6 +390,22 @@ func (c *compiler) member(e *ast.Member, shareIt bool) evalFn {
 		}
 		if v.k == KindNil && opt {
 			return Nil, nil
+		}
+		if v.k == KindStruct {
+			sv := v.r.(*StructValue)
+			sf := field.Load()
+			if sf == nil || sf.st != sv.Type {
+				sf = fieldOf(sv.Type, name)
+				field.Store(sf)
+			}
+			r := Nil
+			if sf.i >= 0 {
+				r = sv.Fields[sf.i]
+			}
+			if shareIt {
+				share(r)
+			}
+			return r, nil
 		}
 		r, err := getProperty(v, name, opt)
 		if err != nil {

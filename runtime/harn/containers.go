@@ -1,7 +1,6 @@
 package harn
 
 import (
-	"slices"
 	"sort"
 )
 
@@ -299,7 +298,40 @@ func (s *StructValue) writable() *StructValue {
 	if !s.shared {
 		return s
 	}
-	return &StructValue{Type: s.Type, Fields: slices.Clone(s.Fields)}
+	c := newStruct(s.Type)
+	copy(c.Fields, s.Fields)
+	return c
+}
+
+// newStruct makes a struct value of type st with every field nil. A
+// struct of up to eight fields is allocated with its fields, in one
+// allocation instead of two.
+func newStruct(st *structType) *StructValue {
+	n := len(st.fields)
+	switch {
+	case n <= 2:
+		b := &struct {
+			v StructValue
+			f [2]Value
+		}{}
+		b.v = StructValue{Type: st, Fields: b.f[:n:n]}
+		return &b.v
+	case n <= 4:
+		b := &struct {
+			v StructValue
+			f [4]Value
+		}{}
+		b.v = StructValue{Type: st, Fields: b.f[:n:n]}
+		return &b.v
+	case n <= 8:
+		b := &struct {
+			v StructValue
+			f [8]Value
+		}{}
+		b.v = StructValue{Type: st, Fields: b.f[:n:n]}
+		return &b.v
+	}
+	return &StructValue{Type: st, Fields: make([]Value, n)}
 }
 
 // Object is a host object: a named bag of members and methods (the

@@ -76,8 +76,11 @@ type Interp struct {
 	mu      sync.Mutex
 	modules map[string]*module
 	loading map[string]bool
-	// impls are the methods declared with `impl T { ... }`, by type name.
-	impls map[string]map[string]*Closure
+	// impls are the methods declared with `impl T { ... }`, by type name:
+	// a snapshot replaced (under mu) by every impl block that runs, so
+	// that a method call reads it without a lock and a call site may keep
+	// what it found until the snapshot changes.
+	impls atomic.Pointer[implTable]
 	// structs and enums by name (for typed catch and constructors).
 	enums map[string]*enumType
 
@@ -99,8 +102,8 @@ func New(opts Options) (*Interp, error) {
 	}
 	in := &Interp{opts: opts, host: opts.Host, maxDepth: opts.Limits.CallDepth(),
 		modules: map[string]*module{}, loading: map[string]bool{},
-		impls: map[string]map[string]*Closure{}, enums: map[string]*enumType{},
-		ext: map[string]any{}}
+		enums: map[string]*enumType{},
+		ext:   map[string]any{}}
 	// Replaced by Run's; nothing runs program code before Run.
 	in.run = execution.Start(context.Background(), execution.Limits{})
 	return in, nil

@@ -18,10 +18,14 @@ func (th *thread) callMethod(recv Value, name string, args []Value, at *site) (V
 			if recv.k == KindObject || !m.proto.method {
 				return th.callClosure(m, args)
 			}
-			full := make([]Value, 0, len(args)+1)
-			full = append(full, share(recv))
-			full = append(full, args...)
-			return th.callClosure(m, full)
+			// The receiver and the arguments, on the value stack: the
+			// callee copies them into its frame.
+			full := th.stack.alloc(len(args) + 1)
+			full[0] = share(recv)
+			copy(full[1:], args)
+			v, err := th.callClosure(m, full)
+			th.stack.freeArgs(full)
+			return v, err
 		}
 	}
 	switch recv.k {
@@ -551,10 +555,14 @@ func implTypeName(v Value) string {
 	return ""
 }
 
+// implTable maps a type name and a method name to the method's closure.
+type implTable map[string]map[string]*Closure
+
 func (in *Interp) implMethod(typeName, name string) *Closure {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	return in.impls[typeName][name]
+	if t := in.impls.Load(); t != nil {
+		return (*t)[typeName][name]
+	}
+	return nil
 }
 
 func isCallable(v Value) bool { return v.k == KindClosure || v.k == KindBuiltin }

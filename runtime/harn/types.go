@@ -2,9 +2,11 @@ package harn
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 )
@@ -78,7 +80,7 @@ func sortedFieldOrder(st *structType) []int {
 
 // constructStruct is `Point({x: 1, y: 2})` or positional `Point(1, 2)`.
 func (th *thread) constructStruct(st *structType, args []Value) (Value, error) {
-	sv := &StructValue{Type: st, Fields: make([]Value, len(st.fields))}
+	sv := newStruct(st)
 	if len(args) == 1 && args[0].k == KindDict {
 		d := args[0].r.(*Dict)
 		for k, v := range d.m {
@@ -110,6 +112,7 @@ func (c *compiler) structLit(e *ast.StructLit) evalFn {
 	for i, fi := range e.Fields {
 		fields[i] = field{name: fi.Name.Name, val: c.expr(fi.Value)}
 	}
+	var lastSlots atomic.Pointer[structSlots]
 	return func(f *frame) (Value, error) {
 		t, err := typ(f)
 		if err != nil {
@@ -133,20 +136,41 @@ func (c *compiler) structLit(e *ast.StructLit) evalFn {
 			}
 			return DictValue(d), nil
 		}
-		sv := &StructValue{Type: st, Fields: make([]Value, len(st.fields))}
-		for _, fi := range fields {
+		// The field slots of the last struct type built here (a
+		// literal names one type but the name may be rebound).
+		slots := lastSlots.Load()
+		if slots == nil || slots.st != st {
+			slots = &structSlots{st: st, index: make([]int, len(fields))}
+			for j, fi := range fields {
+				i, ok := st.index[fi.name]
+				if !ok {
+					i = -1
+				}
+				slots.index[j] = i
+			}
+			lastSlots.Store(slots)
+		}
+		sv := newStruct(st)
+		for j, fi := range fields {
 			v, err := fi.val(f)
 			if err != nil {
 				return Nil, err
 			}
-			i, ok := st.index[fi.name]
-			if !ok {
+			i := slots.index[j]
+			if i < 0 {
 				return Nil, s.wrap(typeError("struct %s has no field `%s`", st.name, fi.name))
 			}
 			sv.Fields[i] = v
 		}
 		return Value{k: KindStruct, r: sv}, nil
 	}
+}
+
+// structSlots are the field indices in st of a struct literal's fields
+// in the order written (-1: st has no such field).
+type structSlots struct {
+	st    *structType
+	index []int
 }
 
 // typeDecl compiles struct, enum, impl, type alias, tool and skill
@@ -222,15 +246,21 @@ func (c *compiler) typeDecl(s ast.Stmt) evalFn {
 		in := c.in
 		mk = func(f *frame) (Value, error) {
 			in.mu.Lock()
-			tab := in.impls[typeName]
+			defer in.mu.Unlock()
+			old := in.impls.Load()
+			next := implTable{}
+			if old != nil {
+				next = maps.Clone(*old)
+			}
+			tab := maps.Clone(next[typeName])
 			if tab == nil {
-				tab = map[string]*Closure{}
-				in.impls[typeName] = tab
+				tab = make(map[string]*Closure, len(ms))
 			}
 			for _, m := range ms {
 				tab[m.name] = m.p.makeClosure(f)
 			}
-			in.mu.Unlock()
+			next[typeName] = tab
+			in.impls.Store(&next)
 			return Nil, nil
 		}
 	case *ast.TypeAlias:
