@@ -203,31 +203,51 @@ func cyclic[P any](r *Rule[P]) bool {
 // undocumented (every rule's test loads it).
 func ExtractDoc(src, name string) string {
 	// Every rule package calls this when it is initialised, in every
-	// process: the lines are walked in place, and only the rule's own
-	// are copied.
+	// process: the heading is found with one search, and only the rule's
+	// own lines are walked and copied.
 	heading := "# Rule " + name
-	var b strings.Builder
-	found := false
-	for rest, more := src, true; more; {
-		var l string
-		l, rest, more = strings.Cut(rest, "\n")
-		if strings.HasPrefix(l, "package ") {
+	// The package comment ends at the package clause.
+	comment := src
+	if strings.HasPrefix(src, "package ") {
+		comment = ""
+	} else if i := strings.Index(src, "\npackage "); i >= 0 {
+		comment = src[:i+1]
+	}
+	body, found := "", false
+	for from := 0; !found; {
+		i := strings.Index(comment[from:], heading)
+		if i < 0 {
 			break
 		}
-		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
-		t := strings.TrimSpace(l)
-		if !found {
-			found = t == heading
-			continue
+		i += from
+		from = i + len(heading)
+		// A heading is a line of its own: "//", spaces, the heading,
+		// spaces.
+		start := strings.LastIndexByte(comment[:i], '\n') + 1
+		end := strings.IndexByte(comment[from:], '\n')
+		if end < 0 {
+			end = len(comment)
+		} else {
+			end += from
 		}
-		if strings.HasPrefix(t, "# Rule ") {
+		if strings.TrimSpace(strings.TrimPrefix(comment[start:i], "//")) == "" && strings.TrimSpace(comment[from:end]) == "" {
+			body, found = comment[min(end+1, len(comment)):], true
+		}
+	}
+	if !found {
+		panic("analysis: doc.go has no \"" + heading + "\" heading")
+	}
+	var b strings.Builder
+	b.Grow(len(body))
+	for rest, more := body, body != ""; more; {
+		var l string
+		l, rest, more = strings.Cut(rest, "\n")
+		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
+		if strings.HasPrefix(strings.TrimSpace(l), "# Rule ") {
 			break
 		}
 		b.WriteByte('\n')
 		b.WriteString(l)
-	}
-	if !found {
-		panic("analysis: doc.go has no \"" + heading + "\" heading")
 	}
 	return strings.TrimSpace(b.String())
 }

@@ -84,6 +84,61 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// extractDocLineByLine is ExtractDoc as first written, walking every
+// line of the comment: the reference TestExtractDocMatchesLineByLine
+// holds ExtractDoc to.
+func extractDocLineByLine(src, name string) (string, bool) {
+	heading := "# Rule " + name
+	var b strings.Builder
+	found := false
+	for rest, more := src, true; more; {
+		var l string
+		l, rest, more = strings.Cut(rest, "\n")
+		if strings.HasPrefix(l, "package ") {
+			break
+		}
+		l = strings.TrimPrefix(strings.TrimPrefix(l, "//"), " ")
+		t := strings.TrimSpace(l)
+		if !found {
+			found = t == heading
+			continue
+		}
+		if strings.HasPrefix(t, "# Rule ") {
+			break
+		}
+		b.WriteByte('\n')
+		b.WriteString(l)
+	}
+	return strings.TrimSpace(b.String()), found
+}
+
+func TestExtractDocMatchesLineByLine(t *testing.T) {
+	srcs := []string{
+		"// Package p defines r.\n//\n// # Rule r\n//\n// r: title.\n//\n// Body.\npackage p\n",
+		"// # Rule r2\n// r2: second.\n//\n// # Rule r\n// r: first.\n//   indented\n// # Rule r3\n// r3.\npackage p",
+		"// text # Rule r\n// not a heading.\n//  # Rule r  \n// r: spaced heading.\n\npackage p\n",
+		"// # Rule r\n// r: no package clause, no newline at the end.",
+		"// # Rule r",
+		"// # Rule x\n// x.\npackage p\n\n// # Rule r\n// after the package clause.\n",
+		"package p\n// # Rule r\n",
+		"#Rule r\n# Rule r\nr: no comment markers.\n# Rule other\n",
+		"// # Rule rr\n// rr: a longer name.\n",
+		"",
+	}
+	for _, src := range srcs {
+		for _, name := range []string{"r", "r2", "r3", "x", "rr", "other"} {
+			want, ok := extractDocLineByLine(src, name)
+			got, panicked := func() (got string, panicked bool) {
+				defer func() { panicked = recover() != nil }()
+				return ExtractDoc(src, name), false
+			}()
+			if panicked == ok || got != want {
+				t.Errorf("ExtractDoc(%q, %q) = %q (panicked %v), want %q (found %v)", src, name, got, panicked, want, ok)
+			}
+		}
+	}
+}
+
 func TestExtractDoc(t *testing.T) {
 	src := "// Package p defines r.\n//\n// # Rule r\n//\n// r: title.\n//\n// Body.\npackage p\n"
 	if got := ExtractDoc(src, "r"); got != "r: title.\n\nBody." {
