@@ -32,8 +32,10 @@ import (
 
 func newModule(in *Interp, name string, funcs map[string]NativeFunc) *Table {
 	m := NewTable(0, len(funcs))
-	for _, k := range sortedKeys(funcs) {
-		m.SetStr(k, NewNative(k, funcs[k]))
+	natives := make([]Native, len(funcs)) // one allocation for all
+	for i, k := range sortedKeys(funcs) {
+		natives[i] = Native{Name: k, Fn: funcs[k]}
+		m.SetStr(k, NativeValue(&natives[i]))
 	}
 	in.RegisterModule(name, m)
 	return m

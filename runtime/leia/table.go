@@ -166,7 +166,9 @@ func (t *Table) SetStr(s string, v Value) {
 		return
 	}
 	if t.sidx == nil {
-		t.sidx = make(map[string]int32, 4)
+		// Sized for the entries the table was made for (a library
+		// table is filled once with all of them).
+		t.sidx = make(map[string]int32, max(4, cap(t.slots)))
 	}
 	t.sidx[s] = t.addSlot(String(s), v)
 }
