@@ -385,6 +385,9 @@ func TestIncrementalHarnFocused(t *testing.T) {
 		// checked; two pipelines of one name are both checked.
 		{"  let d = n * 2", "  let d: string = n"},
 		{"  let a = reader(1)", "  let a: string = 1"},
+		// A character the lexer rejects (the tree has no error: the
+		// parser reads it as a space).
+		{"  let z = n + 1", "  let z = n + 1 §"},
 		{"  let a = reader(1)", "  let a: string = limit"},
 		{"  slot = \"text\"", "  slot = 5"},
 		{"  slot = \"text\"", "  let s = 5"},

@@ -12,6 +12,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
 	harnbinding "github.com/harnlang/harn-check/grammar/harn/binding"
+	"github.com/harnlang/harn-check/grammar/harn/syntaxdiag"
 	"github.com/harnlang/harn-check/grammar/tsflat"
 	"github.com/harnlang/harn-check/grammar/tsutil"
 	"github.com/harnlang/harn-check/internal/limits"
@@ -382,7 +383,8 @@ func harnFocused(req driver.Request, tree *sitter.Tree, prior *harnPrior, opts h
 		return driver.Result{}, false
 	}
 	before, after, ok := keptDiagnostics(prior.diags, req.Path, fOld, delta, linesMoved, func(dg diagnostics.Diagnostic) bool {
-		return dg.Path != req.Path || strings.HasPrefix(dg.Code, "HARN-CFG") || dg.Code == limits.CodeNesting
+		return dg.Path != req.Path || strings.HasPrefix(dg.Code, "HARN-CFG") || dg.Code == limits.CodeNesting ||
+			strings.HasPrefix(dg.Code, "HARN-PAR") && classify(dg.Span, fOld.start, fOld.end) != spanBefore && classify(dg.Span, fOld.start, fOld.end) != spanAfter
 	})
 	if !ok {
 		return driver.Result{}, false
@@ -403,12 +405,18 @@ func harnFocused(req driver.Request, tree *sitter.Tree, prior *harnPrior, opts h
 			kept = append(kept, &kids[i])
 		}
 	}
-	file, syntax, ok := harnbinding.LoweredTops(req.Path, src, root, kept, hollow,
+	// Syntax: the tree has no error, so what the edited item could report
+	// is the lexical scan's, of its own text (the other items' are the
+	// previous version's, kept).
+	if !syntaxdiag.Clean(src, fNew.start, fNew.end) {
+		return driver.Result{}, false
+	}
+	file, ok := harnbinding.LoweredTops(req.Path, src, root, kept, hollow,
 		harnbinding.Options{MaxNesting: lim.Nesting, MaxSyntaxErrors: lim.SyntaxErrors})
 	if !ok {
 		return driver.Result{}, false
 	}
-	opts.Parsed = &harnchecker.Parsed{File: file, Syntax: syntax}
+	opts.Parsed = &harnchecker.Parsed{File: file}
 	res := harnchecker.Check(req.Path, src, opts)
 	if res.Facts == nil || len(res.Facts.HiddenCalls) > 0 || !sameInputs(req, prior, res) {
 		return driver.Result{}, false

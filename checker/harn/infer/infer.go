@@ -45,7 +45,10 @@ type checker struct {
 	facts   *analysis.Facts
 	module  *scope
 	aliases map[string]*types.Alias
-	lines   *diagnostics.LineIndex
+	// lines indexes cfg.Src, made at its first use (lineIndex): only
+	// evaluation sites need it, and an editor's focused check of one
+	// body has none.
+	lines *diagnostics.LineIndex
 	// policies are site policies evaluated once the module is walked.
 	policies []pendingPolicy
 	// afterMatch is the narrowing a match statement leaves behind.
@@ -99,7 +102,7 @@ func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
 			// median of the upstream conformance programs; 14 in the
 			// generated corpus): sized so, the map seldom grows, and
 			// its growth was 8% of the bytes a check allocated.
-			Types:  make(map[ast.Expr]types.Type, len(cfg.Src)/16),
+			Types:  make(map[ast.Expr]types.Type, itemBytes(file)/16),
 			Labels: map[types.Type]*analysis.Question{},
 		},
 		aliases:        map[string]*types.Alias{},
@@ -108,7 +111,6 @@ func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
 		importedPolicy: map[*types.Func]map[int][]*analysis.Site{},
 		ifaces:         map[string]*ast.InterfaceDecl{},
 		impls:          map[string][]*ast.FuncDecl{},
-		lines:          diagnostics.NewLineIndex(cfg.Src),
 	}
 	// Names inside a region the parser could not read are not certain.
 	c.facts.Degraded = len(file.Errors) > 0
@@ -144,6 +146,26 @@ func Check(file *ast.File, cfg Config) (*analysis.Facts, *Exports) {
 	c.finishPolicyPasses()
 	c.facts.Model = c.rec.Model()
 	return c.facts, c.exports()
+}
+
+// itemBytes is how many bytes of the source file's items span: the
+// source's length for a whole file, less for the part an editor's
+// focused check lowers.
+func itemBytes(file *ast.File) int {
+	n := 0
+	for _, it := range file.Items {
+		p := it.Pos()
+		n += p.End - p.Start
+	}
+	return n
+}
+
+// lineIndex returns the index of the module's lines, made once.
+func (c *checker) lineIndex() *diagnostics.LineIndex {
+	if c.lines == nil {
+		c.lines = diagnostics.NewLineIndex(c.cfg.Src)
+	}
+	return c.lines
 }
 
 func nameOf(id *ast.Ident) string {

@@ -43,7 +43,7 @@ func (c *checker) site(sc *scope, e *ast.Call, m *ast.Member, receiverProblem st
 	if m.Optional {
 		s.ReceiverProblem = "optional method call (?.) of " + method
 	}
-	pos := c.lines.RuneColumn(e.Span.Start)
+	pos := c.lineIndex().RuneColumn(e.Span.Start)
 	s.Line, s.Column = pos.Line+1, pos.Column+1
 	c.facts.Sites = append(c.facts.Sites, s)
 
@@ -236,7 +236,7 @@ func (c *checker) readQuestions(s *analysis.Site, q ast.Expr) {
 		labelAt := map[string]int{}
 		addLabel := func(l string, span ast.Span) {
 			if i, dup := labelAt[l]; dup {
-				bad(span, "label %q appears twice in question %q (first on line %d)", l, id, c.lines.Line(question.LabelSpans[i].Start)+1)
+				bad(span, "label %q appears twice in question %q (first on line %d)", l, id, c.lineIndex().Line(question.LabelSpans[i].Start)+1)
 				first := question.LabelSpans[i]
 				s.QuestionProblems[len(s.QuestionProblems)-1].Earlier = &first
 				okLabels = false

@@ -3,8 +3,8 @@ package binding
 import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
-	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/harn/ast"
+	"github.com/harnlang/harn-check/grammar/harn/lower"
 	"github.com/harnlang/harn-check/grammar/tsflat"
 )
 
@@ -18,9 +18,13 @@ import (
 // an edit can reach without parsing or copying the rest of the file. It
 // returns false when root has a syntax error or the kept items nest past
 // o's limit (the caller checks the whole text instead).
-func LoweredTops(path string, src []byte, root *sitter.Node, tops []*sitter.Node, hollow [][2]int, o Options) (*ast.File, []diagnostics.Diagnostic, bool) {
+//
+// It gives no syntax diagnostics: with no error in the tree they are the
+// lexical scan's, which reads the whole text; the caller scans the items
+// it needs them for (syntaxdiag.Clean).
+func LoweredTops(path string, src []byte, root *sitter.Node, tops []*sitter.Node, hollow [][2]int, o Options) (*ast.File, bool) {
 	if root == nil || root.HasError() {
-		return nil, nil, false
+		return nil, false
 	}
 	all := []tsflat.Record{{StartByte: uint32(root.StartByte()), EndByte: uint32(root.EndByte()), Parent: tsflat.NoParent,
 		ChildCount: uint32(len(tops)), Symbol: root.KindId(), Flags: tsflat.Named}}
@@ -28,7 +32,7 @@ func LoweredTops(path string, src []byte, root *sitter.Node, tops []*sitter.Node
 	for _, t := range tops {
 		buf = tsflat.Walk(t, buf)
 		if len(buf) == 0 {
-			return nil, nil, false
+			return nil, false
 		}
 		recs := buf
 		for _, h := range hollow {
@@ -47,8 +51,9 @@ func LoweredTops(path string, src []byte, root *sitter.Node, tops []*sitter.Node
 		}
 	}
 	if _, over := o.Crossing(path, all, chainKinds()); over {
-		return nil, nil, false
+		return nil, false
 	}
-	file, diags := lowerRecords(path, src, all, o)
-	return file, diags, true
+	var file *ast.File
+	grammar.WithSnapshot(all, func(root lower.Node) { file = lower.File(src, root) })
+	return file, true
 }

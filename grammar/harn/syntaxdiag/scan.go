@@ -581,3 +581,22 @@ func (s *scanner) unterminated(start, end int, message string) {
 // isNL reports whether c ends a line: LF or CR (a lone CR is a line break,
 // as for the parser's scanner, editors and the language server).
 func isNL(c byte) bool { return c == '\n' || c == '\r' }
+
+// Clean reports whether the lexical scan finds no problem in src[start:end],
+// a top-level item of src (it starts in code, with nothing open, and ends
+// with its last token): what Diagnose would report inside it is then only
+// what the tree's ERROR and MISSING nodes say. An editor's focused check
+// scans the one item an edit changed instead of the whole file.
+func Clean(src []byte, start, end int) bool {
+	if start < 0 || end > len(src) || start > end {
+		return false
+	}
+	s := &scanner{src: src[:end], pos: start, item: start}
+	if start == 0 && len(src) >= 2 && src[0] == '#' && src[1] == '!' {
+		for s.pos < end && !isNL(src[s.pos]) {
+			s.pos++
+		}
+	}
+	s.code()
+	return len(s.problems) == 0 && len(s.stack) == 0 && !s.runsToEOF && !s.abort
+}
