@@ -153,6 +153,24 @@ module.exports = grammar({
     // followed by a name (spec "Numbers": `_` only between digits). The
     // scanner reads the whole run and leaves valid literals to the lexer.
     $.malformed_number,
+    // Zero-width, between two top-level statements (before the comments
+    // above the second) when the second starts with a word that cannot
+    // continue the first; hidden, so the tree is the same without it. The
+    // second statement's first token is then read in the state after the
+    // break, the state it is read in again when an edit elsewhere is
+    // reparsed, so tree-sitter reuses the statement whole. Without it,
+    // that token was read as the lookahead ending the previous statement,
+    // with other valid tokens, and every top-level statement after an
+    // edit was rebuilt.
+    $._statement_break,
+    // The `{` opening the body of an if, elseif or for statement: after a
+    // header that may end in a name, a `{` there opens the body and never
+    // a tagged block's table (`if ready {`).
+    $._body_open,
+    // Never produced: valid only where a return statement can end, so the
+    // scanner reports no _statement_break there: at the top level a word
+    // after `return` is its operand (`return\nx`).
+    $._return_end,
     // Never produced: present only so the scanner can recognise error
     // recovery (every symbol valid).
     $._error_sentinel,
@@ -175,18 +193,12 @@ module.exports = grammar({
     // `{[k]: v}` against `{[k]}` (a one-element list as a positional entry):
     // only the `:` after `]` tells them apart.
     [$.list, $.computed_pair],
-    // `name {` is a tagged block in statements and values, but after an
-    // if/elseif/for header the `{` opens the body (as composite literals in
-    // Go). A table may also start a statement, so one token of lookahead
-    // cannot tell; the parser keeps both readings and the tagged block's
-    // dynamic precedence settles the rare input where both survive.
-    [$._primary_expression, $.tagged_block],
   ],
 
   rules: {
     source_file: $ => seq(
       optional($.shebang),
-      repeat(choice($._statement, ';')),
+      repeat(choice(seq($._statement, optional($._statement_break)), ';')),
       optional($._end_of_file),
     ),
 
@@ -227,6 +239,9 @@ module.exports = grammar({
     ),
 
     block: $ => seq('{', repeat(choice($._statement, ';')), '}'),
+
+    // The body of an if, elseif or for statement, a block in the tree.
+    _header_block: $ => seq(alias($._body_open, '{'), repeat(choice($._statement, ';')), '}'),
 
     expression_statement: $ => $._expression,
 
@@ -277,7 +292,7 @@ module.exports = grammar({
     if_statement: $ => seq(
       'if',
       field('condition', $._expression),
-      field('consequence', $.block),
+      field('consequence', alias($._header_block, $.block)),
       repeat(field('alternative', $.elseif_clause)),
       optional(field('alternative', $.else_clause)),
     ),
@@ -286,7 +301,7 @@ module.exports = grammar({
     elseif_clause: $ => seq(
       choice('elseif', seq('else', 'if')),
       field('condition', $._expression),
-      field('consequence', $.block),
+      field('consequence', alias($._header_block, $.block)),
     ),
 
     else_clause: $ => seq('else', field('body', $.block)),
@@ -299,7 +314,7 @@ module.exports = grammar({
         field('clause', $.for_clause),
         field('clause', $.range_clause),
       ),
-      field('body', $.block),
+      field('body', alias($._header_block, $.block)),
     ),
 
     // Left associativity: in `for ;; {` the `{` is the body, not a table
@@ -362,6 +377,7 @@ module.exports = grammar({
     return_statement: $ => prec.right(PREC.statement, seq(
       'return',
       optional(field('values', $.expression_list)),
+      optional($._return_end),
     )),
 
     break_statement: _ => 'break',
@@ -598,7 +614,13 @@ module.exports = grammar({
 
     // `tag { fields }`, `tag! { fields }`: model, tool, turn, prompt, and the
     // legacy models and messages blocks are all of this shape.
-    tagged_block: $ => prec.dynamic(1, seq(
+    // `name {` is a tagged block in statements and values: a table after a
+    // name would also start a new statement or table entry, which reads the
+    // same text with the same continuations, so the tagged block wins
+    // statically (no GLR split, whose nodes incremental parsing cannot
+    // reuse). After an if/elseif/for header the `{` opens the body (as
+    // composite literals in Go): there it is another token, _body_open.
+    tagged_block: $ => prec(1, seq(
       field('tag', $._name),
       optional(field('bang', token.immediate('!'))),
       field('body', $.table),

@@ -57,6 +57,9 @@ enum TokenType {
   Q_CONTENT,
   Q_CLOSE,
   MALFORMED_NUMBER,
+  STATEMENT_BREAK,
+  BODY_OPEN,
+  RETURN_END,
   ERROR_SENTINEL,
 };
 
@@ -618,6 +621,19 @@ static bool scan_number(TSLexer *lexer) {
   return true;
 }
 
+// scan_flow_brace ends `flow {` after a legacy agent's configuration, read
+// as one token up to and including the brace, once the word is read.
+static bool scan_flow_brace(TSLexer *lexer) {
+  skip_space(lexer);
+  if (lexer->lookahead != '{') {
+    return false;
+  }
+  advance(lexer);
+  lexer->mark_end(lexer);
+  lexer->result_symbol = FLOW_KEYWORD;
+  return true;
+}
+
 // scan_contextual reports a contextual word as a keyword only in front of
 // its form; anywhere else it stays a name, so `tool := x`, `select := 1`
 // and `flow {` as a tagged block after other code keep working.
@@ -687,19 +703,10 @@ static bool scan_contextual(TSLexer *lexer, const bool *valid_symbols) {
       lexer->result_symbol = EVALUATE_KEYWORD;
       return true;
     case 'f':
-      // `flow {` after a legacy agent's configuration, read as one token
-      // up to and including the brace.
       if (!valid_symbols[FLOW_KEYWORD] || !scan_word(lexer, "flow")) {
         return false;
       }
-      skip_space(lexer);
-      if (lexer->lookahead != '{') {
-        return false;
-      }
-      advance(lexer);
-      lexer->mark_end(lexer);
-      lexer->result_symbol = FLOW_KEYWORD;
-      return true;
+      return scan_flow_brace(lexer);
   }
   return false;
 }
@@ -781,6 +788,90 @@ static bool end_of_file(TSLexer *lexer) {
   return true;
 }
 
+// Words that continue a top-level statement which could also end before
+// them: `else`/`elseif` after an if statement, `as` after an import path, a
+// dense array's element type after `[]` or `[n]`, and a legacy agent's
+// `flow {`. No break is reported before them (the parser then reads on as
+// without the break). TestStatementBreakWords (grammar/leia/binding) keeps
+// this list equal to the words the parse table shifts where a break is
+// valid.
+static const char *const CONTINUATION_WORDS[] = {"as", "bool", "else", "elseif", "f32", "f64", "flow", "i32", "i64"};
+
+// continues_statement reports whether w[0:n] is one of CONTINUATION_WORDS.
+static bool continues_statement(const char *w, int n) {
+  for (size_t i = 0; i < sizeof(CONTINUATION_WORDS) / sizeof(CONTINUATION_WORDS[0]); i++) {
+    if ((int)strlen(CONTINUATION_WORDS[i]) == n && strncmp(w, CONTINUATION_WORDS[i], n) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// scan_statement_break reports STATEMENT_BREAK, zero-width at the current
+// position, when the next token past spaces and comments is a word that
+// starts a new statement. It reads ahead without moving the token's end.
+static bool scan_statement_break(TSLexer *lexer, const bool *valid_symbols) {
+  lexer->mark_end(lexer);
+  bool commented = false;
+  for (;;) {
+    while (is_space(lexer->lookahead)) {
+      advance(lexer);
+    }
+    if (lexer->lookahead != '/') {
+      break;
+    }
+    advance(lexer);
+    commented = true;
+    if (lexer->lookahead == '/') {
+      while (!lexer->eof(lexer) && lexer->lookahead != '\n' && lexer->lookahead != '\r') {
+        advance(lexer);
+      }
+      continue;
+    }
+    if (lexer->lookahead != '*') {
+      return false;
+    }
+    advance(lexer);
+    for (;;) {
+      if (lexer->eof(lexer)) {
+        return false;
+      }
+      if (lexer->lookahead != '*') {
+        advance(lexer);
+        continue;
+      }
+      advance(lexer);
+      if (lexer->lookahead == '/') {
+        advance(lexer);
+        break;
+      }
+    }
+  }
+  if (!is_ident_start(lexer->lookahead)) {
+    return false;
+  }
+  char w[8];
+  int n = 0;
+  while (is_ident_char(lexer->lookahead)) {
+    if (n < (int)sizeof(w)) {
+      w[n] = (char)lexer->lookahead;
+    }
+    n++;
+    advance(lexer);
+  }
+  if (n <= (int)sizeof(w) && continues_statement(w, n)) {
+    // The word is read now, so `flow {` is reported here when it is
+    // valid, and only when no comment came before it (the token would
+    // then hold the comment).
+    if (!commented && valid_symbols[FLOW_KEYWORD] && n == 4 && strncmp(w, "flow", 4) == 0) {
+      return scan_flow_brace(lexer);
+    }
+    return false;
+  }
+  lexer->result_symbol = STATEMENT_BREAK;
+  return true;
+}
+
 bool tree_sitter_leia_external_scanner_scan(void *payload, TSLexer *lexer,
                                             const bool *valid_symbols) {
   Scanner *s = (Scanner *)payload;
@@ -829,8 +920,22 @@ bool tree_sitter_leia_external_scanner_scan(void *payload, TSLexer *lexer,
     return scan_q_lbrace(s, lexer);
   }
 
+  // Only a word or a comment can lead to a break; any other token is read
+  // as before.
+  if (valid_symbols[STATEMENT_BREAK] && !valid_symbols[RETURN_END] && (is_ident_start(lexer->lookahead) || lexer->lookahead == '/')) {
+    return scan_statement_break(lexer, valid_symbols);
+  }
+
   if (valid_symbols[MALFORMED_NUMBER] && is_digit(lexer->lookahead)) {
     return scan_number(lexer);
+  }
+
+  // After an if, elseif or for header, `{` opens the body.
+  if (valid_symbols[BODY_OPEN] && !valid_symbols[INFINITE_LOOP] && lexer->lookahead == '{') {
+    advance(lexer);
+    lexer->mark_end(lexer);
+    lexer->result_symbol = BODY_OPEN;
+    return true;
   }
 
   if (valid_symbols[INFINITE_LOOP] && lexer->lookahead == '{') {
