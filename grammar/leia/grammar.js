@@ -187,7 +187,15 @@ module.exports = grammar({
     $._expression,
   ],
 
-  word: $ => $.identifier,
+  // No `word` token. Tree-sitter reuses a word token (the identifier) only
+  // in the very parse state it was shifted in; after an edit elsewhere a
+  // top-level statement is reparsed one step of reductions earlier, so
+  // every statement starting with a name was rebuilt from its parts.
+  // Without it keywords are ordinary tokens of the lexer, read where the
+  // grammar has them (`t.range` is a name). `identifier` is the first
+  // rule after source_file so that its symbol comes before every other
+  // operand's: error recovery inserts the lowest-numbered missing token
+  // that fits (`total := a +` is missing a name).
 
   conflicts: $ => [
     // `{[k]: v}` against `{[k]}` (a one-element list as a positional entry):
@@ -201,6 +209,8 @@ module.exports = grammar({
       repeat(choice(seq($._statement, optional($._statement_break)), ';')),
       optional($._end_of_file),
     ),
+
+    identifier: _ => /[A-Za-z_][A-Za-z0-9_]*/,
 
     // `#!/usr/bin/env leia` on the first line is a comment (spec "Source
     // text"), so a script can be executable.
@@ -682,8 +692,6 @@ module.exports = grammar({
 
     // ----------------------------------------------------------------------
     // Literals (spec "Lexical elements")
-
-    identifier: _ => /[A-Za-z_][A-Za-z0-9_]*/,
 
     integer: _ => token(choice(
       /0[xX][0-9a-fA-F](_?[0-9a-fA-F])*/,
