@@ -11,8 +11,9 @@ import (
 // type t, with the kind's type parameters bound: T the element type of a
 // list, V the value type of a dict (any for a record, whose fields
 // differ). "" when t is no built-in kind the checker can tell (any, a
-// union of kinds). Sets and iterators are the nominal handles set(...)
-// and iter(...) return; their element types are not modelled.
+// union of kinds). Sets, iterators and Results are the nominal handles
+// set(...), iter(...) and Ok(...)/Err(...) return; their element and
+// payload types are not modelled.
 func receiverKind(t types.Type) (string, map[string]types.Type) {
 	switch u := types.Unalias(widen(types.Unalias(t))).(type) {
 	case *types.List:
@@ -27,7 +28,7 @@ func receiverKind(t types.Type) (string, map[string]types.Type) {
 		}
 	case *types.Capability:
 		switch u.Name {
-		case "channel", "set", "iter":
+		case "channel", "set", "iter", "Result":
 			return u.Name, nil
 		}
 	case *types.Union:

@@ -59,12 +59,13 @@
 //
 // Types use Harn's type syntax: int, float, string, bool, nil, bytes, any,
 // list, dict, list<T>, dict<K, V>, shapes {a: T, b?: U}, unions A | B,
-// string literals, fn(A, B) -> R, and a few opaque runtime kinds (set,
-// channel, atomic, iter, stream, generator, Result, closure, duration)
-// that the checker treats as any. A single capital letter (T, U, K, V) is a
-// type parameter, also any to the checker. `?` marks an optional
-// parameter and `...` a rest parameter (last). `needs` lists host
-// capabilities (see Capability).
+// string literals, fn(A, B) -> R, the runtime handles the spec defines
+// with `type name = opaque` (set, channel, atomic, iter, Result, ...),
+// which the checker tells apart by name, and a few other runtime kinds
+// (stream, generator, Pair, Option, ...) that it treats as any. A single
+// capital letter (T, U, K, V) is a type parameter, also any to the
+// checker. `?` marks an optional parameter and `...` a rest parameter
+// (last). `needs` lists host capabilities (see Capability).
 //
 // # Invariants
 //

@@ -12,7 +12,7 @@ import (
 // apart, such as channel, are `type name = opaque` in the spec.)
 var opaque = map[string]bool{
 	"stream": true, "generator": true,
-	"Result": true, "Option": true, "Pair": true, "Schema": true, "mutex": true,
+	"Option": true, "Pair": true, "Schema": true, "mutex": true,
 }
 
 var basics = map[string]types.Type{
