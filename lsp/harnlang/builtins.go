@@ -3,6 +3,7 @@ package harnlang
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -65,36 +66,56 @@ func footer(category string, needs []builtins.Capability) string {
 
 // builtinCompletions offers the builtin functions, globals and
 // namespaces whose names start with prefix (case-insensitively) and that
-// no visible declaration shadows.
+// no visible declaration shadows, sorted by name.
 func builtinCompletions(prefix string, seen map[string]bool, replace diagnostics.Span) []features.CompletionItem {
 	var out []features.CompletionItem
-	match := func(name string) bool {
-		return !seen[name] && strings.HasPrefix(strings.ToLower(name), prefix)
-	}
-	for _, b := range builtins.All() {
-		if b.Namespace != "" || !match(b.Name) {
+	for _, b := range builtinCompletionItems() {
+		if seen[b.item.Label] || !strings.HasPrefix(b.lower, prefix) {
 			continue
 		}
-		seen[b.Name] = true
-		out = append(out, features.CompletionItem{Label: b.Name, Kind: features.CompletionFunction, Detail: b.String(), Documentation: builtinMarkdown(b), Replace: replace})
+		seen[b.item.Label] = true
+		it := b.item
+		it.Replace = replace
+		out = append(out, it)
 	}
-	for _, g := range builtins.Globals() {
-		if !match(g.Name) {
-			continue
-		}
-		seen[g.Name] = true
-		out = append(out, features.CompletionItem{Label: g.Name, Kind: features.CompletionConstant, Detail: g.Name + ": " + g.TypeText, Documentation: globalMarkdown(g), Replace: replace})
-	}
-	for _, ns := range builtins.Namespaces() {
-		if !match(ns) {
-			continue
-		}
-		seen[ns] = true
-		out = append(out, features.CompletionItem{Label: ns, Kind: features.CompletionModule, Detail: "namespace " + ns, Documentation: namespaceMarkdown(ns), Replace: replace})
-	}
-	slices.SortFunc(out, func(a, b features.CompletionItem) int { return strings.Compare(a.Label, b.Label) })
 	return out
 }
+
+// builtinItem is the completion item of one builtin name, and the name in
+// lower case.
+type builtinItem struct {
+	lower string
+	item  features.CompletionItem
+}
+
+// builtinCompletionItems are the completion items of the builtin
+// functions, then the globals, then the namespaces (a name is offered
+// once, as the first of these it names), sorted by name: made at the
+// first completion, since the table does not change while the process
+// runs and every completion on an empty word offers all of them.
+var builtinCompletionItems = sync.OnceValue(func() []builtinItem {
+	var out []builtinItem
+	seen := map[string]bool{}
+	add := func(it features.CompletionItem) {
+		if !seen[it.Label] {
+			seen[it.Label] = true
+			out = append(out, builtinItem{lower: strings.ToLower(it.Label), item: it})
+		}
+	}
+	for _, b := range builtins.All() {
+		if b.Namespace == "" {
+			add(features.CompletionItem{Label: b.Name, Kind: features.CompletionFunction, Detail: b.String(), Documentation: builtinMarkdown(b)})
+		}
+	}
+	for _, g := range builtins.Globals() {
+		add(features.CompletionItem{Label: g.Name, Kind: features.CompletionConstant, Detail: g.Name + ": " + g.TypeText, Documentation: globalMarkdown(g)})
+	}
+	for _, ns := range builtins.Namespaces() {
+		add(features.CompletionItem{Label: ns, Kind: features.CompletionModule, Detail: "namespace " + ns, Documentation: namespaceMarkdown(ns)})
+	}
+	slices.SortFunc(out, func(a, b builtinItem) int { return strings.Compare(a.item.Label, b.item.Label) })
+	return out
+})
 
 // namespaceCompletion offers the members of a builtin namespace after
 // `ns.`, when ns is a namespace no declaration shadows at the dot.
