@@ -365,8 +365,8 @@ func (t *table) scan(file, src string) []error {
 		problems = append(problems, fmt.Errorf("%s:%d: %s", file, line, fmt.Sprintf(format, args...)))
 	}
 	// Entries are stored in chunks that never grow (the index points
-	// into them), the first sized for one entry per doc line.
-	es := make([]entry, 0, strings.Count(src, "\n    ")+1)
+	// into them), the first sized for an entry every two lines.
+	es := make([]entry, 0, strings.Count(src, "\n")/2+1)
 	category := int32(-1)
 	// last is the entry awaiting its doc line.
 	var last *entry
@@ -382,7 +382,9 @@ func (t *table) scan(file, src string) []error {
 	for line, rest := 1, src; rest != ""; line++ {
 		var raw string
 		raw, rest, _ = strings.Cut(rest, "\n")
-		if strings.TrimSpace(raw) == "" || strings.HasPrefix(raw, "# ") || raw == "#" {
+		// (A line starting with a printable ASCII character is not
+		// blank: TrimSpace is only needed for the others.)
+		if raw == "" || (raw[0] <= ' ' || raw[0] >= 0x80) && strings.TrimSpace(raw) == "" || strings.HasPrefix(raw, "# ") || raw == "#" {
 			continue
 		}
 		if raw[0] == ' ' || raw[0] == '\t' {
@@ -452,15 +454,14 @@ func (t *table) scan(file, src string) []error {
 				break
 			}
 		}
+		// Only a method's or a property's aliases are read here (they
+		// are names the entry is filed under); parsing any other entry
+		// rejects an aliases trailer.
 		var aliases []string
-		if strings.Contains(text, "[aliases ") {
+		if (kind == methodEntry || kind == propertyEntry) && strings.Contains(text, "[aliases ") {
 			var err error
 			if _, aliases, err = cutTrailer(text, "aliases"); err != nil {
 				bad(line, "%v", err)
-				continue
-			}
-			if len(aliases) > 0 && kind != methodEntry && kind != propertyEntry {
-				bad(line, "only methods and properties have aliases")
 				continue
 			}
 		}
@@ -570,12 +571,14 @@ func (t *table) parseEntry(e *entry) *parsedEntry {
 			if e.category >= 0 {
 				category = t.categories[e.category].ID
 			}
-			switch e.kind {
-			case funcEntry:
+			switch {
+			case len(aliases) > 0 && (e.kind == funcEntry || e.kind == valueEntry):
+				err = fmt.Errorf("only methods and properties have aliases")
+			case e.kind == funcEntry:
 				if p.b, err = t.parseBuiltin(body, false); err == nil {
 					p.b.Category, p.b.Needs, p.b.Doc = category, needs, e.doc
 				}
-			case valueEntry:
+			case e.kind == valueEntry:
 				if p.g, err = t.parseGlobal(body); err == nil {
 					p.g.Category, p.g.Needs, p.g.Doc = category, needs, e.doc
 				}

@@ -98,3 +98,17 @@ func TestConcurrentLookups(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFirstLookup is what the first lookup of a process costs: the
+// index of both spec files and one entry parsed.
+func BenchmarkFirstLookup(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		tab := newTable()
+		tab.scan("builtins.spec", spec)
+		tab.scan("methods.spec", methodSpec)
+		if tab.entry(tab.funcs["println"]).b == nil {
+			b.Fatal("println not found")
+		}
+	}
+}
