@@ -35,28 +35,28 @@ func (h *Host) Sleep(ctx context.Context, d time.Duration) error {
 func (h *Host) Float64() float64 {
 	h.randMu.Lock()
 	defer h.randMu.Unlock()
-	return h.rng.Float64()
+	return h.generator().Float64()
 }
 
 // IntN returns a pseudo-random int in [0, n); n must be positive.
 func (h *Host) IntN(n int64) int64 {
 	h.randMu.Lock()
 	defer h.randMu.Unlock()
-	return h.rng.Int64N(n)
+	return h.generator().Int64N(n)
 }
 
 // Uint64 returns a pseudo-random 64-bit value.
 func (h *Host) Uint64() uint64 {
 	h.randMu.Lock()
 	defer h.randMu.Unlock()
-	return h.rng.Uint64()
+	return h.generator().Uint64()
 }
 
 // Shuffle permutes n elements with swap, pseudo-randomly.
 func (h *Host) Shuffle(n int, swap func(i, j int)) {
 	h.randMu.Lock()
 	defer h.randMu.Unlock()
-	h.rng.Shuffle(n, swap)
+	h.generator().Shuffle(n, swap)
 }
 
 // SecureBytes returns n bytes from the operating system's cryptographic

@@ -66,7 +66,7 @@ type Host struct {
 	envSet map[string]*string // overlay: nil value = unset
 
 	randMu sync.Mutex
-	rng    *rand.Rand
+	rng    *rand.Rand // nil until the first draw of an unseeded run
 
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -161,18 +161,28 @@ func New(cfg Config) (*Host, error) {
 	if h.stderr == nil {
 		h.stderr = io.Discard
 	}
-	var seed [32]byte
 	if cfg.Seed != nil {
+		var seed [32]byte
 		s := *cfg.Seed
 		for i := range 8 {
 			seed[i] = byte(s >> (8 * i))
 		}
-	} else {
-		cryptoFill(seed[:])
-	}
-	h.rng = rand.New(rand.NewChaCha8(seed))
+		h.rng = rand.New(rand.NewChaCha8(seed))
+	} // else seeded from the system at the first draw (generator)
 	h.start = time.Now()
 	return h, nil
+}
+
+// generator is the run's generator, under randMu. A run without
+// Config.Seed seeds it from the system's generator at its first draw,
+// so that a run drawing nothing makes no getrandom call.
+func (h *Host) generator() *rand.Rand {
+	if h.rng == nil {
+		var seed [32]byte
+		cryptoFill(seed[:])
+		h.rng = rand.New(rand.NewChaCha8(seed))
+	}
+	return h.rng
 }
 
 // Close removes the private temp dir made for the run, with everything
