@@ -183,14 +183,33 @@ func aliases(m map[string]leia.NativeFunc, fn leia.NativeFunc, names ...string) 
 }
 
 // camel is snake_case in lowerCamelCase (upstream registers both).
+// Every word after the first starts with its first byte upper-cased
+// (ASCII names; a byte that is no lower-case letter is kept); the
+// underscores go. Every run spells a few hundred names, so a name
+// without an underscore is returned as it is and the others are built
+// in one allocation.
 func camel(name string) string {
-	parts := strings.Split(name, "_")
-	for i := 1; i < len(parts); i++ {
-		if parts[i] != "" {
-			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+	if strings.IndexByte(name, '_') < 0 {
+		return name
+	}
+	b := make([]byte, 0, len(name))
+	upper := false
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_':
+			upper = true
+		case upper:
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			b = append(b, c)
+			upper = false
+		default:
+			b = append(b, c)
 		}
 	}
-	return strings.Join(parts, "")
+	return string(b)
 }
 
 // withCamel registers fn under each name and its camelCase spelling.
