@@ -320,32 +320,46 @@ func TestCodeLens(t *testing.T) {
 // a function calling another.
 const callsHarn = "fn base(x: int) -> int {\n  return x\n}\n\nfn twice(x: int) -> int {\n  return base(base(x))\n}\n\npipeline default(task) {\n  log(twice(1))\n  log(base(2))\n}\n"
 
+// callsLeia is a Leia file with the same calls, both forms of function
+// declaration, and a local named like a function whose call is not one
+// of it.
+const callsLeia = "func base(x) {\n  return x\n}\n\ntwice := func(x) {\n  return base(base(x))\n}\n\nfunc main() {\n  print(twice(1))\n  print(base(2))\n  base := func(y) { return y }\n  print(base(3))\n}\n"
+
 // TestCallHierarchy drives prepareCallHierarchy and incoming / outgoing
-// calls on a Harn file: callers and callees among its top-level functions
-// and pipelines, with the call sites' ranges; names are resolved by the
-// same lsp/names index definition uses.
+// calls on a Harn and a Leia file: callers and callees among their
+// top-level functions and pipelines, with the call sites' ranges; names
+// are resolved as definition resolves them (the checker's model).
 func TestCallHierarchy(t *testing.T) {
-	uri := "file:///w/calls.harn"
 	for _, tc := range []struct {
 		name       string
+		lang       string
 		line, char int
 		// item is the prepared item's name, incoming and outgoing the
 		// other ends as NAME@RANGE,RANGE.
 		item, incoming, outgoing string
 	}{
-		{"function called twice in one caller", 0, 4, "base", "twice@5:9-5:13,5:14-5:18; default@10:6-10:10", ""},
-		{"from a call site", 5, 10, "base", "twice@5:9-5:13,5:14-5:18; default@10:6-10:10", ""},
-		{"function calling another", 4, 4, "twice", "default@9:6-9:11", "base@5:9-5:13,5:14-5:18"},
-		{"pipeline", 8, 10, "default", "", "twice@9:6-9:11; base@10:6-10:10"},
-		{"not a callable", 1, 9, "", "", ""},
+		{"function called twice in one caller", "harn", 0, 4, "base", "twice@5:9-5:13,5:14-5:18; default@10:6-10:10", ""},
+		{"from a call site", "harn", 5, 10, "base", "twice@5:9-5:13,5:14-5:18; default@10:6-10:10", ""},
+		{"function calling another", "harn", 4, 4, "twice", "default@9:6-9:11", "base@5:9-5:13,5:14-5:18"},
+		{"pipeline", "harn", 8, 10, "default", "", "twice@9:6-9:11; base@10:6-10:10"},
+		{"not a callable", "harn", 1, 9, "", "", ""},
+		{"Leia function called twice in one caller", "leia", 0, 5, "base", "twice@5:9-5:13,5:14-5:18; main@10:8-10:12", ""},
+		{"Leia function bound by :=", "leia", 4, 0, "twice", "main@9:8-9:13", "base@5:9-5:13,5:14-5:18"},
+		{"Leia caller", "leia", 8, 5, "main", "", "twice@9:8-9:13; base@10:8-10:12"},
+		{"Leia local named like a function", "leia", 12, 8, "", "", ""},
+		{"Leia parameter", "leia", 1, 9, "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			uri, text := "file:///w/calls.harn", callsHarn
+			if tc.lang == "leia" {
+				uri, text = "file:///w/calls.leia", callsLeia
+			}
 			c := lsptest.Start(t, testOptions())
 			init := c.Initialize("file:///w", nil)
 			if !strings.Contains(string(init.Result), `"callHierarchyProvider":true`) {
 				t.Fatalf("callHierarchyProvider not announced: %s", init.Result)
 			}
-			c.Open(uri, "harn", 1, callsHarn)
+			c.Open(uri, tc.lang, 1, text)
 			m := c.Call("textDocument/prepareCallHierarchy", at(uri, tc.line, tc.char))
 			if m.Error != nil {
 				t.Fatal(m.Error)

@@ -47,10 +47,30 @@ func callables(tree *sitter.Tree, src []byte) []callable {
 	return out
 }
 
-// calls returns the calls within n of names that resolve (through the
-// file's names.Index, the resolver definition and references use) to one
-// of cs, grouped by callee in order of first call.
-func calls(n *sitter.Node, ix *names.Index, cs []callable) []features.Call {
+// declAt returns the span of the declaration the name at an offset
+// denotes, as definition answers: the checker's model, or the syntax
+// index where the features fall back to it.
+// The syntax index is built only when needed.
+func (f *Features) declAt(s features.Snapshot, tree *sitter.Tree) func(off int) (diagnostics.Span, bool) {
+	var ix *names.Index
+	return func(off int) (diagnostics.Span, bool) {
+		if n, ok := checkedNameAt(s, tree, off); ok {
+			return n.d.Span, n.def >= 0
+		}
+		if ix == nil {
+			ix = f.names.Index(tree, s.Doc.Text)
+		}
+		if d := ix.ResolveAt(off); d != nil {
+			return d.Span, true
+		}
+		return diagnostics.Span{}, false
+	}
+}
+
+// calls returns the calls within n of names that resolve (declAt, the
+// resolution definition and references use) to one of cs, grouped by
+// callee in order of first call.
+func calls(n *sitter.Node, resolve func(off int) (diagnostics.Span, bool), cs []callable) []features.Call {
 	byName := map[diagnostics.Span]int{}
 	for i, c := range cs {
 		byName[c.SelectionSpan] = i
@@ -64,8 +84,8 @@ func calls(n *sitter.Node, ix *names.Index, cs []callable) []features.Call {
 		}
 		if n.Kind() == "call_expression" {
 			if fn := n.ChildByFieldName("function"); fn != nil && fn.Kind() == "identifier" {
-				if d := ix.ResolveAt(int(fn.StartByte())); d != nil {
-					if i, ok := byName[d.Span]; ok {
+				if decl, ok := resolve(int(fn.StartByte())); ok {
+					if i, ok := byName[decl]; ok {
 						sp := diagnostics.Span{Start: int(fn.StartByte()), End: int(fn.EndByte())}
 						if j, ok := at[i]; ok {
 							out[j].Spans = append(out[j].Spans, sp)
@@ -93,13 +113,12 @@ func (f *Features) PrepareCallHierarchy(_ context.Context, s features.Snapshot, 
 	if tree == nil {
 		return nil, nil
 	}
-	ix := f.names.Index(tree, s.Doc.Text)
-	d := ix.ResolveAt(offset)
-	if d == nil {
+	decl, ok := f.declAt(s, tree)(offset)
+	if !ok {
 		return nil, nil
 	}
 	for _, c := range callables(tree, s.Doc.Text) {
-		if c.SelectionSpan == d.Span {
+		if c.SelectionSpan == decl {
 			return []features.Callable{c.Callable}, nil
 		}
 	}
@@ -117,7 +136,7 @@ func (f *Features) OutgoingCalls(_ context.Context, s features.Snapshot, c featu
 	cs := callables(tree, s.Doc.Text)
 	for _, k := range cs {
 		if k.SelectionSpan == c.SelectionSpan {
-			return calls(k.node, f.names.Index(tree, s.Doc.Text), cs), nil
+			return calls(k.node, f.declAt(s, tree), cs), nil
 		}
 	}
 	return nil, nil
@@ -141,10 +160,10 @@ func (f *Features) IncomingCalls(_ context.Context, s features.Snapshot, c featu
 	if target == nil {
 		return nil, nil
 	}
-	ix := f.names.Index(tree, s.Doc.Text)
+	resolve := f.declAt(s, tree)
 	var out []features.Call
 	for _, k := range cs {
-		if got := calls(k.node, ix, target); len(got) > 0 {
+		if got := calls(k.node, resolve, target); len(got) > 0 {
 			out = append(out, features.Call{Other: k.Callable, Spans: got[0].Spans})
 		}
 	}
