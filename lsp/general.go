@@ -43,7 +43,7 @@ func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 	}
 	s.log.Printf("initialize from %s, roots %v", client, roots)
 	return initializeResult{Capabilities: serverCapabilities{ServerCapabilities: capabilities(),
-		DiagnosticProvider: &diagnosticOptions{Identifier: Name, InterFileDependencies: true},
+		DiagnosticProvider: &diagnosticOptions{Identifier: Name, InterFileDependencies: true, WorkspaceDiagnostics: true},
 		InlayHintProvider:  true}, ServerInfo: &protocol.InitializeResultServerInfo{
 		Name: Name, Version: ptr(version.Version),
 	}}, nil

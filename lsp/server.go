@@ -23,6 +23,7 @@ import (
 	"github.com/harnlang/harn-check/lsp/cache"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/wire"
+	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
 // Name is the server's name in initialize results and logs.
@@ -52,6 +53,10 @@ type Options struct {
 	// {"maxFileSize": "8MiB", "maxNesting": 10000, ...}, one key per
 	// limit (see limits.Limits; sizes as numbers of bytes or with a unit).
 	Limits limits.Limits
+	// CheckCache, when set, is the check-result cache workspace/diagnostic
+	// checks the files not open through (harn-check's cache: a file
+	// unchanged since is not checked again); nil checks them uncached.
+	CheckCache *checkcache.Cache
 }
 
 // ErrNoShutdown is returned by Serve when the client sent exit without
@@ -376,6 +381,9 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	}
 	if req.Method == MethodDiagnostic && !req.Notif {
 		return s.pullDiagnostics(gctx)
+	}
+	if req.Method == MethodWorkspaceDiagnostic && !req.Notif {
+		return s.workspaceDiagnostics(gctx)
 	}
 	if req.Method == MethodInlayHint && !req.Notif {
 		return s.inlayHints(gctx)

@@ -28,6 +28,7 @@ import (
 	"github.com/harnlang/harn-check/internal/memlimit"
 	"github.com/harnlang/harn-check/internal/version"
 	"github.com/harnlang/harn-check/lsp"
+	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
 func main() {
@@ -89,6 +90,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		} else {
 			opts.ExplainHref = href
 		}
+	}
+	// workspace/diagnostic checks the files not open through harn-check's
+	// check-result cache, in its default folder.
+	if cdir, err := checkcache.DefaultDir(); err != nil {
+		logger.Printf("no check cache for workspace diagnostics: %v", err)
+	} else if cc, err := checkcache.Open(cdir); err != nil {
+		logger.Printf("check cache not used for workspace diagnostics: %v", err)
+	} else {
+		opts.CheckCache = cc
+		defer cc.Close()
 	}
 	opts.Languages = languages(logger)
 	if err := lsp.New(opts).Serve(context.Background(), stdin, stdout); err != nil {
