@@ -66,9 +66,19 @@ func (s *Stream) logf(format string, args ...any) {
 	}
 }
 
-// WriteObject writes obj as one frame, in a single write.
+// WriteObject writes obj as one frame, in a single write. A message that
+// marshals itself (jsonrpc2's messages do, with json.Marshal) is written
+// as it marshals: json.Marshal would validate and compact that output a
+// second time, a pass over every reply (a completion list, the
+// diagnostics of a large file) that changes nothing.
 func (s *Stream) WriteObject(obj any) error {
-	data, err := json.Marshal(obj)
+	var data []byte
+	var err error
+	if m, ok := obj.(json.Marshaler); ok {
+		data, err = m.MarshalJSON()
+	} else {
+		data, err = json.Marshal(obj)
+	}
 	if err != nil {
 		return err
 	}

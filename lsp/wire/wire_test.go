@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 func frame(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
@@ -112,6 +114,30 @@ func TestWriteObject(t *testing.T) {
 	// Bytes, not characters: "é" is two.
 	if want := "Content-Length: 8\r\n\r\n{\"é\":1}"; out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
+
+// TestWriteObjectAsMarshaled: a message that marshals itself is written
+// without json.Marshal's second pass, byte for byte what that pass gives
+// (HTML characters escaped, no spaces).
+func TestWriteObjectAsMarshaled(t *testing.T) {
+	params := json.RawMessage(`{"text":"<a & b>","items":[1,2]}`)
+	for _, obj := range []any{
+		&jsonrpc2.Request{Method: "textDocument/publishDiagnostics", Params: &params, Notif: true},
+		&jsonrpc2.Request{Method: "m", ID: jsonrpc2.ID{Num: 7}, Params: &params},
+		map[string]string{"k": "<v>"},
+	} {
+		var out bytes.Buffer
+		if err := NewStream(strings.NewReader(""), &out, nil).WriteObject(obj); err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, body, _ := strings.Cut(out.String(), "\r\n\r\n"); body != string(want) {
+			t.Errorf("wrote %q, json.Marshal gives %q", body, want)
+		}
 	}
 }
 
