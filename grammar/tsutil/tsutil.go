@@ -281,6 +281,15 @@ func ParseChunked(p *sitter.Parser, src []byte, oldTree *sitter.Tree, chunkSize 
 	return tree
 }
 
+// bracketByte marks the bytes BracketDepth looks at: brackets, quotes and
+// the slash of a comment.
+var bracketByte = func() (t [256]bool) {
+	for _, c := range []byte("([{)]}\"'`/") {
+		t[c] = true
+	}
+	return t
+}()
+
 // BracketDepth returns the deepest nesting of (, [ and { in src and the
 // offset of the bracket that first reaches it, skipping string literals
 // ("...", '...', `...`) and comments (// and /* */) the way Harn and Leia
@@ -294,6 +303,14 @@ func BracketDepth(src []byte) (depth, at int) {
 	d := 0
 	at = -1
 	for i := 0; i < len(src); i++ {
+		// Most bytes are none of the ones below: skip them in a tight
+		// loop (the server scans every version of a document).
+		for i < len(src) && !bracketByte[src[i]] {
+			i++
+		}
+		if i == len(src) {
+			break
+		}
 		switch c := src[i]; c {
 		case '(', '[', '{':
 			d++

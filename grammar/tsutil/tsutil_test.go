@@ -418,3 +418,77 @@ func TestAllocatedCountsTrees(t *testing.T) {
 		t.Errorf("ten times the elements held %d bytes, not more than five times %d", grown[1], grown[0])
 	}
 }
+
+// bracketDepthByteByByte is BracketDepth as it was first written, one
+// byte at a time: the oracle for the skipping scan.
+func bracketDepthByteByByte(src []byte) (depth, at int) {
+	d := 0
+	at = -1
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '(', '[', '{':
+			d++
+			if d > depth {
+				depth, at = d, i
+			}
+		case ')', ']', '}':
+			if d > 0 {
+				d--
+			}
+		case '"', '\'', '`':
+			for i++; i < len(src) && src[i] != c; i++ {
+				if src[i] == '\\' {
+					i++
+				} else if c != '`' && (src[i] == '\n' || src[i] == '\r') {
+					break
+				}
+			}
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' {
+				for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+					i++
+				}
+			} else if i+1 < len(src) && src[i+1] == '*' {
+				end := bytes.Index(src[i+2:], []byte("*/"))
+				if end < 0 {
+					return depth, at
+				}
+				i += end + 3
+			}
+		}
+	}
+	return depth, at
+}
+
+func TestBracketDepth(t *testing.T) {
+	for _, tc := range []struct {
+		src       string
+		depth, at int
+	}{
+		{"", 0, -1},
+		{"plain words", 0, -1},
+		{"f(a[{1}])", 3, 4},
+		{`s := "(((" + x(y)`, 1, 14},
+		{"// ((((\nf(x)", 1, 9},
+		{"/* {{{ */ [a]", 1, 10},
+		{"/* never closed ((", 0, -1},
+		{"'(' `\n(` ((x))", 2, 10},
+		{"a)))(b", 1, 4},
+	} {
+		if d, at := BracketDepth([]byte(tc.src)); d != tc.depth || at != tc.at {
+			t.Errorf("BracketDepth(%q) = %d at %d, want %d at %d", tc.src, d, at, tc.depth, tc.at)
+		}
+	}
+	r := rand.New(rand.NewSource(3))
+	const alphabet = "ab \n()[]{}\"'`/*\\\r"
+	for range 3000 {
+		src := make([]byte, r.Intn(80))
+		for i := range src {
+			src[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		d, at := BracketDepth(src)
+		if wd, wat := bracketDepthByteByByte(src); d != wd || at != wat {
+			t.Fatalf("BracketDepth(%q) = %d at %d, byte by byte %d at %d", src, d, at, wd, wat)
+		}
+	}
+}
