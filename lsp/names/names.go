@@ -338,7 +338,10 @@ func (r *Resolver) def(n sitter.Node, kind string, src []byte, extra bool) *Def 
 
 // finish builds the index of a file fileEnd bytes long from its captures.
 func (r *Resolver) finish(raw rawNames, fileEnd int) *Index {
-	ix := &Index{ByName: map[string][]*Def{}, ByDef: map[diagnostics.Span]*Def{}, ByRef: map[diagnostics.Span]Ref{},
+	// The maps are made at their final size: growing them rehashed every
+	// entry several times, for every version of a large document.
+	ix := &Index{ByName: make(map[string][]*Def, len(raw.defs)), ByDef: make(map[diagnostics.Span]*Def, len(raw.defs)),
+		ByRef: make(map[diagnostics.Span]Ref, len(raw.refs)), Refs: make([]Ref, 0, len(raw.refs)), Defs: make([]*Def, 0, len(raw.defs)),
 		hoisted: r.opts.Hoisted, typeKind: r.opts.TypeKind, raw: raw}
 	ix.Scopes = append(ix.Scopes, diagnostics.Span{Start: 0, End: fileEnd})
 	ix.Parent = append(ix.Parent, -1)
@@ -357,20 +360,23 @@ func (r *Resolver) finish(raw rawNames, fileEnd int) *Index {
 	for i := 1; i < len(ix.Scopes); i++ {
 		ix.Parent = append(ix.Parent, ix.Innermost(ix.Scopes[i], i))
 	}
-	for _, rd := range raw.defs {
+	// The index's own copies of the declarations, in one allocation.
+	own := make([]Def, len(raw.defs))
+	for i, rd := range raw.defs {
 		if _, dup := ix.ByDef[rd.Span]; dup {
 			continue
 		}
-		d := *rd
+		own[i] = *rd
+		d := &own[i]
 		d.Scope = ix.Innermost(d.Span, len(ix.Scopes))
 		if ix.hoisted[d.Kind] && d.Scope > 0 && ix.Scopes[d.Scope] == d.declNode {
 			// A named function is a scope of its own; its name belongs to
 			// the enclosing one.
 			d.Scope = ix.Parent[d.Scope]
 		}
-		ix.Defs = append(ix.Defs, &d)
-		ix.ByName[d.Name] = append(ix.ByName[d.Name], &d)
-		ix.ByDef[d.Span] = &d
+		ix.Defs = append(ix.Defs, d)
+		ix.ByName[d.Name] = append(ix.ByName[d.Name], d)
+		ix.ByDef[d.Span] = d
 	}
 	return ix
 }
@@ -485,6 +491,7 @@ func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *s
 	raw.scopes = append(append(raw.scopes, mid.scopes...), after...)
 	for _, extra := range []bool{false, true} {
 		var before, after []*Def
+		var moved []Def // the shifted copies, in one allocation
 		for _, d := range base.raw.defs {
 			if d.extra != extra {
 				continue
@@ -497,9 +504,13 @@ func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *s
 			case -1:
 				before = append(before, d)
 			case 1:
-				m := *d
+				if moved == nil {
+					moved = make([]Def, 0, len(base.raw.defs)-len(before))
+				}
+				moved = append(moved, *d)
+				m := &moved[len(moved)-1]
 				m.Span, m.Decl, m.declNode = shift(d.Span), shift(d.Decl), shift(d.declNode)
-				after = append(after, &m)
+				after = append(after, m)
 			}
 		}
 		raw.defs = append(raw.defs, before...)
