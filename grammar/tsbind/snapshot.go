@@ -31,6 +31,7 @@ type snap struct {
 // snapTree holds what the nodes of one snapshot share.
 type snapTree struct {
 	g     *Grammar
+	names *tsflat.Names // g.Names()
 	nodes []snap
 	// kids holds every child list, each contiguous; fields holds the field
 	// id of each entry of kids.
@@ -55,7 +56,7 @@ func (s *snap) Expected() []string {
 	return s.tree.g.Expected(s.state)
 }
 
-func (s *snap) Kind() string            { return s.tree.g.names.Symbol(s.sym) }
+func (s *snap) Kind() string            { return s.tree.names.Symbol(s.sym) }
 func (s *snap) StartByte() int          { return int(s.start) }
 func (s *snap) EndByte() int            { return int(s.end) }
 func (s *snap) IsNamed() bool           { return s.flags&snapNamed != 0 }
@@ -65,7 +66,7 @@ func (s *snap) IsExtra() bool           { return s.flags&snapExtra != 0 }
 func (s *snap) ChildCount() int         { return int(s.nkids) }
 func (s *snap) Child(i int) tsnode.Node { return s.tree.kids[s.kids+uint32(i)] }
 func (s *snap) FieldNameForChild(i int) string {
-	return s.tree.g.names.Field(s.tree.fields[s.kids+uint32(i)])
+	return s.tree.names.Field(s.tree.fields[s.kids+uint32(i)])
 }
 
 // walkBufs recycles the flat record arrays between snapshots.
@@ -145,6 +146,7 @@ func (g *Grammar) WithSnapshot(recs []tsflat.Record, f func(root tsnode.Node)) {
 // record order) and one of field ids, reusing t's arrays; the nodes of an
 // earlier tree built into t become invalid.
 func buildInto(t *snapTree, recs []tsflat.Record) *snap {
+	t.names = t.g.Names()
 	if len(recs) == 0 {
 		return nil
 	}

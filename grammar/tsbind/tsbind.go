@@ -27,8 +27,11 @@ import (
 type Grammar struct {
 	lang    *sitter.Language
 	parsers *tsutil.Parsers
-	names   *tsflat.Names
-	prepare func(src []byte) []byte
+	// names are read at their first use (Names), not when the binding
+	// is made at package initialisation, which every process pays.
+	namesOnce sync.Once
+	names     *tsflat.Names
+	prepare   func(src []byte) []byte
 	// expected caches Expected by parse state.
 	expected sync.Map // uint16 -> []string
 }
@@ -37,14 +40,17 @@ type Grammar struct {
 // to the parser's input before every parse, fresh or incremental; it must
 // keep every byte offset (Harn blanks bytes that are not ASCII).
 func New(lang *sitter.Language, prepare func(src []byte) []byte) *Grammar {
-	return &Grammar{lang: lang, parsers: tsutil.NewParsers(lang), names: tsflat.NamesOf(lang), prepare: prepare}
+	return &Grammar{lang: lang, parsers: tsutil.NewParsers(lang), prepare: prepare}
 }
 
 // Language returns the tree-sitter language.
 func (g *Grammar) Language() *sitter.Language { return g.lang }
 
 // Names returns the language's symbol and field names.
-func (g *Grammar) Names() *tsflat.Names { return g.names }
+func (g *Grammar) Names() *tsflat.Names {
+	g.namesOnce.Do(func() { g.names = tsflat.NamesOf(g.lang) })
+	return g.names
+}
 
 // ParseTree parses src, reusing oldTree (already edited) when it is not
 // nil. It returns nil when the parse exceeds its budget (grammar/tsutil).
@@ -67,7 +73,7 @@ func (g *Grammar) ParseGuarded(src []byte, oldTree *sitter.Tree) (*sitter.Tree, 
 // Sexp renders tree, a tree of src, as an S-expression: what
 // tree-sitter's ts_node_string prints, at any depth (tsflat.SexpOf).
 func (g *Grammar) Sexp(tree *sitter.Tree, src []byte) string {
-	return tsflat.SexpOf(tree.RootNode(), g.names, src)
+	return tsflat.SexpOf(tree.RootNode(), g.Names(), src)
 }
 
 // Symbols returns the ids of the named node kinds, for tsflat.Crossing's
