@@ -55,11 +55,15 @@ var (
 	registryErr  error
 )
 
-// codePattern is the shape of every code the product emits.
-var codePattern = regexp.MustCompile(`^(?:[A-Z]+-[A-Z]+-[0-9]{3}|LEIA[0-9]{4})$`)
+// codePattern is the shape of every code the product emits, compiled at
+// its first use: every process imports this package, few check a code's
+// shape.
+var codePattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[A-Z]+-[A-Z]+-[0-9]{3}|LEIA[0-9]{4})$`)
+})
 
 // CodePattern reports whether s has the shape of a diagnostic code.
-func CodePattern(s string) bool { return codePattern.MatchString(s) }
+func CodePattern(s string) bool { return codePattern().MatchString(s) }
 
 func loadRegistry() {
 	registry = map[string]CodeInfo{}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	goruntime "runtime"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -479,7 +480,10 @@ func formatUUID(b [16]byte) string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
-var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+// uuidRe is compiled at its first use, not in every process.
+var uuidRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+})
 
 func openUUID(in *Interp) {
 	gen := func(t *Thread, a []Value) ([]Value, error) {
@@ -491,7 +495,7 @@ func openUUID(in *Interp) {
 		"new": gen, "v4": gen,
 		"isValid": func(t *Thread, a []Value) ([]Value, error) {
 			s, err := CheckString(a, 0, "isValid")
-			return t.Ret1(Bool(uuidRe.MatchString(s))), err
+			return t.Ret1(Bool(uuidRe().MatchString(s))), err
 		},
 	})
 	m.SetStr("nil", String("00000000-0000-0000-0000-000000000000"))
