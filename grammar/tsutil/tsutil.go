@@ -14,7 +14,12 @@
 //     that keeps them counts them against its memory budget.
 //   - Parser.Parse hands the runtime the whole remaining input on every read
 //     callback, and the binding copies what it hands into C memory each time;
-//     incremental reparses read many times. Parse feeds bounded chunks instead.
+//     incremental reparses read many times. ParseChunked feeds bounded chunks
+//     instead.
+//   - The binding's reads and progress callbacks are calls from C into Go,
+//     each taking a process-wide lock to find its Go state (two workers
+//     parsing at once waited on it). Parse and ParseGuarded read the input
+//     and count progress in C (parse.c), with no call back into Go.
 //
 // The package must not know about any particular grammar.
 package tsutil
@@ -22,6 +27,8 @@ package tsutil
 /*
 #include <stdlib.h>
 #include <stddef.h>
+
+#include "parse.h"
 
 // Defined by the runtime compiled into github.com/tree-sitter/go-tree-sitter.
 extern void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, size_t),
@@ -107,11 +114,14 @@ import "C"
 import (
 	"bytes"
 	"fmt"
+	"reflect"
+	"runtime"
+	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 )
 
-// DefaultChunkSize is the number of bytes Parse hands the runtime per read
+// DefaultChunkSize is the number of bytes ParseChunked hands the runtime per read
 // callback. 4 KiB was the best of the sizes measured in the generator
 // reference (section 6).
 const DefaultChunkSize = 4096
@@ -149,10 +159,11 @@ func UsingCAllocator() bool {
 }
 
 // Parse parses src with p, reusing oldTree (already edited with Tree.Edit to
-// match src) when it is not nil. It feeds the input in DefaultChunkSize
-// chunks and bounds the parser's work (see Budget and StallLimit), so that
-// no input can keep it busy forever. It returns nil when the parser has no
-// language or gave up; callers report that as a diagnostic.
+// match src) when it is not nil. The runtime reads src in place, with no
+// call back into Go, and the parser's work is bounded (see Budget and
+// StallLimit), so that no input can keep it busy forever. It returns nil
+// when the parser has no language or gave up; callers report that as a
+// diagnostic.
 func Parse(p *sitter.Parser, src []byte, oldTree *sitter.Tree) *sitter.Tree {
 	tree, _ := ParseGuarded(p, src, oldTree)
 	return tree
@@ -163,11 +174,42 @@ func Parse(p *sitter.Parser, src []byte, oldTree *sitter.Tree) *sitter.Tree {
 // when it finished (or had no language).
 func ParseGuarded(p *sitter.Parser, src []byte, oldTree *sitter.Tree) (*sitter.Tree, int) {
 	g := NewGuard(len(src))
-	tree := ParseChunked(p, src, oldTree, DefaultChunkSize, g.Options())
-	if tree != nil || !g.Stopped() {
+	var text *C.char
+	if len(src) > 0 {
+		text = (*C.char)(unsafe.Pointer(&src[0]))
+	}
+	var old unsafe.Pointer
+	if oldTree != nil {
+		old = innerOf(unsafe.Pointer(oldTree))
+	}
+	t := C.harn_parse(innerOf(unsafe.Pointer(p)), old, text, C.uint32_t(len(src)), &g.c)
+	runtime.KeepAlive(src)
+	runtime.KeepAlive(oldTree)
+	runtime.KeepAlive(p)
+	if t != nil {
+		tree := new(sitter.Tree)
+		*(*unsafe.Pointer)(unsafe.Pointer(tree)) = t
 		return tree, -1
 	}
+	// A cancelled parse would otherwise be resumed by the next call, even
+	// for different input.
+	p.Reset()
+	if !g.Stopped() {
+		return nil, -1 // no language
+	}
 	return nil, g.Reached()
+}
+
+// innerOf reads the C object of a go-tree-sitter Parser or Tree: each is a
+// struct whose only field is the pointer (checked at init).
+func innerOf(x unsafe.Pointer) unsafe.Pointer { return *(*unsafe.Pointer)(x) }
+
+func init() {
+	for _, t := range []reflect.Type{reflect.TypeOf(sitter.Parser{}), reflect.TypeOf(sitter.Tree{})} {
+		if t.NumField() != 1 || t.Field(0).Type.Kind() != reflect.Pointer || t.Size() != unsafe.Sizeof(uintptr(0)) {
+			panic(fmt.Sprintf("tsutil: go-tree-sitter's %s layout changed (%d fields, %d bytes); tsutil needs updating", t.Name(), t.NumField(), t.Size()))
+		}
+	}
 }
 
 // The runtime calls the progress callback about every 100 parse
@@ -201,13 +243,15 @@ func BudgetOptions(n int) *sitter.ParseOptions { return NewGuard(n).Options() }
 // Guard bounds one parse of n bytes: Budget(n) progress callbacks in all,
 // and StallLimit in a row without progress before the end of the input.
 type Guard struct {
-	n, limit, calls, stall int
-	reached                uint32
-	stopped                bool
+	// c is the count, kept in C's layout so that a parse in C updates it
+	// (parse.c's harn_guard_step, the one copy of the rules).
+	c C.harn_guard
 }
 
 // NewGuard returns the guard of a parse of n bytes.
-func NewGuard(n int) *Guard { return &Guard{n: n, limit: Budget(n)} }
+func NewGuard(n int) *Guard {
+	return &Guard{c: C.harn_guard{n: C.int64_t(n), limit: C.int64_t(Budget(n)), stall_limit: StallLimit}}
+}
 
 // Options returns parse options whose progress callback is the guard's.
 func (g *Guard) Options() *sitter.ParseOptions {
@@ -215,29 +259,17 @@ func (g *Guard) Options() *sitter.ParseOptions {
 }
 
 func (g *Guard) progress(s sitter.ParseState) bool {
-	g.calls++
-	switch {
-	case s.CurrentByteOffset > g.reached:
-		g.reached, g.stall = s.CurrentByteOffset, 0
-	case int(g.reached) < g.n:
-		// At the end of the input the parser finishes its stack and
-		// balances the tree without reading: that is not a stall.
-		g.stall++
-	}
-	if g.calls > g.limit || g.stall > StallLimit {
-		g.stopped = true
-	}
-	return g.stopped
+	return bool(C.harn_guard_step(&g.c, C.uint32_t(s.CurrentByteOffset)))
 }
 
 // Stopped reports whether the guard cut the parse short.
-func (g *Guard) Stopped() bool { return g.stopped }
+func (g *Guard) Stopped() bool { return g.c.stopped != 0 }
 
 // Calls returns the progress callbacks the parse has made.
-func (g *Guard) Calls() int { return g.calls }
+func (g *Guard) Calls() int { return int(g.c.calls) }
 
 // Reached returns the furthest byte offset the parser had read.
-func (g *Guard) Reached() int { return int(g.reached) }
+func (g *Guard) Reached() int { return int(g.c.reached) }
 
 // CutBefore returns where to cut src so that a parse stopped at offset at
 // can be redone on what comes before: the start of at's line, or of the
@@ -259,8 +291,10 @@ func GaveUpHere(notChecked int) string {
 	return fmt.Sprintf("the parser gave up here: recovering from the syntax errors made no progress, so the rest of the file (%d bytes) is not checked", notChecked)
 }
 
-// ParseChunked is Parse with an explicit chunk size (values below 1 mean
-// DefaultChunkSize) and optional parse options (progress callback).
+// ParseChunked parses through the binding's Go callbacks: it feeds src in
+// chunks of chunkSize bytes (values below 1 mean DefaultChunkSize) and
+// takes optional parse options (a progress callback in Go), without
+// Parse's bound. Tests and benchmarks compare it with Parse.
 func ParseChunked(p *sitter.Parser, src []byte, oldTree *sitter.Tree, chunkSize int, opts *sitter.ParseOptions) *sitter.Tree {
 	if chunkSize < 1 {
 		chunkSize = DefaultChunkSize
