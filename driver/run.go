@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/internal/limits"
@@ -93,13 +94,20 @@ func (ls Languages) CheckPaths(paths []string, opts Options) (*diagnostics.Repor
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, max(len(found), 1))
-	next := make(chan int)
+	// Each worker takes the next file by counting, not from a channel fed
+	// by this goroutine: handing over each file woke a third goroutine
+	// on the two cores the workers need.
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(found) {
+					return
+				}
 				files[i], sources[i], errs[i] = r.file(found[i], sole)
 				if len(files[i].Diagnostics) == 0 && files[i].Source != nil {
 					files[i].Source, dropped[i] = nil, true
@@ -107,10 +115,6 @@ func (ls Languages) CheckPaths(paths []string, opts Options) (*diagnostics.Repor
 			}
 		}()
 	}
-	for i := range found {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	if opts.Cache != nil {
 		// The run's results become visible to later runs; a failed
@@ -223,9 +227,18 @@ type run struct {
 	session *Session
 	hashes  *fileHashes
 	fps     fingerprints
-	// configs memoises the project settings of each folder.
+	// configs memoises the project settings of each folder: the lock
+	// guards the map only, and each folder's settings are read once
+	// outside it, so that a worker reading one folder's harn.toml does
+	// not hold up another checking a file whose folder is known.
 	configMu sync.Mutex
-	configs  map[string]Project
+	configs  map[string]*folderProject
+}
+
+// folderProject is the project settings of one folder, read once.
+type folderProject struct {
+	once sync.Once
+	p    Project
 }
 
 // file reads and checks one discovered file. sole is set when it is the
@@ -272,16 +285,17 @@ func (r *run) configure(path, display string, ds []diagnostics.Diagnostic) []dia
 func (r *run) project(path string) Project {
 	abs := dirOf(path)
 	r.configMu.Lock()
-	defer r.configMu.Unlock()
-	if p, ok := r.configs[abs]; ok {
-		return p
+	fp := r.configs[abs]
+	if fp == nil {
+		if r.configs == nil {
+			r.configs = map[string]*folderProject{}
+		}
+		fp = &folderProject{}
+		r.configs[abs] = fp
 	}
-	if r.configs == nil {
-		r.configs = map[string]Project{}
-	}
-	p := ProjectFor(nil, abs)
-	r.configs[abs] = p
-	return p
+	r.configMu.Unlock()
+	fp.once.Do(func() { fp.p = ProjectFor(nil, abs) })
+	return fp.p
 }
 
 // notRead is the diagnostic for a file that was found but not read.

@@ -267,6 +267,7 @@ func (c *Cache) store(key string, v any) error {
 func (c *Cache) Clear() error {
 	c.p.mu.Lock()
 	defer c.p.mu.Unlock()
+	c.waitWritesLocked()
 	if c.p.out != nil {
 		c.dropOutLocked()
 	}

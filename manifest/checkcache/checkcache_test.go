@@ -275,3 +275,60 @@ func TestConcurrentWritersNeverTear(t *testing.T) {
 		t.Error("the entry is lost")
 	}
 }
+
+// TestOneHandleManyWorkers: workers of one run store into the same pack
+// at once (each record written outside the cache's lock, into its own
+// range); after the flush another handle reads every record back whole.
+func TestOneHandleManyWorkers(t *testing.T) {
+	dir := t.TempDir()
+	c, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers, each = 4, 50
+	entry := func(w, i int) *Entry {
+		e := sampleEntry()
+		e.Sources["lib.harn"] = []byte(fmt.Sprintf("worker %d record %d %s", w, i, make([]byte, (w*each+i)*37)))
+		return e
+	}
+	key := func(w, i int) string { return Key("salt", fmt.Sprintf("f%d-%d.harn", w, i), []byte("src")) }
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				if err := c.Put(key(w, i), entry(w, i)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	hash := func(p string) string {
+		if p == "lib.harn" {
+			return HashBytes([]byte("v1"))
+		}
+		return ""
+	}
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for w := range workers {
+		for i := range each {
+			got, ok := r.Get(key(w, i), hash)
+			if !ok || !reflect.DeepEqual(got, entry(w, i)) {
+				t.Fatalf("record %d of worker %d: found %v, not the one stored", i, w, ok)
+			}
+		}
+	}
+	if packs, _ := filepath.Glob(filepath.Join(dir, packDir, "*.pack")); len(packs) != 1 {
+		t.Errorf("%d packs, want the run's one", len(packs))
+	}
+}

@@ -82,7 +82,16 @@ type packs struct {
 	out      *os.File
 	outOff   int64
 	outIndex []indexRecord
+	// writing counts the records being written into out outside the
+	// lock, each into the range reserved for it; written is signalled
+	// when one is done (Flush waits for none to be left).
+	writing int
+	written *sync.Cond
 }
+
+// errPackDropped is a save's error when the pack it wrote into was
+// dropped meanwhile, after another record's write failed.
+var errPackDropped = errors.New("the pack being written was dropped after a failed write")
 
 // lookup returns the payload stored under key, verified against its sum.
 func (c *Cache) lookup(key string) ([]byte, bool) {
@@ -108,33 +117,62 @@ func (c *Cache) lookup(key string) ([]byte, bool) {
 // limit far below this).
 const maxRecord = 1 << 30
 
-// save appends payload to the pack being written, under key.
+// save appends payload to the pack being written, under key. The range
+// it goes to is reserved under the lock and written outside it, so that
+// one worker's write does not hold up another's lookup or save; the
+// record is listed once written.
 func (c *Cache) save(key string, payload []byte) error {
 	sum := sha256.Sum256(payload)
 	c.p.mu.Lock()
-	defer c.p.mu.Unlock()
 	c.loadLocked()
 	if c.p.out == nil {
 		dir := filepath.Join(c.dir, packDir)
 		if err := os.MkdirAll(dir, 0o700); err != nil {
+			c.p.mu.Unlock()
 			return err
 		}
 		f, err := os.CreateTemp(dir, ".tmp-*")
 		if err != nil {
+			c.p.mu.Unlock()
 			return err
 		}
 		c.p.out, c.p.outOff, c.p.outIndex = f, 0, nil
 	}
-	if _, err := c.p.out.Write(payload); err != nil {
-		// The pack's end is unknown now: drop it, and this run's
-		// records with it (each only costs a later re-check).
+	out, off, n := c.p.out, c.p.outOff, int64(len(payload))
+	c.p.outOff += n
+	c.p.writing++
+	c.p.mu.Unlock()
+
+	_, err := out.WriteAt(payload, off)
+
+	c.p.mu.Lock()
+	defer c.p.mu.Unlock()
+	c.p.writing--
+	if c.p.written != nil {
+		c.p.written.Broadcast()
+	}
+	if c.p.out != out {
+		return errPackDropped
+	}
+	if err != nil {
+		// The pack has a hole now: drop it, and this run's records
+		// with it (each only costs a later re-check).
 		c.dropOutLocked()
 		return err
 	}
-	c.p.index[key] = loc{f: c.p.out, off: c.p.outOff, n: int64(len(payload)), sum: sum}
-	c.p.outIndex = append(c.p.outIndex, indexRecord{Key: key, Off: c.p.outOff, Len: int64(len(payload)), Sum: hex.EncodeToString(sum[:])})
-	c.p.outOff += int64(len(payload))
+	c.p.index[key] = loc{f: out, off: off, n: n, sum: sum}
+	c.p.outIndex = append(c.p.outIndex, indexRecord{Key: key, Off: off, Len: n, Sum: hex.EncodeToString(sum[:])})
 	return nil
+}
+
+// waitWritesLocked waits until no record is being written into out.
+func (c *Cache) waitWritesLocked() {
+	for c.p.writing > 0 {
+		if c.p.written == nil {
+			c.p.written = sync.NewCond(&c.p.mu)
+		}
+		c.p.written.Wait()
+	}
 }
 
 // dropOutLocked removes the pack being written and forgets its records.
@@ -159,6 +197,7 @@ func (c *Cache) dropOutLocked() {
 func (c *Cache) Flush() error {
 	c.p.mu.Lock()
 	defer c.p.mu.Unlock()
+	c.waitWritesLocked()
 	if c.p.out == nil {
 		return nil
 	}
