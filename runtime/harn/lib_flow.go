@@ -18,14 +18,15 @@ func flowErr(fn, format string, a ...any) error {
 	return plainError(fn + ": " + fmt.Sprintf(format, a...))
 }
 
-func flowString(args []Value, i int, fn, name string) (string, error) {
-	if i >= len(args) {
-		return "", flowErr(fn, "missing required string argument `%s`", name)
-	}
-	if args[i].k != KindString {
-		return "", flowErr(fn, "argument `%s` must be a string, got %s", name, args[i].TypeName())
-	}
-	return args[i].r.(string), nil
+// flowArgs is the unpacking spec of a flow builtin: its string
+// arguments refused in the family's words, named as in the table.
+func flowArgs(name string) *argSpec {
+	return argsOf(name).refusing(func(fn string, _ int, param string, got Value, missing bool) error {
+		if missing {
+			return flowErr(fn, "missing required string argument `%s`", param)
+		}
+		return flowErr(fn, "argument `%s` must be a string, got %s", param, got.TypeName())
+	})
 }
 
 func flowUint(args []Value, i int, fn, name string) (int64, error) {
@@ -102,33 +103,27 @@ func init() {
 	Register("flow_invariant_allow", func(c *Call, args []Value) (Value, error) {
 		return flowResult(map[string]any{"kind": "allow"}), nil
 	})
+	warnArgs := flowArgs("flow_invariant_warn")
 	Register("flow_invariant_warn", func(c *Call, args []Value) (Value, error) {
-		reason, err := flowString(args, 0, "flow_invariant_warn", "reason")
-		if err != nil {
+		var reason string
+		if err := warnArgs.unpack(c, args, &reason); err != nil {
 			return Nil, err
 		}
 		return flowResult(map[string]any{"kind": "warn", "reason": reason}), nil
 	})
+	blockArgs := flowArgs("flow_invariant_block")
 	Register("flow_invariant_block", func(c *Call, args []Value) (Value, error) {
-		const fn = "flow_invariant_block"
-		code, err := flowString(args, 0, fn, "code")
-		if err != nil {
-			return Nil, err
-		}
-		msg, err := flowString(args, 1, fn, "message")
-		if err != nil {
+		var code, msg string
+		if err := blockArgs.unpack(c, args, &code, &msg); err != nil {
 			return Nil, err
 		}
 		return flowResult(map[string]any{"kind": "block", "error": map[string]any{"code": code, "message": msg}}), nil
 	})
+	approvalArgs := flowArgs("flow_invariant_require_approval")
 	Register("flow_invariant_require_approval", func(c *Call, args []Value) (Value, error) {
 		const fn = "flow_invariant_require_approval"
-		kind, err := flowString(args, 0, fn, "kind")
-		if err != nil {
-			return Nil, err
-		}
-		id, err := flowString(args, 1, fn, "id")
-		if err != nil {
+		var kind, id string
+		if err := approvalArgs.unpack(c, args, &kind, &id); err != nil {
 			return Nil, err
 		}
 		var approver map[string]any
@@ -142,60 +137,55 @@ func init() {
 		}
 		return flowResult(map[string]any{"kind": "require_approval", "approver": approver}), nil
 	})
+	atomArgs := flowArgs("flow_evidence_atom")
 	Register("flow_evidence_atom", func(c *Call, args []Value) (Value, error) {
 		const fn = "flow_evidence_atom"
-		atom, err := flowString(args, 0, fn, "atom_id")
-		if err != nil {
+		var atom string
+		if err := atomArgs.unpack(c, args, &atom); err != nil {
 			return Nil, err
 		}
 		if b, herr := hex.DecodeString(atom); herr != nil || len(b) != 32 {
 			return Nil, flowErr(fn, "invalid atom id: expected 64 hex characters")
 		}
-		span, err := flowSpan(args, 1, fn, "diff_start", "diff_end")
+		span, err := flowSpan(args, 1, fn, atomArgs.paramName(1), atomArgs.paramName(2))
 		if err != nil {
 			return Nil, err
 		}
 		return goValue(map[string]any{"kind": "atom_pointer", "atom": atom, "diff_span": span}), nil
 	})
+	metadataArgs := flowArgs("flow_evidence_metadata")
 	Register("flow_evidence_metadata", func(c *Call, args []Value) (Value, error) {
-		const fn = "flow_evidence_metadata"
-		out := map[string]any{"kind": "metadata_path"}
-		for i, name := range []string{"directory", "namespace", "key"} {
-			s, err := flowString(args, i, fn, name)
-			if err != nil {
-				return Nil, err
-			}
-			out[name] = s
-		}
-		return goValue(out), nil
-	})
-	Register("flow_evidence_transcript", func(c *Call, args []Value) (Value, error) {
-		const fn = "flow_evidence_transcript"
-		id, err := flowString(args, 0, fn, "transcript_id")
-		if err != nil {
+		var dir, ns, key string
+		if err := metadataArgs.unpack(c, args, &dir, &ns, &key); err != nil {
 			return Nil, err
 		}
-		span, err := flowSpan(args, 1, fn, "span_start", "span_end")
+		return goValue(map[string]any{"kind": "metadata_path", "directory": dir, "namespace": ns, "key": key}), nil
+	})
+	transcriptArgs := flowArgs("flow_evidence_transcript")
+	Register("flow_evidence_transcript", func(c *Call, args []Value) (Value, error) {
+		const fn = "flow_evidence_transcript"
+		var id string
+		if err := transcriptArgs.unpack(c, args, &id); err != nil {
+			return Nil, err
+		}
+		span, err := flowSpan(args, 1, fn, transcriptArgs.paramName(1), transcriptArgs.paramName(2))
 		if err != nil {
 			return Nil, err
 		}
 		return goValue(map[string]any{"kind": "transcript_excerpt", "transcript_id": id, "span": span}), nil
 	})
+	citationArgs := flowArgs("flow_evidence_citation")
 	Register("flow_evidence_citation", func(c *Call, args []Value) (Value, error) {
-		const fn = "flow_evidence_citation"
-		out := map[string]any{"kind": "external_citation"}
-		for i, name := range []string{"url", "quote", "fetched_at"} {
-			s, err := flowString(args, i, fn, name)
-			if err != nil {
-				return Nil, err
-			}
-			out[name] = s
+		var url, quote, fetched string
+		if err := citationArgs.unpack(c, args, &url, &quote, &fetched); err != nil {
+			return Nil, err
 		}
-		return goValue(out), nil
+		return goValue(map[string]any{"kind": "external_citation", "url": url, "quote": quote, "fetched_at": fetched}), nil
 	})
+	remediationArgs := flowArgs("flow_remediation")
 	Register("flow_remediation", func(c *Call, args []Value) (Value, error) {
-		desc, err := flowString(args, 0, "flow_remediation", "description")
-		if err != nil {
+		var desc string
+		if err := remediationArgs.unpack(c, args, &desc); err != nil {
 			return Nil, err
 		}
 		return goValue(map[string]any{"description": desc}), nil

@@ -25,11 +25,29 @@ type argSpec struct {
 	once sync.Once
 	// checks holds one check per parameter, from its table type.
 	checks []paramCheck
+	// refuse, when set, words the error of a string argument that does
+	// not fit, in the family's own style (see refusing).
+	refuse refusal
+}
+
+// refusal is the error of argument i of the builtin called fn, whose
+// table parameter is named param, when it is not the string the table
+// asks for: missing when the call passed fewer arguments.
+type refusal func(fn string, i int, param string, got Value, missing bool) error
+
+// refusing returns the spec with a family's own wording for a string
+// argument that does not fit (upstream's families word them differently:
+// "flow_remediation: argument `description` must be a string, got int"),
+// the parameter's name taken from the table.
+func (s *argSpec) refusing(r refusal) *argSpec {
+	s.refuse = r
+	return s
 }
 
 // paramCheck is what the table's type of one parameter asks of its
 // argument.
 type paramCheck struct {
+	name           string
 	kind           checkKind
 	optional, rest bool
 }
@@ -67,7 +85,7 @@ func (s *argSpec) params() []paramCheck {
 		}
 		s.checks = make([]paramCheck, len(b.Params))
 		for i, p := range b.Params {
-			s.checks[i] = paramCheck{kind: checkOf(p.TypeText), optional: p.Optional, rest: p.Rest}
+			s.checks[i] = paramCheck{name: p.Name, kind: checkOf(p.TypeText), optional: p.Optional, rest: p.Rest}
 		}
 	})
 	return s.checks
@@ -119,7 +137,7 @@ func asBytes(p *[]byte) bytesDst { return bytesDst{p} }
 //   - *int64: an int (a float truncated, a duration's nanoseconds), for
 //     an `int` parameter ("NAME: argument N must be an int, got T");
 //   - *string: a string, for a `string` parameter ("NAME: argument N
-//     must be a string, got T");
+//     must be a string, got T", or the family's wording: refusing);
 //   - *Value: a function for a `closure` or `fn(...)` parameter ("NAME:
 //     argument N must be a function, got T"), else the value as passed;
 //   - **Iter: anything iterable lifted to an iterator ("NAME: missing
@@ -174,6 +192,9 @@ func (s *argSpec) unpack(c *Call, args []Value, dst ...any) error {
 			if p.kind != checkString {
 				panic(s.mismatch(i))
 			}
+			if s.refuse != nil && v.k != KindString {
+				return s.refuse(s.name, i, p.name, v, i >= len(args))
+			}
 			*d, err = argString(c, args, i)
 		case *Value:
 			if p.kind == checkCallable {
@@ -196,6 +217,10 @@ func (s *argSpec) unpack(c *Call, args []Value, dst ...any) error {
 	}
 	return nil
 }
+
+// paramName returns the table's name of parameter i (the name a
+// family's own checks put in their messages).
+func (s *argSpec) paramName(i int) string { return s.params()[i].name }
 
 // mismatch is the panic of a destination that does not fit its
 // parameter (it names no Go type, so that destinations stay on the

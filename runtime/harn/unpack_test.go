@@ -51,6 +51,11 @@ func TestUnpackByTable(t *testing.T) {
 		{"rest empty", `println(path_join() == "")`, "true"},
 		{"text adapter", `println(basename("/x/y.txt"))`, "y.txt"},
 		{"text adapter parses", `println(json_parse("[1, 2]")[1])`, "2"},
+		{"family wording, missing", `println(unwrap_err(try { flow_remediation() }))`, "flow_remediation: missing required string argument `description`"},
+		{"family wording, wrong kind", `println(unwrap_err(try { flow_invariant_block("E1", 2) }))`, "flow_invariant_block: argument `message` must be a string, got int"},
+		{"family wording, nil", `println(unwrap_err(try { flow_evidence_metadata("d", nil, "k") }))`, "flow_evidence_metadata: argument `namespace` must be a string, got nil"},
+		{"table names in a family's own check", `println(unwrap_err(try { flow_evidence_transcript("t", 1, "x") }))`, "flow_evidence_transcript: argument `span_end` must be an int, got string"},
+		{"family builtin works", `println(flow_evidence_citation("u", "q", "t").fetched_at)`, "t"},
 		{"text adapter error kept", `println(unwrap_err(try { json_parse("{") }).starts_with("JSON parse error: "))`, "true"},
 	}
 	for _, tt := range tests {
