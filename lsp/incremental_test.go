@@ -376,9 +376,11 @@ func TestIncrementalHarnFocused(t *testing.T) {
 		{"  let z = n + 1", "  let z = twice(n, n)"},
 		{"  let z = n + 1", "  let z: int = current()"},
 		{"  let z = n + 1", "  let z: int = last()"},
-		// A line added: the reduced check, which must not blank the
-		// body assigning the `var` that last() returns.
+		// A line added: still focused.
 		{"  let z = n + 1", "  let z = n + 1\n  let y: int = last()"},
+		// An undefined name: the reduced check, which must not blank the
+		// body assigning the `var` that last() returns.
+		{"  let z = n + 1", "  let z = limt\n  let y: int = last()"},
 		{"  let d = n * 2", "  let d: string = reader(n)"},
 		{"  let d = n * 2", "  let d = Point {x: 1, y: \"a\"}"},
 		// Of two functions of one name only the last one's body is

@@ -126,6 +126,10 @@ type harnPrior struct {
 	// version's own when it passed, the one it would have otherwise (its
 	// manifest is null); admitted is its result's (driver.Result).
 	census, admitted []byte
+	// sites are the evaluation sites of the version and of its import
+	// closure (harnchecker.Result.Sites), their lines and spans the
+	// version's (shiftSites).
+	sites []*harnchecker.Site
 }
 
 // reparse parses text with parse, reusing tree, the tree of old, when
@@ -366,7 +370,7 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 	next := &harnPrior{path: req.Path, catalogFile: req.CatalogFile, limits: lim, src: src, items: items,
 		diags: merged, ownError: ownError, failed: failed, sources: sources,
 		closure: prior.closure, reads: prior.reads, top: res.Facts, regions: regions, reduced: reduced, reducedTree: rtree,
-		scope: prior.scope, tops: tops, dirty: dirty, census: census(req.Path, src, &synth, out), admitted: out.Admitted}
+		scope: prior.scope, tops: tops, dirty: dirty, census: census(req.Path, src, &synth, out), admitted: out.Admitted, sites: res.Sites}
 	if rtree != nil {
 		runtime.AddCleanup(next, func(t *sitter.Tree) { t.Close() }, rtree)
 	}
@@ -462,7 +466,7 @@ func harnPriorOf(req driver.Request, tree *sitter.Tree, res *harnchecker.Result,
 	pr := &harnPrior{path: req.Path, catalogFile: req.CatalogFile, limits: req.Limits.Resolved(), src: req.Source,
 		items: harnItems(tree.RootNode(), req.Source), diags: res.Diagnostics, failed: res.Failed,
 		hidden: len(res.Facts.HiddenCalls) > 0, syntaxError: tree.RootNode().HasError(), sources: res.Sources, closure: map[string]string{},
-		reads: depsOf(res.Reads), top: res.Facts, census: census(req.Path, req.Source, res, out), admitted: out.Admitted}
+		reads: depsOf(res.Reads), top: res.Facts, census: census(req.Path, req.Source, res, out), admitted: out.Admitted, sites: res.Sites}
 	pr.regions = make([]*itemFacts, len(pr.items))
 	pr.scope, pr.tops = newHarnScope(tree.RootNode(), req.Source, pr.items)
 	for _, d := range res.Diagnostics {

@@ -2,6 +2,7 @@ package frontends
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
+	"github.com/harnlang/harn-check/grammar/harn/ast"
 	harnbinding "github.com/harnlang/harn-check/grammar/harn/binding"
 	"github.com/harnlang/harn-check/grammar/harn/syntaxdiag"
 	"github.com/harnlang/harn-check/grammar/tsflat"
@@ -53,11 +55,13 @@ import (
 //     rule (its suggestions), is not answered here: its diagnostic inside
 //     the edited item sends the check to the reduced text, which keeps
 //     every declaration.
-//   - The manifest and the admitted sites are the previous version's
-//     (harnPrior.census: the manifest its sites give, also when it
-//     failed): no site is in an isolated body, and the check requires
-//     that no site moves (no line added or removed, nothing after the
-//     edit on its line but the edited item).
+//   - The sites are the previous version's (no site is in an isolated
+//     body), those after the edited item moved by the lines and bytes
+//     the edit added; the check requires that nothing but the edited
+//     item follows the edit on its line, so no site changes column. The
+//     manifest and the admitted sites are the previous version's when
+//     no line moved (harnPrior.census: the manifest its sites give, also
+//     when it failed), else made again from the moved sites.
 //
 // Everything left out is as if blanked to spaces: the kept items keep
 // their offsets in the new text, which is the text the checker reads.
@@ -378,8 +382,9 @@ func harnFocused(req driver.Request, tree *sitter.Tree, prior *harnPrior, opts h
 	if f+1 < len(items) {
 		nextStart = items[f+1].start
 	}
-	linesMoved := bytes.Count(old[p:oldEnd], []byte("\n")) != bytes.Count(src[p:newEnd], []byte("\n"))
-	if linesMoved || bytes.IndexByte(src[newEnd:nextStart], '\n') < 0 {
+	lineDelta := bytes.Count(src[p:newEnd], []byte("\n")) - bytes.Count(old[p:oldEnd], []byte("\n"))
+	linesMoved := lineDelta != 0
+	if bytes.IndexByte(src[newEnd:nextStart], '\n') < 0 {
 		return driver.Result{}, false
 	}
 	before, after, ok := keptDiagnostics(prior.diags, req.Path, fOld, delta, linesMoved, func(dg diagnostics.Diagnostic) bool {
@@ -453,7 +458,21 @@ func harnFocused(req driver.Request, tree *sitter.Tree, prior *harnPrior, opts h
 	if !ok {
 		return driver.Result{}, false
 	}
-	out := driver.Result{Diagnostics: merged, Sources: sources, Facts: edited, Admitted: prior.admitted}
+	// The sites: the previous version's, those after the edited item
+	// moved; the manifest they give is the previous one unless lines
+	// moved.
+	sites := shiftSites(prior.sites, req.Path, fOld.end, delta, lineDelta)
+	census, admitted := prior.census, prior.admitted
+	if linesMoved {
+		withSites := *res
+		withSites.Sites, withSites.Failed = sites, false
+		census, _ = manifest.FromCheck(req.Path, src, &withSites)
+		var err error
+		if admitted, err = json.Marshal(manifest.LiteralSites(req.Path, src, &withSites)); err != nil {
+			return driver.Result{}, false
+		}
+	}
+	out := driver.Result{Diagnostics: merged, Sources: sources, Facts: edited, Admitted: admitted}
 	out.Model = partModel(res.Facts.Model, fNew)
 	if len(res.Reads) > 0 {
 		out.Deps = depsOf(res.Reads)
@@ -464,15 +483,37 @@ func harnFocused(req driver.Request, tree *sitter.Tree, prior *harnPrior, opts h
 		out.Manifest, notes = manifest.FromCheck(req.Path, src, &harnchecker.Result{Diagnostics: merged, Failed: true})
 		out.Diagnostics = append(slices.Clip(out.Diagnostics), notes...)
 	} else {
-		out.Manifest = prior.census
+		out.Manifest = census
 	}
 	out.Incremental = &harnPrior{path: req.Path, catalogFile: req.CatalogFile, limits: lim, src: src, items: items,
 		diags: merged, ownError: ownError, failed: failed, sources: sources,
 		closure: prior.closure, reads: prior.reads, top: res.Facts, regions: regions,
-		scope: sc, tops: tops, dirty: dirty, census: prior.census, admitted: out.Admitted}
+		scope: sc, tops: tops, dirty: dirty, census: census, admitted: admitted, sites: sites}
 	incrementalChecks.Add(1)
 	focusedChecks.Add(1)
 	return out, true
+}
+
+// shiftSites returns the evaluation sites after an edit that moved the
+// text of path from offset end on by delta bytes and lineDelta lines (no
+// site is on the edit's last line after it): the sites of path from end
+// on are copies whose line and span (what the manifest reads of a
+// site's place) are so moved, the others the same.
+func shiftSites(sites []*harnchecker.Site, path string, end, delta, lineDelta int) []*harnchecker.Site {
+	if delta == 0 && lineDelta == 0 {
+		return sites
+	}
+	out := slices.Clone(sites)
+	for i, st := range out {
+		if st.Source != path || st.Span.Start < end {
+			continue
+		}
+		moved := *st
+		moved.Line += lineDelta
+		moved.Span = ast.Span{Start: st.Span.Start + delta, End: st.Span.End + delta}
+		out[i] = &moved
+	}
+	return out
 }
 
 // spellsMutable reports whether ids, the names a body spells, hold a
