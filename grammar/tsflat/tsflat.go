@@ -136,7 +136,9 @@ func children(parent *sitter.Node, buf []sitter.Node, named bool) []sitter.Node 
 		return buf[:0]
 	}
 	if cap(buf) == 0 {
-		buf = make([]sitter.Node, 64)
+		// The count is kept in the tree (one call, no walk): a buffer of
+		// its size takes one walk, where a small one took two.
+		buf = make([]sitter.Node, max(1, childCount(parent, named)))
 	}
 	node := cNode(parent)
 	for {
@@ -197,4 +199,43 @@ func (n *Names) Field(id uint16) string {
 		return n.fields[id]
 	}
 	return ""
+}
+
+// childCount returns how many children, or named children, parent has.
+func childCount(parent *sitter.Node, named bool) int {
+	if named {
+		return int(parent.NamedChildCount())
+	}
+	return int(parent.ChildCount())
+}
+
+// Span is a node's byte range and whether it holds a syntax error
+// (ts_node_has_error).
+type Span struct {
+	Start, End uint32
+	HasError   bool
+}
+
+// ChildSpans returns the spans of the children of parent, in order (of
+// its named children only when named is set), in one walk: what
+// go-tree-sitter's StartByte, EndByte and HasError cost three cgo calls a
+// child for.
+func ChildSpans(parent *sitter.Node, named bool) []Span {
+	if parent == nil {
+		return nil
+	}
+	words := make([]uint32, 3*max(1, childCount(parent, named)))
+	node := cNode(parent)
+	for {
+		n := int(C.tsflat_child_spans(unsafe.Pointer(node), (*C.uint32_t)(unsafe.Pointer(&words[0])), C.uint32_t(len(words)/3), C.bool(named)))
+		runtime.KeepAlive(node)
+		if 3*n <= len(words) {
+			out := make([]Span, n)
+			for i := range out {
+				out[i] = Span{Start: words[3*i], End: words[3*i+1], HasError: words[3*i+2] != 0}
+			}
+			return out
+		}
+		words = make([]uint32, 3*n)
+	}
 }

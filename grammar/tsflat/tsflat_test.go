@@ -252,6 +252,22 @@ func TestNamedChildren(t *testing.T) {
 					t.Fatalf("%s: child %d is %s, want %s", n.Kind(), i, all[i].Kind(), want.Kind())
 				}
 			}
+			for _, named := range []bool{false, true} {
+				spans := ChildSpans(n, named)
+				nodes := Children(n, nil)
+				if named {
+					nodes = NamedChildren(n, nil)
+				}
+				if len(spans) != len(nodes) {
+					t.Fatalf("%s: %d child spans (named %v), want %d", n.Kind(), len(spans), named, len(nodes))
+				}
+				for i, sp := range spans {
+					c := &nodes[i]
+					if want := (Span{Start: uint32(c.StartByte()), End: uint32(c.EndByte()), HasError: c.HasError()}); sp != want {
+						t.Fatalf("%s: child span %d (named %v) is %+v, want %+v", n.Kind(), i, named, sp, want)
+					}
+				}
+			}
 			got := NamedChildren(n, make([]sitter.Node, 1))
 			if len(got) != int(n.NamedChildCount()) {
 				t.Fatalf("%s: %d named children, want %d", n.Kind(), len(got), n.NamedChildCount())
@@ -269,5 +285,8 @@ func TestNamedChildren(t *testing.T) {
 	}
 	if got := NamedChildren(nil, nil); len(got) != 0 {
 		t.Fatalf("nil parent: %d children", len(got))
+	}
+	if got := ChildSpans(nil, false); len(got) != 0 {
+		t.Fatalf("nil parent: %d child spans", len(got))
 	}
 }

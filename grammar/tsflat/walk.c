@@ -181,3 +181,28 @@ uint32_t tsflat_children(const void *parent, void *out, uint32_t cap, bool named
 	ts_tree_cursor_delete(&c);
 	return n;
 }
+
+uint32_t tsflat_child_spans(const void *parent, uint32_t *out, uint32_t cap, bool named) {
+	const tsflat_ts_node *p = (const tsflat_ts_node *)parent;
+	if (p->id == NULL) {
+		return 0;
+	}
+	uint32_t n = 0;
+	tsflat_ts_cursor c = ts_tree_cursor_new(*p);
+	if (ts_tree_cursor_goto_first_child(&c)) {
+		do {
+			tsflat_ts_node x = ts_tree_cursor_current_node(&c);
+			if (named && !ts_node_is_named(x)) {
+				continue;
+			}
+			if (n < cap) {
+				out[3 * n] = ts_node_start_byte(x);
+				out[3 * n + 1] = ts_node_end_byte(x);
+				out[3 * n + 2] = ts_node_has_error(x) ? 1 : 0;
+			}
+			n++;
+		} while (ts_tree_cursor_goto_next_sibling(&c));
+	}
+	ts_tree_cursor_delete(&c);
+	return n;
+}

@@ -42,4 +42,9 @@ uint32_t tsflat_walk(const void *root, tsflat_node *out, uint32_t cap);
 // many.
 uint32_t tsflat_children(const void *parent, void *out, uint32_t cap, bool named);
 
+// tsflat_child_spans is tsflat_children writing, for each child, three
+// words to out (3*cap of them at most): its start byte, its end byte and
+// 1 when it has an error (ts_node_has_error), else 0.
+uint32_t tsflat_child_spans(const void *parent, uint32_t *out, uint32_t cap, bool named);
+
 #endif

@@ -239,11 +239,10 @@ type rawNames struct {
 
 // topsOf returns the spans of root's children and which have errors.
 func topsOf(root *sitter.Node) ([]diagnostics.Span, []bool) {
-	kids := tsflat.Children(root, nil)
+	kids := tsflat.ChildSpans(root, false)
 	out, errs := make([]diagnostics.Span, len(kids)), make([]bool, len(kids))
-	for i := range kids {
-		c := &kids[i]
-		out[i], errs[i] = NodeSpan(c), c.HasError()
+	for i, c := range kids {
+		out[i], errs[i] = diagnostics.Span{Start: int(c.Start), End: int(c.End)}, c.HasError
 	}
 	return out, errs
 }

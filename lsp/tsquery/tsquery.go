@@ -119,17 +119,22 @@ func (t *Tree) nestByTops() (tsflat.Depths, bool) {
 		}
 		t.base = nil // the previous tree need not stay reachable
 	}
-	kids := tsflat.Children(root, nil)
-	tops := make([]topNest, len(kids))
+	// The children's spans in one call; the children themselves only when
+	// one must be walked (the edited ones).
+	spans := tsflat.ChildSpans(root, false)
+	var kids []sitter.Node
+	tops := make([]topNest, len(spans))
 	out := tsflat.Depths{Depth: 1, DepthAt: -1, ChainAt: -1}
 	var buf []tsflat.Record
-	for i := range kids {
-		c := &kids[i]
-		tn := topNest{start: c.StartByte(), end: c.EndByte()}
+	for i, sp := range spans {
+		tn := topNest{start: uint(sp.Start), end: uint(sp.End)}
 		if d, ok := reusedNest(prev, b, tn.start, tn.end); ok {
 			tn.d = d
 		} else {
-			buf = tsflat.Walk(c, buf)
+			if kids == nil {
+				kids = tsflat.Children(root, nil)
+			}
+			buf = tsflat.Walk(&kids[i], buf)
 			tn.d = tsflat.Nesting(buf, t.chains)
 		}
 		tops[i] = tn
