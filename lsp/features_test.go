@@ -54,3 +54,38 @@ func TestFeatures(t *testing.T) {
 		})
 	}
 }
+
+// TestCompletionReplyReused: a second completion at the same place of the
+// same version is the first reply, not computed again; another place, or
+// the same place after a change, is computed.
+func TestCompletionReplyReused(t *testing.T) {
+	c := lsptest.Start(t, testOptions())
+	c.Initialize("file:///w", nil)
+	c.Open(fakeURI, "fake", 1, featureText)
+	computed := func() int64 { return lsptest.FakeCompletions.Load() }
+	for _, step := range []struct {
+		name    string
+		change  bool
+		line    int
+		compute bool
+	}{
+		{"first", false, 3, true},
+		{"again", false, 3, false},
+		{"elsewhere", false, 1, true},
+		{"back at the first place", false, 3, true},
+		{"same place, new version", true, 3, true},
+		{"again on the new version", false, 3, false},
+	} {
+		if step.change {
+			c.Change(fakeURI, 2, lsptest.Edit{StartLine: 0, StartChar: 0, EndLine: 0, EndChar: 0, Text: "// more words\n"})
+		}
+		before := computed()
+		reply := c.Call("textDocument/completion", at(fakeURI, step.line, 4))
+		if reply.Error != nil || len(reply.Result) == 0 {
+			t.Fatalf("%s: %+v", step.name, reply)
+		}
+		if got := computed() > before; got != step.compute {
+			t.Errorf("%s: computed %v, want %v", step.name, got, step.compute)
+		}
+	}
+}

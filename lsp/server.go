@@ -75,6 +75,8 @@ type Server struct {
 	handler *protocol.Handler
 	diags   *publisher
 	tokens  tokenResults
+	// completions are the documents' last completion replies, encoded.
+	completions completionReplies
 
 	mu           sync.Mutex
 	conn         *jsonrpc2.Conn

@@ -12,6 +12,7 @@ import (
 
 func (s *Server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
 	d := s.store.Open(p.TextDocument.URI, p.TextDocument.LanguageID, p.TextDocument.Version, p.TextDocument.Text)
+	s.completions.forget()
 	if d.Ext == "" {
 		s.log.Printf("opened %s (languageId %q): no known language, not analysed", d.URI, d.LanguageID)
 		return nil
@@ -36,6 +37,7 @@ func (s *Server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 		}
 	}
 	d, err := s.store.Change(p.TextDocument.URI, p.TextDocument.Version, changes)
+	s.completions.forget()
 	if errors.Is(err, cache.ErrNotOpen) {
 		s.log.Printf("ignored didChange of %s: the document is not open", p.TextDocument.URI)
 		return nil
@@ -61,6 +63,7 @@ func (s *Server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 		s.log.Printf("ignored didClose of %s: the document is not open", p.TextDocument.URI)
 		return nil
 	}
+	s.completions.forget()
 	s.diags.clear(p.TextDocument.URI)
 	s.diags.dependents(p.TextDocument.URI)
 	s.tokens.forget(p.TextDocument.URI)

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/driver"
@@ -214,7 +215,12 @@ func (fake) FoldingRanges(_ context.Context, s features.Snapshot) ([]features.Fo
 	return out, nil
 }
 
+// FakeCompletions counts the completion lists the Fake language has
+// computed (tests read it to see a reply reused).
+var FakeCompletions atomic.Int64
+
 func (fake) Completion(_ context.Context, s features.Snapshot, offset int) ([]features.CompletionItem, error) {
+	FakeCompletions.Add(1)
 	seen := map[string]bool{}
 	var out []features.CompletionItem
 	for _, w := range words(s.Doc.Text) {
