@@ -410,29 +410,39 @@ func TestCallHierarchy(t *testing.T) {
 	}
 }
 
-// TestInlayHints drives textDocument/inlayHint (LSP 3.17) on Harn: the
-// checker's inferred type after each untyped binding and closure
-// parameter, none after a binding with a written type, only within the
-// requested range.
+// TestInlayHints drives textDocument/inlayHint (LSP 3.17) on Harn and
+// Leia: the checker's inferred type after each untyped binding (and Harn
+// closure parameter), none after a binding with a written type or one
+// the checker cannot type, only within the requested range.
 func TestInlayHints(t *testing.T) {
-	uri := "file:///w/hints.harn"
-	text := "pipeline default(task) {\n  let a = 1\n  var b: string = \"x\"\n  let s = \"y\"\n  let f = { y: int -> y + 1 }\n}\n"
+	harnText := "pipeline default(task) {\n  let a = 1\n  var b: string = \"x\"\n  let s = \"y\"\n  let f = { y: int -> y + 1 }\n}\n"
+	// Leia: the checker's static types of variables declared with one
+	// value and never assigned; none for a reassigned one or a parameter.
+	leiaText := "func main(p) {\n  a := 1\n  s := \"x\" .. a\n  t := {}\n  n := string.len(s)\n  m := 1\n  m = 2\n  f := func(x) { return x }\n  q := p\n}\n"
 	for _, tc := range []struct {
 		name     string
+		lang     string
 		from, to int // lines
 		want     string
 	}{
-		{"whole file", 0, 6, "1:7 : int; 3:7 : string; 4:7 : fn(int) -> int"},
-		{"one line", 3, 4, "3:7 : string"},
-		{"typed binding only", 2, 3, ""},
+		{"whole file", "harn", 0, 6, "1:7 : int; 3:7 : string; 4:7 : fn(int) -> int"},
+		{"one line", "harn", 3, 4, "3:7 : string"},
+		{"typed binding only", "harn", 2, 3, ""},
+		{"Leia whole file", "leia", 0, 10, "1:3 : number; 2:3 : string; 3:3 : table; 4:3 : number; 7:3 : function"},
+		{"Leia one line", "leia", 3, 4, "3:3 : table"},
+		{"Leia reassigned", "leia", 5, 7, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			uri, text := "file:///w/hints.harn", harnText
+			if tc.lang == "leia" {
+				uri, text = "file:///w/hints.leia", leiaText
+			}
 			c := lsptest.Start(t, testOptions())
 			init := c.Initialize("file:///w", nil)
 			if !strings.Contains(string(init.Result), `"inlayHintProvider":true`) {
 				t.Fatalf("inlayHintProvider not announced: %s", init.Result)
 			}
-			c.Open(uri, "harn", 1, text)
+			c.Open(uri, tc.lang, 1, text)
 			c.WaitDiagnostics(uri, 1)
 			m := c.Call("textDocument/inlayHint", map[string]any{"textDocument": doc(uri), "range": lsptest.Range(tc.from, 0, tc.to, 0)})
 			if m.Error != nil {

@@ -34,6 +34,10 @@ type Def struct {
 	// Scope indexes Model.Scopes: the scope the name is declared in, or
 	// -1 when the checker does not say.
 	Scope int32
+	// Type is the type the checker inferred for the name, as the
+	// language writes it ("string", "number", ...), "" when it does not
+	// know one or does not record types in the model.
+	Type string
 }
 
 // Use is an identifier that refers to a declared name.

@@ -7,8 +7,9 @@ import (
 )
 
 // Model exports what the resolver learnt as the file's semantic model:
-// every binding with a declaring identifier, the identifiers that read
-// or assign one, and the scopes the bindings live in. The predeclared
+// every binding with a declaring identifier (with its static type when
+// the checker knows it: bindingType), the identifiers that read or assign
+// one, and the scopes the bindings live in. The predeclared
 // names (Globals) and the locals a legacy agent flow receives from its
 // fields (no identifier declares them) are not in it.
 func (f *Facts) Model() *model.Model {
@@ -39,7 +40,7 @@ func (f *Facts) Model() *model.Model {
 		if bd.Ident == nil {
 			continue
 		}
-		defs[bd] = b.Def(model.Def{Name: bd.Name, Kind: bd.Kind.String(), Span: span(bd.Ident.Span), Scope: scopeOf(bd.Scope)})
+		defs[bd] = b.Def(model.Def{Name: bd.Name, Kind: bd.Kind.String(), Span: span(bd.Ident.Span), Scope: scopeOf(bd.Scope), Type: f.bindingType(bd)})
 	}
 	for id, bd := range f.Uses {
 		if d, ok := defs[bd]; ok {
@@ -50,3 +51,18 @@ func (f *Facts) Model() *model.Model {
 }
 
 func span(s ast.Span) diagnostics.Span { return diagnostics.Span{Start: s.Start, End: s.End} }
+
+// bindingType is the static type of a binding (TypeOf its value) when
+// the checker knows it: a function declaration, or a variable or constant
+// declared with one value and never assigned; "" otherwise.
+func (f *Facts) bindingType(b *Binding) string {
+	switch {
+	case b.Kind == Func:
+		return FunctionKind.String()
+	case (b.Kind == Var || b.Kind == Const) && b.Value != nil && b.Writes == 0:
+		if t := f.TypeOf(b.Value); t.Kind != UnknownKind {
+			return t.Kind.String()
+		}
+	}
+	return ""
+}
