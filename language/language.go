@@ -17,6 +17,7 @@ package language
 import (
 	"context"
 	"strings"
+	"sync"
 
 	framework "github.com/harnlang/harn-check/checker/analysis"
 	"github.com/harnlang/harn-check/diagnostics"
@@ -59,8 +60,10 @@ type Language struct {
 
 // Lint is what the command line knows of a language's lint rules.
 type Lint struct {
-	// Rules describe the rules, in the language's order.
-	Rules []LintRule
+	// rules describes the rules, in the language's order, the first time
+	// it is called (their titles are read from the rules' docs, which a
+	// process running no lint command does not read).
+	rules func() []LintRule
 	// Unknown returns the selection entries (a rule's name, a code, a
 	// code prefix or ALL) that no rule of the language answers to.
 	Unknown func(entries []string) []string
@@ -83,13 +86,21 @@ func LintOf[P any](rules []*framework.Rule[P]) *Lint {
 		_, unknown := framework.Select(rules, nil, entries, nil)
 		return unknown
 	}}
-	for _, r := range rules {
-		title, _, _ := strings.Cut(r.Doc, "\n")
-		title = strings.TrimPrefix(title, r.Name+": ")
-		l.Rules = append(l.Rules, LintRule{Name: r.Name, Codes: r.Codes, Title: title, OptIn: r.OptIn})
-	}
+	l.rules = sync.OnceValue(func() []LintRule {
+		var out []LintRule
+		for _, r := range rules {
+			title, _, _ := strings.Cut(r.Doc.Text(), "\n")
+			title = strings.TrimPrefix(title, r.Name+": ")
+			out = append(out, LintRule{Name: r.Name, Codes: r.Codes, Title: title, OptIn: r.OptIn})
+		}
+		return out
+	})
 	return l
 }
+
+// Rules describes the rules, in the language's order (shared: do not
+// modify).
+func (l *Lint) Rules() []LintRule { return l.rules() }
 
 // UnknownLint returns the selection entries no lint rule of any language
 // of ls answers to.

@@ -55,10 +55,10 @@ func TestFacets(t *testing.T) {
 // documentation's first line without the name), and an entry is unknown
 // only when no listed language's rule answers to it.
 func TestLint(t *testing.T) {
-	a := LintOf([]*framework.Rule[int]{{Name: "first", Codes: []string{"HARN-LNT-002"}, Doc: "first: flags a thing\nMore."}})
-	b := LintOf([]*framework.Rule[int]{{Name: "second", Codes: []string{"LEIA4013"}, Doc: "second: flags another", OptIn: true}})
-	if r := a.Rules; len(r) != 1 || r[0].Title != "flags a thing" || r[0].OptIn || b.Rules[0].Title != "flags another" || !b.Rules[0].OptIn {
-		t.Errorf("rules %+v %+v", a.Rules, b.Rules)
+	a := LintOf([]*framework.Rule[int]{{Name: "first", Codes: []string{"HARN-LNT-002"}, Doc: framework.TextDoc("first: flags a thing\nMore.")}})
+	b := LintOf([]*framework.Rule[int]{{Name: "second", Codes: []string{"LEIA4013"}, Doc: framework.TextDoc("second: flags another"), OptIn: true}})
+	if r := a.Rules(); len(r) != 1 || r[0].Title != "flags a thing" || r[0].OptIn || b.Rules()[0].Title != "flags another" || !b.Rules()[0].OptIn {
+		t.Errorf("rules %+v %+v", a.Rules(), b.Rules())
 	}
 	ls := []Language{{Name: "A", Lint: a}, {Name: "B", Lint: b}, {Name: "C"}}
 	got := UnknownLint(ls, []string{"first", "HARN-LNT-0", "LEIA4013", "nope", "ALL"})

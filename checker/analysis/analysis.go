@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn-check/diagnostics"
 )
@@ -14,8 +15,9 @@ type Rule[P any] struct {
 	// configuration and on the command line. A lint rule carries the name
 	// upstream's linter gives it ("unused-variable").
 	Name string
-	// Doc is the rule's documentation; its first line is the title.
-	Doc string
+	// Doc is the rule's documentation (Doc.Text); its first line is the
+	// title.
+	Doc *Doc
 	// Codes lists every diagnostic code the rule may report.
 	Codes []string
 	// Requires lists rules that must run before this one on the same
@@ -148,7 +150,8 @@ func Validate[P any](rules []*Rule[P]) error {
 			errs = append(errs, fmt.Sprintf("rule name %q empty or duplicated", r.Name))
 		}
 		names[r.Name] = true
-		title, _, _ := strings.Cut(r.Doc, "\n")
+		doc := r.Doc.Text()
+		title, _, _ := strings.Cut(doc, "\n")
 		if !strings.HasPrefix(title, r.Name+":") {
 			errs = append(errs, fmt.Sprintf("%s: doc title %q does not start with the rule name", r.Name, title))
 		}
@@ -156,14 +159,14 @@ func Validate[P any](rules []*Rule[P]) error {
 			errs = append(errs, r.Name+": no codes")
 		}
 		for _, c := range r.Codes {
-			if !strings.Contains(r.Doc, c) {
+			if !strings.Contains(doc, c) {
 				errs = append(errs, fmt.Sprintf("%s: doc does not mention %s", r.Name, c))
 			}
 			if _, ok := diagnostics.Lookup(c); !ok {
 				errs = append(errs, fmt.Sprintf("%s: code %s has no explanation page", r.Name, c))
 			}
 		}
-		if len(strings.Split(r.Doc, "\n")) < 5 {
+		if len(strings.Split(doc, "\n")) < 5 {
 			errs = append(errs, r.Name+": doc is only a title")
 		}
 		if cyclic(r) {
@@ -195,16 +198,43 @@ func cyclic[P any](r *Rule[P]) bool {
 	return false
 }
 
-// ExtractDoc returns the documentation of rule name from the source of a
+// Doc is a rule's documentation, cut out of its package's doc.go the
+// first time it is read: every rule package makes its rules when it is
+// initialised, in every process, and most processes never read a doc.
+type Doc struct {
+	src, name string
+	once      sync.Once
+	text      string
+}
+
+// ExtractDoc returns the documentation of rule name in the source of a
 // rule package's doc.go: the text of its package comment after the
 // heading "# Rule name" up to the next "# Rule" heading (a package may
 // define several rules), comment markers removed. The first line is the
-// title. It panics when the heading is missing, so a rule cannot ship
-// undocumented (every rule's test loads it).
-func ExtractDoc(src, name string) string {
-	// Every rule package calls this when it is initialised, in every
-	// process: the heading is found with one search, and only the rule's
-	// own lines are walked and copied.
+// title. Text panics when the heading is missing, so a rule cannot ship
+// undocumented (every rule's test validates its docs).
+func ExtractDoc(src, name string) *Doc { return &Doc{src: src, name: name} }
+
+// TextDoc returns a documentation given as its text.
+func TextDoc(text string) *Doc {
+	d := &Doc{text: text}
+	d.once.Do(func() {})
+	return d
+}
+
+// Text returns the documentation ("" for a nil Doc).
+func (d *Doc) Text() string {
+	if d == nil {
+		return ""
+	}
+	d.once.Do(func() { d.text = extractDoc(d.src, d.name) })
+	return d.text
+}
+
+// extractDoc is ExtractDoc's text.
+func extractDoc(src, name string) string {
+	// The heading is found with one search, and only the rule's own
+	// lines are walked and copied.
 	heading := "# Rule " + name
 	// The package comment ends at the package clause.
 	comment := src

@@ -59,22 +59,22 @@ func TestRunOrderAndResults(t *testing.T) {
 func TestValidate(t *testing.T) {
 	unknown := "HARN-" + "XXX-999" // not a registered code (spelt so the coverage test does not take it for one)
 	doc := "r: does a thing (HARN-CHK-001).\n\nmore\nmore\nmore"
-	ok := &testRule{Name: "r", Doc: doc, Codes: []string{"HARN-CHK-001"}}
+	ok := &testRule{Name: "r", Doc: TextDoc(doc), Codes: []string{"HARN-CHK-001"}}
 	if err := Validate([]*testRule{ok}); err != nil {
 		t.Errorf("valid rule: %v", err)
 	}
-	x := &testRule{Name: "x", Doc: strings.Replace(doc, "r:", "x:", 1), Codes: []string{"HARN-CHK-001"}}
-	y := &testRule{Name: "y", Doc: strings.Replace(doc, "r:", "y:", 1), Codes: []string{"HARN-CHK-001"}, Requires: []*testRule{x}}
+	x := &testRule{Name: "x", Doc: TextDoc(strings.Replace(doc, "r:", "x:", 1)), Codes: []string{"HARN-CHK-001"}}
+	y := &testRule{Name: "y", Doc: TextDoc(strings.Replace(doc, "r:", "y:", 1)), Codes: []string{"HARN-CHK-001"}, Requires: []*testRule{x}}
 	x.Requires = []*testRule{y}
 	for _, tc := range []struct {
 		rules []*testRule
 		want  string
 	}{
-		{[]*testRule{{Name: "r", Doc: "wrong title\n\n\n\n", Codes: []string{"HARN-CHK-001"}}}, "does not start with the rule name"},
-		{[]*testRule{{Name: "r", Doc: doc}}, "no codes"},
-		{[]*testRule{{Name: "r", Doc: doc, Codes: []string{"HARN-CHK-002"}}}, "doc does not mention HARN-CHK-002"},
-		{[]*testRule{{Name: "r", Doc: "r: " + unknown + "\n\n\n\n", Codes: []string{unknown}}}, "no explanation page"},
-		{[]*testRule{ok, {Name: "r", Doc: doc, Codes: []string{"HARN-CHK-001"}}}, "duplicated"},
+		{[]*testRule{{Name: "r", Doc: TextDoc("wrong title\n\n\n\n"), Codes: []string{"HARN-CHK-001"}}}, "does not start with the rule name"},
+		{[]*testRule{{Name: "r", Doc: TextDoc(doc)}}, "no codes"},
+		{[]*testRule{{Name: "r", Doc: TextDoc(doc), Codes: []string{"HARN-CHK-002"}}}, "doc does not mention HARN-CHK-002"},
+		{[]*testRule{{Name: "r", Doc: TextDoc("r: " + unknown + "\n\n\n\n"), Codes: []string{unknown}}}, "no explanation page"},
+		{[]*testRule{ok, {Name: "r", Doc: TextDoc(doc), Codes: []string{"HARN-CHK-001"}}}, "duplicated"},
 		{[]*testRule{y}, "lead back to it"},
 	} {
 		err := Validate(tc.rules)
@@ -130,7 +130,7 @@ func TestExtractDocMatchesLineByLine(t *testing.T) {
 			want, ok := extractDocLineByLine(src, name)
 			got, panicked := func() (got string, panicked bool) {
 				defer func() { panicked = recover() != nil }()
-				return ExtractDoc(src, name), false
+				return ExtractDoc(src, name).Text(), false
 			}()
 			if panicked == ok || got != want {
 				t.Errorf("ExtractDoc(%q, %q) = %q (panicked %v), want %q (found %v)", src, name, got, panicked, want, ok)
@@ -141,7 +141,7 @@ func TestExtractDocMatchesLineByLine(t *testing.T) {
 
 func TestExtractDoc(t *testing.T) {
 	src := "// Package p defines r.\n//\n// # Rule r\n//\n// r: title.\n//\n// Body.\npackage p\n"
-	if got := ExtractDoc(src, "r"); got != "r: title.\n\nBody." {
+	if got := ExtractDoc(src, "r").Text(); got != "r: title.\n\nBody." {
 		t.Errorf("ExtractDoc = %q", got)
 	}
 	defer func() {
@@ -149,5 +149,5 @@ func TestExtractDoc(t *testing.T) {
 			t.Error("a missing heading must panic")
 		}
 	}()
-	ExtractDoc(src, "other")
+	ExtractDoc(src, "other").Text()
 }

@@ -109,7 +109,7 @@ func printLintRules(e *env) {
 		if l.Lint == nil {
 			continue
 		}
-		for _, r := range l.Lint.Rules {
+		for _, r := range l.Lint.Rules() {
 			def := "on"
 			if r.OptIn {
 				def = "off"

@@ -64,7 +64,7 @@ func TestReadmeListsEveryLintRule(t *testing.T) {
 	var rules []language.LintRule
 	for _, l := range languages {
 		if l.Lint != nil {
-			rules = append(rules, l.Lint.Rules...)
+			rules = append(rules, l.Lint.Rules()...)
 		}
 	}
 	for _, r := range rules {

@@ -58,7 +58,7 @@ func Span(s ast.Span) diagnostics.Span { return diagnostics.Span{Start: s.Start,
 
 // ExtractDoc returns the documentation of rule name from its doc.go
 // source (framework.ExtractDoc).
-func ExtractDoc(src, name string) string { return framework.ExtractDoc(src, name) }
+func ExtractDoc(src, name string) *framework.Doc { return framework.ExtractDoc(src, name) }
 
 // Facts is what the inference pass learnt about one module.
 type Facts struct {
