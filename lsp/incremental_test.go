@@ -419,3 +419,37 @@ func TestIncrementalHarnFocused(t *testing.T) {
 		t.Errorf("%d of %d versions were checked incrementally, %d of them focused on the edited item", frontends.IncrementalChecks()-incremental, v, n)
 	}
 }
+
+// TestIncrementalHarnTypingAcrossBodies edits six isolated bodies of
+// testdata/harn/incremental_focus.harn one after the other, none undone:
+// every version is checked focused on its edited body (the facts of the
+// earlier focused checks stay small enough to keep), and equal to a fresh
+// check.
+func TestIncrementalHarnTypingAcrossBodies(t *testing.T) {
+	abs, err := filepath.Abs("testdata/harn/incremental_focus.harn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{"  return Point {x: a, y: a}\n", "  let z = n + 1\n", "  let d = n * 2\n",
+		"  let a = reader(1)\n", "  return n + n\n", "  log(twice(2))\n"}
+	uri := cache.PathToURI(abs)
+	s := testStore(t)
+	d := s.Open(uri, "harn", 0, string(text))
+	compareFresh(t, d, abs, text)
+	focused := frontends.FocusedChecks()
+	for i, line := range lines {
+		at := bytes.Index(text, []byte(line))
+		if at < 0 {
+			t.Fatalf("no line %q in the program", line)
+		}
+		d, text = editDocument(t, s, uri, int32(i+1), text, at, at, " ")
+		compareFresh(t, d, abs, text)
+	}
+	if n := frontends.FocusedChecks() - focused; n != int64(len(lines)) {
+		t.Errorf("%d of %d edits were checked focused", n, len(lines))
+	}
+}

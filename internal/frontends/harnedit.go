@@ -79,10 +79,20 @@ func FocusedChecks() int64 { return focusedChecks.Load() }
 // read it to see that the incremental path is taken.
 func IncrementalChecks() int64 { return incrementalChecks.Load() }
 
-// maxFactsOwners bounds the earlier checks whose facts an incremental
-// result keeps alive (EditedFacts regions): past it, the file is checked
-// whole.
-const maxFactsOwners = 4
+// The earlier checks whose facts an incremental result keeps alive
+// (EditedFacts regions) are at most fewFactsOwners, or at most
+// maxFactsOwners when those besides the largest hold together no more
+// inferred expressions than maxOwnedShare of the largest's or
+// minOwnedBudget, whichever is more: past that, the file is checked
+// whole. A focused check's facts are those of a few items, so typing in
+// one body after another keeps one whole check's facts and many small
+// ones.
+const (
+	fewFactsOwners = 4
+	maxFactsOwners = 32
+	maxOwnedShare  = 0.5
+	minOwnedBudget = 4096
+)
 
 // harnPrior is what a Harn check keeps for checking a later version of
 // the same document incrementally (driver.Result.Incremental).

@@ -619,7 +619,8 @@ func relatedSources(merged []diagnostics.Diagnostic, path string, now, before ma
 // priorRegions gives the items but f for which span says so the facts of
 // the check that last had their text (prior's regions, or prior's own
 // facts), over the span it returns, and makes the version's EditedFacts
-// with top for the rest; false past maxFactsOwners.
+// with top for the rest; false past the bound on the checks it keeps
+// alive (fewFactsOwners).
 func priorRegions(prior *harnPrior, items []harnItem, f int, top *analysis.Facts, span func(harnItem) (int, int, bool)) ([]*itemFacts, *harnchecker.EditedFacts, bool) {
 	regions := make([]*itemFacts, len(items))
 	owners := map[*analysis.Facts]bool{top: true}
@@ -638,7 +639,17 @@ func priorRegions(prior *harnPrior, items []harnItem, f int, top *analysis.Facts
 		owners[r.facts] = true
 		edited.Regions = append(edited.Regions, harnchecker.FactsRegion{Start: start, End: end, Facts: r.facts, Delta: regions[i].delta})
 	}
+	if len(owners) <= fewFactsOwners {
+		return regions, edited, true
+	}
 	if len(owners) > maxFactsOwners {
+		return nil, nil, false
+	}
+	largest, all := 0, 0
+	for o := range owners {
+		largest, all = max(largest, len(o.Types)), all+len(o.Types)
+	}
+	if float64(all-largest) > max(maxOwnedShare*float64(largest), minOwnedBudget) {
 		return nil, nil, false
 	}
 	return regions, edited, true
