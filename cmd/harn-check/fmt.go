@@ -188,7 +188,7 @@ func (r *fmtRun) file(name, path string, src []byte, stdin bool) int {
 	}
 	// Brackets nested far past the nesting limit are refused before the
 	// formatter parses them (a million levels took it 30 s and 1.5 GB).
-	if depth, at := tsutil.BracketDepth(src); depth > limits.PrescanDepth(0) {
+	if depth, at, over := tsutil.BracketDepthOver(src, limits.PrescanDepth(0)); over {
 		r.report.Files = append(r.report.Files, diagnostics.File{Path: name, Source: src,
 			Diagnostics: []diagnostics.Diagnostic{limits.BracketDiagnostic(name, diagnostics.SourceParser, at, depth, 0)}})
 		return exitFail

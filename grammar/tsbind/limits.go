@@ -24,7 +24,7 @@ type Options struct {
 // (HARN-LIM-002 at the deepest bracket), and whether the source is
 // refused. The parser itself would recurse that deep.
 func (o Options) Prescan(path string, src []byte) (diagnostics.Diagnostic, bool) {
-	if depth, at := tsutil.BracketDepth(src); depth > limits.PrescanDepth(o.MaxNesting) {
+	if depth, at, over := tsutil.BracketDepthOver(src, limits.PrescanDepth(o.MaxNesting)); over {
 		return limits.BracketDiagnostic(path, diagnostics.SourceParser, at, depth, o.MaxNesting), true
 	}
 	return diagnostics.Diagnostic{}, false

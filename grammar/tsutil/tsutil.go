@@ -315,6 +315,19 @@ func ParseChunked(p *sitter.Parser, src []byte, oldTree *sitter.Tree, chunkSize 
 	return tree
 }
 
+// BracketDepthOver is BracketDepth for a caller that needs the depth
+// only when it exceeds limit (over reports whether it does): a text with
+// at most limit opening brackets, counted at memory speed, cannot nest
+// deeper and is not scanned (depth 0, at -1). Every version of a document
+// an editor changes is checked against the nesting limit this way.
+func BracketDepthOver(src []byte, limit int) (depth, at int, over bool) {
+	if bytes.Count(src, []byte{'('})+bytes.Count(src, []byte{'['})+bytes.Count(src, []byte{'{'}) <= limit {
+		return 0, -1, false
+	}
+	depth, at = BracketDepth(src)
+	return depth, at, depth > limit
+}
+
 // bracketByte marks the bytes BracketDepth looks at: brackets, quotes and
 // the slash of a comment.
 var bracketByte = func() (t [256]bool) {

@@ -492,3 +492,22 @@ func TestBracketDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestBracketDepthOver: over exactly when BracketDepth exceeds the limit,
+// with BracketDepth's depth and offset then.
+func TestBracketDepthOver(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	const alphabet = "a \n(((([[{{)]}\"/*"
+	for range 3000 {
+		src := make([]byte, r.Intn(60))
+		for i := range src {
+			src[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		limit := r.Intn(8)
+		d, at := BracketDepth(src)
+		gd, gat, over := BracketDepthOver(src, limit)
+		if over != (d > limit) || over && (gd != d || gat != at) {
+			t.Fatalf("BracketDepthOver(%q, %d) = %d at %d, %v; BracketDepth = %d at %d", src, limit, gd, gat, over, d, at)
+		}
+	}
+}

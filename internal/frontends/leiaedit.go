@@ -90,7 +90,7 @@ func leiaParsed(path string, src []byte, t *sitter.Tree, _ limits.Limits) *leiac
 	if t == nil || t.RootNode().HasError() {
 		return nil
 	}
-	if depth, _ := tsutil.BracketDepth(src); depth > limits.PrescanDepth(0) {
+	if _, _, over := tsutil.BracketDepthOver(src, limits.PrescanDepth(0)); over {
 		return nil
 	}
 	file, syntax := leiabinding.Lowered(path, src, t)

@@ -223,7 +223,7 @@ func leiaFocused(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (drive
 	if body == nil || params == nil || body.Kind() != "block" || int(body.StartByte()) != fNew.bodyStart-1 || int(body.EndByte()) != fNew.bodyEnd+1 {
 		return driver.Result{}, false
 	}
-	if depth, _ := tsutil.BracketDepth(src); depth > limits.PrescanDepth(0) {
+	if _, _, over := tsutil.BracketDepthOver(src, limits.PrescanDepth(0)); over {
 		// A fresh check refuses the text before parsing (leiaParsed).
 		return driver.Result{}, false
 	}

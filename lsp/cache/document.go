@@ -214,7 +214,7 @@ func (d *Document) limit(l limits.Limits) {
 		d.refused = &diag
 		return
 	}
-	if depth, at := tsutil.BracketDepth(d.Text); depth > limits.PrescanDepth(l.Nesting) {
+	if depth, at, over := tsutil.BracketDepthOver(d.Text, limits.PrescanDepth(l.Nesting)); over {
 		diag := limits.BracketDiagnostic(d.CheckPath(), diagnostics.SourceParser, at, depth, l.Nesting)
 		d.refused = &diag
 	}
