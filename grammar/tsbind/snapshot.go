@@ -83,10 +83,16 @@ const maxPooled = 1 << 16
 func Records(root *sitter.Node) (recs []tsflat.Record, release func()) {
 	bp := walkBufs.Get().(*[]tsflat.Record)
 	recs = tsflat.Walk(root, *bp)
+	if cap(recs) > maxPooled {
+		// Too large to keep for the next file: the pool gets its buffer
+		// back now and release holds nothing, so the records can be
+		// collected as soon as the caller is done with them (a large
+		// file's lowering does not keep them beside its snapshot: 30 MiB
+		// for a 3 MiB Harn file).
+		walkBufs.Put(bp)
+		return recs, func() {}
+	}
 	return recs, func() {
-		if cap(recs) > maxPooled {
-			return
-		}
 		*bp = recs[:0]
 		walkBufs.Put(bp)
 	}
