@@ -511,3 +511,40 @@ func TestBracketDepthOver(t *testing.T) {
 		}
 	}
 }
+
+// TestCommonEnds compares the word-at-a-time CommonEnds with the
+// byte-by-byte definition on random pairs of texts that share a prefix
+// and a suffix, and on texts of up to 20 bytes of two letters.
+func TestCommonEnds(t *testing.T) {
+	byteByByte := func(a, b []byte) (p, s int) {
+		for p < len(a) && p < len(b) && a[p] == b[p] {
+			p++
+		}
+		for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+			s++
+		}
+		return p, s
+	}
+	r := rand.New(rand.NewSource(9))
+	text := func(n int) []byte {
+		out := make([]byte, n)
+		for i := range out {
+			out[i] = "ab"[r.Intn(2)]
+		}
+		return out
+	}
+	for range 5000 {
+		var a, b []byte
+		if r.Intn(2) == 0 {
+			a, b = text(r.Intn(21)), text(r.Intn(21))
+		} else {
+			pre, suf := text(r.Intn(40)), text(r.Intn(40))
+			a = append(append(append([]byte{}, pre...), text(r.Intn(5))...), suf...)
+			b = append(append(append([]byte{}, pre...), text(r.Intn(5))...), suf...)
+		}
+		p, s := CommonEnds(a, b)
+		if wp, ws := byteByByte(a, b); p != wp || s != ws {
+			t.Fatalf("CommonEnds(%q, %q) = %d, %d; byte by byte %d, %d", a, b, p, s, wp, ws)
+		}
+	}
+}
