@@ -473,7 +473,7 @@ func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *s
 	if !ok {
 		return nil
 	}
-	var raw rawNames
+	raw := rawNames{defs: make([]*Def, 0, len(base.raw.defs)+len(mid.defs)), refs: make([]Ref, 0, len(base.raw.refs)+len(mid.refs))}
 	var after []diagnostics.Span
 	for _, sc := range base.raw.scopes {
 		w, ok := where(sc)
@@ -488,6 +488,9 @@ func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *s
 		}
 	}
 	raw.scopes = append(append(raw.scopes, mid.scopes...), after...)
+	// The kept uses after the edit, per pass (the storage reused by the
+	// second); those before it go straight to raw.refs.
+	var rafter []Ref
 	for _, extra := range []bool{false, true} {
 		var before, after []*Def
 		var moved []Def // the shifted copies, in one allocation
@@ -519,7 +522,7 @@ func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *s
 			}
 		}
 		raw.defs = append(raw.defs, after...)
-		var rbefore, rafter []Ref
+		rafter = rafter[:0]
 		for _, ref := range base.raw.refs {
 			if ref.Type != extra {
 				continue
@@ -530,13 +533,12 @@ func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *s
 			}
 			switch w {
 			case -1:
-				rbefore = append(rbefore, ref)
+				raw.refs = append(raw.refs, ref)
 			case 1:
 				ref.Span = shift(ref.Span)
 				rafter = append(rafter, ref)
 			}
 		}
-		raw.refs = append(raw.refs, rbefore...)
 		for _, ref := range mid.refs {
 			if ref.Type == extra {
 				raw.refs = append(raw.refs, ref)
