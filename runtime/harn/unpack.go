@@ -242,3 +242,16 @@ func withText(name string, fn func(c *Call, s string, args []Value) (Value, erro
 		return fn(c, s, args)
 	}
 }
+
+// withBytes is withText for a builtin whose first parameter is taken as
+// bytes (a bytes value as is, anything else its display string's).
+func withBytes(name string, fn func(c *Call, b []byte, args []Value) (Value, error)) func(*Call, []Value) (Value, error) {
+	spec := argsOf(name)
+	return func(c *Call, args []Value) (Value, error) {
+		var b []byte
+		if err := spec.unpack(c, args, asBytes(&b)); err != nil {
+			return Nil, err
+		}
+		return fn(c, b, args)
+	}
+}

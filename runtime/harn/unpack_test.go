@@ -56,6 +56,9 @@ func TestUnpackByTable(t *testing.T) {
 		{"family wording, nil", `println(unwrap_err(try { flow_evidence_metadata("d", nil, "k") }))`, "flow_evidence_metadata: argument `namespace` must be a string, got nil"},
 		{"table names in a family's own check", `println(unwrap_err(try { flow_evidence_transcript("t", 1, "x") }))`, "flow_evidence_transcript: argument `span_end` must be an int, got string"},
 		{"family builtin works", `println(flow_evidence_citation("u", "q", "t").fetched_at)`, "t"},
+		{"bytes adapter", `println(md5("abc"))`, "900150983cd24fb0d6963f7d28e17f72"},
+		{"two byte strings", `println(bytes_to_string(bytes_concat(bytes_from_string("ab"), "cd")))`, "abcd"},
+		{"bytes adapter error kept", `println(unwrap_err(try { bytes_to_string(bytes_from_hex("ff")) }))`, "bytes_to_string: invalid UTF-8"},
 		{"text adapter error kept", `println(unwrap_err(try { json_parse("{") }).starts_with("JSON parse error: "))`, "true"},
 	}
 	for _, tt := range tests {
