@@ -395,7 +395,7 @@ func harnFocused(req driver.Request, tree *sitter.Tree, prior *harnPrior, opts h
 		return driver.Result{}, false
 	}
 	tops, dirty := prior.topsAfter(f, src, fNew)
-	if sc.spellsMutable(prior.tops[f].body) || sc.spellsMutable(tops[f].body) {
+	if tops == nil || sc.spellsMutable(prior.tops[f].body) || sc.spellsMutable(tops[f].body) {
 		return driver.Result{}, false
 	}
 	keep := sc.closure(items, tops, dirty, f)
