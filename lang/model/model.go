@@ -146,6 +146,9 @@ func (b *Builder) Model() *Model {
 	}
 	m.Uses = slices.Clip(out)
 	m.index()
+	// The definitions' map is not needed once built: the model alone
+	// stays alive.
+	b.bySpn = nil
 	return m
 }
 
