@@ -277,7 +277,6 @@ func hoverParams(uri string, line, char int) map[string]any {
 	return map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": line, "character": char}}
 }
 
-// bigHarn returns valid Harn source of about n bytes: many small functions.
 // cpuSpent is the user and system CPU time the process pid has spent so
 // far, from /proc (false where there is none).
 func cpuSpent(pid int) (time.Duration, bool) {
@@ -304,6 +303,7 @@ func cpuSpent(pid int) (time.Duration, bool) {
 	return time.Duration(utime+stime) * time.Second / ticksPerSecond, true
 }
 
+// bigHarn returns valid Harn source of about n bytes: many small functions.
 func bigHarn(n int) string {
 	var b strings.Builder
 	for i := 0; b.Len() < n; i++ {
