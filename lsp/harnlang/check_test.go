@@ -205,7 +205,7 @@ func TestIncrementalIndexEqualsFresh(t *testing.T) {
 			fresh.names.Forget()
 			want := fresh.names.Index(st, text)
 			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s version %d: the index brought up to date differs from a fresh one: %s\nof\n%s", name, v, indexDiff(got, want), text)
+				t.Fatalf("%s version %d: the index brought up to date differs from a fresh one: %s\nof\n%s", name, v, got.Diff(want), text)
 			}
 		}
 		t.Logf("%s: %d of 120 indexes brought up to date", name, names.Rebuilds()-before)
@@ -216,30 +216,6 @@ func TestIncrementalIndexEqualsFresh(t *testing.T) {
 }
 
 // indexDiff names the first field in which two indexes differ.
-func indexDiff(got, want *names.Index) string {
-	switch {
-	case !reflect.DeepEqual(got.Scopes, want.Scopes):
-		return fmt.Sprintf("scopes %v, want %v", got.Scopes, want.Scopes)
-	case !reflect.DeepEqual(got.Parent, want.Parent):
-		return fmt.Sprintf("parents %v, want %v", got.Parent, want.Parent)
-	case !reflect.DeepEqual(got.Refs, want.Refs):
-		for i := range min(len(got.Refs), len(want.Refs)) {
-			if got.Refs[i] != want.Refs[i] {
-				return fmt.Sprintf("ref %d %v, want %v (%d refs, want %d)", i, got.Refs[i], want.Refs[i], len(got.Refs), len(want.Refs))
-			}
-		}
-		return fmt.Sprintf("%d refs, want %d", len(got.Refs), len(want.Refs))
-	}
-	for i := range min(len(got.Defs), len(want.Defs)) {
-		if !reflect.DeepEqual(got.Defs[i], want.Defs[i]) {
-			return fmt.Sprintf("def %d %+v, want %+v", i, *got.Defs[i], *want.Defs[i])
-		}
-	}
-	if len(got.Defs) != len(want.Defs) {
-		return fmt.Sprintf("%d defs, want %d", len(got.Defs), len(want.Defs))
-	}
-	return "unexported state"
-}
 
 // TestHoverWithoutItsAnalysisChecksNothing: a hover whose document's
 // analysis fails (the request was cancelled while it waited for the

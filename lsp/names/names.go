@@ -22,6 +22,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/harnlang/harn-check/grammar/tsutil"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -405,11 +406,18 @@ func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *s
 		}
 	}
 	// The declarations after the edit up to the first that is not a
-	// comment: the doc comment above a declaration is part of its
-	// captures.
+	// comment and was there before the edit, at its shifted place: the
+	// doc comment above a declaration is part of its captures, and a
+	// statement the edit made (text that was a comment) cuts the run of
+	// comments above the next declaration.
+	existed := func(t diagnostics.Span) bool {
+		old := diagnostics.Span{Start: t.Start - delta, End: t.End - delta}
+		i := sort.Search(len(base.raw.tops), func(k int) bool { return base.raw.tops[k].Start >= old.Start })
+		return i < len(base.raw.tops) && base.raw.tops[i] == old
+	}
 	for hi+1 < n {
 		hi++
-		if !strings.Contains(root.Child(uint(hi)).Kind(), "comment") {
+		if !strings.Contains(root.Child(uint(hi)).Kind(), "comment") && tops[hi].Start > newEnd && existed(tops[hi]) {
 			break
 		}
 	}
@@ -548,6 +556,34 @@ func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *s
 	}
 	raw.tops, raw.topErrors = tops, topErrors
 	return r.finish(raw, fileEnd)
+}
+
+// Diff describes the first difference between ix and want, for tests
+// that compare an index brought up to date with one built afresh; "" when
+// their exported fields are equal.
+func (ix *Index) Diff(want *Index) string {
+	switch {
+	case !reflect.DeepEqual(ix.Scopes, want.Scopes):
+		return fmt.Sprintf("scopes %v, want %v", ix.Scopes, want.Scopes)
+	case !reflect.DeepEqual(ix.Parent, want.Parent):
+		return fmt.Sprintf("parents %v, want %v", ix.Parent, want.Parent)
+	case !reflect.DeepEqual(ix.Refs, want.Refs):
+		for i := range min(len(ix.Refs), len(want.Refs)) {
+			if ix.Refs[i] != want.Refs[i] {
+				return fmt.Sprintf("ref %d %v, want %v (%d refs, want %d)", i, ix.Refs[i], want.Refs[i], len(ix.Refs), len(want.Refs))
+			}
+		}
+		return fmt.Sprintf("%d refs, want %d", len(ix.Refs), len(want.Refs))
+	}
+	for i := range min(len(ix.Defs), len(want.Defs)) {
+		if g, w := ix.Defs[i], want.Defs[i]; !reflect.DeepEqual(g, w) {
+			return fmt.Sprintf("def %d %s: %+v (doc %q), want %+v (doc %q)", i, g.Name, *g, g.Doc, *w, w.Doc)
+		}
+	}
+	if len(ix.Defs) != len(want.Defs) {
+		return fmt.Sprintf("%d defs, want %d", len(ix.Defs), len(want.Defs))
+	}
+	return ""
 }
 
 func (ix *Index) addRef(r Ref) {
