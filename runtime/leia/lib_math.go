@@ -27,21 +27,20 @@ func openMath(in *Interp) {
 	f1("exp", math.Exp)
 	f1("deg", func(x float64) float64 { return x * (180 / math.Pi) })
 	f1("rad", func(x float64) float64 { return x * (math.Pi / 180) })
+	frexpSpec := specOf("math.frexp")
 	reg("frexp", func(t *Thread, a []Value) ([]Value, error) {
-		x, err := CheckNumber(a, 0, "frexp")
-		if err != nil {
+		var x Value
+		if err := frexpSpec.unpack(a, &x); err != nil {
 			return nil, err
 		}
 		m, e := math.Frexp(x.AsFloat())
 		return t.Ret2(Float(m), Int(int64(e))), nil
 	})
+	ldexpSpec := specOf("math.ldexp")
 	reg("ldexp", func(t *Thread, a []Value) ([]Value, error) {
-		m, err := CheckNumber(a, 0, "ldexp")
-		if err != nil {
-			return nil, err
-		}
-		e, err := CheckInt(a, 1, "ldexp")
-		if err != nil {
+		var m Value
+		var e int64
+		if err := ldexpSpec.unpack(a, &m, &e); err != nil {
 			return nil, err
 		}
 		return t.Ret1(Float(math.Ldexp(m.AsFloat(), int(max(min(e, 1<<20), -(1<<20)))))), nil
@@ -52,24 +51,18 @@ func openMath(in *Interp) {
 	f1("tanh", math.Tanh)
 	f1("log10", math.Log10)
 	f1("cbrt", math.Cbrt)
+	atanSpec := specOf("math.atan")
 	reg("atan", func(t *Thread, a []Value) ([]Value, error) {
-		y, err := CheckFloat(a, 0, "atan")
-		if err != nil {
-			return nil, err
-		}
-		x, err := OptFloat(a, 1, "atan", 1)
-		if err != nil {
+		y, x := 0.0, 1.0
+		if err := atanSpec.unpack(a, &y, &x); err != nil {
 			return nil, err
 		}
 		return t.Ret1(Float(math.Atan2(y, x))), nil
 	})
+	atan2Spec := specOf("math.atan2")
 	reg("atan2", func(t *Thread, a []Value) ([]Value, error) {
-		y, err := CheckFloat(a, 0, "atan2")
-		if err != nil {
-			return nil, err
-		}
-		x, err := OptFloat(a, 1, "atan2", 1)
-		if err != nil {
+		y, x := 0.0, 1.0
+		if err := atan2Spec.unpack(a, &y, &x); err != nil {
 			return nil, err
 		}
 		return t.Ret1(Float(math.Atan2(y, x))), nil
@@ -181,9 +174,10 @@ func openMath(in *Interp) {
 		}
 		return t.Ret1(Float(x[0] + (x[1]-x[0])*x[2])), nil
 	})
+	signSpec := specOf("math.sign")
 	reg("sign", func(t *Thread, a []Value) ([]Value, error) {
-		x, err := CheckFloat(a, 0, "sign")
-		if err != nil {
+		var x float64
+		if err := signSpec.unpack(a, &x); err != nil {
 			return nil, err
 		}
 		switch {
@@ -194,13 +188,10 @@ func openMath(in *Interp) {
 		}
 		return t.Ret1(Int(0)), nil
 	})
+	floorDivSpec := specOf("math.floorDiv")
 	reg("floorDiv", func(t *Thread, a []Value) ([]Value, error) {
-		x, err := CheckNumber(a, 0, "floorDiv")
-		if err != nil {
-			return nil, err
-		}
-		y, err := CheckNumber(a, 1, "floorDiv")
-		if err != nil {
+		var x, y Value
+		if err := floorDivSpec.unpack(a, &x, &y); err != nil {
 			return nil, err
 		}
 		if y.AsFloat() == 0 {
@@ -280,13 +271,10 @@ func openMath(in *Interp) {
 	}
 	minmax("min", true)
 	minmax("max", false)
+	fmodSpec := specOf("math.fmod")
 	reg("fmod", func(t *Thread, a []Value) ([]Value, error) {
-		x, err := CheckNumber(a, 0, "fmod")
-		if err != nil {
-			return nil, err
-		}
-		y, err := CheckNumber(a, 1, "fmod")
-		if err != nil {
+		var x, y Value
+		if err := fmodSpec.unpack(a, &x, &y); err != nil {
 			return nil, err
 		}
 		if x.k == KindInt && y.k == KindInt {
@@ -300,9 +288,10 @@ func openMath(in *Interp) {
 		}
 		return t.Ret1(Float(math.Mod(x.AsFloat(), y.AsFloat()))), nil
 	})
+	modfSpec := specOf("math.modf")
 	reg("modf", func(t *Thread, a []Value) ([]Value, error) {
-		x, err := CheckFloat(a, 0, "modf")
-		if err != nil {
+		var x float64
+		if err := modfSpec.unpack(a, &x); err != nil {
 			return nil, err
 		}
 		if math.IsInf(x, 0) {

@@ -129,6 +129,11 @@ func TestUnpackedModules(t *testing.T) {
 		{"base64", `return base64.encode("hi")`, "aGk="},
 		{"hmac two strings", `ok, err := pcall(hash.hmacSHA256, "k"); return err`, "bad argument #2 to 'hmacSHA256' (string expected, got no value)"},
 		{"base32 keeps its message name", `ok, err := pcall(encoding.base32Encode, {}); return tostring(err)`, "base32Encode: bad argument #1 to 'encode' (string expected, got table)"},
+		{"fmod of integers", `return tostring(math.fmod(7, 3))`, "1"},
+		{"fmod refuses", `ok, err := pcall(math.fmod, 7, "x"); return err`, "bad argument #2 to 'fmod' (number expected, got string)"},
+		{"atan's default", `return tostring(math.atan(0))`, "0.0"},
+		{"ldexp refuses a fraction", `ok, err := pcall(math.ldexp, 1, 1.5); return err`, "bad argument #2 to 'ldexp' (number has no integer representation)"},
+		{"modf", `i, f := math.modf(2.5); return tostring(f)`, "0.5"},
 		{"url", `return url.pathEscape("a b")`, "a%20b"},
 		{"path number converted", `return path.base(12)`, "12"},
 	}
