@@ -376,8 +376,8 @@ func harnFocused(req driver.Request, tree *sitter.Tree, prior *harnPrior, opts h
 		items[i] = it
 	}
 	items[f] = fNew
-	// No site moves: lines stay, and the rest of the edit's line is the
-	// edited item's.
+	// No site changes column: the rest of the edit's line is the edited
+	// item's (the sites below move by the lines the edit added).
 	nextStart := len(src)
 	if f+1 < len(items) {
 		nextStart = items[f+1].start
