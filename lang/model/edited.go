@@ -166,10 +166,22 @@ func Merge(base *Model, baseText []byte, part *Model, now []byte) *Model {
 	// declared within the declaration and used outside it, such as the
 	// declaration's own name, is part's), and its uses outside the
 	// declaration.
+	partInside := map[defKey]bool{}
+	for _, d := range part.Defs {
+		if inside(d.Span) {
+			partInside[defKey{d.Span, d.Name}] = true
+		}
+	}
 	baseDefs := make([]int32, len(base.Defs))
 	for i := range base.Defs {
 		baseDefs[i] = -1
 		if d, ok := e.Def(i); ok {
+			if inside(d.Span) && !partInside[defKey{d.Span, d.Name}] {
+				// Within the declaration only part's definitions hold: one
+				// the edit removed without touching its name (`sum := 0`
+				// made a label `sum : 0`) is gone.
+				continue
+			}
 			baseDefs[i] = def(d)
 		}
 	}
