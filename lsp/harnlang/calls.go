@@ -6,19 +6,14 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/lsp/callhier"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/names"
 )
 
-// callable is a top-level function or pipeline of the file.
-type callable struct {
-	features.Callable
-	node *sitter.Node
-}
-
 // callables returns the file's top-level functions and pipelines.
-func callables(tree *sitter.Tree, src []byte) []callable {
-	var out []callable
+func callables(tree *sitter.Tree, src []byte) []callhier.Callable {
+	var out []callhier.Callable
 	root := tree.RootNode()
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		n := root.NamedChild(i)
@@ -40,9 +35,9 @@ func callables(tree *sitter.Tree, src []byte) []callable {
 		if name == nil {
 			continue
 		}
-		out = append(out, callable{Callable: features.Callable{Name: name.Utf8Text(src), Kind: kind,
+		out = append(out, callhier.Callable{Callable: features.Callable{Name: name.Utf8Text(src), Kind: kind,
 			Span:          diagnostics.Span{Start: int(n.StartByte()), End: int(n.EndByte())},
-			SelectionSpan: diagnostics.Span{Start: int(name.StartByte()), End: int(name.EndByte())}}, node: n})
+			SelectionSpan: diagnostics.Span{Start: int(name.StartByte()), End: int(name.EndByte())}}, Node: n})
 	}
 	return out
 }
@@ -67,44 +62,6 @@ func (f *Features) declAt(s features.Snapshot, tree *sitter.Tree) func(off int) 
 	}
 }
 
-// calls returns the calls within n of names that resolve (declAt, the
-// resolution definition and references use) to one of cs, grouped by
-// callee in order of first call.
-func calls(n *sitter.Node, resolve func(off int) (diagnostics.Span, bool), cs []callable) []features.Call {
-	byName := map[diagnostics.Span]int{}
-	for i, c := range cs {
-		byName[c.SelectionSpan] = i
-	}
-	var out []features.Call
-	at := map[int]int{}
-	var walk func(n *sitter.Node, depth int)
-	walk = func(n *sitter.Node, depth int) {
-		if n == nil || depth > 256 {
-			return
-		}
-		if n.Kind() == "call_expression" {
-			if fn := n.ChildByFieldName("function"); fn != nil && fn.Kind() == "identifier" {
-				if decl, ok := resolve(int(fn.StartByte())); ok {
-					if i, ok := byName[decl]; ok {
-						sp := diagnostics.Span{Start: int(fn.StartByte()), End: int(fn.EndByte())}
-						if j, ok := at[i]; ok {
-							out[j].Spans = append(out[j].Spans, sp)
-						} else {
-							at[i] = len(out)
-							out = append(out, features.Call{Other: cs[i].Callable, Spans: []diagnostics.Span{sp}})
-						}
-					}
-				}
-			}
-		}
-		for i := uint(0); i < n.NamedChildCount(); i++ {
-			walk(n.NamedChild(i), depth+1)
-		}
-	}
-	walk(n, 0)
-	return out
-}
-
 // PrepareCallHierarchy implements features.CallHierarchy: the top-level
 // function or pipeline the name at offset resolves to, in this file.
 func (f *Features) PrepareCallHierarchy(_ context.Context, s features.Snapshot, offset int) ([]features.Callable, error) {
@@ -113,16 +70,7 @@ func (f *Features) PrepareCallHierarchy(_ context.Context, s features.Snapshot, 
 	if tree == nil {
 		return nil, nil
 	}
-	decl, ok := f.declAt(s, tree)(offset)
-	if !ok {
-		return nil, nil
-	}
-	for _, c := range callables(tree, s.Doc.Text) {
-		if c.SelectionSpan == decl {
-			return []features.Callable{c.Callable}, nil
-		}
-	}
-	return nil, nil
+	return callhier.Prepare(callables(tree, s.Doc.Text), f.declAt(s, tree), offset), nil
 }
 
 // OutgoingCalls implements features.CallHierarchy: the file's functions
@@ -133,13 +81,7 @@ func (f *Features) OutgoingCalls(_ context.Context, s features.Snapshot, c featu
 	if tree == nil {
 		return nil, nil
 	}
-	cs := callables(tree, s.Doc.Text)
-	for _, k := range cs {
-		if k.SelectionSpan == c.SelectionSpan {
-			return calls(k.node, f.declAt(s, tree), cs), nil
-		}
-	}
-	return nil, nil
+	return callhier.Outgoing(callables(tree, s.Doc.Text), f.declAt(s, tree), c), nil
 }
 
 // IncomingCalls implements features.CallHierarchy: the file's functions
@@ -150,24 +92,7 @@ func (f *Features) IncomingCalls(_ context.Context, s features.Snapshot, c featu
 	if tree == nil {
 		return nil, nil
 	}
-	cs := callables(tree, s.Doc.Text)
-	var target []callable
-	for _, k := range cs {
-		if k.SelectionSpan == c.SelectionSpan {
-			target = []callable{k}
-		}
-	}
-	if target == nil {
-		return nil, nil
-	}
-	resolve := f.declAt(s, tree)
-	var out []features.Call
-	for _, k := range cs {
-		if got := calls(k.node, resolve, target); len(got) > 0 {
-			out = append(out, features.Call{Other: k.Callable, Spans: got[0].Spans})
-		}
-	}
-	return out, nil
+	return callhier.Incoming(callables(tree, s.Doc.Text), f.declAt(s, tree), c), nil
 }
 
 var _ features.CallHierarchy = (*Features)(nil)

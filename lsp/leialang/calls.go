@@ -6,21 +6,15 @@ import (
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/lsp/callhier"
 	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/lsp/names"
 	"github.com/harnlang/harn-check/lsp/tsquery"
 )
 
-// callable is a top-level function of the file: `func name(...) {...}`
-// or `name := func(...) {...}`.
-type callable struct {
-	features.Callable
-	node *sitter.Node
-}
-
 // callables returns the file's top-level functions.
-func callables(tree *sitter.Tree, src []byte) []callable {
-	var out []callable
+func callables(tree *sitter.Tree, src []byte) []callhier.Callable {
+	var out []callhier.Callable
 	root := tree.RootNode()
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		n := root.NamedChild(i)
@@ -43,9 +37,9 @@ func callables(tree *sitter.Tree, src []byte) []callable {
 		if name == nil {
 			continue
 		}
-		out = append(out, callable{Callable: features.Callable{Name: name.Utf8Text(src), Kind: features.SymbolFunction,
+		out = append(out, callhier.Callable{Callable: features.Callable{Name: name.Utf8Text(src), Kind: features.SymbolFunction,
 			Span:          names.NodeSpan(n),
-			SelectionSpan: names.NodeSpan(name)}, node: n})
+			SelectionSpan: names.NodeSpan(name)}, Node: n})
 	}
 	return out
 }
@@ -71,43 +65,6 @@ func (f *Features) declAt(s features.Snapshot) func(off int) (diagnostics.Span, 
 	}
 }
 
-// calls returns the calls within n of names that resolve (declAt) to one
-// of cs, grouped by callee in order of first call.
-func calls(n *sitter.Node, resolve func(off int) (diagnostics.Span, bool), cs []callable) []features.Call {
-	byName := map[diagnostics.Span]int{}
-	for i, c := range cs {
-		byName[c.SelectionSpan] = i
-	}
-	var out []features.Call
-	at := map[int]int{}
-	var walk func(n *sitter.Node, depth int)
-	walk = func(n *sitter.Node, depth int) {
-		if n == nil || depth > 256 {
-			return
-		}
-		if n.Kind() == "call_expression" {
-			if fn := n.ChildByFieldName("function"); fn != nil && fn.Kind() == "identifier" {
-				if decl, ok := resolve(int(fn.StartByte())); ok {
-					if i, ok := byName[decl]; ok {
-						sp := names.NodeSpan(fn)
-						if j, ok := at[i]; ok {
-							out[j].Spans = append(out[j].Spans, sp)
-						} else {
-							at[i] = len(out)
-							out = append(out, features.Call{Other: cs[i].Callable, Spans: []diagnostics.Span{sp}})
-						}
-					}
-				}
-			}
-		}
-		for i := uint(0); i < n.NamedChildCount(); i++ {
-			walk(n.NamedChild(i), depth+1)
-		}
-	}
-	walk(n, 0)
-	return out
-}
-
 // treeOf returns the document's tree, nil without one.
 func treeOf(s features.Snapshot) *sitter.Tree {
 	if t, ok := s.Doc.Tree.(*tsquery.Tree); ok && t != nil {
@@ -123,16 +80,7 @@ func (f *Features) PrepareCallHierarchy(_ context.Context, s features.Snapshot, 
 	if tree == nil {
 		return nil, nil
 	}
-	decl, ok := f.declAt(s)(offset)
-	if !ok {
-		return nil, nil
-	}
-	for _, c := range callables(tree, s.Doc.Text) {
-		if c.SelectionSpan == decl {
-			return []features.Callable{c.Callable}, nil
-		}
-	}
-	return nil, nil
+	return callhier.Prepare(callables(tree, s.Doc.Text), f.declAt(s), offset), nil
 }
 
 // OutgoingCalls implements features.CallHierarchy: the file's functions
@@ -142,13 +90,7 @@ func (f *Features) OutgoingCalls(_ context.Context, s features.Snapshot, c featu
 	if tree == nil {
 		return nil, nil
 	}
-	cs := callables(tree, s.Doc.Text)
-	for _, k := range cs {
-		if k.SelectionSpan == c.SelectionSpan {
-			return calls(k.node, f.declAt(s), cs), nil
-		}
-	}
-	return nil, nil
+	return callhier.Outgoing(callables(tree, s.Doc.Text), f.declAt(s), c), nil
 }
 
 // IncomingCalls implements features.CallHierarchy: the file's functions
@@ -158,24 +100,7 @@ func (f *Features) IncomingCalls(_ context.Context, s features.Snapshot, c featu
 	if tree == nil {
 		return nil, nil
 	}
-	cs := callables(tree, s.Doc.Text)
-	var target []callable
-	for _, k := range cs {
-		if k.SelectionSpan == c.SelectionSpan {
-			target = []callable{k}
-		}
-	}
-	if target == nil {
-		return nil, nil
-	}
-	resolve := f.declAt(s)
-	var out []features.Call
-	for _, k := range cs {
-		if got := calls(k.node, resolve, target); len(got) > 0 {
-			out = append(out, features.Call{Other: k.Callable, Spans: got[0].Spans})
-		}
-	}
-	return out, nil
+	return callhier.Incoming(callables(tree, s.Doc.Text), f.declAt(s), c), nil
 }
 
 var _ features.CallHierarchy = (*Features)(nil)
