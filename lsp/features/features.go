@@ -63,6 +63,40 @@ func (d Document) Names(parsed bool, offset int) *model.Edited {
 	return e
 }
 
+// CheckedName is what the checker's model says about the name at an
+// offset of a document.
+type CheckedName struct {
+	// Model is the model the answer comes from.
+	Model *model.Edited
+	// Def indexes the model's definitions, -1 when the checker resolved
+	// no name at the offset; Decl is that definition and Use the name's
+	// span, in the document's text.
+	Def  int
+	Decl model.Def
+	Use  diagnostics.Span
+}
+
+// NameAt returns what the checker's model says about the name at offset,
+// false when a feature answers from its syntax-only resolver instead (see
+// Names).
+func (d Document) NameAt(parsed bool, offset int) (CheckedName, bool) {
+	e := d.Names(parsed, offset)
+	if e == nil {
+		return CheckedName{}, false
+	}
+	def, use, ok := e.At(offset)
+	if !ok {
+		return CheckedName{}, false
+	}
+	n := CheckedName{Model: e, Def: def, Use: use}
+	if def >= 0 {
+		if n.Decl, ok = e.Def(def); !ok {
+			return CheckedName{}, false
+		}
+	}
+	return n, true
+}
+
 // Workspace is the state shared by all documents: the open documents
 // overlay the files on disk, so cross-file results see unsaved edits.
 type Workspace interface {

@@ -147,21 +147,8 @@ type checkedName struct {
 // (features.Document.Names: the tree has a syntax error, no check gave a
 // model, or the text there changed since).
 func checkedNameAt(s features.Snapshot, tree *sitter.Tree, offset int) (checkedName, bool) {
-	e := s.Doc.Names(!tree.RootNode().HasError(), offset)
-	if e == nil {
-		return checkedName{}, false
-	}
-	def, use, ok := e.At(offset)
-	if !ok {
-		return checkedName{}, false
-	}
-	n := checkedName{e: e, def: def, use: use}
-	if def >= 0 {
-		if n.d, ok = e.Def(def); !ok {
-			return checkedName{}, false
-		}
-	}
-	return n, true
+	n, ok := s.Doc.NameAt(!tree.RootNode().HasError(), offset)
+	return checkedName{e: n.Model, def: n.Def, d: n.Decl, use: n.Use}, ok
 }
 
 // Hover implements features.Features: the declaration the name at offset

@@ -384,19 +384,6 @@ func checkedNameAt(s features.Snapshot, offset int) (checkedName, bool) {
 	if !ok || t == nil || t.T == nil {
 		return checkedName{}, false
 	}
-	e := s.Doc.Names(!t.T.RootNode().HasError(), offset)
-	if e == nil {
-		return checkedName{}, false
-	}
-	def, use, ok := e.At(offset)
-	if !ok {
-		return checkedName{}, false
-	}
-	n := checkedName{e: e, def: def, use: use}
-	if def >= 0 {
-		if n.d, ok = e.Def(def); !ok {
-			return checkedName{}, false
-		}
-	}
-	return n, true
+	n, ok := s.Doc.NameAt(!t.T.RootNode().HasError(), offset)
+	return checkedName{e: n.Model, def: n.Def, d: n.Decl, use: n.Use}, ok
 }
