@@ -26,29 +26,9 @@ func LoweredTops(path string, src []byte, root *sitter.Node, tops []*sitter.Node
 	if root == nil || root.HasError() {
 		return nil, false
 	}
-	all := []tsflat.Record{{StartByte: uint32(root.StartByte()), EndByte: uint32(root.EndByte()), Parent: tsflat.NoParent,
-		ChildCount: uint32(len(tops)), Symbol: root.KindId(), Flags: tsflat.Named}}
-	var buf []tsflat.Record
-	for _, t := range tops {
-		buf = tsflat.Walk(t, buf)
-		if len(buf) == 0 {
-			return nil, false
-		}
-		recs := buf
-		for _, h := range hollow {
-			if uint32(h[0]) >= recs[0].StartByte && uint32(h[1]) <= recs[0].EndByte {
-				recs = tsflat.Hollow(recs, uint32(h[0]), uint32(h[1]), src)
-			}
-		}
-		base := uint32(len(all))
-		for j, r := range recs {
-			if j == 0 {
-				r.Parent, r.Field = 0, 0
-			} else {
-				r.Parent += base
-			}
-			all = append(all, r)
-		}
+	all, ok := tsflat.Tops(root, tops, hollow, src, nil)
+	if !ok {
+		return nil, false
 	}
 	if _, over := o.Crossing(path, all, chainKinds()); over {
 		return nil, false

@@ -25,33 +25,13 @@ func LoweredTops(path string, src []byte, root *sitter.Node, tops []*sitter.Node
 		return nil, nil, false
 	}
 	maxNesting := limits.Default.Nesting
-	all := []tsflat.Record{{StartByte: uint32(root.StartByte()), EndByte: uint32(root.EndByte()), Parent: tsflat.NoParent,
-		ChildCount: uint32(len(tops)), Symbol: root.KindId(), Flags: tsflat.Named}}
-	var buf []tsflat.Record
-	for i, t := range tops {
-		buf = tsflat.Walk(t, buf)
-		if len(buf) == 0 {
-			return nil, nil, false
-		}
+	all, ok := tsflat.Tops(root, tops, hollow, src, func(i int, recs []tsflat.Record) bool {
 		// The statement's depth counts from the file node above it.
-		if _, _, _, over := tsflat.Crossing(buf, nil, maxNesting-1, limits.ChainLength(maxNesting)); check[i] && over {
-			return nil, nil, false
-		}
-		recs := buf
-		for _, h := range hollow {
-			if uint32(h[0]) >= recs[0].StartByte && uint32(h[1]) <= recs[0].EndByte {
-				recs = tsflat.Hollow(recs, uint32(h[0]), uint32(h[1]), src)
-			}
-		}
-		base := uint32(len(all))
-		for j, r := range recs {
-			if j == 0 {
-				r.Parent, r.Field = 0, 0
-			} else {
-				r.Parent += base
-			}
-			all = append(all, r)
-		}
+		_, _, _, over := tsflat.Crossing(recs, nil, maxNesting-1, limits.ChainLength(maxNesting))
+		return !check[i] || !over
+	})
+	if !ok {
+		return nil, nil, false
 	}
 	f := ast.Lower(grammar.Build(all), src)
 	diags := TokenDiagnostics(path, f)
