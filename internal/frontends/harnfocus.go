@@ -332,14 +332,8 @@ func harnFocused(req driver.Request, tree *sitter.Tree, prior *harnPrior, opts h
 	p, s := tsutil.CommonEnds(old, src)
 	oldEnd, newEnd := len(old)-s, len(src)-s
 	delta := len(src) - len(old)
-	f := -1
-	for i, it := range prior.items {
-		if it.bodyStart >= 0 && p >= it.bodyStart && oldEnd <= it.bodyEnd {
-			f = i
-			break
-		}
-	}
-	if f < 0 || !prior.items[f].isolated {
+	f := isolatedBodyAt(prior.items, p, oldEnd)
+	if f < 0 {
 		return driver.Result{}, false
 	}
 	kids := tsflat.NamedChildren(root, nil)

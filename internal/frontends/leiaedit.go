@@ -414,6 +414,20 @@ func bodyEditOf(old, src []byte, prior, items []harnItem) (bodyEdit, bool) {
 	return bodyEdit{f: f, delta: delta, linesMoved: linesMoved}, true
 }
 
+// isolatedBodyAt returns the index of the item whose body holds [p,
+// end), when that item is isolated; -1 otherwise.
+func isolatedBodyAt(items []harnItem, p, end int) int {
+	for i, it := range items {
+		if it.bodyStart >= 0 && p >= it.bodyStart && end <= it.bodyEnd {
+			if !it.isolated {
+				return -1
+			}
+			return i
+		}
+	}
+	return -1
+}
+
 // editedItem returns the index of the isolated item whose body holds the
 // edit [p, oldEnd) of the old items (the same item, isolated, in the new
 // ones), when every item keeps its place (shifted by delta after the
@@ -422,14 +436,8 @@ func editedItem(prior, items []harnItem, p, oldEnd, delta int) (int, bool) {
 	if len(items) != len(prior) {
 		return 0, false
 	}
-	f := -1
-	for i, it := range prior {
-		if it.bodyStart >= 0 && p >= it.bodyStart && oldEnd <= it.bodyEnd {
-			f = i
-			break
-		}
-	}
-	if f < 0 || !prior[f].isolated || !items[f].isolated {
+	f := isolatedBodyAt(prior, p, oldEnd)
+	if f < 0 || !items[f].isolated {
 		return 0, false
 	}
 	for i, it := range items {

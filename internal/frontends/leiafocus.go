@@ -193,14 +193,8 @@ func leiaFocused(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (drive
 	p, s := tsutil.CommonEnds(old, src)
 	oldEnd := len(old) - s
 	delta := len(src) - len(old)
-	f := -1
-	for i, it := range prior.items {
-		if it.bodyStart >= 0 && p >= it.bodyStart && oldEnd <= it.bodyEnd {
-			f = i
-			break
-		}
-	}
-	if f < 0 || !prior.items[f].isolated {
+	f := isolatedBodyAt(prior.items, p, oldEnd)
+	if f < 0 {
 		return driver.Result{}, false
 	}
 	tops := tsflat.NamedChildren(root, nil)
