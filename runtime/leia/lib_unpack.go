@@ -39,19 +39,27 @@ type specSig struct {
 // ("string.rep"). A missing entry, or one without recorded parameters,
 // is a programming error of the runtime and panics at the spec's first
 // use.
+//
+// A path's spec is made once per process and shared by every
+// interpreter (it is not changed after it is made; named copies it), so
+// installing the library in each new interpreter reads the table no
+// more than the first did.
 func specOf(path string) *argSpec {
-	specPaths.Store(path, struct{}{})
+	if s, ok := specs.Load(path); ok {
+		return s.(*argSpec)
+	}
 	short := path
 	if _, m, ok := strings.Cut(path, "."); ok {
 		short = m
 	}
-	return &argSpec{fname: short, sig: &specSig{path: path}}
+	s, _ := specs.LoadOrStore(path, &argSpec{fname: short, sig: &specSig{path: path}})
+	return s.(*argSpec)
 }
 
-// specPaths holds the path of every spec made, so that a test resolves
-// them all (TestSpecsResolve): a path the table lacks is found without
-// calling its builtin.
-var specPaths sync.Map
+// specs holds the spec of every path specOf was asked for, which also
+// lets a test resolve them all (TestSpecsResolve): a path the table
+// lacks is found without calling its builtin.
+var specs sync.Map
 
 // params returns the spec's parameters, reading the table's entry the
 // first time.

@@ -90,7 +90,7 @@ func TestUnpackMisuse(t *testing.T) {
 func TestSpecsResolve(t *testing.T) {
 	New(Options{})
 	n := 0
-	specPaths.Range(func(k, _ any) bool {
+	specs.Range(func(k, _ any) bool {
 		n++
 		path := k.(string)
 		func() {
