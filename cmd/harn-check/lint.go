@@ -70,6 +70,7 @@ status: 0 without error diagnostics, 1 with some, 2 for a usage error.`,
 					opts.Lint = &driver.LintSelection{Select: sel, Extend: extend, Ignore: ignore}
 					// Lint prints no manifests, in any format.
 					opts.NoManifests = true
+					defer workerProcessors(e, &opts)()
 					report, err := checks.CheckPaths(paths, opts)
 					if err != nil {
 						return nil, err
