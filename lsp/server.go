@@ -80,6 +80,7 @@ type Server struct {
 
 	mu           sync.Mutex
 	conn         *jsonrpc2.Conn
+	stream       *wire.Stream
 	shutdown     bool
 	roots        []string
 	capabilities protocol.ClientCapabilities
@@ -177,7 +178,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	stream.Logf = s.log.Printf
 	conn := jsonrpc2.NewConn(ctx, stream, dispatcher{s}, jsonrpc2.SetLogger(s.log))
 	s.mu.Lock()
-	s.conn = conn
+	s.conn, s.stream = conn, stream
 	s.mu.Unlock()
 	s.log.Printf("%s %s serving", Name, version.Version)
 	select {
@@ -250,9 +251,30 @@ func (h dispatcher) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrp
 	}()
 }
 
-// reply answers a request; a client that went away is no error.
+// reply answers a request; a client that went away is no error. A result
+// of type json.RawMessage is one a handler encoded with encoding/json (a
+// completion list): it is written as it is (wire.Stream.WriteResult).
 func (s *Server) reply(conn *jsonrpc2.Conn, req *jsonrpc2.Request, result any, err error) {
 	var rerr error
+	s.mu.Lock()
+	stream := s.stream
+	s.mu.Unlock()
+	raw, encoded := result.(json.RawMessage)
+	if err == nil && encoded && stream != nil {
+		select {
+		case <-conn.DisconnectNotify():
+			return
+		default:
+		}
+		id, err := req.ID.MarshalJSON()
+		if err == nil {
+			err = stream.WriteResult(id, raw)
+		}
+		if err != nil {
+			s.log.Printf("reply to %s: %v", req.Method, err)
+		}
+		return
+	}
 	if err != nil {
 		var je *jsonrpc2.Error
 		if !errors.As(err, &je) {

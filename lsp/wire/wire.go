@@ -85,6 +85,22 @@ func (s *Stream) WriteObject(obj any) error {
 	return s.writeFrame(data)
 }
 
+// WriteResult writes the response to the request with JSON id id whose
+// result is result, both already encoded by encoding/json (valid and
+// compact). jsonrpc2 would decode and compact such a result twice more on
+// its way out (Response.SetResult, then the response's own MarshalJSON):
+// three passes over a large reply (a completion list of a thousand items)
+// that change nothing.
+func (s *Stream) WriteResult(id, result json.RawMessage) error {
+	data := make([]byte, 0, len(result)+len(id)+40)
+	data = append(data, `{"id":`...)
+	data = append(data, id...)
+	data = append(data, `,"result":`...)
+	data = append(data, result...)
+	data = append(data, `,"jsonrpc":"2.0"}`...)
+	return s.writeFrame(data)
+}
+
 func (s *Stream) writeFrame(data []byte) error {
 	frame := make([]byte, 0, len(data)+32)
 	frame = fmt.Appendf(frame, "Content-Length: %d\r\n\r\n", len(data))

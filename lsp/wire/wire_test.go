@@ -141,6 +141,37 @@ func TestWriteObjectAsMarshaled(t *testing.T) {
 	}
 }
 
+// TestWriteResult: a response with an encoded result is written byte for
+// byte as jsonrpc2 writes the same response.
+func TestWriteResult(t *testing.T) {
+	for _, tc := range []struct {
+		id     jsonrpc2.ID
+		result string
+	}{
+		{jsonrpc2.ID{Num: 7}, `{"isIncomplete":false,"items":[{"label":"a\u003cb","kind":3}]}`},
+		{jsonrpc2.ID{Str: "x\"1", IsString: true}, `null`},
+		{jsonrpc2.ID{Num: 0}, `[1,"é"]`},
+	} {
+		id, err := tc.id.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := NewStream(strings.NewReader(""), &out, nil).WriteResult(id, json.RawMessage(tc.result)); err != nil {
+			t.Fatal(err)
+		}
+		result := json.RawMessage(tc.result)
+		want, err := json.Marshal(&jsonrpc2.Response{ID: tc.id, Result: &result})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantFrame := fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(want), want)
+		if out.String() != wantFrame {
+			t.Errorf("wrote %q, jsonrpc2 writes %q", out.String(), wantFrame)
+		}
+	}
+}
+
 func TestIndexFold(t *testing.T) {
 	for _, tc := range []struct {
 		s    string
