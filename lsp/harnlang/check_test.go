@@ -252,3 +252,55 @@ func TestHoverWithoutItsAnalysisChecksNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestDefAtDescribesAsTheIndex: the declaration hover describes from the
+// nodes around a name (names.Resolver.DefAt, for a name the checker's
+// model resolved) is the one the whole file's index lists at that name,
+// field for field but the scope, for every declaration of the Harn
+// programs of the repository's fixtures and examples.
+func TestDefAtDescribesAsTheIndex(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../testdata/harn/*.harn")
+	examples, _ := filepath.Glob("../../examples/harn/*.harn")
+	files = append(files, examples...)
+	if len(files) < 4 {
+		t.Fatalf("only %d Harn programs found", len(files))
+	}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree := f.syntax.Parse(nil, nil, src).(*tsquery.Tree).T
+		ix := f.names.Index(tree, src)
+		if len(ix.Defs) == 0 {
+			t.Fatalf("%s: the index lists no declaration", name)
+		}
+		for _, want := range ix.Defs {
+			got := f.names.DefAt(tree.RootNode(), src, want.Span)
+			if got == nil {
+				t.Errorf("%s: no declaration at %s %v, want %+v", name, want.Name, want.Span, *want)
+				continue
+			}
+			if got.Scope != -1 {
+				t.Errorf("%s: %s has scope %d, want -1 (no index numbers it)", name, want.Name, got.Scope)
+			}
+			w := *want
+			w.Scope = -1
+			if !reflect.DeepEqual(*got, w) {
+				t.Errorf("%s: declaration at %v: %+v, want %+v", name, want.Span, *got, w)
+			}
+		}
+		// A span that names no declaration (a use, a keyword) gives none.
+		for _, r := range ix.Refs {
+			if ix.DefAtName(r.Span) == nil {
+				if d := f.names.DefAt(tree.RootNode(), src, r.Span); d != nil {
+					t.Errorf("%s: use %s %v described as declaration %+v", name, r.Name, r.Span, *d)
+				}
+			}
+		}
+	}
+}

@@ -163,12 +163,24 @@ func (f *Features) Hover(ctx context.Context, s features.Snapshot, offset int) (
 	if tree == nil {
 		return nil, nil
 	}
-	ix := f.names.IndexContext(ctx, tree, s.Doc.Text)
-	if ix == nil {
+	// The syntax index of the whole file is built only when the
+	// checker's model does not answer: on a version just changed, a name
+	// the model knows is described from the nodes around its declaration.
+	var ix *names.Index
+	index := func() *names.Index {
+		if ix == nil {
+			ix = f.names.IndexContext(ctx, tree, s.Doc.Text)
+		}
+		return ix
+	}
+	d, use, named, ok := f.hoveredName(s, tree, index, offset)
+	if !ok {
 		return nil, ctx.Err() // cancelled
 	}
-	d, use, named := f.hoveredName(s, tree, ix, offset)
 	if d == nil {
+		if index() == nil {
+			return nil, ctx.Err()
+		}
 		if md, sp, ok := builtinAt(tree, ix, s.Doc.Text, offset); ok {
 			return &features.Hover{Span: sp, Markdown: md}, nil
 		}
@@ -212,31 +224,37 @@ func (f *Features) Hover(ctx context.Context, s features.Snapshot, offset int) (
 
 // hoveredName returns the declaration the name at offset denotes, as the
 // checker's model resolves it (the syntax-only resolver when the document
-// does not parse), described by the syntax index for display, and the
-// span of the name; nil when it denotes no declaration.
-func (f *Features) hoveredName(s features.Snapshot, tree *sitter.Tree, ix *names.Index, offset int) (*names.Def, diagnostics.Span, bool) {
-	n, ok := checkedNameAt(s, tree, offset)
-	if !ok {
+// does not parse or the model does not know the offset), described as
+// the syntax index describes it, and the span of the name; nil when it
+// denotes no declaration. index builds the syntax index when needed; ok
+// is false when that was cancelled.
+func (f *Features) hoveredName(s features.Snapshot, tree *sitter.Tree, index func() *names.Index, offset int) (d *names.Def, use diagnostics.Span, named, ok bool) {
+	n, checked := checkedNameAt(s, tree, offset)
+	if !checked {
+		ix := index()
+		if ix == nil {
+			return nil, diagnostics.Span{}, false, false
+		}
 		use, named := ix.NameAt(offset)
-		return ix.ResolveAt(offset), use, named
+		return ix.ResolveAt(offset), use, named, true
 	}
 	if n.def < 0 {
-		return nil, diagnostics.Span{}, false
+		return nil, diagnostics.Span{}, false, true
 	}
-	return describe(ix, n.d), n.use, true
+	return describe(f.names.DefAt(tree.RootNode(), s.Doc.Text, n.d.Span), n.d), n.use, true, true
 }
 
-// describe returns the syntax index's description of a definition of the
-// model (its declaration as written and the comment above it), or, for a
-// declaration the index does not list (a name a whole-module import
-// brings, a field of an eval pack), one made of the model's facts.
-func describe(ix *names.Index, m model.Def) *names.Def {
-	if d := ix.DefAtName(m.Span); d != nil && d.Name == m.Name {
-		c := *d
+// describe returns the syntax's description of a definition of the
+// model (names.Resolver.DefAt: its declaration as written and the comment
+// above it), or, for a declaration the syntax does not list (a name a
+// whole-module import brings, a field of an eval pack), one made of the
+// model's facts.
+func describe(d *names.Def, m model.Def) *names.Def {
+	if d != nil && d.Name == m.Name {
 		if m.Module != "" {
-			c.Module = m.Module
+			d.Module = m.Module
 		}
-		return &c
+		return d
 	}
 	return &names.Def{Name: m.Name, Kind: m.Kind, Span: m.Span, Decl: m.Span, Module: m.Module}
 }

@@ -658,6 +658,49 @@ func (ix *Index) ResolveAt(offset int) *Def {
 // DefAtName returns the declaration whose name is at sp.
 func (ix *Index) DefAtName(sp diagnostics.Span) *Def { return ix.ByDef[sp] }
 
+// DefAt returns the declaration whose name is at sp in the tree of root
+// over src, as the index of the tree describes it (Index.DefAtName: the same kind,
+// declaration, doc and module), or nil. It queries only the nodes around
+// sp, so that a feature that knows where a name is declared (from the
+// checker's model) describes it without indexing the file. The result's
+// Scope is -1: no index numbers the scopes.
+func (r *Resolver) DefAt(root *sitter.Node, src []byte, sp diagnostics.Span) *Def {
+	if root == nil || sp.Start < 0 || sp.End > len(src) || sp.End <= sp.Start {
+		return nil
+	}
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.SetByteRange(uint(sp.Start), uint(sp.End))
+	// The index keeps the first declaration of a span: locals.scm's
+	// before the Extra query's, each in the order of its matches.
+	for _, q := range []*sitter.Query{r.locals, r.extra} {
+		if q == nil {
+			continue
+		}
+		names := q.CaptureNames()
+		matches := qc.Matches(q, root, src)
+		for m := matches.Next(); m != nil; m = matches.Next() {
+			for _, c := range m.Captures {
+				if NodeSpan(&c.Node) != sp {
+					continue
+				}
+				name := names[c.Index]
+				if q == r.locals && strings.HasPrefix(name, "local.definition.") {
+					d := r.def(c.Node, strings.TrimPrefix(name, "local.definition."), src, false)
+					d.Scope = -1
+					return d
+				}
+				if q == r.extra && name != "type.reference" {
+					d := r.def(c.Node, name, src, true)
+					d.Scope = -1
+					return d
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // Resolve finds the declaration a use refers to, or nil.
 func (ix *Index) Resolve(r Ref) *Def {
 	if r.Name == "" {
