@@ -209,12 +209,17 @@ func childCount(parent *sitter.Node, named bool) int {
 	return int(parent.ChildCount())
 }
 
-// Span is a node's byte range and whether it holds a syntax error
-// (ts_node_has_error).
+// Span is a node's byte range, whether it holds a syntax error
+// (ts_node_has_error), and its subtree (see Subtree).
 type Span struct {
 	Start, End uint32
 	HasError   bool
+	Subtree    uint64
 }
+
+// The Go and C spans must agree byte for byte where ChildSpans reads them.
+var _ [unsafe.Sizeof(C.tsflat_span{}) - 24]struct{}
+var _ [24 - unsafe.Sizeof(C.tsflat_span{})]struct{}
 
 // ChildSpans returns the spans of the children of parent, in order (of
 // its named children only when named is set), in one walk: what
@@ -224,18 +229,33 @@ func ChildSpans(parent *sitter.Node, named bool) []Span {
 	if parent == nil {
 		return nil
 	}
-	words := make([]uint32, 3*max(1, childCount(parent, named)))
+	recs := make([]C.tsflat_span, max(1, childCount(parent, named)))
 	node := cNode(parent)
 	for {
-		n := int(C.tsflat_child_spans(unsafe.Pointer(node), (*C.uint32_t)(unsafe.Pointer(&words[0])), C.uint32_t(len(words)/3), C.bool(named)))
+		n := int(C.tsflat_child_spans(unsafe.Pointer(node), &recs[0], C.uint32_t(len(recs)), C.bool(named)))
 		runtime.KeepAlive(node)
-		if 3*n <= len(words) {
+		if n <= len(recs) {
 			out := make([]Span, n)
 			for i := range out {
-				out[i] = Span{Start: words[3*i], End: words[3*i+1], HasError: words[3*i+2] != 0}
+				r := &recs[i]
+				out[i] = Span{Start: uint32(r.start_byte), End: uint32(r.end_byte), HasError: r.has_error != 0, Subtree: uint64(r.subtree)}
 			}
 			return out
 		}
-		words = make([]uint32, 3*n)
+		recs = make([]C.tsflat_span, n)
 	}
+}
+
+// Subtree identifies the subtree of node n within the tree-sitter runtime
+// (0 for nil): two nodes, of trees alive at the same time, have the same
+// value only when they are the same subtree, so the same text parsed the
+// same way (or equal leaves). An incremental reparse reuses the subtrees
+// an edit did not reach as they are: a node of the new tree with the
+// subtree of a node of the old one has the same structure, wherever it
+// now starts.
+func Subtree(n *sitter.Node) uint64 {
+	if n == nil {
+		return 0
+	}
+	return uint64(C.tsflat_subtree(unsafe.Pointer(cNode(n))))
 }

@@ -263,7 +263,7 @@ func TestNamedChildren(t *testing.T) {
 				}
 				for i, sp := range spans {
 					c := &nodes[i]
-					if want := (Span{Start: uint32(c.StartByte()), End: uint32(c.EndByte()), HasError: c.HasError()}); sp != want {
+					if want := (Span{Start: uint32(c.StartByte()), End: uint32(c.EndByte()), HasError: c.HasError(), Subtree: Subtree(c)}); sp != want || sp.Subtree == 0 {
 						t.Fatalf("%s: child span %d (named %v) is %+v, want %+v", n.Kind(), i, named, sp, want)
 					}
 				}
@@ -288,5 +288,68 @@ func TestNamedChildren(t *testing.T) {
 	}
 	if got := ChildSpans(nil, false); len(got) != 0 {
 		t.Fatalf("nil parent: %d child spans", len(got))
+	}
+}
+
+// TestSubtreeAfterReparse edits one function of a Go file and reparses
+// incrementally: the top-level declarations the edit did not reach keep
+// their subtrees, the edited one gets a new one, and every child whose
+// subtree is the old tree's has the same text and structure as the old
+// child.
+func TestSubtreeAfterReparse(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package p\n\n")
+	for i := range 200 {
+		b.WriteString("func f" + strings.Repeat("x", i%7) + "(a int) int {\n\treturn a + 1\n}\n\n")
+	}
+	src := []byte(b.String())
+	lang := sitter.NewLanguage(tsgo.Language())
+	old := parse(t, lang, src)
+	defer old.Close()
+	for _, at := range []int{len(src) / 2, len(src) / 3, len(src) - 10} {
+		at := at + strings.Index(string(src[at:]), "+ 1") + 2 // the literal of a body
+		now := append(append(append([]byte{}, src[:at]...), '7'), src[at:]...)
+		edited := old.Clone()
+		pt := sitter.Point{Row: uint(strings.Count(string(src[:at]), "\n")), Column: uint(at - 1 - strings.LastIndexByte(string(src[:at]), '\n'))}
+		edited.Edit(&sitter.InputEdit{StartByte: uint(at), OldEndByte: uint(at), NewEndByte: uint(at + 1),
+			StartPosition: pt, OldEndPosition: pt, NewEndPosition: sitter.Point{Row: pt.Row, Column: pt.Column + 1}})
+		p := sitter.NewParser()
+		if err := p.SetLanguage(lang); err != nil {
+			t.Fatal(err)
+		}
+		tree := p.Parse(now, edited)
+		p.Close()
+		edited.Close()
+		before := map[uint64]int{}
+		oldKids := ChildSpans(old.RootNode(), false)
+		for i, sp := range oldKids {
+			before[sp.Subtree] = i
+		}
+		same, changed := 0, 0
+		names := NamesOf(lang)
+		oldAll, newAll := Children(old.RootNode(), nil), Children(tree.RootNode(), nil)
+		for i, sp := range ChildSpans(tree.RootNode(), false) {
+			j, ok := before[sp.Subtree]
+			if !ok {
+				changed++
+				if sp.Start > uint32(at) || sp.End < uint32(at) {
+					t.Errorf("edit at %d: child %d at %d-%d, away from the edit, got a new subtree", at, i, sp.Start, sp.End)
+				}
+				continue
+			}
+			same++
+			o := oldKids[j]
+			if sp.Start <= uint32(at) && sp.End >= uint32(at+1) {
+				t.Fatalf("edit at %d: the edited child %d kept its old subtree", at, i)
+			}
+			if string(now[sp.Start:sp.End]) != string(src[o.Start:o.End]) ||
+				SexpOf(&newAll[i], names, now) != SexpOf(&oldAll[j], names, src) {
+				t.Fatalf("edit at %d: child %d has the subtree of old child %d but not its text or structure", at, i, j)
+			}
+		}
+		if changed == 0 || same < 195 {
+			t.Fatalf("edit at %d: %d children kept their subtree, %d changed; want the edited function changed and the ~200 others kept", at, same, changed)
+		}
+		tree.Close()
 	}
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "walk.h"
 
@@ -182,7 +183,7 @@ uint32_t tsflat_children(const void *parent, void *out, uint32_t cap, bool named
 	return n;
 }
 
-uint32_t tsflat_child_spans(const void *parent, uint32_t *out, uint32_t cap, bool named) {
+uint32_t tsflat_child_spans(const void *parent, tsflat_span *out, uint32_t cap, bool named) {
 	const tsflat_ts_node *p = (const tsflat_ts_node *)parent;
 	if (p->id == NULL) {
 		return 0;
@@ -196,13 +197,27 @@ uint32_t tsflat_child_spans(const void *parent, uint32_t *out, uint32_t cap, boo
 				continue;
 			}
 			if (n < cap) {
-				out[3 * n] = ts_node_start_byte(x);
-				out[3 * n + 1] = ts_node_end_byte(x);
-				out[3 * n + 2] = ts_node_has_error(x) ? 1 : 0;
+				out[n].start_byte = ts_node_start_byte(x);
+				out[n].end_byte = ts_node_end_byte(x);
+				out[n].subtree = tsflat_subtree(&x);
+				out[n].has_error = ts_node_has_error(x) ? 1 : 0;
+				out[n].reserved = 0;
 			}
 			n++;
 		} while (ts_tree_cursor_goto_next_sibling(&c));
 	}
 	ts_tree_cursor_delete(&c);
 	return n;
+}
+
+uint64_t tsflat_subtree(const void *node) {
+	const tsflat_ts_node *n = (const tsflat_ts_node *)node;
+	if (n->id == NULL) {
+		return 0;
+	}
+	// node.id points at the Subtree (a union of a pointer and a leaf's
+	// inline data, 8 bytes) in its parent's children or the tree's root.
+	uint64_t v = 0;
+	memcpy(&v, n->id, sizeof v);
+	return v;
 }

@@ -42,9 +42,25 @@ uint32_t tsflat_walk(const void *root, tsflat_node *out, uint32_t cap);
 // many.
 uint32_t tsflat_children(const void *parent, void *out, uint32_t cap, bool named);
 
-// tsflat_child_spans is tsflat_children writing, for each child, three
-// words to out (3*cap of them at most): its start byte, its end byte and
-// 1 when it has an error (ts_node_has_error), else 0.
-uint32_t tsflat_child_spans(const void *parent, uint32_t *out, uint32_t cap, bool named);
+// tsflat_span is what tsflat_child_spans writes for one child. 24 bytes.
+typedef struct {
+	uint32_t start_byte;
+	uint32_t end_byte;
+	uint64_t subtree;   // the child's Subtree value (tsflat_subtree)
+	uint32_t has_error; // 1 when ts_node_has_error, else 0
+	uint32_t reserved;
+} tsflat_span;
+
+// tsflat_child_spans is tsflat_children writing, for each child, its
+// span, its subtree and whether it has an error into out (cap records at
+// most).
+uint32_t tsflat_child_spans(const void *parent, tsflat_span *out, uint32_t cap, bool named);
+
+// tsflat_subtree returns the Subtree value of *node (a TSNode): the
+// pointer to its data, or a leaf's inline data. Two nodes of trees alive
+// at the same time have the same value only when they are the same
+// subtree (or equal leaves): an incremental reparse reuses an unchanged
+// subtree of the old tree as it is. 0 for a null node.
+uint64_t tsflat_subtree(const void *node);
 
 #endif

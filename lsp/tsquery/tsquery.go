@@ -20,7 +20,6 @@
 package tsquery
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -46,28 +45,20 @@ type Tree struct {
 	chains   map[uint16]bool
 	nestOnce sync.Once
 	nest     tsflat.Depths
-	// base, when set, is how this tree was reparsed from the previous
-	// version's, from which its nesting is measured incrementally; tops,
-	// once the nesting is measured top-level child by child, their
-	// nesting for the next version's tree.
-	base *nestBase
+	// prev, when set, is the previous version's tree, which this one
+	// was reparsed from: its tops, once measured, give the nesting of
+	// every top-level child the reparse reused. tops, once the nesting is
+	// measured top-level child by child, are its children's measures for
+	// the next version's tree.
+	prev *Tree
 	tops atomic.Pointer[[]topNest]
 }
 
-// nestBase is what measuring a reparsed tree's nesting incrementally
-// reads: the previous tree (for its tops once measured), the one edit
-// between them, and the ranges tree-sitter reports changed.
-type nestBase struct {
-	prev    *Tree
-	edit    sitter.InputEdit
-	changed []sitter.Range
-}
-
 // topNest is the nesting of the subtree of one top-level child of a
-// tree's root, spanning [start, end).
+// tree's root, and that subtree (tsflat.Subtree).
 type topNest struct {
-	start, end uint
-	d          tsflat.Depths
+	subtree uint64
+	d       tsflat.Depths
 }
 
 // NestingCrossing reports whether the tree nests deeper than maxDepth
@@ -100,8 +91,9 @@ func (t *Tree) NestingCrossing(maxDepth, maxChain int) (at, depth, limit int, ov
 
 // nestByTops measures the tree's nesting (Depth and Chain; not where)
 // top-level child by top-level child, reusing the previous version's
-// measure of every child outside the edit and the ranges tree-sitter
-// reports changed: such a child is the same subtree, shifted. It records
+// measure of every child whose subtree the reparse reused (the same
+// subtree, tsflat.Subtree, nests the same): only the children an edit
+// reached are walked, and no diff of the trees is needed. It records
 // the children's measures for the next version, and returns false when
 // the root could start a chain with a child (then the tree is walked
 // whole).
@@ -111,30 +103,40 @@ func (t *Tree) nestByTops() (tsflat.Depths, bool) {
 		return tsflat.Depths{}, false
 	}
 	var prev []topNest
-	var b nestBase
-	if t.base != nil {
-		b = *t.base
-		if p := b.prev.tops.Load(); p != nil {
+	if t.prev != nil {
+		if p := t.prev.tops.Load(); p != nil {
 			prev = *p
 		}
-		t.base = nil // the previous tree need not stay reachable
+		t.prev = nil // the previous tree need not stay reachable
 	}
-	// The children's spans in one call; the children themselves only when
-	// one must be walked (the edited ones).
+	// The children's spans and subtrees in one call; the children
+	// themselves only when one must be walked (the edited ones).
 	spans := tsflat.ChildSpans(root, false)
-	var kids []sitter.Node
 	tops := make([]topNest, len(spans))
 	out := tsflat.Depths{Depth: 1, DepthAt: -1, ChainAt: -1}
+	var kids []sitter.Node
 	var buf []tsflat.Record
+	var m reuse
 	for i, sp := range spans {
-		tn := topNest{start: uint(sp.Start), end: uint(sp.End)}
-		if d, ok := reusedNest(prev, b, tn.start, tn.end); ok {
-			tn.d = d
+		tn := topNest{subtree: sp.Subtree}
+		if k, ok := m.find(prev, sp.Subtree); ok {
+			tn.d = prev[k].d
+			nestReused.Add(1)
 		} else {
-			if kids == nil {
-				kids = tsflat.Children(root, nil)
+			var n *sitter.Node
+			if sp.End > sp.Start && kids == nil {
+				// One child found from the root, no listing of them all.
+				if c := root.FirstChildForByte(uint(sp.Start)); c != nil && tsflat.Subtree(c) == sp.Subtree {
+					n = c
+				}
 			}
-			buf = tsflat.Walk(&kids[i], buf)
+			if n == nil {
+				if kids == nil {
+					kids = tsflat.Children(root, nil)
+				}
+				n = &kids[i]
+			}
+			buf = tsflat.Walk(n, buf)
 			tn.d = tsflat.Nesting(buf, t.chains)
 		}
 		tops[i] = tn
@@ -145,28 +147,48 @@ func (t *Tree) nestByTops() (tsflat.Depths, bool) {
 	return out, true
 }
 
-// reusedNest returns the previous version's measure of the top-level
-// child now spanning [start, end) when it lies outside the edit and the
-// changed ranges and the previous tree had a child at its old place.
-func reusedNest(prev []topNest, b nestBase, start, end uint) (tsflat.Depths, bool) {
-	if len(prev) == 0 || start <= b.edit.NewEndByte && end >= b.edit.StartByte {
-		return tsflat.Depths{}, false
+// reuse finds the previous version's measures of reused subtrees: they
+// come in the same order as before, so each is looked for just after the
+// last one found; once several children in a row are not there
+// (statements inserted or deleted), in a map of them all. A child an
+// edit reached is new and found nowhere: looking it up in a map made for
+// it would cost more than the rest of the search.
+type reuse struct {
+	next, misses int
+	at           map[uint64]int
+}
+
+// reuseWindow is how many of the previous children after the last one
+// reused find looks at, and how many misses in a row make it use the map.
+const reuseWindow = 4
+
+// find returns the index in prev of the child with subtree, false when
+// the previous tree had none (or none after the last found).
+func (r *reuse) find(prev []topNest, subtree uint64) (int, bool) {
+	if subtree == 0 || len(prev) == 0 {
+		return 0, false
 	}
-	for _, r := range b.changed {
-		if start <= r.EndByte && end >= r.StartByte {
-			return tsflat.Depths{}, false
+	for k := r.next; k < min(len(prev), r.next+reuseWindow); k++ {
+		if prev[k].subtree == subtree {
+			r.next, r.misses = k+1, 0
+			return k, true
 		}
 	}
-	os, oe := start, end
-	if start > b.edit.NewEndByte {
-		os, oe = start-b.edit.NewEndByte+b.edit.OldEndByte, end-b.edit.NewEndByte+b.edit.OldEndByte
+	if r.misses++; r.misses < reuseWindow && r.at == nil {
+		return 0, false
 	}
-	i, found := slices.BinarySearchFunc(prev, os, func(x topNest, s uint) int { return cmp.Compare(x.start, s) })
-	if !found || prev[i].end != oe {
-		return tsflat.Depths{}, false
+	if r.at == nil {
+		r.at = make(map[uint64]int, len(prev))
+		for k := len(prev) - 1; k >= 0; k-- {
+			r.at[prev[k].subtree] = k // the first of equal ones
+		}
 	}
-	nestReused.Add(1)
-	return prev[i].d, true
+	k, ok := r.at[subtree]
+	if !ok || k < r.next {
+		return 0, false
+	}
+	r.next, r.misses = k+1, 0
+	return k, true
 }
 
 // nestReused counts the top-level children whose nesting was taken from
@@ -237,11 +259,7 @@ func (s *Syntax) Parse(prev cache.Tree, edits []cache.Edit, text []byte) cache.T
 	if t == nil {
 		return nil
 	}
-	out := &Tree{T: t, Src: text, chains: s.chains}
-	if pt != nil && len(edits) == 1 {
-		out.base = &nestBase{prev: pt, edit: *InputEdit(edits[0]), changed: old.ChangedRanges(t)}
-	}
-	return out
+	return &Tree{T: t, Src: text, chains: s.chains, prev: pt}
 }
 
 // InputEdit converts a cache.Edit to tree-sitter's form.

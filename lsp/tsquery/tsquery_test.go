@@ -218,3 +218,54 @@ func TestNestingAfterEdits(t *testing.T) {
 		t.Error("no top-level child's nesting was reused")
 	}
 }
+
+// TestNestingReusesUnreachedChildren checks that measuring the nesting
+// of a reparsed tree walks only the top-level children the edit reached:
+// one for an edit in a body, the inserted ones (and at most reuseWindow
+// more) for statements pasted, none that a deletion left.
+func TestNestingReusesUnreachedChildren(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package main\n\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "func f%d(a int) int {\n\treturn a + %d\n}\n\n", i, i)
+	}
+	orig := []byte(b.String())
+	mid := strings.Index(string(orig), "func f50(")
+	pasted := strings.Repeat("func g() { if a { b() } }\n", 10)
+	for _, c := range []struct {
+		name         string
+		at, end      int
+		ins          string
+		walkedAtMost int
+	}{
+		{"edit in a body", mid + len("func f50(a int) int {\n\treturn a + "), mid + len("func f50(a int) int {\n\treturn a + "), "7", 1},
+		{"statements pasted", mid, mid, pasted, 10 + reuseWindow},
+		{"statements deleted", mid, strings.Index(string(orig), "func f60("), "", reuseWindow},
+	} {
+		syn := NewSyntax(goLang)
+		old := syn.Parse(nil, nil, orig).(*Tree)
+		if _, _, _, over := old.NestingCrossing(1000, 1000); over {
+			t.Fatal("over the limits")
+		}
+		lines := diagnostics.NewLineIndex(orig)
+		text, edits, err := cache.Apply(orig, lines, []cache.Change{{Range: &cache.Range{Start: lines.UTF16Column(c.at), End: lines.UTF16Column(c.end)}, Text: c.ins}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree := syn.Parse(old, edits, text).(*Tree)
+		before := nestReused.Load()
+		if _, _, _, over := tree.NestingCrossing(1000, 1000); over {
+			t.Fatal("over the limits")
+		}
+		kids := int64(tree.T.RootNode().ChildCount())
+		if walked := kids - (nestReused.Load() - before); walked > int64(c.walkedAtMost) || walked < 0 {
+			t.Errorf("%s: %d of %d top-level children walked, want at most %d", c.name, walked, kids, c.walkedAtMost)
+		}
+		want := tsflat.Nesting(tsflat.Walk(tree.T.RootNode(), nil), tree.chains)
+		if tree.nest.Depth != want.Depth || tree.nest.Chain != want.Chain {
+			t.Errorf("%s: depth %d chain %d, want %d %d", c.name, tree.nest.Depth, tree.nest.Chain, want.Depth, want.Chain)
+		}
+		tree.Close()
+		old.Close()
+	}
+}
