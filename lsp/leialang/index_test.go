@@ -3,6 +3,7 @@ package leialang
 import (
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -61,6 +62,61 @@ func TestIncrementalIndexEqualsFresh(t *testing.T) {
 		t.Logf("%s: %d of 150 indexes brought up to date", name, names.Rebuilds()-before)
 		if names.Rebuilds() == before {
 			t.Errorf("%s: no index was brought up to date from the previous one", name)
+		}
+	}
+}
+
+// TestDefAtDescribesAsTheIndex: the declaration hover describes from the
+// nodes around a name the checker's model resolved (names.Resolver.DefAt)
+// is the one the whole file's index lists at that name, field for field
+// but the scope, for every declaration of the Leia programs of the
+// repository's fixtures, clean programs and examples; a use names none.
+func TestDefAtDescribesAsTheIndex(t *testing.T) {
+	f, syn, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../testdata/leia/*.leia")
+	for _, g := range []string{"../../examples/leia/*.leia", "../../checker/leia/testdata/clean/*.leia"} {
+		more, _ := filepath.Glob(g)
+		files = append(files, more...)
+	}
+	if len(files) < 10 {
+		t.Fatalf("only %d Leia programs found", len(files))
+	}
+	kinds := map[string]bool{}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree := syn.Parse(nil, nil, src).(*tsquery.Tree).T
+		ix := f.names.Index(tree, src)
+		for _, want := range ix.Defs {
+			kinds[want.Kind] = true
+			got := f.names.DefAt(tree.RootNode(), src, want.Span)
+			if got == nil {
+				t.Errorf("%s: no declaration at %s %v, want %+v", name, want.Name, want.Span, *want)
+				continue
+			}
+			w := *want
+			w.Scope = -1
+			if !reflect.DeepEqual(*got, w) {
+				t.Errorf("%s: declaration at %v: %+v, want %+v", name, want.Span, *got, w)
+			}
+		}
+		for _, r := range ix.Refs {
+			if ix.DefAtName(r.Span) == nil {
+				if d := f.names.DefAt(tree.RootNode(), src, r.Span); d != nil {
+					t.Errorf("%s: use %s %v described as declaration %+v", name, r.Name, r.Span, *d)
+				}
+			}
+		}
+		tree.Close()
+	}
+	for _, k := range []string{"function", "parameter", "var", "constant"} {
+		if !kinds[k] {
+			t.Errorf("no declaration of kind %s in the programs: the test covers less than it says", k)
 		}
 	}
 }

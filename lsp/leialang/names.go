@@ -148,30 +148,38 @@ func (f *Features) References(_ context.Context, s features.Snapshot, offset int
 
 // Hover implements features.Features: the declaration the name at offset
 // resolves to, as written, with the comment above it; for a predeclared
-// name or a standard-library member, its signature and doc.
+// name or a standard-library member, its signature and doc. A name the
+// checker's model resolved is described from the nodes around its
+// declaration (names.Resolver.DefAt): the syntax index of the whole file,
+// which a version just changed would have to bring up to date first, is
+// built only when the model does not answer.
 func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*features.Hover, error) {
-	ix := f.index(s)
-	if ix == nil {
+	t, ok := s.Doc.Tree.(*tsquery.Tree)
+	if !ok || t == nil || t.T == nil {
 		return nil, nil
 	}
-	d, use, ok := ix.ResolveAt(offset), diagnostics.Span{}, false
+	var ix *names.Index
+	var d *names.Def
+	var use diagnostics.Span
 	if n, checked := checkedNameAt(s, offset); checked {
 		// The declaration the checker resolves the name to, as the
-		// syntax index describes it (or as the model does).
-		d, use, ok = nil, n.use, n.def >= 0
+		// syntax describes it (or as the model does).
+		use, ok = n.use, n.def >= 0
 		if ok {
-			d = ix.DefAtName(n.d.Span)
-			if d == nil || d.Name != n.d.Name {
-				d = &names.Def{Name: n.d.Name, Kind: n.d.Kind, Span: n.d.Span, Decl: n.d.Span}
-			}
+			d = describe(f.names.DefAt(t.T.RootNode(), s.Doc.Text, n.d.Span), n.d)
 		}
 	} else {
+		ix = f.index(s)
+		d = ix.ResolveAt(offset)
 		use, ok = ix.NameAt(offset)
 	}
 	if d == nil {
 		// A predeclared name or standard-library member: its signature
 		// and doc from lang/leia/stdlib.
 		if n := nameNodeAt(s, offset); n != nil {
+			if ix == nil {
+				ix = f.index(s)
+			}
 			if e := builtinOf(ix, n, s.Doc.Text); e != nil {
 				return &features.Hover{Span: names.NodeSpan(n), Markdown: builtinHover(e)}, nil
 			}
@@ -182,6 +190,17 @@ func (f *Features) Hover(_ context.Context, s features.Snapshot, offset int) (*f
 		return nil, nil
 	}
 	return &features.Hover{Span: use, Markdown: names.HoverText("leia", s.Doc.Text, d)}, nil
+}
+
+// describe returns the syntax's description of a definition of the
+// checker's model (names.Resolver.DefAt: its declaration as written and
+// the comment above it), or one made of the model's facts for a
+// declaration the syntax does not list under that name.
+func describe(d *names.Def, m model.Def) *names.Def {
+	if d != nil && d.Name == m.Name {
+		return d
+	}
+	return &names.Def{Name: m.Name, Kind: m.Kind, Span: m.Span, Decl: m.Span}
 }
 
 // nameNodeAt returns the identifier at offset or just before it.
