@@ -12,7 +12,7 @@ import (
 	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/language"
 	"github.com/harnlang/harn-check/lsp/harnlang"
-	runtime "github.com/harnlang/harn-check/runtime/harn"
+	runtime "github.com/harnlang/harn-check/runtime/harn/lib"
 )
 
 // front is Harn's parse and check.

@@ -220,7 +220,7 @@ func loadHarn(tb testing.TB, name, src string) *harnProgram {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { h.Close() })
-	in, err := New(Options{Host: h})
+	in, err := New(Options{Host: h, Library: testLibrary(tb)})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -5,8 +5,6 @@ import (
 	"reflect"
 
 	"github.com/harnlang/harn-check/lang/harn/builtins"
-	"sort"
-	"sync"
 )
 
 // Builtin is a function implemented in Go. Fn receives the call (to reach
@@ -17,7 +15,7 @@ type Builtin struct {
 	Name string
 	Fn   func(c *Call, args []Value) (Value, error)
 	// leaf is set for builtins that neither keep their Call past their
-	// return nor run program code (registerLeaf): their calls reuse the
+	// return nor run program code (Library.Leaf): their calls reuse the
 	// thread's Call instead of allocating one each.
 	leaf bool
 }
@@ -36,83 +34,8 @@ func BuiltinValue(name string, fn func(c *Call, args []Value) (Value, error)) Va
 	return Value{k: KindBuiltin, r: &Builtin{Name: name, Fn: fn}}
 }
 
-var (
-	registryMu sync.RWMutex
-	// pending are the builtins registered before the first lookup (the
-	// families' init functions), in registration order: appending one is
-	// all an init function pays, so a process that never looks a builtin
-	// up (a Leia program, a check) does not build the registry. Sized for
-	// the builtins registered at start-up.
-	pending = make([]Builtin, 0, 1024)
-	// registry maps a name to its builtin; built from pending at the
-	// first lookup (registered), and registered into directly after.
-	registry map[string]*Builtin
-)
-
-// Register adds a builtin to every interpreter. Families register in
-// init functions; a later registration of a name replaces the earlier.
-func Register(name string, fn func(c *Call, args []Value) (Value, error)) {
-	register(Builtin{Name: name, Fn: fn})
-}
-
-// registerLeaf is Register for a builtin that neither keeps its Call
-// (nor anything reaching it) past its return nor runs program code (no
-// Invoke, no iteration of generators or streams, no blocking): its calls
-// share the thread's Call, which the next call overwrites.
-func registerLeaf(name string, fn func(c *Call, args []Value) (Value, error)) {
-	register(Builtin{Name: name, Fn: fn, leaf: true})
-}
-
-func register(b Builtin) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	if registry != nil {
-		nb := b // allocated here only, not at every init-time call
-		registry[b.Name] = &nb
-		return
-	}
-	pending = append(pending, b)
-}
-
-// registered returns the registry, building it at the first call; read
-// it under registryMu.
-func registered() map[string]*Builtin {
-	registryMu.RLock()
-	r := registry
-	registryMu.RUnlock()
-	if r != nil {
-		return r
-	}
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	if registry == nil {
-		registry = make(map[string]*Builtin, len(pending))
-		for i := range pending {
-			registry[pending[i].Name] = &pending[i]
-		}
-		pending = nil // the registry points into its array; never appended to again
-	}
-	return registry
-}
-
-// Builtins lists the names of every registered builtin, sorted.
-func Builtins() []string {
-	reg := registered()
-	registryMu.RLock()
-	defer registryMu.RUnlock()
-	out := make([]string, 0, len(reg))
-	for n := range reg {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func (in *Interp) builtin(name string) (*Builtin, bool) {
-	reg := registered()
-	registryMu.RLock()
-	defer registryMu.RUnlock()
-	b, ok := reg[name]
+	b, ok := in.lib.builtins[name]
 	return b, ok
 }
 

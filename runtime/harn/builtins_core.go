@@ -9,43 +9,43 @@ import (
 
 // Core builtins: output, assertions, types and conversions, Result.
 
-func init() {
-	Register("log", func(c *Call, args []Value) (Value, error) {
+func installCore(lib *Library) {
+	lib.Builtin("log", func(c *Call, args []Value) (Value, error) {
 		s, err := c.displayArg(args)
 		if err != nil {
 			return Nil, err
 		}
 		return Nil, c.print("[harn] " + s + "\n")
 	})
-	Register("print", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("print", func(c *Call, args []Value) (Value, error) {
 		s, err := c.displayArg(args)
 		if err != nil {
 			return Nil, err
 		}
 		return Nil, c.print(s)
 	})
-	Register("println", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("println", func(c *Call, args []Value) (Value, error) {
 		s, err := c.displayArg(args)
 		if err != nil {
 			return Nil, err
 		}
 		return Nil, c.print(s + "\n")
 	})
-	Register("eprint", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("eprint", func(c *Call, args []Value) (Value, error) {
 		s, err := c.displayArg(args)
 		if err != nil {
 			return Nil, err
 		}
 		return Nil, writeStderr(c, s)
 	})
-	Register("eprintln", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("eprintln", func(c *Call, args []Value) (Value, error) {
 		s, err := c.displayArg(args)
 		if err != nil {
 			return Nil, err
 		}
 		return Nil, writeStderr(c, s+"\n")
 	})
-	Register("assert", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("assert", func(c *Call, args []Value) (Value, error) {
 		if !arg(args, 0).Truthy() {
 			msg := "Assertion failed"
 			if len(args) > 1 {
@@ -55,7 +55,7 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("assert_eq", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("assert_eq", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, throwValue(Str("assert_eq requires at least 2 arguments"))
 		}
@@ -68,7 +68,7 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("assert_ne", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("assert_ne", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, throwValue(Str("assert_ne requires at least 2 arguments"))
 		}
@@ -81,39 +81,39 @@ func init() {
 		}
 		return Nil, nil
 	})
-	registerLeaf("type_of", func(c *Call, args []Value) (Value, error) {
+	lib.Leaf("type_of", func(c *Call, args []Value) (Value, error) {
 		return Str(arg(args, 0).TypeName()), nil
 	})
-	registerLeaf("to_string", func(c *Call, args []Value) (Value, error) {
+	lib.Leaf("to_string", func(c *Call, args []Value) (Value, error) {
 		s, err := c.th.display(arg(args, 0))
 		return Str(s), err
 	})
-	registerLeaf("to_int", func(c *Call, args []Value) (Value, error) { return toInt(arg(args, 0)), nil })
-	registerLeaf("to_float", func(c *Call, args []Value) (Value, error) { return toFloat(arg(args, 0)), nil })
-	Register("Ok", func(c *Call, args []Value) (Value, error) { return resultOkRaw(arg(args, 0)), nil })
-	Register("Err", func(c *Call, args []Value) (Value, error) { return resultErr(arg(args, 0)), nil })
-	Register("is_ok", func(c *Call, args []Value) (Value, error) { return Bool(isResult(arg(args, 0), "Ok")), nil })
-	Register("is_err", func(c *Call, args []Value) (Value, error) { return Bool(isResult(arg(args, 0), "Err")), nil })
-	Register("unwrap", func(c *Call, args []Value) (Value, error) {
+	lib.Leaf("to_int", func(c *Call, args []Value) (Value, error) { return toInt(arg(args, 0)), nil })
+	lib.Leaf("to_float", func(c *Call, args []Value) (Value, error) { return toFloat(arg(args, 0)), nil })
+	lib.Builtin("Ok", func(c *Call, args []Value) (Value, error) { return resultOkRaw(arg(args, 0)), nil })
+	lib.Builtin("Err", func(c *Call, args []Value) (Value, error) { return resultErr(arg(args, 0)), nil })
+	lib.Builtin("is_ok", func(c *Call, args []Value) (Value, error) { return Bool(isResult(arg(args, 0), "Ok")), nil })
+	lib.Builtin("is_err", func(c *Call, args []Value) (Value, error) { return Bool(isResult(arg(args, 0), "Err")), nil })
+	lib.Builtin("unwrap", func(c *Call, args []Value) (Value, error) {
 		return resultMethod(arg(args, 0), "unwrap", args[min(1, len(args)):], c.th)
 	})
-	Register("unwrap_or", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("unwrap_or", func(c *Call, args []Value) (Value, error) {
 		return resultMethod(arg(args, 0), "unwrap_or", args[min(1, len(args)):], c.th)
 	})
-	Register("unwrap_err", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("unwrap_err", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		if isResult(v, "Err") {
 			return resultPayload(v), nil
 		}
 		return Nil, runtimeError("unwrap_err called on non-Err")
 	})
-	Register("unreachable", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("unreachable", func(c *Call, args []Value) (Value, error) {
 		if len(args) > 0 {
 			return Nil, runtimeError("unreachable code was reached: %s", Display(args[0]))
 		}
 		return Nil, runtimeError("unreachable code was reached")
 	})
-	registerLeaf("len", func(c *Call, args []Value) (Value, error) {
+	lib.Leaf("len", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		switch v.k {
 		case KindString:
@@ -131,7 +131,7 @@ func init() {
 		}
 		return Int(0), nil
 	})
-	Register("range", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("range", func(c *Call, args []Value) (Value, error) {
 		var start, end, step int64 = 0, 0, 1
 		switch len(args) {
 		case 1:
@@ -155,17 +155,17 @@ func init() {
 		}
 		return Value{k: KindRange, r: &Range{Start: start, End: end, Step: step}}, nil
 	})
-	Register("pair", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("pair", func(c *Call, args []Value) (Value, error) {
 		return Value{k: KindPair, r: &Pair{First: arg(args, 0), Second: arg(args, 1)}}, nil
 	})
-	Register("iter", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("iter", func(c *Call, args []Value) (Value, error) {
 		it, err := c.th.toIter(arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
 		return iterValue(it), nil
 	})
-	Register("to_list", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("to_list", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		switch v.k {
 		case KindList:
@@ -179,7 +179,7 @@ func init() {
 		}
 		return NewListValue([]Value{v}), nil
 	})
-	Register("set", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("set", func(c *Call, args []Value) (Value, error) {
 		if len(args) == 1 {
 			switch args[0].k {
 			case KindList, KindSet, KindRange, KindIter:
@@ -192,14 +192,14 @@ func init() {
 		}
 		return Value{k: KindSet, r: NewSet(args)}, nil
 	})
-	Register("is_same", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("is_same", func(c *Call, args []Value) (Value, error) {
 		a, b := arg(args, 0), arg(args, 1)
 		if a.r != nil && identity(a) != 0 {
 			return Bool(a.k == b.k && identity(a) == identity(b)), nil
 		}
 		return Bool(Equal(a, b)), nil
 	})
-	Register("throw_error", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("throw_error", func(c *Call, args []Value) (Value, error) {
 		d := NewDict(2)
 		d.Set("message", Str(Display(arg(args, 0))))
 		cat := "generic"
@@ -211,7 +211,7 @@ func init() {
 		e.Category = cat
 		return Nil, e
 	})
-	Register("error_category", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("error_category", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		switch v.k {
 		case KindDict:
@@ -224,10 +224,10 @@ func init() {
 		}
 		return Str("generic"), nil
 	})
-	Register("is_timeout", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("is_timeout", func(c *Call, args []Value) (Value, error) {
 		return Bool(hasCategory(arg(args, 0), "timeout")), nil
 	})
-	Register("is_rate_limited", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("is_rate_limited", func(c *Call, args []Value) (Value, error) {
 		return Bool(hasCategory(arg(args, 0), "rate_limit")), nil
 	})
 }

@@ -44,7 +44,7 @@ func TestUpstreamConformance(t *testing.T) {
 	// Checkpoints and other state go to a temp dir, not into the
 	// upstream checkout.
 	t.Setenv("HARN_STATE_DIR", t.TempDir())
-	cases, err := runner.Languages{Language()}.Discover([]string{dir}, "")
+	cases, err := runner.Languages{testLanguage(t)}.Discover([]string{dir}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

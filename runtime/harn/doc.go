@@ -66,16 +66,21 @@
 //
 // # The standard library and the host
 //
-// Builtins register by name (Register) against the one builtin table of
-// lang/harn/builtins; a test keeps them in step, and a name of the
-// table without an implementation fails with "not available in this
-// runtime: NAME needs ...". Builtins live in one file per family
-// (lib_strings.go, lib_json.go, lib_fs.go, ...). Everything that touches
+// Builtins come in families (Family: lib_strings.go, lib_json.go,
+// lib_fs.go, ... here, and the packages under runtime/harn/lib), each a
+// value that declares its builtins, std modules and harness methods. The
+// families are listed once, where the runtime is assembled (package
+// runtime/harn/lib), and built into a Library (NewLibrary, which fails
+// on a name declared twice) that every interpreter reads
+// (Options.Library); nothing is registered from init. The builtins
+// follow the one builtin table of lang/harn/builtins; a test keeps them
+// in step, and a name of the table without an implementation fails with
+// "not available in this runtime: NAME needs ...". Everything that touches
 // the operating system goes through runtime/host, which confines the file
 // system to the program's folder and the temp dir and denies processes
 // and network without --allow-exec / --allow-net.
 //
-// The `harness` object is assembled from capability members registered
-// per capability (see harness.go), so other packages can add members
+// The `harness` object is assembled from the library's methods per
+// capability (see harness.go), so a family can add members
 // (harness.llm.evaluate) without editing this package's core.
 package harn

@@ -1,54 +1,21 @@
 package harn
 
 import (
-	"sort"
 	"strings"
-	"sync"
 )
 
 // The harness capability object (`fn main(harness)`, or the global
-// `harness`) is assembled per run from methods registered per capability:
-// harness.stdio.println(...), harness.fs.read_file(...), harness.llm....
-// A capability handle is a host object named like the checker's handle
-// types (HarnessStdio, HarnessLlm, ...); its methods are builtins.
-//
-// Other packages add capabilities or methods with RegisterHarnessMethod
-// (from an init function), e.g. the decision evaluator's
-// harness.llm.evaluate, without editing this package.
-
-var (
-	harnessMu      sync.RWMutex
-	harnessMethods = map[string]map[string]*Builtin{}
-)
+// `harness`) is assembled per run from the library's methods per
+// capability: harness.stdio.println(...), harness.fs.read_file(...),
+// harness.llm.... A capability handle is a host object named like the
+// checker's handle types (HarnessStdio, HarnessLlm, ...); its methods are
+// builtins. A family adds capabilities or methods with
+// Library.HarnessMethod, e.g. the decision evaluator's
+// harness.llm.evaluate, without editing this file.
 
 // HarnessCapabilities are the capability members every harness has, in
-// upstream's order; RegisterHarnessMethod may add more.
+// upstream's order; a family's Library.HarnessMethod may add more.
 var HarnessCapabilities = []string{"stdio", "clock", "fs", "env", "random", "net", "process", "crypto", "system", "llm"}
-
-// RegisterHarnessMethod adds harness.<capability>.<method>. A later
-// registration of the same method replaces the earlier.
-func RegisterHarnessMethod(capability, method string, fn func(c *Call, args []Value) (Value, error)) {
-	harnessMu.Lock()
-	defer harnessMu.Unlock()
-	m := harnessMethods[capability]
-	if m == nil {
-		m = map[string]*Builtin{}
-		harnessMethods[capability] = m
-	}
-	m[method] = &Builtin{Name: "harness." + capability + "." + method, Fn: fn}
-}
-
-// HarnessMethods lists the registered methods of a capability, sorted.
-func HarnessMethods(capability string) []string {
-	harnessMu.RLock()
-	defer harnessMu.RUnlock()
-	var out []string
-	for m := range harnessMethods[capability] {
-		out = append(out, m)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // Harness is the run's harness object.
 func (in *Interp) Harness() Value {
@@ -57,8 +24,7 @@ func (in *Interp) Harness() Value {
 	if in.harness.k != KindNil {
 		return in.harness
 	}
-	harnessMu.RLock()
-	defer harnessMu.RUnlock()
+	harnessMethods := in.lib.harness
 	members := map[string]Value{}
 	caps := append([]string(nil), HarnessCapabilities...)
 	for c := range harnessMethods {
@@ -81,10 +47,10 @@ func (in *Interp) Harness() Value {
 	return in.harness
 }
 
-// harnessAlias registers harness.<capability>.<method> as the builtin
+// harnessAlias declares harness.<capability>.<method> as the builtin
 // named builtin (same arguments, same result).
-func harnessAlias(capability, method, builtin string) {
-	RegisterHarnessMethod(capability, method, func(c *Call, args []Value) (Value, error) {
+func harnessAlias(lib *Library, capability, method, builtin string) {
+	lib.HarnessMethod(capability, method, func(c *Call, args []Value) (Value, error) {
 		b, ok := c.th.in.builtin(builtin)
 		if !ok {
 			return Nil, plainError(unavailableMessage(builtin))
@@ -93,7 +59,7 @@ func harnessAlias(capability, method, builtin string) {
 	})
 }
 
-func init() {
+func installHarness(lib *Library) {
 	for _, a := range [][3]string{
 		{"stdio", "print", "print"}, {"stdio", "println", "println"}, {"stdio", "eprint", "eprint"},
 		{"stdio", "eprintln", "eprintln"}, {"stdio", "log", "log"}, {"stdio", "read_stdin", "read_stdin"},
@@ -117,9 +83,9 @@ func init() {
 		{"llm", "call", "llm_call"}, {"llm", "mock", "llm_mock"}, {"llm", "mock_calls", "llm_mock_calls"},
 		{"llm", "mock_clear", "llm_mock_clear"},
 	} {
-		harnessAlias(a[0], a[1], a[2])
+		harnessAlias(lib, a[0], a[1], a[2])
 	}
-	RegisterHarnessMethod("system", "args", func(c *Call, args []Value) (Value, error) {
+	lib.HarnessMethod("system", "args", func(c *Call, args []Value) (Value, error) {
 		v, _ := c.th.in.globalValue("argv")
 		return v, nil
 	})

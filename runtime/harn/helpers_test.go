@@ -5,11 +5,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/harnlang/harn-check/runtime/execution"
 	"github.com/harnlang/harn-check/runtime/host"
+	"github.com/harnlang/harn-check/runtime/runner"
 )
 
 // runOpts tune runSource.
@@ -59,10 +61,30 @@ func runSource(t testing.TB, src string, o runOpts) (string, error) {
 	if o.limits != nil {
 		limits = *o.limits
 	}
-	in, err := New(Options{Host: h, Limits: limits})
+	in, err := New(Options{Host: h, Library: testLibrary(t), Limits: limits})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = in.Run(context.Background(), path, []byte(src))
 	return out.String(), err
+}
+
+// everyFamily is the library of this package's families, built once for
+// the tests.
+var everyFamily = sync.OnceValues(func() (*Library, error) { return NewLibrary(Families()) })
+
+// testLibrary is the library of this package's families.
+func testLibrary(t testing.TB) *Library {
+	t.Helper()
+	lib, err := everyFamily()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lib
+}
+
+// testLanguage is Harn's run facet with testLibrary, for the runner's
+// discovery of test programs.
+func testLanguage(t testing.TB) runner.Language {
+	return runner.Language{Name: "Harn", Extension: ".harn", Run: testLibrary(t).RunProgram}
 }

@@ -28,6 +28,9 @@ import (
 type Options struct {
 	// Host is the program's capability layer (required).
 	Host *host.Host
+	// Library holds the builtins, std modules and harness methods the
+	// program may use (required; package lib assembles Harn's).
+	Library *Library
 	// Args are the program's command-line arguments (after the file).
 	Args []string
 	// Limits bound the run: steps, wall time, memory, live tasks (the
@@ -66,6 +69,7 @@ type Options struct {
 type Interp struct {
 	opts     Options
 	host     *host.Host
+	lib      *Library
 	maxDepth int
 	// run is the run in progress (Run starts it): budgets, cancellation,
 	// the stop that ended it, the turn that lets one goroutine run
@@ -100,7 +104,10 @@ func New(opts Options) (*Interp, error) {
 	if opts.Host == nil {
 		return nil, errors.New("harn: Options.Host is required")
 	}
-	in := &Interp{opts: opts, host: opts.Host, maxDepth: opts.Limits.CallDepth(),
+	if opts.Library == nil {
+		return nil, errors.New("harn: Options.Library is required")
+	}
+	in := &Interp{opts: opts, host: opts.Host, lib: opts.Library, maxDepth: opts.Limits.CallDepth(),
 		modules: map[string]*module{}, loading: map[string]bool{},
 		enums: map[string]*enumType{},
 		ext:   map[string]any{}}

@@ -81,8 +81,8 @@ func runtimeFeedbackMessage(kind, content string) Value {
 	return messageValue("user", Str("<runtime_feedback kind=\""+kind+"\">\n"+strings.TrimSpace(content)+"\n</runtime_feedback>"))
 }
 
-func init() {
-	Register("agent_subscribe", func(c *Call, args []Value) (Value, error) {
+func installAgentEvents(lib *Library) {
+	lib.Builtin("agent_subscribe", func(c *Call, args []Value) (Value, error) {
 		session := arg(args, 0).AsString()
 		if arg(args, 0).k != KindString {
 			return Nil, runtimeError("agent_subscribe(session_id, callback): session_id must be a string")
@@ -99,7 +99,7 @@ func init() {
 		b.mu.Unlock()
 		return Nil, nil
 	})
-	Register("agent_inject_feedback", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_inject_feedback", func(c *Call, args []Value) (Value, error) {
 		const usage = "agent_inject_feedback(session_id, kind, content): "
 		session := arg(args, 0).AsString()
 		if arg(args, 0).k != KindString {

@@ -298,4 +298,4 @@ func stdAgentState() map[string]func(c *Call, args []Value) (Value, error) {
 	}
 }
 
-func init() { RegisterStdModule("std/agent_state", stdAgentState()) }
+func installAgentState(lib *Library) { lib.StdModule("std/agent_state", stdAgentState()) }

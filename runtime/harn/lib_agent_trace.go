@@ -26,8 +26,8 @@ func traceSchemaRetry(c *Call, attempt int64, errs []string, nudge string) {
 	c.th.in.mu.Unlock()
 }
 
-func init() {
-	Register("agent_trace", func(c *Call, args []Value) (Value, error) {
+func installAgentTrace(lib *Library) {
+	lib.Builtin("agent_trace", func(c *Call, args []Value) (Value, error) {
 		t := agentTraceOf(c)
 		c.th.in.mu.Lock()
 		defer c.th.in.mu.Unlock()

@@ -1012,8 +1012,8 @@ func (r *loopRun) persistDaemon(status string, t Value) error {
 	return err
 }
 
-func init() {
-	Register("agent_loop", func(c *Call, args []Value) (Value, error) {
+func installAgents(lib *Library) {
+	lib.Builtin("agent_loop", func(c *Call, args []Value) (Value, error) {
 		opts := NewDict(0)
 		if o := arg(args, 2); o.k == KindDict {
 			opts = o.r.(*Dict)
@@ -1023,7 +1023,7 @@ func init() {
 		_, res, err := agentLoop(c, "agent_loop", arg(args, 0), arg(args, 1), opts)
 		return res, err
 	})
-	Register("agent", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent", func(c *Call, args []Value) (Value, error) {
 		d := NewDict(4)
 		switch cfg := arg(args, 1); cfg.k {
 		case KindDict:
@@ -1036,7 +1036,7 @@ func init() {
 		d.Set("name", Str(Display(arg(args, 0))))
 		return DictValue(d), nil
 	})
-	Register("agent_name", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_name", func(c *Call, args []Value) (Value, error) {
 		a := arg(args, 0)
 		if a.k != KindDict {
 			return Nil, throwValue(Str("agent_name: argument must be an agent"))
@@ -1044,7 +1044,7 @@ func init() {
 		v, _ := a.r.(*Dict).Get("name")
 		return v, nil
 	})
-	Register("agent_config", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_config", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, throwValue(Str("agent_config: requires agent and prompt"))
 		}

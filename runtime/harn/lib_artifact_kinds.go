@@ -62,13 +62,13 @@ func textOf(v Value) Value {
 	return Str(jsonText(v))
 }
 
-func init() {
-	Register("artifact_workspace_file", func(c *Call, args []Value) (Value, error) {
+func installArtifactKinds(lib *Library) {
+	lib.Builtin("artifact_workspace_file", func(c *Call, args []Value) (Value, error) {
 		p := Display(arg(args, 0))
 		return typedArtifact(c, "workspace_file", arg(args, 2), "title", Str(p), "path", Str(p),
 			"text", textOf(arg(args, 1)), "source", Str("workspace")), nil
 	})
-	Register("artifact_workspace_snapshot", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("artifact_workspace_snapshot", func(c *Call, args []Value) (Value, error) {
 		paths := arg(args, 0)
 		if paths.k == KindString {
 			paths = NewListValue([]Value{paths})
@@ -76,7 +76,7 @@ func init() {
 		return typedArtifact(c, "workspace_snapshot", arg(args, 2), "title", Str("Workspace snapshot"),
 			"text", Str(Display(arg(args, 1))), "data", DictValue(wfDict("paths", paths)), "source", Str("workspace")), nil
 	})
-	Register("artifact_editor_selection", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("artifact_editor_selection", func(c *Call, args []Value) (Value, error) {
 		p := Display(arg(args, 0))
 		return typedArtifact(c, "editor_selection", arg(args, 2), "title", Str(p), "path", Str(p),
 			"text", textOf(arg(args, 1)), "source", Str("editor")), nil
@@ -84,29 +84,29 @@ func init() {
 	for _, k := range []struct{ fn, kind string }{
 		{"artifact_verification_result", "verification_result"}, {"artifact_test_result", "test_result"}} {
 		kind := k.kind
-		Register(k.fn, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(k.fn, func(c *Call, args []Value) (Value, error) {
 			return typedArtifact(c, kind, arg(args, 2), "title", Str(Display(arg(args, 0))), "text", textOf(arg(args, 1)),
 				"source", Str("verification")), nil
 		})
 	}
-	Register("artifact_command_result", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("artifact_command_result", func(c *Call, args []Value) (Value, error) {
 		out := arg(args, 1)
 		kv := []any{"title", Str(Display(arg(args, 0))), "text", textOf(out), "source", Str("command"),
 			"data", DictValue(wfDict("command", Str(Display(arg(args, 0))), "output", out))}
 		return typedArtifact(c, "command_result", arg(args, 2), kv...), nil
 	})
-	Register("artifact_diff", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("artifact_diff", func(c *Call, args []Value) (Value, error) {
 		p := Display(arg(args, 0))
 		before, after := Display(arg(args, 1)), Display(arg(args, 2))
 		return typedArtifact(c, "diff", arg(args, 3), "title", Str(p), "path", Str(p), "text", Str(lineDiff(p, before, after)),
 			"data", DictValue(wfDict("path", Str(p), "before", Str(before), "after", Str(after))), "source", Str("workspace")), nil
 	})
-	Register("artifact_git_diff", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("artifact_git_diff", func(c *Call, args []Value) (Value, error) {
 		return typedArtifact(c, "git_diff", arg(args, 1), "title", Str("git diff"), "text", Str(Display(arg(args, 0))),
 			"source", Str("git")), nil
 	})
 	targeted := func(fn, kind, field string) {
-		Register(fn, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(fn, func(c *Call, args []Value) (Value, error) {
 			kv := append(derivedFields(c, arg(args, 0)), "text", Str(Display(arg(args, 1))))
 			if field != "" {
 				kv = append(kv, field, arg(args, 1))
@@ -118,11 +118,11 @@ func init() {
 	targeted("artifact_review_decision", "review_decision", "decision")
 	targeted("artifact_patch_proposal", "patch_proposal", "patch")
 	targeted("artifact_apply_intent", "apply_intent", "intent")
-	Register("artifact_verification_bundle", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("artifact_verification_bundle", func(c *Call, args []Value) (Value, error) {
 		return typedArtifact(c, "verification_bundle", arg(args, 2), "title", Str(Display(arg(args, 0))),
 			"data", DictValue(wfDict("checks", arg(args, 1))), "source", Str("verification")), nil
 	})
-	Register("eval_suite_manifest", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("eval_suite_manifest", func(c *Call, args []Value) (Value, error) {
 		m := NewDict(4)
 		if p := wfCeiling(arg(args, 0)); p != nil {
 			m = p.clone()
@@ -136,7 +136,7 @@ func init() {
 		}
 		return DictValue(m), nil
 	})
-	Register("eval_suite_run", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("eval_suite_run", func(c *Call, args []Value) (Value, error) {
 		m := wfCeiling(arg(args, 0))
 		if m == nil {
 			return Nil, throwValue(Str("eval_suite_run: manifest must be a dict"))

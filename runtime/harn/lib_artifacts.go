@@ -156,11 +156,11 @@ func listItems(v Value) []Value {
 	return nil
 }
 
-func init() {
-	Register("artifact", func(c *Call, args []Value) (Value, error) {
+func installArtifacts(lib *Library) {
+	lib.Builtin("artifact", func(c *Call, args []Value) (Value, error) {
 		return DictValue(artifactOf(c, arg(args, 0))), nil
 	})
-	Register("artifact_derive", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("artifact_derive", func(c *Call, args []Value) (Value, error) {
 		parent := artifactOf(c, arg(args, 0))
 		d := NewDict(4)
 		if t, ok := parent.Get("text"); ok {
@@ -183,10 +183,10 @@ func init() {
 		d.Set("parent_id", Str(optStr(parent, "id")))
 		return DictValue(artifactOf(c, DictValue(d))), nil
 	})
-	Register("artifact_select", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("artifact_select", func(c *Call, args []Value) (Value, error) {
 		return artifactValues(artifactSelect(c, listItems(arg(args, 0)), wfCeiling(arg(args, 1)))), nil
 	})
-	Register("select_artifacts_adaptive", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("select_artifacts_adaptive", func(c *Call, args []Value) (Value, error) {
 		policy := wfCeiling(arg(args, 1))
 		// Rank first so the duplicate kept is the best-ranked one.
 		ranked := artifactSelect(c, listItems(arg(args, 0)), wfDict("include_kinds", func() Value {
@@ -222,7 +222,7 @@ func init() {
 		}
 		return artifactValues(artifactSelect(c, kept, policy)), nil
 	})
-	Register("artifact_context", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("artifact_context", func(c *Call, args []Value) (Value, error) {
 		return Str(artifactContext(artifactSelect(c, listItems(arg(args, 0)), wfCeiling(arg(args, 1))))), nil
 	})
 }

@@ -131,36 +131,36 @@ func withCheckpoints(c *Call, f func(cp *checkpoints) (Value, error)) (Value, er
 	return f(cp)
 }
 
-func init() {
-	Register("checkpoint", func(c *Call, args []Value) (Value, error) {
+func installCheckpoint(lib *Library) {
+	lib.Builtin("checkpoint", func(c *Call, args []Value) (Value, error) {
 		return withCheckpoints(c, func(cp *checkpoints) (Value, error) {
 			cp.data[Display(arg(args, 0))] = jsonSafe(arg(args, 1), 0)
 			return Nil, cp.save(c)
 		})
 	})
-	Register("checkpoint_get", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("checkpoint_get", func(c *Call, args []Value) (Value, error) {
 		return withCheckpoints(c, func(cp *checkpoints) (Value, error) {
 			return share(cp.data[Display(arg(args, 0))]), nil
 		})
 	})
-	Register("checkpoint_exists", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("checkpoint_exists", func(c *Call, args []Value) (Value, error) {
 		return withCheckpoints(c, func(cp *checkpoints) (Value, error) {
 			_, ok := cp.data[Display(arg(args, 0))]
 			return Bool(ok), nil
 		})
 	})
-	Register("checkpoint_list", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("checkpoint_list", func(c *Call, args []Value) (Value, error) {
 		return withCheckpoints(c, func(cp *checkpoints) (Value, error) {
 			return NewListValue(strValues(cp.keys())), nil
 		})
 	})
-	Register("checkpoint_delete", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("checkpoint_delete", func(c *Call, args []Value) (Value, error) {
 		return withCheckpoints(c, func(cp *checkpoints) (Value, error) {
 			delete(cp.data, Display(arg(args, 0)))
 			return Nil, cp.save(c)
 		})
 	})
-	Register("checkpoint_clear", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("checkpoint_clear", func(c *Call, args []Value) (Value, error) {
 		cp := checkpointsOf(c)
 		cp.mu.Lock()
 		defer cp.mu.Unlock()
@@ -170,7 +170,7 @@ func init() {
 		}
 		return Nil, nil
 	})
-	RegisterStdModule("std/checkpoint", map[string]func(c *Call, args []Value) (Value, error){
+	lib.StdModule("std/checkpoint", map[string]func(c *Call, args []Value) (Value, error){
 		"checkpoint_stage": func(c *Call, args []Value) (Value, error) {
 			name := Display(arg(args, 0))
 			if v, ok := storedCheckpoint(c, name); ok {

@@ -35,8 +35,8 @@ func circuitName(args []Value) string {
 	return Display(args[0])
 }
 
-func init() {
-	Register("circuit_breaker", func(c *Call, args []Value) (Value, error) {
+func installCircuit(lib *Library) {
+	lib.Builtin("circuit_breaker", func(c *Call, args []Value) (Value, error) {
 		name := circuitName(args)
 		cb := &circuit{threshold: 5, reset: 30 * time.Second}
 		if v := arg(args, 1); v.k == KindInt {
@@ -51,7 +51,7 @@ func init() {
 		cs.mu.Unlock()
 		return Str(name), nil
 	})
-	Register("circuit_check", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("circuit_check", func(c *Call, args []Value) (Value, error) {
 		cs := circuitsOf(c.th.in)
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
@@ -64,7 +64,7 @@ func init() {
 		}
 		return Str("open"), nil
 	})
-	Register("circuit_record_failure", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("circuit_record_failure", func(c *Call, args []Value) (Value, error) {
 		cs := circuitsOf(c.th.in)
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
@@ -88,6 +88,6 @@ func init() {
 		}
 		return Nil, nil
 	}
-	Register("circuit_record_success", closeCircuit)
-	Register("circuit_reset", closeCircuit)
+	lib.Builtin("circuit_record_success", closeCircuit)
+	lib.Builtin("circuit_reset", closeCircuit)
 }

@@ -3,12 +3,12 @@ package harn
 // Collection builtins: dict views, list helpers and set operations as
 // free functions.
 
-func init() {
-	Register("keys", func(c *Call, args []Value) (Value, error) { return dictView(c, args, "keys") })
-	Register("values", func(c *Call, args []Value) (Value, error) { return dictView(c, args, "values") })
-	Register("entries", func(c *Call, args []Value) (Value, error) { return dictView(c, args, "entries") })
+func installCollections(lib *Library) {
+	lib.Builtin("keys", func(c *Call, args []Value) (Value, error) { return dictView(c, args, "keys") })
+	lib.Builtin("values", func(c *Call, args []Value) (Value, error) { return dictView(c, args, "values") })
+	lib.Builtin("entries", func(c *Call, args []Value) (Value, error) { return dictView(c, args, "entries") })
 	listFn := func(name, method string) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			v := arg(args, 0)
 			if v.k != KindList {
 				items, err := c.th.collect(v)
@@ -24,7 +24,7 @@ func init() {
 	listFn("window", "window")
 	listFn("flat_map", "flat_map")
 	listFn("group_by", "group_by")
-	Register("partition", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("partition", func(c *Call, args []Value) (Value, error) {
 		r, err := c.th.kindMethod("list", arg(args, 0), "partition", args[min(1, len(args)):])
 		if err != nil || r.k != KindList {
 			return r, err
@@ -35,7 +35,7 @@ func init() {
 		d.Set("no_match", parts[1])
 		return DictValue(d), nil
 	})
-	Register("dedup_by", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("dedup_by", func(c *Call, args []Value) (Value, error) {
 		v, fn := arg(args, 0), arg(args, 1)
 		if v.k != KindList {
 			return Nil, typeError("dedup_by: expected a list, got %s", v.TypeName())
@@ -55,7 +55,7 @@ func init() {
 		return NewListValue(out), nil
 	})
 	setFn := func(name, method string) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			s := arg(args, 0)
 			if s.k != KindSet {
 				items, err := c.th.collect(s)
@@ -77,10 +77,10 @@ func init() {
 	setFn("set_is_subset", "is_subset")
 	setFn("set_is_superset", "is_superset")
 	setFn("set_is_disjoint", "is_disjoint")
-	Register("hash_value", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("hash_value", func(c *Call, args []Value) (Value, error) {
 		return Int(int64(fnv64(hashKey(arg(args, 0))))), nil
 	})
-	Register("addr_of", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("addr_of", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		if id := identity(v); id != 0 && v.k != KindString {
 			return Str(v.TypeName() + "@0x" + formatHex(uint64(id))), nil

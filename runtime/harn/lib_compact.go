@@ -115,14 +115,14 @@ func microcompact(out string, maxChars int) string {
 	return head + "\n\n[... " + strconv.Itoa(snipped) + " characters snipped ...]\n\n" + tail
 }
 
-func init() {
-	Register("estimate_tokens", func(c *Call, args []Value) (Value, error) {
+func installCompact(lib *Library) {
+	lib.Builtin("estimate_tokens", func(c *Call, args []Value) (Value, error) {
 		if v := arg(args, 0); v.k == KindList {
 			return Int(estimateTokens(v.r.(*List).items)), nil
 		}
 		return Int(0), nil
 	})
-	Register("microcompact", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("microcompact", func(c *Call, args []Value) (Value, error) {
 		n := 20_000
 		if v := arg(args, 1); v.k == KindInt && int64(v.n) >= 0 {
 			n = int(min(int64(v.n), 1<<40))

@@ -159,8 +159,8 @@ func (r *loopRun) compactNow() error {
 	return nil
 }
 
-func init() {
-	Register("transcript_auto_compact", func(c *Call, args []Value) (Value, error) {
+func installCompaction(lib *Library) {
+	lib.Builtin("transcript_auto_compact", func(c *Call, args []Value) (Value, error) {
 		ms := arg(args, 0)
 		if ms.k != KindList {
 			return Nil, throwValue(Str("transcript_auto_compact: first argument must be a message list"))
@@ -258,4 +258,4 @@ func transcriptCompact(c *Call, args []Value) (Value, error) {
 	return parts.build(c), nil
 }
 
-func init() { Register("transcript_compact", transcriptCompact) }
+func installTranscriptCompact(lib *Library) { lib.Builtin("transcript_compact", transcriptCompact) }

@@ -81,8 +81,8 @@ func entryValue(path string, content []byte, mode int64) Value {
 	return DictValue(d)
 }
 
-func init() {
-	Register("gzip_encode", func(c *Call, args []Value) (Value, error) {
+func installCompress(lib *Library) {
+	lib.Builtin("gzip_encode", func(c *Call, args []Value) (Value, error) {
 		level := gzip.DefaultCompression
 		if l := arg(args, 1); l.k == KindInt {
 			level = int(min(max(int64(l.n), gzip.HuffmanOnly), gzip.BestCompression))
@@ -96,7 +96,7 @@ func init() {
 		w.Close()
 		return BytesValue(b.Bytes()), nil
 	})
-	Register("gzip_decode", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("gzip_decode", func(c *Call, args []Value) (Value, error) {
 		r, err := gzip.NewReader(bytes.NewReader(bytesOf(arg(args, 0))))
 		if err != nil {
 			return Nil, throwValue(Str("gzip_decode: " + err.Error()))
@@ -107,7 +107,7 @@ func init() {
 		}
 		return BytesValue(b), nil
 	})
-	Register("tar_create", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tar_create", func(c *Call, args []Value) (Value, error) {
 		entries, err := archiveEntries("tar_create", arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -126,7 +126,7 @@ func init() {
 		}
 		return BytesValue(b.Bytes()), nil
 	})
-	Register("tar_extract", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tar_extract", func(c *Call, args []Value) (Value, error) {
 		r := tar.NewReader(bytes.NewReader(bytesOf(arg(args, 0))))
 		var out []Value
 		total := 0
@@ -151,7 +151,7 @@ func init() {
 			out = append(out, entryValue(hdr.Name, b, hdr.Mode))
 		}
 	})
-	Register("zip_create", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("zip_create", func(c *Call, args []Value) (Value, error) {
 		entries, err := archiveEntries("zip_create", arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -175,7 +175,7 @@ func init() {
 		}
 		return BytesValue(b.Bytes()), nil
 	})
-	Register("zip_extract", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("zip_extract", func(c *Call, args []Value) (Value, error) {
 		data := bytesOf(arg(args, 0))
 		r, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {

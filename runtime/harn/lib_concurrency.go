@@ -2,21 +2,21 @@ package harn
 
 // Concurrency builtins: tasks, channels and atomics.
 
-func init() {
-	Register("await", func(c *Call, args []Value) (Value, error) {
+func installConcurrency(lib *Library) {
+	lib.Builtin("await", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		if v.k != KindTask {
 			return v, nil
 		}
 		return c.th.await(v.r.(*Task))
 	})
-	Register("cancel", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("cancel", func(c *Call, args []Value) (Value, error) {
 		if v := arg(args, 0); v.k == KindTask {
 			v.r.(*Task).cancel()
 		}
 		return Nil, nil
 	})
-	Register("cancel_graceful", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("cancel_graceful", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		if v.k != KindTask {
 			return Nil, nil
@@ -32,11 +32,11 @@ func init() {
 		}
 		return resultOkRaw(r), nil
 	})
-	Register("is_cancelled", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("is_cancelled", func(c *Call, args []Value) (Value, error) {
 		t := c.th.task
 		return Bool(t.stopAsked.Load() || (t.ctx != nil && t.ctx.Err() != nil)), nil
 	})
-	Register("spawn", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("spawn", func(c *Call, args []Value) (Value, error) {
 		fn, err := argCallable(c, args, 0)
 		if err != nil {
 			return Nil, err
@@ -47,7 +47,7 @@ func init() {
 		}
 		return Value{k: KindTask, r: t}, nil
 	})
-	Register("channel", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("channel", func(c *Call, args []Value) (Value, error) {
 		name := "default"
 		capacity := int64(256)
 		for i, a := range args {
@@ -67,7 +67,7 @@ func init() {
 		}
 		return v.r.(*Channel), nil
 	}
-	Register("send", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("send", func(c *Call, args []Value) (Value, error) {
 		ch, err := chanArg(c, args)
 		if err != nil {
 			return Nil, err
@@ -75,7 +75,7 @@ func init() {
 		ok, err := ch.send(c.th, arg(args, 1))
 		return Bool(ok), err
 	})
-	Register("receive", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("receive", func(c *Call, args []Value) (Value, error) {
 		ch, err := chanArg(c, args)
 		if err != nil {
 			return Nil, err
@@ -83,7 +83,7 @@ func init() {
 		v, _, err := ch.recv(c.th)
 		return v, err
 	})
-	Register("try_receive", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("try_receive", func(c *Call, args []Value) (Value, error) {
 		ch, err := chanArg(c, args)
 		if err != nil {
 			return Nil, err
@@ -91,7 +91,7 @@ func init() {
 		v, _, _, _ := ch.tryRecv()
 		return v, nil
 	})
-	Register("close_channel", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("close_channel", func(c *Call, args []Value) (Value, error) {
 		ch, err := chanArg(c, args)
 		if err != nil {
 			return Nil, err
@@ -99,7 +99,7 @@ func init() {
 		ch.close()
 		return Nil, nil
 	})
-	Register("atomic", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("atomic", func(c *Call, args []Value) (Value, error) {
 		a := &Atomic{}
 		switch v := arg(args, 0); v.k {
 		case KindInt:
@@ -117,13 +117,13 @@ func init() {
 		}
 		return nil
 	}
-	Register("atomic_get", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("atomic_get", func(c *Call, args []Value) (Value, error) {
 		if a := atom(args); a != nil {
 			return Int(a.load()), nil
 		}
 		return Nil, nil
 	})
-	Register("atomic_set", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("atomic_set", func(c *Call, args []Value) (Value, error) {
 		a := atom(args)
 		if a == nil || arg(args, 1).k != KindInt {
 			return Nil, nil
@@ -134,7 +134,7 @@ func init() {
 		a.mu.Unlock()
 		return Int(old), nil
 	})
-	Register("atomic_add", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("atomic_add", func(c *Call, args []Value) (Value, error) {
 		a := atom(args)
 		if a == nil || arg(args, 1).k != KindInt {
 			return Nil, nil
@@ -145,7 +145,7 @@ func init() {
 		a.mu.Unlock()
 		return Int(old), nil
 	})
-	Register("atomic_cas", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("atomic_cas", func(c *Call, args []Value) (Value, error) {
 		a := atom(args)
 		if a == nil || arg(args, 1).k != KindInt || arg(args, 2).k != KindInt {
 			return False, nil

@@ -680,15 +680,15 @@ func connectorModule(provider string, methods map[string][]string) map[string]fu
 	return fns
 }
 
-func init() {
-	Register("connector_call", func(c *Call, args []Value) (Value, error) {
+func installConnectors(lib *Library) {
+	lib.Builtin("connector_call", func(c *Call, args []Value) (Value, error) {
 		provider, method := Display(arg(args, 0)), Display(arg(args, 1))
 		if provider == "" || method == "" {
 			return Nil, throwValue(Str("connector_call: provider and method are required"))
 		}
 		return connectorCall(c, provider, method, plainMap(arg(args, 2)))
 	})
-	RegisterStdModule("std/connectors/github", connectorModule("github", map[string][]string{
+	lib.StdModule("std/connectors/github", connectorModule("github", map[string][]string{
 		"comment":        {"issue_url", "body"},
 		"add_labels":     {"issue_url", "labels"},
 		"request_review": {"pr_url", "reviewers"},
@@ -698,7 +698,7 @@ func init() {
 		"create_issue":   {"repo", "title", "body", "labels"},
 		"api_call":       {"path", "method", "body"},
 	}))
-	RegisterStdModule("std/connectors/slack", connectorModule("slack", map[string][]string{
+	lib.StdModule("std/connectors/slack", connectorModule("slack", map[string][]string{
 		"post_message":   {"channel", "text", "blocks"},
 		"update_message": {"channel", "ts", "text", "blocks"},
 		"add_reaction":   {"channel", "ts", "name"},
@@ -706,7 +706,7 @@ func init() {
 		"user_info":      {"user_id"},
 		"api_call":       {"method", "args"},
 	}))
-	RegisterStdModule("std/connectors/linear", connectorModule("linear", map[string][]string{
+	lib.StdModule("std/connectors/linear", connectorModule("linear", map[string][]string{
 		"list_issues":    {"filter"},
 		"update_issue":   {"id", "changes"},
 		"create_comment": {"issue_id", "body"},

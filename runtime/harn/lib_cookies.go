@@ -21,14 +21,14 @@ func cookieErr(format string, a ...any) error {
 	return plainError("cookie: " + fmt.Sprintf(format, a...))
 }
 
-func init() {
-	Register("cookie_parse", func(c *Call, args []Value) (Value, error) {
+func installCookies(lib *Library) {
+	lib.Builtin("cookie_parse", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 1 {
 			return Nil, cookieErr("cookie_parse requires 1 arguments")
 		}
 		return cookieParse(args[0])
 	})
-	Register("cookie_serialize", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("cookie_serialize", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, cookieErr("cookie_serialize requires 2 arguments")
 		}
@@ -39,7 +39,7 @@ func init() {
 		s, err := serializeCookie(Display(args[0]), Display(args[1]), opts, cookieDefaults{})
 		return Str(s), err
 	})
-	Register("cookie_delete", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("cookie_delete", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 1 {
 			return Nil, cookieErr("cookie_delete requires 1 arguments")
 		}
@@ -50,7 +50,7 @@ func init() {
 		s, err := serializeCookie(Display(args[0]), "", opts, deleteCookieDefaults)
 		return Str(s), err
 	})
-	Register("cookie_sign", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("cookie_sign", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, cookieErr("cookie_sign requires 2 arguments")
 		}
@@ -60,7 +60,7 @@ func init() {
 		}
 		return Str(v + "." + hmacB64URL(Display(args[1]), v)), nil
 	})
-	Register("cookie_verify", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("cookie_verify", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, cookieErr("cookie_verify requires 2 arguments")
 		}
@@ -85,19 +85,19 @@ func init() {
 		}
 		return res(true, Str(value), ""), nil
 	})
-	Register("session_sign", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("session_sign", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, cookieErr("session_sign requires 2 arguments")
 		}
 		return Str(sessionSign(args[0], Display(args[1]))), nil
 	})
-	Register("session_verify", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("session_verify", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, cookieErr("session_verify requires 2 arguments")
 		}
 		return sessionVerify(Display(args[0]), Display(args[1])), nil
 	})
-	Register("session_cookie", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("session_cookie", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 3 {
 			return Nil, cookieErr("session_cookie requires 3 arguments")
 		}
@@ -108,7 +108,7 @@ func init() {
 		s, err := serializeCookie(Display(args[0]), sessionSign(args[1], Display(args[2])), opts, sessionCookieDefaults)
 		return Str(s), err
 	})
-	Register("session_from_cookies", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("session_from_cookies", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 3 {
 			return Nil, cookieErr("session_from_cookies requires 3 arguments")
 		}
@@ -123,7 +123,7 @@ func init() {
 		}
 		return sessionVerify(Display(tok), Display(args[2])), nil
 	})
-	Register("cookie_round_trip", cookieRoundTrip)
+	lib.Builtin("cookie_round_trip", cookieRoundTrip)
 }
 
 func hasASCIIControl(s string) bool {

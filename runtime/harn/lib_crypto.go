@@ -28,19 +28,19 @@ import (
 // ids. Keys come from the host's random source (crypto/rand); nothing here
 // touches the file system or network.
 
-func init() {
-	Register("blake3", func(c *Call, args []Value) (Value, error) {
+func installCrypto(lib *Library) {
+	lib.Builtin("blake3", func(c *Call, args []Value) (Value, error) {
 		sum := blake3.Sum256(bytesOf(arg(args, 0)))
 		return Str(hex.EncodeToString(sum[:])), nil
 	})
-	Register("ed25519_keypair", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("ed25519_keypair", func(c *Call, args []Value) (Value, error) {
 		pub, priv, err := ed25519.GenerateKey(rand.Reader)
 		if err != nil {
 			return Nil, throwValue(Str("ed25519_keypair: " + err.Error()))
 		}
 		return keypair(hex.EncodeToString(priv.Seed()), hex.EncodeToString(pub)), nil
 	})
-	Register("ed25519_sign", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("ed25519_sign", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, throwValue(Str("ed25519_sign: expected (private_hex, message)"))
 		}
@@ -54,7 +54,7 @@ func init() {
 		sig := ed25519.Sign(ed25519.NewKeyFromSeed(seed), bytesOf(args[1]))
 		return Str(hex.EncodeToString(sig)), nil
 	})
-	Register("ed25519_verify", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("ed25519_verify", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 3 {
 			return Nil, throwValue(Str("ed25519_verify: expected (public_hex, message, signature_hex)"))
 		}
@@ -65,17 +65,17 @@ func init() {
 		}
 		return Bool(ed25519.Verify(ed25519.PublicKey(pub), bytesOf(args[1]), sig)), nil
 	})
-	Register("x25519_keypair", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("x25519_keypair", func(c *Call, args []Value) (Value, error) {
 		k, err := ecdh.X25519().GenerateKey(rand.Reader)
 		if err != nil {
 			return Nil, throwValue(Str("x25519_keypair: " + err.Error()))
 		}
 		return keypair(hex.EncodeToString(k.Bytes()), hex.EncodeToString(k.PublicKey().Bytes())), nil
 	})
-	Register("x25519_agree", x25519Agree)
-	Register("jwt_sign", jwtSign)
-	Register("signed_url", signedURL)
-	Register("verify_signed_url", verifySignedURL)
+	lib.Builtin("x25519_agree", x25519Agree)
+	lib.Builtin("jwt_sign", jwtSign)
+	lib.Builtin("signed_url", signedURL)
+	lib.Builtin("verify_signed_url", verifySignedURL)
 }
 
 func keypair(private, public string) Value {

@@ -143,8 +143,8 @@ func (d *daemon) persistTo(c *Call) error {
 	return nil
 }
 
-func init() {
-	Register("daemon_spawn", func(c *Call, args []Value) (Value, error) {
+func installDaemons(lib *Library) {
+	lib.Builtin("daemon_spawn", func(c *Call, args []Value) (Value, error) {
 		cfg := arg(args, 0)
 		if cfg.k != KindDict {
 			return Nil, throwValue(Str("daemon_spawn: config must be a dict"))
@@ -168,7 +168,7 @@ func init() {
 		}
 		return d.handle(), nil
 	})
-	Register("daemon_trigger", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("daemon_trigger", func(c *Call, args []Value) (Value, error) {
 		d, err := daemonArg(c, arg(args, 0), "daemon_trigger")
 		if err != nil {
 			return Nil, err
@@ -190,7 +190,7 @@ func init() {
 		}
 		return d.handle(), nil
 	})
-	Register("daemon_snapshot", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("daemon_snapshot", func(c *Call, args []Value) (Value, error) {
 		d, err := daemonArg(c, arg(args, 0), "daemon_snapshot")
 		if err != nil {
 			return Nil, err
@@ -199,7 +199,7 @@ func init() {
 		defer d.mu.Unlock()
 		return d.snapshot(), nil
 	})
-	Register("daemon_stop", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("daemon_stop", func(c *Call, args []Value) (Value, error) {
 		d, err := daemonArg(c, arg(args, 0), "daemon_stop")
 		if err != nil {
 			return Nil, err
@@ -212,7 +212,7 @@ func init() {
 		}
 		return d.handle(), nil
 	})
-	Register("daemon_resume", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("daemon_resume", func(c *Call, args []Value) (Value, error) {
 		p := Display(arg(args, 0))
 		file := p
 		if !strings.HasSuffix(p, ".json") {

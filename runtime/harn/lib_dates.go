@@ -278,25 +278,25 @@ func dateDict(t time.Time, zone string) Value {
 	return DictValue(d)
 }
 
-func init() {
-	Register("date_now", func(c *Call, args []Value) (Value, error) {
+func installDates(lib *Library) {
+	lib.Builtin("date_now", func(c *Call, args []Value) (Value, error) {
 		now := c.th.in.host.Now().UTC()
 		d := dateDict(now, "").r.(*Dict)
 		d.Set("timestamp", Float(float64(now.UnixMilli())/1000))
 		d.Set("iso8601", Str(now.Format("2006-01-02T15:04:05.000Z")))
 		return DictValue(d), nil
 	})
-	Register("date_now_iso", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("date_now_iso", func(c *Call, args []Value) (Value, error) {
 		return Str(c.th.in.host.Now().UTC().Format("2006-01-02T15:04:05.000Z")), nil
 	})
-	Register("date_parse", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("date_parse", func(c *Call, args []Value) (Value, error) {
 		t, err := parseDate(Display(arg(args, 0)))
 		if err != nil {
 			return Nil, err
 		}
 		return timestampValue(t), nil
 	})
-	Register("date_format", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("date_format", func(c *Call, args []Value) (Value, error) {
 		t, err := timeOf(arg(args, 0), "date_format")
 		if err != nil {
 			return Nil, err
@@ -314,7 +314,7 @@ func init() {
 		}
 		return Str(strftime(t, f)), nil
 	})
-	Register("date_in_zone", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("date_in_zone", func(c *Call, args []Value) (Value, error) {
 		t, err := timeOf(arg(args, 0), "date_in_zone")
 		if err != nil {
 			return Nil, err
@@ -325,7 +325,7 @@ func init() {
 		}
 		return dateDict(t.In(loc), Display(arg(args, 1))), nil
 	})
-	Register("date_to_zone", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("date_to_zone", func(c *Call, args []Value) (Value, error) {
 		t, err := timeOf(arg(args, 0), "date_to_zone")
 		if err != nil {
 			return Nil, err
@@ -336,7 +336,7 @@ func init() {
 		}
 		return Str(rfc3339(t.In(loc))), nil
 	})
-	Register("date_from_components", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("date_from_components", func(c *Call, args []Value) (Value, error) {
 		comp := arg(args, 0)
 		if comp.k != KindDict {
 			return Nil, dateErr("date_from_components: expected dict, got %s", comp.TypeName())
@@ -359,7 +359,7 @@ func init() {
 			int(get("hour", 0)), int(get("minute", 0)), int(get("second", 0)), int(get("millisecond", 0))*1_000_000, loc)
 		return timestampValue(t.UTC()), nil
 	})
-	Register("date_add", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("date_add", func(c *Call, args []Value) (Value, error) {
 		t, err := timeOf(arg(args, 0), "date_add")
 		if err != nil {
 			return Nil, err
@@ -374,7 +374,7 @@ func init() {
 		}
 		return Float(float64(millis) / 1000), nil
 	})
-	Register("date_diff", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("date_diff", func(c *Call, args []Value) (Value, error) {
 		a, err := timeOf(arg(args, 0), "date_diff")
 		if err != nil {
 			return Nil, err
@@ -386,7 +386,7 @@ func init() {
 		return DurationValue(a.UnixMilli() - b.UnixMilli()), nil
 	})
 	named := func(name, layout string) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			t, err := timeOf(arg(args, 0), name)
 			if err != nil {
 				return Nil, err

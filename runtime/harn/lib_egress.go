@@ -246,8 +246,8 @@ func enforceEgress(c *Call, surface, rawURL string) error {
 	return throwValue(DictValue(d))
 }
 
-func init() {
-	Register("egress_policy", func(c *Call, args []Value) (Value, error) {
+func installEgress(lib *Library) {
+	lib.Builtin("egress_policy", func(c *Call, args []Value) (Value, error) {
 		cfg := arg(args, 0)
 		if cfg.k != KindDict {
 			return Nil, egressErr("egress_policy: requires a config dict")

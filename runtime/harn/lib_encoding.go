@@ -27,10 +27,10 @@ func bytesOf(v Value) []byte {
 	return []byte(Display(v))
 }
 
-func init() {
+func installEncoding(lib *Library) {
 	enc := func(name string, f func([]byte) string) {
 		spec := argsOf(name)
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			var data []byte
 			if err := spec.unpack(c, args, asBytes(&data)); err != nil {
 				return Nil, err
@@ -40,7 +40,7 @@ func init() {
 	}
 	dec := func(name string, f func(string) ([]byte, error)) {
 		spec := argsOf(name)
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			var text string
 			if err := spec.unpack(c, args, asText(&text)); err != nil {
 				return Nil, err
@@ -62,10 +62,10 @@ func init() {
 	dec("base32_decode", base32.StdEncoding.DecodeString)
 	enc("hex_encode", hex.EncodeToString)
 	dec("hex_decode", hex.DecodeString)
-	Register("url_encode", withText("url_encode", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("url_encode", withText("url_encode", func(_ *Call, text string, _ []Value) (Value, error) {
 		return Str(percentEncode(text)), nil
 	}))
-	Register("url_decode", withText("url_decode", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("url_decode", withText("url_decode", func(_ *Call, text string, _ []Value) (Value, error) {
 		s, err := url.QueryUnescape(text)
 		if err != nil {
 			return Nil, throwValue(Str("url_decode: " + err.Error()))
@@ -73,7 +73,7 @@ func init() {
 		return Str(s), nil
 	}))
 	hashFn := func(name string, h func() hash.Hash) {
-		Register(name, withBytes(name, func(_ *Call, data []byte, _ []Value) (Value, error) {
+		lib.Builtin(name, withBytes(name, func(_ *Call, data []byte, _ []Value) (Value, error) {
 			d := h()
 			d.Write(data)
 			return Str(hex.EncodeToString(d.Sum(nil))), nil
@@ -87,10 +87,10 @@ func init() {
 	hashFn("sha3_256", func() hash.Hash { return sha3.New256() })
 	hashFn("sha3_512", func() hash.Hash { return sha3.New512() })
 	hashFn("md5", md5.New)
-	// bytes2 registers a builtin of two byte strings.
+	// bytes2 declares a builtin of two byte strings.
 	bytes2 := func(name string, f func(a, b []byte) Value) {
 		spec := argsOf(name)
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			var a, b []byte
 			if err := spec.unpack(c, args, asBytes(&a), asBytes(&b)); err != nil {
 				return Nil, err
@@ -111,42 +111,42 @@ func init() {
 	bytes2("constant_time_eq", func(a, b []byte) Value { return Bool(subtle.ConstantTimeCompare(a, b) == 1) })
 	bytes2("bytes_concat", func(a, b []byte) Value { return BytesValue(append(append([]byte(nil), a...), b...)) })
 	bytes2("bytes_eq", func(a, b []byte) Value { return Bool(bytes.Equal(a, b)) })
-	Register("bytes_from_string", withText("bytes_from_string", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("bytes_from_string", withText("bytes_from_string", func(_ *Call, text string, _ []Value) (Value, error) {
 		return BytesValue([]byte(text)), nil
 	}))
-	Register("bytes_to_string", withBytes("bytes_to_string", func(_ *Call, b []byte, _ []Value) (Value, error) {
+	lib.Builtin("bytes_to_string", withBytes("bytes_to_string", func(_ *Call, b []byte, _ []Value) (Value, error) {
 		if !utf8.Valid(b) {
 			return Nil, throwValue(Str("bytes_to_string: invalid UTF-8"))
 		}
 		return Str(string(b)), nil
 	}))
-	Register("bytes_to_string_lossy", withBytes("bytes_to_string_lossy", func(_ *Call, b []byte, _ []Value) (Value, error) {
+	lib.Builtin("bytes_to_string_lossy", withBytes("bytes_to_string_lossy", func(_ *Call, b []byte, _ []Value) (Value, error) {
 		return Str(strings.ToValidUTF8(string(b), "\uFFFD")), nil
 	}))
-	Register("bytes_from_hex", withText("bytes_from_hex", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("bytes_from_hex", withText("bytes_from_hex", func(_ *Call, text string, _ []Value) (Value, error) {
 		b, err := hex.DecodeString(text)
 		if err != nil {
 			return Nil, throwValue(Str("bytes_from_hex: " + err.Error()))
 		}
 		return BytesValue(b), nil
 	}))
-	Register("bytes_to_hex", withBytes("bytes_to_hex", func(_ *Call, b []byte, _ []Value) (Value, error) {
+	lib.Builtin("bytes_to_hex", withBytes("bytes_to_hex", func(_ *Call, b []byte, _ []Value) (Value, error) {
 		return Str(hex.EncodeToString(b)), nil
 	}))
-	Register("bytes_from_base64", withText("bytes_from_base64", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("bytes_from_base64", withText("bytes_from_base64", func(_ *Call, text string, _ []Value) (Value, error) {
 		b, err := base64.StdEncoding.DecodeString(text)
 		if err != nil {
 			return Nil, throwValue(Str("bytes_from_base64: " + err.Error()))
 		}
 		return BytesValue(b), nil
 	}))
-	Register("bytes_to_base64", withBytes("bytes_to_base64", func(_ *Call, b []byte, _ []Value) (Value, error) {
+	lib.Builtin("bytes_to_base64", withBytes("bytes_to_base64", func(_ *Call, b []byte, _ []Value) (Value, error) {
 		return Str(base64.StdEncoding.EncodeToString(b)), nil
 	}))
-	Register("bytes_len", withBytes("bytes_len", func(_ *Call, b []byte, _ []Value) (Value, error) {
+	lib.Builtin("bytes_len", withBytes("bytes_len", func(_ *Call, b []byte, _ []Value) (Value, error) {
 		return Int(int64(len(b))), nil
 	}))
-	Register("bytes_slice", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("bytes_slice", func(c *Call, args []Value) (Value, error) {
 		lo, hi := intArg(arg(args, 1), 0), intArg(arg(args, 2), int64(len(bytesOf(arg(args, 0)))))
 		return sliceValue(BytesValue(bytesOf(arg(args, 0))), &lo, &hi)
 	})

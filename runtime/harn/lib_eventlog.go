@@ -62,8 +62,8 @@ func cursorArg(c *Call, v Value) (int64, error) {
 	return 0, typeError("%s: from_cursor must be a non-negative int or nil, got %s", c.Name, v.TypeName())
 }
 
-func init() {
-	Register("event_log.emit", func(c *Call, args []Value) (Value, error) {
+func installEventlog(lib *Library) {
+	lib.Builtin("event_log.emit", func(c *Call, args []Value) (Value, error) {
 		topic, err := topicArg(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -100,7 +100,7 @@ func init() {
 		log.notify = make(chan struct{})
 		return Int(e.id), nil
 	})
-	Register("event_log.latest", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("event_log.latest", func(c *Call, args []Value) (Value, error) {
 		topic, err := topicArg(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -113,7 +113,7 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("event_log.subscribe", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("event_log.subscribe", func(c *Call, args []Value) (Value, error) {
 		topicV, cursorV := arg(args, 0), arg(args, 1)
 		if topicV.k == KindDict {
 			d := topicV.r.(*Dict)

@@ -99,12 +99,12 @@ func flowKind(d *Dict) string {
 var flowEvidenceKinds = map[string]bool{"atom_pointer": true, "metadata_path": true,
 	"transcript_excerpt": true, "external_citation": true}
 
-func init() {
-	Register("flow_invariant_allow", func(c *Call, args []Value) (Value, error) {
+func installFlow(lib *Library) {
+	lib.Builtin("flow_invariant_allow", func(c *Call, args []Value) (Value, error) {
 		return flowResult(map[string]any{"kind": "allow"}), nil
 	})
 	warnArgs := flowArgs("flow_invariant_warn")
-	Register("flow_invariant_warn", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_invariant_warn", func(c *Call, args []Value) (Value, error) {
 		var reason string
 		if err := warnArgs.unpack(c, args, &reason); err != nil {
 			return Nil, err
@@ -112,7 +112,7 @@ func init() {
 		return flowResult(map[string]any{"kind": "warn", "reason": reason}), nil
 	})
 	blockArgs := flowArgs("flow_invariant_block")
-	Register("flow_invariant_block", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_invariant_block", func(c *Call, args []Value) (Value, error) {
 		var code, msg string
 		if err := blockArgs.unpack(c, args, &code, &msg); err != nil {
 			return Nil, err
@@ -120,7 +120,7 @@ func init() {
 		return flowResult(map[string]any{"kind": "block", "error": map[string]any{"code": code, "message": msg}}), nil
 	})
 	approvalArgs := flowArgs("flow_invariant_require_approval")
-	Register("flow_invariant_require_approval", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_invariant_require_approval", func(c *Call, args []Value) (Value, error) {
 		const fn = "flow_invariant_require_approval"
 		var kind, id string
 		if err := approvalArgs.unpack(c, args, &kind, &id); err != nil {
@@ -138,7 +138,7 @@ func init() {
 		return flowResult(map[string]any{"kind": "require_approval", "approver": approver}), nil
 	})
 	atomArgs := flowArgs("flow_evidence_atom")
-	Register("flow_evidence_atom", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_evidence_atom", func(c *Call, args []Value) (Value, error) {
 		const fn = "flow_evidence_atom"
 		var atom string
 		if err := atomArgs.unpack(c, args, &atom); err != nil {
@@ -154,7 +154,7 @@ func init() {
 		return goValue(map[string]any{"kind": "atom_pointer", "atom": atom, "diff_span": span}), nil
 	})
 	metadataArgs := flowArgs("flow_evidence_metadata")
-	Register("flow_evidence_metadata", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_evidence_metadata", func(c *Call, args []Value) (Value, error) {
 		var dir, ns, key string
 		if err := metadataArgs.unpack(c, args, &dir, &ns, &key); err != nil {
 			return Nil, err
@@ -162,7 +162,7 @@ func init() {
 		return goValue(map[string]any{"kind": "metadata_path", "directory": dir, "namespace": ns, "key": key}), nil
 	})
 	transcriptArgs := flowArgs("flow_evidence_transcript")
-	Register("flow_evidence_transcript", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_evidence_transcript", func(c *Call, args []Value) (Value, error) {
 		const fn = "flow_evidence_transcript"
 		var id string
 		if err := transcriptArgs.unpack(c, args, &id); err != nil {
@@ -175,7 +175,7 @@ func init() {
 		return goValue(map[string]any{"kind": "transcript_excerpt", "transcript_id": id, "span": span}), nil
 	})
 	citationArgs := flowArgs("flow_evidence_citation")
-	Register("flow_evidence_citation", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_evidence_citation", func(c *Call, args []Value) (Value, error) {
 		var url, quote, fetched string
 		if err := citationArgs.unpack(c, args, &url, &quote, &fetched); err != nil {
 			return Nil, err
@@ -183,14 +183,14 @@ func init() {
 		return goValue(map[string]any{"kind": "external_citation", "url": url, "quote": quote, "fetched_at": fetched}), nil
 	})
 	remediationArgs := flowArgs("flow_remediation")
-	Register("flow_remediation", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_remediation", func(c *Call, args []Value) (Value, error) {
 		var desc string
 		if err := remediationArgs.unpack(c, args, &desc); err != nil {
 			return Nil, err
 		}
 		return goValue(map[string]any{"description": desc}), nil
 	})
-	Register("flow_with_evidence", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_with_evidence", func(c *Call, args []Value) (Value, error) {
 		const fn = "flow_with_evidence"
 		d, err := flowInvariant(args, fn)
 		if err != nil {
@@ -217,7 +217,7 @@ func init() {
 		}
 		return DictValue(d), nil
 	})
-	Register("flow_with_remediation", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_with_remediation", func(c *Call, args []Value) (Value, error) {
 		const fn = "flow_with_remediation"
 		d, err := flowInvariant(args, fn)
 		if err != nil {
@@ -234,7 +234,7 @@ func init() {
 		d.Set("remediation", r)
 		return DictValue(d), nil
 	})
-	Register("flow_with_confidence", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_with_confidence", func(c *Call, args []Value) (Value, error) {
 		const fn = "flow_with_confidence"
 		d, err := flowInvariant(args, fn)
 		if err != nil {
@@ -251,21 +251,21 @@ func init() {
 		d.Set("confidence", Float(max(0, min(1, f))))
 		return DictValue(d), nil
 	})
-	Register("flow_invariant_kind", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_invariant_kind", func(c *Call, args []Value) (Value, error) {
 		d, err := flowInvariant(args, "flow_invariant_kind")
 		if err != nil {
 			return Nil, err
 		}
 		return Str(flowKind(d)), nil
 	})
-	Register("flow_invariant_is_blocking", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_invariant_is_blocking", func(c *Call, args []Value) (Value, error) {
 		d, err := flowInvariant(args, "flow_invariant_is_blocking")
 		if err != nil {
 			return Nil, err
 		}
 		return Bool(flowKind(d) == "block"), nil
 	})
-	Register("flow_invariant_confidence", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("flow_invariant_confidence", func(c *Call, args []Value) (Value, error) {
 		d, err := flowInvariant(args, "flow_invariant_confidence")
 		if err != nil {
 			return Nil, err

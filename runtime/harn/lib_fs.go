@@ -39,9 +39,9 @@ func ioError(prefix string, err error) error {
 	return throwValue(Str(prefix + ": " + err.Error()))
 }
 
-func init() {
+func installFs(lib *Library) {
 	hostOf := func(c *Call) *host.Host { return c.th.in.host }
-	Register("read_file", withText("read_file", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("read_file", withText("read_file", func(c *Call, p string, _ []Value) (Value, error) {
 		var b []byte
 		var err error
 		c.Block(func() { b, err = hostOf(c).ReadFile(p) })
@@ -50,7 +50,7 @@ func init() {
 		}
 		return Str(string(b)), nil
 	}))
-	Register("read_file_result", withText("read_file_result", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("read_file_result", withText("read_file_result", func(c *Call, p string, _ []Value) (Value, error) {
 		var b []byte
 		var err error
 		c.Block(func() { b, err = hostOf(c).ReadFile(p) })
@@ -59,14 +59,14 @@ func init() {
 		}
 		return resultOkRaw(Str(string(b))), nil
 	}))
-	Register("read_file_bytes", withText("read_file_bytes", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("read_file_bytes", withText("read_file_bytes", func(c *Call, p string, _ []Value) (Value, error) {
 		b, err := hostOf(c).ReadFile(p)
 		if err != nil {
 			return Nil, ioError("Failed to read file "+hostOf(c).Abs(p), err)
 		}
 		return BytesValue(b), nil
 	}))
-	Register("read_lines", withText("read_lines", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("read_lines", withText("read_lines", func(c *Call, p string, _ []Value) (Value, error) {
 		b, err := hostOf(c).ReadFile(p)
 		if err != nil {
 			return Nil, ioError("Failed to read file "+hostOf(c).Abs(p), err)
@@ -75,7 +75,7 @@ func init() {
 	}))
 	write := func(name string, appendMode bool) {
 		spec := argsOf(name)
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			if len(args) < 2 {
 				return Nil, throwValue(Str(name + ": path and content are required"))
 			}
@@ -101,7 +101,7 @@ func init() {
 	write("write_file", false)
 	write("write_file_bytes", false)
 	write("append_file", true)
-	Register("file_exists", withText("file_exists", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("file_exists", withText("file_exists", func(c *Call, p string, _ []Value) (Value, error) {
 		_, err := hostOf(c).Stat(p)
 		var d *host.DeniedError
 		if errors.As(err, &d) {
@@ -109,7 +109,7 @@ func init() {
 		}
 		return Bool(err == nil), nil
 	}))
-	Register("delete_file", withText("delete_file", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("delete_file", withText("delete_file", func(c *Call, p string, _ []Value) (Value, error) {
 		fi, err := hostOf(c).Lstat(p)
 		if err != nil {
 			return Nil, ioError("Failed to delete file "+hostOf(c).Abs(p), err)
@@ -125,13 +125,13 @@ func init() {
 		}
 		return Nil, nil
 	}))
-	Register("mkdir", withText("mkdir", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("mkdir", withText("mkdir", func(c *Call, p string, _ []Value) (Value, error) {
 		if err := hostOf(c).Mkdir(p, true); err != nil {
 			return Nil, ioError("Failed to create directory "+hostOf(c).Abs(p), err)
 		}
 		return Nil, nil
 	}))
-	Register("list_dir", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("list_dir", func(c *Call, args []Value) (Value, error) {
 		p := "."
 		if len(args) > 0 {
 			p = Display(args[0])
@@ -146,7 +146,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("stat", withText("stat", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("stat", withText("stat", func(c *Call, p string, _ []Value) (Value, error) {
 		fi, err := hostOf(c).Stat(p)
 		if err != nil {
 			return Nil, ioError("Failed to stat "+hostOf(c).Abs(p), err)
@@ -160,7 +160,7 @@ func init() {
 		return DictValue(d), nil
 	}))
 	copyArgs := argsOf("copy_file")
-	Register("copy_file", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("copy_file", func(c *Call, args []Value) (Value, error) {
 		var src, dst string
 		if err := copyArgs.unpack(c, args, asText(&src), asText(&dst)); err != nil {
 			return Nil, err
@@ -175,7 +175,7 @@ func init() {
 		return Nil, nil
 	})
 	moveArgs := argsOf("move_file")
-	Register("move_file", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("move_file", func(c *Call, args []Value) (Value, error) {
 		var src, dst string
 		if err := moveArgs.unpack(c, args, asText(&src), asText(&dst)); err != nil {
 			return Nil, err
@@ -185,8 +185,8 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("temp_dir", func(c *Call, args []Value) (Value, error) { return Str(hostOf(c).TempDir()), nil })
-	Register("walk_dir", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("temp_dir", func(c *Call, args []Value) (Value, error) { return Str(hostOf(c).TempDir()), nil })
+	lib.Builtin("walk_dir", func(c *Call, args []Value) (Value, error) {
 		root := Display(arg(args, 0))
 		real, err := hostOf(c).CheckPath("read", root)
 		if err != nil {
@@ -227,7 +227,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("glob", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("glob", func(c *Call, args []Value) (Value, error) {
 		pattern := Display(arg(args, 0))
 		base := "."
 		if b := arg(args, 1); b.k == KindString {
@@ -255,7 +255,7 @@ func init() {
 		}
 		return NewListValue(vs), nil
 	})
-	Register("read_stdin", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("read_stdin", func(c *Call, args []Value) (Value, error) {
 		if s, ok := mockedStdinAll(c); ok {
 			return Str(s), nil
 		}

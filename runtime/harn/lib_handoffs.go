@@ -138,15 +138,15 @@ func handoffAgentsFns() map[string]func(c *Call, args []Value) (Value, error) {
 	}
 }
 
-func init() {
-	Register("handoff", func(c *Call, args []Value) (Value, error) {
+func installHandoffs(lib *Library) {
+	lib.Builtin("handoff", func(c *Call, args []Value) (Value, error) {
 		h, err := handoffOf(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
 		return DictValue(h), nil
 	})
-	Register("handoff_context", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("handoff_context", func(c *Call, args []Value) (Value, error) {
 		h, err := handoffOf(c, arg(args, 0))
 		if err != nil {
 			return Nil, err

@@ -176,8 +176,8 @@ func timeoutMsOf(opts *Dict) int64 {
 	return -1
 }
 
-func init() {
-	Register("ask_user", func(c *Call, args []Value) (Value, error) {
+func installHitl(lib *Library) {
+	lib.Builtin("ask_user", func(c *Call, args []Value) (Value, error) {
 		p := arg(args, 0)
 		if p.k != KindString {
 			return Nil, plainError("ask_user: prompt must be a string")
@@ -214,7 +214,7 @@ func init() {
 		}
 		return v, nil
 	})
-	Register("request_approval", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("request_approval", func(c *Call, args []Value) (Value, error) {
 		action := Display(arg(args, 0))
 		quorum := int64(1)
 		var reviewers []string
@@ -263,7 +263,7 @@ func init() {
 		return goValue(map[string]any{"approved": true, "reviewers": approvedBy, "approved_at": approvedAt,
 			"reason": reason, "signatures": sigs}), nil
 	})
-	Register("dual_control", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("dual_control", func(c *Call, args []Value) (Value, error) {
 		n, _ := arg(args, 0).Number()
 		m, _ := arg(args, 1).Number()
 		fn := arg(args, 2)
@@ -292,7 +292,7 @@ func init() {
 		}
 		return c.Invoke(fn)
 	})
-	Register("hitl_pending", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("hitl_pending", func(c *Call, args []Value) (Value, error) {
 		var kind string
 		if f := arg(args, 0); f.k == KindDict {
 			kind = optStr(f.AsDict(), "kind")
@@ -311,7 +311,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	RegisterStdModule("std/hitl", map[string]func(c *Call, args []Value) (Value, error){
+	lib.StdModule("std/hitl", map[string]func(c *Call, args []Value) (Value, error){
 		"ask_user":         func(c *Call, args []Value) (Value, error) { return callBuiltin(c, "ask_user", args...) },
 		"request_approval": func(c *Call, args []Value) (Value, error) { return callBuiltin(c, "request_approval", args...) },
 		"dual_control":     func(c *Call, args []Value) (Value, error) { return callBuiltin(c, "dual_control", args...) },

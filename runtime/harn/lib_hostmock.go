@@ -84,8 +84,8 @@ func valuesEqual(a, b Value) bool {
 	return Display(a) == Display(b) && a.k == b.k
 }
 
-func init() {
-	Register("host_mock", func(c *Call, args []Value) (Value, error) {
+func installHostmock(lib *Library) {
+	lib.Builtin("host_mock", func(c *Call, args []Value) (Value, error) {
 		cap, op := Display(arg(args, 0)), Display(arg(args, 1))
 		if cap == "" || op == "" || arg(args, 0).k == KindNil || arg(args, 1).k == KindNil {
 			return Nil, throwValue(Str("host_mock: capability and operation are required"))
@@ -111,12 +111,12 @@ func init() {
 		hm.mocks = append(hm.mocks, m)
 		return Nil, nil
 	})
-	Register("host_mock_clear", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("host_mock_clear", func(c *Call, args []Value) (Value, error) {
 		hm := hostMocksOf(c)
 		hm.mocks, hm.calls = nil, nil
 		return Nil, nil
 	})
-	Register("host_mock_calls", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("host_mock_calls", func(c *Call, args []Value) (Value, error) {
 		hm := hostMocksOf(c)
 		out := make([]Value, len(hm.calls))
 		for i, k := range hm.calls {
@@ -124,13 +124,13 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("host_mock_push_scope", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("host_mock_push_scope", func(c *Call, args []Value) (Value, error) {
 		hm := hostMocksOf(c)
 		hm.scopes = append(hm.scopes, [2]any{hm.mocks, hm.calls})
 		hm.mocks, hm.calls = nil, nil
 		return Nil, nil
 	})
-	Register("host_mock_pop_scope", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("host_mock_pop_scope", func(c *Call, args []Value) (Value, error) {
 		hm := hostMocksOf(c)
 		if len(hm.scopes) == 0 {
 			return Nil, throwValue(Str("host_mock_pop_scope: no scope to pop"))
@@ -141,10 +141,10 @@ func init() {
 		hm.calls, _ = s[1].([]hostCall)
 		return Nil, nil
 	})
-	Register("host_capabilities", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("host_capabilities", func(c *Call, args []Value) (Value, error) {
 		return goValue(hostMocksOf(c).manifest()), nil
 	})
-	Register("host_has", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("host_has", func(c *Call, args []Value) (Value, error) {
 		m := hostMocksOf(c).manifest()
 		cap, ok := m[Display(arg(args, 0))].(map[string]any)
 		if !ok {
@@ -156,7 +156,7 @@ func init() {
 		}
 		return True, nil
 	})
-	Register("host_call", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("host_call", func(c *Call, args []Value) (Value, error) {
 		params := NewDict(0)
 		if p := arg(args, 1); p.k == KindDict {
 			params = p.AsDict()

@@ -395,12 +395,12 @@ func httpAttempt(c *Call, r *httpRequest) (int64, *Dict, string, error) {
 	return int64(resp.StatusCode), rh, string(respBody), nil
 }
 
-func init() {
-	Register("http_get", func(c *Call, args []Value) (Value, error) {
+func installHttp(lib *Library) {
+	lib.Builtin("http_get", func(c *Call, args []Value) (Value, error) {
 		return doHTTP(c, "GET", Display(arg(args, 0)), arg(args, 1))
 	})
 	bodyMethod := func(name, method string) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			// Like upstream: a dict and no options is the options.
 			if b := arg(args, 1); b.k == KindDict && len(args) < 3 {
 				return doHTTP(c, method, Display(arg(args, 0)), b)
@@ -418,13 +418,13 @@ func init() {
 	bodyMethod("http_post", "POST")
 	bodyMethod("http_put", "PUT")
 	bodyMethod("http_patch", "PATCH")
-	Register("http_delete", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_delete", func(c *Call, args []Value) (Value, error) {
 		return doHTTP(c, "DELETE", Display(arg(args, 0)), arg(args, 1))
 	})
-	Register("http_request", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_request", func(c *Call, args []Value) (Value, error) {
 		return doHTTP(c, strings.ToUpper(Display(arg(args, 0))), Display(arg(args, 1)), arg(args, 2))
 	})
-	Register("http_mock", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_mock", func(c *Call, args []Value) (Value, error) {
 		m := &httpMock{method: Display(arg(args, 0)), pattern: Display(arg(args, 1))}
 		if r := arg(args, 2); r.k == KindDict {
 			d := r.r.(*Dict)
@@ -454,14 +454,14 @@ func init() {
 		st.mocks = append(kept, m)
 		return Nil, nil
 	})
-	Register("http_mock_clear", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_mock_clear", func(c *Call, args []Value) (Value, error) {
 		st := httpOf(c)
 		st.mu.Lock()
 		st.mocks, st.calls = nil, nil
 		st.mu.Unlock()
 		return Nil, nil
 	})
-	Register("http_mock_calls", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_mock_calls", func(c *Call, args []Value) (Value, error) {
 		redactOn := true
 		if o := arg(args, 0); o.k == KindDict {
 			d := o.r.(*Dict)

@@ -388,8 +388,8 @@ func httpResponseOpts(args []Value) (int64, *Dict) {
 	return status, httpDictOpt(o, "headers")
 }
 
-func init() {
-	Register("http_server", func(c *Call, args []Value) (Value, error) {
+func installHttpServer(lib *Library) {
+	lib.Builtin("http_server", func(c *Call, args []Value) (Value, error) {
 		o := optsArg(args, 0)
 		s := &httpServer{ready: true, retainRawBody: true, maxBody: httpServerDefaultMaxBody}
 		if v, ok := o.Get("ready"); ok && v.k == KindBool {
@@ -414,7 +414,7 @@ func init() {
 		st.servers[id] = s
 		return httpServerHandle(id), nil
 	})
-	Register("http_server_route", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_server_route", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 4 {
 			return Nil, Errorf("http_server_route: requires server, method, path template, and handler")
 		}
@@ -453,7 +453,7 @@ func init() {
 		return httpServerHandle(id), nil
 	})
 	hook := func(name string, add func(s *httpServer, h Value)) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			if len(args) < 2 {
 				return Nil, Errorf("%s: requires server and handler", name)
 			}
@@ -475,9 +475,9 @@ func init() {
 	hook("http_server_after", func(s *httpServer, h Value) { s.after = append(s.after, h) })
 	hook("http_server_readiness", func(s *httpServer, h Value) { s.readiness = h })
 	hook("http_server_on_shutdown", func(s *httpServer, h Value) { s.shutdownHooks = append(s.shutdownHooks, h) })
-	Register("http_server_request", httpServerDispatch)
-	Register("http_server_test", httpServerDispatch)
-	Register("http_server_set_ready", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_server_request", httpServerDispatch)
+	lib.Builtin("http_server_test", httpServerDispatch)
+	lib.Builtin("http_server_set_ready", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, Errorf("http_server_set_ready: requires server and ready bool")
 		}
@@ -488,7 +488,7 @@ func init() {
 		})
 		return Bool(ready), err
 	})
-	Register("http_server_ready", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_server_ready", func(c *Call, args []Value) (Value, error) {
 		var snap httpServer
 		id, _, err := httpServerArg(c, args, "http_server_ready", func(s *httpServer) error {
 			snap = *s
@@ -509,7 +509,7 @@ func init() {
 		}
 		return Bool(ok.Truthy()), nil
 	})
-	Register("http_server_shutdown", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_server_shutdown", func(c *Call, args []Value) (Value, error) {
 		var hooks []Value
 		id, _, err := httpServerArg(c, args, "http_server_shutdown", func(s *httpServer) error {
 			s.shutdown = true
@@ -526,7 +526,7 @@ func init() {
 		}
 		return Bool(true), nil
 	})
-	Register("http_response", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_response", func(c *Call, args []Value) (Value, error) {
 		status := int64(200)
 		if s := arg(args, 0); s.k == KindInt {
 			status = s.AsInt()
@@ -537,11 +537,11 @@ func init() {
 		}
 		return serverResponse(status, headers, arg(args, 1), "text"), nil
 	})
-	Register("http_response_text", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_response_text", func(c *Call, args []Value) (Value, error) {
 		status, headers := httpResponseOpts(args)
 		return serverResponse(status, headers, arg(args, 0), "text"), nil
 	})
-	Register("http_response_json", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_response_json", func(c *Call, args []Value) (Value, error) {
 		body, err := c.stringifyJSON("http_response_json", arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -549,11 +549,11 @@ func init() {
 		status, headers := httpResponseOpts(args)
 		return serverResponse(status, headers, body, "json"), nil
 	})
-	Register("http_response_bytes", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_response_bytes", func(c *Call, args []Value) (Value, error) {
 		status, headers := httpResponseOpts(args)
 		return serverResponse(status, headers, BytesValue(httpBodyBytes(arg(args, 0))), "bytes"), nil
 	})
-	Register("http_header", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_header", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, Errorf("http_header: requires headers/request/response and name")
 		}

@@ -82,11 +82,11 @@ func selfSignedDev(hosts []string) (string, string, error) {
 		string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pkcs8})), nil
 }
 
-func init() {
-	Register("http_server_tls_plain", func(c *Call, args []Value) (Value, error) {
+func installHttpServerTls(lib *Library) {
+	lib.Builtin("http_server_tls_plain", func(c *Call, args []Value) (Value, error) {
 		return DictValue(tlsConfig("plain", false, "http", false)), nil
 	})
-	Register("http_server_tls_edge", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_server_tls_edge", func(c *Call, args []Value) (Value, error) {
 		o := optsArg(args, 0)
 		d := tlsConfig("edge", false, "https", optBoolDefault(o, "hsts", true))
 		d.Set("hsts_max_age_seconds", Int(optIntDefault(o, "hsts_max_age_seconds", 31536000)))
@@ -94,7 +94,7 @@ func init() {
 		d.Set("hsts_preload", Bool(optBoolDefault(o, "hsts_preload", false)))
 		return DictValue(d), nil
 	})
-	Register("http_server_tls_pem", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_server_tls_pem", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, Errorf("http_server_tls_pem: requires cert path and key path")
 		}
@@ -114,7 +114,7 @@ func init() {
 		d.Set("key_path", Str(keyPath))
 		return DictValue(d), nil
 	})
-	Register("http_server_tls_self_signed_dev", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_server_tls_self_signed_dev", func(c *Call, args []Value) (Value, error) {
 		hosts := []string{"localhost", "127.0.0.1"}
 		switch h := arg(args, 0); h.k {
 		case KindNil:
@@ -145,7 +145,7 @@ func init() {
 		d.Set("key_pem", Str(keyPEM))
 		return DictValue(d), nil
 	})
-	Register("http_server_security_headers", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_server_security_headers", func(c *Call, args []Value) (Value, error) {
 		cfg := arg(args, 0)
 		if cfg.k != KindDict {
 			return Nil, Errorf("http_server_security_headers: requires a TLS config dict")

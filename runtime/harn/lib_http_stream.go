@@ -45,8 +45,8 @@ func httpOptions(v Value) (string, Value) {
 	return method, v
 }
 
-func init() {
-	Register("http_stream_open", func(c *Call, args []Value) (Value, error) {
+func installHttpStream(lib *Library) {
+	lib.Builtin("http_stream_open", func(c *Call, args []Value) (Value, error) {
 		url := Display(arg(args, 0))
 		if url == "" || arg(args, 0).k == KindNil {
 			return Nil, plainError("http_stream_open: URL is required")
@@ -84,7 +84,7 @@ func init() {
 		}
 		return s, nil
 	}
-	Register("http_stream_read", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_stream_read", func(c *Call, args []Value) (Value, error) {
 		s, err := stream(c, args, "http_stream_read")
 		if err != nil {
 			return Nil, err
@@ -106,7 +106,7 @@ func init() {
 		s.pending = s.pending[n:]
 		return BytesValue(chunk), nil
 	})
-	Register("http_stream_info", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_stream_info", func(c *Call, args []Value) (Value, error) {
 		s, err := stream(c, args, "http_stream_info")
 		if err != nil {
 			return Nil, err
@@ -117,7 +117,7 @@ func init() {
 		d.Set("ok", Bool(s.status >= 200 && s.status < 300))
 		return DictValue(d), nil
 	})
-	Register("http_stream_close", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_stream_close", func(c *Call, args []Value) (Value, error) {
 		if len(args) == 0 {
 			return Nil, plainError("http_stream_close: requires a stream handle")
 		}
@@ -129,7 +129,7 @@ func init() {
 		delete(hs.streams, id)
 		return Bool(ok), nil
 	})
-	Register("http_download", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_download", func(c *Call, args []Value) (Value, error) {
 		url, dst := Display(arg(args, 0)), Display(arg(args, 1))
 		if url == "" || arg(args, 0).k == KindNil {
 			return Nil, plainError("http_download: URL is required")

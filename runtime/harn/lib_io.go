@@ -79,8 +79,8 @@ func isTTY(c *Call, stream string) bool {
 	return false
 }
 
-func init() {
-	Register("read_line", func(c *Call, args []Value) (Value, error) {
+func installIo(lib *Library) {
+	lib.Builtin("read_line", func(c *Call, args []Value) (Value, error) {
 		st := ioOf(c)
 		st.mu.Lock()
 		if st.stdin != nil {
@@ -108,7 +108,7 @@ func init() {
 		}
 		return Str(strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r")), nil
 	})
-	Register("mock_stdin", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mock_stdin", func(c *Call, args []Value) (Value, error) {
 		st := ioOf(c)
 		st.mu.Lock()
 		defer st.mu.Unlock()
@@ -116,14 +116,14 @@ func init() {
 		st.stdin, st.lines, st.queued = &s, nil, false
 		return Nil, nil
 	})
-	Register("unmock_stdin", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("unmock_stdin", func(c *Call, args []Value) (Value, error) {
 		st := ioOf(c)
 		st.mu.Lock()
 		defer st.mu.Unlock()
 		st.stdin, st.lines, st.queued = nil, nil, false
 		return Nil, nil
 	})
-	Register("capture_stderr_start", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("capture_stderr_start", func(c *Call, args []Value) (Value, error) {
 		st := ioOf(c)
 		st.mu.Lock()
 		defer st.mu.Unlock()
@@ -131,7 +131,7 @@ func init() {
 		st.stderr.Reset()
 		return Nil, nil
 	})
-	Register("capture_stderr_take", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("capture_stderr_take", func(c *Call, args []Value) (Value, error) {
 		st := ioOf(c)
 		st.mu.Lock()
 		defer st.mu.Unlock()
@@ -140,7 +140,7 @@ func init() {
 		st.capturing = false
 		return Str(s), nil
 	})
-	Register("mock_tty", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mock_tty", func(c *Call, args []Value) (Value, error) {
 		stream := Display(arg(args, 0))
 		switch stream {
 		case "stdin", "stdout", "stderr":
@@ -154,7 +154,7 @@ func init() {
 		st.tty[stream] = v.k == KindBool && v.AsBool()
 		return Nil, nil
 	})
-	Register("unmock_tty", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("unmock_tty", func(c *Call, args []Value) (Value, error) {
 		st := ioOf(c)
 		st.mu.Lock()
 		defer st.mu.Unlock()
@@ -162,7 +162,7 @@ func init() {
 		return Nil, nil
 	})
 	for _, s := range []string{"stdin", "stdout", "stderr"} {
-		Register("is_"+s+"_tty", func(c *Call, args []Value) (Value, error) { return Bool(isTTY(c, s)), nil })
+		lib.Builtin("is_"+s+"_tty", func(c *Call, args []Value) (Value, error) { return Bool(isTTY(c, s)), nil })
 	}
 }
 

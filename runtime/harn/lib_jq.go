@@ -18,9 +18,9 @@ import (
 // jqFilter maps one input to its outputs.
 type jqFilter func(in Value) []Value
 
-func init() {
+func installJq(lib *Library) {
 	run := func(name string, first bool) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			if len(args) < 2 {
 				return Nil, throwValue(Str(fmt.Sprintf("%s requires 2 arguments", name)))
 			}

@@ -20,18 +20,18 @@ import (
 
 // Data builtins: JSON, TOML and CSV.
 
-func init() {
-	Register("json_stringify", func(c *Call, args []Value) (Value, error) {
+func installJson(lib *Library) {
+	lib.Builtin("json_stringify", func(c *Call, args []Value) (Value, error) {
 		return c.stringifyJSON("json_stringify", arg(args, 0))
 	})
-	Register("json_parse", withText("json_parse", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("json_parse", withText("json_parse", func(_ *Call, text string, _ []Value) (Value, error) {
 		v, err := parseJSON(text)
 		if err != nil {
 			return Nil, throwValue(Str("JSON parse error: " + err.Error()))
 		}
 		return v, nil
 	}))
-	Register("json_extract", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("json_extract", func(c *Call, args []Value) (Value, error) {
 		if len(args) == 0 {
 			return Nil, throwValue(Str("json_extract requires at least 1 argument: text"))
 		}
@@ -52,7 +52,7 @@ func init() {
 		}
 		return x, nil
 	})
-	Register("json_pointer", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("json_pointer", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		for _, tok := range pointerTokens(Display(arg(args, 1))) {
 			switch v.k {
@@ -71,35 +71,35 @@ func init() {
 		}
 		return v, nil
 	})
-	Register("toml_parse", withText("toml_parse", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("toml_parse", withText("toml_parse", func(_ *Call, text string, _ []Value) (Value, error) {
 		var x any
 		if err := toml.Unmarshal([]byte(text), &x); err != nil {
 			return Nil, throwValue(Str("TOML parse error: " + err.Error()))
 		}
 		return fromGo(x), nil
 	}))
-	Register("toml_stringify", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("toml_stringify", func(c *Call, args []Value) (Value, error) {
 		b, err := toml.Marshal(toGo(arg(args, 0)))
 		if err != nil {
 			return Nil, throwValue(Str("toml_stringify: " + err.Error()))
 		}
 		return Str(string(b)), nil
 	})
-	Register("yaml_parse", withText("yaml_parse", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("yaml_parse", withText("yaml_parse", func(_ *Call, text string, _ []Value) (Value, error) {
 		var x any
 		if err := yaml.Unmarshal([]byte(text), &x); err != nil {
 			return Nil, throwValue(Str("YAML parse error: " + err.Error()))
 		}
 		return fromGo(yamlPlain(x, 0)), nil
 	}))
-	Register("yaml_stringify", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("yaml_stringify", func(c *Call, args []Value) (Value, error) {
 		b, err := yaml.Marshal(toGo(arg(args, 0)))
 		if err != nil {
 			return Nil, throwValue(Str("yaml_stringify: " + err.Error()))
 		}
 		return Str(string(b)), nil
 	})
-	Register("csv_parse", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("csv_parse", func(c *Call, args []Value) (Value, error) {
 		r := csv.NewReader(strings.NewReader(Display(arg(args, 0))))
 		r.FieldsPerRecord = -1
 		header := false
@@ -147,7 +147,7 @@ func init() {
 		}
 		return NewListValue(rows), nil
 	})
-	Register("csv_stringify", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("csv_stringify", func(c *Call, args []Value) (Value, error) {
 		var b bytes.Buffer
 		w := csv.NewWriter(&b)
 		items, err := c.th.collect(arg(args, 0))

@@ -13,8 +13,8 @@ import (
 // failure or error message and its text), stdout, stderr}. Input that is
 // not a report gives an empty list, never an error.
 
-func init() {
-	Register("parse_junit_xml", func(c *Call, args []Value) (Value, error) {
+func installJunit(lib *Library) {
+	lib.Builtin("parse_junit_xml", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		var data []byte
 		switch v.k {

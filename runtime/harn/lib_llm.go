@@ -32,12 +32,12 @@ func (in *Interp) evaluator() *evaluate.Evaluator {
 	return in.State("llm.evaluator", func() any { return evaluate.New(evaluate.Options{}) }).(*evaluate.Evaluator)
 }
 
-func init() {
-	RegisterHarnessMethod("llm", "evaluate", llmEvaluate)
-	RegisterHarnessMethod("llm", "evaluate_request", llmEvaluate)
-	RegisterHarnessMethod("llm", "evaluate_predicate", llmEvaluatePredicate)
-	RegisterHarnessMethod("llm", "estimate_state_tokens", llmEstimateStateTokens)
-	RegisterStdModule("std/predicate", map[string]func(c *Call, args []Value) (Value, error){
+func installLlm(lib *Library) {
+	lib.HarnessMethod("llm", "evaluate", llmEvaluate)
+	lib.HarnessMethod("llm", "evaluate_request", llmEvaluate)
+	lib.HarnessMethod("llm", "evaluate_predicate", llmEvaluatePredicate)
+	lib.HarnessMethod("llm", "estimate_state_tokens", llmEstimateStateTokens)
+	lib.StdModule("std/predicate", map[string]func(c *Call, args []Value) (Value, error){
 		"boolean":            predicateBoolean,
 		"choice":             predicateChoice,
 		"score":              predicateScore,

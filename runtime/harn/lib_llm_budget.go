@@ -35,8 +35,8 @@ type budgetProjection struct {
 	cost, sessionCost float64
 }
 
-func init() {
-	Register("llm_cost", func(c *Call, args []Value) (Value, error) {
+func installLlmBudget(lib *Library) {
+	lib.Builtin("llm_cost", func(c *Call, args []Value) (Value, error) {
 		model := ""
 		if m := arg(args, 0); m.k != KindNil {
 			model = Display(m)
@@ -50,7 +50,7 @@ func init() {
 		}
 		return Float(catalog.Cost(model, in, out)), nil
 	})
-	Register("llm_session_cost", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_session_cost", func(c *Call, args []Value) (Value, error) {
 		st := llmOf(c)
 		st.mu.Lock()
 		defer st.mu.Unlock()
@@ -61,7 +61,7 @@ func init() {
 		d.Set("call_count", Int(st.usage.calls))
 		return DictValue(d), nil
 	})
-	Register("llm_budget", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_budget", func(c *Call, args []Value) (Value, error) {
 		limit, ok := arg(args, 0).Number()
 		if !ok {
 			return Nil, throwValue(Str("llm_budget: requires a numeric argument"))
@@ -72,7 +72,7 @@ func init() {
 		st.mu.Unlock()
 		return Nil, nil
 	})
-	Register("llm_budget_remaining", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_budget_remaining", func(c *Call, args []Value) (Value, error) {
 		st := llmOf(c)
 		st.mu.Lock()
 		defer st.mu.Unlock()

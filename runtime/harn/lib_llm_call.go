@@ -418,8 +418,8 @@ func llmStructuredResult(c *Call, args []Value) (Value, error) {
 	return structuredEnvelope(o, false, false, cat), nil
 }
 
-func init() {
-	Register("llm_mock", func(c *Call, args []Value) (Value, error) {
+func installLlmCall(lib *Library) {
+	lib.Builtin("llm_mock", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		if v.k != KindDict {
 			return Nil, runtimeError("llm_mock: expected a dict argument")
@@ -431,7 +431,7 @@ func init() {
 		llmOf(c).script.Add(m)
 		return Nil, nil
 	})
-	Register("llm_mock_calls", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_mock_calls", func(c *Call, args []Value) (Value, error) {
 		st := llmOf(c)
 		st.mu.Lock()
 		defer st.mu.Unlock()
@@ -451,7 +451,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("llm_mock_clear", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_mock_clear", func(c *Call, args []Value) (Value, error) {
 		st := llmOf(c)
 		st.script.Clear()
 		st.mu.Lock()
@@ -460,7 +460,7 @@ func init() {
 		st.mu.Unlock()
 		return Nil, nil
 	})
-	Register("llm_mock_push_scope", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_mock_push_scope", func(c *Call, args []Value) (Value, error) {
 		st := llmOf(c)
 		st.mu.Lock()
 		// A scope saves the answers, the call log and the prompt cache,
@@ -471,7 +471,7 @@ func init() {
 		st.mu.Unlock()
 		return Nil, nil
 	})
-	Register("llm_mock_pop_scope", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_mock_pop_scope", func(c *Call, args []Value) (Value, error) {
 		st := llmOf(c)
 		st.mu.Lock()
 		defer st.mu.Unlock()
@@ -484,8 +484,8 @@ func init() {
 		st.scopes = st.scopes[:len(st.scopes)-1]
 		return Nil, nil
 	})
-	Register("llm_call", withTranscript(llmCallWithRetries))
-	Register("llm_call_structured", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_call", withTranscript(llmCallWithRetries))
+	lib.Builtin("llm_call_structured", func(c *Call, args []Value) (Value, error) {
 		res, err := llmCallWithRetries(c, structuredArgs(args))
 		if err != nil {
 			return Nil, err
@@ -493,7 +493,7 @@ func init() {
 		d, _ := res.r.(*Dict).Get("data")
 		return d, nil
 	})
-	Register("llm_call_structured_safe", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_call_structured_safe", func(c *Call, args []Value) (Value, error) {
 		env := NewDict(3)
 		res, err := llmCallWithRetries(c, structuredArgs(args))
 		if err != nil {
@@ -523,8 +523,8 @@ func init() {
 		env.Set("error", Nil)
 		return DictValue(env), nil
 	})
-	Register("llm_call_structured_result", llmStructuredResult)
-	Register("llm_call_safe", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_call_structured_result", llmStructuredResult)
+	lib.Builtin("llm_call_safe", func(c *Call, args []Value) (Value, error) {
 		env := NewDict(3)
 		res, err := llmCallWithRetries(c, args)
 		if err != nil {

@@ -276,17 +276,17 @@ func hostOf(url string) string {
 	return host
 }
 
-func init() {
-	Register("llm_infer_provider", func(c *Call, args []Value) (Value, error) {
+func installLlmConfig(lib *Library) {
+	lib.Builtin("llm_infer_provider", func(c *Call, args []Value) (Value, error) {
 		return Str(catalog.InferProvider(Display(arg(args, 0)), defaultProvider(c.th.in))), nil
 	})
-	Register("llm_model_tier", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_model_tier", func(c *Call, args []Value) (Value, error) {
 		return Str(catalog.ModelTier(Display(arg(args, 0)))), nil
 	})
-	Register("llm_resolve_model", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_resolve_model", func(c *Call, args []Value) (Value, error) {
 		return DictValue(resolveModel(c.th.in, Display(arg(args, 0))).value()), nil
 	})
-	Register("llm_model_info", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_model_info", func(c *Call, args []Value) (Value, error) {
 		r := resolveModel(c.th.in, Display(arg(args, 0)))
 		d := r.value()
 		d.Set("capabilities", capabilitiesValue(c.th.in, r.provider, r.id))
@@ -300,16 +300,16 @@ func init() {
 		d.Set("auth_available", Bool(authAvailable(c.th.in, r.provider)))
 		return DictValue(d), nil
 	})
-	Register("llm_known_models", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_known_models", func(c *Call, args []Value) (Value, error) {
 		return strList(catalog.AliasNames()), nil
 	})
-	Register("llm_providers", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_providers", func(c *Call, args []Value) (Value, error) {
 		return strList(catalog.ProviderNames()), nil
 	})
-	Register("llm_available_providers", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_available_providers", func(c *Call, args []Value) (Value, error) {
 		return strList(availableProviders(c.th.in)), nil
 	})
-	Register("llm_qc_default_model", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_qc_default_model", func(c *Call, args []Value) (Value, error) {
 		name := Display(arg(args, 0))
 		if arg(args, 0).k == KindNil || name == "" {
 			return Nil, runtimeError("llm_qc_default_model: provider name is required")
@@ -319,7 +319,7 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("llm_pick_model", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_pick_model", func(c *Call, args []Value) (Value, error) {
 		r := resolveModel(c.th.in, Display(arg(args, 0)))
 		d := NewDict(3)
 		d.Set("id", Str(r.id))
@@ -327,7 +327,7 @@ func init() {
 		d.Set("tier", Str(r.tier))
 		return DictValue(d), nil
 	})
-	Register("llm_config", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_config", func(c *Call, args []Value) (Value, error) {
 		if len(args) > 0 && args[0].k != KindNil {
 			p, ok := catalog.LookupProvider(Display(args[0]))
 			if !ok {
@@ -343,7 +343,7 @@ func init() {
 		}
 		return DictValue(d), nil
 	})
-	Register("llm_provider_catalog", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_provider_catalog", func(c *Call, args []Value) (Value, error) {
 		var provs, aliases, models []Value
 		for _, n := range catalog.ProviderNames() {
 			p, _ := catalog.LookupProvider(n)
@@ -376,10 +376,10 @@ func init() {
 		d.Set("qc_defaults", DictValue(qc))
 		return DictValue(d), nil
 	})
-	Register("llm_healthcheck", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_healthcheck", func(c *Call, args []Value) (Value, error) {
 		return healthcheck(c, args), nil
 	})
-	Register("provider_capabilities", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("provider_capabilities", func(c *Call, args []Value) (Value, error) {
 		provider := Display(arg(args, 0))
 		if arg(args, 0).k == KindNil || provider == "" {
 			return Nil, runtimeError("provider_capabilities: provider name is required")
@@ -390,7 +390,7 @@ func init() {
 		}
 		return capabilitiesValue(c.th.in, provider, model), nil
 	})
-	Register("provider_capabilities_install", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("provider_capabilities_install", func(c *Call, args []Value) (Value, error) {
 		src := ""
 		if v := arg(args, 0); v.k != KindNil {
 			src = Display(v)
@@ -405,7 +405,7 @@ func init() {
 		c.th.in.setCapabilityOverrides(m)
 		return Bool(true), nil
 	})
-	Register("provider_capabilities_clear", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("provider_capabilities_clear", func(c *Call, args []Value) (Value, error) {
 		c.th.in.setCapabilityOverrides(nil)
 		return Bool(true), nil
 	})

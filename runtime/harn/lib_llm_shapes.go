@@ -11,8 +11,8 @@ import (
 // (prompt, system?, options?) returns a channel of the answer's text
 // pieces, closed after the last.
 
-func init() {
-	Register("llm_completion", func(c *Call, args []Value) (Value, error) {
+func installLlmShapes(lib *Library) {
+	lib.Builtin("llm_completion", func(c *Call, args []Value) (Value, error) {
 		prefix := Display(arg(args, 0))
 		suffix := ""
 		if s := arg(args, 1); s.k != KindNil {
@@ -23,7 +23,7 @@ func init() {
 		defer takeAppliedExperiment(c) // no transcript records it
 		return llmTurn(c, r)
 	})
-	Register("llm_stream", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_stream", func(c *Call, args []Value) (Value, error) {
 		r := buildLLMRequest(args)
 		var pieces []Value
 		r.onStream = func(ev llm.StreamEvent) {

@@ -24,7 +24,7 @@ func runLLM(t *testing.T, src string) (string, error, *evaluate.Evaluator) {
 	}
 	t.Cleanup(func() { h.Close() })
 	ev := evaluate.New(evaluate.Options{})
-	in, err := New(Options{Host: h, Evaluator: ev})
+	in, err := New(Options{Host: h, Library: testLibrary(t), Evaluator: ev})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func (r turnRun) run(t *testing.T, src string) (string, error) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Close() })
-	opts := Options{Host: h, LLM: r.llm, Evaluator: evaluate.New(evaluate.Options{Catalog: r.cat})}
+	opts := Options{Host: h, Library: testLibrary(t), LLM: r.llm, Evaluator: evaluate.New(evaluate.Options{Catalog: r.cat})}
 	if r.tape != "" {
 		opts.LLMMock, opts.LLMMockName = []byte(r.tape), "t.llm-mock.jsonl"
 	}

@@ -60,7 +60,7 @@ func TestManifestHookInstallErrors(t *testing.T) {
 			}
 			src := []byte("pipeline default() { println(\"ran\") }\n")
 			var out bytes.Buffer
-			err := RunProgram(context.Background(), runner.Program{Path: filepath.Join(dir, "main.harn"), Src: src}, runner.Env{Stdout: &out, Stderr: &out})
+			err := testLibrary(t).RunProgram(context.Background(), runner.Program{Path: filepath.Join(dir, "main.harn"), Src: src}, runner.Env{Stdout: &out, Stderr: &out})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}

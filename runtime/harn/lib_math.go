@@ -7,10 +7,10 @@ import (
 
 // Math builtins.
 
-func init() {
+func installMath(lib *Library) {
 	f1 := func(name string, f func(float64) float64) {
 		spec := argsOf(name)
-		registerLeaf(name, func(c *Call, args []Value) (Value, error) {
+		lib.Leaf(name, func(c *Call, args []Value) (Value, error) {
 			var x float64
 			if err := spec.unpack(c, args, &x); err != nil {
 				return Nil, err
@@ -30,7 +30,7 @@ func init() {
 	f1("log10", math.Log10)
 	f1("exp", math.Exp)
 	atan2Args := argsOf("atan2")
-	registerLeaf("atan2", func(c *Call, args []Value) (Value, error) {
+	lib.Leaf("atan2", func(c *Call, args []Value) (Value, error) {
 		var y, x float64
 		if err := atan2Args.unpack(c, args, &y, &x); err != nil {
 			return Nil, err
@@ -39,7 +39,7 @@ func init() {
 	})
 	toIntFn := func(name string, f func(float64) float64) {
 		spec := argsOf(name)
-		registerLeaf(name, func(c *Call, args []Value) (Value, error) {
+		lib.Leaf(name, func(c *Call, args []Value) (Value, error) {
 			if v := arg(args, 0); v.k == KindInt {
 				return v, nil
 			}
@@ -57,7 +57,7 @@ func init() {
 	toIntFn("floor", math.Floor)
 	toIntFn("ceil", math.Ceil)
 	toIntFn("round", func(x float64) float64 { return math.Round(x) })
-	registerLeaf("abs", func(c *Call, args []Value) (Value, error) {
+	lib.Leaf("abs", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		switch v.k {
 		case KindInt:
@@ -72,7 +72,7 @@ func init() {
 		return Nil, typeError("abs: expected a number, got %s", v.TypeName())
 	})
 	signArgs := argsOf("sign")
-	registerLeaf("sign", func(c *Call, args []Value) (Value, error) {
+	lib.Leaf("sign", func(c *Call, args []Value) (Value, error) {
 		var x float64
 		if err := signArgs.unpack(c, args, &x); err != nil {
 			return Nil, err
@@ -85,9 +85,9 @@ func init() {
 		}
 		return Int(0), nil
 	})
-	registerLeaf("pow", func(c *Call, args []Value) (Value, error) { return opPow(arg(args, 0), arg(args, 1)) })
+	lib.Leaf("pow", func(c *Call, args []Value) (Value, error) { return opPow(arg(args, 0), arg(args, 1)) })
 	minmax := func(name string, want int) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			items := args
 			if len(args) == 1 {
 				xs, err := c.th.collect(args[0])
@@ -114,16 +114,16 @@ func init() {
 	}
 	minmax("min", -1)
 	minmax("max", 1)
-	registerLeaf("is_nan", func(c *Call, args []Value) (Value, error) {
+	lib.Leaf("is_nan", func(c *Call, args []Value) (Value, error) {
 		x, _ := arg(args, 0).Number()
 		return Bool(math.IsNaN(x)), nil
 	})
-	registerLeaf("is_infinite", func(c *Call, args []Value) (Value, error) {
+	lib.Leaf("is_infinite", func(c *Call, args []Value) (Value, error) {
 		x, _ := arg(args, 0).Number()
 		return Bool(math.IsInf(x, 0)), nil
 	})
 	stats := func(name string, f func(xs []float64, args []Value) (Value, error)) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			items, err := c.th.collect(arg(args, 0))
 			if err != nil {
 				return Nil, err

@@ -120,8 +120,8 @@ type mcpCardCache struct {
 	cards map[string]Value
 }
 
-func init() {
-	Register("mcp_connect", func(c *Call, args []Value) (Value, error) {
+func installMcpClient(lib *Library) {
+	lib.Builtin("mcp_connect", func(c *Call, args []Value) (Value, error) {
 		command := Display(arg(args, 0))
 		if arg(args, 0).k == KindNil || command == "" {
 			return Nil, throwValue(Str("mcp_connect: command is required"))
@@ -146,7 +146,7 @@ func init() {
 		}
 		return mcpClientValue(cl), nil
 	})
-	Register("mcp_list_tools", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mcp_list_tools", func(c *Call, args []Value) (Value, error) {
 		cl, err := mcpClientArg(c, args, 0, "argument")
 		if err != nil {
 			return Nil, err
@@ -166,7 +166,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("mcp_call", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mcp_call", func(c *Call, args []Value) (Value, error) {
 		cl, err := mcpClientArg(c, args, 0, "first argument")
 		if err != nil {
 			return Nil, err
@@ -181,7 +181,7 @@ func init() {
 		}
 		return fromGo(res), nil
 	})
-	Register("mcp_server_info", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mcp_server_info", func(c *Call, args []Value) (Value, error) {
 		cl, err := mcpClientArg(c, args, 0, "argument")
 		if err != nil {
 			return Nil, err
@@ -194,7 +194,7 @@ func init() {
 		d.Set("connected", Bool(true))
 		return DictValue(d), nil
 	})
-	Register("mcp_disconnect", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mcp_disconnect", func(c *Call, args []Value) (Value, error) {
 		cl, err := mcpClientArg(c, args, 0, "argument")
 		if err != nil {
 			return Nil, err
@@ -203,7 +203,7 @@ func init() {
 		return Nil, nil
 	})
 	list := func(name, method, key string) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			cl, err := mcpClientArg(c, args, 0, "argument")
 			if err != nil {
 				return Nil, err
@@ -218,7 +218,7 @@ func init() {
 	list("mcp_list_resources", "resources/list", "resources")
 	list("mcp_list_resource_templates", "resources/templates/list", "resourceTemplates")
 	list("mcp_list_prompts", "prompts/list", "prompts")
-	Register("mcp_read_resource", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mcp_read_resource", func(c *Call, args []Value) (Value, error) {
 		cl, err := mcpClientArg(c, args, 0, "first argument")
 		if err != nil {
 			return Nil, err
@@ -251,7 +251,7 @@ func init() {
 		}
 		return fromGo(contents), nil
 	})
-	Register("mcp_get_prompt", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mcp_get_prompt", func(c *Call, args []Value) (Value, error) {
 		cl, err := mcpClientArg(c, args, 0, "first argument")
 		if err != nil {
 			return Nil, err
@@ -272,7 +272,7 @@ func init() {
 		}
 		return fromGo(x), nil
 	})
-	Register("mcp_server_card", mcpServerCard)
+	lib.Builtin("mcp_server_card", mcpServerCard)
 }
 
 // mcpServerCard reads a server card: a URL is fetched (behind

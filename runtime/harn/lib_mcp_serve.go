@@ -44,7 +44,7 @@ func mcpDict(c *Call, v Value, shape string, required []string, handler bool) (*
 	return d, nil
 }
 
-func init() {
+func installMcpServe(lib *Library) {
 	tools := func(c *Call, args []Value) (Value, error) {
 		if len(args) == 0 {
 			return Nil, runtimeError("%s: requires a tool_registry argument", c.Name)
@@ -58,9 +58,9 @@ func init() {
 		o.mu.Unlock()
 		return Nil, nil
 	}
-	Register("mcp_tools", tools)
-	Register("mcp_serve", tools)
-	Register("mcp_resource", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mcp_tools", tools)
+	lib.Builtin("mcp_serve", tools)
+	lib.Builtin("mcp_resource", func(c *Call, args []Value) (Value, error) {
 		d, err := mcpDict(c, arg(args, 0), "{uri, name, text}", []string{"uri", "name"}, false)
 		if err != nil {
 			return Nil, err
@@ -74,7 +74,7 @@ func init() {
 		o.mu.Unlock()
 		return Nil, nil
 	})
-	Register("mcp_resource_template", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mcp_resource_template", func(c *Call, args []Value) (Value, error) {
 		d, err := mcpDict(c, arg(args, 0), "{uri_template, name, handler}", []string{"uri_template", "name"}, true)
 		if err != nil {
 			return Nil, err
@@ -85,7 +85,7 @@ func init() {
 		o.mu.Unlock()
 		return Nil, nil
 	})
-	Register("mcp_prompt", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mcp_prompt", func(c *Call, args []Value) (Value, error) {
 		d, err := mcpDict(c, arg(args, 0), "{name, handler}", []string{"name"}, true)
 		if err != nil {
 			return Nil, err
@@ -103,17 +103,17 @@ func init() {
 		}
 		return Display(args[0]), nil
 	}
-	Register("mcp_registry_status", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mcp_registry_status", func(c *Call, args []Value) (Value, error) {
 		return NewListValue(nil), nil
 	})
-	Register("mcp_ensure_active", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mcp_ensure_active", func(c *Call, args []Value) (Value, error) {
 		name, err := serverName(c, args)
 		if err != nil {
 			return Nil, err
 		}
 		return Nil, throwValue(Str("mcp_ensure_active: MCP server '" + name + "' is not registered (declare it under [[mcp]] in harn.toml)"))
 	})
-	Register("mcp_release", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mcp_release", func(c *Call, args []Value) (Value, error) {
 		_, err := serverName(c, args)
 		return Nil, err
 	})

@@ -400,8 +400,8 @@ func positiveInt(v Value) int {
 	return 0
 }
 
-func init() {
-	RegisterStdModule("std/memory", map[string]func(c *Call, args []Value) (Value, error){
+func installMemory(lib *Library) {
+	lib.StdModule("std/memory", map[string]func(c *Call, args []Value) (Value, error){
 		"memory_store": func(c *Call, args []Value) (Value, error) {
 			const fn = "__memory_store"
 			ns, err := memoryString(args, 0, fn, "namespace")

@@ -56,8 +56,8 @@ func uuidBytes(s string) ([]byte, bool) {
 	return b, err == nil && len(b) == 16
 }
 
-func init() {
-	Register("progress", func(c *Call, args []Value) (Value, error) {
+func installMisc(lib *Library) {
+	lib.Builtin("progress", func(c *Call, args []Value) (Value, error) {
 		phase, msg := Display(arg(args, 0)), Display(arg(args, 1))
 		if o := arg(args, 2); o.k == KindDict {
 			d := o.r.(*Dict)
@@ -101,7 +101,7 @@ func init() {
 		}
 		return Nil, c.print("[" + phase + "] " + msg + "\n")
 	})
-	Register("uuid_v7", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("uuid_v7", func(c *Call, args []Value) (Value, error) {
 		b := c.th.in.host.SecureBytes(16)
 		ms := uint64(c.th.in.host.Now().UnixMilli())
 		var ts [8]byte
@@ -111,7 +111,7 @@ func init() {
 		b[8] = b[8]&0x3f | 0x80
 		return Str(formatUUID(b)), nil
 	})
-	Register("uuid_v5", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("uuid_v5", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, runtimeError("uuid_v5(namespace, name): requires namespace and name")
 		}
@@ -131,7 +131,7 @@ func init() {
 		b[8] = b[8]&0x3f | 0x80
 		return Str(formatUUID(b)), nil
 	})
-	Register("rng_seed", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("rng_seed", func(c *Call, args []Value) (Value, error) {
 		seed := uint64(intArg(arg(args, 0), 0))
 		var s [32]byte
 		binary.LittleEndian.PutUint64(s[:], seed)
@@ -155,7 +155,7 @@ func init() {
 		defer h.mu.Unlock()
 		return h.r.Int64N(n)
 	}
-	Register("random", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("random", func(c *Call, args []Value) (Value, error) {
 		if h, _ := rngArg(args); h != nil {
 			h.mu.Lock()
 			defer h.mu.Unlock()
@@ -163,7 +163,7 @@ func init() {
 		}
 		return Float(c.th.in.host.Float64()), nil
 	})
-	Register("random_int", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("random_int", func(c *Call, args []Value) (Value, error) {
 		h, rest := rngArg(args)
 		lo, hi := intArg(arg(rest, 0), 0), intArg(arg(rest, 1), 0)
 		if len(rest) == 1 {
@@ -174,7 +174,7 @@ func init() {
 		}
 		return Int(lo + intn(c, h, hi-lo+1)), nil
 	})
-	Register("random_choice", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("random_choice", func(c *Call, args []Value) (Value, error) {
 		h, rest := rngArg(args)
 		items, err := c.th.collect(arg(rest, 0))
 		if err != nil || len(items) == 0 {
@@ -182,7 +182,7 @@ func init() {
 		}
 		return items[intn(c, h, int64(len(items)))], nil
 	})
-	Register("random_shuffle", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("random_shuffle", func(c *Call, args []Value) (Value, error) {
 		h, rest := rngArg(args)
 		items, err := c.th.collect(arg(rest, 0))
 		if err != nil {
@@ -195,14 +195,14 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("mock_time", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mock_time", func(c *Call, args []Value) (Value, error) {
 		cs := clockOf(c)
 		cs.mu.Lock()
 		cs.mocked, cs.wallMs, cs.monoMs = true, intArg(arg(args, 0), 0), 0
 		cs.mu.Unlock()
 		return Nil, nil
 	})
-	Register("advance_time", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("advance_time", func(c *Call, args []Value) (Value, error) {
 		cs := clockOf(c)
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
@@ -211,14 +211,14 @@ func init() {
 		cs.monoMs += d
 		return Int(cs.wallMs), nil
 	})
-	Register("unmock_time", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("unmock_time", func(c *Call, args []Value) (Value, error) {
 		cs := clockOf(c)
 		cs.mu.Lock()
 		cs.mocked = false
 		cs.mu.Unlock()
 		return Nil, nil
 	})
-	Register("set_color_mode", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("set_color_mode", func(c *Call, args []Value) (Value, error) {
 		m := Display(arg(args, 0))
 		if m != "auto" && m != "always" && m != "never" {
 			return Nil, runtimeError("set_color_mode: mode must be auto, always or never")
@@ -241,13 +241,13 @@ func init() {
 		}
 		return "\x1b[" + code + "m" + text + "\x1b[0m"
 	}
-	Register("color", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("color", func(c *Call, args []Value) (Value, error) {
 		return Str(paint(c, Display(arg(args, 0)), ansi[strings.ToLower(Display(arg(args, 1)))])), nil
 	})
-	Register("bold", func(c *Call, args []Value) (Value, error) { return Str(paint(c, Display(arg(args, 0)), "1")), nil })
-	Register("dim", func(c *Call, args []Value) (Value, error) { return Str(paint(c, Display(arg(args, 0)), "2")), nil })
+	lib.Builtin("bold", func(c *Call, args []Value) (Value, error) { return Str(paint(c, Display(arg(args, 0)), "1")), nil })
+	lib.Builtin("dim", func(c *Call, args []Value) (Value, error) { return Str(paint(c, Display(arg(args, 0)), "2")), nil })
 	levels := map[string]int{"debug": 0, "info": 1, "warn": 2, "warning": 2, "error": 3}
-	Register("log_set_level", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("log_set_level", func(c *Call, args []Value) (Value, error) {
 		l, ok := levels[strings.ToLower(Display(arg(args, 0)))]
 		if !ok {
 			return Nil, runtimeError("log_set_level: level must be debug, info, warn or error")
@@ -261,7 +261,7 @@ func init() {
 	for name, lvl := range map[string]int{"log_debug": 0, "log_info": 1, "log_warn": 2, "log_error": 3} {
 		level := strings.TrimPrefix(name, "log_")
 		lv := lvl
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			cs := clockOf(c)
 			cs.mu.Lock()
 			minLog := cs.minLog
@@ -290,7 +290,7 @@ func init() {
 	}
 	// Spans: trace_start opens one (a trace per outermost span),
 	// trace_end closes it; trace_id names the innermost open span's trace.
-	Register("trace_start", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trace_start", func(c *Call, args []Value) (Value, error) {
 		cs := clockOf(c)
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
@@ -307,7 +307,7 @@ func init() {
 		cs.spans = append(cs.spans, trace)
 		return DictValue(d), nil
 	})
-	Register("trace_end", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trace_end", func(c *Call, args []Value) (Value, error) {
 		cs := clockOf(c)
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
@@ -316,7 +316,7 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("trace_id", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trace_id", func(c *Call, args []Value) (Value, error) {
 		cs := clockOf(c)
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
@@ -325,13 +325,13 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("json_pointer_set", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("json_pointer_set", func(c *Call, args []Value) (Value, error) {
 		return pointerUpdate(arg(args, 0), pointerTokens(Display(arg(args, 1))), arg(args, 2), false, 0)
 	})
-	Register("json_pointer_delete", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("json_pointer_delete", func(c *Call, args []Value) (Value, error) {
 		return pointerUpdate(arg(args, 0), pointerTokens(Display(arg(args, 1))), Nil, true, 0)
 	})
-	Register("parallel_race", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("parallel_race", func(c *Call, args []Value) (Value, error) {
 		items, err := c.th.collect(arg(args, 0))
 		if err != nil {
 			return Nil, err

@@ -25,17 +25,17 @@ func multipartErr(fn, format string, a ...any) error {
 	return plainError(fn + ": " + fmt.Sprintf(format, a...))
 }
 
-func init() {
-	Register("multipart_form_data", multipartFormData)
-	Register("multipart_parse", multipartParse)
-	Register("multipart_field_bytes", func(c *Call, args []Value) (Value, error) {
+func installMultipart(lib *Library) {
+	lib.Builtin("multipart_form_data", multipartFormData)
+	lib.Builtin("multipart_parse", multipartParse)
+	lib.Builtin("multipart_field_bytes", func(c *Call, args []Value) (Value, error) {
 		b, err := multipartFieldBytes(args, "multipart_field_bytes")
 		if err != nil {
 			return Nil, err
 		}
 		return BytesValue(b), nil
 	})
-	Register("multipart_field_text", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("multipart_field_text", func(c *Call, args []Value) (Value, error) {
 		b, err := multipartFieldBytes(args, "multipart_field_text")
 		if err != nil {
 			return Nil, err

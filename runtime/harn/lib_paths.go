@@ -7,9 +7,9 @@ import (
 
 // Path builtins: pure string manipulation, no file-system access.
 
-func init() {
+func installPaths(lib *Library) {
 	joinArgs := argsOf("path_join")
-	Register("path_join", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("path_join", func(c *Call, args []Value) (Value, error) {
 		var parts []Value
 		if err := joinArgs.unpack(c, args, &parts); err != nil {
 			return Nil, err
@@ -21,7 +21,7 @@ func init() {
 		return Str(p), nil
 	})
 	s1 := func(name string, f func(string) string) {
-		Register(name, withText(name, func(_ *Call, p string, _ []Value) (Value, error) { return Str(f(p)), nil }))
+		lib.Builtin(name, withText(name, func(_ *Call, p string, _ []Value) (Value, error) { return Str(f(p)), nil }))
 	}
 	s1("basename", pathBase)
 	s1("dirname", pathParent)
@@ -38,17 +38,17 @@ func init() {
 	s1("path_extension", pExt)
 	s1("path_stem", pStem)
 	s1("path_normalize", pNormalize)
-	Register("path_is_absolute", withText("path_is_absolute", func(_ *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("path_is_absolute", withText("path_is_absolute", func(_ *Call, p string, _ []Value) (Value, error) {
 		return Bool(pIsAbs(p)), nil
 	}))
-	Register("path_is_relative", withText("path_is_relative", func(_ *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("path_is_relative", withText("path_is_relative", func(_ *Call, p string, _ []Value) (Value, error) {
 		return Bool(!pIsAbs(p)), nil
 	}))
-	Register("path_segments", withText("path_segments", func(_ *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("path_segments", withText("path_segments", func(_ *Call, p string, _ []Value) (Value, error) {
 		_, _, segs := pSplit(p)
 		return NewListValue(strValues(segs)), nil
 	}))
-	Register("path_parts", withText("path_parts", func(_ *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("path_parts", withText("path_parts", func(_ *Call, p string, _ []Value) (Value, error) {
 		_, _, segs := pSplit(p)
 		d := NewDict(5)
 		d.Set("dir", Str(pParent(p)))
@@ -58,27 +58,27 @@ func init() {
 		d.Set("segments", NewListValue(strValues(segs)))
 		return DictValue(d), nil
 	}))
-	Register("path_relative_to", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("path_relative_to", func(c *Call, args []Value) (Value, error) {
 		if rel, ok := pRelativeTo(Display(arg(args, 0)), Display(arg(args, 1))); ok {
 			return Str(rel), nil
 		}
 		return Nil, nil
 	})
-	Register("path_with_extension", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("path_with_extension", func(c *Call, args []Value) (Value, error) {
 		p, ext := Display(arg(args, 0)), Display(arg(args, 1))
 		if ext != "" && !strings.HasPrefix(ext, ".") {
 			ext = "." + ext
 		}
 		return Str(pInDir(pParent(p), pStem(p)+ext)), nil
 	})
-	Register("path_with_stem", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("path_with_stem", func(c *Call, args []Value) (Value, error) {
 		p := Display(arg(args, 0))
 		return Str(pInDir(pParent(p), Display(arg(args, 1))+pExt(p))), nil
 	})
-	Register("path_workspace_info", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("path_workspace_info", func(c *Call, args []Value) (Value, error) {
 		return workspacePathInfo(c, Display(arg(args, 0)), workspaceRoot(c, args)).value(), nil
 	})
-	Register("path_workspace_normalize", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("path_workspace_normalize", func(c *Call, args []Value) (Value, error) {
 		if w := workspacePathInfo(c, Display(arg(args, 0)), workspaceRoot(c, args)).workspace; w != "" {
 			return Str(w), nil
 		}

@@ -111,8 +111,8 @@ func pgRun(c *Call, args []Value, fn string, execute bool) ([]Value, error) {
 	return nil, pgErr("pg_mock: no fixture matched `%s`", sql)
 }
 
-func init() {
-	Register("pg_mock_pool", func(c *Call, args []Value) (Value, error) {
+func installPostgres(lib *Library) {
+	lib.Builtin("pg_mock_pool", func(c *Call, args []Value) (Value, error) {
 		var items []Value
 		switch v := arg(args, 0); v.k {
 		case KindNil:
@@ -165,7 +165,7 @@ func init() {
 		h.Set("id", Str(id))
 		return DictValue(h), nil
 	})
-	Register("pg_mock_calls", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("pg_mock_calls", func(c *Call, args []Value) (Value, error) {
 		id, err := pgHandle(arg(args, 0), "pg_mock_pool", "pg_mock_calls")
 		if err != nil {
 			return Nil, err
@@ -178,26 +178,26 @@ func init() {
 		}
 		return NewListValue(nil), nil
 	})
-	Register("pg_query", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("pg_query", func(c *Call, args []Value) (Value, error) {
 		rows, err := pgRun(c, args, "pg_query", false)
 		if err != nil {
 			return Nil, err
 		}
 		return NewListValue(rows), nil
 	})
-	Register("pg_query_one", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("pg_query_one", func(c *Call, args []Value) (Value, error) {
 		rows, err := pgRun(c, args, "pg_query_one", false)
 		if err != nil || len(rows) == 0 {
 			return Nil, err
 		}
 		return rows[0], nil
 	})
-	Register("pg_execute", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("pg_execute", func(c *Call, args []Value) (Value, error) {
 		rows, err := pgRun(c, args, "pg_execute", true)
 		if err != nil {
 			return Nil, err
 		}
 		return rows[0], nil
 	})
-	RegisterStdModule("std/postgres", map[string]func(c *Call, args []Value) (Value, error){})
+	lib.StdModule("std/postgres", map[string]func(c *Call, args []Value) (Value, error){})
 }

@@ -602,7 +602,7 @@ func projectDir(c *Call, fn string, v Value) (projectFS, string, error) {
 	return p, abs, nil
 }
 
-func init() {
+func installProject(lib *Library) {
 	scan := func(c *Call, args []Value) (Value, error) {
 		p, root, err := projectDir(c, "project_scan", arg(args, 0))
 		if err != nil {
@@ -647,9 +647,9 @@ func init() {
 		}
 		return goValue(out), nil
 	}
-	Register("project_scan_native", scan)
-	Register("project_scan_tree_native", tree)
-	Register("project_catalog_native", catalog)
+	lib.Builtin("project_scan_native", scan)
+	lib.Builtin("project_scan_tree_native", tree)
+	lib.Builtin("project_catalog_native", catalog)
 	fns := map[string]func(c *Call, args []Value) (Value, error){
 		"project_scan":      scan,
 		"project_scan_tree": tree,
@@ -670,5 +670,5 @@ func init() {
 	for name, fn := range projectMetadataFns() {
 		fns[name] = fn
 	}
-	RegisterStdModule("std/project", fns)
+	lib.StdModule("std/project", fns)
 }

@@ -390,7 +390,7 @@ func projectEnrich(c *Call, args []Value) (Value, error) {
 	return DictValue(result), nil
 }
 
-func init() {
-	Register("project_walk_tree_native", projectWalkTree)
-	Register("project_enrich_native", projectEnrich)
+func installProjectEnrich(lib *Library) {
+	lib.Builtin("project_walk_tree_native", projectWalkTree)
+	lib.Builtin("project_enrich_native", projectEnrich)
 }

@@ -532,4 +532,4 @@ func projectFingerprint(c *Call, args []Value) (Value, error) {
 	return s.finish(detectVCS(c, dir)), nil
 }
 
-func init() { Register("project_fingerprint", projectFingerprint) }
+func installProjectFingerprint(lib *Library) { lib.Builtin("project_fingerprint", projectFingerprint) }

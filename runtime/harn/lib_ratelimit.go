@@ -75,8 +75,8 @@ func errorCategory(e *Error) string {
 	return "generic"
 }
 
-func init() {
-	Register("llm_rate_limit", func(c *Call, args []Value) (Value, error) {
+func installRatelimit(lib *Library) {
+	lib.Builtin("llm_rate_limit", func(c *Call, args []Value) (Value, error) {
 		provider := Display(arg(args, 0))
 		if arg(args, 0).k == KindNil || provider == "" {
 			return Nil, runtimeError("llm_rate_limit: provider name is required")
@@ -102,7 +102,7 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("with_rate_limit", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("with_rate_limit", func(c *Call, args []Value) (Value, error) {
 		provider := Display(arg(args, 0))
 		if arg(args, 0).k == KindNil || provider == "" {
 			return Nil, runtimeError("with_rate_limit: provider name is required")

@@ -38,8 +38,8 @@ func compileRegex(pattern, flags string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-func init() {
-	Register("regex_match", func(c *Call, args []Value) (Value, error) {
+func installRegex(lib *Library) {
+	lib.Builtin("regex_match", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, nil
 		}
@@ -71,9 +71,9 @@ func init() {
 		}
 		return Str(re.ReplaceAllString(src, repl)), nil
 	}
-	Register("regex_replace", replace)
-	Register("regex_replace_all", replace)
-	Register("regex_captures", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("regex_replace", replace)
+	lib.Builtin("regex_replace_all", replace)
+	lib.Builtin("regex_captures", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return NewListValue(nil), nil
 		}
@@ -104,7 +104,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("regex_split", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("regex_split", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, nil
 		}

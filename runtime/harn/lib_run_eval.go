@@ -69,11 +69,11 @@ func evalRun(c *Call, run *Dict, fixture *Dict) *Dict {
 		"stage_count", Int(int64(len(dictList(run, "stages")))))
 }
 
-func init() {
-	Register("run_record_eval", func(c *Call, args []Value) (Value, error) {
+func installRunEval(lib *Library) {
+	lib.Builtin("run_record_eval", func(c *Call, args []Value) (Value, error) {
 		return DictValue(evalRun(c, runRecord(c, arg(args, 0)), wfCeiling(arg(args, 1)))), nil
 	})
-	Register("run_record_eval_suite", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("run_record_eval_suite", func(c *Call, args []Value) (Value, error) {
 		var cases []Value
 		passed := 0
 		for _, cv := range listItems(arg(args, 0)) {
@@ -95,7 +95,7 @@ func init() {
 		return DictValue(wfDict("pass", Bool(passed == len(cases)), "total", Int(int64(len(cases))),
 			"passed", Int(int64(passed)), "failed", Int(int64(len(cases)-passed)), "cases", NewListValue(cases))), nil
 	})
-	Register("run_record_diff", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("run_record_diff", func(c *Call, args []Value) (Value, error) {
 		left, right := runRecord(c, arg(args, 0)), runRecord(c, arg(args, 1))
 		lorder, ls := stageByNode(left)
 		rorder, rs := stageByNode(right)

@@ -390,7 +390,7 @@ func hostCallArgs(kv ...any) *Dict {
 	return d
 }
 
-func init() {
+func installRuntime(lib *Library) {
 	str := func(v Value, def string) Value {
 		if v.k == KindNil {
 			return Str(def)
@@ -416,7 +416,7 @@ func init() {
 		}
 		return answerHostCall(c, "process.exec", p)
 	}
-	RegisterStdModule("std/runtime", map[string]func(c *Call, args []Value) (Value, error){
+	lib.StdModule("std/runtime", map[string]func(c *Call, args []Value) (Value, error){
 		"runtime_task": func(c *Call, args []Value) (Value, error) {
 			v, err := answerHostCall(c, "runtime.task", NewDict(0))
 			return str(v, ""), err

@@ -238,15 +238,15 @@ func withSession(c *Call, args []Value, fn string, f func(s *sessionStore, a *ag
 	return f(s, a)
 }
 
-func init() {
-	Register("agent_session_open", func(c *Call, args []Value) (Value, error) {
+func installSessions(lib *Library) {
+	lib.Builtin("agent_session_open", func(c *Call, args []Value) (Value, error) {
 		id, err := optSessionIDArg(args, 0, "agent_session_open", "id")
 		if err != nil {
 			return Nil, err
 		}
 		return Str(sessionOpen(c, id)), nil
 	})
-	Register("agent_session_exists", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_session_exists", func(c *Call, args []Value) (Value, error) {
 		id, err := sessionIDArg(args, 0, "agent_session_exists", "id")
 		if err != nil {
 			return Nil, err
@@ -257,7 +257,7 @@ func init() {
 		_, ok := s.byID[id]
 		return Bool(ok), nil
 	})
-	Register("agent_session_current_id", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_session_current_id", func(c *Call, args []Value) (Value, error) {
 		s := sessionsOf(c)
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -266,12 +266,12 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("agent_session_length", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_session_length", func(c *Call, args []Value) (Value, error) {
 		return withSession(c, args, "agent_session_length", func(_ *sessionStore, a *agentSession) (Value, error) {
 			return Int(int64(len(a.messages))), nil
 		})
 	})
-	Register("agent_session_snapshot", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_session_snapshot", func(c *Call, args []Value) (Value, error) {
 		id, err := sessionIDArg(args, 0, "agent_session_snapshot", "id")
 		if err != nil {
 			return Nil, err
@@ -284,7 +284,7 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("agent_session_ancestry", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_session_ancestry", func(c *Call, args []Value) (Value, error) {
 		id, err := sessionIDArg(args, 0, "agent_session_ancestry", "id")
 		if err != nil {
 			return Nil, err
@@ -310,7 +310,7 @@ func init() {
 		out.Set("root_id", Str(root.id))
 		return DictValue(out), nil
 	})
-	Register("agent_session_inject", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_session_inject", func(c *Call, args []Value) (Value, error) {
 		return withSession(c, args, "agent_session_inject", func(_ *sessionStore, a *agentSession) (Value, error) {
 			if len(args) < 2 {
 				return Nil, sessionErr("agent_session_inject: `message` required")
@@ -326,19 +326,19 @@ func init() {
 			return Nil, nil
 		})
 	})
-	Register("agent_session_reset", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_session_reset", func(c *Call, args []Value) (Value, error) {
 		return withSession(c, args, "agent_session_reset", func(_ *sessionStore, a *agentSession) (Value, error) {
 			a.messages = nil
 			return Nil, nil
 		})
 	})
-	Register("agent_session_close", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_session_close", func(c *Call, args []Value) (Value, error) {
 		return withSession(c, args, "agent_session_close", func(s *sessionStore, a *agentSession) (Value, error) {
 			delete(s.byID, a.id)
 			return Nil, nil
 		})
 	})
-	Register("agent_session_trim", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_session_trim", func(c *Call, args []Value) (Value, error) {
 		return withSession(c, args, "agent_session_trim", func(_ *sessionStore, a *agentSession) (Value, error) {
 			k := arg(args, 1)
 			if k.k != KindInt {
@@ -354,7 +354,7 @@ func init() {
 			return Int(int64(len(a.messages))), nil
 		})
 	})
-	Register("agent_session_fork", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_session_fork", func(c *Call, args []Value) (Value, error) {
 		src, err := sessionIDArg(args, 0, "agent_session_fork", "src")
 		if err != nil {
 			return Nil, err
@@ -372,7 +372,7 @@ func init() {
 		}
 		return Str(id), nil
 	})
-	Register("agent_session_fork_at", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("agent_session_fork_at", func(c *Call, args []Value) (Value, error) {
 		src, err := sessionIDArg(args, 0, "agent_session_fork_at", "src")
 		if err != nil {
 			return Nil, err

@@ -195,7 +195,7 @@ func (st *sharedState) mailboxTarget(v Value) (*mailbox, string) {
 	return st.mailboxes[id], id
 }
 
-func init() {
+func installSharedState(lib *Library) {
 	open := func(kind string) func(c *Call, args []Value) (Value, error) {
 		return func(c *Call, args []Value) (Value, error) {
 			opts, scope, err := openScope(c, args)
@@ -228,8 +228,8 @@ func init() {
 			return sharedHandle(kind, scope, key), nil
 		}
 	}
-	Register("shared_cell", open("shared_cell"))
-	Register("shared_map", open("shared_map"))
+	lib.Builtin("shared_cell", open("shared_cell"))
+	lib.Builtin("shared_map", open("shared_map"))
 	cell := func(c *Call, args []Value, fn func(*sharedCell) Value) (Value, error) {
 		id, err := handleID(c, arg(args, 0), "shared_cell")
 		if err != nil {
@@ -245,13 +245,13 @@ func init() {
 		}
 		return fn(sc), nil
 	}
-	Register("shared_get", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shared_get", func(c *Call, args []Value) (Value, error) {
 		return cell(c, args, func(sc *sharedCell) Value { sc.m.reads++; return sc.value })
 	})
-	Register("shared_snapshot", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shared_snapshot", func(c *Call, args []Value) (Value, error) {
 		return cell(c, args, func(sc *sharedCell) Value { sc.m.reads++; return snapshotValue(sc.value, sc.version) })
 	})
-	Register("shared_set", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shared_set", func(c *Call, args []Value) (Value, error) {
 		return cell(c, args, func(sc *sharedCell) Value {
 			old := sc.value
 			sc.value = share(arg(args, 1))
@@ -260,7 +260,7 @@ func init() {
 			return old
 		})
 	})
-	Register("shared_cas", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shared_cas", func(c *Call, args []Value) (Value, error) {
 		return cell(c, args, func(sc *sharedCell) Value {
 			return Bool(cas(&sc.value, &sc.version, &sc.m, arg(args, 1), arg(args, 2)))
 		})
@@ -286,7 +286,7 @@ func init() {
 		}
 		return fn(m, key), nil
 	}
-	Register("shared_map_get", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shared_map_get", func(c *Call, args []Value) (Value, error) {
 		return smap(c, args, func(m *sharedMap, k string) Value {
 			m.m.reads++
 			if v, ok := m.entries[k]; ok {
@@ -295,13 +295,13 @@ func init() {
 			return arg(args, 2)
 		})
 	})
-	Register("shared_map_snapshot", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shared_map_snapshot", func(c *Call, args []Value) (Value, error) {
 		return smap(c, args, func(m *sharedMap, k string) Value {
 			m.m.reads++
 			return snapshotValue(m.entries[k], m.version)
 		})
 	})
-	Register("shared_map_set", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shared_map_set", func(c *Call, args []Value) (Value, error) {
 		return smap(c, args, func(m *sharedMap, k string) Value {
 			old := m.entries[k]
 			m.entries[k] = share(arg(args, 2))
@@ -310,7 +310,7 @@ func init() {
 			return old
 		})
 	})
-	Register("shared_map_delete", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shared_map_delete", func(c *Call, args []Value) (Value, error) {
 		return smap(c, args, func(m *sharedMap, k string) Value {
 			old, ok := m.entries[k]
 			if ok {
@@ -321,7 +321,7 @@ func init() {
 			return old
 		})
 	})
-	Register("shared_map_cas", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shared_map_cas", func(c *Call, args []Value) (Value, error) {
 		return smap(c, args, func(m *sharedMap, k string) Value {
 			cur, had := m.entries[k]
 			ok := cas(&cur, &m.version, &m.m, arg(args, 2), arg(args, 3))
@@ -331,7 +331,7 @@ func init() {
 			return Bool(ok)
 		})
 	})
-	Register("shared_map_entries", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shared_map_entries", func(c *Call, args []Value) (Value, error) {
 		return smap(c, args, func(m *sharedMap, _ string) Value {
 			m.m.reads++
 			keys := make([]string, 0, len(m.entries))
@@ -346,7 +346,7 @@ func init() {
 			return DictValue(d)
 		})
 	})
-	Register("shared_metrics", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shared_metrics", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		kind := dictString(v.AsDict(), "_type")
 		id, err := handleID(c, v, kind)
@@ -371,7 +371,7 @@ func init() {
 		return DictValue(d), nil
 	})
 
-	Register("mailbox_open", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mailbox_open", func(c *Call, args []Value) (Value, error) {
 		opts, scope, err := openScope(c, args)
 		if err != nil {
 			return Nil, err
@@ -397,7 +397,7 @@ func init() {
 		st.byName[name] = id
 		return sharedHandle("mailbox", scope, name), nil
 	})
-	Register("mailbox_lookup", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mailbox_lookup", func(c *Call, args []Value) (Value, error) {
 		st := sharedOf(c.th.in)
 		st.mu.Lock()
 		defer st.mu.Unlock()
@@ -408,7 +408,7 @@ func init() {
 		i := strings.LastIndex(id, "/")
 		return sharedHandle("mailbox", id[:i], id[i+1:]), nil
 	})
-	Register("mailbox_send", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mailbox_send", func(c *Call, args []Value) (Value, error) {
 		st := sharedOf(c.th.in)
 		st.mu.Lock()
 		mb, _ := st.mailboxTarget(arg(args, 0))
@@ -456,9 +456,9 @@ func init() {
 			return v, nil
 		}
 	}
-	Register("mailbox_receive", receive(true))
-	Register("mailbox_try_receive", receive(false))
-	Register("mailbox_close", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mailbox_receive", receive(true))
+	lib.Builtin("mailbox_try_receive", receive(false))
+	lib.Builtin("mailbox_close", func(c *Call, args []Value) (Value, error) {
 		st := sharedOf(c.th.in)
 		st.mu.Lock()
 		mb, _ := st.mailboxTarget(arg(args, 0))
@@ -469,7 +469,7 @@ func init() {
 		mb.ch.close()
 		return Bool(true), nil
 	})
-	Register("mailbox_metrics", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("mailbox_metrics", func(c *Call, args []Value) (Value, error) {
 		st := sharedOf(c.th.in)
 		st.mu.Lock()
 		defer st.mu.Unlock()
@@ -480,7 +480,7 @@ func init() {
 		return DictValue(mb.metrics()), nil
 	})
 
-	Register("channel_select", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("channel_select", func(c *Call, args []Value) (Value, error) {
 		list := arg(args, 0)
 		if list.k != KindList {
 			return Nil, typeError("%s: argument 1 must be a list of channels, got %s", c.Name, list.TypeName())

@@ -510,8 +510,8 @@ func (r *loopRun) turnSurface() (string, []Value) {
 	return cfg.systemPrompt(withSkillSection(r.base, r.skills.section())), tools
 }
 
-func init() {
-	Register("skill_render", func(c *Call, args []Value) (Value, error) {
+func installSkillLoad(lib *Library) {
+	lib.Builtin("skill_render", func(c *Call, args []Value) (Value, error) {
 		if len(args) == 0 {
 			return Nil, throwValue(Str("skill_render: requires a skill entry or body string"))
 		}
@@ -537,7 +537,7 @@ func init() {
 		}
 		return Str(substituteSkillBody(body, list, dir, "")), nil
 	})
-	Register("load_skill", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("load_skill", func(c *Call, args []Value) (Value, error) {
 		name := Display(arg(args, 0))
 		if arg(args, 0).k == KindNil || name == "" {
 			return Nil, throwValue(Str("load_skill: requires a non-empty skill name"))

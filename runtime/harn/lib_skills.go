@@ -249,19 +249,19 @@ func (c *compiler) skillDecl(d *ast.SkillDecl) evalFn {
 	return mk
 }
 
-func init() {
-	Register("skill_registry", func(c *Call, args []Value) (Value, error) { return newSkillRegistry(nil), nil })
-	Register("skill_define", func(c *Call, args []Value) (Value, error) {
+func installSkills(lib *Library) {
+	lib.Builtin("skill_registry", func(c *Call, args []Value) (Value, error) { return newSkillRegistry(nil), nil })
+	lib.Builtin("skill_define", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 3 {
 			return Nil, throwValue(Str("skill_define: requires registry, name, and config dict"))
 		}
 		return defineSkill(c, args[0], Display(args[1]), args[2])
 	})
-	Register("skill_count", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("skill_count", func(c *Call, args []Value) (Value, error) {
 		_, skills, err := registrySkills(c, arg(args, 0))
 		return Int(int64(len(skills))), err
 	})
-	Register("skill_find", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("skill_find", func(c *Call, args []Value) (Value, error) {
 		_, skills, err := registrySkills(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -274,7 +274,7 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("skill_list", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("skill_list", func(c *Call, args []Value) (Value, error) {
 		_, skills, err := registrySkills(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -297,7 +297,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("skill_select", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("skill_select", func(c *Call, args []Value) (Value, error) {
 		reg, skills, err := registrySkills(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -318,7 +318,7 @@ func init() {
 		}
 		return withSkills(reg, out), nil
 	})
-	Register("skill_remove", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("skill_remove", func(c *Call, args []Value) (Value, error) {
 		reg, skills, err := registrySkills(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -332,7 +332,7 @@ func init() {
 		}
 		return withSkills(reg, out), nil
 	})
-	Register("skill_describe", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("skill_describe", func(c *Call, args []Value) (Value, error) {
 		_, skills, err := registrySkills(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -362,14 +362,14 @@ func init() {
 		}
 		return Str(strings.Join(lines, "\n")), nil
 	})
-	Register("skills_catalog_entries", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("skills_catalog_entries", func(c *Call, args []Value) (Value, error) {
 		_, skills, err := registrySkills(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
 		return NewListValue(catalogEntries(skills)), nil
 	})
-	Register("render_always_on_catalog", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("render_always_on_catalog", func(c *Call, args []Value) (Value, error) {
 		var entries []Value
 		switch v := arg(args, 0); v.k {
 		case KindList:

@@ -213,15 +213,15 @@ func (s *sseServer) statusValue(id string) Value {
 	return DictValue(d)
 }
 
-func registerSSEServer() {
-	Register("sse_event", func(c *Call, args []Value) (Value, error) {
+func installSSEServer(lib *Library) {
+	lib.Builtin("sse_event", func(c *Call, args []Value) (Value, error) {
 		if len(args) == 0 {
 			return Nil, transportErr("sse_event: requires event data or an event dict")
 		}
 		f, err := sseFrame(args[0], optsArg(args, 1))
 		return Str(f), err
 	})
-	Register("sse_server_response", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("sse_server_response", func(c *Call, args []Value) (Value, error) {
 		o := optsArg(args, 0)
 		status := int64(200)
 		if v, ok := o.Get("status"); ok && v.k == KindInt {
@@ -267,7 +267,7 @@ func registerSSEServer() {
 		return DictValue(d), nil
 	})
 	with := func(name string, fn func(c *Call, s *sseServer, id string, args []Value) (Value, error)) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			t := transportOf(c)
 			t.mu.Lock()
 			defer t.mu.Unlock()

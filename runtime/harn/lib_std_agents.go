@@ -66,10 +66,10 @@ func stdAgents() map[string]func(c *Call, args []Value) (Value, error) {
 	}
 }
 
-func init() {
+func installStdAgents(lib *Library) {
 	fns := stdAgents()
 	for name, fn := range handoffAgentsFns() {
 		fns[name] = fn
 	}
-	RegisterStdModule("std/agents", fns)
+	lib.StdModule("std/agents", fns)
 }

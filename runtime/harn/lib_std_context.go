@@ -68,8 +68,8 @@ func ctxRender(v Value, opts *Dict) string {
 	return strings.Join(parts, sep)
 }
 
-func init() {
-	RegisterStdModule("std/context", map[string]func(c *Call, args []Value) (Value, error){
+func installStdContext(lib *Library) {
+	lib.StdModule("std/context", map[string]func(c *Call, args []Value) (Value, error){
 		"section": func(c *Call, args []Value) (Value, error) {
 			return ctxSection(Display(arg(args, 0)), arg(args, 1), arg(args, 2)), nil
 		},

@@ -102,8 +102,8 @@ func (s *kvStore) save(c *Call) error {
 	return nil
 }
 
-func init() {
-	Register("store_get", func(c *Call, args []Value) (Value, error) {
+func installStore(lib *Library) {
+	lib.Builtin("store_get", func(c *Call, args []Value) (Value, error) {
 		s := storeOf(c)
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -113,21 +113,21 @@ func init() {
 		}
 		return v, nil
 	})
-	Register("store_set", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("store_set", func(c *Call, args []Value) (Value, error) {
 		s := storeOf(c)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.data[Display(arg(args, 0))] = jsonValue(arg(args, 1))
 		return Nil, s.save(c)
 	})
-	Register("store_delete", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("store_delete", func(c *Call, args []Value) (Value, error) {
 		s := storeOf(c)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		delete(s.data, Display(arg(args, 0)))
 		return Nil, s.save(c)
 	})
-	Register("store_list", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("store_list", func(c *Call, args []Value) (Value, error) {
 		s := storeOf(c)
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -138,20 +138,20 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("store_save", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("store_save", func(c *Call, args []Value) (Value, error) {
 		s := storeOf(c)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		return Nil, s.save(c)
 	})
-	Register("store_clear", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("store_clear", func(c *Call, args []Value) (Value, error) {
 		s := storeOf(c)
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.data = map[string]Value{}
 		return Nil, s.save(c)
 	})
-	registerMetadata()
+	installMetadata(lib)
 }
 
 // metaDir is one directory's metadata: namespace -> field -> value.
@@ -423,7 +423,7 @@ func namespaceComponent(ns string) string {
 	return s
 }
 
-func registerMetadata() {
+func installMetadata(lib *Library) {
 	with := func(fn func(c *Call, m *metadataStore, args []Value) (Value, error)) func(c *Call, args []Value) (Value, error) {
 		return func(c *Call, args []Value) (Value, error) {
 			m := metadataOf(c)
@@ -431,7 +431,7 @@ func registerMetadata() {
 			return fn(c, m, args)
 		}
 	}
-	Register("metadata_get", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
+	lib.Builtin("metadata_get", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
 		r := m.resolve(Display(arg(args, 0)))
 		if ns, ok := optName(args, 1); ok {
 			f, ok := r[ns]
@@ -456,7 +456,7 @@ func registerMetadata() {
 		}
 		return fieldsValue(flat), nil
 	}))
-	Register("metadata_resolve", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
+	lib.Builtin("metadata_resolve", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
 		r := m.resolve(Display(arg(args, 0)))
 		if ns, ok := optName(args, 1); ok {
 			f, ok := r[ns]
@@ -470,7 +470,7 @@ func registerMetadata() {
 		}
 		return r.value(), nil
 	}))
-	Register("metadata_entries", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
+	lib.Builtin("metadata_entries", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
 		ns, hasNS := optName(args, 0)
 		var out []Value
 		for _, dir := range m.dirs() {
@@ -494,7 +494,7 @@ func registerMetadata() {
 		}
 		return NewListValue(out), nil
 	}))
-	Register("metadata_set", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
+	lib.Builtin("metadata_set", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
 		dir, ns, data := Display(arg(args, 0)), Display(arg(args, 1)), arg(args, 2)
 		if data.k != KindDict || data.r.(*Dict).Len() == 0 {
 			return Nil, nil
@@ -513,13 +513,13 @@ func registerMetadata() {
 		m.dirty = true
 		return Nil, nil
 	}))
-	Register("metadata_save", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
+	lib.Builtin("metadata_save", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
 		return Nil, m.save(c)
 	}))
-	Register("metadata_stale", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
+	lib.Builtin("metadata_stale", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
 		return m.stale(c), nil
 	}))
-	Register("metadata_refresh_hashes", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
+	lib.Builtin("metadata_refresh_hashes", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
 		for _, dir := range m.dirs() {
 			if m.entries[dir]["classification"] == nil {
 				m.entries[dir]["classification"] = map[string]Value{}
@@ -529,7 +529,7 @@ func registerMetadata() {
 		m.dirty = true
 		return Nil, nil
 	}))
-	Register("metadata_status", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
+	lib.Builtin("metadata_status", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
 		ns, hasNS := optName(args, 0)
 		names := map[string]bool{}
 		var dirs, noStructure, noContent []Value
@@ -574,11 +574,11 @@ func registerMetadata() {
 		d.Set("stale", m.stale(c))
 		return DictValue(d), nil
 	}))
-	Register("compute_content_hash", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("compute_content_hash", func(c *Call, args []Value) (Value, error) {
 		return Str(folderHash(c, metaFullDir(c, Display(arg(args, 0))), true)), nil
 	})
-	Register("invalidate_facts", func(c *Call, args []Value) (Value, error) { return Nil, nil })
-	Register("scan_directory", scanDirectory)
+	lib.Builtin("invalidate_facts", func(c *Call, args []Value) (Value, error) { return Nil, nil })
+	lib.Builtin("scan_directory", scanDirectory)
 }
 
 // scanDirectory is scan_directory(path?, pattern_or_options?, options?):

@@ -99,9 +99,9 @@ func sourcesArg(c *Call, args []Value, min int) ([]*Iter, error) {
 	return out, nil
 }
 
-func init() {
+func installStreams(lib *Library) {
 	mapArgs := argsOf("stream.map")
-	Register("stream.map", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.map", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		var f Value
 		if err := mapArgs.unpack(c, args, &inner, &f); err != nil {
@@ -113,7 +113,7 @@ func init() {
 		})), nil
 	})
 	filterArgs := argsOf("stream.filter")
-	Register("stream.filter", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.filter", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		var f Value
 		if err := filterArgs.unpack(c, args, &inner, &f); err != nil {
@@ -125,7 +125,7 @@ func init() {
 		})), nil
 	})
 	tapArgs := argsOf("stream.tap")
-	Register("stream.tap", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.tap", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		var f Value
 		if err := tapArgs.unpack(c, args, &inner, &f); err != nil {
@@ -137,7 +137,7 @@ func init() {
 		})), nil
 	})
 	scanArgs := argsOf("stream.scan")
-	Register("stream.scan", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.scan", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		var acc, f Value
 		if err := scanArgs.unpack(c, args, &inner, &acc, &f); err != nil {
@@ -150,7 +150,7 @@ func init() {
 		})), nil
 	})
 	takeArgs := argsOf("stream.take")
-	Register("stream.take", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.take", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		if err := takeArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err
@@ -174,7 +174,7 @@ func init() {
 		return iterValue(it), nil
 	})
 	takeUntilArgs := argsOf("stream.take_until")
-	Register("stream.take_until", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.take_until", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		var f Value
 		if err := takeUntilArgs.unpack(c, args, &inner, &f); err != nil {
@@ -185,7 +185,7 @@ func init() {
 			return v, true, stop.Truthy(), err
 		})), nil
 	})
-	Register("stream.zip", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.zip", func(c *Call, args []Value) (Value, error) {
 		if len(args) != 2 {
 			return Nil, typeError("stream.zip: expected 2 streams, got %d", len(args))
 		}
@@ -205,7 +205,7 @@ func init() {
 			return Value{k: KindPair, r: &Pair{First: x, Second: y}}, true, nil
 		}}), nil
 	})
-	Register("stream.merge", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.merge", func(c *Call, args []Value) (Value, error) {
 		srcs, err := sourcesArg(c, args, 1)
 		if err != nil {
 			return Nil, err
@@ -242,7 +242,7 @@ func init() {
 			}
 		}}), nil
 	})
-	Register("stream.interleave", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.interleave", func(c *Call, args []Value) (Value, error) {
 		srcs, err := sourcesArg(c, args, 2)
 		if err != nil {
 			return Nil, err
@@ -267,7 +267,7 @@ func init() {
 			return Nil, false, nil
 		}}), nil
 	})
-	Register("stream.race", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.race", func(c *Call, args []Value) (Value, error) {
 		srcs, err := sourcesArg(c, args, 1)
 		if err != nil {
 			return Nil, err
@@ -307,7 +307,7 @@ func init() {
 		}}), nil
 	})
 	broadcastArgs := argsOf("stream.broadcast")
-	Register("stream.broadcast", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.broadcast", func(c *Call, args []Value) (Value, error) {
 		var src *Iter
 		if err := broadcastArgs.unpack(c, args, &src); err != nil {
 			return Nil, err
@@ -350,7 +350,7 @@ func init() {
 		return NewListValue(branches), nil
 	})
 	throttleArgs := argsOf("stream.throttle")
-	Register("stream.throttle", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.throttle", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		if err := throttleArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err
@@ -375,7 +375,7 @@ func init() {
 		}}), nil
 	})
 	debounceArgs := argsOf("stream.debounce")
-	Register("stream.debounce", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.debounce", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		if err := debounceArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err
@@ -412,7 +412,7 @@ func init() {
 		}}), nil
 	})
 	collectArgs := argsOf("stream.collect")
-	Register("stream.collect", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.collect", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		if err := collectArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err
@@ -451,7 +451,7 @@ func init() {
 		}
 	})
 	foldArgs := argsOf("stream.fold")
-	Register("stream.fold", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.fold", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		var acc, f Value
 		if err := foldArgs.unpack(c, args, &inner, &acc, &f); err != nil {
@@ -471,7 +471,7 @@ func init() {
 		}
 	})
 	firstArgs := argsOf("stream.first")
-	Register("stream.first", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("stream.first", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		if err := firstArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err

@@ -11,10 +11,10 @@ import (
 // String builtins (the free-function forms of the string methods, case
 // conversions, padding, normalisation, format).
 
-func init() {
+func installStrings(lib *Library) {
 	str1 := func(name string, f func(string) string) {
 		spec := argsOf(name)
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			var s string
 			if err := spec.unpack(c, args, asText(&s)); err != nil {
 				return Nil, err
@@ -44,14 +44,14 @@ func init() {
 	})
 	str1("uppercase_first", upperFirst)
 	str1("lowercase_first", lowerFirst)
-	Register("split", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("split", func(c *Call, args []Value) (Value, error) {
 		sep := " "
 		if len(args) > 1 {
 			sep = Display(args[1])
 		}
 		return c.th.kindMethod("string", Str(Display(arg(args, 0))), "split", []Value{Str(sep)})
 	})
-	Register("join", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("join", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		sep := ""
 		if len(args) > 1 {
@@ -64,7 +64,7 @@ func init() {
 		return c.th.join(items, sep)
 	})
 	startsWithArgs := argsOf("starts_with")
-	Register("starts_with", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("starts_with", func(c *Call, args []Value) (Value, error) {
 		var text, affix string
 		if err := startsWithArgs.unpack(c, args, asText(&text), asText(&affix)); err != nil {
 			return Nil, err
@@ -72,14 +72,14 @@ func init() {
 		return Bool(strings.HasPrefix(text, affix)), nil
 	})
 	endsWithArgs := argsOf("ends_with")
-	Register("ends_with", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("ends_with", func(c *Call, args []Value) (Value, error) {
 		var text, affix string
 		if err := endsWithArgs.unpack(c, args, asText(&text), asText(&affix)); err != nil {
 			return Nil, err
 		}
 		return Bool(strings.HasSuffix(text, affix)), nil
 	})
-	Register("contains", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("contains", func(c *Call, args []Value) (Value, error) {
 		h, n := arg(args, 0), arg(args, 1)
 		switch h.k {
 		case KindString:
@@ -91,14 +91,14 @@ func init() {
 		return False, nil
 	})
 	replaceArgs := argsOf("replace")
-	Register("replace", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("replace", func(c *Call, args []Value) (Value, error) {
 		var text, from, to string
 		if err := replaceArgs.unpack(c, args, asText(&text), asText(&from), asText(&to)); err != nil {
 			return Nil, err
 		}
 		return Str(strings.ReplaceAll(text, from, to)), nil
 	})
-	Register("substring", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("substring", func(c *Call, args []Value) (Value, error) {
 		rs := []rune(Display(arg(args, 0)))
 		start := clampInt(intArg(arg(args, 1), 0), 0, int64(len(rs)))
 		end := int64(len(rs))
@@ -107,10 +107,10 @@ func init() {
 		}
 		return Str(string(rs[start:end])), nil
 	})
-	Register("format", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("format", func(c *Call, args []Value) (Value, error) {
 		return Str(formatTemplate(Display(arg(args, 0)), args[min(1, len(args)):])), nil
 	})
-	Register("str_pad", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("str_pad", func(c *Call, args []Value) (Value, error) {
 		s := Display(arg(args, 0))
 		width := max(intArg(arg(args, 1), 0), 0)
 		fill := " "
@@ -140,7 +140,7 @@ func init() {
 		}
 		return Str(strings.Repeat(fill, l) + s + strings.Repeat(fill, r)), nil
 	})
-	Register("unicode_normalize", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("unicode_normalize", func(c *Call, args []Value) (Value, error) {
 		s := Display(arg(args, 0))
 		switch strings.ToUpper(Display(arg(args, 1))) {
 		case "NFC":
@@ -154,7 +154,7 @@ func init() {
 		}
 		return Nil, runtimeError("unicode_normalize: form must be NFC, NFD, NFKC or NFKD")
 	})
-	Register("unicode_graphemes", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("unicode_graphemes", func(c *Call, args []Value) (Value, error) {
 		var out []Value
 		for _, g := range graphemes(Display(arg(args, 0))) {
 			out = append(out, Str(g))

@@ -457,4 +457,4 @@ func stdExperiments() map[string]func(c *Call, args []Value) (Value, error) {
 	}
 }
 
-func init() { RegisterStdModule("std/experiments", stdExperiments()) }
+func installStructuralExperiments(lib *Library) { lib.StdModule("std/experiments", stdExperiments()) }

@@ -256,8 +256,8 @@ func workerArg(c *Call, v Value, fn string) (*worker, error) {
 	return nil, throwValue(Str(fn + ": unknown worker '" + id + "'"))
 }
 
-func init() {
-	Register("sub_agent_run", func(c *Call, args []Value) (Value, error) {
+func installSubAgents(lib *Library) {
+	lib.Builtin("sub_agent_run", func(c *Call, args []Value) (Value, error) {
 		task := arg(args, 0)
 		opts := NewDict(0)
 		if o := arg(args, 1); o.k == KindDict {
@@ -282,7 +282,7 @@ func init() {
 		}
 		return w.handle(), nil
 	})
-	Register("wait_agent", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("wait_agent", func(c *Call, args []Value) (Value, error) {
 		w, err := workerArg(c, arg(args, 0), "wait_agent")
 		if err != nil {
 			return Nil, err
@@ -291,7 +291,7 @@ func init() {
 		d.Set("_type", Str("worker_result"))
 		return DictValue(d), nil
 	})
-	Register("send_input", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("send_input", func(c *Call, args []Value) (Value, error) {
 		w, err := workerArg(c, arg(args, 0), "send_input")
 		if err != nil {
 			return Nil, err
@@ -303,7 +303,7 @@ func init() {
 		}
 		return w.handle(), nil
 	})
-	Register("close_agent", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("close_agent", func(c *Call, args []Value) (Value, error) {
 		w, err := workerArg(c, arg(args, 0), "close_agent")
 		if err != nil {
 			return Nil, err
@@ -311,7 +311,7 @@ func init() {
 		w.status = "closed"
 		return w.handle(), nil
 	})
-	Register("list_agents", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("list_agents", func(c *Call, args []Value) (Value, error) {
 		s := workersOf(c)
 		s.mu.Lock()
 		defer s.mu.Unlock()

@@ -54,16 +54,16 @@ func supervisorsOf(in *Interp) *supervisors {
 	return in.State("supervisors", func() any { return &supervisors{} }).(*supervisors)
 }
 
-func init() {
-	Register("supervisor_start", supervisorStart)
-	Register("supervisor_state", func(c *Call, args []Value) (Value, error) {
+func installSupervisor(lib *Library) {
+	lib.Builtin("supervisor_start", supervisorStart)
+	lib.Builtin("supervisor_state", func(c *Call, args []Value) (Value, error) {
 		s, err := supervisorArg(c, args)
 		if err != nil {
 			return Nil, err
 		}
 		return s.state(), nil
 	})
-	Register("supervisor_events", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("supervisor_events", func(c *Call, args []Value) (Value, error) {
 		s, err := supervisorArg(c, args)
 		if err != nil {
 			return Nil, err
@@ -72,7 +72,7 @@ func init() {
 		defer s.mu.Unlock()
 		return NewListValue(append([]Value(nil), s.events...)), nil
 	})
-	Register("supervisor_metrics", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("supervisor_metrics", func(c *Call, args []Value) (Value, error) {
 		s, err := supervisorArg(c, args)
 		if err != nil {
 			return Nil, err
@@ -81,7 +81,7 @@ func init() {
 		defer s.mu.Unlock()
 		return s.metrics(), nil
 	})
-	Register("supervisor_stop", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("supervisor_stop", func(c *Call, args []Value) (Value, error) {
 		s, err := supervisorArg(c, args)
 		if err != nil {
 			return Nil, err

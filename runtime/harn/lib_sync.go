@@ -220,12 +220,12 @@ func keyArg(args []Value, def string) string {
 	return def
 }
 
-func init() {
-	Register("sync_mutex_acquire", func(c *Call, args []Value) (Value, error) {
+func installSync(lib *Library) {
+	lib.Builtin("sync_mutex_acquire", func(c *Call, args []Value) (Value, error) {
 		p, err := syncOf(c.th.in).acquire(c.th, "mutex", keyArg(args, "__default__"), 1, 1, syncTimeout(arg(args, 1)))
 		return permitValue(p), err
 	})
-	Register("sync_semaphore_acquire", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("sync_semaphore_acquire", func(c *Call, args []Value) (Value, error) {
 		capacity, err := positiveArg(c.Name, args, 1, 1)
 		if err != nil {
 			return Nil, err
@@ -237,7 +237,7 @@ func init() {
 		p, err := syncOf(c.th.in).acquire(c.th, "semaphore", keyArg(args, "default"), capacity, permits, syncTimeout(arg(args, 3)))
 		return permitValue(p), err
 	})
-	Register("sync_gate_acquire", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("sync_gate_acquire", func(c *Call, args []Value) (Value, error) {
 		limit, err := positiveArg(c.Name, args, 1, 1)
 		if err != nil {
 			return Nil, err
@@ -245,7 +245,7 @@ func init() {
 		p, err := syncOf(c.th.in).acquire(c.th, "gate", keyArg(args, "default"), limit, 1, syncTimeout(arg(args, 2)))
 		return permitValue(p), err
 	})
-	Register("sync_rwlock_acquire", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("sync_rwlock_acquire", func(c *Call, args []Value) (Value, error) {
 		// Readers take one permit of many, a writer takes them all.
 		const capacity = 1024
 		permits := int64(1)
@@ -259,7 +259,7 @@ func init() {
 		p, err := syncOf(c.th.in).acquire(c.th, "rwlock", keyArg(args, "default"), capacity, permits, syncTimeout(arg(args, 2)))
 		return permitValue(p), err
 	})
-	Register("sync_release", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("sync_release", func(c *Call, args []Value) (Value, error) {
 		v := arg(args, 0)
 		if o, ok := v.r.(*Object); ok && v.k == KindObject {
 			if p, ok := o.Data.(*syncPermit); ok {
@@ -268,7 +268,7 @@ func init() {
 		}
 		return Nil, runtimeError("sync_release: first argument must be a sync permit")
 	})
-	Register("sync_metrics", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("sync_metrics", func(c *Call, args []Value) (Value, error) {
 		rt := syncOf(c.th.in)
 		rt.mu.Lock()
 		defer rt.mu.Unlock()

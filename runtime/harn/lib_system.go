@@ -23,14 +23,14 @@ func (e *ExitError) Error() string { return "exit " + itoa(int64(e.Code)) }
 
 func itoa(n int64) string { return Display(Int(n)) }
 
-func init() {
-	Register("env", func(c *Call, args []Value) (Value, error) {
+func installSystem(lib *Library) {
+	lib.Builtin("env", func(c *Call, args []Value) (Value, error) {
 		if v, ok := c.th.in.host.LookupEnv(Display(arg(args, 0))); ok {
 			return Str(v), nil
 		}
 		return Nil, nil
 	})
-	Register("env_or", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("env_or", func(c *Call, args []Value) (Value, error) {
 		if v, ok := c.th.in.host.LookupEnv(Display(arg(args, 0))); ok && v != "" {
 			return Str(v), nil
 		}
@@ -65,45 +65,45 @@ func init() {
 		}
 		return out
 	}
-	Register("exec", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("exec", func(c *Call, args []Value) (Value, error) {
 		if len(args) == 0 {
 			return Nil, throwValue(Str("exec: command is required"))
 		}
 		return run(c, "", Display(args[0]), strs(args[1:]))
 	})
-	Register("exec_at", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("exec_at", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, throwValue(Str("exec_at: directory and command are required"))
 		}
 		return run(c, Display(args[0]), Display(args[1]), strs(args[2:]))
 	})
-	Register("shell", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shell", func(c *Call, args []Value) (Value, error) {
 		cmd := Display(arg(args, 0))
 		if cmd == "" {
 			return Nil, throwValue(Str("shell: command string is required"))
 		}
 		return run(c, "", "sh", []string{"-c", cmd})
 	})
-	Register("shell_at", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("shell_at", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, throwValue(Str("shell_at: directory and command string are required"))
 		}
 		return run(c, Display(args[0]), "sh", []string{"-c", Display(args[1])})
 	})
-	Register("exit", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("exit", func(c *Call, args []Value) (Value, error) {
 		return Nil, &ExitError{Code: int(intArg(arg(args, 0), 0))}
 	})
-	Register("cwd", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("cwd", func(c *Call, args []Value) (Value, error) {
 		if wd := c.th.in.host.WorkDir(); wd != "" {
 			return Str(wd), nil
 		}
 		return Str(c.th.in.host.Root()), nil
 	})
 	root := func(c *Call, args []Value) (Value, error) { return Str(c.th.in.host.Root()), nil }
-	Register("source_dir", root)
-	Register("asset_root", root)
-	Register("execution_root", root)
-	Register("runtime_paths", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("source_dir", root)
+	lib.Builtin("asset_root", root)
+	lib.Builtin("execution_root", root)
+	lib.Builtin("runtime_paths", func(c *Call, args []Value) (Value, error) {
 		root := c.th.in.host.Root()
 		d := NewDict(6)
 		d.Set("execution_root", Str(root))
@@ -114,7 +114,7 @@ func init() {
 		d.Set("worktree_root", Str(filepath.Join(root, ".harn", "worktrees")))
 		return DictValue(d), nil
 	})
-	Register("project_root", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("project_root", func(c *Call, args []Value) (Value, error) {
 		// The nearest folder holding a harn.toml (present, not read).
 		exists := catalog.LoaderFunc(func(p string) ([]byte, error) {
 			_, err := os.Stat(p)
@@ -125,10 +125,10 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("platform", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("platform", func(c *Call, args []Value) (Value, error) {
 		return Str(runtime.GOOS), nil
 	})
-	Register("arch", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("arch", func(c *Call, args []Value) (Value, error) {
 		switch runtime.GOARCH {
 		case "amd64":
 			return Str("x86_64"), nil
@@ -137,8 +137,8 @@ func init() {
 		}
 		return Str(runtime.GOARCH), nil
 	})
-	Register("pid", func(c *Call, args []Value) (Value, error) { return Int(int64(os.Getpid())), nil })
-	Register("home_dir", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("pid", func(c *Call, args []Value) (Value, error) { return Int(int64(os.Getpid())), nil })
+	lib.Builtin("home_dir", func(c *Call, args []Value) (Value, error) {
 		if v, ok := c.th.in.host.LookupEnv("HOME"); ok && v != "" {
 			return Str(v), nil
 		}
@@ -147,7 +147,7 @@ func init() {
 		}
 		return Str(""), nil
 	})
-	Register("username", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("username", func(c *Call, args []Value) (Value, error) {
 		if v, ok := c.th.in.host.LookupEnv("USER"); ok && v != "" {
 			return Str(v), nil
 		}
@@ -156,20 +156,20 @@ func init() {
 		}
 		return Str(""), nil
 	})
-	Register("hostname", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("hostname", func(c *Call, args []Value) (Value, error) {
 		h, _ := os.Hostname()
 		return Str(h), nil
 	})
-	Register("uuid", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("uuid", func(c *Call, args []Value) (Value, error) {
 		b := c.th.in.host.SecureBytes(16)
 		b[6] = b[6]&0x0f | 0x40
 		b[8] = b[8]&0x3f | 0x80
 		return Str(formatUUID(b)), nil
 	})
-	Register("uuid_nil", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("uuid_nil", func(c *Call, args []Value) (Value, error) {
 		return Str("00000000-0000-0000-0000-000000000000"), nil
 	})
-	Register("uuid_parse", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("uuid_parse", func(c *Call, args []Value) (Value, error) {
 		s := strings.ToLower(strings.TrimSpace(Display(arg(args, 0))))
 		h := strings.ReplaceAll(s, "-", "")
 		if len(h) != 32 || strings.Trim(h, "0123456789abcdef") != "" {
@@ -177,28 +177,28 @@ func init() {
 		}
 		return Str(h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]), nil
 	})
-	Register("runtime_context", runtimeContext)
-	Register("task_current", runtimeContext)
-	Register("runtime_context_values", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("runtime_context", runtimeContext)
+	lib.Builtin("task_current", runtimeContext)
+	lib.Builtin("runtime_context_values", func(c *Call, args []Value) (Value, error) {
 		d := NewDict(len(c.th.task.values))
 		for k, v := range c.th.task.values {
 			d.Set(k, v)
 		}
 		return DictValue(d), nil
 	})
-	Register("runtime_context_get", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("runtime_context_get", func(c *Call, args []Value) (Value, error) {
 		if v, ok := c.th.task.values[Display(arg(args, 0))]; ok {
 			return v, nil
 		}
 		return arg(args, 1), nil
 	})
-	Register("runtime_context_set", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("runtime_context_set", func(c *Call, args []Value) (Value, error) {
 		k := Display(arg(args, 0))
 		old := c.th.task.values[k]
 		c.th.task.values[k] = share(arg(args, 1))
 		return old, nil
 	})
-	Register("runtime_context_clear", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("runtime_context_clear", func(c *Call, args []Value) (Value, error) {
 		k := Display(arg(args, 0))
 		old := c.th.task.values[k]
 		delete(c.th.task.values, k)

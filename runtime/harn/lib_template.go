@@ -1280,7 +1280,7 @@ func renderTemplate(c *Call, name, path, src string, bindings Value) (Value, err
 	return Str(b.String()), nil
 }
 
-func init() {
+func installTemplate(lib *Library) {
 	fromFile := func(c *Call, args []Value) (Value, error) {
 		p := Display(arg(args, 0))
 		abs, err := assetPath(c, callerDir(c), p)
@@ -1296,9 +1296,9 @@ func init() {
 		}
 		return renderTemplate(c, p, abs, string(b), arg(args, 1))
 	}
-	Register("render", fromFile)
-	Register("render_prompt", fromFile)
-	Register("render_string", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("render", fromFile)
+	lib.Builtin("render_prompt", fromFile)
+	lib.Builtin("render_string", func(c *Call, args []Value) (Value, error) {
 		return renderTemplate(c, "<inline>", filepath.Join(callerDir(c), "<inline>"), Display(arg(args, 0)), arg(args, 1))
 	})
 }

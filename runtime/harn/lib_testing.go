@@ -109,14 +109,14 @@ func applyLLMEntries(c *Call, fn string, entries Value) error {
 	return nil
 }
 
-func init() {
+func installTesting(lib *Library) {
 	withParams := func(cfg map[string]any, params Value) Value {
 		if params.k != KindNil {
 			cfg["params"] = params
 		}
 		return goValue(cfg)
 	}
-	RegisterStdModule("std/testing", map[string]func(c *Call, args []Value) (Value, error){
+	lib.StdModule("std/testing", map[string]func(c *Call, args []Value) (Value, error){
 		"clear_host_mocks": func(c *Call, args []Value) (Value, error) { return callBuiltin(c, "host_mock_clear") },
 		"mock_host_result": func(c *Call, args []Value) (Value, error) {
 			return callBuiltin(c, "host_mock", arg(args, 0), arg(args, 1), withParams(map[string]any{"result": arg(args, 2)}, arg(args, 3)))

@@ -8,14 +8,14 @@ import (
 
 // Clock and timer builtins. Dates are UTC unless a zone is given.
 
-func init() {
-	Register("timestamp", func(c *Call, args []Value) (Value, error) {
+func installTime(lib *Library) {
+	lib.Builtin("timestamp", func(c *Call, args []Value) (Value, error) {
 		if wall, _, ok := c.mockedNow(); ok {
 			return Float(float64(wall) / 1000), nil
 		}
 		return Float(float64(c.th.in.host.Now().UnixMilli()) / 1000), nil
 	})
-	Register("now_ms", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("now_ms", func(c *Call, args []Value) (Value, error) {
 		if wall, _, ok := c.mockedNow(); ok {
 			return Int(wall), nil
 		}
@@ -27,8 +27,8 @@ func init() {
 		}
 		return Int(c.th.in.host.Monotonic().Milliseconds()), nil
 	}
-	Register("monotonic_ms", mono)
-	Register("elapsed", mono)
+	lib.Builtin("monotonic_ms", mono)
+	lib.Builtin("elapsed", mono)
 	sleep := func(c *Call, ms int64) (Value, error) {
 		if ms <= 0 {
 			return Nil, nil
@@ -53,13 +53,13 @@ func init() {
 		}
 		return Nil, nil
 	}
-	Register("sleep", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("sleep", func(c *Call, args []Value) (Value, error) {
 		ms, _ := durationMillis(arg(args, 0))
 		return sleep(c, ms)
 	})
-	Register("sleep_ms", func(c *Call, args []Value) (Value, error) { return sleep(c, intArg(arg(args, 0), 0)) })
+	lib.Builtin("sleep_ms", func(c *Call, args []Value) (Value, error) { return sleep(c, intArg(arg(args, 0), 0)) })
 	dur := func(name string, unit int64) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			f, ok := arg(args, 0).Number()
 			if !ok {
 				return Nil, typeError("%s: expected a number", name)
@@ -72,15 +72,15 @@ func init() {
 	dur("duration_minutes", 60_000)
 	dur("duration_hours", 3_600_000)
 	dur("duration_days", 86_400_000)
-	Register("duration_to_seconds", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("duration_to_seconds", func(c *Call, args []Value) (Value, error) {
 		ms, _ := durationMillis(arg(args, 0))
 		return Int(ms / 1000), nil
 	})
-	Register("duration_to_human", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("duration_to_human", func(c *Call, args []Value) (Value, error) {
 		ms, _ := durationMillis(arg(args, 0))
 		return Str(humanDuration(ms)), nil
 	})
-	Register("date_iso", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("date_iso", func(c *Call, args []Value) (Value, error) {
 		return Str(c.th.in.host.Now().UTC().Format("2006-01-02T15:04:05.000Z")), nil
 	})
 	// Timers read the wall clock in milliseconds, as upstream does: a
@@ -91,7 +91,7 @@ func init() {
 		}
 		return c.th.in.host.Now().UnixMilli()
 	}
-	Register("timer_start", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("timer_start", func(c *Call, args []Value) (Value, error) {
 		name := "default"
 		if len(args) > 0 {
 			name = Display(args[0])
@@ -101,7 +101,7 @@ func init() {
 		d.Set("start_ms", Int(wallMs(c)))
 		return DictValue(d), nil
 	})
-	Register("timer_end", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("timer_end", func(c *Call, args []Value) (Value, error) {
 		t := arg(args, 0)
 		if t.k != KindDict {
 			return Nil, throwValue(Str("timer_end: argument must be a timer dict from timer_start"))

@@ -49,8 +49,8 @@ func boundTool(c *Call, fn string, args []Value) (*Dict, string, error) {
 	return nil, name, throwValue(Str(fn + ": unknown tool " + strconv.Quote(name) + ". Registered tools: " + listed))
 }
 
-func init() {
-	Register("tool_bind", func(c *Call, args []Value) (Value, error) {
+func installToolBind(lib *Library) {
+	lib.Builtin("tool_bind", func(c *Call, args []Value) (Value, error) {
 		reg := arg(args, 0)
 		if reg.k != KindNil {
 			if _, err := registryTools(&Call{th: c.th, Name: "tool_bind"}, reg); err != nil {
@@ -63,14 +63,14 @@ func init() {
 		c.th.in.mu.Unlock()
 		return reg, nil
 	})
-	Register("tool_ref", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_ref", func(c *Call, args []Value) (Value, error) {
 		_, name, err := boundTool(c, "tool_ref", args)
 		if err != nil {
 			return Nil, err
 		}
 		return Str(name), nil
 	})
-	Register("tool_def", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_def", func(c *Call, args []Value) (Value, error) {
 		t, _, err := boundTool(c, "tool_def", args)
 		if err != nil {
 			return Nil, err

@@ -109,8 +109,8 @@ func hookPost(c *Call, name string, args Value, result string) (string, error) {
 	return result, nil
 }
 
-func init() {
-	Register("register_tool_hook", func(c *Call, args []Value) (Value, error) {
+func installToolHooks(lib *Library) {
+	lib.Builtin("register_tool_hook", func(c *Call, args []Value) (Value, error) {
 		cfg := arg(args, 0)
 		if cfg.k != KindDict {
 			return Nil, throwValue(Str("register_tool_hook: config must be a dict"))
@@ -137,7 +137,7 @@ func init() {
 		h.mu.Unlock()
 		return Nil, nil
 	})
-	Register("clear_tool_hooks", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("clear_tool_hooks", func(c *Call, args []Value) (Value, error) {
 		h := hooksOf(c)
 		h.mu.Lock()
 		h.hooks = nil

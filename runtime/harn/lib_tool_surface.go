@@ -675,8 +675,8 @@ func surfaceReport(diags []surfaceDiag) Value {
 	return DictValue(r)
 }
 
-func init() {
-	Register("tool_surface_validate", func(c *Call, args []Value) (Value, error) {
+func installToolSurface(lib *Library) {
+	lib.Builtin("tool_surface_validate", func(c *Call, args []Value) (Value, error) {
 		surface := arg(args, 0)
 		if len(args) == 0 {
 			b := boundToolsOf(c)

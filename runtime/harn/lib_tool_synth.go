@@ -221,8 +221,8 @@ func (s *synthSpec) closure() Value {
 	return Value{k: KindClosure, r: &Closure{proto: p}}
 }
 
-func init() {
-	Register("tool_synthesize", func(c *Call, args []Value) (Value, error) {
+func installToolSynth(lib *Library) {
+	lib.Builtin("tool_synthesize", func(c *Call, args []Value) (Value, error) {
 		s, err := parseSynthSpec(arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -241,7 +241,7 @@ func init() {
 		c.th.in.mu.Unlock()
 		return s.closure(), nil
 	})
-	Register("tool_synthesis_cache", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_synthesis_cache", func(c *Call, args []Value) (Value, error) {
 		cache := synthCacheOf(c)
 		c.th.in.mu.Lock()
 		defer c.th.in.mu.Unlock()
@@ -251,7 +251,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("tool_synthesis_clear", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_synthesis_clear", func(c *Call, args []Value) (Value, error) {
 		cache := synthCacheOf(c)
 		c.th.in.mu.Lock()
 		cache.specs = nil

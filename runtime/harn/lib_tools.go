@@ -131,9 +131,9 @@ func toolConfigField(cfg *Dict) tooldef.Config {
 	}
 }
 
-func init() {
-	Register("tool_registry", func(c *Call, args []Value) (Value, error) { return newRegistry(nil), nil })
-	Register("tool_define", func(c *Call, args []Value) (Value, error) {
+func installTools(lib *Library) {
+	lib.Builtin("tool_registry", func(c *Call, args []Value) (Value, error) { return newRegistry(nil), nil })
+	lib.Builtin("tool_define", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 4 {
 			return Nil, throwValue(Str("tool_define: requires registry, name, description, and config dict"))
 		}
@@ -184,7 +184,7 @@ func init() {
 		}
 		return newRegistry(append(out, DictValue(entry))), nil
 	})
-	Register("tool_find", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_find", func(c *Call, args []Value) (Value, error) {
 		tools, err := registryTools(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -197,7 +197,7 @@ func init() {
 		}
 		return Nil, nil
 	})
-	Register("tool_list", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_list", func(c *Call, args []Value) (Value, error) {
 		tools, err := registryTools(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -213,11 +213,11 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("tool_count", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_count", func(c *Call, args []Value) (Value, error) {
 		tools, err := registryTools(c, arg(args, 0))
 		return Int(int64(len(tools))), err
 	})
-	Register("tool_select", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_select", func(c *Call, args []Value) (Value, error) {
 		tools, err := registryTools(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -235,7 +235,7 @@ func init() {
 		}
 		return newRegistry(out), nil
 	})
-	Register("tool_remove", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_remove", func(c *Call, args []Value) (Value, error) {
 		tools, err := registryTools(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -248,7 +248,7 @@ func init() {
 		}
 		return newRegistry(out), nil
 	})
-	Register("tool_describe", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_describe", func(c *Call, args []Value) (Value, error) {
 		tools, err := registryTools(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -265,7 +265,7 @@ func init() {
 		}
 		return Str(strings.TrimRight(b.String(), "\n")), nil
 	})
-	Register("tool_schema", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_schema", func(c *Call, args []Value) (Value, error) {
 		tools, err := registryTools(c, arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -289,7 +289,7 @@ func init() {
 		s.Set("tools", NewListValue(defs))
 		return DictValue(s), nil
 	})
-	Register("tool_parse_call", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_parse_call", func(c *Call, args []Value) (Value, error) {
 		text := Display(arg(args, 0))
 		var out []Value
 		for {
@@ -309,7 +309,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("tool_format_result", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_format_result", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {
 			return Nil, throwValue(Str("tool_format_result: requires name and result"))
 		}
@@ -318,7 +318,7 @@ func init() {
 		writeJSONString(&r, Display(args[1]))
 		return Str(`<tool_result>{"name": ` + n.String() + `, "result": ` + r.String() + `}</tool_result>`), nil
 	})
-	Register("tool_prompt", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("tool_prompt", func(c *Call, args []Value) (Value, error) {
 		tools, err := registryTools(c, arg(args, 0))
 		if err != nil {
 			return Nil, err

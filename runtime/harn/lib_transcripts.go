@@ -389,12 +389,12 @@ func renderEvents(t *Dict, visibleOnly bool) string {
 	return strings.Join(lines, "\n")
 }
 
-func init() {
-	Register("conversation", func(c *Call, args []Value) (Value, error) { return NewListValue(nil), nil })
-	Register("transcript", func(c *Call, args []Value) (Value, error) {
+func installTranscripts(lib *Library) {
+	lib.Builtin("conversation", func(c *Call, args []Value) (Value, error) { return NewListValue(nil), nil })
+	lib.Builtin("transcript", func(c *Call, args []Value) (Value, error) {
 		return transcriptParts{metadata: arg(args, 0)}.build(c), nil
 	})
-	Register("transcript_from_messages", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_from_messages", func(c *Call, args []Value) (Value, error) {
 		switch v := arg(args, 0); {
 		case v.k == KindList:
 			return transcriptParts{messages: v.r.(*List).SharedItems()}.build(c), nil
@@ -403,21 +403,21 @@ func init() {
 		}
 		return Nil, throwValue(Str("transcript_from_messages: argument must be a message list or transcript"))
 	})
-	Register("transcript_messages", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_messages", func(c *Call, args []Value) (Value, error) {
 		t, err := requireTranscript(args, "transcript_messages")
 		if err != nil {
 			return Nil, err
 		}
 		return NewListValue(dictList(t, "messages")), nil
 	})
-	Register("transcript_assets", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_assets", func(c *Call, args []Value) (Value, error) {
 		t, err := requireTranscript(args, "transcript_assets")
 		if err != nil {
 			return Nil, err
 		}
 		return NewListValue(dictList(t, "assets")), nil
 	})
-	Register("transcript_add_asset", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_add_asset", func(c *Call, args []Value) (Value, error) {
 		t, err := requireTranscript(args, "transcript_add_asset")
 		if err != nil {
 			return Nil, err
@@ -437,14 +437,14 @@ func init() {
 		p.assets = append(kept, asset)
 		return p.build(c), nil
 	})
-	Register("transcript_events", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_events", func(c *Call, args []Value) (Value, error) {
 		t, err := requireTranscript(args, "transcript_events")
 		if err != nil {
 			return Nil, err
 		}
 		return NewListValue(dictList(t, "events")), nil
 	})
-	Register("transcript_events_by_kind", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_events_by_kind", func(c *Call, args []Value) (Value, error) {
 		kind := Display(arg(args, 1))
 		var out []Value
 		if v := arg(args, 0); v.k == KindDict {
@@ -456,8 +456,8 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("transcript_stats", func(c *Call, args []Value) (Value, error) { return transcriptStats(arg(args, 0)), nil })
-	Register("transcript_summary", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_stats", func(c *Call, args []Value) (Value, error) { return transcriptStats(arg(args, 0)), nil })
+	lib.Builtin("transcript_summary", func(c *Call, args []Value) (Value, error) {
 		t, err := requireTranscript(args, "transcript_summary")
 		if err != nil {
 			return Nil, err
@@ -465,28 +465,28 @@ func init() {
 		v, _ := t.Get("summary")
 		return v, nil
 	})
-	Register("transcript_id", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_id", func(c *Call, args []Value) (Value, error) {
 		t, err := requireTranscript(args, "transcript_id")
 		if err != nil {
 			return Nil, err
 		}
 		return Str(dictString(t, "id")), nil
 	})
-	Register("transcript_render_visible", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_render_visible", func(c *Call, args []Value) (Value, error) {
 		t, err := requireTranscript(args, "transcript_render_visible")
 		if err != nil {
 			return Nil, err
 		}
 		return Str(renderEvents(t, true)), nil
 	})
-	Register("transcript_render_full", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_render_full", func(c *Call, args []Value) (Value, error) {
 		t, err := requireTranscript(args, "transcript_render_full")
 		if err != nil {
 			return Nil, err
 		}
 		return Str(renderEvents(t, false)), nil
 	})
-	Register("transcript_export", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_export", func(c *Call, args []Value) (Value, error) {
 		if !isTranscript(arg(args, 0)) {
 			return Nil, throwValue(Str("transcript_export: argument must be a transcript"))
 		}
@@ -494,14 +494,14 @@ func init() {
 		writeJSON(&b, args[0], 0)
 		return Str(b.String()), nil
 	})
-	Register("transcript_import", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_import", func(c *Call, args []Value) (Value, error) {
 		v, err := parseJSON(Display(arg(args, 0)))
 		if err != nil {
 			return Nil, runtimeError("transcript_import: %v", err)
 		}
 		return v, nil
 	})
-	Register("transcript_fork", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_fork", func(c *Call, args []Value) (Value, error) {
 		t, err := requireTranscript(args, "transcript_fork")
 		if err != nil {
 			return Nil, err
@@ -519,7 +519,7 @@ func init() {
 		p.state = "forked"
 		return p.build(c), nil
 	})
-	Register("transcript_reset", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_reset", func(c *Call, args []Value) (Value, error) {
 		p := transcriptParts{state: "active"}
 		if o := arg(args, 0); o.k == KindDict {
 			p.metadata, _ = o.r.(*Dict).Get("metadata")
@@ -527,16 +527,16 @@ func init() {
 		p.extra = []Value{transcriptEvent(c, "transcript_reset", "system", "internal", "transcript reset")}
 		return p.build(c), nil
 	})
-	Register("transcript_archive", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_archive", func(c *Call, args []Value) (Value, error) {
 		return lifecycle(c, args, "transcript_archive", "transcript_archive", "transcript archived", "archived")
 	})
-	Register("transcript_abandon", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_abandon", func(c *Call, args []Value) (Value, error) {
 		return lifecycle(c, args, "transcript_abandon", "transcript_abandon", "transcript abandoned", "abandoned")
 	})
-	Register("transcript_resume", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transcript_resume", func(c *Call, args []Value) (Value, error) {
 		return lifecycle(c, args, "transcript_resume", "transcript_resume", "transcript resumed", "active")
 	})
-	Register("add_message", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("add_message", func(c *Call, args []Value) (Value, error) {
 		content := arg(args, 2)
 		if len(args) < 3 {
 			content = Str("")
@@ -545,7 +545,7 @@ func init() {
 	})
 	for _, role := range []string{"user", "assistant", "system"} {
 		role := role
-		Register("add_"+role, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin("add_"+role, func(c *Call, args []Value) (Value, error) {
 			content := arg(args, 1)
 			if len(args) < 2 {
 				content = Str("")
@@ -553,7 +553,7 @@ func init() {
 			return appendMessage(c, arg(args, 0), messageValue(role, content), "add_"+role)
 		})
 	}
-	Register("add_tool_result", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("add_tool_result", func(c *Call, args []Value) (Value, error) {
 		m := strDict("role", "tool_result", "tool_use_id", Display(arg(args, 1)), "content", Display(arg(args, 2)))
 		return appendMessage(c, arg(args, 0), DictValue(m), "add_tool_result")
 	})

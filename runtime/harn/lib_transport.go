@@ -270,8 +270,8 @@ func (m wsMessage) value() Value {
 	return DictValue(d)
 }
 
-func init() {
-	Register("sse_mock", func(c *Call, args []Value) (Value, error) {
+func installTransport(lib *Library) {
+	lib.Builtin("sse_mock", func(c *Call, args []Value) (Value, error) {
 		pattern := Display(arg(args, 0))
 		if pattern == "" || arg(args, 0).k == KindNil {
 			return Nil, transportErr("sse_mock: URL pattern is required")
@@ -285,7 +285,7 @@ func init() {
 		}{pattern, parseMockEvents(arg(args, 1))})
 		return Nil, nil
 	})
-	Register("sse_connect", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("sse_connect", func(c *Call, args []Value) (Value, error) {
 		url := Display(arg(args, 1))
 		if url == "" || arg(args, 1).k == KindNil {
 			return Nil, transportErr("sse_connect: URL is required")
@@ -310,7 +310,7 @@ func init() {
 		t.mu.Unlock()
 		return Nil, realTransport(c, "sse_connect", url, "http://", "https://")
 	})
-	Register("sse_receive", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("sse_receive", func(c *Call, args []Value) (Value, error) {
 		id, err := handleArg(args, "sse_receive", "stream handle")
 		if err != nil {
 			return Nil, err
@@ -343,7 +343,7 @@ func init() {
 		}
 		return e.value(), nil
 	})
-	Register("sse_close", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("sse_close", func(c *Call, args []Value) (Value, error) {
 		id, err := handleArg(args, "sse_close", "stream handle")
 		if err != nil {
 			return Nil, err
@@ -355,7 +355,7 @@ func init() {
 		delete(t.sse, id)
 		return Bool(ok), nil
 	})
-	Register("websocket_mock", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("websocket_mock", func(c *Call, args []Value) (Value, error) {
 		pattern := Display(arg(args, 0))
 		if pattern == "" || arg(args, 0).k == KindNil {
 			return Nil, transportErr("websocket_mock: URL pattern is required")
@@ -390,7 +390,7 @@ func init() {
 		}{pattern, msgs, echo})
 		return Nil, nil
 	})
-	Register("websocket_connect", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("websocket_connect", func(c *Call, args []Value) (Value, error) {
 		url := Display(arg(args, 0))
 		o := optsArg(args, 1)
 		t := transportOf(c)
@@ -412,7 +412,7 @@ func init() {
 		t.mu.Unlock()
 		return Nil, realTransport(c, "websocket_connect", url, "ws://", "wss://")
 	})
-	Register("websocket_send", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("websocket_send", func(c *Call, args []Value) (Value, error) {
 		id, err := handleArg(args, "websocket_send", "socket handle")
 		if err != nil {
 			return Nil, err
@@ -445,7 +445,7 @@ func init() {
 		t.record("websocket_send", id, s.url, &msg.typ, &data)
 		return Bool(true), nil
 	})
-	Register("websocket_receive", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("websocket_receive", func(c *Call, args []Value) (Value, error) {
 		id, err := handleArg(args, "websocket_receive", "socket handle")
 		if err != nil {
 			return Nil, err
@@ -478,7 +478,7 @@ func init() {
 		}
 		return m.value(), nil
 	})
-	Register("websocket_close", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("websocket_close", func(c *Call, args []Value) (Value, error) {
 		id, err := handleArg(args, "websocket_close", "socket handle")
 		if err != nil {
 			return Nil, err
@@ -495,7 +495,7 @@ func init() {
 		t.record("websocket_close", id, s.url, nil, nil)
 		return Bool(true), nil
 	})
-	Register("transport_mock_clear", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transport_mock_clear", func(c *Call, args []Value) (Value, error) {
 		t := transportOf(c)
 		t.mu.Lock()
 		t.sseMocks, t.wsMocks, t.calls = nil, nil, nil
@@ -507,13 +507,13 @@ func init() {
 		hs.mu.Unlock()
 		return Nil, nil
 	})
-	Register("transport_mock_calls", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("transport_mock_calls", func(c *Call, args []Value) (Value, error) {
 		t := transportOf(c)
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		return NewListValue(append([]Value(nil), t.calls...)), nil
 	})
-	Register("http_session", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_session", func(c *Call, args []Value) (Value, error) {
 		t := transportOf(c)
 		t.mu.Lock()
 		defer t.mu.Unlock()
@@ -524,7 +524,7 @@ func init() {
 		t.sessions[id] = DictValue(optsArg(args, 0))
 		return Str(id), nil
 	})
-	Register("http_session_request", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_session_request", func(c *Call, args []Value) (Value, error) {
 		id, err := handleArg(args, "http_session_request", "session handle")
 		if err != nil {
 			return Nil, err
@@ -545,7 +545,7 @@ func init() {
 		}
 		return doHTTP(c, Display(arg(args, 1)), Display(arg(args, 2)), DictValue(merged))
 	})
-	Register("http_session_close", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("http_session_close", func(c *Call, args []Value) (Value, error) {
 		id, err := handleArg(args, "http_session_close", "session handle")
 		if err != nil {
 			return Nil, err
@@ -557,7 +557,7 @@ func init() {
 		delete(t.sessions, id)
 		return Bool(ok), nil
 	})
-	registerSSEServer()
+	installSSEServer(lib)
 }
 
 // realTransport is what connecting an unmocked URL does: a bad scheme is

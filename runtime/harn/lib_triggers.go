@@ -560,8 +560,8 @@ func (tr *triggerRuntime) bindingFor(fn string, v Value) (*dynBinding, error) {
 	return b, nil
 }
 
-func init() {
-	Register("trigger_register", func(c *Call, args []Value) (Value, error) {
+func installTriggers(lib *Library) {
+	lib.Builtin("trigger_register", func(c *Call, args []Value) (Value, error) {
 		cfg := arg(args, 0)
 		if cfg.k != KindDict {
 			return Nil, plainError("trigger_register: expected a config dict")
@@ -572,7 +572,7 @@ func init() {
 		}
 		return b.snapshot(), nil
 	})
-	Register("trigger_list", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trigger_list", func(c *Call, args []Value) (Value, error) {
 		tr := triggersOf(c)
 		out := make([]Value, 0, len(tr.order))
 		for _, id := range tr.order {
@@ -580,7 +580,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("trigger_fire", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trigger_fire", func(c *Call, args []Value) (Value, error) {
 		tr := triggersOf(c)
 		b, err := tr.bindingFor("trigger_fire", arg(args, 0))
 		if err != nil {
@@ -595,7 +595,7 @@ func init() {
 		}
 		return tr.dispatch(c, b, ev, "")
 	})
-	Register("trigger_replay", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trigger_replay", func(c *Call, args []Value) (Value, error) {
 		id := arg(args, 0)
 		if id.k != KindString {
 			return Nil, plainError("trigger_replay: expected event id string")
@@ -613,7 +613,7 @@ func init() {
 		}
 		return Nil, plainError("trigger_replay: unknown event id '" + id.AsString() + "'")
 	})
-	Register("trigger_inspect_dlq", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trigger_inspect_dlq", func(c *Call, args []Value) (Value, error) {
 		var out []Value
 		for _, e := range triggersOf(c).dlq {
 			if e.state == "pending" {
@@ -622,7 +622,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("trigger_inspect_lifecycle", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trigger_inspect_lifecycle", func(c *Call, args []Value) (Value, error) {
 		kind := ""
 		if k := arg(args, 0); k.k == KindString {
 			kind = k.AsString()
@@ -635,7 +635,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("trigger_inspect_action_graph", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trigger_inspect_action_graph", func(c *Call, args []Value) (Value, error) {
 		trace := ""
 		if k := arg(args, 0); k.k == KindString {
 			trace = k.AsString()
@@ -648,7 +648,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("handler_context", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("handler_context", func(c *Call, args []Value) (Value, error) {
 		tr := triggersOf(c)
 		if len(tr.contexts) == 0 {
 			return Nil, nil
@@ -661,10 +661,10 @@ func init() {
 		return goValue(map[string]any{"agent": x.agent, "action": x.action, "trace_id": x.traceID,
 			"replay_of_event_id": replay, "autonomy_tier": x.tier, "trigger_event": DictValue(x.event)}), nil
 	})
-	Register("list_providers_native", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("list_providers_native", func(c *Call, args []Value) (Value, error) {
 		return goValue(providerCatalog()), nil
 	})
-	RegisterStdModule("std/triggers", map[string]func(c *Call, args []Value) (Value, error){
+	lib.StdModule("std/triggers", map[string]func(c *Call, args []Value) (Value, error){
 		"list_providers": func(c *Call, args []Value) (Value, error) { return goValue(providerCatalog()), nil },
 		"stream_fork": func(c *Call, args []Value) (Value, error) {
 			br := arg(args, 1)
@@ -871,8 +871,8 @@ func trustArgs(fn string, outcome, tier string) error {
 	return nil
 }
 
-func init() {
-	Register("trust_record", func(c *Call, args []Value) (Value, error) {
+func installTrust(lib *Library) {
+	lib.Builtin("trust_record", func(c *Call, args []Value) (Value, error) {
 		agent, action := Display(arg(args, 0)), Display(arg(args, 1))
 		outcome, tier := Display(arg(args, 3)), Display(arg(args, 4))
 		if agent == "" || action == "" {
@@ -883,7 +883,7 @@ func init() {
 		}
 		return triggersOf(c).appendTrust(c, agent, action, arg(args, 2), outcome, "", tier, Nil, nil).value(), nil
 	})
-	Register("trust_graph_record", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trust_graph_record", func(c *Call, args []Value) (Value, error) {
 		d := arg(args, 0)
 		if d.k != KindDict {
 			return Nil, plainError("trust_graph_record: expected decision dict")
@@ -904,7 +904,7 @@ func init() {
 		r := triggersOf(c).appendTrust(c, optStr(dd, "agent"), optStr(dd, "action"), approver, outcome, optStr(dd, "trace_id"), tier, cost, meta)
 		return Str(r.id), nil
 	})
-	Register("trust_query", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trust_query", func(c *Call, args []Value) (Value, error) {
 		tr := triggersOf(c)
 		f := NewDict(0)
 		if a := arg(args, 0); a.k == KindDict {
@@ -947,7 +947,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("trust_graph_query", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trust_graph_query", func(c *Call, args []Value) (Value, error) {
 		agent := arg(args, 0)
 		if agent.k != KindString {
 			return Nil, plainError("trust_graph_query: `agent` must be a string")
@@ -958,14 +958,14 @@ func init() {
 		}
 		return goValue(triggersOf(c).score(agent.AsString(), action)), nil
 	})
-	Register("trust_graph_policy_for", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trust_graph_policy_for", func(c *Call, args []Value) (Value, error) {
 		agent := arg(args, 0)
 		if agent.k != KindString {
 			return Nil, plainError("trust_graph_policy_for: `agent` must be a string")
 		}
 		return goValue(triggersOf(c).score(agent.AsString(), "")["policy"]), nil
 	})
-	Register("trust_graph_verify_chain", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trust_graph_verify_chain", func(c *Call, args []Value) (Value, error) {
 		tr := triggersOf(c)
 		var errs []string
 		var broken any

@@ -229,8 +229,8 @@ func (h *harness) dispatch(ev *triggerEvent, binding string, maxAttempts int, ba
 	return attempts, false
 }
 
-func init() {
-	Register("trigger_test_harness", func(c *Call, args []Value) (Value, error) {
+func installTriggersHarness(lib *Library) {
+	lib.Builtin("trigger_test_harness", func(c *Call, args []Value) (Value, error) {
 		a := arg(args, 0)
 		var name string
 		var opts *Dict

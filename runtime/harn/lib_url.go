@@ -68,8 +68,8 @@ func formDecode(s string) string {
 	return strings.ReplaceAll(s, "+", " ")
 }
 
-func init() {
-	Register("url_parse", func(c *Call, args []Value) (Value, error) {
+func installUrl(lib *Library) {
+	lib.Builtin("url_parse", func(c *Call, args []Value) (Value, error) {
 		u, err := parseURL(Display(arg(args, 0)))
 		if err != nil {
 			return Nil, throwValue(Str("url_parse: " + err.Error()))
@@ -101,7 +101,7 @@ func init() {
 		d.Set("password", opt(pass, hasPass))
 		return DictValue(d), nil
 	})
-	Register("url_build", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("url_build", func(c *Call, args []Value) (Value, error) {
 		parts := arg(args, 0)
 		if parts.k != KindDict {
 			return Nil, throwValue(Str("url_build: expected a dict of url parts"))
@@ -149,7 +149,7 @@ func init() {
 		}
 		return Str(u.String()), nil
 	})
-	Register("query_parse", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("query_parse", func(c *Call, args []Value) (Value, error) {
 		raw := strings.TrimPrefix(Display(arg(args, 0)), "?")
 		var out []Value
 		for _, part := range strings.Split(raw, "&") {
@@ -164,7 +164,7 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("query_stringify", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("query_stringify", func(c *Call, args []Value) (Value, error) {
 		items := arg(args, 0)
 		if items.k != KindList {
 			return Nil, throwValue(Str("query_stringify: expected a list of {key, value} dicts"))

@@ -121,8 +121,8 @@ func (t *vmTracer) summary() string {
 	return strings.Join(lines, "\n")
 }
 
-func init() {
-	Register("enable_tracing", func(c *Call, args []Value) (Value, error) {
+func installVmtrace(lib *Library) {
+	lib.Builtin("enable_tracing", func(c *Call, args []Value) (Value, error) {
 		on := true
 		if v := arg(args, 0); v.k == KindBool {
 			on = v.AsBool()
@@ -137,7 +137,7 @@ func init() {
 		in.tracing.Store(on)
 		return Nil, nil
 	})
-	Register("trace_spans", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trace_spans", func(c *Call, args []Value) (Value, error) {
 		t := c.th.in.tracer()
 		t.mu.Lock()
 		defer t.mu.Unlock()
@@ -147,13 +147,13 @@ func init() {
 		}
 		return NewListValue(out), nil
 	})
-	Register("trace_summary", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("trace_summary", func(c *Call, args []Value) (Value, error) {
 		t := c.th.in.tracer()
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		return Str(t.summary()), nil
 	})
-	Register("llm_info", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_info", func(c *Call, args []Value) (Value, error) {
 		h := c.th.in.host
 		model, _ := h.LookupEnv("HARN_LLM_MODEL")
 		provider, _ := h.LookupEnv("HARN_LLM_PROVIDER")
@@ -185,7 +185,7 @@ func init() {
 		d.Set("api_key_set", Bool(keySet))
 		return DictValue(d), nil
 	})
-	Register("llm_usage", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("llm_usage", func(c *Call, args []Value) (Value, error) {
 		st := llmOf(c)
 		st.mu.Lock()
 		defer st.mu.Unlock()

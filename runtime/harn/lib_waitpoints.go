@@ -220,7 +220,7 @@ func signalOptions(v Value) (by, reason string, meta Value) {
 	return
 }
 
-func init() {
+func installWaitpoints(lib *Library) {
 	createFn := func(withValue bool) func(c *Call, args []Value) (Value, error) {
 		return func(c *Call, args []Value) (Value, error) {
 			a := arg(args, 0)
@@ -238,9 +238,9 @@ func init() {
 			return waitpointsOf(c).create(c, id, by, meta).handle(withValue), nil
 		}
 	}
-	Register("waitpoint_create", createFn(false))
-	Register("__waitpoint_create", createFn(true))
-	Register("waitpoint_complete", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("waitpoint_create", createFn(false))
+	lib.Builtin("__waitpoint_create", createFn(true))
+	lib.Builtin("waitpoint_complete", func(c *Call, args []Value) (Value, error) {
 		ids, _, err := waitpointIDs(arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -248,7 +248,7 @@ func init() {
 		by, _, _ := signalOptions(arg(args, 1))
 		return waitpointsOf(c).finish(c, ids[0], "completed", by, "", Nil).handle(false), nil
 	})
-	Register("__waitpoint_complete", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("__waitpoint_complete", func(c *Call, args []Value) (Value, error) {
 		ids, _, err := waitpointIDs(arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -266,9 +266,9 @@ func init() {
 			return waitpointsOf(c).finish(c, ids[0], "cancelled", by, reason, Nil).handle(withValue), nil
 		}
 	}
-	Register("waitpoint_cancel", cancel(false))
-	Register("__waitpoint_cancel", cancel(true))
-	Register("waitpoint_wait", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("waitpoint_cancel", cancel(false))
+	lib.Builtin("__waitpoint_cancel", cancel(true))
+	lib.Builtin("waitpoint_wait", func(c *Call, args []Value) (Value, error) {
 		ids, _, err := waitpointIDs(arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -334,23 +334,23 @@ func init() {
 		}
 		return NewListValue(hs), nil
 	}
-	Register("__waitpoint_wait", stdWait)
+	lib.Builtin("__waitpoint_wait", stdWait)
 	lookup := func(name string) func(c *Call, args []Value) (Value, error) {
 		return func(c *Call, args []Value) (Value, error) {
 			b, _ := c.th.in.builtin(name)
 			return b.Fn(c, args)
 		}
 	}
-	RegisterStdModule("std/waitpoint", map[string]func(c *Call, args []Value) (Value, error){
+	lib.StdModule("std/waitpoint", map[string]func(c *Call, args []Value) (Value, error){
 		"create": lookup("__waitpoint_create"), "complete": lookup("__waitpoint_complete"),
 		"cancel": lookup("__waitpoint_cancel"), "wait": stdWait,
 	})
-	RegisterStdModule("std/waitpoints", map[string]func(c *Call, args []Value) (Value, error){
+	lib.StdModule("std/waitpoints", map[string]func(c *Call, args []Value) (Value, error){
 		"waitpoint_create": lookup("waitpoint_create"), "waitpoint_complete": lookup("waitpoint_complete"),
 		"waitpoint_cancel": lookup("waitpoint_cancel"), "waitpoint_wait": lookup("waitpoint_wait"),
 	})
-	Register("monitor_wait_for_native", monitorWaitFor)
-	RegisterStdModule("std/monitors", map[string]func(c *Call, args []Value) (Value, error){"wait_for": monitorWaitFor})
+	lib.Builtin("monitor_wait_for_native", monitorWaitFor)
+	lib.StdModule("std/monitors", map[string]func(c *Call, args []Value) (Value, error){"wait_for": monitorWaitFor})
 }
 
 // monitorWaitFor polls options.source.poll({wait_id, poll_count,

@@ -293,22 +293,22 @@ func wfCeiling(v Value) *Dict {
 	return nil
 }
 
-func init() {
-	Register("workflow_graph", func(c *Call, args []Value) (Value, error) {
+func installWorkflow(lib *Library) {
+	lib.Builtin("workflow_graph", func(c *Call, args []Value) (Value, error) {
 		g, err := wfGraph(c, arg(args, 0), "workflow_graph")
 		if err != nil {
 			return Nil, err
 		}
 		return DictValue(g), nil
 	})
-	Register("workflow_validate", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("workflow_validate", func(c *Call, args []Value) (Value, error) {
 		g, err := wfGraph(c, arg(args, 0), "workflow_validate")
 		if err != nil {
 			return Nil, err
 		}
 		return DictValue(wfValidate(g, wfCeiling(arg(args, 1)))), nil
 	})
-	Register("workflow_policy_report", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("workflow_policy_report", func(c *Call, args []Value) (Value, error) {
 		g, err := wfGraph(c, arg(args, 0), "workflow_policy_report")
 		if err != nil {
 			return Nil, err
@@ -323,7 +323,7 @@ func init() {
 		return DictValue(wfDict("workflow_policy", wp, "ceiling", arg(args, 1), "nodes", DictValue(nodes),
 			"validation", DictValue(wfValidate(g, ceiling)))), nil
 	})
-	Register("workflow_inspect", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("workflow_inspect", func(c *Call, args []Value) (Value, error) {
 		g, err := wfGraph(c, arg(args, 0), "workflow_inspect")
 		if err != nil {
 			return Nil, err
@@ -331,14 +331,14 @@ func init() {
 		return DictValue(wfDict("graph", DictValue(g), "node_count", Int(int64(len(wfNodes(g)))),
 			"edge_count", Int(int64(len(wfEdges(g)))), "validation", DictValue(wfValidate(g, wfCeiling(arg(args, 1)))))), nil
 	})
-	Register("workflow_clone", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("workflow_clone", func(c *Call, args []Value) (Value, error) {
 		g, err := wfGraph(c, arg(args, 0), "workflow_clone")
 		if err != nil {
 			return Nil, err
 		}
 		return DictValue(g), nil
 	})
-	Register("workflow_commit", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("workflow_commit", func(c *Call, args []Value) (Value, error) {
 		g, err := wfGraph(c, arg(args, 0), "workflow_commit")
 		if err != nil {
 			return Nil, err

@@ -99,14 +99,14 @@ func withBox(c *Call, fn string, target Value, f func(b *wfMailbox) (Value, erro
 	return f(m.box(id))
 }
 
-func init() {
-	Register("workflow.signal", func(c *Call, args []Value) (Value, error) {
+func installWorkflowMessages(lib *Library) {
+	lib.Builtin("workflow.signal", func(c *Call, args []Value) (Value, error) {
 		return withBox(c, "workflow.signal", arg(args, 0), func(b *wfMailbox) (Value, error) {
 			msg := b.enqueue(c, "signal", Display(arg(args, 1)), arg(args, 2))
 			return DictValue(wfDict("workflow_id", Str(b.id), "message", msg, "status", DictValue(b.status()))), nil
 		})
 	})
-	Register("workflow.receive", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("workflow.receive", func(c *Call, args []Value) (Value, error) {
 		return withBox(c, "workflow.receive", arg(args, 0), func(b *wfMailbox) (Value, error) {
 			if len(b.pending) == 0 {
 				return Nil, nil
@@ -116,19 +116,19 @@ func init() {
 			return msg, nil
 		})
 	})
-	Register("workflow.publish_query", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("workflow.publish_query", func(c *Call, args []Value) (Value, error) {
 		return withBox(c, "workflow.publish_query", arg(args, 0), func(b *wfMailbox) (Value, error) {
 			b.queries.Set(Display(arg(args, 1)), arg(args, 2))
 			return DictValue(b.status()), nil
 		})
 	})
-	Register("workflow.query", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("workflow.query", func(c *Call, args []Value) (Value, error) {
 		return withBox(c, "workflow.query", arg(args, 0), func(b *wfMailbox) (Value, error) {
 			v, _ := b.queries.Get(Display(arg(args, 1)))
 			return v, nil
 		})
 	})
-	Register("workflow.update", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("workflow.update", func(c *Call, args []Value) (Value, error) {
 		timeoutMs := int64(-1)
 		if o := wfCeiling(arg(args, 3)); o != nil {
 			if n := optInt(o, "timeout_ms"); n != nil {
@@ -187,7 +187,7 @@ func init() {
 		}
 		return v, nil
 	})
-	Register("workflow.respond_update", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("workflow.respond_update", func(c *Call, args []Value) (Value, error) {
 		return withBox(c, "workflow.respond_update", arg(args, 0), func(b *wfMailbox) (Value, error) {
 			id := Display(arg(args, 1))
 			ch, ok := b.waiting[id]
@@ -200,7 +200,7 @@ func init() {
 		})
 	})
 	control := func(fn, name string, paused bool) {
-		Register(fn, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(fn, func(c *Call, args []Value) (Value, error) {
 			return withBox(c, fn, arg(args, 0), func(b *wfMailbox) (Value, error) {
 				b.paused = paused
 				b.enqueue(c, "control", name, Nil)
@@ -210,13 +210,13 @@ func init() {
 	}
 	control("workflow.pause", "pause", true)
 	control("workflow.resume", "resume", false)
-	Register("workflow.status", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("workflow.status", func(c *Call, args []Value) (Value, error) {
 		return withBox(c, "workflow.status", arg(args, 0), func(b *wfMailbox) (Value, error) {
 			return DictValue(b.status()), nil
 		})
 	})
 	next := func(fn string) {
-		Register(fn, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(fn, func(c *Call, args []Value) (Value, error) {
 			return withBox(c, fn, arg(args, 0), func(b *wfMailbox) (Value, error) {
 				b.generation++
 				b.waiting = map[string]chan Value{}

@@ -550,8 +550,8 @@ func saveRun(c *Call, run *Dict, path string) (string, error) {
 	return abs, nil
 }
 
-func init() {
-	Register("workflow_execute", func(c *Call, args []Value) (Value, error) {
+func installWorkflowRun(lib *Library) {
+	lib.Builtin("workflow_execute", func(c *Call, args []Value) (Value, error) {
 		g, err := wfGraph(c, arg(args, 1), "workflow_execute")
 		if err != nil {
 			return Nil, err
@@ -611,13 +611,13 @@ func init() {
 		return DictValue(wfDict("status", Str(status), "run", DictValue(run), "artifacts", NewListValue(r.pool),
 			"transcript", transcript, "path", path)), nil
 	})
-	Register("run_record", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("run_record", func(c *Call, args []Value) (Value, error) {
 		return DictValue(runRecord(c, arg(args, 0))), nil
 	})
-	Register("run_record_fixture", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("run_record_fixture", func(c *Call, args []Value) (Value, error) {
 		return DictValue(runFixture(c, runRecord(c, arg(args, 0)))), nil
 	})
-	Register("run_record_save", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("run_record_save", func(c *Call, args []Value) (Value, error) {
 		run := runRecord(c, arg(args, 0))
 		path := ""
 		if p := arg(args, 1); p.k == KindString {
@@ -631,7 +631,7 @@ func init() {
 		}
 		return DictValue(wfDict("path", Str(abs), "run_id", Str(optStr(run, "id")))), nil
 	})
-	Register("run_record_load", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("run_record_load", func(c *Call, args []Value) (Value, error) {
 		path, err := argString(c, args, 0)
 		if err != nil {
 			return Nil, err

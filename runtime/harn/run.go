@@ -11,16 +11,10 @@ import (
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
-// Language is the run facet of Harn (package language puts it into
-// Harn's Language value).
-func Language() runner.Language {
-	return runner.Language{Name: "Harn", Extension: ".harn", Run: RunProgram}
-}
-
-// RunProgram runs a Harn program with the capabilities env grants: its
-// folder and the temp dir are its file system, output goes to env's
-// streams.
-func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
+// RunProgram runs a Harn program with the library's builtins and the
+// capabilities env grants: its folder and the temp dir are its file
+// system, output goes to env's streams.
+func (lib *Library) RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 	h, err := host.New(host.Config{
 		Root:    filepath.Dir(p.Path),
 		TempDir: env.TempDir,
@@ -35,7 +29,7 @@ func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 		return err
 	}
 	defer h.Close() // removes the run's private temp dir
-	opts := Options{Host: h, Args: p.Args, Limits: env.Limits, ModuleRoot: env.ModuleRoot}
+	opts := Options{Host: h, Library: lib, Args: p.Args, Limits: env.Limits, ModuleRoot: env.ModuleRoot}
 	ecfg := env.Evaluation
 	if env.LLM.NoLiveCalls {
 		var c evaluate.Options

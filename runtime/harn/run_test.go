@@ -19,7 +19,7 @@ import (
 func TestRunPrograms(t *testing.T) {
 	state := t.TempDir()
 	t.Setenv("HARN_STATE_DIR", state) // checkpoints stay out of the tree
-	cases, err := runner.Languages{Language()}.Discover([]string{"../../testdata/run"}, "")
+	cases, err := runner.Languages{testLanguage(t)}.Discover([]string{"../../testdata/run"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

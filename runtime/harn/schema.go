@@ -489,8 +489,8 @@ func invert(m map[string]string) map[string]string {
 	return out
 }
 
-func init() {
-	Register("schema_of", func(c *Call, args []Value) (Value, error) { return arg(args, 0), nil })
+func installSchema(lib *Library) {
+	lib.Builtin("schema_of", func(c *Call, args []Value) (Value, error) { return arg(args, 0), nil })
 	check := func(c *Call, args []Value, defaults bool) (Value, []string, error) {
 		s, err := schemaArg(arg(args, 1))
 		if err != nil {
@@ -499,15 +499,15 @@ func init() {
 		v, errs := validateSchema(arg(args, 0), s, "", schemaOpts{applyDefaults: defaults}, 0)
 		return v, errs, nil
 	}
-	Register("schema_is", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("schema_is", func(c *Call, args []Value) (Value, error) {
 		_, errs, err := check(c, args, false)
 		return Bool(err == nil && len(errs) == 0), nil
 	})
-	Register("is_type", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("is_type", func(c *Call, args []Value) (Value, error) {
 		_, errs, err := check(c, args, false)
 		return Bool(err == nil && len(errs) == 0), nil
 	})
-	Register("schema_check", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("schema_check", func(c *Call, args []Value) (Value, error) {
 		_, errs, err := check(c, args, false)
 		if err != nil {
 			return Nil, err
@@ -517,7 +517,7 @@ func init() {
 		}
 		return resultOkRaw(arg(args, 0)), nil
 	})
-	Register("schema_parse", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("schema_parse", func(c *Call, args []Value) (Value, error) {
 		v, errs, err := check(c, args, true)
 		if err != nil {
 			return Nil, err
@@ -527,7 +527,7 @@ func init() {
 		}
 		return resultOkRaw(v), nil
 	})
-	Register("schema_expect", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("schema_expect", func(c *Call, args []Value) (Value, error) {
 		v, errs, err := check(c, args, arg(args, 2).Truthy())
 		if err != nil {
 			return Nil, err
@@ -537,7 +537,7 @@ func init() {
 		}
 		return v, nil
 	})
-	Register("json_validate", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("json_validate", func(c *Call, args []Value) (Value, error) {
 		s, err := schemaArg(arg(args, 1))
 		if err != nil {
 			return Nil, err
@@ -551,14 +551,14 @@ func init() {
 		return Bool(true), nil
 	})
 	conv := func(name string, toJSON bool) {
-		Register(name, func(c *Call, args []Value) (Value, error) { return convertSchema(arg(args, 0), toJSON, 0), nil })
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) { return convertSchema(arg(args, 0), toJSON, 0), nil })
 	}
 	conv("schema_to_json_schema", true)
 	conv("schema_to_openapi_schema", true)
 	conv("schema_from_json_schema", false)
 	conv("schema_from_openapi_schema", false)
-	Register("schema_extend", func(c *Call, args []Value) (Value, error) { return opAdd(arg(args, 0), arg(args, 1)) })
-	Register("schema_partial", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("schema_extend", func(c *Call, args []Value) (Value, error) { return opAdd(arg(args, 0), arg(args, 1)) })
+	lib.Builtin("schema_partial", func(c *Call, args []Value) (Value, error) {
 		s, err := schemaArg(arg(args, 0))
 		if err != nil {
 			return Nil, err
@@ -568,7 +568,7 @@ func init() {
 		return DictValue(out), nil
 	})
 	pickOmit := func(name string, keep bool) {
-		Register(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			s, err := schemaArg(arg(args, 0))
 			if err != nil {
 				return Nil, err

@@ -13,35 +13,22 @@ import (
 
 type stdFn = func(c *Call, args []Value) (Value, error)
 
-func init() {
+func installStd(lib *Library) {
 	for spec, build := range map[string]func() map[string]stdFn{
 		"std/math":        stdMath,
 		"std/json":        stdJSON,
 		"std/schema":      stdSchema,
 		"std/collections": stdCollections,
 	} {
-		RegisterStdModule(spec, build())
+		lib.StdModule(spec, build())
 	}
-}
-
-// StdModules lists the std/ modules this runtime provides (those written
-// here and those other packages register).
-func StdModules() []string {
-	stdMu.RLock()
-	defer stdMu.RUnlock()
-	out := make([]string, 0, len(stdModules))
-	for k := range stdModules {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func (in *Interp) stdModule(spec string) (*module, error) {
 	if m, ok := in.registeredStdModule(spec); ok {
 		return m, nil
 	}
-	return nil, fmt.Errorf("not available in this runtime: module %s (provided: %s)", spec, strings.Join(StdModules(), ", "))
+	return nil, fmt.Errorf("not available in this runtime: module %s (provided: %s)", spec, strings.Join(in.lib.StdModules(), ", "))
 }
 
 // numbers reads a list of numbers for a std/math function.

@@ -7,7 +7,7 @@ import (
 
 // std/text: helpers for model output and build logs.
 
-func init() { RegisterStdModule("std/text", stdText()) }
+func installStdText(lib *Library) { lib.StdModule("std/text", stdText()) }
 
 func stdText() map[string]stdFn {
 	str := func(f func(s string) Value) stdFn {

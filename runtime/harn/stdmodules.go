@@ -1,33 +1,15 @@
 package harn
 
-import (
-	"sort"
-	"sync"
-)
+import "sort"
 
-// Standard-library modules written in Go (import "std/NAME") are
-// registered by the package that implements them, like harness methods:
-// RegisterStdModule(spec, functions) from an init function. A registered
-// module's functions are its exports.
+// Standard-library modules written in Go (import "std/NAME") come from
+// the families that implement them, like harness methods: a family adds
+// one with Library.StdModule(spec, functions). A module's functions are
+// its exports.
 
-var (
-	stdMu      sync.RWMutex
-	stdModules = map[string]map[string]func(c *Call, args []Value) (Value, error){}
-)
-
-// RegisterStdModule makes `import ... from SPEC` bind the given
-// functions. A later registration of the same spec replaces the earlier.
-func RegisterStdModule(spec string, functions map[string]func(c *Call, args []Value) (Value, error)) {
-	stdMu.Lock()
-	defer stdMu.Unlock()
-	stdModules[spec] = functions
-}
-
-// registeredStdModule builds the module of a registered spec for one run.
+// registeredStdModule builds the module of a library std spec for one run.
 func (in *Interp) registeredStdModule(spec string) (*module, bool) {
-	stdMu.RLock()
-	fns, ok := stdModules[spec]
-	stdMu.RUnlock()
+	fns, ok := in.lib.stdModules[spec]
 	if !ok {
 		return nil, false
 	}

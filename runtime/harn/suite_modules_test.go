@@ -38,7 +38,7 @@ func TestSuiteRootModules(t *testing.T) {
 	write("suite/a/imports_outside.harn", "import { greeting } from \"../../outside\"\npipeline test(task) { println(greeting()) }\n")
 	write("suite/a/imports_outside.error", "--allow-fs")
 
-	cases, err := runner.Languages{Language()}.Discover([]string{suite}, "")
+	cases, err := runner.Languages{testLanguage(t)}.Discover([]string{suite}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestSuiteRootModules(t *testing.T) {
 	// A plain run has no suite: the program's folder is its boundary.
 	src, _ := os.ReadFile(importer)
 	var out bytes.Buffer
-	err = RunProgram(context.Background(), runner.Program{Path: importer, Src: src}, runner.Env{Stdout: &out, Stderr: &out})
+	err = testLibrary(t).RunProgram(context.Background(), runner.Program{Path: importer, Src: src}, runner.Env{Stdout: &out, Stderr: &out})
 	if err == nil || !strings.Contains(err.Error(), "--allow-fs") {
 		t.Errorf("plain run of %s: err %v, want a denial naming --allow-fs", importer, err)
 	}

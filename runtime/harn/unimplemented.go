@@ -3,8 +3,8 @@ package harn
 // unimplemented lists the builtins of lang/harn/builtins this runtime
 // does not provide, each with the reason; calling one raises "not
 // available in this runtime: NAME REASON". TestEveryTableBuiltinImplemented
-// holds the list to the table and the registry both ways: every table
-// builtin is registered or listed here, a listed one is really absent,
+// holds the list to the table and the library both ways: every table
+// builtin is in the library or listed here, a listed one is really absent,
 // and every listed name is a table builtin.
 var unimplemented = map[string]string{
 	// Values and concurrency.

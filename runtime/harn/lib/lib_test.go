@@ -1,0 +1,32 @@
+package lib
+
+import "testing"
+
+// TestFamiliesAssemble: the listed families build into one library (no
+// name declared twice) that holds their builtins, std modules and
+// harness methods.
+func TestFamiliesAssemble(t *testing.T) {
+	lib, err := Library()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		what string
+		got  []string
+		want string
+	}{
+		{"builtin", lib.Builtins(), "println"},
+		{"builtin", lib.Builtins(), "date_now"},
+		{"std module", lib.StdModules(), "std/math"},
+		{"harness method", lib.HarnessMethods("stdio"), "println"},
+	}
+	for _, tc := range tests {
+		found := false
+		for _, name := range tc.got {
+			found = found || name == tc.want
+		}
+		if !found {
+			t.Errorf("the library has no %s %s", tc.what, tc.want)
+		}
+	}
+}
