@@ -70,16 +70,22 @@ type Model struct {
 	Within *diagnostics.Span
 
 	// byDef are the indexes of the Defs that have a span of their own
-	// (not the import several names share), sorted by start; usesOf the
-	// indexes of Uses for each definition.
-	byDef  []int32
-	usesOf [][]int32
+	// (not the import several names share), sorted by start; the uses of
+	// definition d are Uses[i] for i in usesIdx[usesAt[d]:usesAt[d+1]]
+	// (one array for all definitions: a slice per definition took 24
+	// bytes each, more than the uses themselves).
+	byDef   []int32
+	usesAt  []int32
+	usesIdx []int32
 }
 
 // Builder records a model while a checker resolves names.
 type Builder struct {
 	m     Model
 	bySpn map[defKey]int32
+	// types interns the Type strings: a checker formats each definition's
+	// type anew, and most definitions of a file share a few types.
+	types map[string]string
 }
 
 type defKey struct {
@@ -88,7 +94,9 @@ type defKey struct {
 }
 
 // NewBuilder returns an empty builder.
-func NewBuilder() *Builder { return &Builder{bySpn: map[defKey]int32{}} }
+func NewBuilder() *Builder {
+	return &Builder{bySpn: map[defKey]int32{}, types: map[string]string{}}
+}
 
 // Def records a declaration and returns its index; a second declaration
 // of the same name at the same span (a name declared ahead of its
@@ -100,6 +108,13 @@ func (b *Builder) Def(d Def) int32 {
 	k := defKey{d.Span, d.Name}
 	if i, ok := b.bySpn[k]; ok {
 		return i
+	}
+	if d.Type != "" {
+		if t, ok := b.types[d.Type]; ok {
+			d.Type = t
+		} else {
+			b.types[d.Type] = d.Type
+		}
 	}
 	i := int32(len(b.m.Defs))
 	b.m.Defs = append(b.m.Defs, d)
@@ -128,15 +143,20 @@ func (b *Builder) Scope(span diagnostics.Span, parent int32) int32 {
 // Model returns the model recorded. The builder must not be used after.
 // Uses of one span recorded twice keep the first; a use at a
 // definition's own span is dropped (the definition covers it).
+//
+// The model is what an editor keeps of each checked version, so it is
+// copied out of the builder's growing arrays at its exact size (appends
+// leave up to half of an array unused) and holds none of the builder's
+// maps.
 func (b *Builder) Model() *Model {
 	if b == nil {
 		return nil
 	}
-	m := &b.m
-	slices.SortStableFunc(m.Uses, func(x, y Use) int { return x.Span.Start - y.Span.Start })
-	out := m.Uses[:0]
-	for _, u := range m.Uses {
-		if _, def := b.bySpn[defKey{u.Span, m.Defs[u.Def].Name}]; def {
+	uses := b.m.Uses
+	slices.SortStableFunc(uses, func(x, y Use) int { return x.Span.Start - y.Span.Start })
+	out := uses[:0]
+	for _, u := range uses {
+		if _, def := b.bySpn[defKey{u.Span, b.m.Defs[u.Def].Name}]; def {
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].Span.End > u.Span.Start {
@@ -144,30 +164,62 @@ func (b *Builder) Model() *Model {
 		}
 		out = append(out, u)
 	}
-	m.Uses = slices.Clip(out)
+	m := &Model{Defs: exact(b.m.Defs), Uses: exact(out), Scopes: exact(b.m.Scopes), Within: b.m.Within}
 	m.index()
-	// The definitions' map is not needed once built: the model alone
-	// stays alive.
-	b.bySpn = nil
+	b.m, b.bySpn, b.types = Model{}, nil, nil
 	return m
 }
 
-// index builds byDef and usesOf.
+// exact returns a copy of s with no spare capacity, nil for an empty s.
+func exact[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	out := make([]T, len(s))
+	copy(out, s)
+	return out
+}
+
+// index builds byDef, usesAt and usesIdx.
 func (m *Model) index() {
-	shared := map[diagnostics.Span]int{}
+	shared := make(map[diagnostics.Span]int, len(m.Defs))
 	for _, d := range m.Defs {
 		shared[d.Span]++
 	}
+	own := 0
+	for _, d := range m.Defs {
+		if shared[d.Span] == 1 {
+			own++
+		}
+	}
+	m.byDef = make([]int32, 0, own)
 	for i, d := range m.Defs {
 		if shared[d.Span] == 1 {
 			m.byDef = append(m.byDef, int32(i))
 		}
 	}
 	slices.SortStableFunc(m.byDef, func(x, y int32) int { return m.Defs[x].Span.Start - m.Defs[y].Span.Start })
-	m.usesOf = make([][]int32, len(m.Defs))
-	for i, u := range m.Uses {
-		m.usesOf[u.Def] = append(m.usesOf[u.Def], int32(i))
+	// Count each definition's uses, turn the counts into offsets, then
+	// place the uses in order (so each definition's are in source order).
+	m.usesAt = make([]int32, len(m.Defs)+1)
+	for _, u := range m.Uses {
+		m.usesAt[u.Def+1]++
 	}
+	for d := range m.Defs {
+		m.usesAt[d+1] += m.usesAt[d]
+	}
+	m.usesIdx = make([]int32, len(m.Uses))
+	next := slices.Clone(m.usesAt[:len(m.Defs)])
+	for i, u := range m.Uses {
+		m.usesIdx[next[u.Def]] = int32(i)
+		next[u.Def]++
+	}
+}
+
+// usesOf returns the indexes of definition def's uses in Uses, in source
+// order.
+func (m *Model) usesOf(def int) []int32 {
+	return m.usesIdx[m.usesAt[def]:m.usesAt[def+1]]
 }
 
 // At returns the definition the name at offset denotes and the span of
@@ -201,9 +253,10 @@ func (m *Model) Occurrences(def int) []diagnostics.Span {
 	if m == nil || def < 0 || def >= len(m.Defs) {
 		return nil
 	}
-	out := make([]diagnostics.Span, 0, 1+len(m.usesOf[def]))
+	uses := m.usesOf(def)
+	out := make([]diagnostics.Span, 0, 1+len(uses))
 	out = append(out, m.Defs[def].Span)
-	for _, u := range m.usesOf[def] {
+	for _, u := range uses {
 		out = append(out, m.Uses[u].Span)
 	}
 	slices.SortFunc(out, func(a, b diagnostics.Span) int { return a.Start - b.Start })

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/harnlang/harn-check/diagnostics"
 )
@@ -106,6 +107,57 @@ func TestEditedMapsSpansAroundTheEdit(t *testing.T) {
 				for _, o := range e.Occurrences(def) {
 					if tc.now[o.Start:o.End] != d.Name {
 						t.Errorf("occurrence %v is %q, not %s", o, tc.now[o.Start:o.End], d.Name)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestModelIsCompact builds a model of many names (enough for the
+// builder's arrays to grow past their size) and checks what the editor
+// keeps of it: arrays at their exact size, one copy of each type string,
+// and every definition's occurrences in source order.
+func TestModelIsCompact(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		defs, uses int
+	}{
+		{"one name", 1, 3},
+		{"many names", 1000, 5},
+		{"names without uses", 100, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := NewBuilder()
+			b.Scope(diagnostics.Span{Start: 0, End: 1 << 20}, -1)
+			// Definition i at 100*i, its uses at 100*i + 10*(k+1).
+			for i := range tc.defs {
+				typ := strings.Repeat("int", 1+i%2) // made anew for each definition
+				d := b.Def(Def{Name: "n", Kind: "variable", Span: diagnostics.Span{Start: 100 * i, End: 100*i + 1}, Type: typ})
+				for k := range tc.uses {
+					b.Use(diagnostics.Span{Start: 100*i + 10*(k+1), End: 100*i + 10*(k+1) + 1}, d)
+				}
+			}
+			m := b.Model()
+			if len(m.Defs) != tc.defs || cap(m.Defs) != tc.defs || len(m.Uses) != tc.defs*tc.uses || cap(m.Uses) != len(m.Uses) || cap(m.Scopes) != 1 {
+				t.Errorf("defs %d/%d, uses %d/%d, scopes %d/%d: want exact sizes, %d defs and %d uses",
+					len(m.Defs), cap(m.Defs), len(m.Uses), cap(m.Uses), len(m.Scopes), cap(m.Scopes), tc.defs, tc.defs*tc.uses)
+			}
+			types := map[*byte]bool{}
+			for _, d := range m.Defs {
+				types[unsafe.StringData(d.Type)] = true
+			}
+			if want := min(tc.defs, 2); len(types) != want {
+				t.Errorf("%d copies of the type strings, want %d", len(types), want)
+			}
+			for i := range tc.defs {
+				occ := m.Occurrences(i)
+				if len(occ) != 1+tc.uses {
+					t.Fatalf("definition %d: %d occurrences, want %d", i, len(occ), 1+tc.uses)
+				}
+				for k, o := range occ {
+					if o.Start != 100*i+10*k {
+						t.Errorf("definition %d: occurrence %d at %d, want %d", i, k, o.Start, 100*i+10*k)
 					}
 				}
 			}
