@@ -433,7 +433,10 @@ func bodyEditLine(tb testing.TB, src string, binding string, top *regexp.Regexp)
 // inside a function body:
 // didChange -> publishDiagnostics p50 and p95 (no debounce), hover and
 // completion sent right after a didChange (on the just-changed version)
-// p50 and p95, and the process's resident set after the edits.
+// p50 and p95, the size of the last completion reply, and the process's
+// resident set after the edits. The client announces the completion
+// capabilities VS Code does (resolving documentation and detail, list
+// defaults), so the replies are the lean lists such a client gets.
 //
 //	go test ./lsp -run XXX -bench EditLatency -benchtime 1x
 func BenchmarkEditLatency(b *testing.B) {
@@ -469,11 +472,12 @@ func BenchmarkEditLatency(b *testing.B) {
 func editLatency(b *testing.B, languageID, uri, src string, line, col int) {
 	debug.FreeOSMemory()
 	c := lsptest.Start(b, testOptions())
-	c.Initialize("file:///w", nil)
+	c.Initialize("file:///w", leanCompletionCaps)
 	c.Open(uri, languageID, 0, src)
 	c.WaitDiagnostics(uri, 0)
 	const edits = 200
 	var lat, hover, complete []time.Duration
+	replyBytes := 0
 	incremental, focused := frontends.IncrementalChecks(), frontends.FocusedChecks()
 	doc := map[string]any{"uri": uri}
 	for i := range edits {
@@ -492,8 +496,9 @@ func editLatency(b *testing.B, languageID, uri, src string, line, col int) {
 			hover = append(hover, time.Since(h))
 		case 3:
 			h := time.Now()
-			c.Call("textDocument/completion", map[string]any{"textDocument": doc, "position": lsptest.Pos(line, col)})
+			m := c.Call("textDocument/completion", map[string]any{"textDocument": doc, "position": lsptest.Pos(line, col)})
 			complete = append(complete, time.Since(h))
+			replyBytes = len(m.Result)
 		}
 		c.WaitDiagnostics(uri, v)
 		if i%4 < 2 {
@@ -512,6 +517,7 @@ func editLatency(b *testing.B, languageID, uri, src string, line, col int) {
 	b.ReportMetric(ms(hover, 95), "ms-hover-p95")
 	b.ReportMetric(ms(complete, 50), "ms-completion-p50")
 	b.ReportMetric(ms(complete, 95), "ms-completion-p95")
+	b.ReportMetric(float64(replyBytes)/1000, "KB-completion")
 	b.ReportMetric(float64(rss)/(1<<20), "MiB-rss")
 	b.ReportMetric(float64(frontends.IncrementalChecks()-incremental)/edits, "incremental/edit")
 	b.ReportMetric(float64(frontends.FocusedChecks()-focused)/edits, "focused/edit")

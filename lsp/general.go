@@ -13,7 +13,7 @@ import (
 	"github.com/harnlang/harn-check/lsp/features"
 )
 
-func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any, error) {
+func (s *Server) initialize(g *glsp.Context, p *protocol.InitializeParams) (any, error) {
 	var roots []string
 	for _, f := range p.WorkspaceFolders {
 		if path := cache.URIToPath(f.URI); path != "" {
@@ -28,6 +28,7 @@ func (s *Server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 	s.mu.Lock()
 	s.roots = roots
 	s.capabilities = p.Capabilities
+	s.completionClient = completionClientOf(g.Params)
 	s.mu.Unlock()
 	if p.InitializationOptions != nil {
 		lim, err := limitOptions(s.store.Limits, p.InitializationOptions)
@@ -71,7 +72,7 @@ func capabilities() protocol.ServerCapabilities {
 			Full:   protocol.SemanticDelta{Delta: ptr(true)},
 		},
 		FoldingRangeProvider: true,
-		CompletionProvider:   &protocol.CompletionOptions{TriggerCharacters: []string{".", ":"}},
+		CompletionProvider:   &protocol.CompletionOptions{TriggerCharacters: []string{".", ":"}, ResolveProvider: ptr(true)},
 		SignatureHelpProvider: &protocol.SignatureHelpOptions{
 			TriggerCharacters: []string{"(", ","},
 		},

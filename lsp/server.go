@@ -77,6 +77,9 @@ type Server struct {
 	tokens  tokenResults
 	// completions are the documents' last completion replies, encoded.
 	completions completionReplies
+	// resolvable are the last completion lists the client may resolve
+	// items of.
+	resolvable resolvableLists
 
 	mu           sync.Mutex
 	conn         *jsonrpc2.Conn
@@ -84,6 +87,8 @@ type Server struct {
 	shutdown     bool
 	roots        []string
 	capabilities protocol.ClientCapabilities
+	// completionClient is what the client does with completion items.
+	completionClient completionClient
 
 	// life is cancelled when the client's stream ends: every request and
 	// analysis still running stops.
@@ -146,6 +151,7 @@ func New(opts Options) *Server {
 		TextDocumentSemanticTokensFullDelta: s.semanticTokensDelta,
 		TextDocumentFoldingRange:            s.foldingRange,
 		TextDocumentCompletion:              s.completion,
+		CompletionItemResolve:               s.completionItemResolve,
 		TextDocumentSignatureHelp:           s.signatureHelp,
 		TextDocumentPrepareRename:           s.prepareRename,
 		TextDocumentRename:                  s.rename,
