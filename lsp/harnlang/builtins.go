@@ -146,9 +146,9 @@ func namespaceCompletion(tree *sitter.Tree, ix *names.Index, src []byte, start, 
 // declared reports whether a declaration of name is visible at offset.
 func declared(ix *names.Index, name string, offset int) bool {
 	here := diagnostics.Span{Start: offset, End: offset}
-	for sc := ix.Innermost(here, len(ix.Scopes)); sc >= 0; sc = ix.Parent[sc] {
-		for _, d := range ix.Defs {
-			if d.Scope == sc && d.Name == name && (hoisted[d.Kind] || d.Span.End <= offset) {
+	for sc := ix.Innermost(here); sc >= 0; sc = ix.Parent(sc) {
+		for _, d := range ix.Declared(sc) {
+			if d.Name == name && (hoisted[d.Kind] || d.Span.End <= offset) {
 				return true
 			}
 		}

@@ -204,8 +204,8 @@ func TestIncrementalIndexEqualsFresh(t *testing.T) {
 			got := inc.names.Index(st, text)
 			fresh.names.Forget()
 			want := fresh.names.Index(st, text)
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s version %d: the index brought up to date differs from a fresh one: %s\nof\n%s", name, v, got.Diff(want), text)
+			if diff := got.Diff(want); diff != "" {
+				t.Fatalf("%s version %d: the index brought up to date differs from a fresh one: %s\nof\n%s", name, v, diff, text)
 			}
 		}
 		t.Logf("%s: %d of 120 indexes brought up to date", name, names.Rebuilds()-before)
@@ -276,10 +276,10 @@ func TestDefAtDescribesAsTheIndex(t *testing.T) {
 		}
 		tree := f.syntax.Parse(nil, nil, src).(*tsquery.Tree).T
 		ix := f.names.Index(tree, src)
-		if len(ix.Defs) == 0 {
+		if len(ix.Defs()) == 0 {
 			t.Fatalf("%s: the index lists no declaration", name)
 		}
-		for _, want := range ix.Defs {
+		for _, want := range ix.Defs() {
 			got := f.names.DefAt(tree.RootNode(), src, want.Span)
 			if got == nil {
 				t.Errorf("%s: no declaration at %s %v, want %+v", name, want.Name, want.Span, *want)
@@ -295,12 +295,87 @@ func TestDefAtDescribesAsTheIndex(t *testing.T) {
 			}
 		}
 		// A span that names no declaration (a use, a keyword) gives none.
-		for _, r := range ix.Refs {
+		for _, r := range ix.Refs() {
 			if ix.DefAtName(r.Span) == nil {
 				if d := f.names.DefAt(tree.RootNode(), src, r.Span); d != nil {
 					t.Errorf("%s: use %s %v described as declaration %+v", name, r.Name, r.Span, *d)
 				}
 			}
+		}
+	}
+}
+
+// TestIncrementalIndexTypingEqualsFresh: typing in function bodies (a
+// letter or digit added to a name or number on an indented line, then
+// taken away again, a line added or removed), as an editor does, brings
+// most versions' indexes up to date from the previous one's chunks, and
+// each equals one built from scratch (scopes, declarations, uses, and
+// what every use resolves to).
+func TestIncrementalIndexTypingEqualsFresh(t *testing.T) {
+	inc, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../../examples/harn/*.harn")
+	files = append(files, "../testdata/harn/incremental_focus.harn")
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, name := range files {
+		text, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree := inc.syntax.Parse(nil, nil, text)
+		inc.names.Index(tree.(*tsquery.Tree).T, text)
+		before := names.Rebuilds()
+		const versions = 100
+		undo := -1 // the offset of the text the previous version added, to take away
+		undoLen := 0
+		for v := range versions {
+			lines := diagnostics.NewLineIndex(text)
+			var ch cache.Change
+			if undo >= 0 {
+				ch = cache.Change{Range: &cache.Range{Start: lines.UTF16Column(undo), End: lines.UTF16Column(undo + undoLen)}}
+				undo = -1
+			} else {
+				// A place after a letter or digit on an indented line.
+				var at int
+				for {
+					at = 1 + r.IntN(len(text)-1)
+					ls := bytes.LastIndexByte(text[:at], '\n') + 1
+					c := text[at-1]
+					if (text[ls] == ' ' || text[ls] == '\t') && (c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+						break
+					}
+				}
+				ins := string(rune('a' + r.IntN(26)))
+				if r.IntN(4) == 0 {
+					ins = "\n  let y = 2\n"
+				}
+				pos := lines.UTF16Column(at)
+				ch = cache.Change{Range: &cache.Range{Start: pos, End: pos}, Text: ins}
+				undo, undoLen = at, len(ins)
+			}
+			next, edits, err := cache.Apply(text, lines, []cache.Change{ch})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text = next
+			tree = inc.syntax.Parse(tree, edits, text)
+			st := tree.(*tsquery.Tree).T
+			got := inc.names.Index(st, text)
+			fresh.names.Forget()
+			if diff := got.Diff(fresh.names.Index(st, text)); diff != "" {
+				t.Fatalf("%s version %d: the index brought up to date differs from a fresh one: %s", name, v, diff)
+			}
+		}
+		if n := names.Rebuilds() - before; n < versions/2 {
+			t.Errorf("%s: %d of %d indexes brought up to date from the previous one, want at least half", name, n, versions)
+		} else {
+			t.Logf("%s: %d of %d indexes brought up to date", name, n, versions)
 		}
 	}
 }

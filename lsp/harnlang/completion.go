@@ -86,10 +86,10 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 	var out []features.CompletionItem
 	seen := map[string]bool{}
 	here := diagnostics.Span{Start: offset, End: offset}
-	for sc := ix.Innermost(here, len(ix.Scopes)); sc >= 0; sc = ix.Parent[sc] {
+	for sc := ix.Innermost(here); sc >= 0; sc = ix.Parent(sc) {
 		var local []features.CompletionItem
-		for _, d := range ix.Defs {
-			if d.Scope != sc || seen[d.Name] || !strings.HasPrefix(strings.ToLower(d.Name), prefix) {
+		for _, d := range ix.Declared(sc) {
+			if seen[d.Name] || !strings.HasPrefix(strings.ToLower(d.Name), prefix) {
 				continue
 			}
 			if !hoisted[d.Kind] && d.Span.End > start {

@@ -36,7 +36,7 @@ func (f *Features) answerLabels(tree *sitter.Tree, ix *names.Index, src []byte, 
 	if vprop == nil || x == nil || vprop.Utf8Text(src) != "value" || x.Kind() != "identifier" {
 		return nil, "", false
 	}
-	d := ix.Resolve(ix.ByRef[nodeSpan(x)])
+	d := ix.ResolveUse(nodeSpan(x))
 	if d == nil {
 		return nil, "", false
 	}

@@ -93,7 +93,7 @@ func (f *Features) outcomeCompletion(tree *sitter.Tree, ix *names.Index, src []b
 	if prop == nil || obj == nil || prop.Utf8Text(src) != "kind" || obj.Kind() != "identifier" {
 		return nil, false
 	}
-	d := ix.Resolve(ix.ByRef[nodeSpan(obj)])
+	d := ix.ResolveUse(nodeSpan(obj))
 	if d == nil {
 		return nil, false
 	}

@@ -121,7 +121,7 @@ func (f *Features) References(ctx context.Context, s features.Snapshot, offset i
 			defer tree.Close()
 		}
 		oix := f.names.Index(tree, src)
-		for _, od := range oix.ByName[declName] {
+		for _, od := range oix.Named(declName) {
 			if od.Kind != kindImport || !relative(od.Module) || modulePath(path, od.Module) != declPath {
 				continue
 			}

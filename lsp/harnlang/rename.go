@@ -89,15 +89,15 @@ func (f *Features) Rename(ctx context.Context, s features.Snapshot, offset int, 
 	for _, sp := range uses {
 		// Another newName declared in d's scope or one nested in it would
 		// be nearer to the use than d; one further out is shadowed.
-		if other := ix.Resolve(names.Ref{Name: newName, Span: sp}); other != nil && other != d && within(ix.Scopes[other.Scope], ix.Scopes[d.Scope]) {
+		if other := ix.Resolve(names.Ref{Name: newName, Span: sp}); other != nil && other != d && within(ix.Scope(other.Scope), ix.Scope(d.Scope)) {
 			return nil, fmt.Errorf("renaming %s to %s would make a use refer to the %s %s declared at byte %d",
 				d.Name, newName, other.Kind, newName, other.Span.Start)
 		}
 	}
 	// Nor may the renamed declaration capture a use of another declaration
 	// of newName: one in its scope after it.
-	scope := ix.Scopes[d.Scope]
-	for _, r := range ix.Refs {
+	scope := ix.Scope(d.Scope)
+	for _, r := range ix.Refs() {
 		if r.Name == newName && !r.Type && r.Span.Start >= d.Span.End && r.Span.End <= scope.End {
 			return nil, fmt.Errorf("renaming %s to %s would capture the use of %s at byte %d", d.Name, newName, newName, r.Span.Start)
 		}

@@ -40,10 +40,10 @@ func (f *Features) topLevel(s features.Snapshot, offset int) (*names.Def, diagno
 	}
 	d := ix.ResolveAt(offset)
 	use, ok := ix.NameAt(offset)
-	if r, isRef := ix.ByRef[use]; d == nil && ok && isRef && r.Type {
+	if r, isRef := ix.RefAt(use); d == nil && ok && isRef && r.Type {
 		// A type reference resolves to type declarations only: an
 		// undeclared one names a type imported by a selective import.
-		for _, od := range ix.ByName[r.Name] {
+		for _, od := range ix.Named(r.Name) {
 			if od.Kind == kindImport && od.Scope == 0 {
 				d = od
 			}
@@ -194,7 +194,7 @@ func (f *Features) renameTopLevel(ctx context.Context, s features.Snapshot, offs
 	// The importers.
 	visit := func(m module) error {
 		imported := false
-		for _, od := range m.ix.ByName[oldName] {
+		for _, od := range m.ix.Named(oldName) {
 			if od.Kind != kindImport || !relative(od.Module) || modulePath(m.path, od.Module) != decl.path {
 				continue
 			}
@@ -268,7 +268,7 @@ func (f *Features) renameTopLevel(ctx context.Context, s features.Snapshot, offs
 // top level of m, a type or a value alike (a struct's name is also its
 // constructor).
 func topClash(roots []string, m module, oldName, newName string) error {
-	for _, od := range m.ix.ByName[newName] {
+	for _, od := range m.ix.Named(newName) {
 		if od.Scope == 0 {
 			return fmt.Errorf("%s: cannot rename %s to %s: %s is already declared at %d:%d", displayPath(roots, m.path), oldName, newName, newName, lineOf(m.src, od.Span.Start), colOf(m.src, od.Span.Start))
 		}
@@ -312,8 +312,8 @@ func unresolvedUses(roots []string, m module, oldName, newName string, values bo
 		return nil, err
 	}
 	var out []diagnostics.Span
-	for _, r := range m.ix.Refs {
-		if !r.Type && !values || m.ix.ByDef[r.Span] != nil || m.ix.Resolve(r) != nil {
+	for _, r := range m.ix.Refs() {
+		if !r.Type && !values || m.ix.DefAtName(r.Span) != nil || m.ix.Resolve(r) != nil {
 			continue
 		}
 		switch r.Name {

@@ -88,7 +88,7 @@ func (f *Features) importTarget(s features.Snapshot, module, name string) (featu
 	}
 	defer tree.Close()
 	other := f.names.Index(tree, src)
-	for _, od := range other.ByName[name] {
+	for _, od := range other.Named(name) {
 		if od.Scope == 0 && od.Kind != kindImport && (hoisted[od.Kind] || od.Kind == kindVar) {
 			return features.Location{Path: path, Span: od.Span}, true
 		}

@@ -70,7 +70,7 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 		return nil, nil
 	}
 	ix := f.names.Index(tree, s.Doc.Text)
-	d := ix.Resolve(ix.ByRef[nodeSpan(fn)])
+	d := ix.ResolveUse(nodeSpan(fn))
 	if d == nil {
 		if b := builtins.Lookup(fn.Utf8Text(s.Doc.Text)); b != nil && b.Namespace == "" {
 			return builtinCallSignature(b, active), nil

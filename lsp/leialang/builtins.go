@@ -22,10 +22,10 @@ func builtinOf(ix *names.Index, n *sitter.Node, src []byte) *stdlib.Entry {
 			}
 		}
 		sp := names.NodeSpan(n)
-		if ix.ByDef[sp] != nil {
+		if ix.DefAtName(sp) != nil {
 			return nil
 		}
-		if r, ok := ix.ByRef[sp]; ok && ix.Resolve(r) != nil {
+		if r, ok := ix.RefAt(sp); ok && ix.Resolve(r) != nil {
 			return nil
 		}
 		return stdlib.Lookup(n.Utf8Text(src))

@@ -55,8 +55,8 @@ func TestIncrementalIndexEqualsFresh(t *testing.T) {
 			got := inc.names.Index(st, text)
 			fresh.names.Forget()
 			want := fresh.names.Index(st, text)
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s version %d (edit at %d): the index brought up to date differs from a fresh one: %s", name, v, a, got.Diff(want))
+			if diff := got.Diff(want); diff != "" {
+				t.Fatalf("%s version %d (edit at %d): the index brought up to date differs from a fresh one: %s", name, v, a, diff)
 			}
 		}
 		t.Logf("%s: %d of 150 indexes brought up to date", name, names.Rebuilds()-before)
@@ -92,7 +92,7 @@ func TestDefAtDescribesAsTheIndex(t *testing.T) {
 		}
 		tree := syn.Parse(nil, nil, src).(*tsquery.Tree).T
 		ix := f.names.Index(tree, src)
-		for _, want := range ix.Defs {
+		for _, want := range ix.Defs() {
 			kinds[want.Kind] = true
 			got := f.names.DefAt(tree.RootNode(), src, want.Span)
 			if got == nil {
@@ -105,7 +105,7 @@ func TestDefAtDescribesAsTheIndex(t *testing.T) {
 				t.Errorf("%s: declaration at %v: %+v, want %+v", name, want.Span, *got, w)
 			}
 		}
-		for _, r := range ix.Refs {
+		for _, r := range ix.Refs() {
 			if ix.DefAtName(r.Span) == nil {
 				if d := f.names.DefAt(tree.RootNode(), src, r.Span); d != nil {
 					t.Errorf("%s: use %s %v described as declaration %+v", name, r.Name, r.Span, *d)

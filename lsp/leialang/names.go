@@ -349,7 +349,7 @@ func (f *Features) DocumentSymbols(_ context.Context, s features.Snapshot) ([]fe
 		return nil, nil
 	}
 	var out []features.Symbol
-	for _, d := range ix.Defs {
+	for _, d := range ix.Defs() {
 		kind, ok := symbolKinds[d.Kind]
 		if d.Scope != 0 || !ok {
 			continue

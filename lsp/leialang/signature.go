@@ -38,7 +38,7 @@ func (f *Features) SignatureHelp(_ context.Context, s features.Snapshot, offset 
 	if fn.Kind() != "identifier" {
 		return nil, nil
 	}
-	d := ix.Resolve(ix.ByRef[names.NodeSpan(fn)])
+	d := ix.ResolveUse(names.NodeSpan(fn))
 	if d == nil {
 		return nil, nil
 	}

@@ -22,7 +22,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/harnlang/harn-check/grammar/tsutil"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -85,25 +84,6 @@ type Ref struct {
 	Span diagnostics.Span
 	// Type marks a type reference, resolving to TypeKind declarations only.
 	Type bool
-}
-
-// Index is the names of one tree.
-type Index struct {
-	// Scopes are sorted by start, outer first; Scopes[0] is the file and
-	// Parent[i] the scope enclosing scope i (-1 for the file).
-	Scopes []diagnostics.Span
-	Parent []int
-	Defs   []*Def
-	Refs   []Ref
-	ByName map[string][]*Def
-	ByDef  map[diagnostics.Span]*Def
-	ByRef  map[diagnostics.Span]Ref
-
-	hoisted  map[string]bool
-	typeKind string
-	// raw are the captures the index was built from, kept to build the
-	// index of the next version of the text from (rebuild).
-	raw rawNames
 }
 
 // cacheSize is how many indexes a Resolver keeps: the documents being
@@ -217,8 +197,53 @@ func (r *Resolver) build(ctx context.Context, tree *sitter.Tree, src []byte) *In
 	root := tree.RootNode()
 	fileEnd := max(len(src), int(root.EndByte()))
 	raw, _ := r.collect(ctx, root, src, diagnostics.Span{Start: 0, End: fileEnd}, fileEnd) // whole: keeps every capture
-	raw.tops, raw.topErrors = topsOf(root)
-	return r.finish(raw, fileEnd)
+	tops, topErrors := topsOf(root)
+	if chunks, ok := r.split(raw, tops); ok {
+		return r.newIndex(fileEnd, tops, topErrors, chunks, false)
+	}
+	return r.newIndex(fileEnd, tops, topErrors, []*chunk{newChunk(raw, 0, r.opts.Hoisted)}, true)
+}
+
+// split makes the chunks of tops, the top-level nodes, from raw, their
+// captures; false when a capture (its declaration's node included) is
+// within none of them. An empty capture where one node ends and the next
+// starts belongs to the first.
+func (r *Resolver) split(raw rawNames, tops []diagnostics.Span) ([]*chunk, bool) {
+	parts := make([]rawNames, len(tops))
+	find := func(sp diagnostics.Span) int {
+		i := sort.Search(len(tops), func(k int) bool { return tops[k].End >= sp.End })
+		if i < len(tops) && tops[i].Start <= sp.Start {
+			return i
+		}
+		return -1
+	}
+	within := func(i int, sp diagnostics.Span) bool { return tops[i].Start <= sp.Start && sp.End <= tops[i].End }
+	for _, sc := range raw.scopes {
+		i := find(sc)
+		if i < 0 {
+			return nil, false
+		}
+		parts[i].scopes = append(parts[i].scopes, sc)
+	}
+	for _, d := range raw.defs {
+		i := find(d.Span)
+		if i < 0 || !within(i, d.Decl) || !within(i, d.declNode) {
+			return nil, false
+		}
+		parts[i].defs = append(parts[i].defs, d)
+	}
+	for _, ref := range raw.refs {
+		i := find(ref.Span)
+		if i < 0 {
+			return nil, false
+		}
+		parts[i].refs = append(parts[i].refs, ref)
+	}
+	chunks := make([]*chunk, len(tops))
+	for i, part := range parts {
+		chunks[i] = newChunk(part, tops[i].Start, r.opts.Hoisted)
+	}
+	return chunks, true
 }
 
 // cancelEvery is how many query matches collect reads between looks at
@@ -232,10 +257,6 @@ type rawNames struct {
 	scopes []diagnostics.Span
 	defs   []*Def
 	refs   []Ref
-	// tops are the spans of the tree's top-level nodes; topErrors marks
-	// those with a syntax error.
-	tops      []diagnostics.Span
-	topErrors []bool
 }
 
 // topsOf returns the spans of root's children and which have errors.
@@ -264,6 +285,7 @@ func (r *Resolver) collect(ctx context.Context, root *sitter.Node, src []byte, s
 		// (a missing token) at the span's end.
 		qc.SetByteRange(uint(span.Start), uint(span.End+1))
 	}
+	rootSpan := NodeSpan(root)
 	names := r.locals.CaptureNames()
 	matches := qc.Matches(r.locals, root, src)
 	for i, m := 0, matches.Next(); m != nil; i, m = i+1, matches.Next() {
@@ -273,8 +295,10 @@ func (r *Resolver) collect(ctx context.Context, root *sitter.Node, src []byte, s
 		for _, c := range m.Captures {
 			name := names[c.Index]
 			sp := NodeSpan(&c.Node)
-			if name == "local.scope" && sp.Start == 0 && sp.End == fileEnd {
-				continue // the file's scope, Scopes[0]
+			if name == "local.scope" && (sp.Start == 0 && sp.End == fileEnd || sp == rootSpan) {
+				// The file's scope, scope 0 (the root node starts after
+				// any blank lines the file starts with).
+				continue
 			}
 			if !inside(sp) {
 				return raw, false
@@ -336,61 +360,17 @@ func (r *Resolver) def(n sitter.Node, kind string, src []byte, extra bool) *Def 
 	return d
 }
 
-// finish builds the index of a file fileEnd bytes long from its captures.
-func (r *Resolver) finish(raw rawNames, fileEnd int) *Index {
-	// The maps are made at their final size: growing them rehashed every
-	// entry several times, for every version of a large document.
-	ix := &Index{ByName: make(map[string][]*Def, len(raw.defs)), ByDef: make(map[diagnostics.Span]*Def, len(raw.defs)),
-		ByRef: make(map[diagnostics.Span]Ref, len(raw.refs)), Refs: make([]Ref, 0, len(raw.refs)), Defs: make([]*Def, 0, len(raw.defs)),
-		hoisted: r.opts.Hoisted, typeKind: r.opts.TypeKind, raw: raw}
-	ix.Scopes = append(ix.Scopes, diagnostics.Span{Start: 0, End: fileEnd})
-	ix.Parent = append(ix.Parent, -1)
-	for _, ref := range raw.refs {
-		ix.addRef(ref)
-	}
-	outer := slices.Clone(raw.scopes)
-	slices.SortFunc(outer, func(a, b diagnostics.Span) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
-		}
-		return b.End - a.End
-	})
-	outer = slices.Compact(outer)
-	ix.Scopes = append(ix.Scopes[:1], outer...)
-	for i := 1; i < len(ix.Scopes); i++ {
-		ix.Parent = append(ix.Parent, ix.Innermost(ix.Scopes[i], i))
-	}
-	// The index's own copies of the declarations, in one allocation.
-	own := make([]Def, len(raw.defs))
-	for i, rd := range raw.defs {
-		if _, dup := ix.ByDef[rd.Span]; dup {
-			continue
-		}
-		own[i] = *rd
-		d := &own[i]
-		d.Scope = ix.Innermost(d.Span, len(ix.Scopes))
-		if ix.hoisted[d.Kind] && d.Scope > 0 && ix.Scopes[d.Scope] == d.declNode {
-			// A named function is a scope of its own; its name belongs to
-			// the enclosing one.
-			d.Scope = ix.Parent[d.Scope]
-		}
-		ix.Defs = append(ix.Defs, d)
-		ix.ByName[d.Name] = append(ix.ByName[d.Name], d)
-		ix.ByDef[d.Span] = d
-	}
-	return ix
-}
-
 // rebuild builds the index of tree over src from base, the index of an
 // earlier text old: src is old with [p, len(old)-s) replaced. Only the
-// top-level declarations the edit touches (and the declaration after
-// them, whose doc comment may have changed) are queried again; the
-// captures before them are kept and those after shifted. It returns nil
-// when the edit does not fall between top-level declarations cleanly.
+// top-level nodes the edit touches (and the declarations after them up
+// to one that was there before, whose doc comment may have changed) are
+// queried again; the chunks of the others are shared with base. It
+// returns nil when the edit does not fall between top-level nodes
+// cleanly.
 func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *sitter.Tree, src []byte, p, s int) *Index {
 	root := tree.RootNode()
 	fileEnd := max(len(src), int(root.EndByte()))
-	if base.Scopes[0].End != len(old) || fileEnd != len(src) {
+	if base.whole || base.fileEnd != len(old) || fileEnd != len(src) {
 		return nil
 	}
 	newEnd, delta := len(src)-s, len(src)-len(old)
@@ -412,8 +392,8 @@ func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *s
 	// comments above the next declaration.
 	existed := func(t diagnostics.Span) bool {
 		old := diagnostics.Span{Start: t.Start - delta, End: t.End - delta}
-		i := sort.Search(len(base.raw.tops), func(k int) bool { return base.raw.tops[k].Start >= old.Start })
-		return i < len(base.raw.tops) && base.raw.tops[i] == old
+		i := sort.Search(len(base.tops), func(k int) bool { return base.tops[k].Start >= old.Start })
+		return i < len(base.tops) && base.tops[i] == old
 	}
 	for hi+1 < n {
 		hi++
@@ -428,235 +408,68 @@ func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *s
 	}
 	oldSpan := diagnostics.Span{Start: span.Start, End: span.End - delta}
 	// The top-level nodes outside the span must be those of the old tree,
-	// at the same place: their captures are kept.
-	var keptNew, keptOld []diagnostics.Span
-	for _, t := range tops {
-		if t.End <= span.Start {
-			keptNew = append(keptNew, t)
-		} else if t.Start >= span.End {
-			keptNew = append(keptNew, diagnostics.Span{Start: t.Start - delta, End: t.End - delta})
-		}
-	}
-	for _, t := range base.raw.tops {
-		if t.End <= oldSpan.Start || t.Start >= oldSpan.End {
-			keptOld = append(keptOld, t)
-		}
-	}
-	if !slices.Equal(keptNew, keptOld) {
+	// at the same place (moved by the edit after it), and have parsed
+	// without error, then and now (error recovery may parse the same
+	// text differently after an edit elsewhere): their chunks are kept.
+	nOld := len(base.tops)
+	before := sort.Search(n, func(k int) bool { return tops[k].End > span.Start })
+	after := n - sort.Search(n, func(k int) bool { return tops[k].Start >= span.End })
+	if before != sort.Search(nOld, func(k int) bool { return base.tops[k].End > oldSpan.Start }) ||
+		after != nOld-sort.Search(nOld, func(k int) bool { return base.tops[k].Start >= oldSpan.End }) ||
+		before+after > n {
 		return nil
 	}
-	// Error recovery may parse the same text differently after an edit
-	// elsewhere: the kept nodes must have parsed without error, then and
-	// now.
-	for i, t := range tops {
-		if (t.End <= span.Start || t.Start >= span.End) && topErrors[i] {
+	for k := range before {
+		if tops[k] != base.tops[k] || topErrors[k] || base.topErrors[k] {
 			return nil
 		}
 	}
-	for i, t := range base.raw.tops {
-		if (t.End <= oldSpan.Start || t.Start >= oldSpan.End) && base.raw.topErrors[i] {
+	for k := range after {
+		t, o := tops[n-after+k], base.tops[nOld-after+k]
+		if t.Start-delta != o.Start || t.End-delta != o.End || topErrors[n-after+k] || base.topErrors[nOld-after+k] {
 			return nil
 		}
 	}
-	// where places an old span: -1 before the edited part, 1 after it, 0
-	// inside; ok false when it straddles a boundary (a point at one
-	// could be on either side).
-	where := func(sp diagnostics.Span) (int, bool) {
-		switch {
-		case sp.Start == sp.End && (sp.Start == oldSpan.Start || sp.Start == oldSpan.End):
-			return 0, false
-		case sp.End <= oldSpan.Start:
-			return -1, true
-		case sp.Start >= oldSpan.End:
-			return 1, true
-		case sp.Start >= oldSpan.Start && sp.End <= oldSpan.End:
-			return 0, true
+	mid := tops[before : n-after]
+	for _, t := range mid {
+		if t.Start < span.Start || t.End > span.End {
+			return nil
 		}
-		return 0, false
 	}
-	shift := func(sp diagnostics.Span) diagnostics.Span {
-		return diagnostics.Span{Start: sp.Start + delta, End: sp.End + delta}
-	}
-	mid, ok := r.collect(ctx, root, src, span, fileEnd)
+	raw, ok := r.collect(ctx, root, src, span, fileEnd)
 	if !ok {
 		return nil
 	}
-	raw := rawNames{defs: make([]*Def, 0, len(base.raw.defs)+len(mid.defs)), refs: make([]Ref, 0, len(base.raw.refs)+len(mid.refs))}
-	var after []diagnostics.Span
-	for _, sc := range base.raw.scopes {
-		w, ok := where(sc)
-		if !ok {
+	// An empty capture at an end of the span could belong to a kept node
+	// as well.
+	empty := func(sp diagnostics.Span) bool {
+		return sp.Start == sp.End && (sp.Start == span.Start || sp.Start == span.End)
+	}
+	for _, sc := range raw.scopes {
+		if empty(sc) {
 			return nil
 		}
-		switch w {
-		case -1:
-			raw.scopes = append(raw.scopes, sc)
-		case 1:
-			after = append(after, shift(sc))
+	}
+	for _, d := range raw.defs {
+		if empty(d.Span) {
+			return nil
 		}
 	}
-	raw.scopes = append(append(raw.scopes, mid.scopes...), after...)
-	// The kept uses after the edit, per pass (the storage reused by the
-	// second); those before it go straight to raw.refs.
-	var rafter []Ref
-	for _, extra := range []bool{false, true} {
-		var before, after []*Def
-		var moved []Def // the shifted copies, in one allocation
-		for _, d := range base.raw.defs {
-			if d.extra != extra {
-				continue
-			}
-			w, ok := where(d.Span)
-			if !ok {
-				return nil
-			}
-			switch w {
-			case -1:
-				before = append(before, d)
-			case 1:
-				if moved == nil {
-					moved = make([]Def, 0, len(base.raw.defs)-len(before))
-				}
-				moved = append(moved, *d)
-				m := &moved[len(moved)-1]
-				m.Span, m.Decl, m.declNode = shift(d.Span), shift(d.Decl), shift(d.declNode)
-				after = append(after, m)
-			}
-		}
-		raw.defs = append(raw.defs, before...)
-		for _, d := range mid.defs {
-			if d.extra == extra {
-				raw.defs = append(raw.defs, d)
-			}
-		}
-		raw.defs = append(raw.defs, after...)
-		rafter = rafter[:0]
-		for _, ref := range base.raw.refs {
-			if ref.Type != extra {
-				continue
-			}
-			w, ok := where(ref.Span)
-			if !ok {
-				return nil
-			}
-			switch w {
-			case -1:
-				raw.refs = append(raw.refs, ref)
-			case 1:
-				ref.Span = shift(ref.Span)
-				rafter = append(rafter, ref)
-			}
-		}
-		for _, ref := range mid.refs {
-			if ref.Type == extra {
-				raw.refs = append(raw.refs, ref)
-			}
-		}
-		raw.refs = append(raw.refs, rafter...)
-	}
-	raw.tops, raw.topErrors = tops, topErrors
-	return r.finish(raw, fileEnd)
-}
-
-// Diff describes the first difference between ix and want, for tests
-// that compare an index brought up to date with one built afresh; "" when
-// their exported fields are equal.
-func (ix *Index) Diff(want *Index) string {
-	switch {
-	case !reflect.DeepEqual(ix.Scopes, want.Scopes):
-		return fmt.Sprintf("scopes %v, want %v", ix.Scopes, want.Scopes)
-	case !reflect.DeepEqual(ix.Parent, want.Parent):
-		return fmt.Sprintf("parents %v, want %v", ix.Parent, want.Parent)
-	case !reflect.DeepEqual(ix.Refs, want.Refs):
-		for i := range min(len(ix.Refs), len(want.Refs)) {
-			if ix.Refs[i] != want.Refs[i] {
-				return fmt.Sprintf("ref %d %v, want %v (%d refs, want %d)", i, ix.Refs[i], want.Refs[i], len(ix.Refs), len(want.Refs))
-			}
-		}
-		return fmt.Sprintf("%d refs, want %d", len(ix.Refs), len(want.Refs))
-	}
-	for i := range min(len(ix.Defs), len(want.Defs)) {
-		if g, w := ix.Defs[i], want.Defs[i]; !reflect.DeepEqual(g, w) {
-			return fmt.Sprintf("def %d %s: %+v (doc %q), want %+v (doc %q)", i, g.Name, *g, g.Doc, *w, w.Doc)
+	for _, ref := range raw.refs {
+		if empty(ref.Span) {
+			return nil
 		}
 	}
-	if len(ix.Defs) != len(want.Defs) {
-		return fmt.Sprintf("%d defs, want %d", len(ix.Defs), len(want.Defs))
-	}
-	return ""
-}
-
-func (ix *Index) addRef(r Ref) {
-	if _, ok := ix.ByRef[r.Span]; ok {
-		return
-	}
-	ix.Refs = append(ix.Refs, r)
-	ix.ByRef[r.Span] = r
-}
-
-// Hoisted reports whether declarations of kind are visible in their whole
-// scope.
-func (ix *Index) Hoisted(kind string) bool { return ix.hoisted[kind] }
-
-// Innermost returns the innermost scope among Scopes[:limit] holding sp
-// (0, the file, when none does). Scopes are sorted by start (enclosing
-// ones first) and nest, so it is the last scope starting at or before sp
-// that holds it, found by a binary search and a walk up the enclosing
-// scopes: not a scan of every scope, which made indexing a large file
-// quadratic.
-func (ix *Index) Innermost(sp diagnostics.Span, limit int) int {
-	limit = min(limit, len(ix.Scopes))
-	if limit <= 1 {
-		return 0
-	}
-	// c is the last of Scopes[1:limit] starting at or before sp.
-	c := sort.Search(limit-1, func(k int) bool { return ix.Scopes[k+1].Start > sp.Start })
-	for c > 0 {
-		s := ix.Scopes[c]
-		if s.Start <= sp.Start && sp.End <= s.End && s != sp {
-			return c
-		}
-		if c >= len(ix.Parent) {
-			c-- // parents are computed in order; not known yet
-			continue
-		}
-		c = ix.Parent[c]
-	}
-	return 0
-}
-
-// NameAt returns the span of the declared or used name at offset, or just
-// before it (an editor's cursor after the last letter).
-func (ix *Index) NameAt(offset int) (diagnostics.Span, bool) {
-	for _, off := range []int{offset, offset - 1} {
-		for sp := range ix.ByRef {
-			if sp.Start <= off && off < sp.End {
-				return sp, true
-			}
-		}
-		for sp := range ix.ByDef {
-			if sp.Start <= off && off < sp.End {
-				return sp, true
-			}
-		}
-	}
-	return diagnostics.Span{}, false
-}
-
-// ResolveAt returns the declaration the name at offset denotes, or nil.
-func (ix *Index) ResolveAt(offset int) *Def {
-	sp, ok := ix.NameAt(offset)
+	made, ok := r.split(raw, mid)
 	if !ok {
 		return nil
 	}
-	if d := ix.ByDef[sp]; d != nil {
-		return d
-	}
-	return ix.Resolve(ix.ByRef[sp])
+	chunks := make([]*chunk, 0, n)
+	chunks = append(chunks, base.chunks[:before]...)
+	chunks = append(chunks, made...)
+	chunks = append(chunks, base.chunks[nOld-after:]...)
+	return r.newIndex(fileEnd, tops, topErrors, chunks, false)
 }
-
-// DefAtName returns the declaration whose name is at sp.
-func (ix *Index) DefAtName(sp diagnostics.Span) *Def { return ix.ByDef[sp] }
 
 // DefAt returns the declaration whose name is at sp in the tree of root
 // over src, as the index of the tree describes it (Index.DefAtName: the same kind,
@@ -699,70 +512,6 @@ func (r *Resolver) DefAt(root *sitter.Node, src []byte, sp diagnostics.Span) *De
 		}
 	}
 	return nil
-}
-
-// Resolve finds the declaration a use refers to, or nil.
-func (ix *Index) Resolve(r Ref) *Def {
-	if r.Name == "" {
-		return nil
-	}
-	if d := ix.ByDef[r.Span]; d != nil {
-		return d
-	}
-	cands := ix.ByName[r.Name]
-	if len(cands) == 0 {
-		return nil
-	}
-	for sc := ix.Innermost(r.Span, len(ix.Scopes)); sc >= 0; sc = ix.Parent[sc] {
-		var best *Def
-		for _, d := range cands {
-			if d.Scope != sc || r.Type != (ix.typeKind != "" && d.Kind == ix.typeKind) {
-				continue
-			}
-			if d.Span.Start <= r.Span.Start || ix.hoisted[d.Kind] {
-				if best == nil || (d.Span.Start <= r.Span.Start && d.Span.Start > best.Span.Start) {
-					best = d
-				}
-			}
-		}
-		if best != nil {
-			return best
-		}
-	}
-	return nil
-}
-
-// Uses returns the declaration's name and every use resolving to it, in
-// source order.
-func (ix *Index) Uses(d *Def) []diagnostics.Span {
-	out := []diagnostics.Span{d.Span}
-	for _, r := range ix.Refs {
-		if r.Name == d.Name && r.Span != d.Span && ix.Resolve(r) == d {
-			out = append(out, r.Span)
-		}
-	}
-	slices.SortFunc(out, func(a, b diagnostics.Span) int { return a.Start - b.Start })
-	return out
-}
-
-// Visible returns the declarations visible at offset, innermost scope
-// first, each name once (the nearest declaration hides outer ones);
-// declarations of non-hoisted kinds count only once they end before
-// offset.
-func (ix *Index) Visible(offset int) []*Def {
-	var out []*Def
-	seen := map[string]bool{}
-	here := diagnostics.Span{Start: offset, End: offset}
-	for sc := ix.Innermost(here, len(ix.Scopes)); sc >= 0; sc = ix.Parent[sc] {
-		for _, d := range ix.Defs {
-			if d.Scope != sc || seen[d.Name] || (!ix.hoisted[d.Kind] && d.Span.End > offset) {
-				continue
-			}
-			seen[d.Name] = true
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // NodeSpan is a node's byte span.

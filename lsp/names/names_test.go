@@ -2,6 +2,7 @@ package names
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -34,7 +35,7 @@ func TestVisibleAndComments(t *testing.T) {
 		t.Errorf("visible at HERE: %v, want x,p,a,later (innermost first)", got)
 	}
 	for _, tc := range []struct{ name, doc string }{{"a", "Plain comment.\nSecond line."}, {"later", "Block\ndoc."}} {
-		defs := ix.ByName[tc.name]
+		defs := ix.Named(tc.name)
 		if len(defs) != 1 || defs[0].Doc != tc.doc {
 			t.Errorf("%s: defs %+v, want doc %q", tc.name, defs, tc.doc)
 		}
@@ -120,8 +121,72 @@ func TestIndexContextStops(t *testing.T) {
 		if len(r.cache) != 0 {
 			t.Errorf("%s: %d indexes cached", tc.name, len(r.cache))
 		}
-		if ix := r.IndexContext(context.Background(), tree, src); ix == nil || len(ix.ByName["x"]) != cancelEvery {
+		if ix := r.IndexContext(context.Background(), tree, src); ix == nil || len(ix.Named("x")) != cancelEvery {
 			t.Errorf("%s: the next request's index is incomplete", tc.name)
 		}
+	}
+}
+
+// TestIndexSharesUneditedChunks: the index of a text edited inside one
+// top-level node shares the chunks of the others with the previous
+// version's (those after the edit moved by its length), equals one built
+// afresh, and a file that starts with blank lines (whose root node starts
+// after them) has its top-level declarations in the file's scope.
+func TestIndexSharesUneditedChunks(t *testing.T) {
+	r, err := New(binding.Language(), Options{Locals: harngrammar.LocalsQuery(), Hoisted: map[string]bool{"function": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := New(binding.Language(), Options{Locals: harngrammar.LocalsQuery(), Hoisted: map[string]bool{"function": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lead := range []string{"", "\n\n  \n"} {
+		var b strings.Builder
+		b.WriteString(lead)
+		for i := range 30 {
+			fmt.Fprintf(&b, "fn f%d(p) {\n  let x = p + %d\n  return x\n}\n\n", i, i)
+		}
+		src := []byte(b.String())
+		tree := binding.ParseTree(src, nil)
+		ix := r.Index(tree, src)
+		if len(ix.Declared(0)) != 30 {
+			t.Fatalf("lead %q: %d declarations in the file's scope, want 30", lead, len(ix.Declared(0)))
+		}
+		// Type a digit into the 15th function's body.
+		at := strings.Index(string(src), "p + 14") + len("p + 1")
+		next := append(append(append([]byte{}, src[:at]...), '9'), src[at:]...)
+		nextTree := binding.ParseTree(next, nil)
+		before := Rebuilds()
+		got := r.Index(nextTree, next)
+		if Rebuilds() != before+1 {
+			t.Fatalf("lead %q: the index of the edited text was not brought up to date from the previous one", lead)
+		}
+		fresh.Forget()
+		if diff := got.Diff(fresh.Index(nextTree, next)); diff != "" {
+			t.Errorf("lead %q: %s", lead, diff)
+		}
+		if len(got.chunks) != len(ix.chunks) {
+			t.Fatalf("lead %q: %d chunks, want %d", lead, len(got.chunks), len(ix.chunks))
+		}
+		shared := 0
+		for i := range got.chunks {
+			if got.chunks[i] == ix.chunks[i] {
+				shared++
+			}
+		}
+		if shared != len(ix.chunks)-2 {
+			t.Errorf("lead %q: %d of %d chunks shared with the previous version, want all but the edited one and the next (its doc comment could have changed)", lead, shared, len(ix.chunks))
+		}
+		// The declarations after the edit moved by one byte.
+		for _, name := range []string{"f20", "x"} {
+			for _, d := range got.Named(name) {
+				if string(next[d.Span.Start:d.Span.End]) != name {
+					t.Errorf("lead %q: %s at %v reads %q", lead, name, d.Span, next[d.Span.Start:d.Span.End])
+				}
+			}
+		}
+		tree.Close()
+		nextTree.Close()
 	}
 }

@@ -3,8 +3,6 @@ package names
 import (
 	"bytes"
 	"fmt"
-
-	"github.com/harnlang/harn-check/diagnostics"
 )
 
 // CheckRename reports why renaming declaration d to newName would change
@@ -20,8 +18,8 @@ func (ix *Index) CheckRename(d *Def, newName string, src []byte) error {
 		return nil
 	}
 	isType := func(x *Def) bool { return ix.typeKind != "" && x.Kind == ix.typeKind }
-	for _, o := range ix.ByName[newName] {
-		if o.Scope == d.Scope && isType(o) == isType(d) {
+	for _, o := range ix.declaredNamed(d.Scope, newName) {
+		if isType(o) == isType(d) {
 			return fmt.Errorf("cannot rename %s to %s: %s is already declared at %s", d.Name, newName, newName, position(src, o.Span.Start))
 		}
 	}
@@ -29,30 +27,15 @@ func (ix *Index) CheckRename(d *Def, newName string, src []byte) error {
 	for _, sp := range ix.Uses(d) {
 		uses[sp.Start] = true
 	}
-	before := make([]*Def, len(ix.Refs))
-	for i, r := range ix.Refs {
+	refs := ix.Refs()
+	before := make([]*Def, len(refs))
+	for i, r := range refs {
 		before[i] = ix.Resolve(r)
 	}
 	renamed := *d
 	renamed.Name = newName
-	after := *ix
-	after.ByName = make(map[string][]*Def, len(ix.ByName)+1)
-	for name, ds := range ix.ByName {
-		for _, o := range ds {
-			if o != d {
-				after.ByName[name] = append(after.ByName[name], o)
-			}
-		}
-	}
-	after.ByName[newName] = append(after.ByName[newName], &renamed)
-	after.ByDef = make(map[diagnostics.Span]*Def, len(ix.ByDef))
-	for sp, o := range ix.ByDef {
-		if o == d {
-			o = &renamed
-		}
-		after.ByDef[sp] = o
-	}
-	for i, r := range ix.Refs {
+	rn := &renaming{d: d, renamed: &renamed}
+	for i, r := range refs {
 		if uses[r.Span.Start] && r.Name == d.Name {
 			r.Name = newName
 		}
@@ -60,7 +43,7 @@ func (ix *Index) CheckRename(d *Def, newName string, src []byte) error {
 		if want == d {
 			want = &renamed
 		}
-		got := after.Resolve(r)
+		got := ix.resolve(r, rn)
 		if got == want {
 			continue
 		}
