@@ -316,7 +316,6 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 	if !ok {
 		return driver.Result{}, false
 	}
-	kept := make([]diagnostics.Diagnostic, 0, len(prior.diags))
 	// A body spelling a top-level `var` is neither checked apart from the
 	// others nor blanked (see spellsMutable).
 	tops, dirty := prior.topsAfter(f, src, fNew)
@@ -340,20 +339,9 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 	if !sameInputs(req, prior, res) {
 		return driver.Result{}, false
 	}
-	reducedOwnError := false
-	for _, dg := range res.Diagnostics {
-		if dg.Path != req.Path || strings.HasPrefix(dg.Code, "HARN-CFG") || strings.HasPrefix(dg.Code, "HARN-PAR") {
-			return driver.Result{}, false
-		}
-		if dg.Severity == diagnostics.Error {
-			reducedOwnError = true
-		}
-		switch classify(dg.Span, fNew.start, fNew.end) {
-		case spanInside:
-			kept = append(kept, dg)
-		case spanStraddles:
-			return driver.Result{}, false
-		}
+	kept, reducedOwnError, ok := editedDiagnostics(res.Diagnostics, req.Path, fNew, nil)
+	if !ok {
+		return driver.Result{}, false
 	}
 	merged := append(append(before, kept...), after...)
 	failed, ownError, ok := mergedFailed(merged, prior, reducedOwnError, res.Failed)
@@ -387,6 +375,33 @@ func harnIncremental(req driver.Request, tree *sitter.Tree, prior *harnPrior, op
 	out.Incremental = next
 	incrementalChecks.Add(1)
 	return out, true
+}
+
+// editedDiagnostics returns what a check of part of the text (the edited
+// item it and what that needs) reports inside the item, standing for a
+// whole check's there, and whether any of the check's diagnostics is an
+// error; false when they cannot stand for it: one is another file's, a
+// control-flow or parse diagnostic, or straddles the item's bounds, or
+// refuse (when set) rejects one inside the item.
+func editedDiagnostics(diags []diagnostics.Diagnostic, path string, it harnItem, refuse func(diagnostics.Diagnostic) bool) (inside []diagnostics.Diagnostic, anyError, ok bool) {
+	for _, dg := range diags {
+		if dg.Path != path || strings.HasPrefix(dg.Code, "HARN-CFG") || strings.HasPrefix(dg.Code, "HARN-PAR") {
+			return nil, false, false
+		}
+		if dg.Severity == diagnostics.Error {
+			anyError = true
+		}
+		switch classify(dg.Span, it.start, it.end) {
+		case spanInside:
+			if refuse != nil && refuse(dg) {
+				return nil, false, false
+			}
+			inside = append(inside, dg)
+		case spanStraddles:
+			return nil, false, false
+		}
+	}
+	return inside, anyError, true
 }
 
 // Where a span lies against the edited declaration.

@@ -420,24 +420,11 @@ func harnFocused(req driver.Request, tree *sitter.Tree, prior *harnPrior, opts h
 	if res.Facts == nil || len(res.Facts.HiddenCalls) > 0 || !sameInputs(req, prior, res) {
 		return driver.Result{}, false
 	}
-	var inside []diagnostics.Diagnostic
-	reducedOwnError := false
-	for _, dg := range res.Diagnostics {
-		if dg.Path != req.Path || strings.HasPrefix(dg.Code, "HARN-CFG") || strings.HasPrefix(dg.Code, "HARN-PAR") {
-			return driver.Result{}, false
-		}
-		if dg.Severity == diagnostics.Error {
-			reducedOwnError = true
-		}
-		switch classify(dg.Span, fNew.start, fNew.end) {
-		case spanInside:
-			if harnNameCodes[dg.Code] {
-				return driver.Result{}, false
-			}
-			inside = append(inside, dg)
-		case spanStraddles:
-			return driver.Result{}, false
-		}
+	// An undefined-name diagnostic inside the item can depend on names
+	// this check left out (harnNameCodes).
+	inside, reducedOwnError, ok := editedDiagnostics(res.Diagnostics, req.Path, fNew, func(dg diagnostics.Diagnostic) bool { return harnNameCodes[dg.Code] })
+	if !ok {
+		return driver.Result{}, false
 	}
 	merged := append(append(before, inside...), after...)
 	failed, ownError, ok := mergedFailed(merged, prior, reducedOwnError, res.Failed)
