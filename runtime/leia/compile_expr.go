@@ -97,7 +97,7 @@ func (c *compiler) expr(e ast.Expr) evalFn {
 			o := obj(fr)
 			if o.k == KindTable {
 				t := o.Table()
-				if v := t.GetStr(name); v.k != KindNil || t.meta == nil {
+				if v := t.indexedStr(name); v.k != KindNil || t.meta == nil && t.ext == nil {
 					return v
 				}
 			}
@@ -525,7 +525,7 @@ func methodSite(recv evalFn, name string, args []evalFn, spread multiFn, pos int
 		var f Value
 		if o.k == KindTable {
 			t := o.Table()
-			if f = t.GetStr(name); f.k == KindNil && t.meta != nil {
+			if f = t.indexedStr(name); f.k == KindNil && (t.meta != nil || t.ext != nil) {
 				f = fr.th.index(o, key, pos)
 			}
 		} else {
@@ -686,11 +686,12 @@ func (c *compiler) table(t *ast.TableExpr, elemType string) evalFn {
 	// whose named keys are not integers.
 	list := c.list(positional)
 	nn := len(named)
+	ext := elemExt(elemType)
 	return func(fr *frame) Value {
 		tv := list(fr)
 		tb := tv.Table()
-		if elemType != "" {
-			tb.ElemType = elemType
+		if ext != nil {
+			tb.ext = ext
 		}
 		if nn > 0 && tb.sidx == nil {
 			tb.slots = make([]slot, 0, nn)

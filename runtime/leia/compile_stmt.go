@@ -94,6 +94,9 @@ func (c *compiler) rangeStmt(s *ast.ForStmt, body execFn) execFn {
 				}
 				return th.genericFor(fr, f, s2, c2, nv, sets, body, pos)
 			}
+			if t.ext != nil {
+				t.made()
+			}
 			for p := 0; ; {
 				var k, v Value
 				k, v, p = t.entryAt(p)

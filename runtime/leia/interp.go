@@ -80,6 +80,11 @@ type Interp struct {
 	coMu  sync.Mutex
 	coSet map[*Coroutine]struct{}
 
+	// libs are the library's module tables by name; deferred are the
+	// library steps still to run at the first use of one of them.
+	libs     map[string]*Table
+	deferred []func(*Interp)
+
 	// chunkCache holds compiled modules by path.
 	modules map[string]Value
 	// dialects is the tagged-dialect registry of this interpreter.
@@ -144,8 +149,12 @@ func (in *Interp) mainDir() string {
 	return in.resolvePath(filepath.Dir(in.mainName))
 }
 
-// New returns an interpreter with the standard library installed.
-func New(opts Options) *Interp {
+// New returns an interpreter with the standard library installed (its
+// module tables made at their first use).
+func New(opts Options) *Interp { return newInterp(opts, true) }
+
+// newInterp is New; lazy false makes every library table at once.
+func newInterp(opts Options, lazy bool) *Interp {
 	in := &Interp{opts: opts, maxDepth: opts.Limits.CallDepth(), debug: opts.Debug}
 	in.maxString = opts.MaxStringBytes
 	if in.maxString <= 0 {
@@ -170,9 +179,37 @@ func New(opts Options) *Interp {
 	in.declared = map[*Table]map[string]bool{}
 	in.run = execution.Start(context.Background(), execution.Limits{})
 	in.sched.init(in)
-	installStdlib(in)
+	installLibrary(in, lazy)
 	return in
 }
+
+// moduleTable returns the table a library step fills for the module
+// name: the one registered at New when the step was deferred, else a new
+// table with room for size entries.
+func (in *Interp) moduleTable(name string, size int) *Table {
+	if t := in.libs[name]; t != nil {
+		if t.sidx == nil && cap(t.slots) < size {
+			t.slots = make([]slot, 0, size)
+		}
+		return t
+	}
+	return NewTable(0, size)
+}
+
+// registerLib makes m, the library's table for the module name, a
+// global and what require(name) returns, unless it took its place there
+// at New (a deferred step: the program may have changed those since).
+func (in *Interp) registerLib(name string, m *Table) {
+	if in.libs[name] == m {
+		return
+	}
+	in.libs[name] = m
+	in.RegisterModule(name, m)
+}
+
+// lib is the library's own table of the module name, whatever the
+// program has done to the global of that name.
+func (in *Interp) lib(name string) *Table { return in.libs[name] }
 
 // Globals returns the global table.
 func (in *Interp) Globals() *Table { return in.globals }
@@ -193,6 +230,30 @@ func (in *Interp) Register(name string, fn NativeFunc) {
 func (in *Interp) RegisterModule(name string, mod *Table) {
 	in.globals.SetStr(name, TableValue(mod))
 	in.loaded.SetStr(name, TableValue(mod))
+}
+
+// RegisterLazyModules installs a module table for each of names, as
+// RegisterModule does, and returns them in that order. Their entries are
+// made by fill at the first use of any of them (the first read or write
+// of a string key, the first step of an iteration): a program that never
+// uses them never pays for making them, and one that does sees them
+// whole. fill gets the tables in the order of names and may only set
+// their string keys.
+func (in *Interp) RegisterLazyModules(names []string, fill func(mods []*Table)) []*Table {
+	mods := make([]*Table, len(names))
+	makeAll := func(*Table) {
+		for _, m := range mods {
+			if m.ext != nil && m.ext.fill != nil {
+				m.ext = nil // fill sets them: none may start it again
+			}
+		}
+		fill(mods)
+	}
+	for i, name := range names {
+		mods[i] = newLazyTable(makeAll)
+		in.RegisterModule(name, mods[i])
+	}
+	return mods
 }
 
 // Stdout is where print writes.
@@ -243,6 +304,7 @@ func (in *Interp) compileFile(chunk *Chunk, file *ast.File, env *Table, topGloba
 	if env == nil {
 		env = in.globals
 	}
+	env.made() // the global-read caches read its slots directly
 	c := &compiler{in: in, globals: env, chunk: chunk, res: res}
 	p, err := c.compileMain(file, main)
 	if err != nil {

@@ -22,7 +22,87 @@ func init() {
 	ipairsNative = &Native{Name: "ipairs", Fn: baseIpairs}
 }
 
-func installStdlib(in *Interp) {
+// libraryStep is one step of installing the standard library, in the
+// order of librarySteps.
+type libraryStep struct {
+	// open installs the step's part of the library.
+	open func(*Interp)
+	// modules are the module tables open registers (moduleTable then
+	// registerLib), in its order.
+	modules []string
+	// atNew steps run when the interpreter is made: they set plain
+	// globals or interpreter state. The others run together, in order,
+	// at the first use of any library table (their modules are
+	// registered at New as tables made at their first use), so a
+	// program that uses no library module never pays for making them.
+	// They may write only into the library's module tables (found with
+	// lib or moduleTable, never through the globals a program can
+	// change) and must not read interpreter state that changes after
+	// New.
+	atNew bool
+}
+
+// librarySteps install the standard library after the base functions.
+// TestLazyLibraryMatchesEager holds the module lists to what each step
+// registers.
+var librarySteps = [...]libraryStep{
+	{open: openString, modules: []string{"string"}},
+	{open: openStringMeta, atNew: true},
+	{open: openTable, modules: []string{"table"}},
+	{open: openMath, modules: []string{"math"}},
+	{open: openCoroutine, modules: []string{"coroutine"}},
+	{open: openOS, modules: []string{"os"}},
+	{open: openUTF8, modules: []string{"utf8"}},
+	{open: openBit32, modules: []string{"bit32"}},
+	{open: openTime, modules: []string{"time"}},
+	{open: openJSON, modules: []string{"json"}},
+	{open: openScript, atNew: true},
+	{open: openIO, modules: []string{"io", "fs", "path"}},
+	{open: openCodecs, modules: []string{"base64", "hash", "encoding", "compress", "crypto", "csv"}},
+	{open: openCollections, modules: []string{"bits", "container", "sort", "array"}},
+	{open: openURL, modules: []string{"url"}},
+	{open: urlAliases},
+	{open: openRegexp, modules: []string{"regexp"}},
+	{open: openRand, modules: []string{"rand"}},
+	{open: openUUID, modules: []string{"uuid"}},
+	{open: openLog, modules: []string{"log"}},
+	{open: openTestkit, modules: []string{"testkit"}},
+	{open: openDebug, modules: []string{"debug"}},
+	{open: openSleepDofile, atNew: true},
+	{open: openGlob, modules: []string{"glob"}},
+	{open: openSync, modules: []string{"sync", "context"}},
+	{open: openProcess, modules: []string{"process"}},
+	{open: openBinary, modules: []string{"binary", "bytes", "matrix"}},
+	{open: openSoa, modules: []string{"soa"}},
+	{open: openNet, modules: []string{"http", "net"}},
+	{open: openVecColor, modules: []string{"vec", "color"}},
+	{open: openHelpers},
+	{open: openData, modules: []string{"data"}},
+	{open: openQuery, modules: []string{"q"}},
+	{open: openDialects, atNew: true},
+}
+
+// libraryModules is about how many module tables librarySteps register.
+const libraryModules = 48
+
+// makeLibrary runs the deferred library steps (see libraryStep) when the
+// first of their module tables is used; t is that table.
+func (in *Interp) makeLibrary(*Table) {
+	steps := in.deferred
+	in.deferred = nil
+	for _, t := range in.libs {
+		if t.ext != nil && t.ext.fill != nil {
+			t.ext = nil // the steps fill it: it must not start them again
+		}
+	}
+	for _, open := range steps {
+		open(in)
+	}
+}
+
+// installLibrary installs the standard library: the base functions, then
+// librarySteps, deferred unless lazy is false.
+func installLibrary(in *Interp, lazy bool) {
 	g := in.globals
 	reg := func(name string, fn NativeFunc) { g.SetStr(name, NewNative(name, fn)) }
 	reg("print", basePrint)
@@ -148,21 +228,23 @@ func installStdlib(in *Interp) {
 	pkg.SetStr("path", String("./?.leia"))
 	g.SetStr("package", TableValue(pkg))
 
-	openString(in)
-	openTable(in)
-	openMath(in)
-	openCoroutine(in)
-	openOS(in)
-	openUTF8(in)
-	openBit32(in)
-	openTime(in)
-	openJSON(in)
-	openScript(in)
-	openIO(in)
-	openCodecs(in)
-	openCollections(in)
-	openExtra(in)
-	openDialects(in)
+	in.libs = make(map[string]*Table, libraryModules)
+	for i := range librarySteps {
+		s := &librarySteps[i]
+		if s.atNew || !lazy {
+			s.open(in)
+			continue
+		}
+		// The step's modules take their places among the globals now
+		// and are made, with every other deferred step, at the first use
+		// of any of them.
+		for _, name := range s.modules {
+			t := newLazyTable(in.makeLibrary)
+			in.libs[name] = t
+			in.RegisterModule(name, t)
+		}
+		in.deferred = append(in.deferred, s.open)
+	}
 	for _, name := range []string{"string", "table", "math", "coroutine", "os", "utf8", "bit32", "time", "json", "script"} {
 		if v := g.GetStr(name); v.k != KindNil {
 			in.loaded.SetStr(name, v)

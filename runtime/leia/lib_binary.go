@@ -201,7 +201,7 @@ func openBinary(in *Interp) {
 		"unpack": func(t *Thread, a []Value) ([]Value, error) { return binUnpack(t, a, "unpack") },
 		"size":   func(t *Thread, a []Value) ([]Value, error) { return binSize(t, a, "size") },
 	})
-	s := in.globals.GetStr("string").Table()
+	s := in.lib("string")
 	s.SetStr("pack", NewNative("pack", func(t *Thread, a []Value) ([]Value, error) { return binPack(t, a, "pack") }))
 	s.SetStr("unpack", NewNative("unpack", func(t *Thread, a []Value) ([]Value, error) { return binUnpack(t, a, "unpack") }))
 	s.SetStr("packsize", NewNative("packsize", func(t *Thread, a []Value) ([]Value, error) { return binSize(t, a, "packsize") }))

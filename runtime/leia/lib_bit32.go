@@ -5,7 +5,7 @@ import "fmt"
 // bit32 is Lua 5.2's 32-bit bitwise library: arguments are taken modulo
 // 2^32 and results are unsigned.
 func openBit32(in *Interp) {
-	b := NewTable(0, 16)
+	b := in.moduleTable("bit32", 16)
 	reg := func(name string, fn NativeFunc) { b.SetStr(name, NewNative(name, fn)) }
 	arg := func(a []Value, i int, name string) (uint32, error) {
 		v := Arg(a, i)
@@ -146,5 +146,5 @@ func openBit32(in *Interp) {
 		r := (x &^ (mask << uint(f))) | ((v & mask) << uint(f))
 		return t.Ret1(Int(int64(r))), nil
 	})
-	in.RegisterModule("bit32", b)
+	in.registerLib("bit32", b)
 }

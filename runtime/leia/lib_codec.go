@@ -31,13 +31,13 @@ import (
 // value, or nil and an error string; misuse (a missing argument) raises.
 
 func newModule(in *Interp, name string, funcs map[string]NativeFunc) *Table {
-	m := NewTable(0, len(funcs))
+	m := in.moduleTable(name, len(funcs))
 	natives := make([]Native, len(funcs)) // one allocation for all
 	for i, k := range sortedKeys(funcs) {
 		natives[i] = Native{Name: k, Fn: funcs[k]}
 		m.SetStr(k, NativeValue(&natives[i]))
 	}
-	in.RegisterModule(name, m)
+	in.registerLib(name, m)
 	return m
 }
 

@@ -185,17 +185,17 @@ func openArray(in *Interp) {
 		},
 		"type": func(t *Thread, a []Value) ([]Value, error) {
 			l, err := CheckTable(a, 0, "type")
-			if err != nil || l.ElemType == "" {
+			if err != nil || l.ElemType() == "" {
 				return t.Ret1(Nil), err
 			}
-			return t.Ret1(String(l.ElemType)), nil
+			return t.Ret1(String(l.ElemType())), nil
 		},
 	}
 	for name, f := range conv {
 		name, f := name, f
 		funcs[name] = func(t *Thread, a []Value) ([]Value, error) {
 			out := NewTable(0, 0)
-			out.ElemType = name
+			out.ext = elemExt(name)
 			switch v := Arg(a, 0); v.k {
 			case KindTable:
 				for i, x := range v.Table().arr {

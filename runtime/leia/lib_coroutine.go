@@ -3,7 +3,7 @@ package leia
 import "fmt"
 
 func openCoroutine(in *Interp) {
-	c := NewTable(0, 8)
+	c := in.moduleTable("coroutine", 8)
 	reg := func(name string, fn NativeFunc) { c.SetStr(name, NewNative(name, fn)) }
 	reg("create", func(t *Thread, a []Value) ([]Value, error) {
 		f, err := CheckFunction(a, 0, "create")
@@ -75,5 +75,5 @@ func openCoroutine(in *Interp) {
 		}
 		return nil, fmt.Errorf("cannot close a %s coroutine", co.status)
 	})
-	in.RegisterModule("coroutine", c)
+	in.registerLib("coroutine", c)
 }

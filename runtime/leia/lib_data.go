@@ -23,7 +23,7 @@ var dataKinds = map[string]string{
 }
 
 func dataColumn(t *Thread, fn, kind string, src *Table) (*Table, error) {
-	col := &Table{ElemType: kind}
+	col := &Table{ext: elemExt(kind)}
 	for i, v := range src.arr {
 		if RawEqual(v, dataNull) || v.k == KindNil {
 			col.arr = append(col.arr, dataNull)
@@ -98,7 +98,7 @@ func openData(in *Interp) {
 			c := TableValue(cols[name])
 			columns.SetStr(name, c)
 			f.SetStr(name, c)
-			kind := cols[name].ElemType
+			kind := cols[name].ElemType()
 			if kind == "" {
 				kind = "any"
 			}
@@ -156,7 +156,7 @@ func openData(in *Interp) {
 		}
 		out := map[string]*Table{}
 		for name, c := range cols {
-			nc := &Table{ElemType: c.ElemType}
+			nc := &Table{ext: elemExt(c.ElemType())}
 			for _, iv := range idx.arr {
 				i, ok := toInteger(iv)
 				if !ok || i < 1 || i > int64(n) {

@@ -14,27 +14,7 @@ import (
 	"time"
 )
 
-// openExtra installs the smaller modules: url, regexp, rand, uuid, log.
-func openExtra(in *Interp) {
-	openURL(in)
-	urlAliases(in)
-	openRegexp(in)
-	openRand(in)
-	openUUID(in)
-	openLog(in)
-	openTestkit(in)
-	openDebug(in)
-	openSync(in)
-	openProcess(in)
-	openBinary(in)
-	openSoa(in)
-	openNet(in)
-	openVecColor(in)
-	openHelpers(in)
-	openData(in)
-	openQuery(in)
-}
-
+// openURL installs url, with its aliases.
 func openURL(in *Interp) {
 	newModule(in, "url", map[string]NativeFunc{
 		"parse": func(t *Thread, a []Value) ([]Value, error) {
@@ -142,7 +122,7 @@ func openURL(in *Interp) {
 }
 
 func urlAliases(in *Interp) {
-	m := in.globals.GetStr("url").Table()
+	m := in.lib("url")
 	m.SetStr("queryEncode", m.GetStr("encodeQuery"))
 	m.SetStr("queryDecode", m.GetStr("parseQuery"))
 	m.SetStr("resolve", m.GetStr("join"))
@@ -792,8 +772,7 @@ func isIdent(s string) bool {
 	return true
 }
 
-// openDebug installs debug (tracebacks and call-stack inspection), the
-// global sleep and dofile, and glob.
+// openDebug installs debug (tracebacks and call-stack inspection).
 func openDebug(in *Interp) {
 	newModule(in, "debug", map[string]NativeFunc{
 		"traceback": func(t *Thread, a []Value) ([]Value, error) {
@@ -916,6 +895,10 @@ func openDebug(in *Interp) {
 			return t.Ret1(String(string(buf[:goruntime.Stack(buf, false)]))), nil
 		},
 	})
+}
+
+// openSleepDofile installs the globals sleep and dofile.
+func openSleepDofile(in *Interp) {
 	in.Register("sleep", func(t *Thread, a []Value) ([]Value, error) {
 		s, err := OptFloat(a, 0, "sleep", 0)
 		if err != nil {
@@ -947,6 +930,10 @@ func openDebug(in *Interp) {
 		}
 		return t.Call(closureValue(&Closure{proto: chunk.main})), nil
 	})
+}
+
+// openGlob installs glob.
+func openGlob(in *Interp) {
 	newModule(in, "glob", map[string]NativeFunc{
 		"match": func(t *Thread, a []Value) ([]Value, error) {
 			pat, err := CheckString(a, 0, "match")

@@ -11,7 +11,7 @@ import (
 // indexOf, merge, count, unique, reverse, slice, zip, toArray.
 
 func openHelpers(in *Interp) {
-	s := in.globals.GetStr("string").Table()
+	s := in.lib("string")
 	reg := func(t *Table, name string, fn NativeFunc) { t.SetStr(name, NewNative(name, fn)) }
 	// trimmer registers trimLeft or trimRight: white space, or the
 	// characters of a second argument when it is a string.
@@ -89,7 +89,7 @@ func openHelpers(in *Interp) {
 		return t.Ret1(Bool(ok && strings.TrimSpace(str) == str)), nil
 	})
 
-	tb := in.globals.GetStr("table").Table()
+	tb := in.lib("table")
 	listArg := func(a []Value, name string) (*Table, error) { return CheckTable(a, 0, name) }
 	fnArg := func(a []Value, i int, name string) (Value, error) { return CheckFunction(a, i, name) }
 	reg(tb, "map", func(t *Thread, a []Value) ([]Value, error) {

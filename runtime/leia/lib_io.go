@@ -51,7 +51,7 @@ func (fh *fileHandle) reader() *bufio.Reader {
 }
 
 func (in *Interp) fileMeta() *Table {
-	if m := in.globals.GetStr("io").Table().GetStr("__filemeta"); m.k == KindTable {
+	if m := in.lib("io").GetStr("__filemeta"); m.k == KindTable {
 		return m.Table()
 	}
 	return nil
@@ -77,7 +77,7 @@ func checkFile(a []Value, i int, name string) (*fileHandle, error) {
 }
 
 func openIO(in *Interp) {
-	ioT := NewTable(0, 16)
+	ioT := in.moduleTable("io", 16)
 	meta := NewTable(0, 4)
 	methods := NewTable(0, 8)
 	meta.SetStr("__index", TableValue(methods))
@@ -90,7 +90,7 @@ func openIO(in *Interp) {
 		return t.Ret1(String("file (" + addrString(Arg(a, 0)) + ")")), nil
 	}))
 	ioT.SetStr("__filemeta", TableValue(meta))
-	in.RegisterModule("io", ioT)
+	in.registerLib("io", ioT)
 
 	stdout := &fileHandle{name: "stdout", w: writerFunc(func(p []byte) (int, error) {
 		in.outMu.Lock()
@@ -658,7 +658,7 @@ func openFS(in *Interp) {
 			return t.Ret1(String(d)), nil
 		}),
 	})
-	m := in.globals.GetStr("fs").Table()
+	m := in.lib("fs")
 	m.SetStr("tempfile", NewNative("tempfile", withHost("tempfile", func(t *Thread, h *host.Host, a []Value) ([]Value, error) {
 		dir := h.TempDir()
 		if d := Arg(a, 0); d.k == KindString {
@@ -741,10 +741,11 @@ func openFS(in *Interp) {
 		}
 		return ok(t, h.WriteFile(to, data))
 	})))
-	for alias, name := range map[string]string{"read": "readFile", "write": "writeFile", "append": "appendFile", "list": "readDir", "ls": "readDir",
-		"readfile": "readFile", "writefile": "writeFile", "appendfile": "appendFile", "readdir": "readDir", "isfile": "isFile", "isdir": "isDir",
-		"mkdirall": "mkdirAll", "removeall": "removeAll", "tempdir": "tempDir"} {
-		m.SetStr(alias, m.GetStr(name))
+	// In a fixed order: the table's iteration order is its insertion order.
+	for _, a := range [...]struct{ alias, name string }{{"read", "readFile"}, {"write", "writeFile"}, {"append", "appendFile"}, {"list", "readDir"}, {"ls", "readDir"},
+		{"readfile", "readFile"}, {"writefile", "writeFile"}, {"appendfile", "appendFile"}, {"readdir", "readDir"}, {"isfile", "isFile"}, {"isdir", "isDir"},
+		{"mkdirall", "mkdirAll"}, {"removeall", "removeAll"}, {"tempdir", "tempDir"}} {
+		m.SetStr(a.alias, m.GetStr(a.name))
 	}
 	join := func(a []Value) []string {
 		var ps []string
@@ -809,7 +810,7 @@ func openFS(in *Interp) {
 
 // openOSFiles adds the host-backed parts of os.
 func openOSFiles(in *Interp) {
-	o := in.globals.GetStr("os").Table()
+	o := in.lib("os")
 	reg := func(name string, fn NativeFunc) { o.SetStr(name, NewNative(name, fn)) }
 	reg("remove", func(t *Thread, a []Value) ([]Value, error) {
 		p, err := CheckString(a, 0, "remove")

@@ -18,7 +18,7 @@ import (
 const maxJSONDepth = 200
 
 func openJSON(in *Interp) {
-	j := NewTable(0, 4)
+	j := in.moduleTable("json", 4)
 	j.SetStr("decode", NewNative("decode", jsonDecodeNative))
 	j.SetStr("parse", NewNative("parse", jsonDecodeNative))
 	j.SetStr("encode", NewNative("encode", jsonEncodeNative))
@@ -30,7 +30,7 @@ func openJSON(in *Interp) {
 		}
 		return t.Ret1(String(s)), nil
 	}))
-	in.RegisterModule("json", j)
+	in.registerLib("json", j)
 }
 
 // decodeSpec unpacks json.decode and json.parse, which share one

@@ -7,7 +7,7 @@ import (
 )
 
 func openMath(in *Interp) {
-	m := NewTable(0, 32)
+	m := in.moduleTable("math", 32)
 	reg := func(name string, fn NativeFunc) { m.SetStr(name, NewNative(name, fn)) }
 	f1 := func(name string, f func(float64) float64) {
 		sp := specOf("math." + name)
@@ -398,7 +398,7 @@ func openMath(in *Interp) {
 	m.SetStr("mininteger", Int(math.MinInt64))
 	m.SetStr("inf", Float(math.Inf(1)))
 	m.SetStr("nan", Float(math.NaN()))
-	in.RegisterModule("math", m)
+	in.registerLib("math", m)
 }
 
 // toIntegerOrFloor is v as an integer, floats truncated (for seeds).

@@ -9,7 +9,7 @@ import (
 var processStart = time.Now()
 
 func openOS(in *Interp) {
-	o := NewTable(0, 16)
+	o := in.moduleTable("os", 16)
 	reg := func(name string, fn NativeFunc) { o.SetStr(name, NewNative(name, fn)) }
 	reg("time", func(t *Thread, a []Value) ([]Value, error) {
 		if tb := Arg(a, 0).Table(); tb != nil {
@@ -70,7 +70,7 @@ func openOS(in *Interp) {
 		}
 		return t.Ret1(String(v)), nil
 	})
-	in.RegisterModule("os", o)
+	in.registerLib("os", o)
 }
 
 var dateSpec = specOf("os.date")

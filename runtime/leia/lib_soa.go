@@ -52,7 +52,7 @@ func newSoa(cols map[string][]Value, elem map[string]string, n int) Value {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		c := &Table{arr: cols[k], ElemType: elem[k]}
+		c := &Table{arr: cols[k], ext: elemExt(elem[k])}
 		t.SetStr(k, TableValue(c))
 	}
 	meta := NewTable(0, 1)
@@ -94,7 +94,7 @@ func openSoa(in *Interp) {
 			}
 			cols := map[string][]Value{}
 			elem := map[string]string{}
-			each(src, func(name string, c *Table) { cols[name] = c.arr; elem[name] = c.ElemType })
+			each(src, func(name string, c *Table) { cols[name] = c.arr; elem[name] = c.ElemType() })
 			return t.Ret1(newSoa(cols, elem, n)), nil
 		},
 		"len": func(t *Thread, a []Value) ([]Value, error) {
@@ -125,7 +125,7 @@ func openSoa(in *Interp) {
 						out = append(out, c.arr[i])
 					}
 				}
-				cols[name], elem[name] = out, c.ElemType
+				cols[name], elem[name] = out, c.ElemType()
 			})
 			return t.Ret1(newSoa(cols, elem, kept)), nil
 		},
@@ -152,7 +152,7 @@ func openSoa(in *Interp) {
 					i, _ := toInteger(iv)
 					out[j] = c.arr[i-1]
 				}
-				cols[name], elem[name] = out, c.ElemType
+				cols[name], elem[name] = out, c.ElemType()
 			})
 			return t.Ret1(newSoa(cols, elem, len(idx.arr))), nil
 		},
@@ -197,7 +197,7 @@ func openSoa(in *Interp) {
 				}
 				other = oc.arr
 			}
-			out := &Table{arr: make([]Value, n), ElemType: "bool"}
+			out := &Table{arr: make([]Value, n), ext: elemExt("bool")}
 			for i := 0; i < n && i < len(c.arr); i++ {
 				r := rhs
 				if other != nil {

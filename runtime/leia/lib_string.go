@@ -9,7 +9,7 @@ import (
 )
 
 func openString(in *Interp) {
-	s := NewTable(0, 32)
+	s := in.moduleTable("string", 32)
 	reg := func(name string, fn NativeFunc) { s.SetStr(name, NewNative(name, fn)) }
 	// oneStr registers a function of one string argument.
 	oneStr := func(name string, f func(string) Value) {
@@ -133,9 +133,14 @@ func openString(in *Interp) {
 		}
 		return String(strings.Join(words, " "))
 	})
-	in.RegisterModule("string", s)
+	in.registerLib("string", s)
+}
+
+// openStringMeta makes the metatable of strings, whose __index is the
+// string library.
+func openStringMeta(in *Interp) {
 	meta := NewTable(0, 1)
-	meta.SetStr("__index", TableValue(s))
+	meta.SetStr("__index", TableValue(in.lib("string")))
 	in.stringMeta = meta
 }
 

@@ -69,7 +69,7 @@ func openSync(in *Interp) {
 		},
 		"group": func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(TableValue(newGroup(t))), nil },
 	})
-	m := in.globals.GetStr("sync").Table()
+	m := in.lib("sync")
 	m.SetStr("waitGroup", m.GetStr("waitgroup"))
 	openContext(in)
 }

@@ -6,7 +6,7 @@ import (
 )
 
 func openTable(in *Interp) {
-	t := NewTable(0, 16)
+	t := in.moduleTable("table", 16)
 	reg := func(name string, fn NativeFunc) { t.SetStr(name, NewNative(name, fn)) }
 	reg("insert", tableInsert)
 	reg("remove", tableRemove)
@@ -83,7 +83,7 @@ func openTable(in *Interp) {
 		tb.Iter(func(k, v Value) bool { out.Set(k, v); return true })
 		return th.Ret1(TableValue(out)), nil
 	})
-	in.RegisterModule("table", t)
+	in.registerLib("table", t)
 }
 
 func tableInsert(t *Thread, a []Value) ([]Value, error) {

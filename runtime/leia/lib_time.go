@@ -8,7 +8,7 @@ import (
 // The time module works in seconds as floats: time.now() is the Unix time,
 // time.since(t) the seconds elapsed since t, time.sleep(s) waits.
 func openTime(in *Interp) {
-	m := NewTable(0, 12)
+	m := in.moduleTable("time", 12)
 	reg := func(name string, fn NativeFunc) { m.SetStr(name, NewNative(name, fn)) }
 	now := func() float64 { return float64(time.Now().UnixNano()) / 1e9 }
 	reg("now", func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Float(now())), nil })
@@ -172,10 +172,14 @@ func openTime(in *Interp) {
 		}
 		return t.Ret1(TableValue(timeFields(unixTime(s)))), nil
 	})
-	for name, secs := range map[string]float64{"NANOSECOND": 1e-9, "MICROSECOND": 1e-6, "MILLISECOND": 1e-3, "SECOND": 1, "MINUTE": 60, "HOUR": 3600, "DAY": 86400, "WEEK": 604800} {
-		m.SetStr(name, numberValue(secs))
+	// In a fixed order: the table's iteration order is its insertion order.
+	for _, u := range [...]struct {
+		name string
+		secs float64
+	}{{"NANOSECOND", 1e-9}, {"MICROSECOND", 1e-6}, {"MILLISECOND", 1e-3}, {"SECOND", 1}, {"MINUTE", 60}, {"HOUR", 3600}, {"DAY", 86400}, {"WEEK", 604800}} {
+		m.SetStr(u.name, numberValue(u.secs))
 	}
-	in.RegisterModule("time", m)
+	in.registerLib("time", m)
 }
 
 // numberValue is an integer when f is integral, else a float.

@@ -8,7 +8,7 @@ import (
 )
 
 func openUTF8(in *Interp) {
-	u := NewTable(0, 8)
+	u := in.moduleTable("utf8", 8)
 	reg := func(name string, fn NativeFunc) { u.SetStr(name, NewNative(name, fn)) }
 	u.SetStr("charpattern", String("[\x00-\x7F\xC2-\xFD][\x80-\xBF]*"))
 	reg("char", func(t *Thread, a []Value) ([]Value, error) {
@@ -271,7 +271,7 @@ func openUTF8(in *Interp) {
 		}
 		return t.Ret1(Bool(utf8.ValidString(s))), nil
 	})
-	in.RegisterModule("utf8", u)
+	in.registerLib("utf8", u)
 }
 
 func encodeRune(c int64) string {

@@ -21,9 +21,67 @@ type Table struct {
 	oidx  map[Value]int32
 	dead  int // tombstoned slots
 	meta  *Table
-	// ElemType is set for dense typed arrays ([]i64{...}): i32, i64, f32,
-	// f64 or bool.
-	ElemType string
+	// ext is what few tables carry (nil for most): a typed array's
+	// element type, or a library table's entries still to be made.
+	ext *tableExt
+}
+
+// tableExt is the rare part of a table. Tables share one per element
+// type; it is never modified after it is made.
+type tableExt struct {
+	// elem is set for dense typed arrays ([]i64{...}): i32, i64, f32,
+	// f64, bool, or a data column's kind.
+	elem string
+	// fill makes a library table's entries at the table's first use (see
+	// newLazyTable).
+	fill func(*Table)
+}
+
+// elemExts are the shared extensions of the typed arrays' element types.
+var elemExts = [...]tableExt{{elem: "i32"}, {elem: "i64"}, {elem: "f32"}, {elem: "f64"}, {elem: "bool"}}
+
+// elemExt returns the extension of typed arrays of element type elem (nil
+// for "").
+func elemExt(elem string) *tableExt {
+	if elem == "" {
+		return nil
+	}
+	for i := range elemExts {
+		if elemExts[i].elem == elem {
+			return &elemExts[i]
+		}
+	}
+	return &tableExt{elem: elem}
+}
+
+// ElemType is the element type of a dense typed array ([]i64{...}): i32,
+// i64, f32, f64, bool, or a data column's kind; "" for other tables.
+func (t *Table) ElemType() string {
+	if t.ext == nil {
+		return ""
+	}
+	return t.ext.elem
+}
+
+// newLazyTable returns a library table whose entries fill makes at the
+// table's first use: the first read or write of a string key, the first
+// step of an iteration (next, pairs, Iter) or HashLen. fill may only set
+// string keys of the table it is given (no array part, no metatable), so
+// reads of integer keys, the length and the metatable need not run it.
+// A program therefore sees the table whole whichever way it looks: _G,
+// pairs, next, rawget, indexing, the global-read caches.
+func newLazyTable(fill func(*Table)) *Table {
+	return &Table{ext: &tableExt{fill: fill}}
+}
+
+// made runs a library table's pending fill (see newLazyTable).
+func (t *Table) made() {
+	if t.ext == nil || t.ext.fill == nil {
+		return
+	}
+	fill := t.ext.fill
+	t.ext = nil
+	fill(t)
 }
 
 type slot struct{ key, val Value }
@@ -78,7 +136,11 @@ func normKey(k Value) (Value, bool) {
 func (t *Table) Get(k Value) Value {
 	switch k.k {
 	case KindString:
-		return t.GetStr(k.AsString())
+		s := k.AsString()
+		if v := t.indexedStr(s); v.k != KindNil || t.ext == nil {
+			return v
+		}
+		return t.GetStr(s)
 	case KindInt:
 		return t.GetInt(int64(k.n))
 	case KindNil:
@@ -104,12 +166,40 @@ func (t *Table) Get(k Value) Value {
 // GetStr returns t[s] without metamethods.
 func (t *Table) GetStr(s string) Value {
 	if t == nil || t.sidx == nil {
+		if t != nil && t.ext != nil {
+			return t.getStrLazy(s)
+		}
 		return Nil
 	}
 	if i, ok := t.sidx[s]; ok {
 		return t.slots[i].val
 	}
 	return Nil
+}
+
+// indexedStr is GetStr's inlined fast path for the interpreter's field
+// reads and method calls: t[s] when the table's index has s, else Nil. A
+// caller that gets Nil from a table with a metatable or an extension
+// (t.ext, which a library table still to be made has) must ask GetStr
+// or index.
+func (t *Table) indexedStr(s string) Value {
+	if t.sidx != nil {
+		if i, ok := t.sidx[s]; ok {
+			return t.slots[i].val
+		}
+	}
+	return Nil
+}
+
+// getStrLazy is GetStr of a table that may still have to be made.
+//
+//go:noinline
+func (t *Table) getStrLazy(s string) Value {
+	if t.ext.fill == nil {
+		return Nil
+	}
+	t.made()
+	return t.GetStr(s)
 }
 
 // GetInt returns t[i] without metamethods.
@@ -161,6 +251,11 @@ func (t *Table) SetStr(s string, v Value) {
 			t.setSlot(i, v)
 			return
 		}
+	}
+	if t.ext != nil && t.ext.fill != nil {
+		t.made()
+		t.SetStr(s, v)
+		return
 	}
 	if v.k == KindNil {
 		return
@@ -261,6 +356,10 @@ func (t *Table) setHash(k, v Value) {
 			return
 		}
 	}
+	if t.ext != nil && t.ext.fill != nil {
+		// The library's entries come first in iteration order.
+		t.made()
+	}
 	if v.k == KindNil {
 		return
 	}
@@ -316,11 +415,19 @@ func (t *Table) compact() {
 }
 
 // HashLen counts the entries outside the array part.
-func (t *Table) HashLen() int { return len(t.slots) - t.dead }
+func (t *Table) HashLen() int {
+	if t.ext != nil {
+		t.made()
+	}
+	return len(t.slots) - t.dead
+}
 
 // Next returns the entry after key in iteration order (key nil starts).
 // ok is false when key is not in the table.
 func (t *Table) Next(key Value) (k, v Value, ok bool) {
+	if t.ext != nil {
+		t.made()
+	}
 	var pos int // position to resume at: 0..len(arr) array, then slots
 	switch {
 	case key.k == KindNil:
@@ -371,6 +478,9 @@ func (t *Table) entryAt(pos int) (Value, Value, int) {
 // Iter calls f for each entry in iteration order until f returns false.
 // f must not add keys to t.
 func (t *Table) Iter(f func(k, v Value) bool) {
+	if t.ext != nil {
+		t.made()
+	}
 	for pos := 0; pos >= 0; {
 		var k, v Value
 		k, v, pos = t.entryAt(pos)

@@ -107,3 +107,25 @@ func TestConfigForNoLiveCalls(t *testing.T) {
 		t.Errorf("requests = %d, want 0", requests)
 	}
 }
+
+// The AI modules are made at their first use, whichever comes first: the
+// global toolof is llm.toolof either way, and a module first reached by
+// pairs or through another module is whole.
+func TestAIModulesFirstUse(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"toolof first", `func research(q) { return "r" }
+tool := toolof(research, {name: "investigate"})
+print(tool.name, toolof == llm.toolof, rawequal(toolof, llm.toolof))`, "investigate\ttrue\ttrue\n"},
+		{"llm first", `print(type(llm.turn), toolof == llm.toolof)`, "function\ttrue\n"},
+		{"pairs over msg first", `n := 0
+for k, v := range pairs(msg) { n = n + 1 }
+print(n > 0, type(llm.config.secret), toolof == llm.toolof)`, "true\tfunction\ttrue\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := mustRun(t, tc.src, ai.MockProvider())
+			if out := e.out.String(); out != tc.want {
+				t.Errorf("printed %q, want %q", out, tc.want)
+			}
+		})
+	}
+}

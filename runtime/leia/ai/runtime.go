@@ -126,35 +126,55 @@ func Install(in *leia.Interp, cfg Config) *Runtime {
 	famMu.Lock()
 	fams := append([]family(nil), families...)
 	famMu.Unlock()
-	mods := map[string]*leia.Table{}
 	var order []string
+	index := map[string]int{}
 	for _, f := range fams {
-		m := mods[f.module]
-		if m == nil {
-			m = leia.NewTable(0, 64)
-			mods[f.module] = m
+		if _, ok := index[f.module]; !ok {
+			index[f.module] = len(order)
 			order = append(order, f.module)
 		}
-		fns := f.build(rt)
-		names := make([]string, 0, len(fns))
-		for n := range fns {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			m.SetStr(n, leia.NewNative(f.module+"."+n, fns[n]))
-		}
 	}
-	if m := mods["llm"]; m != nil {
-		m.SetStr("config", rt.configModule())
-	}
-	for _, name := range order {
-		in.RegisterModule(name, mods[name])
-	}
-	if llmMod := mods["llm"]; llmMod != nil {
-		if v := llmMod.GetStr("toolof"); !v.IsNil() {
-			in.SetGlobal("toolof", v)
+	// The modules' natives are made at the first use of any of them (a
+	// program that calls no model pays nothing for them); the global
+	// toolof is llm.toolof, so it is made now and handed to the llm
+	// module, calling the family's native once that is made.
+	var (
+		tables   []*leia.Table
+		toolofFn leia.NativeFunc
+	)
+	toolof := leia.NewNative("llm.toolof", func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if toolofFn == nil {
+			tables[index["llm"]].GetStr("toolof") // makes the modules
 		}
+		if toolofFn == nil {
+			return nil, fmt.Errorf("llm.toolof is not available")
+		}
+		return toolofFn(t, a)
+	})
+	tables = in.RegisterLazyModules(order, func(mods []*leia.Table) {
+		for _, f := range fams {
+			m := mods[index[f.module]]
+			fns := f.build(rt)
+			names := make([]string, 0, len(fns))
+			for n := range fns {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				if f.module == "llm" && n == "toolof" {
+					toolofFn = fns[n]
+					m.SetStr(n, toolof)
+					continue
+				}
+				m.SetStr(n, leia.NewNative(f.module+"."+n, fns[n]))
+			}
+		}
+		if i, ok := index["llm"]; ok {
+			mods[i].SetStr("config", rt.configModule())
+		}
+	})
+	if _, ok := index["llm"]; ok {
+		in.SetGlobal("toolof", toolof)
 	}
 	rt.registerDialects()
 	return rt
