@@ -259,3 +259,26 @@ func Subtree(n *sitter.Node) uint64 {
 	}
 	return uint64(C.tsflat_subtree(unsafe.Pointer(cNode(n))))
 }
+
+// ChildAt returns the child of parent spanning [start, end) (a named
+// child when named is set), nil when there is none or the span is empty.
+// It descends from parent to the child in a few steps where listing the
+// children (Children, ChildSpans) walks them all: a file's top level has
+// thousands.
+func ChildAt(parent *sitter.Node, start, end uint32, named bool) *sitter.Node {
+	if parent == nil || end <= start {
+		return nil
+	}
+	// The first child ending after start: the one starting there, as
+	// children do not overlap and an empty one ends where it starts.
+	var c *sitter.Node
+	if named {
+		c = parent.FirstNamedChildForByte(uint(start))
+	} else {
+		c = parent.FirstChildForByte(uint(start))
+	}
+	if c == nil || uint32(c.StartByte()) != start || uint32(c.EndByte()) != end {
+		return nil
+	}
+	return c
+}

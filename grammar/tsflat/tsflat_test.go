@@ -266,6 +266,13 @@ func TestNamedChildren(t *testing.T) {
 					if want := (Span{Start: uint32(c.StartByte()), End: uint32(c.EndByte()), HasError: c.HasError(), Subtree: Subtree(c)}); sp != want || sp.Subtree == 0 {
 						t.Fatalf("%s: child span %d (named %v) is %+v, want %+v", n.Kind(), i, named, sp, want)
 					}
+					at := ChildAt(n, sp.Start, sp.End, named)
+					switch {
+					case sp.End == sp.Start && at != nil:
+						t.Fatalf("%s: ChildAt of the empty child %d (named %v) is %s", n.Kind(), i, named, at.Kind())
+					case sp.End > sp.Start && (at == nil || at.Id() != c.Id()):
+						t.Fatalf("%s: ChildAt of child %d (named %v) %+v is %v, want %s", n.Kind(), i, named, sp, at, c.Kind())
+					}
 				}
 			}
 			got := NamedChildren(n, make([]sitter.Node, 1))

@@ -197,9 +197,17 @@ func leiaFocused(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (drive
 	if f < 0 {
 		return driver.Result{}, false
 	}
-	tops := tsflat.NamedChildren(root, nil)
-	if len(tops) != len(prior.items) {
-		return driver.Result{}, false
+	// The top-level statements the check reads are found from the root
+	// one by one: listing them all costs a walk of thousands of children.
+	var tops []sitter.Node
+	top := func(i int, it harnItem) *sitter.Node {
+		if tops == nil {
+			if n := tsflat.ChildAt(root, uint32(it.start), uint32(it.end), true); n != nil {
+				return n
+			}
+			tops = tsflat.NamedChildren(root, nil)
+		}
+		return &tops[i]
 	}
 	// The edited statement: the same function, its body grown by delta,
 	// still isolated. Every other statement's text is unchanged, so its
@@ -208,7 +216,7 @@ func leiaFocused(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (drive
 	fNew := fOld
 	fNew.end += delta
 	fNew.bodyEnd += delta
-	node := &tops[f]
+	node := top(f, fNew)
 	fn := leiaFunction(node)
 	if fn == nil || int(node.StartByte()) != fNew.start || int(node.EndByte()) != fNew.end {
 		return driver.Result{}, false
@@ -271,7 +279,11 @@ func leiaFocused(req driver.Request, tree *sitter.Tree, prior *leiaPrior) (drive
 		if !keep[i] {
 			continue
 		}
-		kept = append(kept, &tops[i])
+		n := top(i, items[i])
+		if int(n.StartByte()) != items[i].start || int(n.EndByte()) != items[i].end {
+			return driver.Result{}, false
+		}
+		kept = append(kept, n)
 		check = append(check, i == f)
 		if i != f && items[i].isolated {
 			hollow = append(hollow, [2]int{items[i].bodyStart - 1, items[i].bodyEnd + 1})

@@ -123,14 +123,10 @@ func (t *Tree) nestByTops() (tsflat.Depths, bool) {
 			tn.d = prev[k].d
 			nestReused.Add(1)
 		} else {
-			var n *sitter.Node
-			if sp.End > sp.Start && kids == nil {
-				// One child found from the root, no listing of them all.
-				if c := root.FirstChildForByte(uint(sp.Start)); c != nil && tsflat.Subtree(c) == sp.Subtree {
-					n = c
-				}
-			}
-			if n == nil {
+			// The child found from the root, with no listing of them all
+			// unless it is empty.
+			n := tsflat.ChildAt(root, sp.Start, sp.End, false)
+			if n == nil || tsflat.Subtree(n) != sp.Subtree {
 				if kids == nil {
 					kids = tsflat.Children(root, nil)
 				}
