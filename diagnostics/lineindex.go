@@ -1,6 +1,7 @@
 package diagnostics
 
 import (
+	"bytes"
 	"sort"
 	"sync"
 	"unicode/utf8"
@@ -27,6 +28,28 @@ type LineIndex struct {
 
 // NewLineIndex indexes src. It keeps a reference to src.
 func NewLineIndex(src []byte) *LineIndex {
+	if bytes.IndexByte(src, '\r') >= 0 {
+		return newLineIndexCR(src)
+	}
+	// Only "\n" ends lines: counted, then found, at memory speed (a
+	// document of the editor is indexed at every version).
+	starts := make([]int, 1, bytes.Count(src, newline)+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		starts = append(starts, off)
+	}
+	return &LineIndex{src: src, starts: starts}
+}
+
+var newline = []byte{'\n'}
+
+// newLineIndexCR is NewLineIndex for a text holding a "\r": byte by byte,
+// a lone "\r" ending a line too.
+func newLineIndexCR(src []byte) *LineIndex {
 	starts := []int{0}
 	loneCR := false
 	for i, b := range src {

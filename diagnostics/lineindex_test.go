@@ -1,6 +1,8 @@
 package diagnostics
 
 import (
+	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -99,5 +101,26 @@ func TestLoneCRIsALineBreak(t *testing.T) {
 	}
 	if NewLineIndex([]byte("a\r\nb\n")).HasLoneCR() {
 		t.Error("CRLF reported as a lone CR")
+	}
+}
+
+// TestNewLineIndexMatchesByteScan compares the index of random texts,
+// with and without "\r", with the byte-by-byte scan of every terminator.
+func TestNewLineIndexMatchesByteScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	alphabet := []string{"a", "é", "\n", "\n", " ", "\r\n", "\r", "\n\n"}
+	for n := range 400 {
+		var b []byte
+		for range r.IntN(60) {
+			c := alphabet[r.IntN(len(alphabet))]
+			if n%2 == 0 && c[0] == '\r' {
+				c = "x" // half the texts have no "\r": the fast path
+			}
+			b = append(b, c...)
+		}
+		got, want := NewLineIndex(b), newLineIndexCR(b)
+		if !reflect.DeepEqual(got.starts, want.starts) || got.loneCR != want.loneCR {
+			t.Fatalf("%q: line starts %v lone CR %v, want %v %v", b, got.starts, got.loneCR, want.starts, want.loneCR)
+		}
 	}
 }
