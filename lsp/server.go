@@ -342,9 +342,26 @@ func (s *Server) document(g *glsp.Context, uri string) *cache.Document {
 // notify sends a notification to the client; errors are logged.
 func (s *Server) notify(method string, params any) {
 	s.mu.Lock()
-	conn := s.conn
+	conn, stream := s.conn, s.stream
 	s.mu.Unlock()
 	if conn == nil {
+		return
+	}
+	if stream != nil {
+		// Encoded once and written as it is (wire.Stream.WriteNotification):
+		// jsonrpc2 would compact the params twice more.
+		select {
+		case <-conn.DisconnectNotify():
+			return
+		default:
+		}
+		raw, err := json.Marshal(params)
+		if err == nil {
+			err = stream.WriteNotification(method, raw)
+		}
+		if err != nil {
+			s.log.Printf("notify %s: %v", method, err)
+		}
 		return
 	}
 	if err := conn.Notify(context.Background(), method, params); err != nil && !errors.Is(err, jsonrpc2.ErrClosed) {

@@ -172,6 +172,41 @@ func TestWriteResult(t *testing.T) {
 	}
 }
 
+// TestWriteNotification: a notification written with its encoded params
+// is byte for byte what jsonrpc2 writes for it.
+func TestWriteNotification(t *testing.T) {
+	for _, tc := range []struct {
+		method string
+		params any
+	}{
+		{"textDocument/publishDiagnostics", map[string]any{"uri": "file:///a<b>&c.leia", "version": 3,
+			"diagnostics": []any{map[string]any{"message": "x \u2028 é \"q\"", "severity": 1}}}},
+		{"window/logMessage", map[string]any{"type": 1, "message": "<html> & \x01"}},
+		{"$/progress", []int{1, 2}},
+	} {
+		params, err := json.Marshal(tc.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := NewStream(strings.NewReader(""), &out, nil).WriteNotification(tc.method, params); err != nil {
+			t.Fatal(err)
+		}
+		req := &jsonrpc2.Request{Method: tc.method, Notif: true}
+		if err := req.SetParams(tc.params); err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantFrame := fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(want), want)
+		if out.String() != wantFrame {
+			t.Errorf("wrote %q, jsonrpc2 writes %q", out.String(), wantFrame)
+		}
+	}
+}
+
 func TestIndexFold(t *testing.T) {
 	for _, tc := range []struct {
 		s    string
