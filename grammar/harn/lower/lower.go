@@ -16,6 +16,7 @@ package lower
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn-check/grammar/harn/ast"
 	"github.com/harnlang/harn-check/grammar/tsnode"
@@ -28,7 +29,8 @@ type Node = tsnode.Node
 
 // File lowers a `source_file` tree of src.
 func File(src []byte, root Node) *ast.File {
-	l := &lowerer{src: src}
+	l := &lowerer{src: src, scratch: scratchPool.Get().(*scratch)}
+	defer l.release()
 	// The file spans the whole source: the root node stops at the last
 	// token, and recovery may place MISSING nodes after it.
 	f := &ast.File{Span: ast.Span{Start: 0, End: len(src)}}
@@ -45,8 +47,20 @@ func File(src []byte, root Node) *ast.File {
 }
 
 type lowerer struct {
-	src  []byte
-	file *ast.File
+	src     []byte
+	file    *ast.File
+	scratch *scratch
+}
+
+// release hands the scratch arrays on, emptied (so that they keep no
+// tree alive), once no result carved from them is in use.
+func (l *lowerer) release() {
+	sc := l.scratch
+	clear(sc.kids)
+	clear(sc.nodes)
+	sc.kids, sc.nodes = sc.kids[:0], sc.nodes[:0]
+	l.scratch = nil
+	scratchPool.Put(sc)
 }
 
 // child is one non-extra child of a node with its field name.
@@ -103,31 +117,69 @@ func (l *lowerer) collect(n Node, inError bool) {
 	}
 }
 
+// scratch holds the arrays children, unfielded and fields carve their
+// results from. Every caller only ranges over a result, so a lowering
+// hands its arrays on to the next one (scratchPool) when it ends.
+type scratch struct {
+	kids  []child
+	nodes []Node
+}
+
+// scratchPool passes the scratch arrays from one lowering to the next.
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// minChunk is the least length of a new scratch array.
+const minChunk = 256
+
+// grow returns a slice with room for count more elements after s's:
+// s itself, or a new array (twice as long, at least minChunk) when s is
+// full. The results carved from the old array stay valid.
+func grow[T any](s []T, count int) []T {
+	if cap(s)-len(s) >= count {
+		return s
+	}
+	return make([]T, 0, max(2*cap(s), count, minChunk))
+}
+
 // children returns the named, non-extra children of n, ERROR nodes
-// included, with their field names.
+// included, with their field names. It, unfielded and fields carve their
+// results from the lowering's scratch arrays, capped (appending to a
+// result copies it), and valid until the lowering ends: a slice made for
+// each node was a tenth of the objects a check of many files allocated.
 func (l *lowerer) children(n Node) []child {
-	var out []child
-	for i := 0; i < n.ChildCount(); i++ {
+	count := n.ChildCount()
+	buf := grow(l.scratch.kids, count)
+	start := len(buf)
+	for i := 0; i < count; i++ {
 		c := n.Child(i)
 		// Recovery marks the ERROR nodes it builds from skipped tokens as
 		// extras; they still stand where a child was expected.
 		if c == nil || (c.IsExtra() && !c.IsError()) || (!c.IsNamed() && !c.IsError()) {
 			continue
 		}
-		out = append(out, child{c, n.FieldNameForChild(i)})
+		buf = append(buf, child{c, n.FieldNameForChild(i)})
 	}
-	return out
+	l.scratch.kids = buf
+	return buf[start:len(buf):len(buf)]
 }
 
 // unfielded returns the named children without a field name.
 func (l *lowerer) unfielded(n Node) []Node {
-	var out []Node
-	for _, c := range l.children(n) {
-		if c.field == "" {
-			out = append(out, c.node)
+	count := n.ChildCount()
+	buf := grow(l.scratch.nodes, count)
+	start := len(buf)
+	for i := 0; i < count; i++ {
+		c := n.Child(i)
+		// The children children returns, without a field name.
+		if c == nil || (c.IsExtra() && !c.IsError()) || (!c.IsNamed() && !c.IsError()) {
+			continue
+		}
+		if n.FieldNameForChild(i) == "" {
+			buf = append(buf, c)
 		}
 	}
-	return out
+	l.scratch.nodes = buf
+	return buf[start:len(buf):len(buf)]
 }
 
 // field returns the first child (named or not) with the given field.
@@ -144,15 +196,18 @@ func (l *lowerer) field(n Node, name string) Node {
 
 // fields returns every child with the given field, in order.
 func (l *lowerer) fields(n Node, name string) []Node {
-	var out []Node
-	for i := 0; i < n.ChildCount(); i++ {
+	count := n.ChildCount()
+	buf := grow(l.scratch.nodes, count)
+	start := len(buf)
+	for i := 0; i < count; i++ {
 		if n.FieldNameForChild(i) == name {
 			if c := n.Child(i); c != nil {
-				out = append(out, c)
+				buf = append(buf, c)
 			}
 		}
 	}
-	return out
+	l.scratch.nodes = buf
+	return buf[start:len(buf):len(buf)]
 }
 
 // hasToken reports whether n has an anonymous child with the given text.

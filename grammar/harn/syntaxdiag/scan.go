@@ -195,12 +195,14 @@ func (s *scanner) close(c byte) bool {
 		s.pos++
 		return false
 	}
-	top := s.stack[len(s.stack)-1]
-	if closing(top.char) == c {
+	if top := s.stack[len(s.stack)-1]; closing(top.char) == c {
 		s.stack = s.stack[:len(s.stack)-1]
 		s.pos++
 		return top.interp
 	}
+	// A copy of its own for the problems to point at: taking the
+	// address of the stack's top made every closing bracket allocate.
+	top := s.stack[len(s.stack)-1]
 	// A mismatched closer: report the innermost opener it leaves open. If
 	// something further out (up to the enclosing interpolation) matches,
 	// assume the inner ones were never closed and close up to it; otherwise
