@@ -9,18 +9,11 @@ import (
 )
 
 var (
-	nextNative   *Native
-	ipairsIter   *Native
-	pairsNative  *Native
-	ipairsNative *Native
-)
-
-func init() {
-	nextNative = &Native{Name: "next", Fn: baseNext}
-	ipairsIter = &Native{Name: "ipairs_iterator", Fn: ipairsStep}
-	pairsNative = &Native{Name: "pairs", Fn: basePairs}
+	nextNative   = &Native{Name: "next", Fn: baseNext}
+	ipairsIter   = &Native{Name: "ipairs_iterator", Fn: ipairsStep}
+	pairsNative  = &Native{Name: "pairs", Fn: basePairs}
 	ipairsNative = &Native{Name: "ipairs", Fn: baseIpairs}
-}
+)
 
 // libraryStep is one step of installing the standard library, in the
 // order of librarySteps.

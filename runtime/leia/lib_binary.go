@@ -21,19 +21,30 @@ type binField struct {
 	float  bool
 }
 
-var binFields = map[string]binField{}
+// binFields are the field types of a binary layout.
+var binFields = [...]binField{{"i8", 1, true, false}, {"i16", 2, true, false}, {"i32", 4, true, false}, {"i64", 8, true, false},
+	{"u8", 1, false, false}, {"u16", 2, false, false}, {"u32", 4, false, false}, {"u64", 8, false, false},
+	{"f32", 4, true, true}, {"f64", 8, true, true}}
 
-func init() {
-	for _, f := range []binField{{"i8", 1, true, false}, {"i16", 2, true, false}, {"i32", 4, true, false}, {"i64", 8, true, false},
-		{"u8", 1, false, false}, {"u16", 2, false, false}, {"u32", 4, false, false}, {"u64", 8, false, false},
-		{"f32", 4, true, true}, {"f64", 8, true, true}} {
-		binFields[f.name] = f
+// binFieldAliases are the other names of binFields' types.
+var binFieldAliases = [...]struct{ alias, name string }{{"int8", "i8"}, {"int16", "i16"}, {"int32", "i32"}, {"int64", "i64"},
+	{"uint8", "u8"}, {"byte", "u8"}, {"uint16", "u16"}, {"uint32", "u32"}, {"uint64", "u64"},
+	{"float32", "f32"}, {"float64", "f64"}, {"float", "f32"}, {"double", "f64"}}
+
+// binFieldOf returns the field type named tok (a name or an alias).
+func binFieldOf(tok string) (binField, bool) {
+	for _, a := range binFieldAliases {
+		if a.alias == tok {
+			tok = a.name
+			break
+		}
 	}
-	alias := map[string]string{"int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "byte": "u8",
-		"uint16": "u16", "uint32": "u32", "uint64": "u64", "float32": "f32", "float64": "f64", "float": "f32", "double": "f64"}
-	for a, n := range alias {
-		binFields[a] = binFields[n]
+	for _, f := range binFields {
+		if f.name == tok {
+			return f, true
+		}
 	}
+	return binField{}, false
 }
 
 // byteOrder reads and appends in one endianness.
@@ -56,7 +67,7 @@ func parseBinFormat(f string) (byteOrder, []binField, error) {
 	}
 	var fields []binField
 	for _, tok := range strings.Fields(f) {
-		bf, ok := binFields[tok]
+		bf, ok := binFieldOf(tok)
 		if !ok {
 			return nil, nil, fmt.Errorf("invalid format field '%s'", tok)
 		}

@@ -906,5 +906,3 @@ func openOSFiles(in *Interp) {
 }
 
 func pathMatch(pat, s string) (bool, error) { return filepath.Match(pat, s) }
-
-func init() { _ = os.PathSeparator }
