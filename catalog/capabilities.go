@@ -101,7 +101,7 @@ func ParseCapabilities(src string) (*CapabilityMatrix, error) {
 // Anthropic for Claude ids and as OpenAI otherwise. An unknown pair gets
 // the zero value.
 func LookupCapabilities(overrides *CapabilityMatrix, provider, model string) Capabilities {
-	layers := []*CapabilityMatrix{overrides, builtinCapabilities}
+	layers := []*CapabilityMatrix{overrides, builtinCapabilities()}
 	try := func(p string) (Capabilities, bool) {
 		for _, l := range layers {
 			if l == nil {

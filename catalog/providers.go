@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Provider is what the runtime knows of a model provider: where it is
@@ -40,9 +41,10 @@ func keyless(name, base, baseEnv, healthPath string) Provider {
 		ChatEndpoint: "/chat/completions", HealthMethod: "GET", HealthPath: healthPath}
 }
 
-// providers are the built-in providers, by name. Keyless local servers
-// are dialed at their OpenAI-compatible /v1 root.
-var providers = func() map[string]Provider {
+// providers are the built-in providers, by name, made at the first
+// lookup (not in every process's start). Keyless local servers are
+// dialed at their OpenAI-compatible /v1 root.
+var providers = sync.OnceValue(func() map[string]Provider {
 	list := []Provider{
 		{Name: "anthropic", BaseURL: "https://api.anthropic.com/v1", AuthStyle: "header", AuthHeader: "x-api-key",
 			AuthEnv: []string{"ANTHROPIC_API_KEY"}, ChatEndpoint: "/messages",
@@ -89,11 +91,11 @@ var providers = func() map[string]Provider {
 		m[p.Name] = p
 	}
 	return m
-}()
+})
 
 // LookupProvider finds a built-in provider by name.
 func LookupProvider(name string) (Provider, bool) {
-	p, ok := providers[name]
+	p, ok := providers()[name]
 	if ok {
 		p.AuthEnv = slices.Clone(p.AuthEnv)
 		p.Features = slices.Clone(p.Features)
@@ -103,8 +105,8 @@ func LookupProvider(name string) (Provider, bool) {
 
 // ProviderNames lists the built-in providers, sorted.
 func ProviderNames() []string {
-	out := make([]string, 0, len(providers))
-	for n := range providers {
+	out := make([]string, 0, len(providers()))
+	for n := range providers() {
 		out = append(out, n)
 	}
 	sort.Strings(out)
@@ -227,7 +229,7 @@ func (r Route) Supports(op string) bool { return slices.Contains(r.Operations, o
 // "native" where the provider advertises the native_tools feature (the
 // enterprise gateways), else "text" (tools described in the prompt).
 func DefaultToolFormat(provider string) string {
-	if slices.Contains(providers[provider].Features, "native_tools") {
+	if slices.Contains(providers()[provider].Features, "native_tools") {
 		return "native"
 	}
 	return "text"

@@ -186,20 +186,6 @@ func (rt Runtime) validate() error {
 	return nil
 }
 
-// providerDefault is what a well-known provider name implies.
-type providerDefault struct {
-	baseURL, keyEnv string
-}
-
-var providerDefaults = map[string]providerDefault{
-	"openai":     {"https://api.openai.com/v1", "OPENAI_API_KEY"},
-	"anthropic":  {"https://api.anthropic.com/v1", "ANTHROPIC_API_KEY"},
-	"openrouter": {"https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"},
-	"ollama":     {"http://localhost:11434/v1", ""},
-	"typesafe":   {"https://api.typesafe.ai/v1", "TYPESAFE_API_KEY"},
-	"vercel":     {"https://ai-gateway.vercel.sh/v1", "AI_GATEWAY_API_KEY"},
-}
-
 // withDefaults fills what the route's provider and protocol imply.
 func (rt Runtime) withDefaults(r Route) Runtime {
 	if rt.API == "" && r.Protocol == "" {
@@ -212,7 +198,7 @@ func (rt Runtime) withDefaults(r Route) Runtime {
 			rt.API = APIOpenAIChat
 		}
 	}
-	if p, ok := providers[r.Provider]; ok {
+	if p, ok := providers()[r.Provider]; ok {
 		if rt.BaseURL == "" {
 			rt.BaseURL = p.BaseURL
 		}
