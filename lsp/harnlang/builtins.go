@@ -118,8 +118,10 @@ var builtinCompletionItems = sync.OnceValue(func() []builtinItem {
 })
 
 // namespaceCompletion offers the members of a builtin namespace after
-// `ns.`, when ns is a namespace no declaration shadows at the dot.
-func namespaceCompletion(tree *sitter.Tree, ix *names.Index, src []byte, start, offset int) ([]features.CompletionItem, bool) {
+// `ns.`, when ns is a namespace no declaration shadows at the dot. index
+// returns the file's name index, read only after a namespace's name:
+// member completion on other receivers needs none.
+func namespaceCompletion(index func() *names.Index, src []byte, start, offset int) ([]features.CompletionItem, bool) {
 	dot := start - 1
 	if dot <= 0 || src[dot] != '.' {
 		return nil, false
@@ -129,7 +131,7 @@ func namespaceCompletion(tree *sitter.Tree, ix *names.Index, src []byte, start, 
 		wordStart--
 	}
 	ns := string(src[wordStart:dot])
-	if !builtins.IsNamespace(ns) || declared(ix, ns, dot) {
+	if !builtins.IsNamespace(ns) || declared(index(), ns, dot) {
 		return nil, false
 	}
 	prefix := string(src[start:offset])

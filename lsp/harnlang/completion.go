@@ -10,6 +10,7 @@ import (
 	"github.com/harnlang/harn-check/diagnostics"
 	harngrammar "github.com/harnlang/harn-check/grammar/harn"
 	"github.com/harnlang/harn-check/lsp/features"
+	"github.com/harnlang/harn-check/lsp/names"
 )
 
 // keywords are the words highlights.scm captures as keywords, so
@@ -56,7 +57,8 @@ func (f *Features) Completion(_ context.Context, s features.Snapshot, offset int
 	defer done()
 	if start > 0 && src[start-1] == '.' {
 		if tree != nil {
-			if items, ok := namespaceCompletion(tree, f.names.Index(tree, src), src, start, offset); ok {
+			index := func() *names.Index { return f.names.Index(tree, src) }
+			if items, ok := namespaceCompletion(index, src, start, offset); ok {
 				return items, nil
 			}
 		}
