@@ -440,14 +440,7 @@ func bodyEditLine(tb testing.TB, src string, binding string, top *regexp.Regexp)
 //
 //	go test ./lsp -run XXX -bench EditLatency -benchtime 1x
 func BenchmarkEditLatency(b *testing.B) {
-	harnFiles, _ := filepath.Glob(filepath.Join(upstreamHarnDir(), "conformance", "tests", "*", "*.harn"))
-	// The programs paired with an .error expectation fail on purpose,
-	// some with syntax errors: a file holding one is never checked
-	// incrementally, nor is its name index brought up to date.
-	harnFiles = slices.DeleteFunc(harnFiles, func(f string) bool {
-		_, err := os.Stat(strings.TrimSuffix(f, ".harn") + ".error")
-		return err == nil
-	})
+	harnFiles := cleanHarnPrograms()
 	leiaFiles, _ := filepath.Glob("../checker/leia/testdata/clean/*.leia")
 	examples, _ := filepath.Glob("../examples/leia/*.leia")
 	leiaFiles = append(leiaFiles, examples...)
@@ -466,6 +459,69 @@ func BenchmarkEditLatency(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// cleanHarnPrograms are the conformance programs of HARN_UPSTREAM not
+// expected to fail. The programs paired with an .error expectation fail
+// on purpose, some with syntax errors: a file holding one is never
+// checked incrementally, nor is its name index brought up to date.
+func cleanHarnPrograms() []string {
+	files, _ := filepath.Glob(filepath.Join(upstreamHarnDir(), "conformance", "tests", "*", "*.harn"))
+	return slices.DeleteFunc(files, func(f string) bool {
+		_, err := os.Stat(strings.TrimSuffix(f, ".harn") + ".error")
+		return err == nil
+	})
+}
+
+// BenchmarkMemberCompletion measures, on Harn files of 5,000 and 20,000
+// lines built as BenchmarkEditLatency's, member completion as typing
+// gives it: a receiver is typed in a function body (`("abc") + ` before
+// a number) and checked, then "." after it, and completion is asked at
+// once, on the version just changed (whose text does not parse); p50 and
+// p95 of 20 such completions.
+//
+//	go test ./lsp -run XXX -bench MemberCompletion -benchtime 1x
+func BenchmarkMemberCompletion(b *testing.B) {
+	for _, n := range []int{5000, 20000} {
+		b.Run(fmt.Sprintf("harn-%d", n), func(b *testing.B) {
+			src := upstreamSource(b, cleanHarnPrograms(), n)
+			line, col := bodyEditLine(b, src, "let ", nil)
+			for range b.N {
+				memberCompletionLatency(b, src, line, col)
+			}
+		})
+	}
+}
+
+func memberCompletionLatency(b *testing.B, src string, line, col int) {
+	c := lsptest.Start(b, testOptions())
+	c.Initialize("file:///w", leanCompletionCaps)
+	uri := "file:///w/big.harn"
+	c.Open(uri, "harn", 0, src)
+	c.WaitDiagnostics(uri, 0)
+	const recv = `("abc")`
+	var ds []time.Duration
+	for i := range 20 {
+		v := int32(3*i + 1)
+		c.Change(uri, v, lsptest.Edit{StartLine: line, StartChar: col, EndLine: line, EndChar: col, Text: recv + " + "})
+		c.WaitDiagnostics(uri, v)
+		c.Change(uri, v+1, lsptest.Edit{StartLine: line, StartChar: col + len(recv), EndLine: line, EndChar: col + len(recv), Text: "."})
+		h := time.Now()
+		m := c.Call("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": lsptest.Pos(line, col+len(recv)+1)})
+		ds = append(ds, time.Since(h))
+		if !strings.Contains(string(m.Result), `"capitalize"`) {
+			b.Fatalf("no string members: %.300s", m.Result)
+		}
+		c.WaitDiagnostics(uri, v+1)
+		c.Change(uri, v+2, lsptest.Edit{StartLine: line, StartChar: col, EndLine: line, EndChar: col + len(recv) + 4})
+		c.WaitDiagnostics(uri, v+2)
+	}
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2])/float64(time.Millisecond), "ms-p50")
+	b.ReportMetric(float64(ds[len(ds)*95/100])/float64(time.Millisecond), "ms-p95")
+	if err := c.Shutdown(); err != nil {
+		b.Fatal(err)
 	}
 }
 

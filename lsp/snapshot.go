@@ -70,6 +70,7 @@ func (s *Server) featureDoc(ctx context.Context, d *cache.Document) features.Doc
 	fd := features.Document{Path: d.Path, URI: d.URI, Version: d.Version, Text: d.Text}
 	if d.Ext != "" {
 		fd.Analysis = func() (driver.Result, error) { return d.CheckContext(ctx, workspace{s: s}.ReadFile) }
+		fd.Facts = d.Facts
 		fd.Model = func() *model.Edited {
 			if m := d.Model(); m != nil {
 				return m

@@ -15,6 +15,7 @@ import (
 	"github.com/harnlang/harn-check/internal/limits"
 	"github.com/harnlang/harn-check/internal/sourcefs"
 	semmodel "github.com/harnlang/harn-check/lang/model"
+	"github.com/harnlang/harn-check/lsp/features"
 	"github.com/harnlang/harn-check/manifest/checkcache"
 )
 
@@ -98,6 +99,48 @@ type lineage struct {
 	pending        *semmodel.Model
 	pendingVersion int32
 	pendingText    []byte
+	// facts are the front end's facts (driver.Result.Facts) of the two
+	// latest checks that gave any, latest first, and their versions.
+	facts        [2]features.CheckFacts
+	factsVersion [2]int32
+}
+
+// recordFacts keeps the facts of a check of version, whose text is text,
+// as the latest, unless a later version's are kept already.
+func (l *lineage) recordFacts(version int32, facts any, text []byte) {
+	if l == nil || facts == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.facts[0].Facts == nil || version > l.factsVersion[0]:
+		l.facts[1], l.factsVersion[1] = l.facts[0], l.factsVersion[0]
+		l.facts[0], l.factsVersion[0] = features.CheckFacts{Text: text, Facts: facts}, version
+	case version == l.factsVersion[0]:
+		l.facts[0].Facts = facts // checked again (an imported file changed)
+	}
+}
+
+// Facts returns the front end's facts of the two latest checks of the
+// document that gave any (this version's or earlier ones'), latest first,
+// each with the text it is of. It does not wait for a check: empty until
+// one has completed. A feature that needs the facts of a text that parses
+// reads the second when the latest is of a version being typed.
+func (d *Document) Facts() []features.CheckFacts {
+	l := d.lineage
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []features.CheckFacts
+	for _, f := range l.facts {
+		if f.Facts != nil {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // previous returns the incremental state of the latest complete check.
@@ -331,6 +374,7 @@ func (d *Document) CheckContext(ctx context.Context, read func(path string) ([]b
 	if d.checkErr == nil {
 		d.lineage.record(d.Version, d.result.Incremental)
 		d.lineage.recordModel(d.Version, d.result.Model, d.Text)
+		d.lineage.recordFacts(d.Version, d.result.Facts, d.Text)
 	}
 	// The state and the model live in the lineage only: a version's
 	// result does not keep the previous version's alive.

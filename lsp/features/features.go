@@ -45,6 +45,18 @@ type Document struct {
 	// since the document was opened. Nil when the document has no
 	// language, or no model.
 	Model func() *model.Edited
+	// Facts returns the front end's facts (driver.Result.Facts) of the
+	// two latest checks of the document that gave any, this version's or
+	// earlier ones', latest first, without waiting for a check: empty
+	// until one has completed. Nil when the document has no language.
+	Facts func() []CheckFacts
+}
+
+// CheckFacts are the front end's facts (driver.Result.Facts) of a check
+// of one version of a document, and that version's text.
+type CheckFacts struct {
+	Text  []byte
+	Facts any
 }
 
 // Names returns the checker's model of the document for a request at

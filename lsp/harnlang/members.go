@@ -8,8 +8,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	harnchecker "github.com/harnlang/harn-check/checker/harn"
+	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/infer"
 	"github.com/harnlang/harn-check/diagnostics"
+	"github.com/harnlang/harn-check/grammar/tsutil"
 	"github.com/harnlang/harn-check/lang/harn/builtins"
 	"github.com/harnlang/harn-check/lang/harn/types"
 	"github.com/harnlang/harn-check/lsp/features"
@@ -25,11 +28,14 @@ const placeholder = "harnlsp_member"
 // narrowing), the members of a capability (harness.llm.evaluate), and the
 // methods and properties of built-in kinds (strings, lists, dicts, ...)
 // from the builtin table. The
-// receiver's type comes from the checker's facts for the text with the
+// receiver's type comes from the facts of the latest check that typed
+// it, when the text up to the receiver's end is the same there (the
+// version before the "." was typed: checkedReceiverType); otherwise from
+// the checker's facts for the text with the
 // word under the cursor replaced by a placeholder name, so that a
 // half-typed access (`o.` at the end of a line) still parses and the
-// receiver stays a member read's object; narrowing (an arm of
-// `match o.kind`) applies.
+// receiver stays a member read's object. Narrowing (an arm of
+// `match o.kind`) applies either way.
 func memberCompletion(s features.Snapshot, start, offset int) []features.CompletionItem {
 	src := s.Doc.Text
 	dot := start - 1
@@ -44,13 +50,16 @@ func memberCompletion(s features.Snapshot, start, offset int) []features.Complet
 	for after < len(src) && identByte(src[after]) {
 		after++
 	}
-	patched := make([]byte, 0, len(src)+len(placeholder))
-	patched = append(patched, src[:start]...)
-	patched = append(patched, placeholder...)
-	patched = append(patched, src[after:]...)
-	t, ok := postfixEndingAt(typeFacts(s, patched, nil, true), end)
+	t, ok := checkedReceiverType(s, end)
 	if !ok {
-		return nil
+		// A check of the whole text (a large file's takes a while).
+		patched := make([]byte, 0, len(src)+len(placeholder))
+		patched = append(patched, src[:start]...)
+		patched = append(patched, placeholder...)
+		patched = append(patched, src[after:]...)
+		if t, ok = postfixEndingAt(typeFacts(s, patched, nil, true), end); !ok {
+			return nil
+		}
 	}
 	prefix := string(src[start:offset])
 	replace := diagnostics.Span{Start: start, End: offset}
@@ -62,6 +71,34 @@ func memberCompletion(s features.Snapshot, start, offset int) []features.Complet
 		}
 	}
 	return out
+}
+
+// checkedReceiverType returns the type of the receiver expression ending
+// at end from the facts of one of the latest checks of the document,
+// without waiting for a check: one of a text the same as this version's
+// up to end, which typed an expression ending there (the version before
+// the "." was typed, or this one if it parses that far).
+func checkedReceiverType(s features.Snapshot, end int) (types.Type, bool) {
+	if s.Doc.Facts == nil {
+		return nil, false
+	}
+	for _, c := range s.Doc.Facts() {
+		if p, _ := tsutil.CommonEnds(c.Text, s.Doc.Text); p < end {
+			continue // the receiver was edited since
+		}
+		var facts *analysis.Facts
+		delta := 0
+		switch f := c.Facts.(type) {
+		case *analysis.Facts:
+			facts = f
+		case *harnchecker.EditedFacts:
+			facts, delta = f.At(end, end)
+		}
+		if t, ok := postfixEndingAt(facts, end+delta); ok {
+			return t, true
+		}
+	}
+	return nil, false
 }
 
 // membersOf lists the completion items for the members of a value of

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	harnchecker "github.com/harnlang/harn-check/checker/harn"
+	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/stdlib"
 	"github.com/harnlang/harn-check/lang/harn/types"
 	"github.com/harnlang/harn-check/lsp/features"
@@ -118,5 +120,114 @@ func TestKindMemberSignatureAndHover(t *testing.T) {
 		if h == nil || !strings.Contains(h.Markdown, tc.want) {
 			t.Errorf("hover on %s: got %+v, want it to mention %q", tc.at, h, tc.want)
 		}
+	}
+}
+
+const memberSource = `/// A code review.
+struct Review {
+  author: string
+  score: int
+  tags: list<string>
+}
+
+fn summary(r: Review, xs: list<int>, d: dict<string, int>) -> string {
+  let who = r.author
+  let n = r.tags
+  let first = xs[0]
+  let total = (n)
+  let keys = d
+  return who
+}
+
+fn act(o: {kind: "ok", value: int} | {kind: "failed", error: string}) -> string {
+  match o.kind {
+    "ok" -> {
+      let v = o
+      return "ok"
+    }
+    _ -> { return "no" }
+  }
+}
+`
+
+// TestMemberCompletionFromLatestCheck: "." typed after a receiver the
+// latest check typed (the version before the dot) completes from that
+// check's facts, with no check of its own, and offers what a check of the
+// patched text offers: at the end of every line of a file (records,
+// lists, dicts, an index, a parenthesised name, a narrowed union), with
+// the facts as a whole check gives them and as an incremental check does
+// (an earlier check's, at other offsets). A receiver edited since the
+// latest check is typed by a check of the new text.
+func TestMemberCompletionFromLatestCheck(t *testing.T) {
+	check := func(src string) *analysis.Facts {
+		res := harnchecker.Check("m.harn", []byte(src), harnchecker.Options{})
+		facts := res.Facts
+		if facts == nil {
+			t.Fatalf("no facts for %q", src)
+		}
+		return facts
+	}
+	whole := check(memberSource)
+	// The same facts read through an incremental check's: the earlier
+	// check was of the text two bytes further on.
+	shifted := &harnchecker.EditedFacts{Regions: []harnchecker.FactsRegion{
+		{Start: 0, End: len(memberSource), Facts: check("\n\n" + memberSource), Delta: 2}}}
+	labels := func(items []features.CompletionItem) string {
+		var b strings.Builder
+		for _, it := range items {
+			b.WriteString(it.Label + " " + it.Detail + "; ")
+		}
+		return b.String()
+	}
+	snap := func(text string, facts []features.CheckFacts) features.Snapshot {
+		return features.Snapshot{Doc: features.Document{URI: "file:///m.harn", Text: []byte(text),
+			Facts: func() []features.CheckFacts { return facts }}}
+	}
+	fromChecks, nonEmpty := 0, 0
+	for ln, line := range strings.Split(memberSource, "\n") {
+		trimmed := strings.TrimRight(line, " {")
+		if strings.TrimSpace(trimmed) == "" || strings.HasSuffix(trimmed, "}") {
+			continue
+		}
+		lineStart := 0
+		for _, l := range strings.Split(memberSource, "\n")[:ln] {
+			lineStart += len(l) + 1
+		}
+		end := lineStart + len(trimmed)
+		now := memberSource[:end] + "." + memberSource[end:]
+		want := labels(memberCompletion(snap(now, nil), end+1, end+1))
+		for _, tc := range []struct {
+			name  string
+			facts any
+		}{{"whole check", whole}, {"incremental check", shifted}} {
+			forgetFacts() // the check of the patched text just made
+			before := factsChecks.Load()
+			got := labels(memberCompletion(snap(now, []features.CheckFacts{{Text: []byte(memberSource), Facts: tc.facts}}), end+1, end+1))
+			if got != want {
+				t.Errorf("%s, %q.: from the latest check %q, checking the text %q", tc.name, trimmed, got, want)
+			}
+			if got != "" {
+				if factsChecks.Load() != before {
+					t.Errorf("%s, %q.: checked the text again", tc.name, trimmed)
+				}
+				fromChecks++
+			}
+		}
+		if want != "" {
+			nonEmpty++
+		}
+	}
+	if nonEmpty < 6 || fromChecks < 12 {
+		t.Errorf("%d receivers with members, %d completed from the checks: the source misses what the test is about", nonEmpty, fromChecks)
+	}
+	// The receiver's declaration edited since: xs is a string now (the
+	// text as long, so that the latest check's xs ends there too).
+	edited := strings.Replace(memberSource, "xs: list<int>", "xs: string   ", 1)
+	at := strings.Index(edited, "xs[0]") + len("xs")
+	now := edited[:at] + "." + edited[at:]
+	forgetFacts()
+	stale := labels(memberCompletion(snap(now, []features.CheckFacts{{Text: []byte(memberSource), Facts: whole}}), at+1, at+1))
+	if !strings.HasPrefix(stale, "count ") || !strings.Contains(stale, "capitalize") {
+		t.Errorf("xs. after xs became a string: %q, want the string members", stale)
 	}
 }

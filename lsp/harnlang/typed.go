@@ -1,8 +1,11 @@
 package harnlang
 
 import (
+	"slices"
+	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -93,6 +96,7 @@ func typeFacts(s features.Snapshot, src []byte, tree *sitter.Tree, patched bool)
 	if tree != nil {
 		opts.Parsed = &harnchecker.Parsed{File: fileOf(tree, src)}
 	}
+	factsChecks.Add(1)
 	res := harnchecker.Check(path, src, opts)
 	if res.Facts == nil {
 		return nil
@@ -102,6 +106,9 @@ func typeFacts(s features.Snapshot, src []byte, tree *sitter.Tree, patched bool)
 	factsCache.Unlock()
 	return res.Facts
 }
+
+// factsChecks counts the checks typeFacts ran itself (tests read it).
+var factsChecks atomic.Int64
 
 type noWorkspace struct{}
 
@@ -114,45 +121,90 @@ var errNoWorkspace error = noWorkspace{}
 // expression (the widest such when several share the span), and whether
 // one was found. A type of any counts as not found: it says nothing.
 func exprType(facts *analysis.Facts, start, end int) (types.Type, bool) {
-	if facts == nil {
-		return nil, false
-	}
 	var best types.Type
-	for e, t := range facts.Types {
-		if t == nil {
-			continue
-		}
-		p := e.Pos()
-		if p.Start != start || p.End != end {
-			continue
-		}
-		switch e.(type) {
-		case *ast.Ident, *ast.Member, *ast.Call, *ast.Index, *ast.Paren:
-		default:
-			continue
-		}
-		if best == nil || types.IsGradual(best) {
-			best = t
+	for _, x := range postfixExprsEndingAt(facts, end) {
+		if x.start == start && (best == nil || types.IsGradual(best)) {
+			best = x.t
 		}
 	}
-	if best == nil {
-		return nil, false
-	}
-	return best, true
+	return best, best != nil
 }
 
 // postfixEndingAt returns the type of the widest name, member read, call,
 // index or parenthesised expression ending at end: the receiver of a
 // member access whose "." is at end.
 func postfixEndingAt(facts *analysis.Facts, end int) (types.Type, bool) {
-	if facts == nil {
-		return nil, false
-	}
 	var best types.Type
 	bestStart := end
+	for _, x := range postfixExprsEndingAt(facts, end) {
+		if x.start > bestStart {
+			continue
+		}
+		if x.start < bestStart || best == nil || types.IsGradual(best) {
+			best, bestStart = x.t, x.start
+		}
+	}
+	return best, best != nil
+}
+
+// postfixExpr is a typed name, member read, call, index or parenthesised
+// expression of a check's facts.
+type postfixExpr struct {
+	start, end int
+	t          types.Type
+}
+
+// postfixExprsEndingAt returns the typed postfix expressions of facts
+// ending at end.
+func postfixExprsEndingAt(facts *analysis.Facts, end int) []postfixExpr {
+	xs := postfixExprs(facts)
+	i := sort.Search(len(xs), func(k int) bool { return xs[k].end >= end })
+	j := i
+	for j < len(xs) && xs[j].end == end {
+		j++
+	}
+	return xs[i:j]
+}
+
+// postfixIndex keeps the postfix expressions of the facts read last, by
+// end: a large file's facts type a hundred thousand expressions, and a
+// completion or hover reads those of one place. The facts of the bodies
+// an incremental check did not redo are an earlier check's
+// (harnchecker.EditedFacts), so one index serves many versions.
+var postfixIndex struct {
+	sync.Mutex
+	// entries are the facts indexed, least recently read first.
+	entries []postfixEntry
+}
+
+type postfixEntry struct {
+	facts *analysis.Facts
+	exprs []postfixExpr
+}
+
+// postfixIndexSize is how many facts postfixIndex keeps: the base facts
+// of a document being edited, and the latest incremental check's.
+const postfixIndexSize = 3
+
+// postfixExprs returns the typed postfix expressions of facts sorted by
+// end, then start, then type (so that of expressions sharing a span, the
+// same one is found every time).
+func postfixExprs(facts *analysis.Facts) []postfixExpr {
+	if facts == nil {
+		return nil
+	}
+	postfixIndex.Lock()
+	for i, e := range postfixIndex.entries {
+		if e.facts == facts {
+			postfixIndex.entries = append(append(postfixIndex.entries[:i:i], postfixIndex.entries[i+1:]...), e)
+			postfixIndex.Unlock()
+			return e.exprs
+		}
+	}
+	postfixIndex.Unlock()
+	xs := make([]postfixExpr, 0, len(facts.Types))
 	for e, t := range facts.Types {
-		p := e.Pos()
-		if t == nil || p.End != end || p.Start > bestStart {
+		if t == nil {
 			continue
 		}
 		switch e.(type) {
@@ -160,11 +212,25 @@ func postfixEndingAt(facts *analysis.Facts, end int) (types.Type, bool) {
 		default:
 			continue
 		}
-		if p.Start < bestStart || best == nil || types.IsGradual(best) {
-			best, bestStart = t, p.Start
-		}
+		p := e.Pos()
+		xs = append(xs, postfixExpr{start: p.Start, end: p.End, t: t})
 	}
-	return best, best != nil
+	slices.SortFunc(xs, func(a, b postfixExpr) int {
+		if a.end != b.end {
+			return a.end - b.end
+		}
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return strings.Compare(a.t.String(), b.t.String())
+	})
+	postfixIndex.Lock()
+	defer postfixIndex.Unlock()
+	if len(postfixIndex.entries) == postfixIndexSize {
+		postfixIndex.entries = append(postfixIndex.entries[:0], postfixIndex.entries[1:]...)
+	}
+	postfixIndex.entries = append(postfixIndex.entries, postfixEntry{facts: facts, exprs: xs})
+	return xs
 }
 
 // bindingType returns the type of the binding declared by the name at
