@@ -93,7 +93,8 @@ func identity(v Value) uintptr {
 
 // argument helpers for builtins.
 
-func arg(args []Value, i int) Value {
+// Arg is the builtin argument at i, or nil when the call passed fewer.
+func Arg(args []Value, i int) Value {
 	if i < len(args) {
 		return args[i]
 	}
@@ -101,7 +102,7 @@ func arg(args []Value, i int) Value {
 }
 
 func argString(c *Call, args []Value, i int) (string, error) {
-	v := arg(args, i)
+	v := Arg(args, i)
 	if v.k != KindString {
 		return "", typeError("%s: argument %d must be a string, got %s", c.Name, i+1, v.TypeName())
 	}
@@ -109,7 +110,7 @@ func argString(c *Call, args []Value, i int) (string, error) {
 }
 
 func argInt(c *Call, args []Value, i int) (int64, error) {
-	v := arg(args, i)
+	v := Arg(args, i)
 	switch v.k {
 	case KindInt, KindDuration:
 		return int64(v.n), nil
@@ -121,15 +122,15 @@ func argInt(c *Call, args []Value, i int) (int64, error) {
 
 // argNumber reads argument i as a number (an int or a float).
 func argNumber(c *Call, args []Value, i int) (float64, error) {
-	f, ok := arg(args, i).Number()
+	f, ok := Arg(args, i).Number()
 	if !ok {
-		return 0, typeError("%s: expected a number, got %s", c.Name, arg(args, i).TypeName())
+		return 0, typeError("%s: expected a number, got %s", c.Name, Arg(args, i).TypeName())
 	}
 	return f, nil
 }
 
 func argCallable(c *Call, args []Value, i int) (Value, error) {
-	v := arg(args, i)
+	v := Arg(args, i)
 	switch v.k {
 	case KindClosure, KindBuiltin:
 		return v, nil

@@ -46,7 +46,7 @@ func installCore(lib *Library) {
 		return Nil, writeStderr(c, s+"\n")
 	})
 	lib.Builtin("assert", func(c *Call, args []Value) (Value, error) {
-		if !arg(args, 0).Truthy() {
+		if !Arg(args, 0).Truthy() {
 			msg := "Assertion failed"
 			if len(args) > 1 {
 				msg = Display(args[1])
@@ -82,26 +82,26 @@ func installCore(lib *Library) {
 		return Nil, nil
 	})
 	lib.Leaf("type_of", func(c *Call, args []Value) (Value, error) {
-		return Str(arg(args, 0).TypeName()), nil
+		return Str(Arg(args, 0).TypeName()), nil
 	})
 	lib.Leaf("to_string", func(c *Call, args []Value) (Value, error) {
-		s, err := c.th.display(arg(args, 0))
+		s, err := c.th.display(Arg(args, 0))
 		return Str(s), err
 	})
-	lib.Leaf("to_int", func(c *Call, args []Value) (Value, error) { return toInt(arg(args, 0)), nil })
-	lib.Leaf("to_float", func(c *Call, args []Value) (Value, error) { return toFloat(arg(args, 0)), nil })
-	lib.Builtin("Ok", func(c *Call, args []Value) (Value, error) { return resultOkRaw(arg(args, 0)), nil })
-	lib.Builtin("Err", func(c *Call, args []Value) (Value, error) { return resultErr(arg(args, 0)), nil })
-	lib.Builtin("is_ok", func(c *Call, args []Value) (Value, error) { return Bool(isResult(arg(args, 0), "Ok")), nil })
-	lib.Builtin("is_err", func(c *Call, args []Value) (Value, error) { return Bool(isResult(arg(args, 0), "Err")), nil })
+	lib.Leaf("to_int", func(c *Call, args []Value) (Value, error) { return toInt(Arg(args, 0)), nil })
+	lib.Leaf("to_float", func(c *Call, args []Value) (Value, error) { return toFloat(Arg(args, 0)), nil })
+	lib.Builtin("Ok", func(c *Call, args []Value) (Value, error) { return resultOkRaw(Arg(args, 0)), nil })
+	lib.Builtin("Err", func(c *Call, args []Value) (Value, error) { return resultErr(Arg(args, 0)), nil })
+	lib.Builtin("is_ok", func(c *Call, args []Value) (Value, error) { return Bool(isResult(Arg(args, 0), "Ok")), nil })
+	lib.Builtin("is_err", func(c *Call, args []Value) (Value, error) { return Bool(isResult(Arg(args, 0), "Err")), nil })
 	lib.Builtin("unwrap", func(c *Call, args []Value) (Value, error) {
-		return resultMethod(arg(args, 0), "unwrap", args[min(1, len(args)):], c.th)
+		return resultMethod(Arg(args, 0), "unwrap", args[min(1, len(args)):], c.th)
 	})
 	lib.Builtin("unwrap_or", func(c *Call, args []Value) (Value, error) {
-		return resultMethod(arg(args, 0), "unwrap_or", args[min(1, len(args)):], c.th)
+		return resultMethod(Arg(args, 0), "unwrap_or", args[min(1, len(args)):], c.th)
 	})
 	lib.Builtin("unwrap_err", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		if isResult(v, "Err") {
 			return resultPayload(v), nil
 		}
@@ -114,7 +114,7 @@ func installCore(lib *Library) {
 		return Nil, runtimeError("unreachable code was reached")
 	})
 	lib.Leaf("len", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		switch v.k {
 		case KindString:
 			return Int(int64(utf8.RuneCountInString(v.r.(string)))), nil
@@ -156,17 +156,17 @@ func installCore(lib *Library) {
 		return Value{k: KindRange, r: &Range{Start: start, End: end, Step: step}}, nil
 	})
 	lib.Builtin("pair", func(c *Call, args []Value) (Value, error) {
-		return Value{k: KindPair, r: &Pair{First: arg(args, 0), Second: arg(args, 1)}}, nil
+		return Value{k: KindPair, r: &Pair{First: Arg(args, 0), Second: Arg(args, 1)}}, nil
 	})
 	lib.Builtin("iter", func(c *Call, args []Value) (Value, error) {
-		it, err := c.th.toIter(arg(args, 0))
+		it, err := c.th.toIter(Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
 		return iterValue(it), nil
 	})
 	lib.Builtin("to_list", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		switch v.k {
 		case KindList:
 			return v, nil
@@ -193,7 +193,7 @@ func installCore(lib *Library) {
 		return Value{k: KindSet, r: NewSet(args)}, nil
 	})
 	lib.Builtin("is_same", func(c *Call, args []Value) (Value, error) {
-		a, b := arg(args, 0), arg(args, 1)
+		a, b := Arg(args, 0), Arg(args, 1)
 		if a.r != nil && identity(a) != 0 {
 			return Bool(a.k == b.k && identity(a) == identity(b)), nil
 		}
@@ -201,7 +201,7 @@ func installCore(lib *Library) {
 	})
 	lib.Builtin("throw_error", func(c *Call, args []Value) (Value, error) {
 		d := NewDict(2)
-		d.Set("message", Str(Display(arg(args, 0))))
+		d.Set("message", Str(Display(Arg(args, 0))))
 		cat := "generic"
 		if len(args) > 1 {
 			cat = parseCategory(Display(args[1]))
@@ -212,7 +212,7 @@ func installCore(lib *Library) {
 		return Nil, e
 	})
 	lib.Builtin("error_category", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		switch v.k {
 		case KindDict:
 			if cat, ok := v.r.(*Dict).Get("category"); ok {
@@ -225,10 +225,10 @@ func installCore(lib *Library) {
 		return Str("generic"), nil
 	})
 	lib.Builtin("is_timeout", func(c *Call, args []Value) (Value, error) {
-		return Bool(hasCategory(arg(args, 0), "timeout")), nil
+		return Bool(hasCategory(Arg(args, 0), "timeout")), nil
 	})
 	lib.Builtin("is_rate_limited", func(c *Call, args []Value) (Value, error) {
-		return Bool(hasCategory(arg(args, 0), "rate_limit")), nil
+		return Bool(hasCategory(Arg(args, 0), "rate_limit")), nil
 	})
 }
 
@@ -324,12 +324,12 @@ func resultMethod(v Value, name string, args []Value, th *thread) (Value, error)
 			return resultPayload(v), nil
 		}
 		if isResult(v, "Err") {
-			return arg(args, 0), nil
+			return Arg(args, 0), nil
 		}
 		return v, nil
 	case "unwrap_or_else":
 		if isResult(v, "Err") {
-			return th.call1(arg(args, 0), resultPayload(v))
+			return th.call1(Arg(args, 0), resultPayload(v))
 		}
 		return resultPayload(v), nil
 	case "unwrap_err":
@@ -339,7 +339,7 @@ func resultMethod(v Value, name string, args []Value, th *thread) (Value, error)
 		return Nil, runtimeError("unwrap_err called on non-Err")
 	case "map":
 		if isResult(v, "Ok") {
-			r, err := th.call1(arg(args, 0), resultPayload(v))
+			r, err := th.call1(Arg(args, 0), resultPayload(v))
 			if err != nil {
 				return Nil, err
 			}
@@ -348,7 +348,7 @@ func resultMethod(v Value, name string, args []Value, th *thread) (Value, error)
 		return v, nil
 	case "map_err":
 		if isResult(v, "Err") {
-			r, err := th.call1(arg(args, 0), resultPayload(v))
+			r, err := th.call1(Arg(args, 0), resultPayload(v))
 			if err != nil {
 				return Nil, err
 			}
@@ -357,7 +357,7 @@ func resultMethod(v Value, name string, args []Value, th *thread) (Value, error)
 		return v, nil
 	case "and_then":
 		if isResult(v, "Ok") {
-			return th.call1(arg(args, 0), resultPayload(v))
+			return th.call1(Arg(args, 0), resultPayload(v))
 		}
 		return v, nil
 	case "ok":

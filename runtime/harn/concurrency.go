@@ -683,7 +683,7 @@ func (c *compiler) selectStmt(s *ast.Select) evalFn {
 			if err != nil {
 				return Nil, err
 			}
-			ms, _ := durationMillis(d)
+			ms, _ := DurationMillis(d)
 			t := time.NewTimer(time.Duration(ms) * time.Millisecond)
 			defer t.Stop()
 			deadline = t.C

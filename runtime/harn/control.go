@@ -198,7 +198,7 @@ func (c *compiler) deadline(e *ast.Deadline) evalFn {
 		if err != nil {
 			return Nil, err
 		}
-		ms, ok := durationMillis(d)
+		ms, ok := DurationMillis(d)
 		if !ok {
 			return Nil, s.wrap(typeError("deadline needs a duration, got %s", d.TypeName()))
 		}
@@ -226,8 +226,8 @@ func (c *compiler) deadline(e *ast.Deadline) evalFn {
 	}
 }
 
-// durationMillis reads a duration or an int number of milliseconds.
-func durationMillis(v Value) (int64, bool) {
+// DurationMillis reads a duration or an int number of milliseconds.
+func DurationMillis(v Value) (int64, bool) {
 	switch v.k {
 	case KindInt, KindDuration:
 		return int64(v.n), true

@@ -37,7 +37,7 @@ func iterNext(th *thread, recv Value, name string, args []Value) (Value, error) 
 
 func iterMap(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	return lazyIter(func() (Value, bool, error) {
 		v, ok, err := it.Next()
 		if !ok || err != nil {
@@ -50,7 +50,7 @@ func iterMap(th *thread, recv Value, name string, args []Value) (Value, error) {
 
 func iterFilter(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	return lazyIter(func() (Value, bool, error) {
 		for {
 			v, ok, err := it.Next()
@@ -70,7 +70,7 @@ func iterFilter(th *thread, recv Value, name string, args []Value) (Value, error
 
 func iterFlatMap(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	var inner *Iter
 	return lazyIter(func() (Value, bool, error) {
 		for {
@@ -107,7 +107,7 @@ func iterFlatMap(th *thread, recv Value, name string, args []Value) (Value, erro
 
 func iterTake(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	n := intArg(fn, 0)
 	return lazyIter(func() (Value, bool, error) {
 		if n <= 0 {
@@ -120,7 +120,7 @@ func iterTake(th *thread, recv Value, name string, args []Value) (Value, error) 
 
 func iterSkip(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	n := intArg(fn, 0)
 	return lazyIter(func() (Value, bool, error) {
 		for ; n > 0; n-- {
@@ -134,7 +134,7 @@ func iterSkip(th *thread, recv Value, name string, args []Value) (Value, error) 
 
 func iterTakeWhile(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	stopped := false
 	return lazyIter(func() (Value, bool, error) {
 		if stopped {
@@ -158,7 +158,7 @@ func iterTakeWhile(th *thread, recv Value, name string, args []Value) (Value, er
 
 func iterSkipWhile(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	skipping := true
 	return lazyIter(func() (Value, bool, error) {
 		for {
@@ -183,7 +183,7 @@ func iterSkipWhile(th *thread, recv Value, name string, args []Value) (Value, er
 
 func iterZip(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	other, err := th.toIter(fn)
 	if err != nil {
 		return Nil, err
@@ -216,7 +216,7 @@ func iterEnumerate(th *thread, recv Value, name string, args []Value) (Value, er
 
 func iterChain(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	other, err := th.toIter(fn)
 	if err != nil {
 		return Nil, err
@@ -239,7 +239,7 @@ func iterChain(th *thread, recv Value, name string, args []Value) (Value, error)
 
 func iterChunks(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	n := max(intArg(fn, 1), 1)
 	return lazyIter(func() (Value, bool, error) {
 		var chunk []Value
@@ -262,7 +262,7 @@ func iterChunks(th *thread, recv Value, name string, args []Value) (Value, error
 
 func iterWindows(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	n := max(intArg(fn, 1), 1)
 	var win []Value
 	return lazyIter(func() (Value, bool, error) {
@@ -347,8 +347,8 @@ func iterMin(th *thread, recv Value, name string, args []Value) (Value, error) {
 
 func iterReduce(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	acc := arg(args, 0)
-	f := arg(args, 1)
+	acc := Arg(args, 0)
+	f := Arg(args, 1)
 	err := drainIter(it, func(v Value) (bool, error) {
 		r, err := th.callValue(f, []Value{acc, v})
 		acc = r
@@ -372,7 +372,7 @@ func iterLast(th *thread, recv Value, name string, args []Value) (Value, error) 
 
 func iterAny(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	var found Value
 	res := name == "all"
 	err := drainIter(it, func(v Value) (bool, error) {
@@ -407,7 +407,7 @@ func iterAny(th *thread, recv Value, name string, args []Value) (Value, error) {
 
 func iterForEach(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	err := drainIter(it, func(v Value) (bool, error) {
 		_, err := th.call1(fn, v)
 		return true, err
@@ -417,7 +417,7 @@ func iterForEach(th *thread, recv Value, name string, args []Value) (Value, erro
 
 func iterJoin(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	var parts []byte
 	sep := Display(fn)
 	if len(args) == 0 {

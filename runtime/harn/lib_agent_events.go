@@ -83,8 +83,8 @@ func runtimeFeedbackMessage(kind, content string) Value {
 
 func installAgentEvents(lib *Library) {
 	lib.Builtin("agent_subscribe", func(c *Call, args []Value) (Value, error) {
-		session := arg(args, 0).AsString()
-		if arg(args, 0).k != KindString {
+		session := Arg(args, 0).AsString()
+		if Arg(args, 0).k != KindString {
 			return Nil, runtimeError("agent_subscribe(session_id, callback): session_id must be a string")
 		}
 		if len(args) < 2 {
@@ -101,14 +101,14 @@ func installAgentEvents(lib *Library) {
 	})
 	lib.Builtin("agent_inject_feedback", func(c *Call, args []Value) (Value, error) {
 		const usage = "agent_inject_feedback(session_id, kind, content): "
-		session := arg(args, 0).AsString()
-		if arg(args, 0).k != KindString {
+		session := Arg(args, 0).AsString()
+		if Arg(args, 0).k != KindString {
 			return Nil, runtimeError(usage + "session_id must be a string")
 		}
-		if arg(args, 1).k != KindString {
+		if Arg(args, 1).k != KindString {
 			return Nil, runtimeError(usage + "kind must be a string")
 		}
-		if arg(args, 2).k != KindString {
+		if Arg(args, 2).k != KindString {
 			return Nil, runtimeError(usage + "content must be a string")
 		}
 		b := agentBusOf(c)

@@ -27,7 +27,7 @@ func stateErr(msg string) error { return runtimeError("%s", msg) }
 
 // stateHandle reads a handle argument.
 func stateHandle(args []Value, fn string) (*Dict, error) {
-	h := arg(args, 0)
+	h := Arg(args, 0)
 	if h.k != KindDict || dictString(h.r.(*Dict), "_type") != "state_handle" {
 		return nil, stateErr(fn + ": `handle` must be a state_handle dict")
 	}
@@ -109,7 +109,7 @@ func stateWrite(c *Call, h *Dict, key, content, fn string) error {
 	me := writerName(w)
 	mp := stateMetaPath(h, key)
 	if b, err := hst.ReadFile(mp); err == nil {
-		if prev, err := parseJSON(string(b)); err == nil && prev.k == KindDict {
+		if prev, err := ParseJSON(string(b)); err == nil && prev.k == KindDict {
 			if before := writerName(prev.r.(*Dict)); before != me {
 				msg := "agent_state.write: key '" + key + "' was previously written by '" + before + "' and is now being written by '" + me + "'"
 				switch dictString(h, "conflict_policy") {
@@ -159,12 +159,12 @@ func stdAgentState() map[string]func(c *Call, args []Value) (Value, error) {
 	return map[string]func(c *Call, args []Value) (Value, error){
 		"agent_state_handoff_key": func(c *Call, args []Value) (Value, error) { return Str(agentStateHandoffKey), nil },
 		"agent_state_init": func(c *Call, args []Value) (Value, error) {
-			root := arg(args, 0)
+			root := Arg(args, 0)
 			if root.k != KindString || root.AsString() == "" {
 				return Nil, stateErr("agent_state_init: `root` must be a string")
 			}
 			opts := NewDict(0)
-			if o := arg(args, 1); o.k == KindDict {
+			if o := Arg(args, 1); o.k == KindDict {
 				opts = o.r.(*Dict)
 			}
 			session := dictString(opts, "session_id")
@@ -182,7 +182,7 @@ func stdAgentState() map[string]func(c *Call, args []Value) (Value, error) {
 			return newStateHandle(c, root.AsString(), session, opts)
 		},
 		"agent_state_resume": func(c *Call, args []Value) (Value, error) {
-			root, session := arg(args, 0), arg(args, 1)
+			root, session := Arg(args, 0), Arg(args, 1)
 			if root.k != KindString || session.k != KindString {
 				return Nil, stateErr("agent_state_resume: `root` and `session_id` must be strings")
 			}
@@ -190,7 +190,7 @@ func stdAgentState() map[string]func(c *Call, args []Value) (Value, error) {
 				return Nil, stateErr("agent_state_resume: no state for session '" + session.AsString() + "' under " + root.AsString())
 			}
 			opts := NewDict(0)
-			if o := arg(args, 2); o.k == KindDict {
+			if o := Arg(args, 2); o.k == KindDict {
 				opts = o.r.(*Dict)
 			}
 			return newStateHandle(c, root.AsString(), session.AsString(), opts)
@@ -200,7 +200,7 @@ func stdAgentState() map[string]func(c *Call, args []Value) (Value, error) {
 			if err != nil {
 				return Nil, err
 			}
-			key, content := arg(args, 1), arg(args, 2)
+			key, content := Arg(args, 1), Arg(args, 2)
 			if key.k != KindString || content.k != KindString {
 				return Nil, stateErr("agent_state_write: `key` and `content` must be strings")
 			}
@@ -211,7 +211,7 @@ func stdAgentState() map[string]func(c *Call, args []Value) (Value, error) {
 			if err != nil {
 				return Nil, err
 			}
-			p, err := stateKeyPath(h, Display(arg(args, 1)), "agent_state_read")
+			p, err := stateKeyPath(h, Display(Arg(args, 1)), "agent_state_read")
 			if err != nil {
 				return Nil, err
 			}
@@ -266,7 +266,7 @@ func stdAgentState() map[string]func(c *Call, args []Value) (Value, error) {
 			if err != nil {
 				return Nil, err
 			}
-			key := Display(arg(args, 1))
+			key := Display(Arg(args, 1))
 			p, err := stateKeyPath(h, key, "agent_state_delete")
 			if err != nil {
 				return Nil, err
@@ -282,7 +282,7 @@ func stdAgentState() map[string]func(c *Call, args []Value) (Value, error) {
 			if err != nil {
 				return Nil, err
 			}
-			summary := arg(args, 1)
+			summary := Arg(args, 1)
 			if summary.k != KindDict {
 				return Nil, stateErr("agent_state_handoff: `summary` must be a JSON object")
 			}

@@ -487,7 +487,7 @@ func (r *loopRun) dispatch(call *Dict) (string, bool, error) {
 	name := dictString(call, "name")
 	args, _ := call.Get("arguments")
 	if args.k == KindString {
-		if v, err := parseJSON(args.AsString()); err == nil {
+		if v, err := ParseJSON(args.AsString()); err == nil {
 			args = v
 		}
 	}
@@ -801,7 +801,7 @@ func parseTextToolCalls(text string) ([]Value, string) {
 // parseToolCallBody reads one text-mode call: JSON {"name", "arguments"}
 // or the call form NAME({key: value, ...}) with bare or quoted keys.
 func parseToolCallBody(body string) (string, Value, bool) {
-	if v, err := parseJSON(body); err == nil && v.k == KindDict {
+	if v, err := ParseJSON(body); err == nil && v.k == KindDict {
 		d := v.r.(*Dict)
 		a, ok := d.Get("arguments")
 		if !ok || a.k != KindDict {
@@ -823,7 +823,7 @@ func parseToolCallBody(body string) (string, Value, bool) {
 	if inner == "" {
 		return name, DictValue(NewDict(0)), true
 	}
-	v, err := parseJSON(quoteBareKeys(inner))
+	v, err := ParseJSON(quoteBareKeys(inner))
 	if err != nil || v.k != KindDict {
 		return "", Nil, false
 	}
@@ -1015,17 +1015,17 @@ func (r *loopRun) persistDaemon(status string, t Value) error {
 func installAgents(lib *Library) {
 	lib.Builtin("agent_loop", func(c *Call, args []Value) (Value, error) {
 		opts := NewDict(0)
-		if o := arg(args, 2); o.k == KindDict {
+		if o := Arg(args, 2); o.k == KindDict {
 			opts = o.r.(*Dict)
 		} else if o.k != KindNil {
 			return Nil, throwValue(Str("agent_loop: options must be a dict"))
 		}
-		_, res, err := agentLoop(c, "agent_loop", arg(args, 0), arg(args, 1), opts)
+		_, res, err := agentLoop(c, "agent_loop", Arg(args, 0), Arg(args, 1), opts)
 		return res, err
 	})
 	lib.Builtin("agent", func(c *Call, args []Value) (Value, error) {
 		d := NewDict(4)
-		switch cfg := arg(args, 1); cfg.k {
+		switch cfg := Arg(args, 1); cfg.k {
 		case KindDict:
 			d = cfg.r.(*Dict).clone()
 		case KindNil:
@@ -1033,11 +1033,11 @@ func installAgents(lib *Library) {
 			return Nil, throwValue(Str("agent: second argument must be a config dict"))
 		}
 		d.Set("_type", Str("agent"))
-		d.Set("name", Str(Display(arg(args, 0))))
+		d.Set("name", Str(Display(Arg(args, 0))))
 		return DictValue(d), nil
 	})
 	lib.Builtin("agent_name", func(c *Call, args []Value) (Value, error) {
-		a := arg(args, 0)
+		a := Arg(args, 0)
 		if a.k != KindDict {
 			return Nil, throwValue(Str("agent_name: argument must be an agent"))
 		}

@@ -24,11 +24,11 @@ func TestArgConstraintViolation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := parseJSON(tc.policy)
+			p, err := ParseJSON(tc.policy)
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, err := parseJSON(tc.args)
+			a, err := ParseJSON(tc.args)
 			if err != nil {
 				t.Fatal(err)
 			}

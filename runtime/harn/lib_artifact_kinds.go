@@ -64,54 +64,54 @@ func textOf(v Value) Value {
 
 func installArtifactKinds(lib *Library) {
 	lib.Builtin("artifact_workspace_file", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
-		return typedArtifact(c, "workspace_file", arg(args, 2), "title", Str(p), "path", Str(p),
-			"text", textOf(arg(args, 1)), "source", Str("workspace")), nil
+		p := Display(Arg(args, 0))
+		return typedArtifact(c, "workspace_file", Arg(args, 2), "title", Str(p), "path", Str(p),
+			"text", textOf(Arg(args, 1)), "source", Str("workspace")), nil
 	})
 	lib.Builtin("artifact_workspace_snapshot", func(c *Call, args []Value) (Value, error) {
-		paths := arg(args, 0)
+		paths := Arg(args, 0)
 		if paths.k == KindString {
 			paths = NewListValue([]Value{paths})
 		}
-		return typedArtifact(c, "workspace_snapshot", arg(args, 2), "title", Str("Workspace snapshot"),
-			"text", Str(Display(arg(args, 1))), "data", DictValue(wfDict("paths", paths)), "source", Str("workspace")), nil
+		return typedArtifact(c, "workspace_snapshot", Arg(args, 2), "title", Str("Workspace snapshot"),
+			"text", Str(Display(Arg(args, 1))), "data", DictValue(wfDict("paths", paths)), "source", Str("workspace")), nil
 	})
 	lib.Builtin("artifact_editor_selection", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
-		return typedArtifact(c, "editor_selection", arg(args, 2), "title", Str(p), "path", Str(p),
-			"text", textOf(arg(args, 1)), "source", Str("editor")), nil
+		p := Display(Arg(args, 0))
+		return typedArtifact(c, "editor_selection", Arg(args, 2), "title", Str(p), "path", Str(p),
+			"text", textOf(Arg(args, 1)), "source", Str("editor")), nil
 	})
 	for _, k := range []struct{ fn, kind string }{
 		{"artifact_verification_result", "verification_result"}, {"artifact_test_result", "test_result"}} {
 		kind := k.kind
 		lib.Builtin(k.fn, func(c *Call, args []Value) (Value, error) {
-			return typedArtifact(c, kind, arg(args, 2), "title", Str(Display(arg(args, 0))), "text", textOf(arg(args, 1)),
+			return typedArtifact(c, kind, Arg(args, 2), "title", Str(Display(Arg(args, 0))), "text", textOf(Arg(args, 1)),
 				"source", Str("verification")), nil
 		})
 	}
 	lib.Builtin("artifact_command_result", func(c *Call, args []Value) (Value, error) {
-		out := arg(args, 1)
-		kv := []any{"title", Str(Display(arg(args, 0))), "text", textOf(out), "source", Str("command"),
-			"data", DictValue(wfDict("command", Str(Display(arg(args, 0))), "output", out))}
-		return typedArtifact(c, "command_result", arg(args, 2), kv...), nil
+		out := Arg(args, 1)
+		kv := []any{"title", Str(Display(Arg(args, 0))), "text", textOf(out), "source", Str("command"),
+			"data", DictValue(wfDict("command", Str(Display(Arg(args, 0))), "output", out))}
+		return typedArtifact(c, "command_result", Arg(args, 2), kv...), nil
 	})
 	lib.Builtin("artifact_diff", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
-		before, after := Display(arg(args, 1)), Display(arg(args, 2))
-		return typedArtifact(c, "diff", arg(args, 3), "title", Str(p), "path", Str(p), "text", Str(lineDiff(p, before, after)),
+		p := Display(Arg(args, 0))
+		before, after := Display(Arg(args, 1)), Display(Arg(args, 2))
+		return typedArtifact(c, "diff", Arg(args, 3), "title", Str(p), "path", Str(p), "text", Str(lineDiff(p, before, after)),
 			"data", DictValue(wfDict("path", Str(p), "before", Str(before), "after", Str(after))), "source", Str("workspace")), nil
 	})
 	lib.Builtin("artifact_git_diff", func(c *Call, args []Value) (Value, error) {
-		return typedArtifact(c, "git_diff", arg(args, 1), "title", Str("git diff"), "text", Str(Display(arg(args, 0))),
+		return typedArtifact(c, "git_diff", Arg(args, 1), "title", Str("git diff"), "text", Str(Display(Arg(args, 0))),
 			"source", Str("git")), nil
 	})
 	targeted := func(fn, kind, field string) {
 		lib.Builtin(fn, func(c *Call, args []Value) (Value, error) {
-			kv := append(derivedFields(c, arg(args, 0)), "text", Str(Display(arg(args, 1))))
+			kv := append(derivedFields(c, Arg(args, 0)), "text", Str(Display(Arg(args, 1))))
 			if field != "" {
-				kv = append(kv, field, arg(args, 1))
+				kv = append(kv, field, Arg(args, 1))
 			}
-			return typedArtifact(c, kind, arg(args, 2), kv...), nil
+			return typedArtifact(c, kind, Arg(args, 2), kv...), nil
 		})
 	}
 	targeted("artifact_diff_review", "diff_review", "summary")
@@ -119,12 +119,12 @@ func installArtifactKinds(lib *Library) {
 	targeted("artifact_patch_proposal", "patch_proposal", "patch")
 	targeted("artifact_apply_intent", "apply_intent", "intent")
 	lib.Builtin("artifact_verification_bundle", func(c *Call, args []Value) (Value, error) {
-		return typedArtifact(c, "verification_bundle", arg(args, 2), "title", Str(Display(arg(args, 0))),
-			"data", DictValue(wfDict("checks", arg(args, 1))), "source", Str("verification")), nil
+		return typedArtifact(c, "verification_bundle", Arg(args, 2), "title", Str(Display(Arg(args, 0))),
+			"data", DictValue(wfDict("checks", Arg(args, 1))), "source", Str("verification")), nil
 	})
 	lib.Builtin("eval_suite_manifest", func(c *Call, args []Value) (Value, error) {
 		m := NewDict(4)
-		if p := wfCeiling(arg(args, 0)); p != nil {
+		if p := wfCeiling(Arg(args, 0)); p != nil {
 			m = p.clone()
 		}
 		m.Set("_type", Str("eval_suite_manifest"))
@@ -137,7 +137,7 @@ func installArtifactKinds(lib *Library) {
 		return DictValue(m), nil
 	})
 	lib.Builtin("eval_suite_run", func(c *Call, args []Value) (Value, error) {
-		m := wfCeiling(arg(args, 0))
+		m := wfCeiling(Arg(args, 0))
 		if m == nil {
 			return Nil, throwValue(Str("eval_suite_run: manifest must be a dict"))
 		}
@@ -153,7 +153,7 @@ func installArtifactKinds(lib *Library) {
 			if err != nil {
 				return nil, ioError("eval_suite_run: failed to read "+resolve(p), err)
 			}
-			v, err := parseJSON(string(b))
+			v, err := ParseJSON(string(b))
 			if err != nil {
 				return nil, throwValue(Str("eval_suite_run: " + resolve(p) + ": " + err.Error()))
 			}

@@ -158,10 +158,10 @@ func listItems(v Value) []Value {
 
 func installArtifacts(lib *Library) {
 	lib.Builtin("artifact", func(c *Call, args []Value) (Value, error) {
-		return DictValue(artifactOf(c, arg(args, 0))), nil
+		return DictValue(artifactOf(c, Arg(args, 0))), nil
 	})
 	lib.Builtin("artifact_derive", func(c *Call, args []Value) (Value, error) {
-		parent := artifactOf(c, arg(args, 0))
+		parent := artifactOf(c, Arg(args, 0))
 		d := NewDict(4)
 		if t, ok := parent.Get("text"); ok {
 			d.Set("text", t)
@@ -171,25 +171,25 @@ func installArtifacts(lib *Library) {
 				d.Set(k, v)
 			}
 		}
-		if extra := wfCeiling(arg(args, 2)); extra != nil {
+		if extra := wfCeiling(Arg(args, 2)); extra != nil {
 			for _, k := range extra.Keys() {
 				v, _ := extra.Get(k)
 				d.Set(k, v)
 			}
 		}
-		d.Set("kind", Str(Display(arg(args, 1))))
+		d.Set("kind", Str(Display(Arg(args, 1))))
 		lineage := append(dictList(parent, "lineage"), Str(optStr(parent, "id")))
 		d.Set("lineage", NewListValue(lineage))
 		d.Set("parent_id", Str(optStr(parent, "id")))
 		return DictValue(artifactOf(c, DictValue(d))), nil
 	})
 	lib.Builtin("artifact_select", func(c *Call, args []Value) (Value, error) {
-		return artifactValues(artifactSelect(c, listItems(arg(args, 0)), wfCeiling(arg(args, 1)))), nil
+		return artifactValues(artifactSelect(c, listItems(Arg(args, 0)), wfCeiling(Arg(args, 1)))), nil
 	})
 	lib.Builtin("select_artifacts_adaptive", func(c *Call, args []Value) (Value, error) {
-		policy := wfCeiling(arg(args, 1))
+		policy := wfCeiling(Arg(args, 1))
 		// Rank first so the duplicate kept is the best-ranked one.
-		ranked := artifactSelect(c, listItems(arg(args, 0)), wfDict("include_kinds", func() Value {
+		ranked := artifactSelect(c, listItems(Arg(args, 0)), wfDict("include_kinds", func() Value {
 			if policy != nil {
 				v, _ := policy.Get("include_kinds")
 				return v
@@ -223,6 +223,6 @@ func installArtifacts(lib *Library) {
 		return artifactValues(artifactSelect(c, kept, policy)), nil
 	})
 	lib.Builtin("artifact_context", func(c *Call, args []Value) (Value, error) {
-		return Str(artifactContext(artifactSelect(c, listItems(arg(args, 0)), wfCeiling(arg(args, 1))))), nil
+		return Str(artifactContext(artifactSelect(c, listItems(Arg(args, 0)), wfCeiling(Arg(args, 1))))), nil
 	})
 }

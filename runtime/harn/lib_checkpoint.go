@@ -51,7 +51,7 @@ func (cp *checkpoints) load(c *Call) {
 	if err != nil {
 		return
 	}
-	if v, err := parseJSON(string(b)); err == nil && v.k == KindDict {
+	if v, err := ParseJSON(string(b)); err == nil && v.k == KindDict {
 		d := v.r.(*Dict)
 		for _, k := range d.Keys() {
 			cp.data[k], _ = d.Get(k)
@@ -134,18 +134,18 @@ func withCheckpoints(c *Call, f func(cp *checkpoints) (Value, error)) (Value, er
 func installCheckpoint(lib *Library) {
 	lib.Builtin("checkpoint", func(c *Call, args []Value) (Value, error) {
 		return withCheckpoints(c, func(cp *checkpoints) (Value, error) {
-			cp.data[Display(arg(args, 0))] = jsonSafe(arg(args, 1), 0)
+			cp.data[Display(Arg(args, 0))] = jsonSafe(Arg(args, 1), 0)
 			return Nil, cp.save(c)
 		})
 	})
 	lib.Builtin("checkpoint_get", func(c *Call, args []Value) (Value, error) {
 		return withCheckpoints(c, func(cp *checkpoints) (Value, error) {
-			return share(cp.data[Display(arg(args, 0))]), nil
+			return share(cp.data[Display(Arg(args, 0))]), nil
 		})
 	})
 	lib.Builtin("checkpoint_exists", func(c *Call, args []Value) (Value, error) {
 		return withCheckpoints(c, func(cp *checkpoints) (Value, error) {
-			_, ok := cp.data[Display(arg(args, 0))]
+			_, ok := cp.data[Display(Arg(args, 0))]
 			return Bool(ok), nil
 		})
 	})
@@ -156,7 +156,7 @@ func installCheckpoint(lib *Library) {
 	})
 	lib.Builtin("checkpoint_delete", func(c *Call, args []Value) (Value, error) {
 		return withCheckpoints(c, func(cp *checkpoints) (Value, error) {
-			delete(cp.data, Display(arg(args, 0)))
+			delete(cp.data, Display(Arg(args, 0)))
 			return Nil, cp.save(c)
 		})
 	})
@@ -172,25 +172,25 @@ func installCheckpoint(lib *Library) {
 	})
 	lib.StdModule("std/checkpoint", map[string]func(c *Call, args []Value) (Value, error){
 		"checkpoint_stage": func(c *Call, args []Value) (Value, error) {
-			name := Display(arg(args, 0))
+			name := Display(Arg(args, 0))
 			if v, ok := storedCheckpoint(c, name); ok {
 				return v, nil
 			}
-			v, err := c.th.callValue(arg(args, 1), nil)
+			v, err := c.th.callValue(Arg(args, 1), nil)
 			if err != nil {
 				return Nil, err
 			}
 			return v, storeCheckpoint(c, name, v)
 		},
 		"checkpoint_stage_retry": func(c *Call, args []Value) (Value, error) {
-			name := Display(arg(args, 0))
+			name := Display(Arg(args, 0))
 			if v, ok := storedCheckpoint(c, name); ok {
 				return v, nil
 			}
-			tries := intArg(arg(args, 1), 0)
+			tries := intArg(Arg(args, 1), 0)
 			last := "unknown error"
 			for i := int64(0); i < tries; i++ {
-				v, err := c.th.callValue(arg(args, 2), nil)
+				v, err := c.th.callValue(Arg(args, 2), nil)
 				if err == nil {
 					return v, storeCheckpoint(c, name, v)
 				}

@@ -39,10 +39,10 @@ func installCircuit(lib *Library) {
 	lib.Builtin("circuit_breaker", func(c *Call, args []Value) (Value, error) {
 		name := circuitName(args)
 		cb := &circuit{threshold: 5, reset: 30 * time.Second}
-		if v := arg(args, 1); v.k == KindInt {
+		if v := Arg(args, 1); v.k == KindInt {
 			cb.threshold = v.AsInt()
 		}
-		if ms, ok := durationMillis(arg(args, 2)); ok {
+		if ms, ok := DurationMillis(Arg(args, 2)); ok {
 			cb.reset = time.Duration(ms) * time.Millisecond
 		}
 		cs := circuitsOf(c.th.in)

@@ -9,7 +9,7 @@ func installCollections(lib *Library) {
 	lib.Builtin("entries", func(c *Call, args []Value) (Value, error) { return dictView(c, args, "entries") })
 	listFn := func(name, method string) {
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
-			v := arg(args, 0)
+			v := Arg(args, 0)
 			if v.k != KindList {
 				items, err := c.th.collect(v)
 				if err != nil {
@@ -25,7 +25,7 @@ func installCollections(lib *Library) {
 	listFn("flat_map", "flat_map")
 	listFn("group_by", "group_by")
 	lib.Builtin("partition", func(c *Call, args []Value) (Value, error) {
-		r, err := c.th.kindMethod("list", arg(args, 0), "partition", args[min(1, len(args)):])
+		r, err := c.th.kindMethod("list", Arg(args, 0), "partition", args[min(1, len(args)):])
 		if err != nil || r.k != KindList {
 			return r, err
 		}
@@ -36,7 +36,7 @@ func installCollections(lib *Library) {
 		return DictValue(d), nil
 	})
 	lib.Builtin("dedup_by", func(c *Call, args []Value) (Value, error) {
-		v, fn := arg(args, 0), arg(args, 1)
+		v, fn := Arg(args, 0), Arg(args, 1)
 		if v.k != KindList {
 			return Nil, typeError("dedup_by: expected a list, got %s", v.TypeName())
 		}
@@ -56,7 +56,7 @@ func installCollections(lib *Library) {
 	})
 	setFn := func(name, method string) {
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
-			s := arg(args, 0)
+			s := Arg(args, 0)
 			if s.k != KindSet {
 				items, err := c.th.collect(s)
 				if err != nil {
@@ -78,10 +78,10 @@ func installCollections(lib *Library) {
 	setFn("set_is_superset", "is_superset")
 	setFn("set_is_disjoint", "is_disjoint")
 	lib.Builtin("hash_value", func(c *Call, args []Value) (Value, error) {
-		return Int(int64(fnv64(hashKey(arg(args, 0))))), nil
+		return Int(int64(fnv64(hashKey(Arg(args, 0))))), nil
 	})
 	lib.Builtin("addr_of", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		if id := identity(v); id != 0 && v.k != KindString {
 			return Str(v.TypeName() + "@0x" + formatHex(uint64(id))), nil
 		}
@@ -90,7 +90,7 @@ func installCollections(lib *Library) {
 }
 
 func dictView(c *Call, args []Value, method string) (Value, error) {
-	v := arg(args, 0)
+	v := Arg(args, 0)
 	switch v.k {
 	case KindDict:
 		return c.th.kindMethod("dict", v, method, nil)

@@ -117,16 +117,16 @@ func microcompact(out string, maxChars int) string {
 
 func installCompact(lib *Library) {
 	lib.Builtin("estimate_tokens", func(c *Call, args []Value) (Value, error) {
-		if v := arg(args, 0); v.k == KindList {
+		if v := Arg(args, 0); v.k == KindList {
 			return Int(estimateTokens(v.r.(*List).items)), nil
 		}
 		return Int(0), nil
 	})
 	lib.Builtin("microcompact", func(c *Call, args []Value) (Value, error) {
 		n := 20_000
-		if v := arg(args, 1); v.k == KindInt && int64(v.n) >= 0 {
+		if v := Arg(args, 1); v.k == KindInt && int64(v.n) >= 0 {
 			n = int(min(int64(v.n), 1<<40))
 		}
-		return Str(microcompact(Display(arg(args, 0)), n)), nil
+		return Str(microcompact(Display(Arg(args, 0)), n)), nil
 	})
 }

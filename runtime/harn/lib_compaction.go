@@ -161,12 +161,12 @@ func (r *loopRun) compactNow() error {
 
 func installCompaction(lib *Library) {
 	lib.Builtin("transcript_auto_compact", func(c *Call, args []Value) (Value, error) {
-		ms := arg(args, 0)
+		ms := Arg(args, 0)
 		if ms.k != KindList {
 			return Nil, throwValue(Str("transcript_auto_compact: first argument must be a message list"))
 		}
 		opts := NewDict(0)
-		if o := arg(args, 1); o.k == KindDict {
+		if o := Arg(args, 1); o.k == KindDict {
 			opts = o.r.(*Dict)
 		}
 		p := &compactPolicy{strategy: orDefault(dictString(opts, "compact_strategy"), orDefault(dictString(opts, "strategy"), "llm")),
@@ -198,7 +198,7 @@ func transcriptCompact(c *Call, args []Value) (Value, error) {
 		return Nil, err
 	}
 	opts := NewDict(0)
-	if o := arg(args, 1); o.k == KindDict {
+	if o := Arg(args, 1); o.k == KindDict {
 		opts = o.r.(*Dict)
 	}
 	p := &compactPolicy{strategy: orDefault(dictString(opts, "strategy"), orDefault(dictString(opts, "compact_strategy"), "truncate")),

@@ -64,7 +64,7 @@ func archiveEntries(name string, v Value) ([]archiveEntry, error) {
 			return nil, throwValue(Str(name + ": an entry needs a path"))
 		}
 		c, _ := d.Get("content")
-		e := archiveEntry{path: p, content: bytesOf(c), mode: 0o644}
+		e := archiveEntry{path: p, content: BytesOf(c), mode: 0o644}
 		if m := optInt(d, "mode"); m != nil {
 			e.mode = *m
 		}
@@ -84,7 +84,7 @@ func entryValue(path string, content []byte, mode int64) Value {
 func installCompress(lib *Library) {
 	lib.Builtin("gzip_encode", func(c *Call, args []Value) (Value, error) {
 		level := gzip.DefaultCompression
-		if l := arg(args, 1); l.k == KindInt {
+		if l := Arg(args, 1); l.k == KindInt {
 			level = int(min(max(int64(l.n), gzip.HuffmanOnly), gzip.BestCompression))
 		}
 		var b bytes.Buffer
@@ -92,12 +92,12 @@ func installCompress(lib *Library) {
 		if err != nil {
 			return Nil, throwValue(Str("gzip_encode: " + err.Error()))
 		}
-		w.Write(bytesOf(arg(args, 0)))
+		w.Write(BytesOf(Arg(args, 0)))
 		w.Close()
 		return BytesValue(b.Bytes()), nil
 	})
 	lib.Builtin("gzip_decode", func(c *Call, args []Value) (Value, error) {
-		r, err := gzip.NewReader(bytes.NewReader(bytesOf(arg(args, 0))))
+		r, err := gzip.NewReader(bytes.NewReader(BytesOf(Arg(args, 0))))
 		if err != nil {
 			return Nil, throwValue(Str("gzip_decode: " + err.Error()))
 		}
@@ -108,7 +108,7 @@ func installCompress(lib *Library) {
 		return BytesValue(b), nil
 	})
 	lib.Builtin("tar_create", func(c *Call, args []Value) (Value, error) {
-		entries, err := archiveEntries("tar_create", arg(args, 0))
+		entries, err := archiveEntries("tar_create", Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -127,7 +127,7 @@ func installCompress(lib *Library) {
 		return BytesValue(b.Bytes()), nil
 	})
 	lib.Builtin("tar_extract", func(c *Call, args []Value) (Value, error) {
-		r := tar.NewReader(bytes.NewReader(bytesOf(arg(args, 0))))
+		r := tar.NewReader(bytes.NewReader(BytesOf(Arg(args, 0))))
 		var out []Value
 		total := 0
 		for {
@@ -152,7 +152,7 @@ func installCompress(lib *Library) {
 		}
 	})
 	lib.Builtin("zip_create", func(c *Call, args []Value) (Value, error) {
-		entries, err := archiveEntries("zip_create", arg(args, 0))
+		entries, err := archiveEntries("zip_create", Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -176,7 +176,7 @@ func installCompress(lib *Library) {
 		return BytesValue(b.Bytes()), nil
 	})
 	lib.Builtin("zip_extract", func(c *Call, args []Value) (Value, error) {
-		data := bytesOf(arg(args, 0))
+		data := BytesOf(Arg(args, 0))
 		r, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			return Nil, throwValue(Str("zip_extract: " + err.Error()))

@@ -4,20 +4,20 @@ package harn
 
 func installConcurrency(lib *Library) {
 	lib.Builtin("await", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		if v.k != KindTask {
 			return v, nil
 		}
 		return c.th.await(v.r.(*Task))
 	})
 	lib.Builtin("cancel", func(c *Call, args []Value) (Value, error) {
-		if v := arg(args, 0); v.k == KindTask {
+		if v := Arg(args, 0); v.k == KindTask {
 			v.r.(*Task).cancel()
 		}
 		return Nil, nil
 	})
 	lib.Builtin("cancel_graceful", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		if v.k != KindTask {
 			return Nil, nil
 		}
@@ -61,7 +61,7 @@ func installConcurrency(lib *Library) {
 		return Value{k: KindChannel, r: newChannel(name, int(max(capacity, 1)))}, nil
 	})
 	chanArg := func(c *Call, args []Value) (*Channel, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		if v.k != KindChannel {
 			return nil, throwValue(Str(c.Name + ": first argument must be a channel"))
 		}
@@ -72,7 +72,7 @@ func installConcurrency(lib *Library) {
 		if err != nil {
 			return Nil, err
 		}
-		ok, err := ch.send(c.th, arg(args, 1))
+		ok, err := ch.send(c.th, Arg(args, 1))
 		return Bool(ok), err
 	})
 	lib.Builtin("receive", func(c *Call, args []Value) (Value, error) {
@@ -101,7 +101,7 @@ func installConcurrency(lib *Library) {
 	})
 	lib.Builtin("atomic", func(c *Call, args []Value) (Value, error) {
 		a := &Atomic{}
-		switch v := arg(args, 0); v.k {
+		switch v := Arg(args, 0); v.k {
 		case KindInt:
 			a.v = int64(v.n)
 		case KindFloat:
@@ -112,7 +112,7 @@ func installConcurrency(lib *Library) {
 		return Value{k: KindAtomic, r: a}, nil
 	})
 	atom := func(args []Value) *Atomic {
-		if v := arg(args, 0); v.k == KindAtomic {
+		if v := Arg(args, 0); v.k == KindAtomic {
 			return v.r.(*Atomic)
 		}
 		return nil
@@ -125,7 +125,7 @@ func installConcurrency(lib *Library) {
 	})
 	lib.Builtin("atomic_set", func(c *Call, args []Value) (Value, error) {
 		a := atom(args)
-		if a == nil || arg(args, 1).k != KindInt {
+		if a == nil || Arg(args, 1).k != KindInt {
 			return Nil, nil
 		}
 		a.mu.Lock()
@@ -136,7 +136,7 @@ func installConcurrency(lib *Library) {
 	})
 	lib.Builtin("atomic_add", func(c *Call, args []Value) (Value, error) {
 		a := atom(args)
-		if a == nil || arg(args, 1).k != KindInt {
+		if a == nil || Arg(args, 1).k != KindInt {
 			return Nil, nil
 		}
 		a.mu.Lock()
@@ -147,7 +147,7 @@ func installConcurrency(lib *Library) {
 	})
 	lib.Builtin("atomic_cas", func(c *Call, args []Value) (Value, error) {
 		a := atom(args)
-		if a == nil || arg(args, 1).k != KindInt || arg(args, 2).k != KindInt {
+		if a == nil || Arg(args, 1).k != KindInt || Arg(args, 2).k != KindInt {
 			return False, nil
 		}
 		a.mu.Lock()

@@ -651,7 +651,7 @@ func linearCall(c *Call, method string, p map[string]any) (any, error) {
 func connectorModule(provider string, methods map[string][]string) map[string]func(c *Call, args []Value) (Value, error) {
 	fns := map[string]func(c *Call, args []Value) (Value, error){
 		"configure": func(c *Call, args []Value) (Value, error) {
-			cfg := plainMap(arg(args, 0))
+			cfg := plainMap(Arg(args, 0))
 			st := connectorsOf(c)
 			st.mu.Lock()
 			st.config[provider] = cfg
@@ -668,9 +668,9 @@ func connectorModule(provider string, methods map[string][]string) map[string]fu
 	}
 	for name, params := range methods {
 		fns[name] = func(c *Call, args []Value) (Value, error) {
-			p := plainMap(arg(args, len(params)))
+			p := plainMap(Arg(args, len(params)))
 			for i, k := range params {
-				if v := arg(args, i); v.k != KindNil {
+				if v := Arg(args, i); v.k != KindNil {
 					p[k] = toGo(v)
 				}
 			}
@@ -682,11 +682,11 @@ func connectorModule(provider string, methods map[string][]string) map[string]fu
 
 func installConnectors(lib *Library) {
 	lib.Builtin("connector_call", func(c *Call, args []Value) (Value, error) {
-		provider, method := Display(arg(args, 0)), Display(arg(args, 1))
+		provider, method := Display(Arg(args, 0)), Display(Arg(args, 1))
 		if provider == "" || method == "" {
 			return Nil, throwValue(Str("connector_call: provider and method are required"))
 		}
-		return connectorCall(c, provider, method, plainMap(arg(args, 2)))
+		return connectorCall(c, provider, method, plainMap(Arg(args, 2)))
 	})
 	lib.StdModule("std/connectors/github", connectorModule("github", map[string][]string{
 		"comment":        {"issue_url", "body"},

@@ -162,7 +162,7 @@ func validCookieValue(v string) bool {
 }
 
 func cookieOptions(args []Value, i int, fn string) (*Dict, error) {
-	switch v := arg(args, i); v.k {
+	switch v := Arg(args, i); v.k {
 	case KindNil:
 		return nil, nil
 	case KindDict:
@@ -421,7 +421,7 @@ func sessionVerify(token, secret string) Value {
 	if err != nil {
 		return sessionResult(false, Nil, "malformed_payload")
 	}
-	v, err := parseJSON(string(raw))
+	v, err := ParseJSON(string(raw))
 	if err != nil {
 		return sessionResult(false, Nil, "malformed_payload")
 	}

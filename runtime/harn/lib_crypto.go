@@ -30,7 +30,7 @@ import (
 
 func installCrypto(lib *Library) {
 	lib.Builtin("blake3", func(c *Call, args []Value) (Value, error) {
-		sum := blake3.Sum256(bytesOf(arg(args, 0)))
+		sum := blake3.Sum256(BytesOf(Arg(args, 0)))
 		return Str(hex.EncodeToString(sum[:])), nil
 	})
 	lib.Builtin("ed25519_keypair", func(c *Call, args []Value) (Value, error) {
@@ -51,7 +51,7 @@ func installCrypto(lib *Library) {
 		if len(seed) != ed25519.SeedSize {
 			return Nil, throwValue(Str("ed25519_sign: private key must be 32 bytes"))
 		}
-		sig := ed25519.Sign(ed25519.NewKeyFromSeed(seed), bytesOf(args[1]))
+		sig := ed25519.Sign(ed25519.NewKeyFromSeed(seed), BytesOf(args[1]))
 		return Str(hex.EncodeToString(sig)), nil
 	})
 	lib.Builtin("ed25519_verify", func(c *Call, args []Value) (Value, error) {
@@ -63,7 +63,7 @@ func installCrypto(lib *Library) {
 		if err1 != nil || err2 != nil || len(pub) != ed25519.PublicKeySize || len(sig) != ed25519.SignatureSize {
 			return Bool(false), nil
 		}
-		return Bool(ed25519.Verify(ed25519.PublicKey(pub), bytesOf(args[1]), sig)), nil
+		return Bool(ed25519.Verify(ed25519.PublicKey(pub), BytesOf(args[1]), sig)), nil
 	})
 	lib.Builtin("x25519_keypair", func(c *Call, args []Value) (Value, error) {
 		k, err := ecdh.X25519().GenerateKey(rand.Reader)
@@ -360,7 +360,7 @@ func signedURL(c *Call, args []Value) (Value, error) {
 	if len(args) < 4 || len(args) > 5 {
 		return Nil, plainError(fn + ": requires 4 or 5 arguments: base, claims, secret, expires_at, options?")
 	}
-	o, err := parseSignedURLOpts(arg(args, 4), fn)
+	o, err := parseSignedURLOpts(Arg(args, 4), fn)
 	if err != nil {
 		return Nil, err
 	}
@@ -414,7 +414,7 @@ func verifySignedURL(c *Call, args []Value) (Value, error) {
 	if len(args) < 3 || len(args) > 4 {
 		return Nil, plainError(fn + ": requires 3 or 4 arguments: url, secret_or_keys, now, options?")
 	}
-	o, err := parseSignedURLOpts(arg(args, 3), fn)
+	o, err := parseSignedURLOpts(Arg(args, 3), fn)
 	if err != nil {
 		return Nil, err
 	}

@@ -145,7 +145,7 @@ func (d *daemon) persistTo(c *Call) error {
 
 func installDaemons(lib *Library) {
 	lib.Builtin("daemon_spawn", func(c *Call, args []Value) (Value, error) {
-		cfg := arg(args, 0)
+		cfg := Arg(args, 0)
 		if cfg.k != KindDict {
 			return Nil, throwValue(Str("daemon_spawn: config must be a dict"))
 		}
@@ -169,7 +169,7 @@ func installDaemons(lib *Library) {
 		return d.handle(), nil
 	})
 	lib.Builtin("daemon_trigger", func(c *Call, args []Value) (Value, error) {
-		d, err := daemonArg(c, arg(args, 0), "daemon_trigger")
+		d, err := daemonArg(c, Arg(args, 0), "daemon_trigger")
 		if err != nil {
 			return Nil, err
 		}
@@ -181,7 +181,7 @@ func installDaemons(lib *Library) {
 		if len(d.queue) >= d.capacty {
 			return Nil, throwValue(Str("daemon_trigger: event queue of daemon '" + d.name + "' is full"))
 		}
-		d.queue = append(d.queue, arg(args, 1))
+		d.queue = append(d.queue, Arg(args, 1))
 		if err := d.wake(c); err != nil {
 			return Nil, err
 		}
@@ -191,7 +191,7 @@ func installDaemons(lib *Library) {
 		return d.handle(), nil
 	})
 	lib.Builtin("daemon_snapshot", func(c *Call, args []Value) (Value, error) {
-		d, err := daemonArg(c, arg(args, 0), "daemon_snapshot")
+		d, err := daemonArg(c, Arg(args, 0), "daemon_snapshot")
 		if err != nil {
 			return Nil, err
 		}
@@ -200,7 +200,7 @@ func installDaemons(lib *Library) {
 		return d.snapshot(), nil
 	})
 	lib.Builtin("daemon_stop", func(c *Call, args []Value) (Value, error) {
-		d, err := daemonArg(c, arg(args, 0), "daemon_stop")
+		d, err := daemonArg(c, Arg(args, 0), "daemon_stop")
 		if err != nil {
 			return Nil, err
 		}
@@ -213,7 +213,7 @@ func installDaemons(lib *Library) {
 		return d.handle(), nil
 	})
 	lib.Builtin("daemon_resume", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
+		p := Display(Arg(args, 0))
 		file := p
 		if !strings.HasSuffix(p, ".json") {
 			file = filepath.Join(p, "daemon.json")
@@ -222,7 +222,7 @@ func installDaemons(lib *Library) {
 		if err != nil {
 			return Nil, ioError("daemon_resume: failed to read "+file, err)
 		}
-		snap, err := parseJSON(string(b))
+		snap, err := ParseJSON(string(b))
 		if err != nil || snap.k != KindDict {
 			return Nil, throwValue(Str("daemon_resume: " + file + " is not a daemon snapshot"))
 		}

@@ -290,14 +290,14 @@ func installDates(lib *Library) {
 		return Str(c.th.in.host.Now().UTC().Format("2006-01-02T15:04:05.000Z")), nil
 	})
 	lib.Builtin("date_parse", func(c *Call, args []Value) (Value, error) {
-		t, err := parseDate(Display(arg(args, 0)))
+		t, err := parseDate(Display(Arg(args, 0)))
 		if err != nil {
 			return Nil, err
 		}
 		return timestampValue(t), nil
 	})
 	lib.Builtin("date_format", func(c *Call, args []Value) (Value, error) {
-		t, err := timeOf(arg(args, 0), "date_format")
+		t, err := timeOf(Arg(args, 0), "date_format")
 		if err != nil {
 			return Nil, err
 		}
@@ -315,29 +315,29 @@ func installDates(lib *Library) {
 		return Str(strftime(t, f)), nil
 	})
 	lib.Builtin("date_in_zone", func(c *Call, args []Value) (Value, error) {
-		t, err := timeOf(arg(args, 0), "date_in_zone")
+		t, err := timeOf(Arg(args, 0), "date_in_zone")
 		if err != nil {
 			return Nil, err
 		}
-		loc, err := zoneOf(arg(args, 1), "date_in_zone")
+		loc, err := zoneOf(Arg(args, 1), "date_in_zone")
 		if err != nil {
 			return Nil, err
 		}
-		return dateDict(t.In(loc), Display(arg(args, 1))), nil
+		return dateDict(t.In(loc), Display(Arg(args, 1))), nil
 	})
 	lib.Builtin("date_to_zone", func(c *Call, args []Value) (Value, error) {
-		t, err := timeOf(arg(args, 0), "date_to_zone")
+		t, err := timeOf(Arg(args, 0), "date_to_zone")
 		if err != nil {
 			return Nil, err
 		}
-		loc, err := zoneOf(arg(args, 1), "date_to_zone")
+		loc, err := zoneOf(Arg(args, 1), "date_to_zone")
 		if err != nil {
 			return Nil, err
 		}
 		return Str(rfc3339(t.In(loc))), nil
 	})
 	lib.Builtin("date_from_components", func(c *Call, args []Value) (Value, error) {
-		comp := arg(args, 0)
+		comp := Arg(args, 0)
 		if comp.k != KindDict {
 			return Nil, dateErr("date_from_components: expected dict, got %s", comp.TypeName())
 		}
@@ -360,13 +360,13 @@ func installDates(lib *Library) {
 		return timestampValue(t.UTC()), nil
 	})
 	lib.Builtin("date_add", func(c *Call, args []Value) (Value, error) {
-		t, err := timeOf(arg(args, 0), "date_add")
+		t, err := timeOf(Arg(args, 0), "date_add")
 		if err != nil {
 			return Nil, err
 		}
-		ms, ok := durationMillis(arg(args, 1))
+		ms, ok := DurationMillis(Arg(args, 1))
 		if !ok {
-			return Nil, dateErr("date_add: expected a duration, got %s", arg(args, 1).TypeName())
+			return Nil, dateErr("date_add: expected a duration, got %s", Arg(args, 1).TypeName())
 		}
 		millis := t.UnixMilli() + ms
 		if millis%1000 == 0 {
@@ -375,11 +375,11 @@ func installDates(lib *Library) {
 		return Float(float64(millis) / 1000), nil
 	})
 	lib.Builtin("date_diff", func(c *Call, args []Value) (Value, error) {
-		a, err := timeOf(arg(args, 0), "date_diff")
+		a, err := timeOf(Arg(args, 0), "date_diff")
 		if err != nil {
 			return Nil, err
 		}
-		b, err := timeOf(arg(args, 1), "date_diff")
+		b, err := timeOf(Arg(args, 1), "date_diff")
 		if err != nil {
 			return Nil, err
 		}
@@ -387,7 +387,7 @@ func installDates(lib *Library) {
 	})
 	named := func(name, layout string) {
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
-			t, err := timeOf(arg(args, 0), name)
+			t, err := timeOf(Arg(args, 0), name)
 			if err != nil {
 				return Nil, err
 			}

@@ -248,7 +248,7 @@ func enforceEgress(c *Call, surface, rawURL string) error {
 
 func installEgress(lib *Library) {
 	lib.Builtin("egress_policy", func(c *Call, args []Value) (Value, error) {
-		cfg := arg(args, 0)
+		cfg := Arg(args, 0)
 		if cfg.k != KindDict {
 			return Nil, egressErr("egress_policy: requires a config dict")
 		}

@@ -20,13 +20,6 @@ import (
 
 // Encoding, hashing and byte-string builtins.
 
-func bytesOf(v Value) []byte {
-	if v.k == KindBytes {
-		return v.r.([]byte)
-	}
-	return []byte(Display(v))
-}
-
 func installEncoding(lib *Library) {
 	enc := func(name string, f func([]byte) string) {
 		spec := argsOf(name)
@@ -147,8 +140,8 @@ func installEncoding(lib *Library) {
 		return Int(int64(len(b))), nil
 	}))
 	lib.Builtin("bytes_slice", func(c *Call, args []Value) (Value, error) {
-		lo, hi := intArg(arg(args, 1), 0), intArg(arg(args, 2), int64(len(bytesOf(arg(args, 0)))))
-		return sliceValue(BytesValue(bytesOf(arg(args, 0))), &lo, &hi)
+		lo, hi := intArg(Arg(args, 1), 0), intArg(Arg(args, 2), int64(len(BytesOf(Arg(args, 0)))))
+		return sliceValue(BytesValue(BytesOf(Arg(args, 0))), &lo, &hi)
 	})
 }
 

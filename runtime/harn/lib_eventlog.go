@@ -64,16 +64,16 @@ func cursorArg(c *Call, v Value) (int64, error) {
 
 func installEventlog(lib *Library) {
 	lib.Builtin("event_log.emit", func(c *Call, args []Value) (Value, error) {
-		topic, err := topicArg(c, arg(args, 0))
+		topic, err := topicArg(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
-		kind := arg(args, 1)
+		kind := Arg(args, 1)
 		if kind.k != KindString {
 			return Nil, typeError("event_log.emit: kind must be a string, got %s", kind.TypeName())
 		}
 		headers := NewDict(0)
-		switch h := arg(args, 3); h.k {
+		switch h := Arg(args, 3); h.k {
 		case KindNil:
 		case KindDict:
 			for _, k := range h.r.(*Dict).Keys() {
@@ -94,14 +94,14 @@ func installEventlog(lib *Library) {
 		log.mu.Lock()
 		defer log.mu.Unlock()
 		events := log.topics[topic]
-		e := logEvent{id: int64(len(events)) + 1, kind: kind.r.(string), payload: share(arg(args, 2)), headers: headers, occurredMs: now}
+		e := logEvent{id: int64(len(events)) + 1, kind: kind.r.(string), payload: share(Arg(args, 2)), headers: headers, occurredMs: now}
 		log.topics[topic] = append(events, e)
 		close(log.notify)
 		log.notify = make(chan struct{})
 		return Int(e.id), nil
 	})
 	lib.Builtin("event_log.latest", func(c *Call, args []Value) (Value, error) {
-		topic, err := topicArg(c, arg(args, 0))
+		topic, err := topicArg(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -114,7 +114,7 @@ func installEventlog(lib *Library) {
 		return Nil, nil
 	})
 	lib.Builtin("event_log.subscribe", func(c *Call, args []Value) (Value, error) {
-		topicV, cursorV := arg(args, 0), arg(args, 1)
+		topicV, cursorV := Arg(args, 0), Arg(args, 1)
 		if topicV.k == KindDict {
 			d := topicV.r.(*Dict)
 			topicV, _ = d.Get("topic")

@@ -196,7 +196,7 @@ func installFlow(lib *Library) {
 		if err != nil {
 			return Nil, err
 		}
-		list := arg(args, 1)
+		list := Arg(args, 1)
 		if list.k != KindList {
 			return Nil, flowErr(fn, "argument `evidence` must be a list, got %s", list.TypeName())
 		}
@@ -223,7 +223,7 @@ func installFlow(lib *Library) {
 		if err != nil {
 			return Nil, err
 		}
-		r := arg(args, 1)
+		r := Arg(args, 1)
 		desc := Nil
 		if r.k == KindDict {
 			desc, _ = r.r.(*Dict).Get("description")
@@ -240,7 +240,7 @@ func installFlow(lib *Library) {
 		if err != nil {
 			return Nil, err
 		}
-		x := arg(args, 1)
+		x := Arg(args, 1)
 		f, ok := x.Number()
 		if !ok || x.k == KindNil {
 			if len(args) < 2 {

@@ -187,13 +187,13 @@ func installFs(lib *Library) {
 	})
 	lib.Builtin("temp_dir", func(c *Call, args []Value) (Value, error) { return Str(hostOf(c).TempDir()), nil })
 	lib.Builtin("walk_dir", func(c *Call, args []Value) (Value, error) {
-		root := Display(arg(args, 0))
+		root := Display(Arg(args, 0))
 		real, err := hostOf(c).CheckPath("read", root)
 		if err != nil {
 			return Nil, ioError("walk_dir", err)
 		}
 		maxDepth := int64(-1)
-		if o := arg(args, 1); o.k == KindDict {
+		if o := Arg(args, 1); o.k == KindDict {
 			if d, ok := o.r.(*Dict).Get("max_depth"); ok && d.k == KindInt {
 				maxDepth = int64(d.n)
 			}
@@ -228,9 +228,9 @@ func installFs(lib *Library) {
 		return NewListValue(out), nil
 	})
 	lib.Builtin("glob", func(c *Call, args []Value) (Value, error) {
-		pattern := Display(arg(args, 0))
+		pattern := Display(Arg(args, 0))
 		base := "."
-		if b := arg(args, 1); b.k == KindString {
+		if b := Arg(args, 1); b.k == KindString {
 			base = b.r.(string)
 		}
 		realBase, err := hostOf(c).CheckPath("read", base)

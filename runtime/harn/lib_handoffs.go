@@ -88,7 +88,7 @@ func handoffText(h *Dict) string {
 func handoffAgentsFns() map[string]func(c *Call, args []Value) (Value, error) {
 	return map[string]func(c *Call, args []Value) (Value, error){
 		"handoff_artifact": func(c *Call, args []Value) (Value, error) {
-			h, err := handoffOf(c, arg(args, 0))
+			h, err := handoffOf(c, Arg(args, 0))
 			if err != nil {
 				return Nil, err
 			}
@@ -96,7 +96,7 @@ func handoffAgentsFns() map[string]func(c *Call, args []Value) (Value, error) {
 				"text", Str(handoffText(h)), "source", Str("handoff"), "data", DictValue(wfDict("handoff", DictValue(h))))))), nil
 		},
 		"workflow_result_run": func(c *Call, args []Value) (Value, error) {
-			task, name, result := Display(arg(args, 0)), Display(arg(args, 1)), arg(args, 2)
+			task, name, result := Display(Arg(args, 0)), Display(Arg(args, 1)), Arg(args, 2)
 			text := Display(result)
 			if d := wfCeiling(result); d != nil {
 				text = optStr(d, "visible_text")
@@ -106,7 +106,7 @@ func handoffAgentsFns() map[string]func(c *Call, args []Value) (Value, error) {
 			}
 			runID := "run_" + newUUID(c)
 			var arts, handoffs []Value
-			for _, a := range listItems(arg(args, 3)) {
+			for _, a := range listItems(Arg(args, 3)) {
 				ad := artifactOf(c, a)
 				if optStr(ad, "kind") == "handoff" {
 					h, err := handoffOf(c, DictValue(ad))
@@ -128,7 +128,7 @@ func handoffAgentsFns() map[string]func(c *Call, args []Value) (Value, error) {
 			run := runRecord(c, DictValue(wfDict("id", Str(runID), "workflow_id", Str(name), "workflow_name", Str(name),
 				"task", Str(task), "status", Str("completed"), "stages", NewListValue([]Value{DictValue(stage)}),
 				"artifacts", NewListValue(arts), "handoffs", NewListValue(handoffs))))
-			if o := wfCeiling(arg(args, 4)); o != nil {
+			if o := wfCeiling(Arg(args, 4)); o != nil {
 				if m := wfSub(o, "metadata"); m != nil {
 					run.Set("metadata", DictValue(m))
 				}
@@ -140,14 +140,14 @@ func handoffAgentsFns() map[string]func(c *Call, args []Value) (Value, error) {
 
 func installHandoffs(lib *Library) {
 	lib.Builtin("handoff", func(c *Call, args []Value) (Value, error) {
-		h, err := handoffOf(c, arg(args, 0))
+		h, err := handoffOf(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
 		return DictValue(h), nil
 	})
 	lib.Builtin("handoff_context", func(c *Call, args []Value) (Value, error) {
-		h, err := handoffOf(c, arg(args, 0))
+		h, err := handoffOf(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}

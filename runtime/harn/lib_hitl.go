@@ -169,7 +169,7 @@ func timeoutMsOf(opts *Dict) int64 {
 		return -1
 	}
 	if t, ok := opts.Get("timeout"); ok && t.k != KindNil {
-		if ms, ok := durationMillis(t); ok {
+		if ms, ok := DurationMillis(t); ok {
 			return ms
 		}
 	}
@@ -178,12 +178,12 @@ func timeoutMsOf(opts *Dict) int64 {
 
 func installHitl(lib *Library) {
 	lib.Builtin("ask_user", func(c *Call, args []Value) (Value, error) {
-		p := arg(args, 0)
+		p := Arg(args, 0)
 		if p.k != KindString {
 			return Nil, plainError("ask_user: prompt must be a string")
 		}
 		var opts *Dict
-		if o := arg(args, 1); o.k == KindDict {
+		if o := Arg(args, 1); o.k == KindDict {
 			opts = o.AsDict()
 		}
 		h := hitlOf(c)
@@ -215,11 +215,11 @@ func installHitl(lib *Library) {
 		return v, nil
 	})
 	lib.Builtin("request_approval", func(c *Call, args []Value) (Value, error) {
-		action := Display(arg(args, 0))
+		action := Display(Arg(args, 0))
 		quorum := int64(1)
 		var reviewers []string
 		var opts *Dict
-		if o := arg(args, 1); o.k == KindDict {
+		if o := Arg(args, 1); o.k == KindDict {
 			opts = o.AsDict()
 			quorum = harnessInt(opts, "quorum", 1)
 			rv, _ := opts.Get("reviewers")
@@ -264,10 +264,10 @@ func installHitl(lib *Library) {
 			"reason": reason, "signatures": sigs}), nil
 	})
 	lib.Builtin("dual_control", func(c *Call, args []Value) (Value, error) {
-		n, _ := arg(args, 0).Number()
-		m, _ := arg(args, 1).Number()
-		fn := arg(args, 2)
-		approvers := hitlStrings(arg(args, 3))
+		n, _ := Arg(args, 0).Number()
+		m, _ := Arg(args, 1).Number()
+		fn := Arg(args, 2)
+		approvers := hitlStrings(Arg(args, 3))
 		if n < 1 || m < n {
 			return Nil, plainError("dual_control: need 1 <= n <= m")
 		}
@@ -294,7 +294,7 @@ func installHitl(lib *Library) {
 	})
 	lib.Builtin("hitl_pending", func(c *Call, args []Value) (Value, error) {
 		var kind string
-		if f := arg(args, 0); f.k == KindDict {
+		if f := Arg(args, 0); f.k == KindDict {
 			kind = optStr(f.AsDict(), "kind")
 		}
 		var out []Value

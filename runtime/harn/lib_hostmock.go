@@ -86,15 +86,15 @@ func valuesEqual(a, b Value) bool {
 
 func installHostmock(lib *Library) {
 	lib.Builtin("host_mock", func(c *Call, args []Value) (Value, error) {
-		cap, op := Display(arg(args, 0)), Display(arg(args, 1))
-		if cap == "" || op == "" || arg(args, 0).k == KindNil || arg(args, 1).k == KindNil {
+		cap, op := Display(Arg(args, 0)), Display(Arg(args, 1))
+		if cap == "" || op == "" || Arg(args, 0).k == KindNil || Arg(args, 1).k == KindNil {
 			return Nil, throwValue(Str("host_mock: capability and operation are required"))
 		}
-		m := &hostMock{capability: cap, operation: op, result: arg(args, 2)}
-		if p := arg(args, 3); p.k == KindDict {
+		m := &hostMock{capability: cap, operation: op, result: Arg(args, 2)}
+		if p := Arg(args, 3); p.k == KindDict {
 			m.params = p.AsDict()
 		}
-		if cfg := arg(args, 2); cfg.k == KindDict {
+		if cfg := Arg(args, 2); cfg.k == KindDict {
 			d := cfg.AsDict()
 			if d.Has("result") || d.Has("params") || d.Has("error") {
 				m.result, _ = d.Get("result")
@@ -146,11 +146,11 @@ func installHostmock(lib *Library) {
 	})
 	lib.Builtin("host_has", func(c *Call, args []Value) (Value, error) {
 		m := hostMocksOf(c).manifest()
-		cap, ok := m[Display(arg(args, 0))].(map[string]any)
+		cap, ok := m[Display(Arg(args, 0))].(map[string]any)
 		if !ok {
 			return False, nil
 		}
-		if op := arg(args, 1); op.k != KindNil {
+		if op := Arg(args, 1); op.k != KindNil {
 			_, has := cap["operations"].(map[string]any)[Display(op)]
 			return Bool(has), nil
 		}
@@ -158,10 +158,10 @@ func installHostmock(lib *Library) {
 	})
 	lib.Builtin("host_call", func(c *Call, args []Value) (Value, error) {
 		params := NewDict(0)
-		if p := arg(args, 1); p.k == KindDict {
+		if p := Arg(args, 1); p.k == KindDict {
 			params = p.AsDict()
 		}
-		return answerHostCall(c, Display(arg(args, 0)), params)
+		return answerHostCall(c, Display(Arg(args, 0)), params)
 	})
 }
 

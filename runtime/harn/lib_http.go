@@ -155,7 +155,7 @@ func parseHTTPRequest(method, url string, opts Value) *httpRequest {
 	}
 	for _, k := range []string{"timeout_ms", "timeout", "total_timeout_ms"} {
 		if t, ok := o.Get(k); ok {
-			if ms, ok := durationMillis(t); ok && ms > 0 {
+			if ms, ok := DurationMillis(t); ok && ms > 0 {
 				r.timeout = time.Duration(ms) * time.Millisecond
 			}
 		}
@@ -397,36 +397,36 @@ func httpAttempt(c *Call, r *httpRequest) (int64, *Dict, string, error) {
 
 func installHttp(lib *Library) {
 	lib.Builtin("http_get", func(c *Call, args []Value) (Value, error) {
-		return doHTTP(c, "GET", Display(arg(args, 0)), arg(args, 1))
+		return doHTTP(c, "GET", Display(Arg(args, 0)), Arg(args, 1))
 	})
 	bodyMethod := func(name, method string) {
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			// Like upstream: a dict and no options is the options.
-			if b := arg(args, 1); b.k == KindDict && len(args) < 3 {
-				return doHTTP(c, method, Display(arg(args, 0)), b)
+			if b := Arg(args, 1); b.k == KindDict && len(args) < 3 {
+				return doHTTP(c, method, Display(Arg(args, 0)), b)
 			}
 			opts := NewDict(2)
-			if o := arg(args, 2); o.k == KindDict {
+			if o := Arg(args, 2); o.k == KindDict {
 				for k, v := range o.r.(*Dict).m {
 					opts.Set(k, v)
 				}
 			}
-			opts.Set("body", Str(Display(arg(args, 1))))
-			return doHTTP(c, method, Display(arg(args, 0)), DictValue(opts))
+			opts.Set("body", Str(Display(Arg(args, 1))))
+			return doHTTP(c, method, Display(Arg(args, 0)), DictValue(opts))
 		})
 	}
 	bodyMethod("http_post", "POST")
 	bodyMethod("http_put", "PUT")
 	bodyMethod("http_patch", "PATCH")
 	lib.Builtin("http_delete", func(c *Call, args []Value) (Value, error) {
-		return doHTTP(c, "DELETE", Display(arg(args, 0)), arg(args, 1))
+		return doHTTP(c, "DELETE", Display(Arg(args, 0)), Arg(args, 1))
 	})
 	lib.Builtin("http_request", func(c *Call, args []Value) (Value, error) {
-		return doHTTP(c, strings.ToUpper(Display(arg(args, 0))), Display(arg(args, 1)), arg(args, 2))
+		return doHTTP(c, strings.ToUpper(Display(Arg(args, 0))), Display(Arg(args, 1)), Arg(args, 2))
 	})
 	lib.Builtin("http_mock", func(c *Call, args []Value) (Value, error) {
-		m := &httpMock{method: Display(arg(args, 0)), pattern: Display(arg(args, 1))}
-		if r := arg(args, 2); r.k == KindDict {
+		m := &httpMock{method: Display(Arg(args, 0)), pattern: Display(Arg(args, 1))}
+		if r := Arg(args, 2); r.k == KindDict {
 			d := r.r.(*Dict)
 			if rs, ok := d.Get("responses"); ok && rs.k == KindList {
 				for _, x := range rs.r.(*List).items {
@@ -463,7 +463,7 @@ func installHttp(lib *Library) {
 	})
 	lib.Builtin("http_mock_calls", func(c *Call, args []Value) (Value, error) {
 		redactOn := true
-		if o := arg(args, 0); o.k == KindDict {
+		if o := Arg(args, 0); o.k == KindDict {
 			d := o.r.(*Dict)
 			for _, k := range []string{"include_sensitive", "include_sensitive_headers"} {
 				if v, ok := d.Get(k); ok && v.Truthy() {

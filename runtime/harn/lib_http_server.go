@@ -528,21 +528,21 @@ func installHttpServer(lib *Library) {
 	})
 	lib.Builtin("http_response", func(c *Call, args []Value) (Value, error) {
 		status := int64(200)
-		if s := arg(args, 0); s.k == KindInt {
+		if s := Arg(args, 0); s.k == KindInt {
 			status = s.AsInt()
 		}
 		headers := NewDict(2)
-		if h := arg(args, 2); h.k == KindDict {
+		if h := Arg(args, 2); h.k == KindDict {
 			headers = h.r.(*Dict).clone()
 		}
-		return serverResponse(status, headers, arg(args, 1), "text"), nil
+		return serverResponse(status, headers, Arg(args, 1), "text"), nil
 	})
 	lib.Builtin("http_response_text", func(c *Call, args []Value) (Value, error) {
 		status, headers := httpResponseOpts(args)
-		return serverResponse(status, headers, arg(args, 0), "text"), nil
+		return serverResponse(status, headers, Arg(args, 0), "text"), nil
 	})
 	lib.Builtin("http_response_json", func(c *Call, args []Value) (Value, error) {
-		body, err := c.stringifyJSON("http_response_json", arg(args, 0))
+		body, err := c.stringifyJSON("http_response_json", Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -551,7 +551,7 @@ func installHttpServer(lib *Library) {
 	})
 	lib.Builtin("http_response_bytes", func(c *Call, args []Value) (Value, error) {
 		status, headers := httpResponseOpts(args)
-		return serverResponse(status, headers, BytesValue(httpBodyBytes(arg(args, 0))), "bytes"), nil
+		return serverResponse(status, headers, BytesValue(httpBodyBytes(Arg(args, 0))), "bytes"), nil
 	})
 	lib.Builtin("http_header", func(c *Call, args []Value) (Value, error) {
 		if len(args) < 2 {

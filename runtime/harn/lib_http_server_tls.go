@@ -116,7 +116,7 @@ func installHttpServerTls(lib *Library) {
 	})
 	lib.Builtin("http_server_tls_self_signed_dev", func(c *Call, args []Value) (Value, error) {
 		hosts := []string{"localhost", "127.0.0.1"}
-		switch h := arg(args, 0); h.k {
+		switch h := Arg(args, 0); h.k {
 		case KindNil:
 		case KindList:
 			hosts = nil
@@ -146,7 +146,7 @@ func installHttpServerTls(lib *Library) {
 		return DictValue(d), nil
 	})
 	lib.Builtin("http_server_security_headers", func(c *Call, args []Value) (Value, error) {
-		cfg := arg(args, 0)
+		cfg := Arg(args, 0)
 		if cfg.k != KindDict {
 			return Nil, Errorf("http_server_security_headers: requires a TLS config dict")
 		}

@@ -47,11 +47,11 @@ func httpOptions(v Value) (string, Value) {
 
 func installHttpStream(lib *Library) {
 	lib.Builtin("http_stream_open", func(c *Call, args []Value) (Value, error) {
-		url := Display(arg(args, 0))
-		if url == "" || arg(args, 0).k == KindNil {
+		url := Display(Arg(args, 0))
+		if url == "" || Arg(args, 0).k == KindNil {
 			return Nil, plainError("http_stream_open: URL is required")
 		}
-		method, opts := httpOptions(arg(args, 1))
+		method, opts := httpOptions(Arg(args, 1))
 		resp, err := doHTTP(c, method, url, opts)
 		if err != nil {
 			return Nil, err
@@ -68,7 +68,7 @@ func installHttpStream(lib *Library) {
 		}
 		hs.next++
 		id := fmt.Sprintf("http-stream-%d", hs.next)
-		hs.streams[id] = &httpStream{status: status.AsInt(), headers: headers, pending: append([]byte(nil), bytesOf(body)...)}
+		hs.streams[id] = &httpStream{status: status.AsInt(), headers: headers, pending: append([]byte(nil), BytesOf(body)...)}
 		return Str(id), nil
 	})
 	stream := func(c *Call, args []Value, fn string) (*httpStream, error) {
@@ -90,7 +90,7 @@ func installHttpStream(lib *Library) {
 			return Nil, err
 		}
 		limit := int64(1 << 20)
-		if v := arg(args, 1); v.k == KindInt {
+		if v := Arg(args, 1); v.k == KindInt {
 			limit = v.AsInt()
 		}
 		limit = max(limit, 1)
@@ -130,14 +130,14 @@ func installHttpStream(lib *Library) {
 		return Bool(ok), nil
 	})
 	lib.Builtin("http_download", func(c *Call, args []Value) (Value, error) {
-		url, dst := Display(arg(args, 0)), Display(arg(args, 1))
-		if url == "" || arg(args, 0).k == KindNil {
+		url, dst := Display(Arg(args, 0)), Display(Arg(args, 1))
+		if url == "" || Arg(args, 0).k == KindNil {
 			return Nil, plainError("http_download: URL is required")
 		}
-		if dst == "" || arg(args, 1).k == KindNil {
+		if dst == "" || Arg(args, 1).k == KindNil {
 			return Nil, plainError("http_download: destination path is required")
 		}
-		method, opts := httpOptions(arg(args, 2))
+		method, opts := httpOptions(Arg(args, 2))
 		resp, err := doHTTP(c, method, url, opts)
 		if err != nil {
 			return Nil, err
@@ -146,7 +146,7 @@ func installHttpStream(lib *Library) {
 		status, _ := d.Get("status")
 		headers, _ := d.Get("headers")
 		body, _ := d.Get("body")
-		data := bytesOf(body)
+		data := BytesOf(body)
 		var werr error
 		c.Block(func() { werr = c.th.in.host.WriteFile(dst, data) })
 		if werr != nil {

@@ -112,7 +112,7 @@ func installIo(lib *Library) {
 		st := ioOf(c)
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		s := Display(arg(args, 0))
+		s := Display(Arg(args, 0))
 		st.stdin, st.lines, st.queued = &s, nil, false
 		return Nil, nil
 	})
@@ -141,7 +141,7 @@ func installIo(lib *Library) {
 		return Str(s), nil
 	})
 	lib.Builtin("mock_tty", func(c *Call, args []Value) (Value, error) {
-		stream := Display(arg(args, 0))
+		stream := Display(Arg(args, 0))
 		switch stream {
 		case "stdin", "stdout", "stderr":
 		default:
@@ -150,7 +150,7 @@ func installIo(lib *Library) {
 		st := ioOf(c)
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		v := arg(args, 1)
+		v := Arg(args, 1)
 		st.tty[stream] = v.k == KindBool && v.AsBool()
 		return Nil, nil
 	})

@@ -22,10 +22,10 @@ import (
 
 func installJson(lib *Library) {
 	lib.Builtin("json_stringify", func(c *Call, args []Value) (Value, error) {
-		return c.stringifyJSON("json_stringify", arg(args, 0))
+		return c.stringifyJSON("json_stringify", Arg(args, 0))
 	})
 	lib.Builtin("json_parse", withText("json_parse", func(_ *Call, text string, _ []Value) (Value, error) {
-		v, err := parseJSON(text)
+		v, err := ParseJSON(text)
 		if err != nil {
 			return Nil, throwValue(Str("JSON parse error: " + err.Error()))
 		}
@@ -35,7 +35,7 @@ func installJson(lib *Library) {
 		if len(args) == 0 {
 			return Nil, throwValue(Str("json_extract requires at least 1 argument: text"))
 		}
-		v, err := parseJSON(extractJSON(Display(args[0])))
+		v, err := ParseJSON(extractJSON(Display(args[0])))
 		if err != nil {
 			return Nil, throwValue(Str("json_extract: failed to parse JSON: " + err.Error()))
 		}
@@ -53,8 +53,8 @@ func installJson(lib *Library) {
 		return x, nil
 	})
 	lib.Builtin("json_pointer", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
-		for _, tok := range pointerTokens(Display(arg(args, 1))) {
+		v := Arg(args, 0)
+		for _, tok := range pointerTokens(Display(Arg(args, 1))) {
 			switch v.k {
 			case KindDict:
 				v, _ = v.r.(*Dict).Get(tok)
@@ -79,7 +79,7 @@ func installJson(lib *Library) {
 		return fromGo(x), nil
 	}))
 	lib.Builtin("toml_stringify", func(c *Call, args []Value) (Value, error) {
-		b, err := toml.Marshal(toGo(arg(args, 0)))
+		b, err := toml.Marshal(toGo(Arg(args, 0)))
 		if err != nil {
 			return Nil, throwValue(Str("toml_stringify: " + err.Error()))
 		}
@@ -93,17 +93,17 @@ func installJson(lib *Library) {
 		return fromGo(yamlPlain(x, 0)), nil
 	}))
 	lib.Builtin("yaml_stringify", func(c *Call, args []Value) (Value, error) {
-		b, err := yaml.Marshal(toGo(arg(args, 0)))
+		b, err := yaml.Marshal(toGo(Arg(args, 0)))
 		if err != nil {
 			return Nil, throwValue(Str("yaml_stringify: " + err.Error()))
 		}
 		return Str(string(b)), nil
 	})
 	lib.Builtin("csv_parse", func(c *Call, args []Value) (Value, error) {
-		r := csv.NewReader(strings.NewReader(Display(arg(args, 0))))
+		r := csv.NewReader(strings.NewReader(Display(Arg(args, 0))))
 		r.FieldsPerRecord = -1
 		header := false
-		if o := arg(args, 1); o.k == KindDict {
+		if o := Arg(args, 1); o.k == KindDict {
 			for _, k := range []string{"header", "headers"} {
 				if h, ok := o.r.(*Dict).Get(k); ok {
 					header = h.Truthy()
@@ -150,7 +150,7 @@ func installJson(lib *Library) {
 	lib.Builtin("csv_stringify", func(c *Call, args []Value) (Value, error) {
 		var b bytes.Buffer
 		w := csv.NewWriter(&b)
-		items, err := c.th.collect(arg(args, 0))
+		items, err := c.th.collect(Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -220,6 +220,13 @@ var errTooDeep = errors.New("nested too deep")
 // shortest form, bytes as a tagged base64 object. It is for the host's own
 // texts (checkpoints, cache keys): a part nested past maxValueDepth, or
 // past what a walk without a run visits, is written as null.
+// JSON is v as compact JSON text, as json_stringify writes it.
+func JSON(v Value) string {
+	var b strings.Builder
+	writeJSON(&b, v, 0)
+	return b.String()
+}
+
 func writeJSON(b *strings.Builder, v Value, depth int) {
 	writeJSONWalk(b, v, depth, &walk{out: b})
 }
@@ -325,9 +332,9 @@ func writeJSONString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 }
 
-// parseJSON reads JSON into Harn values: integers that fit int64 stay
+// ParseJSON reads JSON into Harn values: integers that fit int64 stay
 // ints, other numbers are floats.
-func parseJSON(s string) (Value, error) {
+func ParseJSON(s string) (Value, error) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	var x any

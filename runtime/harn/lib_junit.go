@@ -15,12 +15,12 @@ import (
 
 func installJunit(lib *Library) {
 	lib.Builtin("parse_junit_xml", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		var data []byte
 		switch v.k {
 		case KindNil:
 		case KindString, KindBytes:
-			data = bytesOf(v)
+			data = BytesOf(v)
 		default:
 			return Nil, throwValue(Str("parse_junit_xml: expected string or bytes, got " + v.TypeName()))
 		}

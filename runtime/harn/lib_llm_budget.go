@@ -38,14 +38,14 @@ type budgetProjection struct {
 func installLlmBudget(lib *Library) {
 	lib.Builtin("llm_cost", func(c *Call, args []Value) (Value, error) {
 		model := ""
-		if m := arg(args, 0); m.k != KindNil {
+		if m := Arg(args, 0); m.k != KindNil {
 			model = Display(m)
 		}
 		in, out := int64(0), int64(0)
-		if v := arg(args, 1); v.k == KindInt {
+		if v := Arg(args, 1); v.k == KindInt {
 			in = v.AsInt()
 		}
-		if v := arg(args, 2); v.k == KindInt {
+		if v := Arg(args, 2); v.k == KindInt {
 			out = v.AsInt()
 		}
 		return Float(catalog.Cost(model, in, out)), nil
@@ -62,7 +62,7 @@ func installLlmBudget(lib *Library) {
 		return DictValue(d), nil
 	})
 	lib.Builtin("llm_budget", func(c *Call, args []Value) (Value, error) {
-		limit, ok := arg(args, 0).Number()
+		limit, ok := Arg(args, 0).Number()
 		if !ok {
 			return Nil, throwValue(Str("llm_budget: requires a numeric argument"))
 		}

@@ -88,8 +88,8 @@ type llmRequest struct {
 }
 
 func buildLLMRequest(args []Value) *llmRequest {
-	r := &llmRequest{system: arg(args, 1), model: "mock", provider: "mock", opts: NewDict(0)}
-	if o := arg(args, 2); o.k == KindDict {
+	r := &llmRequest{system: Arg(args, 1), model: "mock", provider: "mock", opts: NewDict(0)}
+	if o := Arg(args, 2); o.k == KindDict {
 		r.opts = o.r.(*Dict)
 	}
 	if m := optStr(r.opts, "model"); m != "" {
@@ -112,7 +112,7 @@ func buildLLMRequest(args []Value) *llmRequest {
 	if ms, ok := r.opts.Get("messages"); ok && ms.k == KindList {
 		r.messages = append(r.messages, ms.r.(*List).SharedItems()...)
 	}
-	if p := arg(args, 0); p.k != KindNil {
+	if p := Arg(args, 0); p.k != KindNil {
 		msg := NewDict(2)
 		msg.Set("role", Str("user"))
 		msg.Set("content", p)
@@ -211,7 +211,7 @@ func llmSchemaLoop(c *Call, args []Value) (*schemaOutcome, error) {
 		if !structured {
 			return o, nil
 		}
-		data, perr := parseJSON(extractJSON(o.raw))
+		data, perr := ParseJSON(extractJSON(o.raw))
 		if perr == nil {
 			d.Set("data", data)
 		}
@@ -266,7 +266,7 @@ func llmCallWithRetries(c *Call, args []Value) (Value, error) {
 // schema_retries (default 3), validation errors thrown.
 func structuredArgs(args []Value) []Value {
 	opts := NewDict(0)
-	if o := arg(args, 2); o.k == KindDict {
+	if o := Arg(args, 2); o.k == KindDict {
 		opts = o.r.(*Dict).clone()
 	}
 	system, _ := opts.Get("system")
@@ -280,7 +280,7 @@ func structuredArgs(args []Value) []Value {
 		opts.Set("schema_retries", Int(3))
 	}
 	if !opts.Has("output_schema") {
-		opts.Set("output_schema", arg(args, 1))
+		opts.Set("output_schema", Arg(args, 1))
 	}
 	if !opts.Has("response_format") {
 		opts.Set("response_format", Str("json"))
@@ -288,7 +288,7 @@ func structuredArgs(args []Value) []Value {
 	if !opts.Has("output_validation") {
 		opts.Set("output_validation", Str("error"))
 	}
-	return []Value{arg(args, 0), system, DictValue(opts)}
+	return []Value{Arg(args, 0), system, DictValue(opts)}
 }
 
 // structuredEnvelope is llm_call_structured_result's answer.
@@ -311,9 +311,9 @@ func structuredEnvelope(o *schemaOutcome, ok, repaired bool, category string) Va
 		provider, _ = d.Get("provider")
 		if d.Has("data") {
 			t := strings.TrimSpace(o.raw)
-			if _, err := parseJSON(t); err != nil && t != "" {
+			if _, err := ParseJSON(t); err != nil && t != "" {
 				ex := extractJSON(o.raw)
-				if _, err := parseJSON(ex); err == nil && ex != t {
+				if _, err := ParseJSON(ex); err == nil && ex != t {
 					extracted = true
 				}
 			}
@@ -420,7 +420,7 @@ func llmStructuredResult(c *Call, args []Value) (Value, error) {
 
 func installLlmCall(lib *Library) {
 	lib.Builtin("llm_mock", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		if v.k != KindDict {
 			return Nil, runtimeError("llm_mock: expected a dict argument")
 		}

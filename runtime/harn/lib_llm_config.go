@@ -278,16 +278,16 @@ func hostOf(url string) string {
 
 func installLlmConfig(lib *Library) {
 	lib.Builtin("llm_infer_provider", func(c *Call, args []Value) (Value, error) {
-		return Str(catalog.InferProvider(Display(arg(args, 0)), defaultProvider(c.th.in))), nil
+		return Str(catalog.InferProvider(Display(Arg(args, 0)), defaultProvider(c.th.in))), nil
 	})
 	lib.Builtin("llm_model_tier", func(c *Call, args []Value) (Value, error) {
-		return Str(catalog.ModelTier(Display(arg(args, 0)))), nil
+		return Str(catalog.ModelTier(Display(Arg(args, 0)))), nil
 	})
 	lib.Builtin("llm_resolve_model", func(c *Call, args []Value) (Value, error) {
-		return DictValue(resolveModel(c.th.in, Display(arg(args, 0))).value()), nil
+		return DictValue(resolveModel(c.th.in, Display(Arg(args, 0))).value()), nil
 	})
 	lib.Builtin("llm_model_info", func(c *Call, args []Value) (Value, error) {
-		r := resolveModel(c.th.in, Display(arg(args, 0)))
+		r := resolveModel(c.th.in, Display(Arg(args, 0)))
 		d := r.value()
 		d.Set("capabilities", capabilitiesValue(c.th.in, r.provider, r.id))
 		entry, _ := modelEntry(r.id)
@@ -310,8 +310,8 @@ func installLlmConfig(lib *Library) {
 		return strList(availableProviders(c.th.in)), nil
 	})
 	lib.Builtin("llm_qc_default_model", func(c *Call, args []Value) (Value, error) {
-		name := Display(arg(args, 0))
-		if arg(args, 0).k == KindNil || name == "" {
+		name := Display(Arg(args, 0))
+		if Arg(args, 0).k == KindNil || name == "" {
 			return Nil, runtimeError("llm_qc_default_model: provider name is required")
 		}
 		if m, ok := catalog.QCDefaults()[name]; ok {
@@ -320,7 +320,7 @@ func installLlmConfig(lib *Library) {
 		return Nil, nil
 	})
 	lib.Builtin("llm_pick_model", func(c *Call, args []Value) (Value, error) {
-		r := resolveModel(c.th.in, Display(arg(args, 0)))
+		r := resolveModel(c.th.in, Display(Arg(args, 0)))
 		d := NewDict(3)
 		d.Set("id", Str(r.id))
 		d.Set("provider", Str(r.provider))
@@ -380,19 +380,19 @@ func installLlmConfig(lib *Library) {
 		return healthcheck(c, args), nil
 	})
 	lib.Builtin("provider_capabilities", func(c *Call, args []Value) (Value, error) {
-		provider := Display(arg(args, 0))
-		if arg(args, 0).k == KindNil || provider == "" {
+		provider := Display(Arg(args, 0))
+		if Arg(args, 0).k == KindNil || provider == "" {
 			return Nil, runtimeError("provider_capabilities: provider name is required")
 		}
 		model := ""
-		if v := arg(args, 1); v.k != KindNil {
+		if v := Arg(args, 1); v.k != KindNil {
 			model = Display(v)
 		}
 		return capabilitiesValue(c.th.in, provider, model), nil
 	})
 	lib.Builtin("provider_capabilities_install", func(c *Call, args []Value) (Value, error) {
 		src := ""
-		if v := arg(args, 0); v.k != KindNil {
+		if v := Arg(args, 0); v.k != KindNil {
 			src = Display(v)
 		}
 		if src == "" {

@@ -13,12 +13,12 @@ import (
 
 func installLlmShapes(lib *Library) {
 	lib.Builtin("llm_completion", func(c *Call, args []Value) (Value, error) {
-		prefix := Display(arg(args, 0))
+		prefix := Display(Arg(args, 0))
 		suffix := ""
-		if s := arg(args, 1); s.k != KindNil {
+		if s := Arg(args, 1); s.k != KindNil {
 			suffix = Display(s)
 		}
-		r := buildLLMRequest([]Value{Str(prefix), arg(args, 2), arg(args, 3)})
+		r := buildLLMRequest([]Value{Str(prefix), Arg(args, 2), Arg(args, 3)})
 		r.completion = &llm.Completion{Prefix: prefix, Suffix: suffix}
 		defer takeAppliedExperiment(c) // no transcript records it
 		return llmTurn(c, r)

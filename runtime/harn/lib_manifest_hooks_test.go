@@ -12,7 +12,7 @@ import (
 )
 
 func TestHookPatternMatches(t *testing.T) {
-	payload, err := parseJSON(`{"event": "PreToolUse", "tool": {"name": "write_file", "args": {"path": "/etc/x", "n": 3, "force": true}}}`)
+	payload, err := ParseJSON(`{"event": "PreToolUse", "tool": {"name": "write_file", "args": {"path": "/etc/x", "n": 3, "force": true}}}`)
 	if err != nil {
 		t.Fatal(err)
 	}

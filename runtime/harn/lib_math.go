@@ -40,7 +40,7 @@ func installMath(lib *Library) {
 	toIntFn := func(name string, f func(float64) float64) {
 		spec := argsOf(name)
 		lib.Leaf(name, func(c *Call, args []Value) (Value, error) {
-			if v := arg(args, 0); v.k == KindInt {
+			if v := Arg(args, 0); v.k == KindInt {
 				return v, nil
 			}
 			var x float64
@@ -58,7 +58,7 @@ func installMath(lib *Library) {
 	toIntFn("ceil", math.Ceil)
 	toIntFn("round", func(x float64) float64 { return math.Round(x) })
 	lib.Leaf("abs", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		switch v.k {
 		case KindInt:
 			n := int64(v.n)
@@ -85,7 +85,7 @@ func installMath(lib *Library) {
 		}
 		return Int(0), nil
 	})
-	lib.Leaf("pow", func(c *Call, args []Value) (Value, error) { return opPow(arg(args, 0), arg(args, 1)) })
+	lib.Leaf("pow", func(c *Call, args []Value) (Value, error) { return opPow(Arg(args, 0), Arg(args, 1)) })
 	minmax := func(name string, want int) {
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			items := args
@@ -115,16 +115,16 @@ func installMath(lib *Library) {
 	minmax("min", -1)
 	minmax("max", 1)
 	lib.Leaf("is_nan", func(c *Call, args []Value) (Value, error) {
-		x, _ := arg(args, 0).Number()
+		x, _ := Arg(args, 0).Number()
 		return Bool(math.IsNaN(x)), nil
 	})
 	lib.Leaf("is_infinite", func(c *Call, args []Value) (Value, error) {
-		x, _ := arg(args, 0).Number()
+		x, _ := Arg(args, 0).Number()
 		return Bool(math.IsInf(x, 0)), nil
 	})
 	stats := func(name string, f func(xs []float64, args []Value) (Value, error)) {
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
-			items, err := c.th.collect(arg(args, 0))
+			items, err := c.th.collect(Arg(args, 0))
 			if err != nil {
 				return Nil, err
 			}
@@ -159,7 +159,7 @@ func installMath(lib *Library) {
 			ss += (x - m) * (x - m)
 		}
 		n := float64(len(xs))
-		if arg(args, 1).Truthy() && n > 1 {
+		if Arg(args, 1).Truthy() && n > 1 {
 			return ss / (n - 1)
 		}
 		return ss / n
@@ -167,7 +167,7 @@ func installMath(lib *Library) {
 	stats("variance", func(xs []float64, args []Value) (Value, error) { return Float(variance(xs, args)), nil })
 	stats("stddev", func(xs []float64, args []Value) (Value, error) { return Float(math.Sqrt(variance(xs, args))), nil })
 	stats("percentile", func(xs []float64, args []Value) (Value, error) {
-		p, _ := arg(args, 1).Number()
+		p, _ := Arg(args, 1).Number()
 		s := append([]float64(nil), xs...)
 		sort.Float64s(s)
 		if p <= 0 {

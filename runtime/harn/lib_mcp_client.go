@@ -27,7 +27,7 @@ func mcpClientValue(cl *mcp.Client) Value {
 
 // mcpClientArg is the client argument i, or the error upstream gives.
 func mcpClientArg(c *Call, args []Value, i int, what string) (*mcp.Client, error) {
-	if v := arg(args, i); v.k == KindObject {
+	if v := Arg(args, i); v.k == KindObject {
 		if cl, ok := v.r.(*Object).Data.(*mcp.Client); ok {
 			return cl, nil
 		}
@@ -122,12 +122,12 @@ type mcpCardCache struct {
 
 func installMcpClient(lib *Library) {
 	lib.Builtin("mcp_connect", func(c *Call, args []Value) (Value, error) {
-		command := Display(arg(args, 0))
-		if arg(args, 0).k == KindNil || command == "" {
+		command := Display(Arg(args, 0))
+		if Arg(args, 0).k == KindNil || command == "" {
 			return Nil, throwValue(Str("mcp_connect: command is required"))
 		}
 		var argv []string
-		if l := arg(args, 1); l.k == KindList {
+		if l := Arg(args, 1); l.k == KindList {
 			for _, a := range l.r.(*List).items {
 				argv = append(argv, Display(a))
 			}
@@ -171,11 +171,11 @@ func installMcpClient(lib *Library) {
 		if err != nil {
 			return Nil, err
 		}
-		tool := Display(arg(args, 1))
-		if arg(args, 1).k == KindNil || tool == "" {
+		tool := Display(Arg(args, 1))
+		if Arg(args, 1).k == KindNil || tool == "" {
 			return Nil, throwValue(Str("mcp_call: tool name is required"))
 		}
-		res, err := mcpCall(c, func(ctx context.Context) (any, error) { return cl.CallTool(ctx, tool, mcpArgs(arg(args, 2))) })
+		res, err := mcpCall(c, func(ctx context.Context) (any, error) { return cl.CallTool(ctx, tool, mcpArgs(Arg(args, 2))) })
 		if err != nil {
 			return Nil, err
 		}
@@ -223,8 +223,8 @@ func installMcpClient(lib *Library) {
 		if err != nil {
 			return Nil, err
 		}
-		uri := Display(arg(args, 1))
-		if arg(args, 1).k == KindNil || uri == "" {
+		uri := Display(Arg(args, 1))
+		if Arg(args, 1).k == KindNil || uri == "" {
 			return Nil, throwValue(Str("mcp_read_resource: URI is required"))
 		}
 		x, err := mcpCall(c, func(ctx context.Context) (any, error) {
@@ -256,12 +256,12 @@ func installMcpClient(lib *Library) {
 		if err != nil {
 			return Nil, err
 		}
-		name := Display(arg(args, 1))
-		if arg(args, 1).k == KindNil || name == "" {
+		name := Display(Arg(args, 1))
+		if Arg(args, 1).k == KindNil || name == "" {
 			return Nil, throwValue(Str("mcp_get_prompt: prompt name is required"))
 		}
 		x, err := mcpCall(c, func(ctx context.Context) (any, error) {
-			raw, err := cl.Call(ctx, "prompts/get", map[string]any{"name": name, "arguments": mcpArgs(arg(args, 2))})
+			raw, err := cl.Call(ctx, "prompts/get", map[string]any{"name": name, "arguments": mcpArgs(Arg(args, 2))})
 			if err != nil {
 				return nil, err
 			}
@@ -280,8 +280,8 @@ func installMcpClient(lib *Library) {
 // a server registered in harn.toml, which a run does not read. A run
 // reads each card once.
 func mcpServerCard(c *Call, args []Value) (Value, error) {
-	target := Display(arg(args, 0))
-	if arg(args, 0).k == KindNil || target == "" {
+	target := Display(Arg(args, 0))
+	if Arg(args, 0).k == KindNil || target == "" {
 		return Nil, throwValue(Str("mcp_server_card: server name, URL, or path is required"))
 	}
 	isURL := strings.HasPrefix(target, "http://") || strings.HasPrefix(target, "https://")
@@ -316,7 +316,7 @@ func mcpServerCard(c *Call, args []Value) (Value, error) {
 		}
 		text = string(b)
 	}
-	card, err := parseJSON(text)
+	card, err := ParseJSON(text)
 	if err != nil {
 		return Nil, throwValue(Str("mcp_server_card: " + target + ": not a JSON server card: " + err.Error()))
 	}
@@ -497,7 +497,7 @@ func mcpToolEntry(cl *mcp.Client, server, orig string, tool map[string]any) Valu
 		e.Set("outputSchema", fromGo(o))
 	}
 	e.Set("handler", BuiltinValue(server+"__"+orig, func(c *Call, args []Value) (Value, error) {
-		res, err := mcpCall(c, func(ctx context.Context) (any, error) { return cl.CallTool(ctx, orig, mcpArgs(arg(args, 0))) })
+		res, err := mcpCall(c, func(ctx context.Context) (any, error) { return cl.CallTool(ctx, orig, mcpArgs(Arg(args, 0))) })
 		if err != nil {
 			return Nil, err
 		}

@@ -61,7 +61,7 @@ func installMcpServe(lib *Library) {
 	lib.Builtin("mcp_tools", tools)
 	lib.Builtin("mcp_serve", tools)
 	lib.Builtin("mcp_resource", func(c *Call, args []Value) (Value, error) {
-		d, err := mcpDict(c, arg(args, 0), "{uri, name, text}", []string{"uri", "name"}, false)
+		d, err := mcpDict(c, Arg(args, 0), "{uri, name, text}", []string{"uri", "name"}, false)
 		if err != nil {
 			return Nil, err
 		}
@@ -75,7 +75,7 @@ func installMcpServe(lib *Library) {
 		return Nil, nil
 	})
 	lib.Builtin("mcp_resource_template", func(c *Call, args []Value) (Value, error) {
-		d, err := mcpDict(c, arg(args, 0), "{uri_template, name, handler}", []string{"uri_template", "name"}, true)
+		d, err := mcpDict(c, Arg(args, 0), "{uri_template, name, handler}", []string{"uri_template", "name"}, true)
 		if err != nil {
 			return Nil, err
 		}
@@ -86,7 +86,7 @@ func installMcpServe(lib *Library) {
 		return Nil, nil
 	})
 	lib.Builtin("mcp_prompt", func(c *Call, args []Value) (Value, error) {
-		d, err := mcpDict(c, arg(args, 0), "{name, handler}", []string{"name"}, true)
+		d, err := mcpDict(c, Arg(args, 0), "{name, handler}", []string{"name"}, true)
 		if err != nil {
 			return Nil, err
 		}

@@ -57,7 +57,7 @@ type memoryLog struct {
 func memoryErr(format string, a ...any) error { return plainError(fmt.Sprintf(format, a...)) }
 
 func memoryString(args []Value, i int, fn, name string) (string, error) {
-	v := arg(args, i)
+	v := Arg(args, i)
 	if v.k == KindNil || strings.TrimSpace(Display(v)) == "" {
 		return "", memoryErr("%s: `%s` must be a non-empty string", fn, name)
 	}
@@ -415,11 +415,11 @@ func installMemory(lib *Library) {
 			if len(args) < 3 {
 				return Nil, memoryErr("%s: `value` argument is required", fn)
 			}
-			tags, err := memoryTags(arg(args, 3), fn)
+			tags, err := memoryTags(Arg(args, 3), fn)
 			if err != nil {
 				return Nil, err
 			}
-			opts := arg(args, 4)
+			opts := Arg(args, 4)
 			log, err := openMemory(c, ns, opts)
 			if err != nil {
 				return Nil, err
@@ -450,12 +450,12 @@ func installMemory(lib *Library) {
 			if err != nil {
 				return Nil, err
 			}
-			limit := positiveInt(arg(args, 2))
+			limit := positiveInt(Arg(args, 2))
 			if limit == 0 {
 				limit = memoryRecallDefault
 			}
 			limit = min(limit, memoryRecallMax)
-			log, err := openMemory(c, ns, arg(args, 3))
+			log, err := openMemory(c, ns, Arg(args, 3))
 			if err != nil {
 				return Nil, err
 			}
@@ -478,7 +478,7 @@ func installMemory(lib *Library) {
 			}
 			limit, query := memorySummaryDefault, ""
 			var tags []string
-			switch w := arg(args, 1); w.k {
+			switch w := Arg(args, 1); w.k {
 			case KindNil:
 			case KindInt:
 				if w.AsInt() <= 0 {
@@ -502,7 +502,7 @@ func installMemory(lib *Library) {
 			default:
 				return Nil, memoryErr("%s: `window` must be nil, int, or dict, got %s", fn, w.TypeName())
 			}
-			log, err := openMemory(c, ns, arg(args, 2))
+			log, err := openMemory(c, ns, Arg(args, 2))
 			if err != nil {
 				return Nil, err
 			}
@@ -574,7 +574,7 @@ func installMemory(lib *Library) {
 			if len(args) < 2 {
 				return Nil, memoryErr("%s: `predicate` argument is required", fn)
 			}
-			opts := arg(args, 2)
+			opts := Arg(args, 2)
 			log, err := openMemory(c, ns, opts)
 			if err != nil {
 				return Nil, err

@@ -58,8 +58,8 @@ func uuidBytes(s string) ([]byte, bool) {
 
 func installMisc(lib *Library) {
 	lib.Builtin("progress", func(c *Call, args []Value) (Value, error) {
-		phase, msg := Display(arg(args, 0)), Display(arg(args, 1))
-		if o := arg(args, 2); o.k == KindDict {
+		phase, msg := Display(Arg(args, 0)), Display(Arg(args, 1))
+		if o := Arg(args, 2); o.k == KindDict {
 			d := o.r.(*Dict)
 			geti := func(k string) (int64, bool) {
 				if v, ok := d.Get(k); ok && v.k == KindInt {
@@ -92,7 +92,7 @@ func installMisc(lib *Library) {
 				return Nil, c.print("[" + phase + "] [" + bar + "] " + msg + " (" + itoa(cur) + "/" + itoa(total) + ")\n")
 			}
 		}
-		p, t := arg(args, 2), arg(args, 3)
+		p, t := Arg(args, 2), Arg(args, 3)
 		switch {
 		case p.k == KindInt && t.k == KindInt:
 			return Nil, c.print("[" + phase + "] " + msg + " (" + itoa(int64(p.n)) + "/" + itoa(int64(t.n)) + ")\n")
@@ -132,7 +132,7 @@ func installMisc(lib *Library) {
 		return Str(formatUUID(b)), nil
 	})
 	lib.Builtin("rng_seed", func(c *Call, args []Value) (Value, error) {
-		seed := uint64(intArg(arg(args, 0), 0))
+		seed := uint64(intArg(Arg(args, 0), 0))
 		var s [32]byte
 		binary.LittleEndian.PutUint64(s[:], seed)
 		return Value{k: KindObject, r: &Object{TypeName: "rng", Data: &rngHandle{r: rand.New(rand.NewChaCha8(s))}}}, nil
@@ -165,7 +165,7 @@ func installMisc(lib *Library) {
 	})
 	lib.Builtin("random_int", func(c *Call, args []Value) (Value, error) {
 		h, rest := rngArg(args)
-		lo, hi := intArg(arg(rest, 0), 0), intArg(arg(rest, 1), 0)
+		lo, hi := intArg(Arg(rest, 0), 0), intArg(Arg(rest, 1), 0)
 		if len(rest) == 1 {
 			lo, hi = 0, lo
 		}
@@ -176,7 +176,7 @@ func installMisc(lib *Library) {
 	})
 	lib.Builtin("random_choice", func(c *Call, args []Value) (Value, error) {
 		h, rest := rngArg(args)
-		items, err := c.th.collect(arg(rest, 0))
+		items, err := c.th.collect(Arg(rest, 0))
 		if err != nil || len(items) == 0 {
 			return Nil, err
 		}
@@ -184,7 +184,7 @@ func installMisc(lib *Library) {
 	})
 	lib.Builtin("random_shuffle", func(c *Call, args []Value) (Value, error) {
 		h, rest := rngArg(args)
-		items, err := c.th.collect(arg(rest, 0))
+		items, err := c.th.collect(Arg(rest, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -198,7 +198,7 @@ func installMisc(lib *Library) {
 	lib.Builtin("mock_time", func(c *Call, args []Value) (Value, error) {
 		cs := clockOf(c)
 		cs.mu.Lock()
-		cs.mocked, cs.wallMs, cs.monoMs = true, intArg(arg(args, 0), 0), 0
+		cs.mocked, cs.wallMs, cs.monoMs = true, intArg(Arg(args, 0), 0), 0
 		cs.mu.Unlock()
 		return Nil, nil
 	})
@@ -206,7 +206,7 @@ func installMisc(lib *Library) {
 		cs := clockOf(c)
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
-		d, _ := durationMillis(arg(args, 0))
+		d, _ := DurationMillis(Arg(args, 0))
 		cs.wallMs += d
 		cs.monoMs += d
 		return Int(cs.wallMs), nil
@@ -219,7 +219,7 @@ func installMisc(lib *Library) {
 		return Nil, nil
 	})
 	lib.Builtin("set_color_mode", func(c *Call, args []Value) (Value, error) {
-		m := Display(arg(args, 0))
+		m := Display(Arg(args, 0))
 		if m != "auto" && m != "always" && m != "never" {
 			return Nil, runtimeError("set_color_mode: mode must be auto, always or never")
 		}
@@ -242,13 +242,13 @@ func installMisc(lib *Library) {
 		return "\x1b[" + code + "m" + text + "\x1b[0m"
 	}
 	lib.Builtin("color", func(c *Call, args []Value) (Value, error) {
-		return Str(paint(c, Display(arg(args, 0)), ansi[strings.ToLower(Display(arg(args, 1)))])), nil
+		return Str(paint(c, Display(Arg(args, 0)), ansi[strings.ToLower(Display(Arg(args, 1)))])), nil
 	})
-	lib.Builtin("bold", func(c *Call, args []Value) (Value, error) { return Str(paint(c, Display(arg(args, 0)), "1")), nil })
-	lib.Builtin("dim", func(c *Call, args []Value) (Value, error) { return Str(paint(c, Display(arg(args, 0)), "2")), nil })
+	lib.Builtin("bold", func(c *Call, args []Value) (Value, error) { return Str(paint(c, Display(Arg(args, 0)), "1")), nil })
+	lib.Builtin("dim", func(c *Call, args []Value) (Value, error) { return Str(paint(c, Display(Arg(args, 0)), "2")), nil })
 	levels := map[string]int{"debug": 0, "info": 1, "warn": 2, "warning": 2, "error": 3}
 	lib.Builtin("log_set_level", func(c *Call, args []Value) (Value, error) {
-		l, ok := levels[strings.ToLower(Display(arg(args, 0)))]
+		l, ok := levels[strings.ToLower(Display(Arg(args, 0)))]
 		if !ok {
 			return Nil, runtimeError("log_set_level: level must be debug, info, warn or error")
 		}
@@ -275,8 +275,8 @@ func installMisc(lib *Library) {
 			b.WriteString(`,"level":`)
 			writeJSONString(&b, level)
 			b.WriteString(`,"msg":`)
-			writeJSONString(&b, Display(arg(args, 0)))
-			if f := arg(args, 1); f.k == KindDict {
+			writeJSONString(&b, Display(Arg(args, 0)))
+			if f := Arg(args, 1); f.k == KindDict {
 				for _, k := range f.r.(*Dict).Keys() {
 					b.WriteByte(',')
 					writeJSONString(&b, k)
@@ -300,7 +300,7 @@ func installMisc(lib *Library) {
 			trace = cs.spans[n-1]
 		}
 		d := NewDict(4)
-		d.Set("name", Str(Display(arg(args, 0))))
+		d.Set("name", Str(Display(Arg(args, 0))))
 		d.Set("trace_id", Str(trace))
 		d.Set("span_id", Str("span-"+strconv.Itoa(cs.spanSeq)))
 		d.Set("start_ms", Int(c.th.in.host.Monotonic().Milliseconds()))
@@ -326,13 +326,13 @@ func installMisc(lib *Library) {
 		return Nil, nil
 	})
 	lib.Builtin("json_pointer_set", func(c *Call, args []Value) (Value, error) {
-		return pointerUpdate(arg(args, 0), pointerTokens(Display(arg(args, 1))), arg(args, 2), false, 0)
+		return pointerUpdate(Arg(args, 0), pointerTokens(Display(Arg(args, 1))), Arg(args, 2), false, 0)
 	})
 	lib.Builtin("json_pointer_delete", func(c *Call, args []Value) (Value, error) {
-		return pointerUpdate(arg(args, 0), pointerTokens(Display(arg(args, 1))), Nil, true, 0)
+		return pointerUpdate(Arg(args, 0), pointerTokens(Display(Arg(args, 1))), Nil, true, 0)
 	})
 	lib.Builtin("parallel_race", func(c *Call, args []Value) (Value, error) {
-		items, err := c.th.collect(arg(args, 0))
+		items, err := c.th.collect(Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}

@@ -65,7 +65,7 @@ func multipartFieldBytes(args []Value, fn string) ([]byte, error) {
 }
 
 func multipartOptions(args []Value, i int, fn string) (*Dict, error) {
-	switch v := arg(args, i); v.k {
+	switch v := Arg(args, i); v.k {
 	case KindNil:
 		return nil, nil
 	case KindDict:
@@ -156,11 +156,11 @@ func validateBoundary(b, fn string) error {
 
 func multipartParse(c *Call, args []Value) (Value, error) {
 	const fn = "multipart_parse"
-	body := arg(args, 0)
+	body := Arg(args, 0)
 	if body.k != KindBytes && body.k != KindString {
 		return Nil, multipartErr(fn, "argument 1 must be bytes or string, got %s", body.TypeName())
 	}
-	ct := arg(args, 1)
+	ct := Arg(args, 1)
 	if ct.k != KindString {
 		return Nil, multipartErr(fn, "argument 2 must be a string, got %s", ct.TypeName())
 	}
@@ -207,7 +207,7 @@ func multipartParse(c *Call, args []Value) (Value, error) {
 	if err := validateBoundary(boundary, fn); err != nil {
 		return Nil, err
 	}
-	data := bytesOf(body)
+	data := BytesOf(body)
 	if len(data) > maxTotal {
 		return Nil, multipartErr(fn, "total body size %d exceeds max_total_bytes %d", len(data), maxTotal)
 	}
@@ -368,7 +368,7 @@ func multipartFormData(c *Call, args []Value) (Value, error) {
 			if !ok {
 				v, ok = f.r.(*Dict).Get("value")
 			}
-			if ok && (v.k == KindBytes || v.k == KindString) && bytes.Contains(bytesOf(v), []byte(cand)) {
+			if ok && (v.k == KindBytes || v.k == KindString) && bytes.Contains(BytesOf(v), []byte(cand)) {
 				clash = true
 				break
 			}
@@ -479,7 +479,7 @@ func buildMultipart(fields []Value, boundary string) (Value, error) {
 			out.WriteString(e)
 		}
 		out.WriteString("\r\n")
-		out.Write(bytesOf(content))
+		out.Write(BytesOf(content))
 		out.WriteString("\r\n")
 	}
 	out.WriteString("--" + boundary + "--\r\n")

@@ -59,27 +59,27 @@ func installPaths(lib *Library) {
 		return DictValue(d), nil
 	}))
 	lib.Builtin("path_relative_to", func(c *Call, args []Value) (Value, error) {
-		if rel, ok := pRelativeTo(Display(arg(args, 0)), Display(arg(args, 1))); ok {
+		if rel, ok := pRelativeTo(Display(Arg(args, 0)), Display(Arg(args, 1))); ok {
 			return Str(rel), nil
 		}
 		return Nil, nil
 	})
 	lib.Builtin("path_with_extension", func(c *Call, args []Value) (Value, error) {
-		p, ext := Display(arg(args, 0)), Display(arg(args, 1))
+		p, ext := Display(Arg(args, 0)), Display(Arg(args, 1))
 		if ext != "" && !strings.HasPrefix(ext, ".") {
 			ext = "." + ext
 		}
 		return Str(pInDir(pParent(p), pStem(p)+ext)), nil
 	})
 	lib.Builtin("path_with_stem", func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
-		return Str(pInDir(pParent(p), Display(arg(args, 1))+pExt(p))), nil
+		p := Display(Arg(args, 0))
+		return Str(pInDir(pParent(p), Display(Arg(args, 1))+pExt(p))), nil
 	})
 	lib.Builtin("path_workspace_info", func(c *Call, args []Value) (Value, error) {
-		return workspacePathInfo(c, Display(arg(args, 0)), workspaceRoot(c, args)).value(), nil
+		return workspacePathInfo(c, Display(Arg(args, 0)), workspaceRoot(c, args)).value(), nil
 	})
 	lib.Builtin("path_workspace_normalize", func(c *Call, args []Value) (Value, error) {
-		if w := workspacePathInfo(c, Display(arg(args, 0)), workspaceRoot(c, args)).workspace; w != "" {
+		if w := workspacePathInfo(c, Display(Arg(args, 0)), workspaceRoot(c, args)).workspace; w != "" {
 			return Str(w), nil
 		}
 		return Nil, nil
@@ -255,7 +255,7 @@ func (w wsInfo) value() Value {
 // workspaceRoot is the second argument, or the program's folder.
 func workspaceRoot(c *Call, args []Value) string {
 	root := ""
-	if v := arg(args, 1); v.k != KindNil {
+	if v := Arg(args, 1); v.k != KindNil {
 		root = Display(v)
 	}
 	if root == "" {

@@ -59,12 +59,12 @@ func pgRun(c *Call, args []Value, fn string, execute bool) ([]Value, error) {
 		return nil, pgErr("%s: pool or transaction handle is required", fn)
 	}
 	target := args[0]
-	sqlV := arg(args, 1)
+	sqlV := Arg(args, 1)
 	if sqlV.k != KindString {
 		return nil, pgErr("%s: sql must be a string", fn)
 	}
 	var params []Value
-	switch p := arg(args, 2); p.k {
+	switch p := Arg(args, 2); p.k {
 	case KindNil:
 	case KindList:
 		params = p.r.(*List).items
@@ -114,7 +114,7 @@ func pgRun(c *Call, args []Value, fn string, execute bool) ([]Value, error) {
 func installPostgres(lib *Library) {
 	lib.Builtin("pg_mock_pool", func(c *Call, args []Value) (Value, error) {
 		var items []Value
-		switch v := arg(args, 0); v.k {
+		switch v := Arg(args, 0); v.k {
 		case KindNil:
 		case KindList:
 			items = v.r.(*List).items
@@ -166,7 +166,7 @@ func installPostgres(lib *Library) {
 		return DictValue(h), nil
 	})
 	lib.Builtin("pg_mock_calls", func(c *Call, args []Value) (Value, error) {
-		id, err := pgHandle(arg(args, 0), "pg_mock_pool", "pg_mock_calls")
+		id, err := pgHandle(Arg(args, 0), "pg_mock_pool", "pg_mock_calls")
 		if err != nil {
 			return Nil, err
 		}

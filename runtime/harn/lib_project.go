@@ -604,18 +604,18 @@ func projectDir(c *Call, fn string, v Value) (projectFS, string, error) {
 
 func installProject(lib *Library) {
 	scan := func(c *Call, args []Value) (Value, error) {
-		p, root, err := projectDir(c, "project_scan", arg(args, 0))
+		p, root, err := projectDir(c, "project_scan", Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
-		return p.scanDir(root, parseProjectOptions(arg(args, 1))).value(), nil
+		return p.scanDir(root, parseProjectOptions(Arg(args, 1))).value(), nil
 	}
 	tree := func(c *Call, args []Value) (Value, error) {
-		p, root, err := projectDir(c, "project_scan_tree", arg(args, 0))
+		p, root, err := projectDir(c, "project_scan_tree", Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
-		o := parseProjectOptions(arg(args, 1))
+		o := parseProjectOptions(Arg(args, 1))
 		d := NewDict(4)
 		d.Set(".", p.scanDir(root, o).value())
 		for _, rel := range p.walk(root, o) {

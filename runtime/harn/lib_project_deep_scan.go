@@ -44,7 +44,7 @@ func orNil(v Value, def Value) Value {
 }
 
 func projectDeepScan(c *Call, args []Value) (Value, error) {
-	path := arg(args, 0)
+	path := Arg(args, 0)
 	if path.k == KindNil {
 		path = Str(".")
 	}
@@ -266,8 +266,8 @@ func deepScanRefresh(c *Call, namespace string, e Value, has func(string) bool, 
 }
 
 func projectDeepScanStatus(c *Call, args []Value) (Value, error) {
-	namespace := Display(arg(args, 0))
-	path := arg(args, 1)
+	namespace := Display(Arg(args, 0))
+	path := Arg(args, 1)
 	if path.k == KindNil {
 		path = Str(".")
 	}

@@ -44,11 +44,11 @@ func sha256Hex(s string) string {
 // folder), dir (the metadata key: relative to the program's folder when
 // inside it, else absolute), structure_hash, content_hash}.
 func projectWalkTree(c *Call, args []Value) (Value, error) {
-	p, root, err := projectDir(c, "project_walk_tree_native", arg(args, 0))
+	p, root, err := projectDir(c, "project_walk_tree_native", Arg(args, 0))
 	if err != nil {
 		return Nil, err
 	}
-	o := parseProjectOptions(arg(args, 1))
+	o := parseProjectOptions(Arg(args, 1))
 	ig := loadGitignore(p, root, o.gitignore)
 	metaRoot := c.th.in.host.Root()
 	entry := func(rel, full string) Value {
@@ -235,11 +235,11 @@ func enrichProvenance(model Value, in, out int64, cached bool) Value {
 
 func projectEnrich(c *Call, args []Value) (Value, error) {
 	const fn = "project.enrich"
-	p, root, err := projectDir(c, fn, arg(args, 0))
+	p, root, err := projectDir(c, fn, Arg(args, 0))
 	if err != nil {
 		return Nil, err
 	}
-	optsV := arg(args, 1)
+	optsV := Arg(args, 1)
 	if optsV.k != KindDict {
 		return Nil, throwValue(Str(fn + ": options dict is required"))
 	}
@@ -299,7 +299,7 @@ func projectEnrich(c *Call, args []Value) (Value, error) {
 	}
 	cachePath := filepath.Join(cacheRoot, sha256Hex(identity)+".json")
 	if raw, ok := p.read(cachePath); ok {
-		rec, err := parseJSON(raw)
+		rec, err := ParseJSON(raw)
 		if err != nil || rec.k != KindDict {
 			return Nil, throwValue(Str(fn + ": failed to parse cache " + cachePath))
 		}

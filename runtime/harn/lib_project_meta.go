@@ -11,7 +11,7 @@ func projectMetadataFns() map[string]func(c *Call, args []Value) (Value, error) 
 		"project_deep_scan":        projectDeepScan,
 		"project_deep_scan_status": projectDeepScanStatus,
 		"metadata_namespace": func(c *Call, args []Value) (Value, error) {
-			v, err := callBuiltin(c, "metadata_resolve", arg(args, 0), arg(args, 1))
+			v, err := callBuiltin(c, "metadata_resolve", Arg(args, 0), Arg(args, 1))
 			if err != nil || v.k != KindNil {
 				return v, err
 			}
@@ -20,11 +20,11 @@ func projectMetadataFns() map[string]func(c *Call, args []Value) (Value, error) 
 		"metadata_local_namespace": func(c *Call, args []Value) (Value, error) {
 			m := metadataOf(c)
 			defer m.mu.Unlock()
-			dir := Display(arg(args, 0))
+			dir := Display(Arg(args, 0))
 			if dir == "" {
 				dir = "."
 			}
-			ns := Display(arg(args, 1))
+			ns := Display(Arg(args, 1))
 			for _, d := range m.dirs() {
 				if normalizeMetaDir(d) != dir {
 					continue
@@ -37,11 +37,11 @@ func projectMetadataFns() map[string]func(c *Call, args []Value) (Value, error) 
 			return DictValue(NewDict(0)), nil
 		},
 		"project_inventory": func(c *Call, args []Value) (Value, error) {
-			entries, err := callBuiltin(c, "metadata_entries", arg(args, 0))
+			entries, err := callBuiltin(c, "metadata_entries", Arg(args, 0))
 			if err != nil {
 				return Nil, err
 			}
-			status, err := callBuiltin(c, "metadata_status", arg(args, 0))
+			status, err := callBuiltin(c, "metadata_status", Arg(args, 0))
 			if err != nil {
 				return Nil, err
 			}
@@ -64,7 +64,7 @@ func projectMetadataFns() map[string]func(c *Call, args []Value) (Value, error) 
 			return NewListValue(append(append([]Value(nil), t1.r.(*List).items...), t2.r.(*List).items...)), nil
 		},
 		"project_requires_refresh": func(c *Call, args []Value) (Value, error) {
-			st, err := callBuiltin(c, "metadata_status", arg(args, 0))
+			st, err := callBuiltin(c, "metadata_status", Arg(args, 0))
 			if err != nil {
 				return Nil, err
 			}

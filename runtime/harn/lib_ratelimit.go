@@ -77,14 +77,14 @@ func errorCategory(e *Error) string {
 
 func installRatelimit(lib *Library) {
 	lib.Builtin("llm_rate_limit", func(c *Call, args []Value) (Value, error) {
-		provider := Display(arg(args, 0))
-		if arg(args, 0).k == KindNil || provider == "" {
+		provider := Display(Arg(args, 0))
+		if Arg(args, 0).k == KindNil || provider == "" {
 			return Nil, runtimeError("llm_rate_limit: provider name is required")
 		}
 		rl := rateLimitsOf(c)
 		rl.mu.Lock()
 		defer rl.mu.Unlock()
-		if o := arg(args, 1); o.k == KindDict {
+		if o := Arg(args, 1); o.k == KindDict {
 			rpm, ok := o.r.(*Dict).Get("rpm")
 			if !ok || rpm.k != KindInt {
 				return Nil, runtimeError("llm_rate_limit: options must include 'rpm' (integer)")
@@ -103,16 +103,16 @@ func installRatelimit(lib *Library) {
 		return Nil, nil
 	})
 	lib.Builtin("with_rate_limit", func(c *Call, args []Value) (Value, error) {
-		provider := Display(arg(args, 0))
-		if arg(args, 0).k == KindNil || provider == "" {
+		provider := Display(Arg(args, 0))
+		if Arg(args, 0).k == KindNil || provider == "" {
 			return Nil, runtimeError("with_rate_limit: provider name is required")
 		}
-		f := arg(args, 1)
+		f := Arg(args, 1)
 		if f.k != KindClosure {
 			return Nil, runtimeError("with_rate_limit: second argument must be a closure")
 		}
 		maxRetries, backoff := int64(5), int64(1000)
-		if o := arg(args, 2); o.k == KindDict {
+		if o := Arg(args, 2); o.k == KindDict {
 			if m := optInt(o.r.(*Dict), "max_retries"); m != nil {
 				maxRetries = max(*m, 0)
 			}

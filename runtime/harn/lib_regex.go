@@ -123,7 +123,7 @@ func installRegex(lib *Library) {
 
 // flagsArg is an optional flags argument ("" when absent or nil).
 func flagsArg(args []Value, i int) string {
-	if v := arg(args, i); v.k == KindString {
+	if v := Arg(args, i); v.k == KindString {
 		return v.r.(string)
 	}
 	return ""

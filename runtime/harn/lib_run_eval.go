@@ -71,12 +71,12 @@ func evalRun(c *Call, run *Dict, fixture *Dict) *Dict {
 
 func installRunEval(lib *Library) {
 	lib.Builtin("run_record_eval", func(c *Call, args []Value) (Value, error) {
-		return DictValue(evalRun(c, runRecord(c, arg(args, 0)), wfCeiling(arg(args, 1)))), nil
+		return DictValue(evalRun(c, runRecord(c, Arg(args, 0)), wfCeiling(Arg(args, 1)))), nil
 	})
 	lib.Builtin("run_record_eval_suite", func(c *Call, args []Value) (Value, error) {
 		var cases []Value
 		passed := 0
-		for _, cv := range listItems(arg(args, 0)) {
+		for _, cv := range listItems(Arg(args, 0)) {
 			cd := cv.AsDict()
 			if cd == nil {
 				continue
@@ -96,7 +96,7 @@ func installRunEval(lib *Library) {
 			"passed", Int(int64(passed)), "failed", Int(int64(len(cases)-passed)), "cases", NewListValue(cases))), nil
 	})
 	lib.Builtin("run_record_diff", func(c *Call, args []Value) (Value, error) {
-		left, right := runRecord(c, arg(args, 0)), runRecord(c, arg(args, 1))
+		left, right := runRecord(c, Arg(args, 0)), runRecord(c, Arg(args, 1))
 		lorder, ls := stageByNode(left)
 		rorder, rs := stageByNode(right)
 		var diffs []Value

@@ -436,18 +436,18 @@ func installRuntime(lib *Library) {
 			return str(v, ""), err
 		},
 		"process_exec": func(c *Call, args []Value) (Value, error) {
-			return exec(c, arg(args, 0), Nil)
+			return exec(c, Arg(args, 0), Nil)
 		},
 		"process_exec_with_timeout": func(c *Call, args []Value) (Value, error) {
-			return exec(c, arg(args, 0), arg(args, 1))
+			return exec(c, Arg(args, 0), Arg(args, 1))
 		},
 		"interaction_ask": func(c *Call, args []Value) (Value, error) {
-			v, err := answerHostCall(c, "interaction.ask", hostCallArgs("question", arg(args, 0)))
+			v, err := answerHostCall(c, "interaction.ask", hostCallArgs("question", Arg(args, 0)))
 			return str(v, ""), err
 		},
 		"record_run_metadata": recordRunMetadata,
 		"interaction_ask_with_kind": func(c *Call, args []Value) (Value, error) {
-			v, err := answerHostCall(c, "interaction.ask", hostCallArgs("question", arg(args, 0), "type", arg(args, 1)))
+			v, err := answerHostCall(c, "interaction.ask", hostCallArgs("question", Arg(args, 0), "type", Arg(args, 1)))
 			return str(v, ""), err
 		},
 	})
@@ -466,7 +466,7 @@ func member(v Value, k string) Value {
 // persisted at a path, host_call("runtime.record_run", ...) with its
 // status, usage and transcript counts; nothing for a run without a path.
 func recordRunMetadata(c *Call, args []Value) (Value, error) {
-	run := arg(args, 0)
+	run := Arg(args, 0)
 	path := member(run, "path")
 	if !path.Truthy() {
 		return Nil, nil
@@ -489,7 +489,7 @@ func recordRunMetadata(c *Call, args []Value) (Value, error) {
 			return Nil, err
 		}
 	}
-	p := hostCallArgs("workflow", arg(args, 1), "path", path, "status", orNil(member(run, "status"), Str("")),
+	p := hostCallArgs("workflow", Arg(args, 1), "path", path, "status", orNil(member(run, "status"), Str("")),
 		"fixture_type", member(member(member(run, "run"), "replay_fixture"), "_type"), "usage", member(run, "usage"),
 		"persisted_path", member(run, "persisted_path"), "summary", summary,
 		"transcript_state", orNil(member(t, "state"), Str("")))

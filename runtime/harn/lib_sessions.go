@@ -207,7 +207,7 @@ func sessionErr(msg string) error { return throwValue(Str(msg)) }
 
 // sessionIDArg is the string argument i of fn, named name.
 func sessionIDArg(args []Value, i int, fn, name string) (string, error) {
-	if v := arg(args, i); v.k == KindString {
+	if v := Arg(args, i); v.k == KindString {
 		return v.AsString(), nil
 	}
 	return "", sessionErr(fn + ": `" + name + "` must be a string")
@@ -215,7 +215,7 @@ func sessionIDArg(args []Value, i int, fn, name string) (string, error) {
 
 // optSessionIDArg is like sessionIDArg but nil (or absent) is "".
 func optSessionIDArg(args []Value, i int, fn, name string) (string, error) {
-	if v := arg(args, i); v.k == KindNil {
+	if v := Arg(args, i); v.k == KindNil {
 		return "", nil
 	}
 	return sessionIDArg(args, i, fn, name)
@@ -340,7 +340,7 @@ func installSessions(lib *Library) {
 	})
 	lib.Builtin("agent_session_trim", func(c *Call, args []Value) (Value, error) {
 		return withSession(c, args, "agent_session_trim", func(_ *sessionStore, a *agentSession) (Value, error) {
-			k := arg(args, 1)
+			k := Arg(args, 1)
 			if k.k != KindInt {
 				return Nil, sessionErr("agent_session_trim: `keep_last` must be an int")
 			}
@@ -377,7 +377,7 @@ func installSessions(lib *Library) {
 		if err != nil {
 			return Nil, err
 		}
-		k := arg(args, 1)
+		k := Arg(args, 1)
 		if k.k != KindInt {
 			return Nil, sessionErr("agent_session_fork_at: `keep_first` must be an int")
 		}

@@ -101,7 +101,7 @@ func handleID(c *Call, v Value, kind string) (string, error) {
 // openScope reads the options of an open call (a dict, or a bare key)
 // and the scope they resolve to.
 func openScope(c *Call, args []Value) (*Dict, string, error) {
-	v := arg(args, 0)
+	v := Arg(args, 0)
 	var opts *Dict
 	switch v.k {
 	case KindDict:
@@ -231,7 +231,7 @@ func installSharedState(lib *Library) {
 	lib.Builtin("shared_cell", open("shared_cell"))
 	lib.Builtin("shared_map", open("shared_map"))
 	cell := func(c *Call, args []Value, fn func(*sharedCell) Value) (Value, error) {
-		id, err := handleID(c, arg(args, 0), "shared_cell")
+		id, err := handleID(c, Arg(args, 0), "shared_cell")
 		if err != nil {
 			return Nil, err
 		}
@@ -254,7 +254,7 @@ func installSharedState(lib *Library) {
 	lib.Builtin("shared_set", func(c *Call, args []Value) (Value, error) {
 		return cell(c, args, func(sc *sharedCell) Value {
 			old := sc.value
-			sc.value = share(arg(args, 1))
+			sc.value = share(Arg(args, 1))
 			sc.version++
 			sc.m.writes++
 			return old
@@ -262,11 +262,11 @@ func installSharedState(lib *Library) {
 	})
 	lib.Builtin("shared_cas", func(c *Call, args []Value) (Value, error) {
 		return cell(c, args, func(sc *sharedCell) Value {
-			return Bool(cas(&sc.value, &sc.version, &sc.m, arg(args, 1), arg(args, 2)))
+			return Bool(cas(&sc.value, &sc.version, &sc.m, Arg(args, 1), Arg(args, 2)))
 		})
 	})
 	smap := func(c *Call, args []Value, fn func(*sharedMap, string) Value) (Value, error) {
-		id, err := handleID(c, arg(args, 0), "shared_map")
+		id, err := handleID(c, Arg(args, 0), "shared_map")
 		if err != nil {
 			return Nil, err
 		}
@@ -292,7 +292,7 @@ func installSharedState(lib *Library) {
 			if v, ok := m.entries[k]; ok {
 				return v
 			}
-			return arg(args, 2)
+			return Arg(args, 2)
 		})
 	})
 	lib.Builtin("shared_map_snapshot", func(c *Call, args []Value) (Value, error) {
@@ -304,7 +304,7 @@ func installSharedState(lib *Library) {
 	lib.Builtin("shared_map_set", func(c *Call, args []Value) (Value, error) {
 		return smap(c, args, func(m *sharedMap, k string) Value {
 			old := m.entries[k]
-			m.entries[k] = share(arg(args, 2))
+			m.entries[k] = share(Arg(args, 2))
 			m.version++
 			m.m.writes++
 			return old
@@ -324,7 +324,7 @@ func installSharedState(lib *Library) {
 	lib.Builtin("shared_map_cas", func(c *Call, args []Value) (Value, error) {
 		return smap(c, args, func(m *sharedMap, k string) Value {
 			cur, had := m.entries[k]
-			ok := cas(&cur, &m.version, &m.m, arg(args, 2), arg(args, 3))
+			ok := cas(&cur, &m.version, &m.m, Arg(args, 2), Arg(args, 3))
 			if ok || had {
 				m.entries[k] = cur
 			}
@@ -347,7 +347,7 @@ func installSharedState(lib *Library) {
 		})
 	})
 	lib.Builtin("shared_metrics", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		kind := dictString(v.AsDict(), "_type")
 		id, err := handleID(c, v, kind)
 		if err != nil || (kind != "shared_cell" && kind != "shared_map") {
@@ -401,7 +401,7 @@ func installSharedState(lib *Library) {
 		st := sharedOf(c.th.in)
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		mb, id := st.mailboxTarget(arg(args, 0))
+		mb, id := st.mailboxTarget(Arg(args, 0))
 		if mb == nil {
 			return Nil, nil
 		}
@@ -411,12 +411,12 @@ func installSharedState(lib *Library) {
 	lib.Builtin("mailbox_send", func(c *Call, args []Value) (Value, error) {
 		st := sharedOf(c.th.in)
 		st.mu.Lock()
-		mb, _ := st.mailboxTarget(arg(args, 0))
+		mb, _ := st.mailboxTarget(Arg(args, 0))
 		st.mu.Unlock()
 		if mb == nil {
 			return Bool(false), nil
 		}
-		ok, err := mb.ch.send(c.th, arg(args, 1))
+		ok, err := mb.ch.send(c.th, Arg(args, 1))
 		if err != nil {
 			return Nil, err
 		}
@@ -433,7 +433,7 @@ func installSharedState(lib *Library) {
 		return func(c *Call, args []Value) (Value, error) {
 			st := sharedOf(c.th.in)
 			st.mu.Lock()
-			mb, _ := st.mailboxTarget(arg(args, 0))
+			mb, _ := st.mailboxTarget(Arg(args, 0))
 			st.mu.Unlock()
 			if mb == nil {
 				return Nil, nil
@@ -461,7 +461,7 @@ func installSharedState(lib *Library) {
 	lib.Builtin("mailbox_close", func(c *Call, args []Value) (Value, error) {
 		st := sharedOf(c.th.in)
 		st.mu.Lock()
-		mb, _ := st.mailboxTarget(arg(args, 0))
+		mb, _ := st.mailboxTarget(Arg(args, 0))
 		st.mu.Unlock()
 		if mb == nil {
 			return Bool(false), nil
@@ -473,7 +473,7 @@ func installSharedState(lib *Library) {
 		st := sharedOf(c.th.in)
 		st.mu.Lock()
 		defer st.mu.Unlock()
-		mb, _ := st.mailboxTarget(arg(args, 0))
+		mb, _ := st.mailboxTarget(Arg(args, 0))
 		if mb == nil {
 			return DictValue((&mailbox{ch: newChannel("", 0)}).metrics()), nil
 		}
@@ -481,7 +481,7 @@ func installSharedState(lib *Library) {
 	})
 
 	lib.Builtin("channel_select", func(c *Call, args []Value) (Value, error) {
-		list := arg(args, 0)
+		list := Arg(args, 0)
 		if list.k != KindList {
 			return Nil, typeError("%s: argument 1 must be a list of channels, got %s", c.Name, list.TypeName())
 		}
@@ -494,7 +494,7 @@ func installSharedState(lib *Library) {
 			chans = append(chans, ch)
 		}
 		timeout := time.Duration(-1)
-		if t := arg(args, 1); t.k != KindNil {
+		if t := Arg(args, 1); t.k != KindNil {
 			timeout = syncTimeout(t)
 		}
 		i, v, ok, err := selectChannels(c.th, chans, timeout)

@@ -528,7 +528,7 @@ func installSkillLoad(lib *Library) {
 			return Nil, throwValue(Str("skill_render: first argument must be a skill entry or a string body"))
 		}
 		var list []string
-		switch a := arg(args, 1); a.k {
+		switch a := Arg(args, 1); a.k {
 		case KindList:
 			list = stringList(a)
 		case KindNil:
@@ -538,8 +538,8 @@ func installSkillLoad(lib *Library) {
 		return Str(substituteSkillBody(body, list, dir, "")), nil
 	})
 	lib.Builtin("load_skill", func(c *Call, args []Value) (Value, error) {
-		name := Display(arg(args, 0))
-		if arg(args, 0).k == KindNil || name == "" {
+		name := Display(Arg(args, 0))
+		if Arg(args, 0).k == KindNil || name == "" {
 			return Nil, throwValue(Str("load_skill: requires a non-empty skill name"))
 		}
 		entry, msg := resolveSkill(dictList(c.th.in.fsSkills().registry.AsDict(), "skills"), name)

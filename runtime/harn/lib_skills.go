@@ -258,15 +258,15 @@ func installSkills(lib *Library) {
 		return defineSkill(c, args[0], Display(args[1]), args[2])
 	})
 	lib.Builtin("skill_count", func(c *Call, args []Value) (Value, error) {
-		_, skills, err := registrySkills(c, arg(args, 0))
+		_, skills, err := registrySkills(c, Arg(args, 0))
 		return Int(int64(len(skills))), err
 	})
 	lib.Builtin("skill_find", func(c *Call, args []Value) (Value, error) {
-		_, skills, err := registrySkills(c, arg(args, 0))
+		_, skills, err := registrySkills(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
-		want := Display(arg(args, 1))
+		want := Display(Arg(args, 1))
 		for _, s := range skills {
 			if skillName(s) == want {
 				return s, nil
@@ -275,7 +275,7 @@ func installSkills(lib *Library) {
 		return Nil, nil
 	})
 	lib.Builtin("skill_list", func(c *Call, args []Value) (Value, error) {
-		_, skills, err := registrySkills(c, arg(args, 0))
+		_, skills, err := registrySkills(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -298,11 +298,11 @@ func installSkills(lib *Library) {
 		return NewListValue(out), nil
 	})
 	lib.Builtin("skill_select", func(c *Call, args []Value) (Value, error) {
-		reg, skills, err := registrySkills(c, arg(args, 0))
+		reg, skills, err := registrySkills(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
-		names := arg(args, 1)
+		names := Arg(args, 1)
 		if names.k != KindList {
 			return Nil, throwValue(Str("skill_select: second argument must be a list of skill names"))
 		}
@@ -319,11 +319,11 @@ func installSkills(lib *Library) {
 		return withSkills(reg, out), nil
 	})
 	lib.Builtin("skill_remove", func(c *Call, args []Value) (Value, error) {
-		reg, skills, err := registrySkills(c, arg(args, 0))
+		reg, skills, err := registrySkills(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
-		drop := Display(arg(args, 1))
+		drop := Display(Arg(args, 1))
 		var out []Value
 		for _, s := range skills {
 			if skillName(s) != drop {
@@ -333,7 +333,7 @@ func installSkills(lib *Library) {
 		return withSkills(reg, out), nil
 	})
 	lib.Builtin("skill_describe", func(c *Call, args []Value) (Value, error) {
-		_, skills, err := registrySkills(c, arg(args, 0))
+		_, skills, err := registrySkills(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -363,7 +363,7 @@ func installSkills(lib *Library) {
 		return Str(strings.Join(lines, "\n")), nil
 	})
 	lib.Builtin("skills_catalog_entries", func(c *Call, args []Value) (Value, error) {
-		_, skills, err := registrySkills(c, arg(args, 0))
+		_, skills, err := registrySkills(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -371,7 +371,7 @@ func installSkills(lib *Library) {
 	})
 	lib.Builtin("render_always_on_catalog", func(c *Call, args []Value) (Value, error) {
 		var entries []Value
-		switch v := arg(args, 0); v.k {
+		switch v := Arg(args, 0); v.k {
 		case KindList:
 			entries = v.r.(*List).SharedItems()
 		case KindDict:
@@ -384,7 +384,7 @@ func installSkills(lib *Library) {
 			return Nil, throwValue(Str("render_always_on_catalog: first argument must be a catalog entry list or skill registry"))
 		}
 		budget := 2000
-		switch b := arg(args, 1); {
+		switch b := Arg(args, 1); {
 		case b.k == KindNil:
 		case b.k == KindInt && int64(b.n) > 0:
 			budget = int(min(int64(b.n), 1<<30))

@@ -316,7 +316,7 @@ func installSSEServer(lib *Library) {
 			return Bool(false), nil
 		}
 		s.cancelled, s.closed = true, true
-		if r := arg(args, 1); r.k != KindNil && Display(r) != "" {
+		if r := Arg(args, 1); r.k != KindNil && Display(r) != "" {
 			reason := Display(r)
 			s.cancelReason = &reason
 		}

@@ -29,7 +29,7 @@ func workerField(v Value, sub, key string) Value {
 func stdAgents() map[string]func(c *Call, args []Value) (Value, error) {
 	listOf := func(key string) func(c *Call, args []Value) (Value, error) {
 		return func(c *Call, args []Value) (Value, error) {
-			if v := workerField(arg(args, 0), "request", key); v.k == KindList {
+			if v := workerField(Arg(args, 0), "request", key); v.k == KindList {
 				return v, nil
 			}
 			return NewListValue(nil), nil
@@ -37,27 +37,27 @@ func stdAgents() map[string]func(c *Call, args []Value) (Value, error) {
 	}
 	return map[string]func(c *Call, args []Value) (Value, error){
 		"worker_request": func(c *Call, args []Value) (Value, error) {
-			return workerField(arg(args, 0), "", "request"), nil
+			return workerField(Arg(args, 0), "", "request"), nil
 		},
 		"worker_provenance": func(c *Call, args []Value) (Value, error) {
-			return workerField(arg(args, 0), "", "provenance"), nil
+			return workerField(Arg(args, 0), "", "provenance"), nil
 		},
 		"worker_result": func(c *Call, args []Value) (Value, error) {
-			return workerField(arg(args, 0), "", "result"), nil
+			return workerField(Arg(args, 0), "", "result"), nil
 		},
 		"worker_research_questions": listOf("research_questions"),
 		"worker_action_items":       listOf("action_items"),
 		"worker_workflow_stages":    listOf("workflow_stages"),
 		"worker_verification_steps": listOf("verification_steps"),
 		"worker_trigger": func(c *Call, args []Value) (Value, error) {
-			w, err := workerArg(c, arg(args, 0), "worker_trigger")
+			w, err := workerArg(c, Arg(args, 0), "worker_trigger")
 			if err != nil {
 				return Nil, err
 			}
 			if w.carry.k != KindDict || !optBool(w.carry.r.(*Dict), "retriggerable") {
 				return Nil, throwValue(Str("worker_trigger: worker '" + w.id + "' is not retriggerable"))
 			}
-			w.task = arg(args, 1)
+			w.task = Arg(args, 1)
 			if err := runWorker(c, w); err != nil {
 				return Nil, err
 			}

@@ -71,25 +71,25 @@ func ctxRender(v Value, opts *Dict) string {
 func installStdContext(lib *Library) {
 	lib.StdModule("std/context", map[string]func(c *Call, args []Value) (Value, error){
 		"section": func(c *Call, args []Value) (Value, error) {
-			return ctxSection(Display(arg(args, 0)), arg(args, 1), arg(args, 2)), nil
+			return ctxSection(Display(Arg(args, 0)), Arg(args, 1), Arg(args, 2)), nil
 		},
 		"context_attach": func(c *Call, args []Value) (Value, error) {
-			return ctxSection(Display(arg(args, 0)), arg(args, 2), arg(args, 3), "path", Str(Display(arg(args, 1)))), nil
+			return ctxSection(Display(Arg(args, 0)), Arg(args, 2), Arg(args, 3), "path", Str(Display(Arg(args, 1)))), nil
 		},
 		"context": func(c *Call, args []Value) (Value, error) {
 			d := NewDict(3)
-			if o := wfCeiling(arg(args, 1)); o != nil {
+			if o := wfCeiling(Arg(args, 1)); o != nil {
 				d = o.clone()
 			}
 			d.Set("_type", Str("context"))
-			d.Set("sections", NewListValue(listItems(arg(args, 0))))
+			d.Set("sections", NewListValue(listItems(Arg(args, 0))))
 			return DictValue(d), nil
 		},
 		"context_render": func(c *Call, args []Value) (Value, error) {
-			return Str(ctxRender(arg(args, 0), wfCeiling(arg(args, 1)))), nil
+			return Str(ctxRender(Arg(args, 0), wfCeiling(Arg(args, 1)))), nil
 		},
 		"prompt_compose": func(c *Call, args []Value) (Value, error) {
-			opts := wfCeiling(arg(args, 2))
+			opts := wfCeiling(Arg(args, 2))
 			if opts == nil {
 				opts = NewDict(0)
 			}
@@ -97,8 +97,8 @@ func installStdContext(lib *Library) {
 			if label == "" {
 				label = "Task"
 			}
-			rendered := ctxRender(arg(args, 1), nil)
-			prompt := "<workflow_task>\n<label>" + label + "</label>\n<instructions>\n" + Display(arg(args, 0)) +
+			rendered := ctxRender(Arg(args, 1), nil)
+			prompt := "<workflow_task>\n<label>" + label + "</label>\n<instructions>\n" + Display(Arg(args, 0)) +
 				"\n</instructions>\n</workflow_task>"
 			if rendered != "" {
 				prompt = rendered + "\n\n" + prompt

@@ -33,7 +33,7 @@ func stateRoot(in *Interp) string {
 func jsonValue(v Value) Value {
 	var b strings.Builder
 	writeJSON(&b, v, 0)
-	out, err := parseJSON(b.String())
+	out, err := ParseJSON(b.String())
 	if err != nil {
 		return Nil
 	}
@@ -69,7 +69,7 @@ func storeOf(c *Call) *kvStore {
 	if !s.loaded {
 		s.loaded = true
 		if b, err := in.host.ReadFile(s.path); err == nil {
-			if v, err := parseJSON(string(b)); err == nil && v.k == KindDict {
+			if v, err := ParseJSON(string(b)); err == nil && v.k == KindDict {
 				d := v.r.(*Dict)
 				for _, k := range d.Keys() {
 					s.data[k], _ = d.Get(k)
@@ -107,7 +107,7 @@ func installStore(lib *Library) {
 		s := storeOf(c)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		v, ok := s.data[Display(arg(args, 0))]
+		v, ok := s.data[Display(Arg(args, 0))]
 		if !ok {
 			return Nil, nil
 		}
@@ -117,14 +117,14 @@ func installStore(lib *Library) {
 		s := storeOf(c)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.data[Display(arg(args, 0))] = jsonValue(arg(args, 1))
+		s.data[Display(Arg(args, 0))] = jsonValue(Arg(args, 1))
 		return Nil, s.save(c)
 	})
 	lib.Builtin("store_delete", func(c *Call, args []Value) (Value, error) {
 		s := storeOf(c)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		delete(s.data, Display(arg(args, 0)))
+		delete(s.data, Display(Arg(args, 0)))
 		return Nil, s.save(c)
 	})
 	lib.Builtin("store_list", func(c *Call, args []Value) (Value, error) {
@@ -183,7 +183,7 @@ func metadataOf(c *Call) *metadataStore {
 func (m *metadataStore) load(c *Call) {
 	h := c.th.in.host
 	if b, err := h.ReadFile(filepath.Join(m.dir, "root.json")); err == nil {
-		if v, err := parseJSON(string(b)); err == nil && v.k == KindDict {
+		if v, err := ParseJSON(string(b)); err == nil && v.k == KindDict {
 			if ents, ok := v.r.(*Dict).Get("entries"); ok && ents.k == KindDict {
 				for _, dir := range ents.r.(*Dict).Keys() {
 					meta, _ := ents.r.(*Dict).Get(dir)
@@ -213,7 +213,7 @@ func (m *metadataStore) load(c *Call) {
 		if err != nil {
 			continue
 		}
-		v, err := parseJSON(string(b))
+		v, err := ParseJSON(string(b))
 		if err != nil || v.k != KindDict {
 			continue
 		}
@@ -311,7 +311,7 @@ func normalizeMetaDir(dir string) string {
 
 // optName is an optional string argument: nil when absent or nil.
 func optName(args []Value, i int) (string, bool) {
-	v := arg(args, i)
+	v := Arg(args, i)
 	if v.k == KindNil {
 		return "", false
 	}
@@ -432,7 +432,7 @@ func installMetadata(lib *Library) {
 		}
 	}
 	lib.Builtin("metadata_get", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
-		r := m.resolve(Display(arg(args, 0)))
+		r := m.resolve(Display(Arg(args, 0)))
 		if ns, ok := optName(args, 1); ok {
 			f, ok := r[ns]
 			if !ok {
@@ -457,7 +457,7 @@ func installMetadata(lib *Library) {
 		return fieldsValue(flat), nil
 	}))
 	lib.Builtin("metadata_resolve", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
-		r := m.resolve(Display(arg(args, 0)))
+		r := m.resolve(Display(Arg(args, 0)))
 		if ns, ok := optName(args, 1); ok {
 			f, ok := r[ns]
 			if !ok {
@@ -495,7 +495,7 @@ func installMetadata(lib *Library) {
 		return NewListValue(out), nil
 	}))
 	lib.Builtin("metadata_set", with(func(c *Call, m *metadataStore, args []Value) (Value, error) {
-		dir, ns, data := Display(arg(args, 0)), Display(arg(args, 1)), arg(args, 2)
+		dir, ns, data := Display(Arg(args, 0)), Display(Arg(args, 1)), Arg(args, 2)
 		if data.k != KindDict || data.r.(*Dict).Len() == 0 {
 			return Nil, nil
 		}
@@ -575,7 +575,7 @@ func installMetadata(lib *Library) {
 		return DictValue(d), nil
 	}))
 	lib.Builtin("compute_content_hash", func(c *Call, args []Value) (Value, error) {
-		return Str(folderHash(c, metaFullDir(c, Display(arg(args, 0))), true)), nil
+		return Str(folderHash(c, metaFullDir(c, Display(Arg(args, 0))), true)), nil
 	})
 	lib.Builtin("invalidate_facts", func(c *Call, args []Value) (Value, error) { return Nil, nil })
 	lib.Builtin("scan_directory", scanDirectory)
@@ -608,16 +608,16 @@ func scanDirectory(c *Call, args []Value) (Value, error) {
 		flag("include_dirs", &dirs)
 		flag("include_files", &files)
 	}
-	if p := arg(args, 1); p.k == KindString {
+	if p := Arg(args, 1); p.k == KindString {
 		pattern = p.r.(string)
 	} else {
 		apply(p)
 	}
-	apply(arg(args, 2))
+	apply(Arg(args, 2))
 	h := c.th.in.host
 	base := h.Root()
 	start := base
-	if rel := Display(arg(args, 0)); rel != "" && arg(args, 0).k != KindNil {
+	if rel := Display(Arg(args, 0)); rel != "" && Arg(args, 0).k != KindNil {
 		start = h.Abs(rel)
 	}
 	var out []Value

@@ -155,7 +155,7 @@ func installStreams(lib *Library) {
 		if err := takeArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
-		n := arg(args, 1)
+		n := Arg(args, 1)
 		if n.k != KindInt || int64(n.n) < 0 {
 			return Nil, typeError("stream.take: argument 2 must be a non-negative int, got %s", n.TypeName())
 		}
@@ -312,7 +312,7 @@ func installStreams(lib *Library) {
 		if err := broadcastArgs.unpack(c, args, &src); err != nil {
 			return Nil, err
 		}
-		n := arg(args, 1)
+		n := Arg(args, 1)
 		if n.k != KindInt || int64(n.n) <= 0 || int64(n.n) > 1<<16 {
 			return Nil, typeError("stream.broadcast: argument 2 must be a positive int, got %s", Display(n))
 		}
@@ -355,7 +355,7 @@ func installStreams(lib *Library) {
 		if err := throttleArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
-		perSec, ok := arg(args, 1).Number()
+		perSec, ok := Arg(args, 1).Number()
 		if !ok || perSec <= 0 || math.IsInf(perSec, 0) || math.IsNaN(perSec) {
 			return Nil, typeError("stream.throttle: argument 2 must be a positive finite number (values per second)")
 		}
@@ -380,8 +380,8 @@ func installStreams(lib *Library) {
 		if err := debounceArgs.unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
-		w := arg(args, 1)
-		ms, ok := durationMillis(w)
+		w := Arg(args, 1)
+		ms, ok := DurationMillis(w)
 		if !ok || ms < 0 {
 			return Nil, typeError("stream.debounce: argument 2 must be a non-negative int, got %s", w.TypeName())
 		}
@@ -418,7 +418,7 @@ func installStreams(lib *Library) {
 			return Nil, err
 		}
 		limit := int64(10_000)
-		switch m := arg(args, 1); m.k {
+		switch m := Arg(args, 1); m.k {
 		case KindNil:
 		case KindInt:
 			if int64(m.n) < 0 {

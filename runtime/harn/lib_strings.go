@@ -49,10 +49,10 @@ func installStrings(lib *Library) {
 		if len(args) > 1 {
 			sep = Display(args[1])
 		}
-		return c.th.kindMethod("string", Str(Display(arg(args, 0))), "split", []Value{Str(sep)})
+		return c.th.kindMethod("string", Str(Display(Arg(args, 0))), "split", []Value{Str(sep)})
 	})
 	lib.Builtin("join", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		sep := ""
 		if len(args) > 1 {
 			sep = Display(args[1])
@@ -80,7 +80,7 @@ func installStrings(lib *Library) {
 		return Bool(strings.HasSuffix(text, affix)), nil
 	})
 	lib.Builtin("contains", func(c *Call, args []Value) (Value, error) {
-		h, n := arg(args, 0), arg(args, 1)
+		h, n := Arg(args, 0), Arg(args, 1)
 		switch h.k {
 		case KindString:
 			return Bool(strings.Contains(h.r.(string), Display(n))), nil
@@ -99,22 +99,22 @@ func installStrings(lib *Library) {
 		return Str(strings.ReplaceAll(text, from, to)), nil
 	})
 	lib.Builtin("substring", func(c *Call, args []Value) (Value, error) {
-		rs := []rune(Display(arg(args, 0)))
-		start := clampInt(intArg(arg(args, 1), 0), 0, int64(len(rs)))
+		rs := []rune(Display(Arg(args, 0)))
+		start := clampInt(intArg(Arg(args, 1), 0), 0, int64(len(rs)))
 		end := int64(len(rs))
-		if l := arg(args, 2); l.k == KindInt {
+		if l := Arg(args, 2); l.k == KindInt {
 			end = start + clampInt(int64(l.n), 0, int64(len(rs))-start)
 		}
 		return Str(string(rs[start:end])), nil
 	})
 	lib.Builtin("format", func(c *Call, args []Value) (Value, error) {
-		return Str(formatTemplate(Display(arg(args, 0)), args[min(1, len(args)):])), nil
+		return Str(formatTemplate(Display(Arg(args, 0)), args[min(1, len(args)):])), nil
 	})
 	lib.Builtin("str_pad", func(c *Call, args []Value) (Value, error) {
-		s := Display(arg(args, 0))
-		width := max(intArg(arg(args, 1), 0), 0)
+		s := Display(Arg(args, 0))
+		width := max(intArg(Arg(args, 1), 0), 0)
 		fill := " "
-		if f := Display(arg(args, 2)); len(args) > 2 && f != "" {
+		if f := Display(Arg(args, 2)); len(args) > 2 && f != "" {
 			_, size := utf8.DecodeRuneInString(f)
 			fill = f[:size]
 		}
@@ -141,8 +141,8 @@ func installStrings(lib *Library) {
 		return Str(strings.Repeat(fill, l) + s + strings.Repeat(fill, r)), nil
 	})
 	lib.Builtin("unicode_normalize", func(c *Call, args []Value) (Value, error) {
-		s := Display(arg(args, 0))
-		switch strings.ToUpper(Display(arg(args, 1))) {
+		s := Display(Arg(args, 0))
+		switch strings.ToUpper(Display(Arg(args, 1))) {
 		case "NFC":
 			return Str(norm.NFC.String(s)), nil
 		case "NFD":
@@ -156,7 +156,7 @@ func installStrings(lib *Library) {
 	})
 	lib.Builtin("unicode_graphemes", func(c *Call, args []Value) (Value, error) {
 		var out []Value
-		for _, g := range graphemes(Display(arg(args, 0))) {
+		for _, g := range graphemes(Display(Arg(args, 0))) {
 			out = append(out, Str(g))
 		}
 		return NewListValue(out), nil

@@ -187,7 +187,7 @@ func experimentScalar(s string) (Value, error) {
 		return Float(f), nil
 	}
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		v, err := parseJSON(s)
+		v, err := ParseJSON(s)
 		if err != nil {
 			return Nil, experimentErr("invalid string literal `" + s + "`: " + err.Error())
 		}
@@ -374,7 +374,7 @@ func stdExperiments() map[string]func(c *Call, args []Value) (Value, error) {
 			d := NewDict(2)
 			d.Set("name", Str(name))
 			a := NewDict(1)
-			if o := arg(args, 0); o.k == KindDict {
+			if o := Arg(args, 0); o.k == KindDict {
 				a = o.r.(*Dict).clone()
 			}
 			d.Set("args", DictValue(a))
@@ -382,7 +382,7 @@ func stdExperiments() map[string]func(c *Call, args []Value) (Value, error) {
 		}
 	}
 	messagesArg := func(fn string, args []Value) ([]Value, error) {
-		if m := arg(args, 0); m.k == KindList {
+		if m := Arg(args, 0); m.k == KindList {
 			return append([]Value(nil), m.r.(*List).SharedItems()...), nil
 		}
 		return nil, throwValue(Str(fn + ": messages must be a list"))
@@ -393,11 +393,11 @@ func stdExperiments() map[string]func(c *Call, args []Value) (Value, error) {
 		"chain_of_draft":           spec("chain_of_draft"),
 		"inverted_system":          spec("inverted_system"),
 		"custom": func(c *Call, args []Value) (Value, error) {
-			label := arg(args, 0)
+			label := Arg(args, 0)
 			if label.k != KindString || strings.TrimSpace(label.AsString()) == "" {
 				return Nil, throwValue(Str("custom: label must be a non-empty string"))
 			}
-			if arg(args, 1).k != KindClosure {
+			if Arg(args, 1).k != KindClosure {
 				return Nil, throwValue(Str("custom: transform must be a closure"))
 			}
 			d := NewDict(4)
@@ -405,14 +405,14 @@ func stdExperiments() map[string]func(c *Call, args []Value) (Value, error) {
 			d.Set("name", Str("custom"))
 			d.Set("transform", args[1])
 			a := NewDict(0)
-			if o := arg(args, 2); o.k == KindDict {
+			if o := Arg(args, 2); o.k == KindDict {
 				a = o.r.(*Dict).clone()
 			}
 			d.Set("args", DictValue(a))
 			return DictValue(d), nil
 		},
 		"message": func(c *Call, args []Value) (Value, error) {
-			return messageValue(Display(arg(args, 0)), arg(args, 1)), nil
+			return messageValue(Display(Arg(args, 0)), Arg(args, 1)), nil
 		},
 		"latest_string_user_message": func(c *Call, args []Value) (Value, error) {
 			ms, err := messagesArg("latest_string_user_message", args)
@@ -433,11 +433,11 @@ func stdExperiments() map[string]func(c *Call, args []Value) (Value, error) {
 			if err != nil {
 				return Nil, err
 			}
-			i := arg(args, 1)
+			i := Arg(args, 1)
 			if i.k != KindInt || i.AsInt() < 0 || i.AsInt() >= int64(len(ms)) {
 				return Nil, throwValue(Str("replace_message: index " + Display(i) + " is out of range for " + strconv.Itoa(len(ms)) + " messages"))
 			}
-			ms[i.AsInt()] = arg(args, 2)
+			ms[i.AsInt()] = Arg(args, 2)
 			return NewListValue(ms), nil
 		},
 		"prepend_message": func(c *Call, args []Value) (Value, error) {
@@ -445,14 +445,14 @@ func stdExperiments() map[string]func(c *Call, args []Value) (Value, error) {
 			if err != nil {
 				return Nil, err
 			}
-			return NewListValue(append([]Value{arg(args, 1)}, ms...)), nil
+			return NewListValue(append([]Value{Arg(args, 1)}, ms...)), nil
 		},
 		"append_message": func(c *Call, args []Value) (Value, error) {
 			ms, err := messagesArg("append_message", args)
 			if err != nil {
 				return Nil, err
 			}
-			return NewListValue(append(ms, arg(args, 1))), nil
+			return NewListValue(append(ms, Arg(args, 1))), nil
 		},
 	}
 }

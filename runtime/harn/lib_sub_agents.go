@@ -131,7 +131,7 @@ func runSubAgent(c *Call, task Value, opts *Dict, prior []Value) (Value, []Value
 		ok = false
 		env.Set("error", subAgentError("permission_denied", dictString(r.denial, "reason"), dictString(r.denial, "tool")))
 	} else if wantsJSON(opts) {
-		v, err := parseJSON(extractJSONText(summary))
+		v, err := ParseJSON(extractJSONText(summary))
 		if err != nil {
 			ok = false
 			env.Set("error", subAgentError("schema_validation", "sub_agent_run: the child's answer is not JSON: "+err.Error(), ""))
@@ -258,9 +258,9 @@ func workerArg(c *Call, v Value, fn string) (*worker, error) {
 
 func installSubAgents(lib *Library) {
 	lib.Builtin("sub_agent_run", func(c *Call, args []Value) (Value, error) {
-		task := arg(args, 0)
+		task := Arg(args, 0)
 		opts := NewDict(0)
-		if o := arg(args, 1); o.k == KindDict {
+		if o := Arg(args, 1); o.k == KindDict {
 			opts = o.r.(*Dict)
 		} else if o.k != KindNil {
 			return Nil, throwValue(Str("sub_agent_run: options must be a dict"))
@@ -283,7 +283,7 @@ func installSubAgents(lib *Library) {
 		return w.handle(), nil
 	})
 	lib.Builtin("wait_agent", func(c *Call, args []Value) (Value, error) {
-		w, err := workerArg(c, arg(args, 0), "wait_agent")
+		w, err := workerArg(c, Arg(args, 0), "wait_agent")
 		if err != nil {
 			return Nil, err
 		}
@@ -292,11 +292,11 @@ func installSubAgents(lib *Library) {
 		return DictValue(d), nil
 	})
 	lib.Builtin("send_input", func(c *Call, args []Value) (Value, error) {
-		w, err := workerArg(c, arg(args, 0), "send_input")
+		w, err := workerArg(c, Arg(args, 0), "send_input")
 		if err != nil {
 			return Nil, err
 		}
-		w.task = arg(args, 1)
+		w.task = Arg(args, 1)
 		w.status = "running"
 		if err := runWorker(c, w); err != nil {
 			return Nil, err
@@ -304,7 +304,7 @@ func installSubAgents(lib *Library) {
 		return w.handle(), nil
 	})
 	lib.Builtin("close_agent", func(c *Call, args []Value) (Value, error) {
-		w, err := workerArg(c, arg(args, 0), "close_agent")
+		w, err := workerArg(c, Arg(args, 0), "close_agent")
 		if err != nil {
 			return Nil, err
 		}

@@ -87,7 +87,7 @@ func installSupervisor(lib *Library) {
 			return Nil, err
 		}
 		timeout := int64(5000)
-		if ms, ok := durationMillis(arg(args, 1)); ok {
+		if ms, ok := DurationMillis(Arg(args, 1)); ok {
 			timeout = ms
 		}
 		s.mu.Lock()
@@ -138,7 +138,7 @@ func installSupervisor(lib *Library) {
 // supervisorArg finds the supervisor a handle (supervisor_start's dict)
 // or an id names.
 func supervisorArg(c *Call, args []Value) (*supervisor, error) {
-	v := arg(args, 0)
+	v := Arg(args, 0)
 	id := ""
 	switch v.k {
 	case KindString:
@@ -160,7 +160,7 @@ func supervisorArg(c *Call, args []Value) (*supervisor, error) {
 }
 
 func supervisorStart(c *Call, args []Value) (Value, error) {
-	spec := arg(args, 0)
+	spec := Arg(args, 0)
 	if spec.k != KindDict {
 		return Nil, throwValue(Str("supervisor_start: expected a spec dict {name, strategy, children}"))
 	}
@@ -235,7 +235,7 @@ func parseChild(d *Dict, i int) (*supChild, error) {
 		}
 		for k, dst := range map[string]*int64{"max_restarts": &ch.maxRestarts, "window_ms": &ch.windowMs, "backoff_ms": &ch.backoffMs, "circuit_open_ms": &ch.circuitMs} {
 			if v, ok := rd.Get(k); ok {
-				if ms, ok := durationMillis(v); ok {
+				if ms, ok := DurationMillis(v); ok {
 					*dst = ms
 				} else if v.k == KindInt {
 					*dst = v.AsInt()

@@ -195,7 +195,7 @@ func permitValue(p *syncPermit) Value {
 // syncTimeout reads an optional timeout argument (ms or a duration):
 // absent or nil waits forever.
 func syncTimeout(v Value) time.Duration {
-	if ms, ok := durationMillis(v); ok {
+	if ms, ok := DurationMillis(v); ok {
 		return time.Duration(max(ms, 0)) * time.Millisecond
 	}
 	return -1
@@ -203,7 +203,7 @@ func syncTimeout(v Value) time.Duration {
 
 // positiveArg reads an optional positive count argument.
 func positiveArg(name string, args []Value, i int, def int64) (int64, error) {
-	v := arg(args, i)
+	v := Arg(args, i)
 	if v.k == KindNil {
 		return def, nil
 	}
@@ -214,7 +214,7 @@ func positiveArg(name string, args []Value, i int, def int64) (int64, error) {
 }
 
 func keyArg(args []Value, def string) string {
-	if v := arg(args, 0); v.k != KindNil || len(args) > 0 {
+	if v := Arg(args, 0); v.k != KindNil || len(args) > 0 {
 		return Display(v)
 	}
 	return def
@@ -222,7 +222,7 @@ func keyArg(args []Value, def string) string {
 
 func installSync(lib *Library) {
 	lib.Builtin("sync_mutex_acquire", func(c *Call, args []Value) (Value, error) {
-		p, err := syncOf(c.th.in).acquire(c.th, "mutex", keyArg(args, "__default__"), 1, 1, syncTimeout(arg(args, 1)))
+		p, err := syncOf(c.th.in).acquire(c.th, "mutex", keyArg(args, "__default__"), 1, 1, syncTimeout(Arg(args, 1)))
 		return permitValue(p), err
 	})
 	lib.Builtin("sync_semaphore_acquire", func(c *Call, args []Value) (Value, error) {
@@ -234,7 +234,7 @@ func installSync(lib *Library) {
 		if err != nil {
 			return Nil, err
 		}
-		p, err := syncOf(c.th.in).acquire(c.th, "semaphore", keyArg(args, "default"), capacity, permits, syncTimeout(arg(args, 3)))
+		p, err := syncOf(c.th.in).acquire(c.th, "semaphore", keyArg(args, "default"), capacity, permits, syncTimeout(Arg(args, 3)))
 		return permitValue(p), err
 	})
 	lib.Builtin("sync_gate_acquire", func(c *Call, args []Value) (Value, error) {
@@ -242,25 +242,25 @@ func installSync(lib *Library) {
 		if err != nil {
 			return Nil, err
 		}
-		p, err := syncOf(c.th.in).acquire(c.th, "gate", keyArg(args, "default"), limit, 1, syncTimeout(arg(args, 2)))
+		p, err := syncOf(c.th.in).acquire(c.th, "gate", keyArg(args, "default"), limit, 1, syncTimeout(Arg(args, 2)))
 		return permitValue(p), err
 	})
 	lib.Builtin("sync_rwlock_acquire", func(c *Call, args []Value) (Value, error) {
 		// Readers take one permit of many, a writer takes them all.
 		const capacity = 1024
 		permits := int64(1)
-		switch mode := arg(args, 1); {
+		switch mode := Arg(args, 1); {
 		case mode.k == KindNil || Display(mode) == "read":
 		case Display(mode) == "write":
 			permits = capacity
 		default:
 			return Nil, runtimeError("sync_rwlock_acquire: mode must be read or write")
 		}
-		p, err := syncOf(c.th.in).acquire(c.th, "rwlock", keyArg(args, "default"), capacity, permits, syncTimeout(arg(args, 2)))
+		p, err := syncOf(c.th.in).acquire(c.th, "rwlock", keyArg(args, "default"), capacity, permits, syncTimeout(Arg(args, 2)))
 		return permitValue(p), err
 	})
 	lib.Builtin("sync_release", func(c *Call, args []Value) (Value, error) {
-		v := arg(args, 0)
+		v := Arg(args, 0)
 		if o, ok := v.r.(*Object); ok && v.k == KindObject {
 			if p, ok := o.Data.(*syncPermit); ok {
 				return Bool(syncOf(c.th.in).release(p)), nil
@@ -272,7 +272,7 @@ func installSync(lib *Library) {
 		rt := syncOf(c.th.in)
 		rt.mu.Lock()
 		defer rt.mu.Unlock()
-		kind, key := arg(args, 0), arg(args, 1)
+		kind, key := Arg(args, 0), Arg(args, 1)
 		if len(args) >= 2 {
 			if p := rt.prims[Display(kind)+":"+Display(key)]; p != nil {
 				return p.metrics(), nil

@@ -25,16 +25,16 @@ func itoa(n int64) string { return Display(Int(n)) }
 
 func installSystem(lib *Library) {
 	lib.Builtin("env", func(c *Call, args []Value) (Value, error) {
-		if v, ok := c.th.in.host.LookupEnv(Display(arg(args, 0))); ok {
+		if v, ok := c.th.in.host.LookupEnv(Display(Arg(args, 0))); ok {
 			return Str(v), nil
 		}
 		return Nil, nil
 	})
 	lib.Builtin("env_or", func(c *Call, args []Value) (Value, error) {
-		if v, ok := c.th.in.host.LookupEnv(Display(arg(args, 0))); ok && v != "" {
+		if v, ok := c.th.in.host.LookupEnv(Display(Arg(args, 0))); ok && v != "" {
 			return Str(v), nil
 		}
-		return arg(args, 1), nil
+		return Arg(args, 1), nil
 	})
 	run := func(c *Call, dir, name string, argv []string) (Value, error) {
 		var res *host.CommandResult
@@ -78,7 +78,7 @@ func installSystem(lib *Library) {
 		return run(c, Display(args[0]), Display(args[1]), strs(args[2:]))
 	})
 	lib.Builtin("shell", func(c *Call, args []Value) (Value, error) {
-		cmd := Display(arg(args, 0))
+		cmd := Display(Arg(args, 0))
 		if cmd == "" {
 			return Nil, throwValue(Str("shell: command string is required"))
 		}
@@ -91,7 +91,7 @@ func installSystem(lib *Library) {
 		return run(c, Display(args[0]), "sh", []string{"-c", Display(args[1])})
 	})
 	lib.Builtin("exit", func(c *Call, args []Value) (Value, error) {
-		return Nil, &ExitError{Code: int(intArg(arg(args, 0), 0))}
+		return Nil, &ExitError{Code: int(intArg(Arg(args, 0), 0))}
 	})
 	lib.Builtin("cwd", func(c *Call, args []Value) (Value, error) {
 		if wd := c.th.in.host.WorkDir(); wd != "" {
@@ -170,7 +170,7 @@ func installSystem(lib *Library) {
 		return Str("00000000-0000-0000-0000-000000000000"), nil
 	})
 	lib.Builtin("uuid_parse", func(c *Call, args []Value) (Value, error) {
-		s := strings.ToLower(strings.TrimSpace(Display(arg(args, 0))))
+		s := strings.ToLower(strings.TrimSpace(Display(Arg(args, 0))))
 		h := strings.ReplaceAll(s, "-", "")
 		if len(h) != 32 || strings.Trim(h, "0123456789abcdef") != "" {
 			return Nil, nil
@@ -187,19 +187,19 @@ func installSystem(lib *Library) {
 		return DictValue(d), nil
 	})
 	lib.Builtin("runtime_context_get", func(c *Call, args []Value) (Value, error) {
-		if v, ok := c.th.task.values[Display(arg(args, 0))]; ok {
+		if v, ok := c.th.task.values[Display(Arg(args, 0))]; ok {
 			return v, nil
 		}
-		return arg(args, 1), nil
+		return Arg(args, 1), nil
 	})
 	lib.Builtin("runtime_context_set", func(c *Call, args []Value) (Value, error) {
-		k := Display(arg(args, 0))
+		k := Display(Arg(args, 0))
 		old := c.th.task.values[k]
-		c.th.task.values[k] = share(arg(args, 1))
+		c.th.task.values[k] = share(Arg(args, 1))
 		return old, nil
 	})
 	lib.Builtin("runtime_context_clear", func(c *Call, args []Value) (Value, error) {
-		k := Display(arg(args, 0))
+		k := Display(Arg(args, 0))
 		old := c.th.task.values[k]
 		delete(c.th.task.values, k)
 		return old, nil

@@ -1282,7 +1282,7 @@ func renderTemplate(c *Call, name, path, src string, bindings Value) (Value, err
 
 func installTemplate(lib *Library) {
 	fromFile := func(c *Call, args []Value) (Value, error) {
-		p := Display(arg(args, 0))
+		p := Display(Arg(args, 0))
 		abs, err := assetPath(c, callerDir(c), p)
 		if err != nil {
 			return Nil, err
@@ -1294,12 +1294,12 @@ func installTemplate(lib *Library) {
 		if len(args) < 2 {
 			return Str(string(b)), nil
 		}
-		return renderTemplate(c, p, abs, string(b), arg(args, 1))
+		return renderTemplate(c, p, abs, string(b), Arg(args, 1))
 	}
 	lib.Builtin("render", fromFile)
 	lib.Builtin("render_prompt", fromFile)
 	lib.Builtin("render_string", func(c *Call, args []Value) (Value, error) {
-		return renderTemplate(c, "<inline>", filepath.Join(callerDir(c), "<inline>"), Display(arg(args, 0)), arg(args, 1))
+		return renderTemplate(c, "<inline>", filepath.Join(callerDir(c), "<inline>"), Display(Arg(args, 0)), Arg(args, 1))
 	})
 }
 

@@ -119,55 +119,55 @@ func installTesting(lib *Library) {
 	lib.StdModule("std/testing", map[string]func(c *Call, args []Value) (Value, error){
 		"clear_host_mocks": func(c *Call, args []Value) (Value, error) { return callBuiltin(c, "host_mock_clear") },
 		"mock_host_result": func(c *Call, args []Value) (Value, error) {
-			return callBuiltin(c, "host_mock", arg(args, 0), arg(args, 1), withParams(map[string]any{"result": arg(args, 2)}, arg(args, 3)))
+			return callBuiltin(c, "host_mock", Arg(args, 0), Arg(args, 1), withParams(map[string]any{"result": Arg(args, 2)}, Arg(args, 3)))
 		},
 		"mock_host_error": func(c *Call, args []Value) (Value, error) {
-			return callBuiltin(c, "host_mock", arg(args, 0), arg(args, 1), withParams(map[string]any{"error": arg(args, 2)}, arg(args, 3)))
+			return callBuiltin(c, "host_mock", Arg(args, 0), Arg(args, 1), withParams(map[string]any{"error": Arg(args, 2)}, Arg(args, 3)))
 		},
 		"mock_host_response": func(c *Call, args []Value) (Value, error) {
-			return callBuiltin(c, "host_mock", arg(args, 0), arg(args, 1), arg(args, 2))
+			return callBuiltin(c, "host_mock", Arg(args, 0), Arg(args, 1), Arg(args, 2))
 		},
 		"host_calls": func(c *Call, args []Value) (Value, error) { return callBuiltin(c, "host_mock_calls") },
 		"host_calls_for": func(c *Call, args []Value) (Value, error) {
-			return NewListValue(callsFor(c, Display(arg(args, 0)), Display(arg(args, 1)))), nil
+			return NewListValue(callsFor(c, Display(Arg(args, 0)), Display(Arg(args, 1)))), nil
 		},
 		"host_call_count": func(c *Call, args []Value) (Value, error) {
 			return Int(int64(len(hostMocksOf(c).calls))), nil
 		},
 		"host_call_count_for": func(c *Call, args []Value) (Value, error) {
-			return Int(int64(len(callsFor(c, Display(arg(args, 0)), Display(arg(args, 1)))))), nil
+			return Int(int64(len(callsFor(c, Display(Arg(args, 0)), Display(Arg(args, 1)))))), nil
 		},
 		"host_was_called": func(c *Call, args []Value) (Value, error) {
-			for _, k := range callsFor(c, Display(arg(args, 0)), Display(arg(args, 1))) {
+			for _, k := range callsFor(c, Display(Arg(args, 0)), Display(Arg(args, 1))) {
 				p, _ := k.AsDict().Get("params")
-				if paramsSubset(arg(args, 2), p) {
+				if paramsSubset(Arg(args, 2), p) {
 					return True, nil
 				}
 			}
 			return False, nil
 		},
 		"assert_host_called": func(c *Call, args []Value) (Value, error) {
-			for _, k := range callsFor(c, Display(arg(args, 0)), Display(arg(args, 1))) {
+			for _, k := range callsFor(c, Display(Arg(args, 0)), Display(Arg(args, 1))) {
 				p, _ := k.AsDict().Get("params")
-				if paramsSubset(arg(args, 2), p) {
+				if paramsSubset(Arg(args, 2), p) {
 					return Nil, nil
 				}
 			}
-			msg := fmt.Sprintf("expected host call %s.%s", Display(arg(args, 0)), Display(arg(args, 1)))
-			if m := arg(args, 3); m.k != KindNil {
+			msg := fmt.Sprintf("expected host call %s.%s", Display(Arg(args, 0)), Display(Arg(args, 1)))
+			if m := Arg(args, 3); m.k != KindNil {
 				msg = Display(m)
 			}
 			return Nil, throwValue(Str(msg))
 		},
 		"assert_host_call_count": func(c *Call, args []Value) (Value, error) {
-			want, _ := arg(args, 0).Number()
+			want, _ := Arg(args, 0).Number()
 			n := len(hostMocksOf(c).calls)
-			if arg(args, 1).k != KindNil {
-				n = len(callsFor(c, Display(arg(args, 1)), Display(arg(args, 2))))
+			if Arg(args, 1).k != KindNil {
+				n = len(callsFor(c, Display(Arg(args, 1)), Display(Arg(args, 2))))
 			}
 			if int64(n) != int64(want) {
 				msg := fmt.Sprintf("expected %d host calls, got %d", int64(want), n)
-				if m := arg(args, 3); m.k != KindNil {
+				if m := Arg(args, 3); m.k != KindNil {
 					msg = Display(m)
 				}
 				return Nil, throwValue(Str(msg))
@@ -176,7 +176,7 @@ func installTesting(lib *Library) {
 		},
 		"with_host_mocks": func(c *Call, args []Value) (Value, error) {
 			return scoped(c, []string{"host_mock_push_scope"}, []string{"host_mock_pop_scope"},
-				func() error { return applyHostEntries(c, "with_host_mocks", arg(args, 0)) }, arg(args, 1))
+				func() error { return applyHostEntries(c, "with_host_mocks", Arg(args, 0)) }, Arg(args, 1))
 		},
 		"llm_calls": func(c *Call, args []Value) (Value, error) { return callBuiltin(c, "llm_mock_calls") },
 		"llm_call_count": func(c *Call, args []Value) (Value, error) {
@@ -188,10 +188,10 @@ func installTesting(lib *Library) {
 		},
 		"with_llm_mocks": func(c *Call, args []Value) (Value, error) {
 			return scoped(c, []string{"llm_mock_push_scope"}, []string{"llm_mock_pop_scope"},
-				func() error { return applyLLMEntries(c, "with_llm_mocks", arg(args, 0)) }, arg(args, 1))
+				func() error { return applyLLMEntries(c, "with_llm_mocks", Arg(args, 0)) }, Arg(args, 1))
 		},
 		"with_mocks": func(c *Call, args []Value) (Value, error) {
-			cfg := arg(args, 0)
+			cfg := Arg(args, 0)
 			var host, llm Value
 			if cfg.k == KindDict {
 				host, _ = cfg.AsDict().Get("host_mocks")
@@ -203,7 +203,7 @@ func installTesting(lib *Library) {
 						return err
 					}
 					return applyLLMEntries(c, "with_mocks", llm)
-				}, arg(args, 1))
+				}, Arg(args, 1))
 		},
 	})
 }

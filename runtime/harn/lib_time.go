@@ -54,13 +54,13 @@ func installTime(lib *Library) {
 		return Nil, nil
 	}
 	lib.Builtin("sleep", func(c *Call, args []Value) (Value, error) {
-		ms, _ := durationMillis(arg(args, 0))
+		ms, _ := DurationMillis(Arg(args, 0))
 		return sleep(c, ms)
 	})
-	lib.Builtin("sleep_ms", func(c *Call, args []Value) (Value, error) { return sleep(c, intArg(arg(args, 0), 0)) })
+	lib.Builtin("sleep_ms", func(c *Call, args []Value) (Value, error) { return sleep(c, intArg(Arg(args, 0), 0)) })
 	dur := func(name string, unit int64) {
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
-			f, ok := arg(args, 0).Number()
+			f, ok := Arg(args, 0).Number()
 			if !ok {
 				return Nil, typeError("%s: expected a number", name)
 			}
@@ -73,11 +73,11 @@ func installTime(lib *Library) {
 	dur("duration_hours", 3_600_000)
 	dur("duration_days", 86_400_000)
 	lib.Builtin("duration_to_seconds", func(c *Call, args []Value) (Value, error) {
-		ms, _ := durationMillis(arg(args, 0))
+		ms, _ := DurationMillis(Arg(args, 0))
 		return Int(ms / 1000), nil
 	})
 	lib.Builtin("duration_to_human", func(c *Call, args []Value) (Value, error) {
-		ms, _ := durationMillis(arg(args, 0))
+		ms, _ := DurationMillis(Arg(args, 0))
 		return Str(humanDuration(ms)), nil
 	})
 	lib.Builtin("date_iso", func(c *Call, args []Value) (Value, error) {
@@ -102,7 +102,7 @@ func installTime(lib *Library) {
 		return DictValue(d), nil
 	})
 	lib.Builtin("timer_end", func(c *Call, args []Value) (Value, error) {
-		t := arg(args, 0)
+		t := Arg(args, 0)
 		if t.k != KindDict {
 			return Nil, throwValue(Str("timer_end: argument must be a timer dict from timer_start"))
 		}

@@ -19,7 +19,7 @@ func boundToolsOf(c *Call) *boundTools {
 
 // boundTool is the bound registry's entry named by the first argument.
 func boundTool(c *Call, fn string, args []Value) (*Dict, string, error) {
-	n := arg(args, 0)
+	n := Arg(args, 0)
 	if n.k != KindString {
 		return nil, "", throwValue(Str(fn + ": name must be a string literal"))
 	}
@@ -51,7 +51,7 @@ func boundTool(c *Call, fn string, args []Value) (*Dict, string, error) {
 
 func installToolBind(lib *Library) {
 	lib.Builtin("tool_bind", func(c *Call, args []Value) (Value, error) {
-		reg := arg(args, 0)
+		reg := Arg(args, 0)
 		if reg.k != KindNil {
 			if _, err := registryTools(&Call{th: c.th, Name: "tool_bind"}, reg); err != nil {
 				return Nil, throwValue(Str("tool_bind: argument must be a tool registry or nil"))

@@ -111,7 +111,7 @@ func hookPost(c *Call, name string, args Value, result string) (string, error) {
 
 func installToolHooks(lib *Library) {
 	lib.Builtin("register_tool_hook", func(c *Call, args []Value) (Value, error) {
-		cfg := arg(args, 0)
+		cfg := Arg(args, 0)
 		if cfg.k != KindDict {
 			return Nil, throwValue(Str("register_tool_hook: config must be a dict"))
 		}

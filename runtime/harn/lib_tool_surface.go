@@ -677,13 +677,13 @@ func surfaceReport(diags []surfaceDiag) Value {
 
 func installToolSurface(lib *Library) {
 	lib.Builtin("tool_surface_validate", func(c *Call, args []Value) (Value, error) {
-		surface := arg(args, 0)
+		surface := Arg(args, 0)
 		if len(args) == 0 {
 			b := boundToolsOf(c)
 			c.th.in.mu.Lock()
 			surface = b.registry
 			c.th.in.mu.Unlock()
 		}
-		return surfaceReport(validateSurface(surfaceInputOf(surface, arg(args, 1)))), nil
+		return surfaceReport(validateSurface(surfaceInputOf(surface, Arg(args, 1)))), nil
 	})
 }

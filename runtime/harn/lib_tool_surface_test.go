@@ -47,7 +47,7 @@ func TestValidateSurface(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			surface, err := parseJSON(tc.surface)
+			surface, err := ParseJSON(tc.surface)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -223,7 +223,7 @@ func (s *synthSpec) closure() Value {
 
 func installToolSynth(lib *Library) {
 	lib.Builtin("tool_synthesize", func(c *Call, args []Value) (Value, error) {
-		s, err := parseSynthSpec(arg(args, 0))
+		s, err := parseSynthSpec(Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}

@@ -185,11 +185,11 @@ func installTools(lib *Library) {
 		return newRegistry(append(out, DictValue(entry))), nil
 	})
 	lib.Builtin("tool_find", func(c *Call, args []Value) (Value, error) {
-		tools, err := registryTools(c, arg(args, 0))
+		tools, err := registryTools(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
-		want := Display(arg(args, 1))
+		want := Display(Arg(args, 1))
 		for _, t := range tools {
 			if toolName(t) == want {
 				return t, nil
@@ -198,7 +198,7 @@ func installTools(lib *Library) {
 		return Nil, nil
 	})
 	lib.Builtin("tool_list", func(c *Call, args []Value) (Value, error) {
-		tools, err := registryTools(c, arg(args, 0))
+		tools, err := registryTools(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -214,16 +214,16 @@ func installTools(lib *Library) {
 		return NewListValue(out), nil
 	})
 	lib.Builtin("tool_count", func(c *Call, args []Value) (Value, error) {
-		tools, err := registryTools(c, arg(args, 0))
+		tools, err := registryTools(c, Arg(args, 0))
 		return Int(int64(len(tools))), err
 	})
 	lib.Builtin("tool_select", func(c *Call, args []Value) (Value, error) {
-		tools, err := registryTools(c, arg(args, 0))
+		tools, err := registryTools(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
 		want := map[string]bool{}
-		names, _ := c.th.collect(arg(args, 1))
+		names, _ := c.th.collect(Arg(args, 1))
 		for _, n := range names {
 			want[Display(n)] = true
 		}
@@ -236,20 +236,20 @@ func installTools(lib *Library) {
 		return newRegistry(out), nil
 	})
 	lib.Builtin("tool_remove", func(c *Call, args []Value) (Value, error) {
-		tools, err := registryTools(c, arg(args, 0))
+		tools, err := registryTools(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
 		var out []Value
 		for _, t := range tools {
-			if toolName(t) != Display(arg(args, 1)) {
+			if toolName(t) != Display(Arg(args, 1)) {
 				out = append(out, t)
 			}
 		}
 		return newRegistry(out), nil
 	})
 	lib.Builtin("tool_describe", func(c *Call, args []Value) (Value, error) {
-		tools, err := registryTools(c, arg(args, 0))
+		tools, err := registryTools(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -266,7 +266,7 @@ func installTools(lib *Library) {
 		return Str(strings.TrimRight(b.String(), "\n")), nil
 	})
 	lib.Builtin("tool_schema", func(c *Call, args []Value) (Value, error) {
-		tools, err := registryTools(c, arg(args, 0))
+		tools, err := registryTools(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -290,7 +290,7 @@ func installTools(lib *Library) {
 		return DictValue(s), nil
 	})
 	lib.Builtin("tool_parse_call", func(c *Call, args []Value) (Value, error) {
-		text := Display(arg(args, 0))
+		text := Display(Arg(args, 0))
 		var out []Value
 		for {
 			i := strings.Index(text, "<tool_call>")
@@ -302,7 +302,7 @@ func installTools(lib *Library) {
 			if j < 0 {
 				break
 			}
-			if v, err := parseJSON(strings.TrimSpace(rest[:j])); err == nil {
+			if v, err := ParseJSON(strings.TrimSpace(rest[:j])); err == nil {
 				out = append(out, v)
 			}
 			text = rest[j+len("</tool_call>"):]
@@ -319,7 +319,7 @@ func installTools(lib *Library) {
 		return Str(`<tool_result>{"name": ` + n.String() + `, "result": ` + r.String() + `}</tool_result>`), nil
 	})
 	lib.Builtin("tool_prompt", func(c *Call, args []Value) (Value, error) {
-		tools, err := registryTools(c, arg(args, 0))
+		tools, err := registryTools(c, Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}

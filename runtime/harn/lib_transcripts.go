@@ -35,7 +35,7 @@ func isTranscript(v Value) bool {
 // requireTranscript is the transcript argument of fn, or the error
 // upstream throws for anything else.
 func requireTranscript(args []Value, fn string) (*Dict, error) {
-	if v := arg(args, 0); isTranscript(v) {
+	if v := Arg(args, 0); isTranscript(v) {
 		return v.r.(*Dict), nil
 	}
 	return nil, throwValue(Str(fn + ": argument must be a transcript"))
@@ -392,10 +392,10 @@ func renderEvents(t *Dict, visibleOnly bool) string {
 func installTranscripts(lib *Library) {
 	lib.Builtin("conversation", func(c *Call, args []Value) (Value, error) { return NewListValue(nil), nil })
 	lib.Builtin("transcript", func(c *Call, args []Value) (Value, error) {
-		return transcriptParts{metadata: arg(args, 0)}.build(c), nil
+		return transcriptParts{metadata: Arg(args, 0)}.build(c), nil
 	})
 	lib.Builtin("transcript_from_messages", func(c *Call, args []Value) (Value, error) {
-		switch v := arg(args, 0); {
+		switch v := Arg(args, 0); {
 		case v.k == KindList:
 			return transcriptParts{messages: v.r.(*List).SharedItems()}.build(c), nil
 		case isTranscript(v):
@@ -445,9 +445,9 @@ func installTranscripts(lib *Library) {
 		return NewListValue(dictList(t, "events")), nil
 	})
 	lib.Builtin("transcript_events_by_kind", func(c *Call, args []Value) (Value, error) {
-		kind := Display(arg(args, 1))
+		kind := Display(Arg(args, 1))
 		var out []Value
-		if v := arg(args, 0); v.k == KindDict {
+		if v := Arg(args, 0); v.k == KindDict {
 			for _, e := range dictList(v.r.(*Dict), "events") {
 				if e.k == KindDict && dictString(e.AsDict(), "kind") == kind {
 					out = append(out, e)
@@ -456,7 +456,7 @@ func installTranscripts(lib *Library) {
 		}
 		return NewListValue(out), nil
 	})
-	lib.Builtin("transcript_stats", func(c *Call, args []Value) (Value, error) { return transcriptStats(arg(args, 0)), nil })
+	lib.Builtin("transcript_stats", func(c *Call, args []Value) (Value, error) { return transcriptStats(Arg(args, 0)), nil })
 	lib.Builtin("transcript_summary", func(c *Call, args []Value) (Value, error) {
 		t, err := requireTranscript(args, "transcript_summary")
 		if err != nil {
@@ -487,7 +487,7 @@ func installTranscripts(lib *Library) {
 		return Str(renderEvents(t, false)), nil
 	})
 	lib.Builtin("transcript_export", func(c *Call, args []Value) (Value, error) {
-		if !isTranscript(arg(args, 0)) {
+		if !isTranscript(Arg(args, 0)) {
 			return Nil, throwValue(Str("transcript_export: argument must be a transcript"))
 		}
 		var b strings.Builder
@@ -495,7 +495,7 @@ func installTranscripts(lib *Library) {
 		return Str(b.String()), nil
 	})
 	lib.Builtin("transcript_import", func(c *Call, args []Value) (Value, error) {
-		v, err := parseJSON(Display(arg(args, 0)))
+		v, err := ParseJSON(Display(Arg(args, 0)))
 		if err != nil {
 			return Nil, runtimeError("transcript_import: %v", err)
 		}
@@ -507,7 +507,7 @@ func installTranscripts(lib *Library) {
 			return Nil, err
 		}
 		p := partsOf(t)
-		if o := arg(args, 1); o.k == KindDict {
+		if o := Arg(args, 1); o.k == KindDict {
 			if v, ok := o.r.(*Dict).Get("retain_messages"); ok && !v.Truthy() {
 				p.messages = nil
 			}
@@ -521,7 +521,7 @@ func installTranscripts(lib *Library) {
 	})
 	lib.Builtin("transcript_reset", func(c *Call, args []Value) (Value, error) {
 		p := transcriptParts{state: "active"}
-		if o := arg(args, 0); o.k == KindDict {
+		if o := Arg(args, 0); o.k == KindDict {
 			p.metadata, _ = o.r.(*Dict).Get("metadata")
 		}
 		p.extra = []Value{transcriptEvent(c, "transcript_reset", "system", "internal", "transcript reset")}
@@ -537,24 +537,24 @@ func installTranscripts(lib *Library) {
 		return lifecycle(c, args, "transcript_resume", "transcript_resume", "transcript resumed", "active")
 	})
 	lib.Builtin("add_message", func(c *Call, args []Value) (Value, error) {
-		content := arg(args, 2)
+		content := Arg(args, 2)
 		if len(args) < 3 {
 			content = Str("")
 		}
-		return appendMessage(c, arg(args, 0), messageValue(Display(arg(args, 1)), content), "add_message")
+		return appendMessage(c, Arg(args, 0), messageValue(Display(Arg(args, 1)), content), "add_message")
 	})
 	for _, role := range []string{"user", "assistant", "system"} {
 		role := role
 		lib.Builtin("add_"+role, func(c *Call, args []Value) (Value, error) {
-			content := arg(args, 1)
+			content := Arg(args, 1)
 			if len(args) < 2 {
 				content = Str("")
 			}
-			return appendMessage(c, arg(args, 0), messageValue(role, content), "add_"+role)
+			return appendMessage(c, Arg(args, 0), messageValue(role, content), "add_"+role)
 		})
 	}
 	lib.Builtin("add_tool_result", func(c *Call, args []Value) (Value, error) {
-		m := strDict("role", "tool_result", "tool_use_id", Display(arg(args, 1)), "content", Display(arg(args, 2)))
-		return appendMessage(c, arg(args, 0), DictValue(m), "add_tool_result")
+		m := strDict("role", "tool_result", "tool_use_id", Display(Arg(args, 1)), "content", Display(Arg(args, 2)))
+		return appendMessage(c, Arg(args, 0), DictValue(m), "add_tool_result")
 	})
 }

@@ -131,7 +131,7 @@ func handleArg(args []Value, fn, what string) (string, error) {
 }
 
 func optsArg(args []Value, i int) *Dict {
-	if v := arg(args, i); v.k == KindDict {
+	if v := Arg(args, i); v.k == KindDict {
 		return v.r.(*Dict)
 	}
 	return NewDict(0)
@@ -272,8 +272,8 @@ func (m wsMessage) value() Value {
 
 func installTransport(lib *Library) {
 	lib.Builtin("sse_mock", func(c *Call, args []Value) (Value, error) {
-		pattern := Display(arg(args, 0))
-		if pattern == "" || arg(args, 0).k == KindNil {
+		pattern := Display(Arg(args, 0))
+		if pattern == "" || Arg(args, 0).k == KindNil {
 			return Nil, transportErr("sse_mock: URL pattern is required")
 		}
 		t := transportOf(c)
@@ -282,12 +282,12 @@ func installTransport(lib *Library) {
 		t.sseMocks = append(t.sseMocks, struct {
 			pattern string
 			events  []mockEvent
-		}{pattern, parseMockEvents(arg(args, 1))})
+		}{pattern, parseMockEvents(Arg(args, 1))})
 		return Nil, nil
 	})
 	lib.Builtin("sse_connect", func(c *Call, args []Value) (Value, error) {
-		url := Display(arg(args, 1))
-		if url == "" || arg(args, 1).k == KindNil {
+		url := Display(Arg(args, 1))
+		if url == "" || Arg(args, 1).k == KindNil {
 			return Nil, transportErr("sse_connect: URL is required")
 		}
 		o := optsArg(args, 2)
@@ -356,13 +356,13 @@ func installTransport(lib *Library) {
 		return Bool(ok), nil
 	})
 	lib.Builtin("websocket_mock", func(c *Call, args []Value) (Value, error) {
-		pattern := Display(arg(args, 0))
-		if pattern == "" || arg(args, 0).k == KindNil {
+		pattern := Display(Arg(args, 0))
+		if pattern == "" || Arg(args, 0).k == KindNil {
 			return Nil, transportErr("websocket_mock: URL pattern is required")
 		}
 		var items []Value
 		echo := false
-		switch v := arg(args, 1); v.k {
+		switch v := Arg(args, 1); v.k {
 		case KindNil:
 		case KindDict:
 			if e, ok := v.r.(*Dict).Get("echo"); ok && e.k == KindBool {
@@ -391,7 +391,7 @@ func installTransport(lib *Library) {
 		return Nil, nil
 	})
 	lib.Builtin("websocket_connect", func(c *Call, args []Value) (Value, error) {
-		url := Display(arg(args, 0))
+		url := Display(Arg(args, 0))
 		o := optsArg(args, 1)
 		t := transportOf(c)
 		t.mu.Lock()
@@ -417,7 +417,7 @@ func installTransport(lib *Library) {
 		if err != nil {
 			return Nil, err
 		}
-		msg := parseWSMessage(arg(args, 1))
+		msg := parseWSMessage(Arg(args, 1))
 		if o := optsArg(args, 2); o.Len() > 0 {
 			if typ, ok := o.Get("type"); ok && Display(typ) != "" {
 				msg.typ = Display(typ)
@@ -543,7 +543,7 @@ func installTransport(lib *Library) {
 			v, _ := o.Get(k)
 			merged.Set(k, v)
 		}
-		return doHTTP(c, Display(arg(args, 1)), Display(arg(args, 2)), DictValue(merged))
+		return doHTTP(c, Display(Arg(args, 1)), Display(Arg(args, 2)), DictValue(merged))
 	})
 	lib.Builtin("http_session_close", func(c *Call, args []Value) (Value, error) {
 		id, err := handleArg(args, "http_session_close", "session handle")

@@ -562,7 +562,7 @@ func (tr *triggerRuntime) bindingFor(fn string, v Value) (*dynBinding, error) {
 
 func installTriggers(lib *Library) {
 	lib.Builtin("trigger_register", func(c *Call, args []Value) (Value, error) {
-		cfg := arg(args, 0)
+		cfg := Arg(args, 0)
 		if cfg.k != KindDict {
 			return Nil, plainError("trigger_register: expected a config dict")
 		}
@@ -582,7 +582,7 @@ func installTriggers(lib *Library) {
 	})
 	lib.Builtin("trigger_fire", func(c *Call, args []Value) (Value, error) {
 		tr := triggersOf(c)
-		b, err := tr.bindingFor("trigger_fire", arg(args, 0))
+		b, err := tr.bindingFor("trigger_fire", Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -596,7 +596,7 @@ func installTriggers(lib *Library) {
 		return tr.dispatch(c, b, ev, "")
 	})
 	lib.Builtin("trigger_replay", func(c *Call, args []Value) (Value, error) {
-		id := arg(args, 0)
+		id := Arg(args, 0)
 		if id.k != KindString {
 			return Nil, plainError("trigger_replay: expected event id string")
 		}
@@ -624,7 +624,7 @@ func installTriggers(lib *Library) {
 	})
 	lib.Builtin("trigger_inspect_lifecycle", func(c *Call, args []Value) (Value, error) {
 		kind := ""
-		if k := arg(args, 0); k.k == KindString {
+		if k := Arg(args, 0); k.k == KindString {
 			kind = k.AsString()
 		}
 		var out []Value
@@ -637,7 +637,7 @@ func installTriggers(lib *Library) {
 	})
 	lib.Builtin("trigger_inspect_action_graph", func(c *Call, args []Value) (Value, error) {
 		trace := ""
-		if k := arg(args, 0); k.k == KindString {
+		if k := Arg(args, 0); k.k == KindString {
 			trace = k.AsString()
 		}
 		var out []Value
@@ -667,29 +667,29 @@ func installTriggers(lib *Library) {
 	lib.StdModule("std/triggers", map[string]func(c *Call, args []Value) (Value, error){
 		"list_providers": func(c *Call, args []Value) (Value, error) { return goValue(providerCatalog()), nil },
 		"stream_fork": func(c *Call, args []Value) (Value, error) {
-			br := arg(args, 1)
+			br := Arg(args, 1)
 			if br.k == KindNil {
 				br = NewListValue(nil)
 			}
-			return goValue(map[string]any{"kind": "stream.fork", "source": arg(args, 0), "branches": br}), nil
+			return goValue(map[string]any{"kind": "stream.fork", "source": Arg(args, 0), "branches": br}), nil
 		},
 		"stream_join": func(c *Call, args []Value) (Value, error) {
-			j := arg(args, 1)
+			j := Arg(args, 1)
 			if j.k == KindNil {
 				j = DictValue(NewDict(0))
 			}
-			return goValue(map[string]any{"kind": "stream.join", "source": arg(args, 0), "join": j}), nil
+			return goValue(map[string]any{"kind": "stream.join", "source": Arg(args, 0), "join": j}), nil
 		},
 		"window_by": func(c *Call, args []Value) (Value, error) {
-			return goValue(map[string]any{"kind": "stream.window", "events": arg(args, 0), "window": arg(args, 1)}), nil
+			return goValue(map[string]any{"kind": "stream.window", "events": Arg(args, 0), "window": Arg(args, 1)}), nil
 		},
 		"llm_classify": func(c *Call, args []Value) (Value, error) {
-			opts := arg(args, 2)
+			opts := Arg(args, 2)
 			if opts.k != KindDict {
 				opts = DictValue(NewDict(0))
 			}
 			cache, _ := opts.AsDict().Get("cache")
-			return goValue(map[string]any{"kind": "stream.llm_classify", "input": arg(args, 0), "labels": arg(args, 1),
+			return goValue(map[string]any{"kind": "stream.llm_classify", "input": Arg(args, 0), "labels": Arg(args, 1),
 				"cache": cache, "options": opts}), nil
 		},
 	})
@@ -873,18 +873,18 @@ func trustArgs(fn string, outcome, tier string) error {
 
 func installTrust(lib *Library) {
 	lib.Builtin("trust_record", func(c *Call, args []Value) (Value, error) {
-		agent, action := Display(arg(args, 0)), Display(arg(args, 1))
-		outcome, tier := Display(arg(args, 3)), Display(arg(args, 4))
+		agent, action := Display(Arg(args, 0)), Display(Arg(args, 1))
+		outcome, tier := Display(Arg(args, 3)), Display(Arg(args, 4))
 		if agent == "" || action == "" {
 			return Nil, plainError("trust_record: agent and action are required")
 		}
 		if err := trustArgs("trust_record", outcome, tier); err != nil {
 			return Nil, err
 		}
-		return triggersOf(c).appendTrust(c, agent, action, arg(args, 2), outcome, "", tier, Nil, nil).value(), nil
+		return triggersOf(c).appendTrust(c, agent, action, Arg(args, 2), outcome, "", tier, Nil, nil).value(), nil
 	})
 	lib.Builtin("trust_graph_record", func(c *Call, args []Value) (Value, error) {
-		d := arg(args, 0)
+		d := Arg(args, 0)
 		if d.k != KindDict {
 			return Nil, plainError("trust_graph_record: expected decision dict")
 		}
@@ -907,7 +907,7 @@ func installTrust(lib *Library) {
 	lib.Builtin("trust_query", func(c *Call, args []Value) (Value, error) {
 		tr := triggersOf(c)
 		f := NewDict(0)
-		if a := arg(args, 0); a.k == KindDict {
+		if a := Arg(args, 0); a.k == KindDict {
 			f = a.AsDict()
 		}
 		var recs []*trustRecord
@@ -948,18 +948,18 @@ func installTrust(lib *Library) {
 		return NewListValue(out), nil
 	})
 	lib.Builtin("trust_graph_query", func(c *Call, args []Value) (Value, error) {
-		agent := arg(args, 0)
+		agent := Arg(args, 0)
 		if agent.k != KindString {
 			return Nil, plainError("trust_graph_query: `agent` must be a string")
 		}
 		action := ""
-		if a := arg(args, 1); a.k == KindString {
+		if a := Arg(args, 1); a.k == KindString {
 			action = a.AsString()
 		}
 		return goValue(triggersOf(c).score(agent.AsString(), action)), nil
 	})
 	lib.Builtin("trust_graph_policy_for", func(c *Call, args []Value) (Value, error) {
-		agent := arg(args, 0)
+		agent := Arg(args, 0)
 		if agent.k != KindString {
 			return Nil, plainError("trust_graph_policy_for: `agent` must be a string")
 		}

@@ -231,7 +231,7 @@ func (h *harness) dispatch(ev *triggerEvent, binding string, maxAttempts int, ba
 
 func installTriggersHarness(lib *Library) {
 	lib.Builtin("trigger_test_harness", func(c *Call, args []Value) (Value, error) {
-		a := arg(args, 0)
+		a := Arg(args, 0)
 		var name string
 		var opts *Dict
 		switch a.k {

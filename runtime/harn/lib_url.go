@@ -70,7 +70,7 @@ func formDecode(s string) string {
 
 func installUrl(lib *Library) {
 	lib.Builtin("url_parse", func(c *Call, args []Value) (Value, error) {
-		u, err := parseURL(Display(arg(args, 0)))
+		u, err := parseURL(Display(Arg(args, 0)))
 		if err != nil {
 			return Nil, throwValue(Str("url_parse: " + err.Error()))
 		}
@@ -102,7 +102,7 @@ func installUrl(lib *Library) {
 		return DictValue(d), nil
 	})
 	lib.Builtin("url_build", func(c *Call, args []Value) (Value, error) {
-		parts := arg(args, 0)
+		parts := Arg(args, 0)
 		if parts.k != KindDict {
 			return Nil, throwValue(Str("url_build: expected a dict of url parts"))
 		}
@@ -150,7 +150,7 @@ func installUrl(lib *Library) {
 		return Str(u.String()), nil
 	})
 	lib.Builtin("query_parse", func(c *Call, args []Value) (Value, error) {
-		raw := strings.TrimPrefix(Display(arg(args, 0)), "?")
+		raw := strings.TrimPrefix(Display(Arg(args, 0)), "?")
 		var out []Value
 		for _, part := range strings.Split(raw, "&") {
 			if part == "" {
@@ -165,7 +165,7 @@ func installUrl(lib *Library) {
 		return NewListValue(out), nil
 	})
 	lib.Builtin("query_stringify", func(c *Call, args []Value) (Value, error) {
-		items := arg(args, 0)
+		items := Arg(args, 0)
 		if items.k != KindList {
 			return Nil, throwValue(Str("query_stringify: expected a list of {key, value} dicts"))
 		}

@@ -124,7 +124,7 @@ func (t *vmTracer) summary() string {
 func installVmtrace(lib *Library) {
 	lib.Builtin("enable_tracing", func(c *Call, args []Value) (Value, error) {
 		on := true
-		if v := arg(args, 0); v.k == KindBool {
+		if v := Arg(args, 0); v.k == KindBool {
 			on = v.AsBool()
 		}
 		in := c.th.in

@@ -201,7 +201,7 @@ func waitOptions(v Value) (timeoutMs int64, waitID string) {
 	if v.k == KindDict {
 		d := v.AsDict()
 		if t, ok := d.Get("timeout"); ok && t.k != KindNil {
-			if ms, ok := durationMillis(t); ok {
+			if ms, ok := DurationMillis(t); ok {
 				timeoutMs = ms
 			}
 		}
@@ -223,7 +223,7 @@ func signalOptions(v Value) (by, reason string, meta Value) {
 func installWaitpoints(lib *Library) {
 	createFn := func(withValue bool) func(c *Call, args []Value) (Value, error) {
 		return func(c *Call, args []Value) (Value, error) {
-			a := arg(args, 0)
+			a := Arg(args, 0)
 			id, by, meta := "", "", Nil
 			switch a.k {
 			case KindString:
@@ -241,39 +241,39 @@ func installWaitpoints(lib *Library) {
 	lib.Builtin("waitpoint_create", createFn(false))
 	lib.Builtin("__waitpoint_create", createFn(true))
 	lib.Builtin("waitpoint_complete", func(c *Call, args []Value) (Value, error) {
-		ids, _, err := waitpointIDs(arg(args, 0))
+		ids, _, err := waitpointIDs(Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
-		by, _, _ := signalOptions(arg(args, 1))
+		by, _, _ := signalOptions(Arg(args, 1))
 		return waitpointsOf(c).finish(c, ids[0], "completed", by, "", Nil).handle(false), nil
 	})
 	lib.Builtin("__waitpoint_complete", func(c *Call, args []Value) (Value, error) {
-		ids, _, err := waitpointIDs(arg(args, 0))
+		ids, _, err := waitpointIDs(Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
-		by, _, _ := signalOptions(arg(args, 2))
-		return waitpointsOf(c).finish(c, ids[0], "completed", by, "", arg(args, 1)).handle(true), nil
+		by, _, _ := signalOptions(Arg(args, 2))
+		return waitpointsOf(c).finish(c, ids[0], "completed", by, "", Arg(args, 1)).handle(true), nil
 	})
 	cancel := func(withValue bool) func(c *Call, args []Value) (Value, error) {
 		return func(c *Call, args []Value) (Value, error) {
-			ids, _, err := waitpointIDs(arg(args, 0))
+			ids, _, err := waitpointIDs(Arg(args, 0))
 			if err != nil {
 				return Nil, err
 			}
-			by, reason, _ := signalOptions(arg(args, 1))
+			by, reason, _ := signalOptions(Arg(args, 1))
 			return waitpointsOf(c).finish(c, ids[0], "cancelled", by, reason, Nil).handle(withValue), nil
 		}
 	}
 	lib.Builtin("waitpoint_cancel", cancel(false))
 	lib.Builtin("__waitpoint_cancel", cancel(true))
 	lib.Builtin("waitpoint_wait", func(c *Call, args []Value) (Value, error) {
-		ids, _, err := waitpointIDs(arg(args, 0))
+		ids, _, err := waitpointIDs(Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
-		timeout, waitID := waitOptions(arg(args, 1))
+		timeout, waitID := waitOptions(Arg(args, 1))
 		if waitID == "" {
 			waitID = "wait_" + strings.Join(ids, "+")
 		}
@@ -301,11 +301,11 @@ func installWaitpoints(lib *Library) {
 			"cancelled_waitpoint_id": optText(out.cancelled), "trace_id": nil, "replay_of_event_id": nil, "reason": reason}), nil
 	})
 	stdWait := func(c *Call, args []Value) (Value, error) {
-		ids, many, err := waitpointIDs(arg(args, 0))
+		ids, many, err := waitpointIDs(Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
-		timeout, _ := waitOptions(arg(args, 1))
+		timeout, _ := waitOptions(Arg(args, 1))
 		waitID := "wait_" + strings.Join(ids, "+")
 		out, err := waitpointsOf(c).wait(c, ids, timeout)
 		if err != nil {
@@ -357,7 +357,7 @@ func installWaitpoints(lib *Library) {
 // last_push_event}) until options.condition(state) is truthy or the
 // timeout has passed, sleeping poll_interval between polls.
 func monitorWaitFor(c *Call, args []Value) (Value, error) {
-	o := arg(args, 0)
+	o := Arg(args, 0)
 	if o.k != KindDict {
 		return Nil, plainError("wait_for: expected an options dict")
 	}
@@ -380,7 +380,7 @@ func monitorWaitFor(c *Call, args []Value) (Value, error) {
 	}
 	interval := int64(1000)
 	if v, ok := d.Get("poll_interval"); ok {
-		if ms, ok := durationMillis(v); ok && ms > 0 {
+		if ms, ok := DurationMillis(v); ok && ms > 0 {
 			interval = ms
 		}
 	}

@@ -295,51 +295,51 @@ func wfCeiling(v Value) *Dict {
 
 func installWorkflow(lib *Library) {
 	lib.Builtin("workflow_graph", func(c *Call, args []Value) (Value, error) {
-		g, err := wfGraph(c, arg(args, 0), "workflow_graph")
+		g, err := wfGraph(c, Arg(args, 0), "workflow_graph")
 		if err != nil {
 			return Nil, err
 		}
 		return DictValue(g), nil
 	})
 	lib.Builtin("workflow_validate", func(c *Call, args []Value) (Value, error) {
-		g, err := wfGraph(c, arg(args, 0), "workflow_validate")
+		g, err := wfGraph(c, Arg(args, 0), "workflow_validate")
 		if err != nil {
 			return Nil, err
 		}
-		return DictValue(wfValidate(g, wfCeiling(arg(args, 1)))), nil
+		return DictValue(wfValidate(g, wfCeiling(Arg(args, 1)))), nil
 	})
 	lib.Builtin("workflow_policy_report", func(c *Call, args []Value) (Value, error) {
-		g, err := wfGraph(c, arg(args, 0), "workflow_policy_report")
+		g, err := wfGraph(c, Arg(args, 0), "workflow_policy_report")
 		if err != nil {
 			return Nil, err
 		}
-		ceiling := wfCeiling(arg(args, 1))
+		ceiling := wfCeiling(Arg(args, 1))
 		nodes := NewDict(0)
 		for id, n := range wfNodes(g) {
 			p, _ := n.Get("capability_policy")
 			nodes.Set(id, p)
 		}
 		wp, _ := g.Get("capability_policy")
-		return DictValue(wfDict("workflow_policy", wp, "ceiling", arg(args, 1), "nodes", DictValue(nodes),
+		return DictValue(wfDict("workflow_policy", wp, "ceiling", Arg(args, 1), "nodes", DictValue(nodes),
 			"validation", DictValue(wfValidate(g, ceiling)))), nil
 	})
 	lib.Builtin("workflow_inspect", func(c *Call, args []Value) (Value, error) {
-		g, err := wfGraph(c, arg(args, 0), "workflow_inspect")
+		g, err := wfGraph(c, Arg(args, 0), "workflow_inspect")
 		if err != nil {
 			return Nil, err
 		}
 		return DictValue(wfDict("graph", DictValue(g), "node_count", Int(int64(len(wfNodes(g)))),
-			"edge_count", Int(int64(len(wfEdges(g)))), "validation", DictValue(wfValidate(g, wfCeiling(arg(args, 1)))))), nil
+			"edge_count", Int(int64(len(wfEdges(g)))), "validation", DictValue(wfValidate(g, wfCeiling(Arg(args, 1)))))), nil
 	})
 	lib.Builtin("workflow_clone", func(c *Call, args []Value) (Value, error) {
-		g, err := wfGraph(c, arg(args, 0), "workflow_clone")
+		g, err := wfGraph(c, Arg(args, 0), "workflow_clone")
 		if err != nil {
 			return Nil, err
 		}
 		return DictValue(g), nil
 	})
 	lib.Builtin("workflow_commit", func(c *Call, args []Value) (Value, error) {
-		g, err := wfGraph(c, arg(args, 0), "workflow_commit")
+		g, err := wfGraph(c, Arg(args, 0), "workflow_commit")
 		if err != nil {
 			return Nil, err
 		}
@@ -348,7 +348,7 @@ func installWorkflow(lib *Library) {
 			version = *n
 		}
 		g.Set("version", Int(version+1))
-		log := append(dictList(g, "audit_log"), DictValue(wfDict("op", Str("commit"), "reason", arg(args, 1),
+		log := append(dictList(g, "audit_log"), DictValue(wfDict("op", Str("commit"), "reason", Arg(args, 1),
 			"version", Int(version+1))))
 		g.Set("audit_log", NewListValue(log))
 		return DictValue(g), nil

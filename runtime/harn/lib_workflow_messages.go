@@ -101,13 +101,13 @@ func withBox(c *Call, fn string, target Value, f func(b *wfMailbox) (Value, erro
 
 func installWorkflowMessages(lib *Library) {
 	lib.Builtin("workflow.signal", func(c *Call, args []Value) (Value, error) {
-		return withBox(c, "workflow.signal", arg(args, 0), func(b *wfMailbox) (Value, error) {
-			msg := b.enqueue(c, "signal", Display(arg(args, 1)), arg(args, 2))
+		return withBox(c, "workflow.signal", Arg(args, 0), func(b *wfMailbox) (Value, error) {
+			msg := b.enqueue(c, "signal", Display(Arg(args, 1)), Arg(args, 2))
 			return DictValue(wfDict("workflow_id", Str(b.id), "message", msg, "status", DictValue(b.status()))), nil
 		})
 	})
 	lib.Builtin("workflow.receive", func(c *Call, args []Value) (Value, error) {
-		return withBox(c, "workflow.receive", arg(args, 0), func(b *wfMailbox) (Value, error) {
+		return withBox(c, "workflow.receive", Arg(args, 0), func(b *wfMailbox) (Value, error) {
 			if len(b.pending) == 0 {
 				return Nil, nil
 			}
@@ -117,31 +117,31 @@ func installWorkflowMessages(lib *Library) {
 		})
 	})
 	lib.Builtin("workflow.publish_query", func(c *Call, args []Value) (Value, error) {
-		return withBox(c, "workflow.publish_query", arg(args, 0), func(b *wfMailbox) (Value, error) {
-			b.queries.Set(Display(arg(args, 1)), arg(args, 2))
+		return withBox(c, "workflow.publish_query", Arg(args, 0), func(b *wfMailbox) (Value, error) {
+			b.queries.Set(Display(Arg(args, 1)), Arg(args, 2))
 			return DictValue(b.status()), nil
 		})
 	})
 	lib.Builtin("workflow.query", func(c *Call, args []Value) (Value, error) {
-		return withBox(c, "workflow.query", arg(args, 0), func(b *wfMailbox) (Value, error) {
-			v, _ := b.queries.Get(Display(arg(args, 1)))
+		return withBox(c, "workflow.query", Arg(args, 0), func(b *wfMailbox) (Value, error) {
+			v, _ := b.queries.Get(Display(Arg(args, 1)))
 			return v, nil
 		})
 	})
 	lib.Builtin("workflow.update", func(c *Call, args []Value) (Value, error) {
 		timeoutMs := int64(-1)
-		if o := wfCeiling(arg(args, 3)); o != nil {
+		if o := wfCeiling(Arg(args, 3)); o != nil {
 			if n := optInt(o, "timeout_ms"); n != nil {
 				timeoutMs = *n
 			}
 		}
 		var ch chan Value
 		var reqID string
-		_, err := withBox(c, "workflow.update", arg(args, 0), func(b *wfMailbox) (Value, error) {
+		_, err := withBox(c, "workflow.update", Arg(args, 0), func(b *wfMailbox) (Value, error) {
 			reqID = "update_" + newUUID(c)
 			ch = make(chan Value, 1)
 			b.waiting[reqID] = ch
-			b.enqueue(c, "update", Display(arg(args, 1)), arg(args, 2), "request_id", Str(reqID))
+			b.enqueue(c, "update", Display(Arg(args, 1)), Arg(args, 2), "request_id", Str(reqID))
 			return Nil, nil
 		})
 		if err != nil {
@@ -179,7 +179,7 @@ func installWorkflowMessages(lib *Library) {
 			return Nil, plainError("Deadline exceeded")
 		}
 		if !got {
-			withBox(c, "workflow.update", arg(args, 0), func(b *wfMailbox) (Value, error) {
+			withBox(c, "workflow.update", Arg(args, 0), func(b *wfMailbox) (Value, error) {
 				delete(b.waiting, reqID)
 				return Nil, nil
 			})
@@ -188,20 +188,20 @@ func installWorkflowMessages(lib *Library) {
 		return v, nil
 	})
 	lib.Builtin("workflow.respond_update", func(c *Call, args []Value) (Value, error) {
-		return withBox(c, "workflow.respond_update", arg(args, 0), func(b *wfMailbox) (Value, error) {
-			id := Display(arg(args, 1))
+		return withBox(c, "workflow.respond_update", Arg(args, 0), func(b *wfMailbox) (Value, error) {
+			id := Display(Arg(args, 1))
 			ch, ok := b.waiting[id]
 			if ok {
 				delete(b.waiting, id)
-				ch <- arg(args, 2)
+				ch <- Arg(args, 2)
 			}
-			return DictValue(wfDict("workflow_id", Str(b.id), "request_id", Str(id), "name", arg(args, 3),
+			return DictValue(wfDict("workflow_id", Str(b.id), "request_id", Str(id), "name", Arg(args, 3),
 				"delivered", Bool(ok), "status", DictValue(b.status()))), nil
 		})
 	})
 	control := func(fn, name string, paused bool) {
 		lib.Builtin(fn, func(c *Call, args []Value) (Value, error) {
-			return withBox(c, fn, arg(args, 0), func(b *wfMailbox) (Value, error) {
+			return withBox(c, fn, Arg(args, 0), func(b *wfMailbox) (Value, error) {
 				b.paused = paused
 				b.enqueue(c, "control", name, Nil)
 				return DictValue(b.status()), nil
@@ -211,13 +211,13 @@ func installWorkflowMessages(lib *Library) {
 	control("workflow.pause", "pause", true)
 	control("workflow.resume", "resume", false)
 	lib.Builtin("workflow.status", func(c *Call, args []Value) (Value, error) {
-		return withBox(c, "workflow.status", arg(args, 0), func(b *wfMailbox) (Value, error) {
+		return withBox(c, "workflow.status", Arg(args, 0), func(b *wfMailbox) (Value, error) {
 			return DictValue(b.status()), nil
 		})
 	})
 	next := func(fn string) {
 		lib.Builtin(fn, func(c *Call, args []Value) (Value, error) {
-			return withBox(c, fn, arg(args, 0), func(b *wfMailbox) (Value, error) {
+			return withBox(c, fn, Arg(args, 0), func(b *wfMailbox) (Value, error) {
 				b.generation++
 				b.waiting = map[string]chan Value{}
 				return DictValue(b.status()), nil

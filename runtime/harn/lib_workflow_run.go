@@ -552,16 +552,16 @@ func saveRun(c *Call, run *Dict, path string) (string, error) {
 
 func installWorkflowRun(lib *Library) {
 	lib.Builtin("workflow_execute", func(c *Call, args []Value) (Value, error) {
-		g, err := wfGraph(c, arg(args, 1), "workflow_execute")
+		g, err := wfGraph(c, Arg(args, 1), "workflow_execute")
 		if err != nil {
 			return Nil, err
 		}
-		opts := wfCeiling(arg(args, 3))
+		opts := wfCeiling(Arg(args, 3))
 		if opts == nil {
 			opts = NewDict(0)
 		}
-		r := &wfRun{c: c, opts: opts, task: Display(arg(args, 0)), graph: g, nodes: wfNodes(g), edges: wfEdges(g), replay: map[string][]*Dict{}}
-		for _, a := range listItems(arg(args, 2)) {
+		r := &wfRun{c: c, opts: opts, task: Display(Arg(args, 0)), graph: g, nodes: wfNodes(g), edges: wfEdges(g), replay: map[string][]*Dict{}}
+		for _, a := range listItems(Arg(args, 2)) {
 			r.pool = append(r.pool, DictValue(artifactOf(c, a)))
 		}
 		meta := NewDict(2)
@@ -612,15 +612,15 @@ func installWorkflowRun(lib *Library) {
 			"transcript", transcript, "path", path)), nil
 	})
 	lib.Builtin("run_record", func(c *Call, args []Value) (Value, error) {
-		return DictValue(runRecord(c, arg(args, 0))), nil
+		return DictValue(runRecord(c, Arg(args, 0))), nil
 	})
 	lib.Builtin("run_record_fixture", func(c *Call, args []Value) (Value, error) {
-		return DictValue(runFixture(c, runRecord(c, arg(args, 0)))), nil
+		return DictValue(runFixture(c, runRecord(c, Arg(args, 0)))), nil
 	})
 	lib.Builtin("run_record_save", func(c *Call, args []Value) (Value, error) {
-		run := runRecord(c, arg(args, 0))
+		run := runRecord(c, Arg(args, 0))
 		path := ""
-		if p := arg(args, 1); p.k == KindString {
+		if p := Arg(args, 1); p.k == KindString {
 			path = p.AsString()
 		} else {
 			path = filepath.Join(".harn-runs", optStr(run, "id")+".json")
@@ -643,7 +643,7 @@ func installWorkflowRun(lib *Library) {
 		if err != nil {
 			return Nil, ioError("run_record_load: failed to read "+path, err)
 		}
-		v, err := parseJSON(string(b))
+		v, err := ParseJSON(string(b))
 		if err != nil {
 			return Nil, throwValue(Str("run_record_load: " + err.Error()))
 		}

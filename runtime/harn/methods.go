@@ -636,7 +636,7 @@ func listEmpty(th *thread, recv Value, name string, args []Value) (Value, error)
 func listMap(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if !isCallable(fn) {
 		return Nil, nil
 	}
@@ -654,7 +654,7 @@ func listMap(th *thread, recv Value, name string, args []Value) (Value, error) {
 func listFilter(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if !isCallable(fn) {
 		return Nil, nil
 	}
@@ -674,7 +674,7 @@ func listFilter(th *thread, recv Value, name string, args []Value) (Value, error
 func listReject(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if !isCallable(fn) {
 		return Nil, nil
 	}
@@ -722,7 +722,7 @@ func listReduce(th *thread, recv Value, name string, args []Value) (Value, error
 func listFind(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if isCallable(fn) {
 		for _, x := range items {
 			r, err := th.call1(fn, share(x))
@@ -740,7 +740,7 @@ func listFind(th *thread, recv Value, name string, args []Value) (Value, error) 
 func listFindIndex(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if isCallable(fn) {
 		for i, x := range items {
 			r, err := th.call1(fn, share(x))
@@ -758,7 +758,7 @@ func listFindIndex(th *thread, recv Value, name string, args []Value) (Value, er
 func listAny(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if !isCallable(fn) {
 		return Bool(false), nil
 	}
@@ -777,7 +777,7 @@ func listAny(th *thread, recv Value, name string, args []Value) (Value, error) {
 func listAll(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if !isCallable(fn) {
 		return True, nil
 	}
@@ -796,7 +796,7 @@ func listAll(th *thread, recv Value, name string, args []Value) (Value, error) {
 func listNone(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if !isCallable(fn) {
 		return Bool(len(items) == 0), nil
 	}
@@ -815,7 +815,7 @@ func listNone(th *thread, recv Value, name string, args []Value) (Value, error) 
 func listFlatMap(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if !isCallable(fn) {
 		return Nil, nil
 	}
@@ -837,7 +837,7 @@ func listFlatMap(th *thread, recv Value, name string, args []Value) (Value, erro
 func listForEach(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if isCallable(fn) {
 		for _, x := range items {
 			if _, err := th.call1(fn, share(x)); err != nil {
@@ -851,7 +851,7 @@ func listForEach(th *thread, recv Value, name string, args []Value) (Value, erro
 func listSort(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	out, err := th.sortValues(items, fn)
 	if err != nil {
 		return Nil, err
@@ -862,7 +862,7 @@ func listSort(th *thread, recv Value, name string, args []Value) (Value, error) 
 func listSortBy(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if !isCallable(fn) {
 		return Nil, nil
 	}
@@ -908,7 +908,7 @@ func listJoin(th *thread, recv Value, name string, args []Value) (Value, error) 
 func listContains(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	for _, x := range items {
 		if Equal(x, fn) {
 			return True, nil
@@ -920,7 +920,7 @@ func listContains(th *thread, recv Value, name string, args []Value) (Value, err
 func listIndexOf(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	for i, x := range items {
 		if Equal(x, fn) {
 			return Int(int64(i)), nil
@@ -945,7 +945,7 @@ func listEnumerate(th *thread, recv Value, name string, args []Value) (Value, er
 func listZip(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if fn.k != KindList {
 		return NewListValue(nil), nil
 	}
@@ -989,7 +989,7 @@ func listUnique(th *thread, recv Value, name string, args []Value) (Value, error
 func listTake(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	n := clampInt(intArg(fn, 0), 0, int64(len(items)))
 	return NewListValue(shareAll(append([]Value(nil), items[:n]...))), nil
 }
@@ -997,7 +997,7 @@ func listTake(th *thread, recv Value, name string, args []Value) (Value, error) 
 func listSkip(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	n := clampInt(intArg(fn, 0), 0, int64(len(items)))
 	return NewListValue(shareAll(append([]Value(nil), items[n:]...))), nil
 }
@@ -1027,7 +1027,7 @@ func listMin(th *thread, recv Value, name string, args []Value) (Value, error) {
 func listMinBy(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if len(items) == 0 || !isCallable(fn) {
 		return Nil, nil
 	}
@@ -1067,7 +1067,7 @@ func listFlatten(th *thread, recv Value, name string, args []Value) (Value, erro
 // allocating it, when the list outgrows its own (chargesItself).
 func listPush(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if n := l.pushCost(); n >= growCharge {
 		if err := th.alloc(n); err != nil {
 			return Nil, err
@@ -1088,7 +1088,7 @@ func listPop(th *thread, recv Value, name string, args []Value) (Value, error) {
 func listFirst(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if len(args) > 0 && fn.k == KindInt {
 		n := clampInt(int64(fn.n), 0, int64(len(items)))
 		if name == "first" {
@@ -1108,7 +1108,7 @@ func listFirst(th *thread, recv Value, name string, args []Value) (Value, error)
 func listPartition(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if !isCallable(fn) {
 		return Nil, nil
 	}
@@ -1130,7 +1130,7 @@ func listPartition(th *thread, recv Value, name string, args []Value) (Value, er
 func listGroupBy(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if !isCallable(fn) {
 		return Nil, nil
 	}
@@ -1153,7 +1153,7 @@ func listGroupBy(th *thread, recv Value, name string, args []Value) (Value, erro
 func listChunk(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	size := max(intArg(fn, 1), 1)
 	var out []Value
 	for i := int64(0); i < int64(len(items)); i += size {
@@ -1166,9 +1166,9 @@ func listChunk(th *thread, recv Value, name string, args []Value) (Value, error)
 func listWindow(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	size := max(intArg(fn, 2), 1)
-	step := max(intArg(arg(args, 1), 1), 1)
+	step := max(intArg(Arg(args, 1), 1), 1)
 	var out []Value
 	for s := int64(0); s+size <= int64(len(items)); s += step {
 		out = append(out, NewListValue(shareAll(append([]Value(nil), items[s:s+size]...))))
@@ -1213,18 +1213,18 @@ func listToSet(th *thread, recv Value, name string, args []Value) (Value, error)
 }
 
 func listGet(th *thread, recv Value, name string, args []Value) (Value, error) {
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	return indexValue(recv, fn)
 }
 
 func listInsert(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	i := clampInt(intArg(fn, 0), 0, int64(len(items)))
 	out := make([]Value, 0, len(items)+1)
 	out = append(out, items[:i]...)
-	out = append(out, share(arg(args, 1)))
+	out = append(out, share(Arg(args, 1)))
 	out = append(out, items[i:]...)
 	return NewListValue(shareAll(out)), nil
 }
@@ -1232,7 +1232,7 @@ func listInsert(th *thread, recv Value, name string, args []Value) (Value, error
 func listRemove(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	i := intArg(fn, -1)
 	if i < 0 {
 		i += int64(len(items))
@@ -1247,7 +1247,7 @@ func listRemove(th *thread, recv Value, name string, args []Value) (Value, error
 }
 
 func listConcat(th *thread, recv Value, name string, args []Value) (Value, error) {
-	fn := arg(args, 0)
+	fn := Arg(args, 0)
 	if fn.k == KindList {
 		return opAdd(recv, fn)
 	}
@@ -1340,7 +1340,7 @@ func strUppercase(th *thread, recv Value, name string, args []Value) (Value, err
 
 func strSubstring(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(string)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	rs := []rune(s)
 	n := int64(len(rs))
 	start := clampInt(intArg(a0, 0), 0, n)
@@ -1354,7 +1354,7 @@ func strSubstring(th *thread, recv Value, name string, args []Value) (Value, err
 
 func strSlice(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(string)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	var lo, hi *int64
 	if len(args) > 0 && a0.k == KindInt {
 		n := int64(a0.n)
@@ -1399,7 +1399,7 @@ func strChars(th *thread, recv Value, name string, args []Value) (Value, error) 
 
 func strRepeat(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(string)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	return repeatString(s, intArg(a0, 1))
 }
 
@@ -1414,7 +1414,7 @@ func strReverse(th *thread, recv Value, name string, args []Value) (Value, error
 
 func strPadLeft(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(string)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	width := intArg(a0, 0)
 	pad := " "
 	if len(args) > 1 {
@@ -1449,7 +1449,7 @@ func strLines(th *thread, recv Value, name string, args []Value) (Value, error) 
 
 func strCharAt(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(string)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	i := intArg(a0, 0)
 	if i < 0 {
 		return Nil, nil
@@ -1547,12 +1547,12 @@ func dictEmpty(th *thread, recv Value, name string, args []Value) (Value, error)
 
 func dictHas(th *thread, recv Value, name string, args []Value) (Value, error) {
 	d := recv.r.(*Dict)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	return Bool(d.Has(Display(a0))), nil
 }
 
 func dictMerge(th *thread, recv Value, name string, args []Value) (Value, error) {
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	if a0.k == KindDict {
 		return opAdd(recv, a0)
 	}
@@ -1561,7 +1561,7 @@ func dictMerge(th *thread, recv Value, name string, args []Value) (Value, error)
 
 func dictMapValues(th *thread, recv Value, name string, args []Value) (Value, error) {
 	d := recv.r.(*Dict)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	if !isCallable(a0) {
 		return Nil, nil
 	}
@@ -1578,7 +1578,7 @@ func dictMapValues(th *thread, recv Value, name string, args []Value) (Value, er
 
 func dictRekey(th *thread, recv Value, name string, args []Value) (Value, error) {
 	d := recv.r.(*Dict)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	if !isCallable(a0) {
 		return Nil, nil
 	}
@@ -1595,7 +1595,7 @@ func dictRekey(th *thread, recv Value, name string, args []Value) (Value, error)
 
 func dictFilter(th *thread, recv Value, name string, args []Value) (Value, error) {
 	d := recv.r.(*Dict)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	if !isCallable(a0) {
 		return Nil, nil
 	}
@@ -1614,7 +1614,7 @@ func dictFilter(th *thread, recv Value, name string, args []Value) (Value, error
 
 func dictRemove(th *thread, recv Value, name string, args []Value) (Value, error) {
 	d := recv.r.(*Dict)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	out := d.clone()
 	out.Delete(Display(a0))
 	return DictValue(out), nil
@@ -1622,18 +1622,18 @@ func dictRemove(th *thread, recv Value, name string, args []Value) (Value, error
 
 func dictGet(th *thread, recv Value, name string, args []Value) (Value, error) {
 	d := recv.r.(*Dict)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	if v, ok := d.Get(Display(a0)); ok {
 		return v, nil
 	}
-	return arg(args, 1), nil
+	return Arg(args, 1), nil
 }
 
 func dictSet(th *thread, recv Value, name string, args []Value) (Value, error) {
 	d := recv.r.(*Dict)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	out := d.clone()
-	out.Set(Display(a0), share(arg(args, 1)))
+	out.Set(Display(a0), share(Arg(args, 1)))
 	return DictValue(out), nil
 }
 
@@ -1649,13 +1649,13 @@ func setEmpty(th *thread, recv Value, name string, args []Value) (Value, error) 
 
 func setContains(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(*Set)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	return Bool(s.Has(a0)), nil
 }
 
 func setAdd(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(*Set)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	n := NewSet(s.items)
 	n.add(a0)
 	return Value{k: KindSet, r: n}, nil
@@ -1663,7 +1663,7 @@ func setAdd(th *thread, recv Value, name string, args []Value) (Value, error) {
 
 func setRemove(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(*Set)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	var keep []Value
 	for _, x := range s.items {
 		if !Equal(x, a0) {
@@ -1675,7 +1675,7 @@ func setRemove(th *thread, recv Value, name string, args []Value) (Value, error)
 
 func setUnion(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(*Set)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	n := NewSet(s.items)
 	for _, x := range setItemsOf(a0) {
 		n.add(x)
@@ -1685,7 +1685,7 @@ func setUnion(th *thread, recv Value, name string, args []Value) (Value, error) 
 
 func setIntersect(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(*Set)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	o := otherSet(a0)
 	var keep []Value
 	for _, x := range s.items {
@@ -1698,7 +1698,7 @@ func setIntersect(th *thread, recv Value, name string, args []Value) (Value, err
 
 func setDifference(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(*Set)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	o := otherSet(a0)
 	var keep []Value
 	for _, x := range s.items {
@@ -1711,7 +1711,7 @@ func setDifference(th *thread, recv Value, name string, args []Value) (Value, er
 
 func setSymmetricDifference(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(*Set)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	o := otherSet(a0)
 	var keep []Value
 	for _, x := range s.items {
@@ -1729,7 +1729,7 @@ func setSymmetricDifference(th *thread, recv Value, name string, args []Value) (
 
 func setIsSubset(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(*Set)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	o := otherSet(a0)
 	for _, x := range s.items {
 		if !o.Has(x) {
@@ -1741,7 +1741,7 @@ func setIsSubset(th *thread, recv Value, name string, args []Value) (Value, erro
 
 func setIsSuperset(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(*Set)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	for _, x := range setItemsOf(a0) {
 		if !s.Has(x) {
 			return False, nil
@@ -1752,7 +1752,7 @@ func setIsSuperset(th *thread, recv Value, name string, args []Value) (Value, er
 
 func setIsDisjoint(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(*Set)
-	a0 := arg(args, 0)
+	a0 := Arg(args, 0)
 	for _, x := range setItemsOf(a0) {
 		if s.Has(x) {
 			return False, nil
@@ -1786,7 +1786,7 @@ func rangeEmpty(th *thread, recv Value, name string, args []Value) (Value, error
 }
 
 func rangeContains(th *thread, recv Value, name string, args []Value) (Value, error) {
-	ok, err := contains(recv, arg(args, 0))
+	ok, err := contains(recv, Arg(args, 0))
 	return Bool(ok), err
 }
 
@@ -1809,7 +1809,7 @@ func rangeToList(th *thread, recv Value, name string, args []Value) (Value, erro
 
 func chanSend(th *thread, recv Value, name string, args []Value) (Value, error) {
 	ch := recv.r.(*Channel)
-	ok, err := ch.send(th, arg(args, 0))
+	ok, err := ch.send(th, Arg(args, 0))
 	return Bool(ok), err
 }
 

@@ -490,13 +490,13 @@ func invert(m map[string]string) map[string]string {
 }
 
 func installSchema(lib *Library) {
-	lib.Builtin("schema_of", func(c *Call, args []Value) (Value, error) { return arg(args, 0), nil })
+	lib.Builtin("schema_of", func(c *Call, args []Value) (Value, error) { return Arg(args, 0), nil })
 	check := func(c *Call, args []Value, defaults bool) (Value, []string, error) {
-		s, err := schemaArg(arg(args, 1))
+		s, err := schemaArg(Arg(args, 1))
 		if err != nil {
 			return Nil, nil, err
 		}
-		v, errs := validateSchema(arg(args, 0), s, "", schemaOpts{applyDefaults: defaults}, 0)
+		v, errs := validateSchema(Arg(args, 0), s, "", schemaOpts{applyDefaults: defaults}, 0)
 		return v, errs, nil
 	}
 	lib.Builtin("schema_is", func(c *Call, args []Value) (Value, error) {
@@ -513,9 +513,9 @@ func installSchema(lib *Library) {
 			return Nil, err
 		}
 		if len(errs) > 0 {
-			return resultErr(schemaErrorValue(errs, arg(args, 0))), nil
+			return resultErr(schemaErrorValue(errs, Arg(args, 0))), nil
 		}
-		return resultOkRaw(arg(args, 0)), nil
+		return resultOkRaw(Arg(args, 0)), nil
 	})
 	lib.Builtin("schema_parse", func(c *Call, args []Value) (Value, error) {
 		v, errs, err := check(c, args, true)
@@ -523,12 +523,12 @@ func installSchema(lib *Library) {
 			return Nil, err
 		}
 		if len(errs) > 0 {
-			return resultErr(schemaErrorValue(errs, arg(args, 0))), nil
+			return resultErr(schemaErrorValue(errs, Arg(args, 0))), nil
 		}
 		return resultOkRaw(v), nil
 	})
 	lib.Builtin("schema_expect", func(c *Call, args []Value) (Value, error) {
-		v, errs, err := check(c, args, arg(args, 2).Truthy())
+		v, errs, err := check(c, args, Arg(args, 2).Truthy())
 		if err != nil {
 			return Nil, err
 		}
@@ -538,28 +538,28 @@ func installSchema(lib *Library) {
 		return v, nil
 	})
 	lib.Builtin("json_validate", func(c *Call, args []Value) (Value, error) {
-		s, err := schemaArg(arg(args, 1))
+		s, err := schemaArg(Arg(args, 1))
 		if err != nil {
 			return Nil, err
 		}
 		// Upstream's json_validate answers true or throws what failed,
 		// as schema_expect does.
-		_, errs := validateSchema(arg(args, 0), s, "", schemaOpts{}, 0)
+		_, errs := validateSchema(Arg(args, 0), s, "", schemaOpts{}, 0)
 		if len(errs) > 0 {
 			return Nil, throwValue(Str(strings.Join(errs, "; ")))
 		}
 		return Bool(true), nil
 	})
 	conv := func(name string, toJSON bool) {
-		lib.Builtin(name, func(c *Call, args []Value) (Value, error) { return convertSchema(arg(args, 0), toJSON, 0), nil })
+		lib.Builtin(name, func(c *Call, args []Value) (Value, error) { return convertSchema(Arg(args, 0), toJSON, 0), nil })
 	}
 	conv("schema_to_json_schema", true)
 	conv("schema_to_openapi_schema", true)
 	conv("schema_from_json_schema", false)
 	conv("schema_from_openapi_schema", false)
-	lib.Builtin("schema_extend", func(c *Call, args []Value) (Value, error) { return opAdd(arg(args, 0), arg(args, 1)) })
+	lib.Builtin("schema_extend", func(c *Call, args []Value) (Value, error) { return opAdd(Arg(args, 0), Arg(args, 1)) })
 	lib.Builtin("schema_partial", func(c *Call, args []Value) (Value, error) {
-		s, err := schemaArg(arg(args, 0))
+		s, err := schemaArg(Arg(args, 0))
 		if err != nil {
 			return Nil, err
 		}
@@ -569,12 +569,12 @@ func installSchema(lib *Library) {
 	})
 	pickOmit := func(name string, keep bool) {
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
-			s, err := schemaArg(arg(args, 0))
+			s, err := schemaArg(Arg(args, 0))
 			if err != nil {
 				return Nil, err
 			}
 			want := map[string]bool{}
-			if ks := arg(args, 1); ks.k == KindList {
+			if ks := Arg(args, 1); ks.k == KindList {
 				for _, k := range ks.r.(*List).items {
 					want[Display(k)] = true
 				}

@@ -67,7 +67,7 @@ func num(v Value, label string) (float64, error) {
 func stdMath() map[string]stdFn {
 	list := func(f func(c *Call, xs []float64, args []Value) (Value, error)) stdFn {
 		return func(c *Call, args []Value) (Value, error) {
-			xs, err := numbers(c, arg(args, 0), "items")
+			xs, err := numbers(c, Arg(args, 0), "items")
 			if err != nil {
 				return Nil, err
 			}
@@ -103,11 +103,11 @@ func stdMath() map[string]stdFn {
 	// paired reads covariance's and correlation's xs and ys: non-empty
 	// lists of numbers of one length.
 	paired := func(c *Call, args []Value) ([]float64, []float64, error) {
-		xs, err := numbers(c, arg(args, 0), "xs")
+		xs, err := numbers(c, Arg(args, 0), "xs")
 		if err != nil {
 			return nil, nil, err
 		}
-		ys, err := numbers(c, arg(args, 1), "ys")
+		ys, err := numbers(c, Arg(args, 1), "ys")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -122,11 +122,11 @@ func stdMath() map[string]stdFn {
 		return xs, ys, nil
 	}
 	vec2 := func(c *Call, args []Value) ([]float64, []float64, error) {
-		a, err := numbers(c, arg(args, 0), "a")
+		a, err := numbers(c, Arg(args, 0), "a")
 		if err != nil {
 			return nil, nil, err
 		}
-		b, err := numbers(c, arg(args, 1), "b")
+		b, err := numbers(c, Arg(args, 1), "b")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -155,13 +155,13 @@ func stdMath() map[string]stdFn {
 		return out, nil
 	}
 	argsort := func(c *Call, args []Value, desc bool) ([]int, []Value, error) {
-		items, err := c.th.collect(arg(args, 0))
+		items, err := c.th.collect(Arg(args, 0))
 		if err != nil {
 			return nil, nil, err
 		}
-		fn := arg(args, 1)
+		fn := Arg(args, 1)
 		if !desc {
-			fn = arg(args, 1)
+			fn = Arg(args, 1)
 		}
 		sc, err := score(c, items, fn)
 		if err != nil {
@@ -181,7 +181,7 @@ func stdMath() map[string]stdFn {
 	}
 	return map[string]stdFn{
 		"clamp": func(c *Call, args []Value) (Value, error) {
-			v, lo, hi := arg(args, 0), arg(args, 1), arg(args, 2)
+			v, lo, hi := Arg(args, 0), Arg(args, 1), Arg(args, 2)
 			if x, _ := Compare(v, lo); x < 0 {
 				return lo, nil
 			}
@@ -193,36 +193,36 @@ func stdMath() map[string]stdFn {
 		"lerp": func(c *Call, args []Value) (Value, error) {
 			// a + (b - a) * t with the language's arithmetic, so ints stay
 			// ints when t is an int.
-			d, err := opSub(arg(args, 1), arg(args, 0))
+			d, err := opSub(Arg(args, 1), Arg(args, 0))
 			if err != nil {
 				return Nil, err
 			}
-			if d, err = opMul(d, arg(args, 2)); err != nil {
+			if d, err = opMul(d, Arg(args, 2)); err != nil {
 				return Nil, err
 			}
-			return opAdd(arg(args, 0), d)
+			return opAdd(Arg(args, 0), d)
 		},
 		"map_range": func(c *Call, args []Value) (Value, error) {
-			v, _ := arg(args, 0).Number()
-			il, _ := arg(args, 1).Number()
-			ih, _ := arg(args, 2).Number()
-			ol, _ := arg(args, 3).Number()
-			oh, _ := arg(args, 4).Number()
+			v, _ := Arg(args, 0).Number()
+			il, _ := Arg(args, 1).Number()
+			ih, _ := Arg(args, 2).Number()
+			ol, _ := Arg(args, 3).Number()
+			oh, _ := Arg(args, 4).Number()
 			if ih == il {
 				return Nil, throwValue(Str("input range must not be empty"))
 			}
 			return Float(ol + (v-il)/(ih-il)*(oh-ol)), nil
 		},
 		"deg_to_rad": func(c *Call, args []Value) (Value, error) {
-			d, err := num(arg(args, 0), "degrees")
+			d, err := num(Arg(args, 0), "degrees")
 			return Float(d * math.Pi / 180), err
 		},
 		"rad_to_deg": func(c *Call, args []Value) (Value, error) {
-			r, err := num(arg(args, 0), "radians")
+			r, err := num(Arg(args, 0), "radians")
 			return Float(r * 180 / math.Pi), err
 		},
 		"sum": func(c *Call, args []Value) (Value, error) {
-			items, err := c.th.collect(arg(args, 0))
+			items, err := c.th.collect(Arg(args, 0))
 			if err != nil {
 				return Nil, err
 			}
@@ -249,7 +249,7 @@ func stdMath() map[string]stdFn {
 			n := len(s)
 			if n%2 == 1 {
 				// The middle element itself (an int stays an int).
-				items, _ := c.th.collect(arg(args, 0))
+				items, _ := c.th.collect(Arg(args, 0))
 				for _, v := range items {
 					if f, _ := v.Number(); f == s[n/2] {
 						return v, nil
@@ -262,7 +262,7 @@ func stdMath() map[string]stdFn {
 			if err := nonEmpty(xs); err != nil {
 				return Nil, err
 			}
-			p, err := num(arg(args, 1), "p")
+			p, err := num(Arg(args, 1), "p")
 			if err != nil {
 				return Nil, err
 			}
@@ -280,19 +280,19 @@ func stdMath() map[string]stdFn {
 			if err := nonEmpty(xs); err != nil {
 				return Nil, err
 			}
-			if err := sampleOK("variance", xs, arg(args, 1).Truthy()); err != nil {
+			if err := sampleOK("variance", xs, Arg(args, 1).Truthy()); err != nil {
 				return Nil, err
 			}
-			return Float(variance(xs, arg(args, 1).Truthy())), nil
+			return Float(variance(xs, Arg(args, 1).Truthy())), nil
 		}),
 		"stddev": list(func(c *Call, xs []float64, args []Value) (Value, error) {
 			if err := nonEmpty(xs); err != nil {
 				return Nil, err
 			}
-			if err := sampleOK("variance", xs, arg(args, 1).Truthy()); err != nil {
+			if err := sampleOK("variance", xs, Arg(args, 1).Truthy()); err != nil {
 				return Nil, err
 			}
-			return Float(math.Sqrt(variance(xs, arg(args, 1).Truthy()))), nil
+			return Float(math.Sqrt(variance(xs, Arg(args, 1).Truthy()))), nil
 		}),
 		"minmax_scale": list(func(c *Call, xs []float64, _ []Value) (Value, error) {
 			if len(xs) == 0 {
@@ -314,7 +314,7 @@ func stdMath() map[string]stdFn {
 			if len(xs) == 0 {
 				return NewListValue(nil), nil
 			}
-			m, sd := mean(xs), math.Sqrt(variance(xs, arg(args, 1).Truthy()))
+			m, sd := mean(xs), math.Sqrt(variance(xs, Arg(args, 1).Truthy()))
 			out := make([]float64, len(xs))
 			for i, x := range xs {
 				if sd > 0 {
@@ -324,7 +324,7 @@ func stdMath() map[string]stdFn {
 			return floats(out), nil
 		}),
 		"weighted_mean": list(func(c *Call, xs []float64, args []Value) (Value, error) {
-			ws, err := numbers(c, arg(args, 1), "weights")
+			ws, err := numbers(c, Arg(args, 1), "weights")
 			if err != nil {
 				return Nil, err
 			}
@@ -342,7 +342,7 @@ func stdMath() map[string]stdFn {
 			return Float(num / den), nil
 		}),
 		"weighted_choice": func(c *Call, args []Value) (Value, error) {
-			items, err := c.th.collect(arg(args, 0))
+			items, err := c.th.collect(Arg(args, 0))
 			if err != nil || len(items) == 0 {
 				return Nil, throwValue(Str("items must not be empty"))
 			}
@@ -350,7 +350,7 @@ func stdMath() map[string]stdFn {
 			for i := range ws {
 				ws[i] = 1
 			}
-			if w := arg(args, 1); w.k != KindNil {
+			if w := Arg(args, 1); w.k != KindNil {
 				if ws, err = numbers(c, w, "weights"); err != nil {
 					return Nil, err
 				}
@@ -373,7 +373,7 @@ func stdMath() map[string]stdFn {
 		},
 		"softmax": list(func(c *Call, xs []float64, args []Value) (Value, error) {
 			t := 1.0
-			if v := arg(args, 1); v.k != KindNil {
+			if v := Arg(args, 1); v.k != KindNil {
 				var err error
 				if t, err = num(v, "temperature"); err != nil {
 					return Nil, err
@@ -412,8 +412,8 @@ func stdMath() map[string]stdFn {
 			return NewListValue(out), nil
 		},
 		"top_k": func(c *Call, args []Value) (Value, error) {
-			k := intArg(arg(args, 1), 0)
-			idx, items, err := argsort(c, []Value{arg(args, 0), arg(args, 2)}, true)
+			k := intArg(Arg(args, 1), 0)
+			idx, items, err := argsort(c, []Value{Arg(args, 0), Arg(args, 2)}, true)
 			if err != nil {
 				return Nil, err
 			}
@@ -536,7 +536,7 @@ func stdMath() map[string]stdFn {
 			if err != nil {
 				return Nil, err
 			}
-			s := arg(args, 2).Truthy()
+			s := Arg(args, 2).Truthy()
 			if err := sampleOK("covariance", a, s); err != nil {
 				return Nil, err
 			}
@@ -547,7 +547,7 @@ func stdMath() map[string]stdFn {
 			if err != nil {
 				return Nil, err
 			}
-			s := arg(args, 2).Truthy()
+			s := Arg(args, 2).Truthy()
 			if err := sampleOK("correlation", a, s); err != nil {
 				return Nil, err
 			}
@@ -561,7 +561,7 @@ func stdMath() map[string]stdFn {
 			if err := nonEmpty(xs); err != nil {
 				return Nil, err
 			}
-			wf, err := num(arg(args, 1), "window")
+			wf, err := num(Arg(args, 1), "window")
 			if err != nil {
 				return Nil, err
 			}
@@ -581,7 +581,7 @@ func stdMath() map[string]stdFn {
 			return floats(out), nil
 		}),
 		"ema": list(func(c *Call, xs []float64, args []Value) (Value, error) {
-			a, err := num(arg(args, 1), "alpha")
+			a, err := num(Arg(args, 1), "alpha")
 			if err != nil {
 				return Nil, err
 			}
@@ -613,16 +613,16 @@ func covariance(a, b []float64, sample bool) float64 {
 }
 
 func normalArgs(args []Value) (x, mu, sigma float64, err error) {
-	if x, err = num(arg(args, 0), "x"); err != nil {
+	if x, err = num(Arg(args, 0), "x"); err != nil {
 		return
 	}
 	sigma = 1
-	if v := arg(args, 1); v.k != KindNil {
+	if v := Arg(args, 1); v.k != KindNil {
 		if mu, err = num(v, "mean"); err != nil {
 			return
 		}
 	}
-	if v := arg(args, 2); v.k != KindNil {
+	if v := Arg(args, 2); v.k != KindNil {
 		if sigma, err = num(v, "stddev"); err != nil {
 			return
 		}
@@ -637,7 +637,7 @@ func normalArgs(args []Value) (x, mu, sigma float64, err error) {
 // repeatedly, the point farthest from the chosen centroids; an emptied
 // cluster is reseeded with the worst-fitting point.
 func stdKMeans(c *Call, args []Value) (Value, error) {
-	items, err := c.th.collect(arg(args, 0))
+	items, err := c.th.collect(Arg(args, 0))
 	if err != nil {
 		return Nil, throwValue(Str("points must be a list"))
 	}
@@ -656,7 +656,7 @@ func stdKMeans(c *Call, args []Value) (Value, error) {
 			return Nil, throwValue(Str("all points must have the same dimension"))
 		}
 	}
-	k := int(intArg(arg(args, 1), 0))
+	k := int(intArg(Arg(args, 1), 0))
 	switch {
 	case k < 1:
 		return Nil, throwValue(Str("k must be at least 1"))
@@ -664,7 +664,7 @@ func stdKMeans(c *Call, args []Value) (Value, error) {
 		return Nil, throwValue(Str("k must not exceed the number of points"))
 	}
 	maxIter := 100
-	if o := arg(args, 2); o.k == KindDict {
+	if o := Arg(args, 2); o.k == KindDict {
 		if m := optInt(o.r.(*Dict), "max_iterations"); m != nil && *m > 0 {
 			maxIter = int(*m)
 		}
@@ -780,20 +780,20 @@ func stdKMeans(c *Call, args []Value) (Value, error) {
 func stdJSON() map[string]stdFn {
 	return map[string]stdFn{
 		"pretty": func(c *Call, args []Value) (Value, error) {
-			return c.stringifyJSON("json.pretty", arg(args, 0))
+			return c.stringifyJSON("json.pretty", Arg(args, 0))
 		},
 		"safe_parse": func(c *Call, args []Value) (Value, error) {
-			v, err := parseJSON(Display(arg(args, 0)))
+			v, err := ParseJSON(Display(Arg(args, 0)))
 			if err != nil {
 				return Nil, nil
 			}
 			return v, nil
 		},
-		"merge": func(c *Call, args []Value) (Value, error) { return opAdd(arg(args, 0), arg(args, 1)) },
+		"merge": func(c *Call, args []Value) (Value, error) { return opAdd(Arg(args, 0), Arg(args, 1)) },
 		"pick": func(c *Call, args []Value) (Value, error) {
-			d := arg(args, 0)
+			d := Arg(args, 0)
 			out := NewDict(0)
-			keys, _ := c.th.collect(arg(args, 1))
+			keys, _ := c.th.collect(Arg(args, 1))
 			for _, k := range keys {
 				if v, _ := indexValue(d, k); v.k != KindNil {
 					out.Set(keyString(k), share(v))
@@ -802,12 +802,12 @@ func stdJSON() map[string]stdFn {
 			return DictValue(out), nil
 		},
 		"omit": func(c *Call, args []Value) (Value, error) {
-			d := arg(args, 0)
+			d := Arg(args, 0)
 			if d.k != KindDict {
 				return Nil, typeError("omit: expected a dict")
 			}
 			out := d.r.(*Dict).clone()
-			keys, _ := c.th.collect(arg(args, 1))
+			keys, _ := c.th.collect(Arg(args, 1))
 			for _, k := range keys {
 				out.Delete(keyString(k))
 			}
@@ -819,7 +819,7 @@ func stdJSON() map[string]stdFn {
 func stdCollections() map[string]stdFn {
 	return map[string]stdFn{
 		"filter_nil": func(c *Call, args []Value) (Value, error) {
-			d := arg(args, 0)
+			d := Arg(args, 0)
 			if d.k != KindDict {
 				return Nil, typeError("filter_nil: expected a dict")
 			}
@@ -876,39 +876,39 @@ func stdSchema() map[string]stdFn {
 		"schema_bool":   lit("type", Str("bool")),
 		"schema_nil":    lit("type", Str("nil")),
 		"schema_literal": func(c *Call, args []Value) (Value, error) {
-			return extend(Nil, "const", arg(args, 0)), nil
+			return extend(Nil, "const", Arg(args, 0)), nil
 		},
-		"schema_enum": func(c *Call, args []Value) (Value, error) { return extend(Nil, "enum", arg(args, 0)), nil },
+		"schema_enum": func(c *Call, args []Value) (Value, error) { return extend(Nil, "enum", Arg(args, 0)), nil },
 		"schema_list": func(c *Call, args []Value) (Value, error) {
 			v := extend(Nil, "type", Str("list"))
-			if it := arg(args, 0); it.k != KindNil {
+			if it := Arg(args, 0); it.k != KindNil {
 				v = extend(v, "items", it)
 			}
-			return withOpts(v, arg(args, 1)), nil
+			return withOpts(v, Arg(args, 1)), nil
 		},
 		"schema_array": func(c *Call, args []Value) (Value, error) {
 			v := extend(Nil, "type", Str("list"))
-			if it := arg(args, 0); it.k != KindNil {
+			if it := Arg(args, 0); it.k != KindNil {
 				v = extend(v, "items", it)
 			}
-			return withOpts(v, arg(args, 1)), nil
+			return withOpts(v, Arg(args, 1)), nil
 		},
 		"schema_dict": func(c *Call, args []Value) (Value, error) {
 			v := extend(Nil, "type", Str("dict"))
-			if it := arg(args, 0); it.k != KindNil {
+			if it := Arg(args, 0); it.k != KindNil {
 				v = extend(v, "additional_properties", it)
 			}
-			return withOpts(v, arg(args, 1)), nil
+			return withOpts(v, Arg(args, 1)), nil
 		},
 		"schema_field": func(c *Call, args []Value) (Value, error) {
 			req := True
 			if len(args) > 1 {
 				req = Bool(args[1].Truthy())
 			}
-			return extend(arg(args, 0), "required", req), nil
+			return extend(Arg(args, 0), "required", req), nil
 		},
 		"schema_object": func(c *Call, args []Value) (Value, error) {
-			fields := arg(args, 0)
+			fields := Arg(args, 0)
 			if fields.k != KindDict {
 				return Nil, typeError("schema_object: expected a dict of fields")
 			}
@@ -934,13 +934,13 @@ func stdSchema() map[string]stdFn {
 			if len(req) > 0 {
 				v = extend(v, "required", NewListValue(req))
 			}
-			return withOpts(v, arg(args, 1)), nil
+			return withOpts(v, Arg(args, 1)), nil
 		},
-		"schema_union":    func(c *Call, args []Value) (Value, error) { return extend(Nil, "union", arg(args, 0)), nil },
-		"schema_all_of":   func(c *Call, args []Value) (Value, error) { return extend(Nil, "all_of", arg(args, 0)), nil },
-		"schema_nullable": func(c *Call, args []Value) (Value, error) { return extend(arg(args, 0), "nullable", True), nil },
+		"schema_union":    func(c *Call, args []Value) (Value, error) { return extend(Nil, "union", Arg(args, 0)), nil },
+		"schema_all_of":   func(c *Call, args []Value) (Value, error) { return extend(Nil, "all_of", Arg(args, 0)), nil },
+		"schema_nullable": func(c *Call, args []Value) (Value, error) { return extend(Arg(args, 0), "nullable", True), nil },
 		"schema_default": func(c *Call, args []Value) (Value, error) {
-			return extend(arg(args, 0), "default", arg(args, 1), "required", False), nil
+			return extend(Arg(args, 0), "default", Arg(args, 1), "required", False), nil
 		},
 		"schema_pick_keys":    alias("schema_pick"),
 		"schema_omit_keys":    alias("schema_omit"),

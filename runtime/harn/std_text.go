@@ -11,7 +11,7 @@ func installStdText(lib *Library) { lib.StdModule("std/text", stdText()) }
 
 func stdText() map[string]stdFn {
 	str := func(f func(s string) Value) stdFn {
-		return func(c *Call, args []Value) (Value, error) { return f(Display(arg(args, 0))), nil }
+		return func(c *Call, args []Value) (Value, error) { return f(Display(Arg(args, 0))), nil }
 	}
 	containsAny := func(s string, subs ...string) bool {
 		for _, x := range subs {
@@ -23,30 +23,30 @@ func stdText() map[string]stdFn {
 	}
 	return map[string]stdFn{
 		"int_to_string": func(c *Call, args []Value) (Value, error) {
-			v := toInt(arg(args, 0))
+			v := toInt(Arg(args, 0))
 			if v.k == KindNil {
 				return Nil, plainError("int_to_string expects an integer-compatible value")
 			}
 			return Str(Display(v)), nil
 		},
 		"float_to_string": func(c *Call, args []Value) (Value, error) {
-			v := toFloat(arg(args, 0))
+			v := toFloat(Arg(args, 0))
 			if v.k == KindNil {
 				return Nil, plainError("float_to_string expects a float-compatible value")
 			}
 			return Str(Display(v)), nil
 		},
 		"parse_int_or": func(c *Call, args []Value) (Value, error) {
-			if v := toInt(arg(args, 0)); v.k != KindNil {
+			if v := toInt(Arg(args, 0)); v.k != KindNil {
 				return v, nil
 			}
-			return arg(args, 1), nil
+			return Arg(args, 1), nil
 		},
 		"parse_float_or": func(c *Call, args []Value) (Value, error) {
-			if v := toFloat(arg(args, 0)); v.k != KindNil {
+			if v := toFloat(Arg(args, 0)); v.k != KindNil {
 				return v, nil
 			}
-			return arg(args, 1), nil
+			return Arg(args, 1), nil
 		},
 		"extract_paths": str(func(text string) Value {
 			seen := map[string]bool{}
@@ -111,11 +111,11 @@ func stdText() map[string]stdFn {
 			return NewListValue(cells)
 		}),
 		"filter_test_cells": func(c *Call, args []Value) (Value, error) {
-			cells, err := c.th.collect(arg(args, 0))
+			cells, err := c.th.collect(Arg(args, 0))
 			if err != nil {
 				return Nil, err
 			}
-			target := arg(args, 1)
+			target := Arg(args, 1)
 			var out []Value
 			for _, cell := range cells {
 				if cell.k != KindDict {
@@ -135,8 +135,8 @@ func stdText() map[string]stdFn {
 			return NewListValue(out), nil
 		},
 		"truncate_head_tail": func(c *Call, args []Value) (Value, error) {
-			text := Display(arg(args, 0))
-			n := int(intArg(arg(args, 1), 0))
+			text := Display(Arg(args, 0))
+			n := int(intArg(Arg(args, 1), 0))
 			lines := strings.Split(text, "\n")
 			if n < 0 || len(lines) <= 2*n {
 				return Str(text), nil

@@ -126,7 +126,7 @@ type (
 // form, whatever the table's type of the parameter.
 func asText(p *string) textDst { return textDst{p} }
 
-// asBytes makes p a lenient bytes destination (see bytesOf).
+// asBytes makes p a lenient bytes destination (see BytesOf).
 func asBytes(p *[]byte) bytesDst { return bytesDst{p} }
 
 // unpack reads args into dst, one destination per parameter in order
@@ -171,7 +171,7 @@ func (s *argSpec) unpack(c *Call, args []Value, dst ...any) error {
 		if p.optional && i >= len(args) {
 			continue
 		}
-		v := arg(args, i)
+		v := Arg(args, i)
 		checked := p.kind != checkAny
 		if p.optional && checked && v.k == KindNil {
 			continue
@@ -207,7 +207,7 @@ func (s *argSpec) unpack(c *Call, args []Value, dst ...any) error {
 		case textDst:
 			*d.p = Display(v)
 		case bytesDst:
-			*d.p = bytesOf(v)
+			*d.p = BytesOf(v)
 		default:
 			panic(s.mismatch(i))
 		}

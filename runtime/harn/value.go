@@ -111,6 +111,15 @@ func (v Value) AsString() string { s, _ := v.r.(string); return s }
 // AsBytes returns the bytes payload.
 func (v Value) AsBytes() []byte { b, _ := v.r.([]byte); return b }
 
+// BytesOf is v as bytes: a byte string's own bytes, any other value's
+// display text.
+func BytesOf(v Value) []byte {
+	if v.k == KindBytes {
+		return v.r.([]byte)
+	}
+	return []byte(Display(v))
+}
+
 // AsList returns the list payload.
 func (v Value) AsList() *List { l, _ := v.r.(*List); return l }
 
