@@ -25,7 +25,6 @@ func Families() []Family {
 		{Name: "cookies", Install: installCookies},
 		{Name: "crypto", Install: installCrypto},
 		{Name: "daemons", Install: installDaemons},
-		{Name: "dates", Install: installDates},
 		{Name: "egress", Install: installEgress},
 		{Name: "encoding", Install: installEncoding},
 		{Name: "eventlog", Install: installEventlog},

@@ -40,11 +40,11 @@ func TestGoStackPerCall(t *testing.T) {
   return r - 1`},
 	}
 	// A library of this test's own: the table test wants every builtin
-	// of the package's families declared for the checker.
+	// of the runtime declared for the checker.
 	probe := Family{Name: "stack probe", Install: func(lib *Library) {
 		lib.Builtin("test_stack_addr", func(*Call, []Value) (Value, error) { return Int(stackAddr()), nil })
 	}}
-	lib, err := NewLibrary(append(Families(), probe))
+	lib, err := NewLibrary(append(AllFamilies(), probe))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,11 +69,14 @@ func runSource(t testing.TB, src string, o runOpts) (string, error) {
 	return out.String(), err
 }
 
-// everyFamily is the library of this package's families, built once for
-// the tests.
-var everyFamily = sync.OnceValues(func() (*Library, error) { return NewLibrary(Families()) })
+// AllFamilies lists every family of the runtime (lib.Families), set by
+// the external test file families_test.go.
+var AllFamilies func() []Family
 
-// testLibrary is the library of this package's families.
+// everyFamily is the library of every family, built once for the tests.
+var everyFamily = sync.OnceValues(func() (*Library, error) { return NewLibrary(AllFamilies()) })
+
+// testLibrary is the library of every family of the runtime.
 func testLibrary(t testing.TB) *Library {
 	t.Helper()
 	lib, err := everyFamily()

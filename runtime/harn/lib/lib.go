@@ -9,14 +9,18 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn-check/runtime/harn"
+	"github.com/harnlang/harn-check/runtime/harn/lib/dates"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
-// Families lists every builtin family of Harn's runtime. A name (of a
-// family, builtin, std module or harness method) declared twice makes
+// Families lists every builtin family of Harn's runtime: those still in
+// runtime/harn, then those of the packages under this folder. A name (of
+// a family, builtin, std module or harness method) declared twice makes
 // Library fail.
 func Families() []harn.Family {
-	return harn.Families()
+	return append(harn.Families(),
+		dates.Family,
+	)
 }
 
 // library is built at the first run, not at start-up: a process that

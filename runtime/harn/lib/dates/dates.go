@@ -1,4 +1,4 @@
-package harn
+package dates
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	_ "time/tzdata" // IANA zones even where the system has none
+
+	"github.com/harnlang/harn-check/runtime/harn"
 )
 
 // Date builtins. A date is a Unix timestamp in seconds (an int when whole,
@@ -14,17 +16,19 @@ import (
 // names. Formats use strftime directives (%Y %m %d %H %M %S %3f %z %:z
 // %Z %A %B %j %s ...).
 
-func dateErr(format string, a ...any) error { return throwValue(Str(fmt.Sprintf(format, a...))) }
+func dateErr(format string, a ...any) error {
+	return harn.ThrowValue(harn.Str(fmt.Sprintf(format, a...)))
+}
 
 // timeOf reads a timestamp argument.
-func timeOf(v Value, name string) (time.Time, error) {
-	switch v.k {
-	case KindDict:
-		ts, _ := v.r.(*Dict).Get("timestamp")
+func timeOf(v harn.Value, name string) (time.Time, error) {
+	switch v.Kind() {
+	case harn.KindDict:
+		ts, _ := v.AsDict().Get("timestamp")
 		return timeOf(ts, name)
-	case KindInt:
-		return time.Unix(int64(v.n), 0).UTC(), nil
-	case KindFloat:
+	case harn.KindInt:
+		return time.Unix(v.AsInt(), 0).UTC(), nil
+	case harn.KindFloat:
 		f := v.AsFloat()
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return time.Time{}, dateErr("%s: timestamp must be finite", name)
@@ -40,21 +44,21 @@ func timeOf(v Value, name string) (time.Time, error) {
 			rem += 1_000_000
 		}
 		return time.Unix(secs, rem*1000).UTC(), nil
-	case KindNil:
+	case harn.KindNil:
 		return time.Time{}, dateErr("%s: missing timestamp argument", name)
 	}
 	return time.Time{}, dateErr("%s: expected timestamp number or date dict, got %s", name, v.TypeName())
 }
 
-func timestampValue(t time.Time) Value {
+func timestampValue(t time.Time) harn.Value {
 	if t.Nanosecond() == 0 {
-		return Int(t.Unix())
+		return harn.Int(t.Unix())
 	}
-	return Float(float64(t.Unix()) + float64(t.Nanosecond())/1e9)
+	return harn.Float(float64(t.Unix()) + float64(t.Nanosecond())/1e9)
 }
 
-func zoneOf(v Value, name string) (*time.Location, error) {
-	z := Display(v)
+func zoneOf(v harn.Value, name string) (*time.Location, error) {
+	z := harn.Display(v)
 	if z == "UTC" || z == "utc" || z == "Z" {
 		return time.UTC, nil
 	}
@@ -259,99 +263,99 @@ func parseDate(in string) (time.Time, error) {
 	return t, nil
 }
 
-func dateDict(t time.Time, zone string) Value {
-	d := NewDict(10)
-	d.Set("year", Int(int64(t.Year())))
-	d.Set("month", Int(int64(t.Month())))
-	d.Set("day", Int(int64(t.Day())))
-	d.Set("hour", Int(int64(t.Hour())))
-	d.Set("minute", Int(int64(t.Minute())))
-	d.Set("second", Int(int64(t.Second())))
-	d.Set("weekday", Int(int64(t.Weekday())))
+func dateDict(t time.Time, zone string) harn.Value {
+	d := harn.NewDict(10)
+	d.Set("year", harn.Int(int64(t.Year())))
+	d.Set("month", harn.Int(int64(t.Month())))
+	d.Set("day", harn.Int(int64(t.Day())))
+	d.Set("hour", harn.Int(int64(t.Hour())))
+	d.Set("minute", harn.Int(int64(t.Minute())))
+	d.Set("second", harn.Int(int64(t.Second())))
+	d.Set("weekday", harn.Int(int64(t.Weekday())))
 	if zone != "" {
 		_, off := t.Zone()
-		d.Set("offset_seconds", Int(int64(off)))
+		d.Set("offset_seconds", harn.Int(int64(off)))
 		d.Set("timestamp", timestampValue(t))
-		d.Set("iso8601", Str(rfc3339(t)))
-		d.Set("zone", Str(zone))
+		d.Set("iso8601", harn.Str(rfc3339(t)))
+		d.Set("zone", harn.Str(zone))
 	}
-	return DictValue(d)
+	return harn.DictValue(d)
 }
 
-func installDates(lib *Library) {
-	lib.Builtin("date_now", func(c *Call, args []Value) (Value, error) {
-		now := c.th.in.host.Now().UTC()
-		d := dateDict(now, "").r.(*Dict)
-		d.Set("timestamp", Float(float64(now.UnixMilli())/1000))
-		d.Set("iso8601", Str(now.Format("2006-01-02T15:04:05.000Z")))
-		return DictValue(d), nil
+func install(lib *harn.Library) {
+	lib.Builtin("date_now", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		now := c.Interp().Host().Now().UTC()
+		d := dateDict(now, "").AsDict()
+		d.Set("timestamp", harn.Float(float64(now.UnixMilli())/1000))
+		d.Set("iso8601", harn.Str(now.Format("2006-01-02T15:04:05.000Z")))
+		return harn.DictValue(d), nil
 	})
-	lib.Builtin("date_now_iso", func(c *Call, args []Value) (Value, error) {
-		return Str(c.th.in.host.Now().UTC().Format("2006-01-02T15:04:05.000Z")), nil
+	lib.Builtin("date_now_iso", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		return harn.Str(c.Interp().Host().Now().UTC().Format("2006-01-02T15:04:05.000Z")), nil
 	})
-	lib.Builtin("date_parse", func(c *Call, args []Value) (Value, error) {
-		t, err := parseDate(Display(Arg(args, 0)))
+	lib.Builtin("date_parse", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		t, err := parseDate(harn.Display(harn.Arg(args, 0)))
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
 		return timestampValue(t), nil
 	})
-	lib.Builtin("date_format", func(c *Call, args []Value) (Value, error) {
-		t, err := timeOf(Arg(args, 0), "date_format")
+	lib.Builtin("date_format", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		t, err := timeOf(harn.Arg(args, 0), "date_format")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
 		f := "%Y-%m-%d %H:%M:%S"
-		if len(args) > 1 && args[1].k != KindNil {
-			f = Display(args[1])
+		if len(args) > 1 && args[1].Kind() != harn.KindNil {
+			f = harn.Display(args[1])
 		}
-		if len(args) > 2 && args[2].k != KindNil {
+		if len(args) > 2 && args[2].Kind() != harn.KindNil {
 			loc, err := zoneOf(args[2], "date_format")
 			if err != nil {
-				return Nil, err
+				return harn.Nil, err
 			}
 			t = t.In(loc)
 		}
-		return Str(strftime(t, f)), nil
+		return harn.Str(strftime(t, f)), nil
 	})
-	lib.Builtin("date_in_zone", func(c *Call, args []Value) (Value, error) {
-		t, err := timeOf(Arg(args, 0), "date_in_zone")
+	lib.Builtin("date_in_zone", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		t, err := timeOf(harn.Arg(args, 0), "date_in_zone")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
-		loc, err := zoneOf(Arg(args, 1), "date_in_zone")
+		loc, err := zoneOf(harn.Arg(args, 1), "date_in_zone")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
-		return dateDict(t.In(loc), Display(Arg(args, 1))), nil
+		return dateDict(t.In(loc), harn.Display(harn.Arg(args, 1))), nil
 	})
-	lib.Builtin("date_to_zone", func(c *Call, args []Value) (Value, error) {
-		t, err := timeOf(Arg(args, 0), "date_to_zone")
+	lib.Builtin("date_to_zone", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		t, err := timeOf(harn.Arg(args, 0), "date_to_zone")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
-		loc, err := zoneOf(Arg(args, 1), "date_to_zone")
+		loc, err := zoneOf(harn.Arg(args, 1), "date_to_zone")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
-		return Str(rfc3339(t.In(loc))), nil
+		return harn.Str(rfc3339(t.In(loc))), nil
 	})
-	lib.Builtin("date_from_components", func(c *Call, args []Value) (Value, error) {
-		comp := Arg(args, 0)
-		if comp.k != KindDict {
-			return Nil, dateErr("date_from_components: expected dict, got %s", comp.TypeName())
+	lib.Builtin("date_from_components", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		comp := harn.Arg(args, 0)
+		if comp.Kind() != harn.KindDict {
+			return harn.Nil, dateErr("date_from_components: expected dict, got %s", comp.TypeName())
 		}
 		loc := time.UTC
-		if len(args) > 1 && args[1].k != KindNil {
+		if len(args) > 1 && args[1].Kind() != harn.KindNil {
 			l, err := zoneOf(args[1], "date_from_components")
 			if err != nil {
-				return Nil, err
+				return harn.Nil, err
 			}
 			loc = l
 		}
 		get := func(k string, def int64) int64 {
-			if v, ok := comp.r.(*Dict).Get(k); ok && v.k == KindInt {
-				return int64(v.n)
+			if v, ok := comp.AsDict().Get(k); ok && v.Kind() == harn.KindInt {
+				return v.AsInt()
 			}
 			return def
 		}
@@ -359,46 +363,46 @@ func installDates(lib *Library) {
 			int(get("hour", 0)), int(get("minute", 0)), int(get("second", 0)), int(get("millisecond", 0))*1_000_000, loc)
 		return timestampValue(t.UTC()), nil
 	})
-	lib.Builtin("date_add", func(c *Call, args []Value) (Value, error) {
-		t, err := timeOf(Arg(args, 0), "date_add")
+	lib.Builtin("date_add", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		t, err := timeOf(harn.Arg(args, 0), "date_add")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
-		ms, ok := DurationMillis(Arg(args, 1))
+		ms, ok := harn.DurationMillis(harn.Arg(args, 1))
 		if !ok {
-			return Nil, dateErr("date_add: expected a duration, got %s", Arg(args, 1).TypeName())
+			return harn.Nil, dateErr("date_add: expected a duration, got %s", harn.Arg(args, 1).TypeName())
 		}
 		millis := t.UnixMilli() + ms
 		if millis%1000 == 0 {
-			return Int(millis / 1000), nil
+			return harn.Int(millis / 1000), nil
 		}
-		return Float(float64(millis) / 1000), nil
+		return harn.Float(float64(millis) / 1000), nil
 	})
-	lib.Builtin("date_diff", func(c *Call, args []Value) (Value, error) {
-		a, err := timeOf(Arg(args, 0), "date_diff")
+	lib.Builtin("date_diff", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		a, err := timeOf(harn.Arg(args, 0), "date_diff")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
-		b, err := timeOf(Arg(args, 1), "date_diff")
+		b, err := timeOf(harn.Arg(args, 1), "date_diff")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
-		return DurationValue(a.UnixMilli() - b.UnixMilli()), nil
+		return harn.DurationValue(a.UnixMilli() - b.UnixMilli()), nil
 	})
 	named := func(name, layout string) {
-		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
-			t, err := timeOf(Arg(args, 0), name)
+		lib.Builtin(name, func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+			t, err := timeOf(harn.Arg(args, 0), name)
 			if err != nil {
-				return Nil, err
+				return harn.Nil, err
 			}
-			if len(args) > 1 && args[1].k != KindNil {
+			if len(args) > 1 && args[1].Kind() != harn.KindNil {
 				loc, err := zoneOf(args[1], name)
 				if err != nil {
-					return Nil, err
+					return harn.Nil, err
 				}
 				t = t.In(loc)
 			}
-			return Str(strftime(t, layout)), nil
+			return harn.Str(strftime(t, layout)), nil
 		})
 	}
 	named("weekday_name", "%A")
