@@ -58,7 +58,6 @@ func Families() []Family {
 		{Name: "project_enrich", Install: installProjectEnrich},
 		{Name: "project_fingerprint", Install: installProjectFingerprint},
 		{Name: "ratelimit", Install: installRatelimit},
-		{Name: "regex", Install: installRegex},
 		{Name: "run_eval", Install: installRunEval},
 		{Name: "runtime", Install: installRuntime},
 		{Name: "sessions", Install: installSessions},

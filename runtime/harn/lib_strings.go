@@ -123,7 +123,7 @@ func installStrings(lib *Library) {
 			side = strings.ToLower(Display(args[3]))
 		}
 		n := int64(utf8.RuneCountInString(s))
-		if n >= width || width > maxStringBytes {
+		if n >= width || width > MaxStringBytes {
 			return Str(s), nil
 		}
 		need := int(width - n)

@@ -202,7 +202,7 @@ func searchTools(strategy, query string, tools []Value) ([]string, string) {
 	}
 	var hits []hit
 	if strategy == "regex" {
-		re, err := compileRegex(query, "i")
+		re, err := CompileRegex(query, "i")
 		if err != nil {
 			return nil, "regex compile error: " + err.Error() + ". Use `|` for alternation; backreferences and lookaround are not supported."
 		}

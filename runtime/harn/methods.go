@@ -1424,7 +1424,7 @@ func strPadLeft(th *thread, recv Value, name string, args []Value) (Value, error
 		}
 	}
 	n := int64(utf8.RuneCountInString(s))
-	if n >= width || width > maxStringBytes {
+	if n >= width || width > MaxStringBytes {
 		return Str(s), nil
 	}
 	padding := strings.Repeat(pad, int(width-n))

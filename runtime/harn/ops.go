@@ -16,8 +16,8 @@ func opAdd(a, b Value) (Value, error) {
 		return Value{k: KindInt, n: a.n + b.n}, nil
 	case a.k == KindString && b.k == KindString:
 		x, y := a.r.(string), b.r.(string)
-		if len(x)+len(y) > maxStringBytes {
-			return Nil, runtimeError("string would exceed %d bytes", maxStringBytes)
+		if len(x)+len(y) > MaxStringBytes {
+			return Nil, runtimeError("string would exceed %d bytes", MaxStringBytes)
 		}
 		return Str(x + y), nil
 	case a.k == KindFloat && b.k == KindFloat:
@@ -84,11 +84,11 @@ func opMul(a, b Value) (Value, error) {
 	return Nil, typeError("Cannot multiply %s and %s", a.TypeName(), b.TypeName())
 }
 
-// maxStringBytes and maxListLen bound strings and lists built by one
+// MaxStringBytes and maxListLen bound strings and lists built by one
 // operation (concatenation, repetition, padding), so a program doubling a
 // value in a loop fails with an error instead of exhausting memory.
 const (
-	maxStringBytes = 64 << 20
+	MaxStringBytes = 64 << 20
 	maxListLen     = 8 << 20
 )
 
@@ -96,8 +96,8 @@ func repeatString(s string, n int64) (Value, error) {
 	if n <= 0 || s == "" {
 		return Str(""), nil
 	}
-	if int64(len(s)) > maxStringBytes/n {
-		return Nil, runtimeError("string repetition would exceed %d bytes", maxStringBytes)
+	if int64(len(s)) > MaxStringBytes/n {
+		return Nil, runtimeError("string repetition would exceed %d bytes", MaxStringBytes)
 	}
 	return Str(strings.Repeat(s, int(n))), nil
 }
@@ -106,8 +106,8 @@ func repeatString(s string, n int64) (Value, error) {
 // built when it would exceed maxStringBytes.
 func replaceAll(s, old, new string) (Value, error) {
 	n := strings.Count(s, old)
-	if int64(len(s))+int64(n)*int64(len(new)-len(old)) > maxStringBytes {
-		return Nil, runtimeError("string replacement would exceed %d bytes", maxStringBytes)
+	if int64(len(s))+int64(n)*int64(len(new)-len(old)) > MaxStringBytes {
+		return Nil, runtimeError("string replacement would exceed %d bytes", MaxStringBytes)
 	}
 	return Str(strings.ReplaceAll(s, old, new)), nil
 }
@@ -127,8 +127,8 @@ func (th *thread) join(items []Value, sep string) (Value, error) {
 		if err != nil {
 			return Nil, err
 		}
-		if total += len(s) + len(sep); total > maxStringBytes {
-			return Nil, runtimeError("joined string would exceed %d bytes", maxStringBytes)
+		if total += len(s) + len(sep); total > MaxStringBytes {
+			return Nil, runtimeError("joined string would exceed %d bytes", MaxStringBytes)
 		}
 		parts[i] = s
 	}

@@ -287,7 +287,7 @@ func validateSchema(v Value, s *Dict, path string, o schemaOpts, depth int) (Val
 			errs = append(errs, fmt.Sprintf("at %s: expected length <= %d, got %d", schemaLoc(path), int64(n), int64(l)))
 		}
 		if p, ok := schemaGet(s, "pattern"); ok && p.k == KindString {
-			re, err := compileRegex(p.r.(string), "")
+			re, err := CompileRegex(p.r.(string), "")
 			if err != nil {
 				errs = append(errs, fmt.Sprintf("at %s: invalid regex pattern '%s': %s", schemaLoc(path), p.r.(string), Display(asError(err).Value)))
 			} else if !re.MatchString(str) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/harnlang/harn-check/runtime/harn"
 	"github.com/harnlang/harn-check/runtime/harn/lib/dates"
+	"github.com/harnlang/harn-check/runtime/harn/lib/regex"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
@@ -20,6 +21,7 @@ import (
 func Families() []harn.Family {
 	return append(harn.Families(),
 		dates.Family,
+		regex.Family,
 	)
 }
 
