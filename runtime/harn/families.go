@@ -19,7 +19,6 @@ func Families() []Family {
 		{Name: "compact", Install: installCompact},
 		{Name: "compaction", Install: installCompaction},
 		{Name: "transcript_compact", Install: installTranscriptCompact},
-		{Name: "compress", Install: installCompress},
 		{Name: "concurrency", Install: installConcurrency},
 		{Name: "connectors", Install: installConnectors},
 		{Name: "cookies", Install: installCookies},

@@ -31,8 +31,8 @@ func derivedFields(c *Call, target Value) []any {
 		return nil
 	}
 	t := artifactOf(c, target)
-	lineage := append(dictList(t, "lineage"), Str(optStr(t, "id")))
-	return []any{"lineage", NewListValue(lineage), "parent_id", Str(optStr(t, "id"))}
+	lineage := append(dictList(t, "lineage"), Str(OptStr(t, "id")))
+	return []any{"lineage", NewListValue(lineage), "parent_id", Str(OptStr(t, "id"))}
 }
 
 // lineDiff is a line-by-line diff of two texts.
@@ -128,7 +128,7 @@ func installArtifactKinds(lib *Library) {
 			m = p.clone()
 		}
 		m.Set("_type", Str("eval_suite_manifest"))
-		if optStr(m, "id") == "" {
+		if OptStr(m, "id") == "" {
 			m.Set("id", Str("eval_suite_"+newUUID(c)))
 		}
 		if v, ok := m.Get("cases"); !ok || v.k != KindList {
@@ -141,7 +141,7 @@ func installArtifactKinds(lib *Library) {
 		if m == nil {
 			return Nil, throwValue(Str("eval_suite_run: manifest must be a dict"))
 		}
-		base := optStr(m, "base_dir")
+		base := OptStr(m, "base_dir")
 		resolve := func(p string) string {
 			if base != "" && !filepath.IsAbs(p) {
 				return filepath.Join(base, p)
@@ -170,7 +170,7 @@ func installArtifactKinds(lib *Library) {
 			if rv := wfSub(cd, "run"); rv != nil {
 				run = runRecord(c, DictValue(rv))
 			} else {
-				r, err := load(optStr(cd, "run_path"))
+				r, err := load(OptStr(cd, "run_path"))
 				if err != nil {
 					return Nil, err
 				}
@@ -178,7 +178,7 @@ func installArtifactKinds(lib *Library) {
 			}
 			fixture := wfSub(cd, "fixture")
 			comparison := Nil
-			if cmp := optStr(cd, "compare_to"); cmp != "" {
+			if cmp := OptStr(cd, "compare_to"); cmp != "" {
 				baseline, err := load(cmp)
 				if err != nil {
 					return Nil, err
@@ -192,8 +192,8 @@ func installArtifactKinds(lib *Library) {
 				}
 			}
 			res := evalRun(c, run, fixture)
-			res.Set("label", Str(optStr(cd, "label")))
-			res.Set("path", Str(resolve(optStr(cd, "run_path"))))
+			res.Set("label", Str(OptStr(cd, "label")))
+			res.Set("path", Str(resolve(OptStr(cd, "run_path"))))
 			res.Set("comparison", comparison)
 			if optBool(res, "pass") {
 				passed++

@@ -20,10 +20,10 @@ func artifactOf(c *Call, v Value) *Dict {
 		a = wfDict("text", Str(Display(v)))
 	}
 	a.Set("_type", Str("artifact"))
-	if optStr(a, "id") == "" {
+	if OptStr(a, "id") == "" {
 		a.Set("id", Str("artifact_"+newUUID(c)))
 	}
-	if optStr(a, "kind") == "" {
+	if OptStr(a, "kind") == "" {
 		a.Set("kind", Str("artifact"))
 	}
 	if _, ok := a.Get("lineage"); !ok {
@@ -73,17 +73,17 @@ func artifactSelect(c *Call, items []Value, policy *Dict) []*Dict {
 		include = wfStringList(iv)
 		ev, _ := policy.Get("exclude_kinds")
 		exclude = wfStringList(ev)
-		if n := optInt(policy, "max_artifacts"); n != nil {
+		if n := OptInt(policy, "max_artifacts"); n != nil {
 			maxArtifacts = *n
 		}
-		if n := optInt(policy, "max_tokens"); n != nil {
+		if n := OptInt(policy, "max_tokens"); n != nil {
 			maxTokens = *n
 		}
 	}
 	var kept []*Dict
 	for _, v := range items {
 		a := artifactOf(c, v)
-		kind := optStr(a, "kind")
+		kind := OptStr(a, "kind")
 		if len(include) > 0 && !containsString(include, kind) || containsString(exclude, kind) {
 			continue
 		}
@@ -111,7 +111,7 @@ func artifactSelect(c *Call, items []Value, policy *Dict) []*Dict {
 			break
 		}
 		t := int64(0)
-		if n := optInt(a, "estimated_tokens"); n != nil {
+		if n := OptInt(a, "estimated_tokens"); n != nil {
 			t = *n
 		}
 		if maxTokens >= 0 && tokens+t > maxTokens && len(out) > 0 {
@@ -130,8 +130,8 @@ func artifactContext(arts []*Dict) string {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
-		b.WriteString("<artifact kind=\"" + optStr(a, "kind") + "\"")
-		if t := optStr(a, "title"); t != "" {
+		b.WriteString("<artifact kind=\"" + OptStr(a, "kind") + "\"")
+		if t := OptStr(a, "title"); t != "" {
 			b.WriteString(" title=\"" + t + "\"")
 		}
 		b.WriteString(">\n")
@@ -178,9 +178,9 @@ func installArtifacts(lib *Library) {
 			}
 		}
 		d.Set("kind", Str(Display(Arg(args, 1))))
-		lineage := append(dictList(parent, "lineage"), Str(optStr(parent, "id")))
+		lineage := append(dictList(parent, "lineage"), Str(OptStr(parent, "id")))
 		d.Set("lineage", NewListValue(lineage))
-		d.Set("parent_id", Str(optStr(parent, "id")))
+		d.Set("parent_id", Str(OptStr(parent, "id")))
 		return DictValue(artifactOf(c, DictValue(d))), nil
 	})
 	lib.Builtin("artifact_select", func(c *Call, args []Value) (Value, error) {
@@ -200,7 +200,7 @@ func installArtifacts(lib *Library) {
 		var kept []Value
 		limit := int64(-1)
 		if policy != nil {
-			if n := optInt(policy, "max_tokens"); n != nil {
+			if n := OptInt(policy, "max_tokens"); n != nil {
 				limit = *n
 			}
 		}

@@ -18,7 +18,7 @@ func handoffOf(c *Call, v Value) (*Dict, error) {
 	if d == nil {
 		return nil, throwValue(Str("handoff: payload must be a dict"))
 	}
-	if optStr(d, "_type") == "artifact" {
+	if OptStr(d, "_type") == "artifact" {
 		if data := wfSub(d, "data"); data != nil {
 			if h := wfSub(data, "handoff"); h != nil {
 				d = h
@@ -27,7 +27,7 @@ func handoffOf(c *Call, v Value) (*Dict, error) {
 	}
 	h := d.clone()
 	h.Set("_type", Str("handoff_artifact"))
-	if optStr(h, "id") == "" {
+	if OptStr(h, "id") == "" {
 		h.Set("id", Str("handoff_"+newUUID(c)))
 	}
 	switch t, _ := h.Get("target_persona_or_human"); t.k {
@@ -35,8 +35,8 @@ func handoffOf(c *Call, v Value) (*Dict, error) {
 		h.Set("target_persona_or_human", DictValue(wfDict("kind", Str("persona"), "id", t, "label", t)))
 	case KindDict:
 		td := t.r.(*Dict).clone()
-		if optStr(td, "label") == "" {
-			td.Set("label", Str(optStr(td, "id")))
+		if OptStr(td, "label") == "" {
+			td.Set("label", Str(OptStr(td, "id")))
 		}
 		h.Set("target_persona_or_human", DictValue(td))
 	}
@@ -53,11 +53,11 @@ func handoffText(h *Dict) string {
 	var b strings.Builder
 	target := ""
 	if t := wfSub(h, "target_persona_or_human"); t != nil {
-		target = optStr(t, "label")
+		target = OptStr(t, "label")
 	}
-	b.WriteString("Handoff from " + optStr(h, "source_persona") + " to " + target + "\n")
+	b.WriteString("Handoff from " + OptStr(h, "source_persona") + " to " + target + "\n")
 	for _, k := range []string{"task", "reason"} {
-		if s := optStr(h, k); s != "" {
+		if s := OptStr(h, k); s != "" {
 			b.WriteString(k + ": " + s + "\n")
 		}
 	}
@@ -69,7 +69,7 @@ func handoffText(h *Dict) string {
 		b.WriteString(k + ":\n")
 		for _, x := range items {
 			if xd := x.AsDict(); xd != nil && k == "evidence_refs" {
-				b.WriteString("- " + optStr(xd, "label") + " (" + optStr(xd, "artifact_id") + ")\n")
+				b.WriteString("- " + OptStr(xd, "label") + " (" + OptStr(xd, "artifact_id") + ")\n")
 			} else {
 				b.WriteString("- " + Display(x) + "\n")
 			}
@@ -92,23 +92,23 @@ func handoffAgentsFns() map[string]func(c *Call, args []Value) (Value, error) {
 			if err != nil {
 				return Nil, err
 			}
-			return DictValue(artifactOf(c, DictValue(wfDict("kind", Str("handoff"), "title", Str("Handoff: "+optStr(h, "task")),
+			return DictValue(artifactOf(c, DictValue(wfDict("kind", Str("handoff"), "title", Str("Handoff: "+OptStr(h, "task")),
 				"text", Str(handoffText(h)), "source", Str("handoff"), "data", DictValue(wfDict("handoff", DictValue(h))))))), nil
 		},
 		"workflow_result_run": func(c *Call, args []Value) (Value, error) {
 			task, name, result := Display(Arg(args, 0)), Display(Arg(args, 1)), Arg(args, 2)
 			text := Display(result)
 			if d := wfCeiling(result); d != nil {
-				text = optStr(d, "visible_text")
+				text = OptStr(d, "visible_text")
 				if text == "" {
-					text = optStr(d, "text")
+					text = OptStr(d, "text")
 				}
 			}
 			runID := "run_" + newUUID(c)
 			var arts, handoffs []Value
 			for _, a := range listItems(Arg(args, 3)) {
 				ad := artifactOf(c, a)
-				if optStr(ad, "kind") == "handoff" {
+				if OptStr(ad, "kind") == "handoff" {
 					h, err := handoffOf(c, DictValue(ad))
 					if err != nil {
 						return Nil, err

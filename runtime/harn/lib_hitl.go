@@ -48,7 +48,7 @@ func (h *hitlState) request(c *Call, kind, prompt string, approvers []string) (*
 	if n := len(tr.contexts); n > 0 {
 		x := tr.contexts[n-1]
 		r.agent, r.traceID = x.agent, x.traceID
-		ev := optStr(x.event, "id")
+		ev := OptStr(x.event, "id")
 		if x.replayOf != "" {
 			ev = x.replayOf
 		}
@@ -237,21 +237,21 @@ func installHitl(lib *Library) {
 		approvedAt := ""
 		for _, resp := range reviewerResponses(v) {
 			ok, _ := resp.Get("approved")
-			reviewer := optStr(resp, "reviewer")
+			reviewer := OptStr(resp, "reviewer")
 			if !ok.Truthy() || reviewer == "" {
 				continue
 			}
 			if len(reviewers) > 0 && !containsString(reviewers, reviewer) {
 				continue
 			}
-			at := optStr(resp, "responded_at")
+			at := OptStr(resp, "responded_at")
 			if at == "" {
 				at = nowText(c)
 			}
 			approvedBy = append(approvedBy, reviewer)
 			sigs = append(sigs, map[string]any{"reviewer": reviewer, "signed_at": at, "signature": signApproval(r.id, reviewer, at)})
-			if reason == nil && optStr(resp, "reason") != "" {
-				reason = optStr(resp, "reason")
+			if reason == nil && OptStr(resp, "reason") != "" {
+				reason = OptStr(resp, "reason")
 			}
 			approvedAt = at
 		}
@@ -280,7 +280,7 @@ func installHitl(lib *Library) {
 		seen := map[string]bool{}
 		for _, resp := range reviewerResponses(v) {
 			ok, _ := resp.Get("approved")
-			who := optStr(resp, "reviewer")
+			who := OptStr(resp, "reviewer")
 			if ok.Truthy() && who != "" && (len(approvers) == 0 || containsString(approvers, who)) {
 				seen[who] = true
 			}
@@ -295,7 +295,7 @@ func installHitl(lib *Library) {
 	lib.Builtin("hitl_pending", func(c *Call, args []Value) (Value, error) {
 		var kind string
 		if f := Arg(args, 0); f.k == KindDict {
-			kind = optStr(f.AsDict(), "kind")
+			kind = OptStr(f.AsDict(), "kind")
 		}
 		var out []Value
 		for _, r := range hitlOf(c).pending {

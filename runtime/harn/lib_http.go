@@ -161,16 +161,16 @@ func parseHTTPRequest(method, url string, opts Value) *httpRequest {
 		}
 	}
 	if rt, ok := o.Get("retry"); ok && rt.k == KindDict {
-		if m := optInt(rt.r.(*Dict), "max"); m != nil {
+		if m := OptInt(rt.r.(*Dict), "max"); m != nil {
 			r.retryMax = max(*m, 0)
 		}
-		if b := optInt(rt.r.(*Dict), "backoff_ms"); b != nil {
+		if b := OptInt(rt.r.(*Dict), "backoff_ms"); b != nil {
 			r.backoffMs = max(*b, 0)
 		}
-	} else if m := optInt(o, "retries"); m != nil {
+	} else if m := OptInt(o, "retries"); m != nil {
 		r.retryMax = max(*m, 0)
 	}
-	if b := optInt(o, "backoff"); b != nil {
+	if b := OptInt(o, "backoff"); b != nil {
 		r.backoffMs = max(*b, 0)
 	}
 	if l, ok := o.Get("retry_on"); ok && l.k == KindList {
@@ -220,7 +220,7 @@ func multipartBody(v Value) (string, error) {
 			return "", throwValue(Str("http: multipart entries must be dicts"))
 		}
 		d := part.r.(*Dict)
-		name := optStr(d, "name")
+		name := OptStr(d, "name")
 		if name == "" {
 			return "", throwValue(Str("http: multipart entry requires name"))
 		}
@@ -241,13 +241,13 @@ func multipartBody(v Value) (string, error) {
 			return "", throwValue(Str("http: multipart entry requires value or value_base64"))
 		}
 		b.WriteString("--" + multipartBoundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"")
-		if fn := optStr(d, "filename"); fn != "" {
+		if fn := OptStr(d, "filename"); fn != "" {
 			b.WriteString("; filename=\"" + fn + "\"")
 		}
 		b.WriteString("\r\n")
-		ct := optStr(d, "content_type")
+		ct := OptStr(d, "content_type")
 		if ct == "" {
-			ct = optStr(d, "mime_type")
+			ct = OptStr(d, "mime_type")
 		}
 		if ct != "" {
 			b.WriteString("Content-Type: " + ct + "\r\n")

@@ -24,8 +24,8 @@ type llmScope struct {
 	cache  map[string]bool
 }
 
-// optInt is a dict field's int, nil when it is absent or not an int.
-func optInt(d *Dict, k string) *int64 {
+// OptInt is a dict field's int, nil when it is absent or not an int.
+func OptInt(d *Dict, k string) *int64 {
 	if v, ok := d.Get(k); ok && v.k == KindInt {
 		n := int64(v.n)
 		return &n
@@ -33,8 +33,8 @@ func optInt(d *Dict, k string) *int64 {
 	return nil
 }
 
-// optStr is a dict field as text ("" when absent or nil).
-func optStr(d *Dict, k string) string {
+// OptStr is a dict field as text ("" when absent or nil).
+func OptStr(d *Dict, k string) string {
 	if v, ok := d.Get(k); ok && v.k != KindNil {
 		return Display(v)
 	}
@@ -92,10 +92,10 @@ func buildLLMRequest(args []Value) *llmRequest {
 	if o := Arg(args, 2); o.k == KindDict {
 		r.opts = o.r.(*Dict)
 	}
-	if m := optStr(r.opts, "model"); m != "" {
+	if m := OptStr(r.opts, "model"); m != "" {
 		r.model = m
 	}
-	if p := optStr(r.opts, "provider"); p != "" {
+	if p := OptStr(r.opts, "provider"); p != "" {
 		r.provider = p
 	}
 	if t, ok := r.opts.Get("tools"); ok {
@@ -172,7 +172,7 @@ func llmSchemaLoop(c *Call, args []Value) (*schemaOutcome, error) {
 		retries = int64(v.n)
 	}
 	structured := false
-	if f := optStr(r.opts, "response_format"); f == "json" || f == "json_object" {
+	if f := OptStr(r.opts, "response_format"); f == "json" || f == "json_object" {
 		structured = true
 	}
 	if f, ok := r.opts.Get("output_format"); ok && (f.k == KindDict || Display(f) == "json") {
@@ -183,7 +183,7 @@ func llmSchemaLoop(c *Call, args []Value) (*schemaOutcome, error) {
 		schema = s.r.(*Dict)
 		structured = true
 	}
-	o := &schemaOutcome{mode: optStr(r.opts, "output_validation")}
+	o := &schemaOutcome{mode: OptStr(r.opts, "output_validation")}
 	if v, ok := r.opts.Get("schema_retries"); ok && v.k == KindInt {
 		o.retries = int64(v.n)
 	}

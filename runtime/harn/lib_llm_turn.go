@@ -305,7 +305,7 @@ func (r *llmRequest) turnRequest() llm.TurnRequest {
 	if r.tools.k == KindList {
 		for _, t := range r.tools.r.(*List).items {
 			// A provider's own tool (a hosted tool_search) is not a function.
-			if d := t.AsDict(); t.k == KindDict && (optStr(d, "type") == "" || optStr(d, "type") == "function") {
+			if d := t.AsDict(); t.k == KindDict && (OptStr(d, "type") == "" || OptStr(d, "type") == "function") {
 				req.Tools = append(req.Tools, turnTool(t.r.(*Dict)))
 			}
 		}
@@ -329,7 +329,7 @@ func (r *llmRequest) turnRequest() llm.TurnRequest {
 	}
 	if s, ok := r.opts.Get("output_schema"); ok && s.k == KindDict {
 		req.ResponseFormat = map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "response", "schema": toGo(s)}}
-	} else if f := optStr(r.opts, "response_format"); f == "json" || f == "json_object" {
+	} else if f := OptStr(r.opts, "response_format"); f == "json" || f == "json_object" {
 		req.ResponseFormat = map[string]any{"type": "json_object"}
 	}
 	if r.thinking != nil {
@@ -349,7 +349,7 @@ func turnMessages(m Value) []llm.TurnMessage {
 		return []llm.TurnMessage{{Role: llm.RoleUser, Text: Display(m)}}
 	}
 	d := m.r.(*Dict)
-	role := optStr(d, "role")
+	role := OptStr(d, "role")
 	if role == "" {
 		role = llm.RoleUser
 	}
@@ -358,7 +358,7 @@ func turnMessages(m Value) []llm.TurnMessage {
 		text = contentText(content)
 	}
 	if role == llm.RoleTool {
-		return []llm.TurnMessage{{Role: llm.RoleTool, ToolUseID: optStr(d, "tool_call_id"), Value: text}}
+		return []llm.TurnMessage{{Role: llm.RoleTool, ToolUseID: OptStr(d, "tool_call_id"), Value: text}}
 	}
 	var out []llm.TurnMessage
 	if text != "" || role != llm.RoleAssistant {
@@ -370,14 +370,14 @@ func turnMessages(m Value) []llm.TurnMessage {
 				continue
 			}
 			cd := c.r.(*Dict)
-			name := optStr(cd, "name")
+			name := OptStr(cd, "name")
 			args, _ := cd.Get("arguments")
 			if fn, ok := cd.Get("function"); ok && fn.k == KindDict {
-				name = optStr(fn.r.(*Dict), "name")
+				name = OptStr(fn.r.(*Dict), "name")
 				args, _ = fn.r.(*Dict).Get("arguments")
 			}
 			am, _ := toGo(args).(map[string]any)
-			out = append(out, llm.TurnMessage{Role: llm.RoleAssistant, ToolCall: &llm.ToolCall{ID: optStr(cd, "id"), Tool: name, Args: am}})
+			out = append(out, llm.TurnMessage{Role: llm.RoleAssistant, ToolCall: &llm.ToolCall{ID: OptStr(cd, "id"), Tool: name, Args: am}})
 		}
 	}
 	return out
@@ -432,7 +432,7 @@ func turnTool(d *Dict) llm.TurnTool {
 	if fn, ok := d.Get("function"); ok && fn.k == KindDict {
 		d = fn.r.(*Dict)
 	}
-	t := llm.TurnTool{Name: optStr(d, "name"), Description: optStr(d, "description")}
+	t := llm.TurnTool{Name: OptStr(d, "name"), Description: OptStr(d, "description")}
 	for _, k := range []string{"input_schema", "inputSchema", "parameters"} {
 		if s, ok := d.Get(k); ok && s.k == KindDict {
 			t.Schema = toGo(s)

@@ -67,7 +67,7 @@ func installMisc(lib *Library) {
 				}
 				return 0, false
 			}
-			switch optStr(d, "mode") {
+			switch OptStr(d, "mode") {
 			case "spinner":
 				step, ok := geti("step")
 				if !ok {

@@ -113,10 +113,10 @@ func installRatelimit(lib *Library) {
 		}
 		maxRetries, backoff := int64(5), int64(1000)
 		if o := Arg(args, 2); o.k == KindDict {
-			if m := optInt(o.r.(*Dict), "max_retries"); m != nil {
+			if m := OptInt(o.r.(*Dict), "max_retries"); m != nil {
 				maxRetries = max(*m, 0)
 			}
-			if b := optInt(o.r.(*Dict), "backoff_ms"); b != nil {
+			if b := OptInt(o.r.(*Dict), "backoff_ms"); b != nil {
 				backoff = max(*b, 1)
 			}
 		}

@@ -14,7 +14,7 @@ func stageByNode(run *Dict) ([]string, map[string]*Dict) {
 		if sd == nil {
 			continue
 		}
-		id := optStr(sd, "node_id")
+		id := OptStr(sd, "node_id")
 		if _, ok := out[id]; !ok {
 			order = append(order, id)
 			out[id] = sd
@@ -32,8 +32,8 @@ func evalRun(c *Call, run *Dict, fixture *Dict) *Dict {
 		fixture = runFixture(c, run)
 	}
 	var failures []string
-	if want := optStr(fixture, "expected_status"); want != "" && want != optStr(run, "status") {
-		failures = append(failures, "run status "+optStr(run, "status")+" != expected "+want)
+	if want := OptStr(fixture, "expected_status"); want != "" && want != OptStr(run, "status") {
+		failures = append(failures, "run status "+OptStr(run, "status")+" != expected "+want)
 	}
 	_, stages := stageByNode(run)
 	for _, a := range dictList(fixture, "stage_assertions") {
@@ -41,22 +41,22 @@ func evalRun(c *Call, run *Dict, fixture *Dict) *Dict {
 		if ad == nil {
 			continue
 		}
-		node := optStr(ad, "node_id")
+		node := OptStr(ad, "node_id")
 		s, ok := stages[node]
 		if !ok {
 			failures = append(failures, "stage "+node+" is missing")
 			continue
 		}
 		for _, f := range [][2]string{{"expected_status", "status"}, {"expected_outcome", "outcome"}, {"expected_branch", "branch"}} {
-			if want := optStr(ad, f[0]); want != "" && want != optStr(s, f[1]) {
-				failures = append(failures, "stage "+node+" "+f[1]+" "+optStr(s, f[1])+" != expected "+want)
+			if want := OptStr(ad, f[0]); want != "" && want != OptStr(s, f[1]) {
+				failures = append(failures, "stage "+node+" "+f[1]+" "+OptStr(s, f[1])+" != expected "+want)
 			}
 		}
 		kv, _ := ad.Get("required_artifact_kinds")
 		var have []string
 		for _, x := range dictList(s, "artifacts") {
 			if xd := x.AsDict(); xd != nil {
-				have = append(have, optStr(xd, "kind"))
+				have = append(have, OptStr(xd, "kind"))
 			}
 		}
 		for _, k := range wfStringList(kv) {
@@ -65,7 +65,7 @@ func evalRun(c *Call, run *Dict, fixture *Dict) *Dict {
 			}
 		}
 	}
-	return wfDict("pass", Bool(len(failures) == 0), "failures", wfStrings(failures), "run_id", Str(optStr(run, "id")),
+	return wfDict("pass", Bool(len(failures) == 0), "failures", wfStrings(failures), "run_id", Str(OptStr(run, "id")),
 		"stage_count", Int(int64(len(dictList(run, "stages")))))
 }
 
@@ -103,24 +103,24 @@ func installRunEval(lib *Library) {
 		for _, id := range lorder {
 			l, r := ls[id], rs[id]
 			if r == nil {
-				diffs = append(diffs, DictValue(wfDict("node_id", Str(id), "change", Str("removed"), "left_status", Str(optStr(l, "status")))))
+				diffs = append(diffs, DictValue(wfDict("node_id", Str(id), "change", Str("removed"), "left_status", Str(OptStr(l, "status")))))
 				continue
 			}
-			if optStr(l, "status") != optStr(r, "status") || optStr(l, "outcome") != optStr(r, "outcome") || optStr(l, "branch") != optStr(r, "branch") {
+			if OptStr(l, "status") != OptStr(r, "status") || OptStr(l, "outcome") != OptStr(r, "outcome") || OptStr(l, "branch") != OptStr(r, "branch") {
 				diffs = append(diffs, DictValue(wfDict("node_id", Str(id), "change", Str("changed"),
-					"left_status", Str(optStr(l, "status")), "right_status", Str(optStr(r, "status")),
-					"left_outcome", Str(optStr(l, "outcome")), "right_outcome", Str(optStr(r, "outcome")))))
+					"left_status", Str(OptStr(l, "status")), "right_status", Str(OptStr(r, "status")),
+					"left_outcome", Str(OptStr(l, "outcome")), "right_outcome", Str(OptStr(r, "outcome")))))
 			}
 		}
 		for _, id := range rorder {
 			if ls[id] == nil {
-				diffs = append(diffs, DictValue(wfDict("node_id", Str(id), "change", Str("added"), "right_status", Str(optStr(rs[id], "status")))))
+				diffs = append(diffs, DictValue(wfDict("node_id", Str(id), "change", Str("added"), "right_status", Str(OptStr(rs[id], "status")))))
 			}
 		}
-		statusChanged := optStr(left, "status") != optStr(right, "status")
-		return DictValue(wfDict("left_run_id", Str(optStr(left, "id")), "right_run_id", Str(optStr(right, "id")),
+		statusChanged := OptStr(left, "status") != OptStr(right, "status")
+		return DictValue(wfDict("left_run_id", Str(OptStr(left, "id")), "right_run_id", Str(OptStr(right, "id")),
 			"identical", Bool(!statusChanged && len(diffs) == 0), "status_changed", Bool(statusChanged),
-			"left_status", Str(optStr(left, "status")), "right_status", Str(optStr(right, "status")),
+			"left_status", Str(OptStr(left, "status")), "right_status", Str(OptStr(right, "status")),
 			"stage_diffs", NewListValue(diffs),
 			"transition_count_delta", Int(int64(len(dictList(right, "transitions"))-len(dictList(left, "transitions")))),
 			"artifact_count_delta", Int(int64(len(dictList(right, "artifacts"))-len(dictList(left, "artifacts")))))), nil

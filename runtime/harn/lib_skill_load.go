@@ -77,7 +77,7 @@ func discoverSkills(in *Interp) *fsSkills {
 				}
 				fm, _ := splitFrontmatter(string(data))
 				e := skillCard(fm, n, l.label)
-				id := optStr(e, "name")
+				id := OptStr(e, "name")
 				if _, seen := out.dirs[id]; seen {
 					continue
 				}
@@ -347,10 +347,10 @@ func parseIntPrefix(s string) (int, bool) {
 
 // skillID is a registry entry's id: namespace/name, or the name.
 func skillID(d *Dict) string {
-	if ns := optStr(d, "namespace"); ns != "" {
-		return ns + "/" + optStr(d, "name")
+	if ns := OptStr(d, "namespace"); ns != "" {
+		return ns + "/" + OptStr(d, "name")
 	}
-	return optStr(d, "name")
+	return OptStr(d, "name")
 }
 
 // resolveSkill finds a skill by id, or by a bare name only one has.
@@ -364,7 +364,7 @@ func resolveSkill(skills []Value, target string) (*Dict, string) {
 		if skillID(d) == target {
 			return d, ""
 		}
-		if optStr(d, "name") == target {
+		if OptStr(d, "name") == target {
 			bare = append(bare, d)
 		}
 	}
@@ -380,11 +380,11 @@ func resolveSkill(skills []Value, target string) (*Dict, string) {
 // skillBody is an entry's body: inline (body, else prompt), else read
 // from its discovered bundle; with the bundle folder.
 func (in *Interp) skillBody(d *Dict, fn string) (string, string, error) {
-	dir := optStr(d, "skill_dir")
-	if b := optStr(d, "body"); b != "" {
+	dir := OptStr(d, "skill_dir")
+	if b := OptStr(d, "body"); b != "" {
 		return b, dir, nil
 	}
-	if p := optStr(d, "prompt"); p != "" {
+	if p := OptStr(d, "prompt"); p != "" {
 		return p, dir, nil
 	}
 	id := skillID(d)

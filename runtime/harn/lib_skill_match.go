@@ -39,10 +39,10 @@ func activeSkillOf(entry Value) activeSkill {
 		return activeSkill{}
 	}
 	return activeSkill{
-		name:         optStr(d, "name"),
-		description:  optStr(d, "description"),
-		whenToUse:    optStr(d, "when_to_use"),
-		prompt:       optStr(d, "prompt"),
+		name:         OptStr(d, "name"),
+		description:  OptStr(d, "description"),
+		whenToUse:    OptStr(d, "when_to_use"),
+		prompt:       OptStr(d, "prompt"),
 		allowedTools: stringList(dictValue(d, "allowed_tools")),
 	}
 }
@@ -225,10 +225,10 @@ func scoreSkills(skills []Value, prompt string, files []string) []skillCandidate
 		if e.k != KindDict || d == nil || skillDisabledForModel(e) {
 			continue
 		}
-		name := optStr(d, "name")
+		name := OptStr(d, "name")
 		var score float64
 		var reasons []string
-		if hits := termHits(terms, optStr(d, "description")) + termHits(terms, optStr(d, "when_to_use")); hits > 0 {
+		if hits := termHits(terms, OptStr(d, "description")) + termHits(terms, OptStr(d, "when_to_use")); hits > 0 {
 			score += float64(hits) / (float64(hits) + 1.5)
 			reasons = append(reasons, strconv.Itoa(hits)+" keyword hit(s)")
 		}

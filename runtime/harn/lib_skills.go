@@ -96,7 +96,7 @@ func defineSkill(c *Call, regV Value, name string, cfg Value) (Value, error) {
 	entry := NewDict(config.Len() + 2)
 	entry.Set("name", Str(name))
 	if !config.Has("description") {
-		entry.Set("description", Str(optStr(config, "short")))
+		entry.Set("description", Str(OptStr(config, "short")))
 	}
 	for _, k := range config.Keys() {
 		v, _ := config.Get(k)
@@ -131,21 +131,21 @@ func catalogEntries(skills []Value) []Value {
 			continue
 		}
 		d := s.r.(*Dict)
-		id := optStr(d, "name")
-		if ns := optStr(d, "namespace"); ns != "" {
+		id := OptStr(d, "name")
+		if ns := OptStr(d, "namespace"); ns != "" {
 			id = ns + "/" + id
 		}
 		if id == "" {
 			continue
 		}
-		desc := optStr(d, "short")
+		desc := OptStr(d, "short")
 		if desc == "" {
-			desc = optStr(d, "description")
+			desc = OptStr(d, "description")
 		}
 		e := NewDict(3)
 		e.Set("name", Str(id))
 		e.Set("description", Str(desc))
-		e.Set("when_to_use", Str(optStr(d, "when_to_use")))
+		e.Set("when_to_use", Str(OptStr(d, "when_to_use")))
 		rows = append(rows, row{id, DictValue(e)})
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].id < rows[j].id })
@@ -167,19 +167,19 @@ func renderCatalog(entries []Value, budget int) string {
 			continue
 		}
 		d := e.r.(*Dict)
-		name := optStr(d, "name")
+		name := OptStr(d, "name")
 		if name == "" {
 			continue
 		}
-		desc := optStr(d, "short")
+		desc := OptStr(d, "short")
 		if desc == "" {
-			desc = optStr(d, "description")
+			desc = OptStr(d, "description")
 		}
 		b := "- `" + name + "`"
 		if desc != "" {
 			b += ": " + desc
 		}
-		if w := optStr(d, "when_to_use"); w != "" {
+		if w := OptStr(d, "when_to_use"); w != "" {
 			b += "\n  when: " + w
 		}
 		blocks = append(blocks, b)
@@ -345,7 +345,7 @@ func installSkills(lib *Library) {
 		for _, s := range skills {
 			if s.k == KindDict {
 				d := s.r.(*Dict)
-				infos = append(infos, info{optStr(d, "name"), optStr(d, "description"), optStr(d, "when_to_use")})
+				infos = append(infos, info{OptStr(d, "name"), OptStr(d, "description"), OptStr(d, "when_to_use")})
 			}
 		}
 		sort.SliceStable(infos, func(i, j int) bool { return infos[i].name < infos[j].name })

@@ -28,7 +28,7 @@ func ctxRender(v Value, opts *Dict) string {
 	switch {
 	case v.k == KindList:
 		sections = listItems(v)
-	case v.k == KindDict && optStr(v.r.(*Dict), "_type") == "context_section":
+	case v.k == KindDict && OptStr(v.r.(*Dict), "_type") == "context_section":
 		sections = []Value{v}
 	case v.k == KindDict:
 		d := v.r.(*Dict)
@@ -57,13 +57,13 @@ func ctxRender(v Value, opts *Dict) string {
 		if c, ok := sd.Get("content"); ok && c.k != KindNil {
 			body = Display(c)
 		}
-		if p := optStr(sd, "path"); p != "" {
+		if p := OptStr(sd, "path"); p != "" {
 			body = "Path: " + p + "\n" + body
 		}
-		if n := optInt(sd, "max_chars"); n != nil && *n >= 0 && int64(len([]rune(body))) > *n {
+		if n := OptInt(sd, "max_chars"); n != nil && *n >= 0 && int64(len([]rune(body))) > *n {
 			body = string([]rune(body)[:*n])
 		}
-		parts = append(parts, "["+optStr(sd, "name")+"]\n"+body)
+		parts = append(parts, "["+OptStr(sd, "name")+"]\n"+body)
 	}
 	return strings.Join(parts, sep)
 }
@@ -93,7 +93,7 @@ func installStdContext(lib *Library) {
 			if opts == nil {
 				opts = NewDict(0)
 			}
-			label := optStr(opts, "task_label")
+			label := OptStr(opts, "task_label")
 			if label == "" {
 				label = "Task"
 			}

@@ -63,7 +63,7 @@ func parseStructuralExperiment(c *Call, opts *Dict) (*structuralExperiment, erro
 
 func parseExperimentDict(d *Dict) (*structuralExperiment, error) {
 	text := func(key string) string {
-		if s := optStr(d, key); strings.TrimSpace(s) != "" {
+		if s := OptStr(d, key); strings.TrimSpace(s) != "" {
 			return s
 		}
 		return ""
@@ -313,8 +313,8 @@ func (x *structuralExperiment) apply(c *Call, r *llmRequest) (Value, error) {
 				}
 			}
 			m := NewDict(3)
-			m.Set("label", Str(orDefault(strings.TrimSpace(optStr(d, "label")), x.label)))
-			m.Set("name", Str(orDefault(strings.TrimSpace(optStr(d, "name")), x.name)))
+			m.Set("label", Str(orDefault(strings.TrimSpace(OptStr(d, "label")), x.label)))
+			m.Set("name", Str(orDefault(strings.TrimSpace(OptStr(d, "name")), x.name)))
 			if details, ok := d.Get("metadata"); ok {
 				m.Set("details", details)
 			}

@@ -167,7 +167,7 @@ func supervisorStart(c *Call, args []Value) (Value, error) {
 	d := spec.r.(*Dict)
 	all := supervisorsOf(c.th.in)
 	all.mu.Lock()
-	s := &supervisor{id: "supervisor_" + strconv.Itoa(len(all.list)+1), name: optStr(d, "name"), strategy: optStr(d, "strategy"), status: "running", begun: time.Now()}
+	s := &supervisor{id: "supervisor_" + strconv.Itoa(len(all.list)+1), name: OptStr(d, "name"), strategy: OptStr(d, "strategy"), status: "running", begun: time.Now()}
 	all.list = append(all.list, s)
 	all.mu.Unlock()
 	if s.strategy == "" {
@@ -214,7 +214,7 @@ func supervisorStart(c *Call, args []Value) (Value, error) {
 
 // parseChild reads a child spec and its restart policy.
 func parseChild(d *Dict, i int) (*supChild, error) {
-	ch := &supChild{name: optStr(d, "name"), kind: optStr(d, "kind"), status: "running", mode: "on_failure", maxRestarts: 3, windowMs: 60_000}
+	ch := &supChild{name: OptStr(d, "name"), kind: OptStr(d, "kind"), status: "running", mode: "on_failure", maxRestarts: 3, windowMs: 60_000}
 	if ch.name == "" {
 		ch.name = "child_" + strconv.Itoa(i)
 	}
@@ -230,7 +230,7 @@ func parseChild(d *Dict, i int) (*supChild, error) {
 		ch.mode = r.r.(string)
 	case KindDict:
 		rd := r.r.(*Dict)
-		if m := optStr(rd, "mode"); m != "" {
+		if m := OptStr(rd, "mode"); m != "" {
 			ch.mode = m
 		}
 		for k, dst := range map[string]*int64{"max_restarts": &ch.maxRestarts, "window_ms": &ch.windowMs, "backoff_ms": &ch.backoffMs, "circuit_open_ms": &ch.circuitMs} {

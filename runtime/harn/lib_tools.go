@@ -149,7 +149,7 @@ func installTools(lib *Library) {
 		if msg, _ := tooldef.Problem(name, toolConfigField(cfg)); msg != "" {
 			return Nil, throwValue(Str("tool_define: " + msg))
 		}
-		executor := optStr(cfg, "executor")
+		executor := OptStr(cfg, "executor")
 		if executor == "" || executor == "harn_builtin" {
 			executor = "harn"
 		}

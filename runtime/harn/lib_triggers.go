@@ -121,8 +121,8 @@ var autonomyTiers = map[string]bool{"shadow": true, "suggest": true, "act_with_a
 
 func (tr *triggerRuntime) register(c *Call, cfg *Dict) (*dynBinding, error) {
 	get := func(k string) Value { v, _ := cfg.Get(k); return v }
-	b := &dynBinding{id: optStr(cfg, "id"), kind: optStr(cfg, "kind"), provider: optStr(cfg, "provider"),
-		tier: optStr(cfg, "autonomy_tier"), state: "active", maxAttempts: 7,
+	b := &dynBinding{id: OptStr(cfg, "id"), kind: OptStr(cfg, "kind"), provider: OptStr(cfg, "provider"),
+		tier: OptStr(cfg, "autonomy_tier"), state: "active", maxAttempts: 7,
 		manifestPath: get("manifest_path"), packageName: get("package_name")}
 	if b.kind == "" {
 		return nil, plainError("trigger_register: missing `kind`")
@@ -224,7 +224,7 @@ func (tr *triggerRuntime) eventDict(c *Call, v Value) (*Dict, error) {
 			return nil, plainError("trigger_fire: trigger event is missing string field `" + k + "`")
 		}
 	}
-	provider, kind := optStr(d, "provider"), optStr(d, "kind")
+	provider, kind := OptStr(d, "provider"), OptStr(d, "kind")
 	set := func(k string, f func() Value) {
 		if _, ok := d.Get(k); !ok {
 			d.Set(k, f())
@@ -254,13 +254,13 @@ func (tr *triggerRuntime) eventDict(c *Call, v Value) (*Dict, error) {
 }
 
 func (tr *triggerRuntime) headers(ev *Dict, b *dynBinding, replayOf string) map[string]string {
-	h := map[string]string{"event_id": optStr(ev, "id"), "trace_id": optStr(ev, "trace_id"),
-		"provider": optStr(ev, "provider"), "kind": optStr(ev, "kind"), "trigger_id": b.id,
+	h := map[string]string{"event_id": OptStr(ev, "id"), "trace_id": OptStr(ev, "trace_id"),
+		"provider": OptStr(ev, "provider"), "kind": OptStr(ev, "kind"), "trigger_id": b.id,
 		"binding_key": fmt.Sprintf("%s@v%d", b.id, b.version), "handler_kind": b.handlerKind}
 	if replayOf != "" {
 		h["replay_of_event_id"] = replayOf
 	}
-	if t := optStr(ev, "tenant_id"); t != "" {
+	if t := OptStr(ev, "tenant_id"); t != "" {
 		h["tenant_id"] = t
 	}
 	return h
@@ -286,7 +286,7 @@ func (tr *triggerRuntime) effectiveTier(agent, def string) string {
 // the reason an event is skipped without it (circuit_open,
 // budget_exceeded, the predicate's error).
 func (tr *triggerRuntime) predicate(c *Call, b *dynBinding, ev *Dict, replayOf string) (bool, Value, error) {
-	eventID := optStr(ev, "id")
+	eventID := OptStr(ev, "id")
 	now := c.th.in.host.Now()
 	rec := map[string]any{"trigger_id": b.id, "event_id": eventID, "result": false, "cost_usd": 0.0, "tokens": 0,
 		"latency_ms": 0, "cached": false, "reason": nil, "on_budget_exhausted": nil, "replay_of_event_id": nil}
@@ -381,7 +381,7 @@ func resultParts(v Value) (resultPart, bool) {
 }
 
 func (tr *triggerRuntime) dispatch(c *Call, b *dynBinding, ev *Dict, replayOf string) (Value, error) {
-	eventID := optStr(ev, "id")
+	eventID := OptStr(ev, "id")
 	now := c.th.in.host.Now()
 	tr.events = append(tr.events, &firedEvent{bindingID: b.id, version: b.version, replayOf: replayOf, event: ev, received: now})
 	b.received++
@@ -392,12 +392,12 @@ func (tr *triggerRuntime) dispatch(c *Call, b *dynBinding, ev *Dict, replayOf st
 	if replayOf != "" {
 		handle["replay_of_event_id"] = replayOf
 	}
-	action := optStr(ev, "provider") + "." + optStr(ev, "kind")
-	traceID := optStr(ev, "trace_id")
+	action := OptStr(ev, "provider") + "." + OptStr(ev, "kind")
+	traceID := OptStr(ev, "trace_id")
 	tier := tr.effectiveTier(b.id, b.tier)
 	trust := func(outcome, status string, attempts int, errText string) {
 		meta := map[string]any{"binding_key": fmt.Sprintf("%s@v%d", b.id, b.version), "binding_version": b.version,
-			"provider": optStr(ev, "provider"), "event_kind": optStr(ev, "kind"), "handler_kind": b.handlerKind,
+			"provider": OptStr(ev, "provider"), "event_kind": OptStr(ev, "kind"), "handler_kind": b.handlerKind,
 			"terminal_status": status, "attempt_count": attempts}
 		if replayOf != "" {
 			meta["replay_of_event_id"] = replayOf
@@ -407,7 +407,7 @@ func (tr *triggerRuntime) dispatch(c *Call, b *dynBinding, ev *Dict, replayOf st
 		}
 		tr.appendTrust(c, b.id, action, Nil, outcome, traceID, tier, Nil, meta)
 	}
-	if len(b.events) > 0 && !containsString(b.events, optStr(ev, "kind")) {
+	if len(b.events) > 0 && !containsString(b.events, OptStr(ev, "kind")) {
 		handle["result"] = map[string]any{"skipped": true, "reason": "event_not_matched"}
 		return goValue(handle), nil
 	}
@@ -486,7 +486,7 @@ func (tr *triggerRuntime) dispatch(c *Call, b *dynBinding, ev *Dict, replayOf st
 	entry := pending
 	if entry == nil {
 		entry = &dlqRecord{id: tr.newID(c, "dlq_"), eventID: eventID, bindingID: b.id, version: b.version,
-			provider: optStr(ev, "provider"), kind: optStr(ev, "kind"), event: ev}
+			provider: OptStr(ev, "provider"), kind: OptStr(ev, "kind"), event: ev}
 		tr.dlq = append(tr.dlq, entry)
 	}
 	entry.state, entry.errText = "pending", lastErr
@@ -548,7 +548,7 @@ func (tr *triggerRuntime) bindingFor(fn string, v Value) (*dynBinding, error) {
 	case KindString:
 		id = v.AsString()
 	case KindDict:
-		id = optStr(v.AsDict(), "id")
+		id = OptStr(v.AsDict(), "id")
 	}
 	if id == "" {
 		return nil, plainError(fn + ": expected a trigger handle or id")
@@ -602,7 +602,7 @@ func installTriggers(lib *Library) {
 		}
 		tr := triggersOf(c)
 		for _, f := range tr.events {
-			if optStr(f.event, "id") != id.AsString() {
+			if OptStr(f.event, "id") != id.AsString() {
 				continue
 			}
 			b := tr.bindings[f.bindingID]
@@ -901,7 +901,7 @@ func installTrust(lib *Library) {
 				meta[k], _ = m.AsDict().Get(k)
 			}
 		}
-		r := triggersOf(c).appendTrust(c, optStr(dd, "agent"), optStr(dd, "action"), approver, outcome, optStr(dd, "trace_id"), tier, cost, meta)
+		r := triggersOf(c).appendTrust(c, OptStr(dd, "agent"), OptStr(dd, "action"), approver, outcome, OptStr(dd, "trace_id"), tier, cost, meta)
 		return Str(r.id), nil
 	})
 	lib.Builtin("trust_query", func(c *Call, args []Value) (Value, error) {
@@ -913,12 +913,12 @@ func installTrust(lib *Library) {
 		var recs []*trustRecord
 		for _, r := range tr.trust {
 			switch {
-			case optStr(f, "agent") != "" && r.agent != optStr(f, "agent"),
-				optStr(f, "action") != "" && r.action != optStr(f, "action"),
-				optStr(f, "outcome") != "" && r.outcome != optStr(f, "outcome"),
-				optStr(f, "tier") != "" && r.tier != optStr(f, "tier"),
-				optStr(f, "since") != "" && r.timestamp < optStr(f, "since"),
-				optStr(f, "until") != "" && r.timestamp > optStr(f, "until"):
+			case OptStr(f, "agent") != "" && r.agent != OptStr(f, "agent"),
+				OptStr(f, "action") != "" && r.action != OptStr(f, "action"),
+				OptStr(f, "outcome") != "" && r.outcome != OptStr(f, "outcome"),
+				OptStr(f, "tier") != "" && r.tier != OptStr(f, "tier"),
+				OptStr(f, "since") != "" && r.timestamp < OptStr(f, "since"),
+				OptStr(f, "until") != "" && r.timestamp > OptStr(f, "until"):
 				continue
 			}
 			recs = append(recs, r)

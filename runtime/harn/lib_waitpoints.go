@@ -106,7 +106,7 @@ func waitpointIDs(v Value) ([]string, bool, error) {
 		case KindString:
 			return x.AsString(), nil
 		case KindDict:
-			if id := optStr(x.AsDict(), "id"); id != "" {
+			if id := OptStr(x.AsDict(), "id"); id != "" {
 				return id, nil
 			}
 		}
@@ -205,7 +205,7 @@ func waitOptions(v Value) (timeoutMs int64, waitID string) {
 				timeoutMs = ms
 			}
 		}
-		waitID = optStr(d, "wait_id")
+		waitID = OptStr(d, "wait_id")
 	}
 	return
 }
@@ -214,7 +214,7 @@ func signalOptions(v Value) (by, reason string, meta Value) {
 	meta = Nil
 	if v.k == KindDict {
 		d := v.AsDict()
-		by, reason = optStr(d, "by"), optStr(d, "reason")
+		by, reason = OptStr(d, "by"), OptStr(d, "reason")
 		meta, _ = d.Get("metadata")
 	}
 	return
@@ -229,7 +229,7 @@ func installWaitpoints(lib *Library) {
 			case KindString:
 				id = a.AsString()
 			case KindDict:
-				id, by = optStr(a.AsDict(), "id"), optStr(a.AsDict(), "by")
+				id, by = OptStr(a.AsDict(), "id"), OptStr(a.AsDict(), "by")
 				meta, _ = a.AsDict().Get("metadata")
 			case KindNil:
 			default:

@@ -63,13 +63,13 @@ func wfGraph(c *Call, v Value, fn string) (*Dict, error) {
 	src := v.r.(*Dict)
 	g := src.clone()
 	g.Set("_type", Str("workflow_graph"))
-	if optStr(g, "id") == "" {
+	if OptStr(g, "id") == "" {
 		g.Set("id", Str("workflow_"+newUUID(c)))
 	}
-	if optStr(g, "name") == "" {
-		g.Set("name", Str(optStr(g, "id")))
+	if OptStr(g, "name") == "" {
+		g.Set("name", Str(OptStr(g, "id")))
 	}
-	if n := optInt(g, "version"); n == nil {
+	if n := OptInt(g, "version"); n == nil {
 		g.Set("version", Int(1))
 	}
 	nodes := NewDict(0)
@@ -80,7 +80,7 @@ func wfGraph(c *Call, v Value, fn string) (*Dict, error) {
 			nd = nv.r.(*Dict).clone()
 		}
 		nd.Set("id", Str(id))
-		if optStr(nd, "kind") == "" {
+		if OptStr(nd, "kind") == "" {
 			nd.Set("kind", Str("stage"))
 		}
 		nodes.Set(id, DictValue(nd))
@@ -97,7 +97,7 @@ func wfGraph(c *Call, v Value, fn string) (*Dict, error) {
 			for i, x := range nv.r.(*List).SharedItems() {
 				id := ""
 				if x.k == KindDict {
-					id = optStr(x.r.(*Dict), "id")
+					id = OptStr(x.r.(*Dict), "id")
 				}
 				if id == "" {
 					id = "node_" + Display(Int(int64(i+1)))
@@ -117,7 +117,7 @@ func wfGraph(c *Call, v Value, fn string) (*Dict, error) {
 		}
 	}
 	g.Set("edges", NewListValue(edges))
-	if optStr(g, "entry") == "" && len(order) > 0 {
+	if OptStr(g, "entry") == "" && len(order) > 0 {
 		g.Set("entry", Str(order[0]))
 	}
 	if _, ok := g.Get("audit_log"); !ok {
@@ -180,8 +180,8 @@ func wfPolicyErrors(where string, policy *Dict, tools Value, ceiling *Dict) []st
 				}
 			}
 		}
-		if lvl := optStr(policy, "side_effect_level"); lvl != "" {
-			if max := optStr(ceiling, "side_effect_level"); max != "" && sideEffectRank[lvl] > sideEffectRank[max] {
+		if lvl := OptStr(policy, "side_effect_level"); lvl != "" {
+			if max := OptStr(ceiling, "side_effect_level"); max != "" && sideEffectRank[lvl] > sideEffectRank[max] {
 				errs = append(errs, where+" side_effect_level "+lvl+" exceeds the host ceiling "+max)
 			}
 		}
@@ -212,7 +212,7 @@ func wfToolNames(tools Value) []string {
 		case KindString:
 			out = append(out, t.AsString())
 		case KindDict:
-			if n := optStr(t.r.(*Dict), "name"); n != "" {
+			if n := OptStr(t.r.(*Dict), "name"); n != "" {
 				out = append(out, n)
 			}
 		}
@@ -225,7 +225,7 @@ func wfToolNames(tools Value) []string {
 func wfValidate(g *Dict, ceiling *Dict) *Dict {
 	nodes := wfNodes(g)
 	var errs, warns []string
-	entry := optStr(g, "entry")
+	entry := OptStr(g, "entry")
 	if len(nodes) == 0 {
 		errs = append(errs, "workflow has no nodes")
 	}
@@ -234,7 +234,7 @@ func wfValidate(g *Dict, ceiling *Dict) *Dict {
 	}
 	succ := map[string][]string{}
 	for _, e := range wfEdges(g) {
-		from, to := optStr(e, "from"), optStr(e, "to")
+		from, to := OptStr(e, "from"), OptStr(e, "to")
 		if _, ok := nodes[from]; !ok {
 			errs = append(errs, "edge source "+from+" does not exist")
 		}
@@ -344,7 +344,7 @@ func installWorkflow(lib *Library) {
 			return Nil, err
 		}
 		version := int64(1)
-		if n := optInt(g, "version"); n != nil {
+		if n := OptInt(g, "version"); n != nil {
 			version = *n
 		}
 		g.Set("version", Int(version+1))

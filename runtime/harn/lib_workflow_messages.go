@@ -45,7 +45,7 @@ func wfTarget(fn string, v Value) (string, error) {
 		}
 	case KindDict:
 		d := v.r.(*Dict)
-		if id := optStr(d, "workflow_id"); id != "" {
+		if id := OptStr(d, "workflow_id"); id != "" {
 			return id, nil
 		}
 		if w, ok := d.Get("workflow"); ok {
@@ -53,7 +53,7 @@ func wfTarget(fn string, v Value) (string, error) {
 				return w.AsString(), nil
 			}
 			if w.k == KindDict {
-				if id := optStr(w.r.(*Dict), "id"); id != "" {
+				if id := OptStr(w.r.(*Dict), "id"); id != "" {
 					return id, nil
 				}
 			}
@@ -131,7 +131,7 @@ func installWorkflowMessages(lib *Library) {
 	lib.Builtin("workflow.update", func(c *Call, args []Value) (Value, error) {
 		timeoutMs := int64(-1)
 		if o := wfCeiling(Arg(args, 3)); o != nil {
-			if n := optInt(o, "timeout_ms"); n != nil {
+			if n := OptInt(o, "timeout_ms"); n != nil {
 				timeoutMs = *n
 			}
 		}

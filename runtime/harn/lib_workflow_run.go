@@ -50,7 +50,7 @@ func outputKind(n *Dict, fallback string) string {
 		}
 	}
 	if mp := wfSub(n, "map_policy"); mp != nil {
-		if k := optStr(mp, "output_kind"); k != "" {
+		if k := OptStr(mp, "output_kind"); k != "" {
 			return k
 		}
 	}
@@ -59,7 +59,7 @@ func outputKind(n *Dict, fallback string) string {
 
 // usesModel reports whether a node calls the model.
 func usesModel(n *Dict) bool {
-	switch optStr(n, "mode") {
+	switch OptStr(n, "mode") {
 	case "llm", "agent":
 		return true
 	}
@@ -78,7 +78,7 @@ func (r *wfRun) modelCall(n *Dict, prompt string) (string, Value, error) {
 		}
 	}
 	system, _ := n.Get("system")
-	if optStr(n, "mode") == "agent" {
+	if OptStr(n, "mode") == "agent" {
 		return r.agentCall(n, prompt, system)
 	}
 	out, err := llmTurn(r.c, buildLLMRequest([]Value{Str(prompt), system, DictValue(opts)}))
@@ -88,7 +88,7 @@ func (r *wfRun) modelCall(n *Dict, prompt string) (string, Value, error) {
 	}
 	text := ""
 	if out.k == KindDict {
-		text = optStr(out.r.(*Dict), "text")
+		text = OptStr(out.r.(*Dict), "text")
 	}
 	msgs := []Value{messageValue("user", Str(prompt)), messageValue("assistant", Str(text))}
 	return text, transcriptParts{messages: msgs}.build(r.c), nil
@@ -119,9 +119,9 @@ func (r *wfRun) agentCall(n *Dict, prompt string, system Value) (string, Value, 
 	if d == nil {
 		return "", Nil, nil
 	}
-	text := optStr(d, "visible_text")
+	text := OptStr(d, "visible_text")
 	if text == "" {
-		text = optStr(d, "text")
+		text = OptStr(d, "text")
 	}
 	t, _ := d.Get("transcript")
 	return text, t, nil
@@ -130,7 +130,7 @@ func (r *wfRun) agentCall(n *Dict, prompt string, system Value) (string, Value, 
 // prompt is the task followed by the node's selected context.
 func (r *wfRun) prompt(n *Dict, ctx []*Dict) string {
 	p := r.task
-	if t := optStr(n, "prompt"); t != "" {
+	if t := OptStr(n, "prompt"); t != "" {
 		p = t + "\n\n" + p
 	}
 	if len(ctx) > 0 {
@@ -142,7 +142,7 @@ func (r *wfRun) prompt(n *Dict, ctx []*Dict) string {
 // produce makes an artifact produced by a stage.
 func (r *wfRun) produce(n *Dict, kind, text string, extra ...any) *Dict {
 	d := wfDict(append([]any{"kind", Str(kind), "text", Str(text), "source", Str("workflow"),
-		"stage", Str(optStr(n, "id"))}, extra...)...)
+		"stage", Str(OptStr(n, "id"))}, extra...)...)
 	return artifactOf(r.c, DictValue(d))
 }
 
@@ -150,7 +150,7 @@ func (r *wfRun) produce(n *Dict, kind, text string, extra ...any) *Dict {
 // the branch it took.
 func (r *wfRun) exec(id string) (*Dict, error) {
 	n := r.node(id)
-	kind := optStr(n, "kind")
+	kind := OptStr(n, "kind")
 	started := nowRFC3339(r.c)
 	ctx := r.contextFor(n)
 	var produced []*Dict
@@ -173,9 +173,9 @@ func (r *wfRun) exec(id string) (*Dict, error) {
 	}
 	switch kind {
 	case "condition":
-		want := optStr(meta, "contains_text")
+		want := OptStr(meta, "contains_text")
 		if cond := wfSub(n, "condition"); cond != nil && want == "" {
-			want = optStr(cond, "contains_text")
+			want = OptStr(cond, "contains_text")
 		}
 		ok := len(ctx) > 0
 		if want != "" {
@@ -200,7 +200,7 @@ func (r *wfRun) exec(id string) (*Dict, error) {
 				for _, x := range iv.r.(*List).SharedItems() {
 					items = append(items, Display(x))
 				}
-			} else if k := optStr(mp, "item_artifact_kind"); k != "" {
+			} else if k := OptStr(mp, "item_artifact_kind"); k != "" {
 				for _, a := range artifactSelect(r.c, r.pool, wfDict("include_kinds", wfStrings([]string{k}))) {
 					items = append(items, artifactText(a))
 				}
@@ -209,14 +209,14 @@ func (r *wfRun) exec(id string) (*Dict, error) {
 		want := len(items)
 		strategy := "all"
 		if jp := wfSub(n, "join_policy"); jp != nil {
-			if s := optStr(jp, "strategy"); s != "" {
+			if s := OptStr(jp, "strategy"); s != "" {
 				strategy = s
 			}
 			switch strategy {
 			case "first":
 				want = 1
 			case "quorum":
-				if m := optInt(jp, "min_completed"); m != nil && int(*m) < want {
+				if m := OptInt(jp, "min_completed"); m != nil && int(*m) < want {
 					want = int(*m)
 				}
 			}
@@ -267,7 +267,7 @@ func (r *wfRun) exec(id string) (*Dict, error) {
 			fallback = "verification_result"
 			passed := true
 			if v := wfSub(n, "verify"); v != nil {
-				if want := optStr(v, "assert_text"); want != "" {
+				if want := OptStr(v, "assert_text"); want != "" {
 					passed = strings.Contains(text, want)
 				}
 			}
@@ -279,7 +279,7 @@ func (r *wfRun) exec(id string) (*Dict, error) {
 		}
 		if kind == "subagent" {
 			workerID := "worker_" + newUUID(r.c)
-			name := optStr(meta, "worker_name")
+			name := OptStr(meta, "worker_name")
 			if name == "" {
 				name = id
 			}
@@ -301,7 +301,7 @@ func (r *wfRun) exec(id string) (*Dict, error) {
 	}
 	consumed := make([]string, len(ctx))
 	for i, a := range ctx {
-		consumed[i] = optStr(a, "id")
+		consumed[i] = OptStr(a, "id")
 	}
 	for _, a := range produced {
 		r.pool = append(r.pool, DictValue(a))
@@ -318,14 +318,14 @@ func (r *wfRun) exec(id string) (*Dict, error) {
 func (r *wfRun) next(id string, branch Value) []string {
 	var out []string
 	for _, e := range r.edges {
-		if optStr(e, "from") != id {
+		if OptStr(e, "from") != id {
 			continue
 		}
-		eb := optStr(e, "branch")
+		eb := OptStr(e, "branch")
 		if eb != "" && (branch.k == KindNil || Display(branch) != eb) {
 			continue
 		}
-		out = append(out, optStr(e, "to"))
+		out = append(out, OptStr(e, "to"))
 	}
 	return out
 }
@@ -335,7 +335,7 @@ func (r *wfRun) next(id string, branch Value) []string {
 // failing that, the first.
 func (r *wfRun) ready(queue []string) int {
 	for i, id := range queue {
-		if optStr(r.node(id), "kind") != "join" {
+		if OptStr(r.node(id), "kind") != "join" {
 			return i
 		}
 		waiting := false
@@ -359,10 +359,10 @@ func (r *wfRun) reaches(from, to string) bool {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, e := range r.edges {
-			if optStr(e, "from") != n {
+			if OptStr(e, "from") != n {
 				continue
 			}
-			next := optStr(e, "to")
+			next := OptStr(e, "to")
 			if next == to {
 				return true
 			}
@@ -377,7 +377,7 @@ func (r *wfRun) reaches(from, to string) bool {
 
 // run executes the graph from its entry.
 func (r *wfRun) run(maxSteps int64) (string, error) {
-	queue := []string{optStr(r.graph, "entry")}
+	queue := []string{OptStr(r.graph, "entry")}
 	var done []string
 	steps := int64(0)
 	for len(queue) > 0 {
@@ -415,40 +415,40 @@ func (r *wfRun) run(maxSteps int64) (string, error) {
 // transition (a condition's edges are predicate gates), all under the
 // trigger's trace id (else the run id).
 func (r *wfRun) observability(run *Dict, trigger *Dict) *Dict {
-	trace := optStr(run, "id")
-	if trigger != nil && optStr(trigger, "trace_id") != "" {
-		trace = optStr(trigger, "trace_id")
+	trace := OptStr(run, "id")
+	if trigger != nil && OptStr(trigger, "trace_id") != "" {
+		trace = OptStr(trigger, "trace_id")
 	}
 	var nodes, edges []Value
 	if trigger != nil {
-		nodes = append(nodes, DictValue(wfDict("id", Str("trigger:"+optStr(trigger, "id")), "kind", Str("trigger"),
-			"label", Str(optStr(trigger, "provider")+":"+optStr(trigger, "kind")), "trace_id", Str(trace))))
-		edges = append(edges, DictValue(wfDict("from", Str("trigger:"+optStr(trigger, "id")),
-			"to", Str("stage:"+optStr(r.graph, "entry")), "kind", Str("trigger_dispatch"), "trace_id", Str(trace))))
+		nodes = append(nodes, DictValue(wfDict("id", Str("trigger:"+OptStr(trigger, "id")), "kind", Str("trigger"),
+			"label", Str(OptStr(trigger, "provider")+":"+OptStr(trigger, "kind")), "trace_id", Str(trace))))
+		edges = append(edges, DictValue(wfDict("from", Str("trigger:"+OptStr(trigger, "id")),
+			"to", Str("stage:"+OptStr(r.graph, "entry")), "kind", Str("trigger_dispatch"), "trace_id", Str(trace))))
 	}
 	seen := map[string]bool{}
 	for _, s := range r.stages {
 		sd := s.AsDict()
-		id := optStr(sd, "node_id")
+		id := OptStr(sd, "node_id")
 		if seen[id] {
 			continue
 		}
 		seen[id] = true
 		kind := "stage"
-		if optStr(sd, "kind") == "condition" {
+		if OptStr(sd, "kind") == "condition" {
 			kind = "predicate"
 		}
 		nodes = append(nodes, DictValue(wfDict("id", Str("stage:"+id), "kind", Str(kind), "label", Str(id),
-			"node_kind", Str(optStr(sd, "kind")), "status", Str(optStr(sd, "status")), "trace_id", Str(trace))))
+			"node_kind", Str(OptStr(sd, "kind")), "status", Str(OptStr(sd, "status")), "trace_id", Str(trace))))
 	}
 	for _, t := range r.transitions {
 		td := t.AsDict()
 		kind := "transition"
-		if optStr(r.node(optStr(td, "from")), "kind") == "condition" {
+		if OptStr(r.node(OptStr(td, "from")), "kind") == "condition" {
 			kind = "predicate_gate"
 		}
 		branch, _ := td.Get("branch")
-		edges = append(edges, DictValue(wfDict("from", Str("stage:"+optStr(td, "from")), "to", Str("stage:"+optStr(td, "to")),
+		edges = append(edges, DictValue(wfDict("from", Str("stage:"+OptStr(td, "from")), "to", Str("stage:"+OptStr(td, "to")),
 			"kind", Str(kind), "branch", branch, "trace_id", Str(trace))))
 	}
 	return wfDict("trace_id", Str(trace), "action_graph_nodes", NewListValue(nodes), "action_graph_edges", NewListValue(edges))
@@ -465,17 +465,17 @@ func runFixture(c *Call, run *Dict) *Dict {
 		var kinds []string
 		for _, a := range dictList(sd, "artifacts") {
 			if ad := a.AsDict(); ad != nil {
-				kinds = append(kinds, optStr(ad, "kind"))
+				kinds = append(kinds, OptStr(ad, "kind"))
 			}
 		}
 		branch, _ := sd.Get("branch")
-		asserts = append(asserts, DictValue(wfDict("node_id", Str(optStr(sd, "node_id")),
-			"expected_status", Str(optStr(sd, "status")), "expected_outcome", Str(optStr(sd, "outcome")),
+		asserts = append(asserts, DictValue(wfDict("node_id", Str(OptStr(sd, "node_id")),
+			"expected_status", Str(OptStr(sd, "status")), "expected_outcome", Str(OptStr(sd, "outcome")),
 			"expected_branch", branch, "required_artifact_kinds", wfStrings(kinds))))
 	}
-	return wfDict("_type", Str("replay_fixture"), "id", Str("fixture_"+newUUID(c)), "source_run_id", Str(optStr(run, "id")),
-		"workflow_id", Str(optStr(run, "workflow_id")), "workflow_name", Str(optStr(run, "workflow_name")),
-		"expected_status", Str(optStr(run, "status")), "stage_assertions", NewListValue(asserts))
+	return wfDict("_type", Str("replay_fixture"), "id", Str("fixture_"+newUUID(c)), "source_run_id", Str(OptStr(run, "id")),
+		"workflow_id", Str(OptStr(run, "workflow_id")), "workflow_name", Str(OptStr(run, "workflow_name")),
+		"expected_status", Str(OptStr(run, "status")), "stage_assertions", NewListValue(asserts))
 }
 
 // runRecord normalises a run record payload.
@@ -487,10 +487,10 @@ func runRecord(c *Call, v Value) *Dict {
 		r = NewDict(4)
 	}
 	r.Set("_type", Str("run_record"))
-	if optStr(r, "id") == "" {
+	if OptStr(r, "id") == "" {
 		r.Set("id", Str("run_"+newUUID(c)))
 	}
-	if optStr(r, "status") == "" {
+	if OptStr(r, "status") == "" {
 		r.Set("status", Str("completed"))
 	}
 	for _, k := range []string{"stages", "transitions", "checkpoints", "artifacts", "child_runs"} {
@@ -501,8 +501,8 @@ func runRecord(c *Call, v Value) *Dict {
 	if x, ok := r.Get("metadata"); !ok || x.k != KindDict {
 		r.Set("metadata", DictValue(NewDict(0)))
 	}
-	if optStr(r, "root_run_id") == "" {
-		r.Set("root_run_id", Str(optStr(r, "id")))
+	if OptStr(r, "root_run_id") == "" {
+		r.Set("root_run_id", Str(OptStr(r, "id")))
 	}
 	return r
 }
@@ -566,20 +566,20 @@ func installWorkflowRun(lib *Library) {
 		}
 		meta := NewDict(2)
 		if rp := wfSub(opts, "replay_run"); rp != nil {
-			mode := optStr(opts, "replay_mode")
+			mode := OptStr(opts, "replay_mode")
 			if mode == "" {
 				mode = "deterministic"
 			}
 			meta.Set("replay_mode", Str(mode))
-			meta.Set("replayed_from", Str(optStr(rp, "id")))
+			meta.Set("replayed_from", Str(OptStr(rp, "id")))
 			for _, s := range dictList(rp, "stages") {
 				if sd := s.AsDict(); sd != nil {
-					r.replay[optStr(sd, "node_id")] = append(r.replay[optStr(sd, "node_id")], sd)
+					r.replay[OptStr(sd, "node_id")] = append(r.replay[OptStr(sd, "node_id")], sd)
 				}
 			}
 		}
 		maxSteps := int64(64)
-		if n := optInt(opts, "max_steps"); n != nil {
+		if n := OptInt(opts, "max_steps"); n != nil {
 			maxSteps = *n
 		}
 		started := nowRFC3339(c)
@@ -587,14 +587,14 @@ func installWorkflowRun(lib *Library) {
 		if err != nil {
 			return Nil, err
 		}
-		run := runRecord(c, DictValue(wfDict("workflow_id", Str(optStr(g, "id")), "workflow_name", Str(optStr(g, "name")),
+		run := runRecord(c, DictValue(wfDict("workflow_id", Str(OptStr(g, "id")), "workflow_name", Str(OptStr(g, "name")),
 			"task", Str(r.task), "status", Str(status), "started_at", Str(started), "finished_at", Str(nowRFC3339(c)),
 			"stages", NewListValue(r.stages), "transitions", NewListValue(r.transitions),
 			"checkpoints", NewListValue(r.checkpoints), "artifacts", NewListValue(r.pool), "metadata", DictValue(meta))))
 		run.Set("replay_fixture", DictValue(runFixture(c, run)))
 		run.Set("observability", DictValue(r.observability(run, wfSub(opts, "trigger_event"))))
 		path := Nil
-		if p := optStr(opts, "persist_path"); p != "" {
+		if p := OptStr(opts, "persist_path"); p != "" {
 			abs, err := saveRun(c, run, p)
 			if err != nil {
 				return Nil, err
@@ -623,13 +623,13 @@ func installWorkflowRun(lib *Library) {
 		if p := Arg(args, 1); p.k == KindString {
 			path = p.AsString()
 		} else {
-			path = filepath.Join(".harn-runs", optStr(run, "id")+".json")
+			path = filepath.Join(".harn-runs", OptStr(run, "id")+".json")
 		}
 		abs, err := saveRun(c, run, path)
 		if err != nil {
 			return Nil, err
 		}
-		return DictValue(wfDict("path", Str(abs), "run_id", Str(optStr(run, "id")))), nil
+		return DictValue(wfDict("path", Str(abs), "run_id", Str(OptStr(run, "id")))), nil
 	})
 	lib.Builtin("run_record_load", func(c *Call, args []Value) (Value, error) {
 		path, err := argString(c, args, 0)

@@ -665,7 +665,7 @@ func stdKMeans(c *Call, args []Value) (Value, error) {
 	}
 	maxIter := 100
 	if o := Arg(args, 2); o.k == KindDict {
-		if m := optInt(o.r.(*Dict), "max_iterations"); m != nil && *m > 0 {
+		if m := OptInt(o.r.(*Dict), "max_iterations"); m != nil && *m > 0 {
 			maxIter = int(*m)
 		}
 	}

@@ -511,6 +511,10 @@ func (c *Call) Invoke(fn Value, args ...Value) (Value, error) {
 	return c.th.callValue(fn, args)
 }
 
+// Grew charges n bytes the builtin allocated (read, inflated, built) to
+// the run's memory and step budgets; past a budget it returns the stop.
+func (c *Call) Grew(n int64) error { return c.th.grewBytes(n) }
+
 // Block runs f with the turn released so other tasks may run while f
 // waits.
 func (c *Call) Block(f func()) { c.th.block(f) }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/harnlang/harn-check/runtime/harn"
+	"github.com/harnlang/harn-check/runtime/harn/lib/compression"
 	"github.com/harnlang/harn-check/runtime/harn/lib/dates"
 	"github.com/harnlang/harn-check/runtime/harn/lib/regex"
 	"github.com/harnlang/harn-check/runtime/runner"
@@ -22,6 +23,7 @@ func Families() []harn.Family {
 	return append(harn.Families(),
 		dates.Family,
 		regex.Family,
+		compression.Family,
 	)
 }
 
