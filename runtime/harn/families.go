@@ -22,7 +22,6 @@ func Families() []Family {
 		{Name: "concurrency", Install: installConcurrency},
 		{Name: "connectors", Install: installConnectors},
 		{Name: "cookies", Install: installCookies},
-		{Name: "crypto", Install: installCrypto},
 		{Name: "daemons", Install: installDaemons},
 		{Name: "egress", Install: installEgress},
 		{Name: "encoding", Install: installEncoding},

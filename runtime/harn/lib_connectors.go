@@ -226,7 +226,12 @@ func githubInstallationToken(c *Call, p map[string]any, base string, fresh bool)
 	claims.Set("iat", Int(now.Add(-60*time.Second).Unix()))
 	claims.Set("exp", Int(now.Add(9*time.Minute).Unix()))
 	claims.Set("iss", Str(fmt.Sprint(appID)))
-	jwt, err := jwtSign(c, []Value{Str("RS256"), DictValue(claims), Str(pem)})
+	// The library's jwt_sign (the crypto family) signs the app's token.
+	sign, ok := c.th.in.builtin("jwt_sign")
+	if !ok {
+		return "", connectorError("github connector: %s", unavailableMessage("jwt_sign"))
+	}
+	jwt, err := sign.Fn(c, []Value{Str("RS256"), DictValue(claims), Str(pem)})
 	if err != nil {
 		return "", connectorError("github connector: %s", asError(err).Message())
 	}

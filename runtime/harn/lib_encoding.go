@@ -56,7 +56,7 @@ func installEncoding(lib *Library) {
 	enc("hex_encode", hex.EncodeToString)
 	dec("hex_decode", hex.DecodeString)
 	lib.Builtin("url_encode", withText("url_encode", func(_ *Call, text string, _ []Value) (Value, error) {
-		return Str(percentEncode(text)), nil
+		return Str(PercentEncode(text)), nil
 	}))
 	lib.Builtin("url_decode", withText("url_decode", func(_ *Call, text string, _ []Value) (Value, error) {
 		s, err := url.QueryUnescape(text)
@@ -145,9 +145,9 @@ func installEncoding(lib *Library) {
 	})
 }
 
-// percentEncode escapes every byte but the unreserved characters
+// PercentEncode escapes every byte but the unreserved characters
 // (A-Z a-z 0-9 - _ . ~), as upstream's url_encode does.
-func percentEncode(s string) string {
+func PercentEncode(s string) string {
 	const hexd = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/harnlang/harn-check/runtime/harn"
 	"github.com/harnlang/harn-check/runtime/harn/lib/compression"
+	"github.com/harnlang/harn-check/runtime/harn/lib/crypto"
 	"github.com/harnlang/harn-check/runtime/harn/lib/dates"
 	"github.com/harnlang/harn-check/runtime/harn/lib/regex"
 	"github.com/harnlang/harn-check/runtime/runner"
@@ -24,6 +25,7 @@ func Families() []harn.Family {
 		dates.Family,
 		regex.Family,
 		compression.Family,
+		crypto.Family,
 	)
 }
 

@@ -1,4 +1,4 @@
-package harn
+package crypto
 
 import (
 	"crypto"
@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn-check/runtime/harn"
+
 	"lukechampine.com/blake3"
 )
 
@@ -28,47 +30,47 @@ import (
 // ids. Keys come from the host's random source (crypto/rand); nothing here
 // touches the file system or network.
 
-func installCrypto(lib *Library) {
-	lib.Builtin("blake3", func(c *Call, args []Value) (Value, error) {
-		sum := blake3.Sum256(BytesOf(Arg(args, 0)))
-		return Str(hex.EncodeToString(sum[:])), nil
+func install(lib *harn.Library) {
+	lib.Builtin("blake3", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		sum := blake3.Sum256(harn.BytesOf(harn.Arg(args, 0)))
+		return harn.Str(hex.EncodeToString(sum[:])), nil
 	})
-	lib.Builtin("ed25519_keypair", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("ed25519_keypair", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		pub, priv, err := ed25519.GenerateKey(rand.Reader)
 		if err != nil {
-			return Nil, throwValue(Str("ed25519_keypair: " + err.Error()))
+			return harn.Nil, harn.ThrowValue(harn.Str("ed25519_keypair: " + err.Error()))
 		}
 		return keypair(hex.EncodeToString(priv.Seed()), hex.EncodeToString(pub)), nil
 	})
-	lib.Builtin("ed25519_sign", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("ed25519_sign", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		if len(args) < 2 {
-			return Nil, throwValue(Str("ed25519_sign: expected (private_hex, message)"))
+			return harn.Nil, harn.ThrowValue(harn.Str("ed25519_sign: expected (private_hex, message)"))
 		}
-		seed, err := hex.DecodeString(Display(args[0]))
+		seed, err := hex.DecodeString(harn.Display(args[0]))
 		if err != nil {
-			return Nil, throwValue(Str("ed25519_sign: invalid hex private key: " + err.Error()))
+			return harn.Nil, harn.ThrowValue(harn.Str("ed25519_sign: invalid hex private key: " + err.Error()))
 		}
 		if len(seed) != ed25519.SeedSize {
-			return Nil, throwValue(Str("ed25519_sign: private key must be 32 bytes"))
+			return harn.Nil, harn.ThrowValue(harn.Str("ed25519_sign: private key must be 32 bytes"))
 		}
-		sig := ed25519.Sign(ed25519.NewKeyFromSeed(seed), BytesOf(args[1]))
-		return Str(hex.EncodeToString(sig)), nil
+		sig := ed25519.Sign(ed25519.NewKeyFromSeed(seed), harn.BytesOf(args[1]))
+		return harn.Str(hex.EncodeToString(sig)), nil
 	})
-	lib.Builtin("ed25519_verify", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("ed25519_verify", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		if len(args) < 3 {
-			return Nil, throwValue(Str("ed25519_verify: expected (public_hex, message, signature_hex)"))
+			return harn.Nil, harn.ThrowValue(harn.Str("ed25519_verify: expected (public_hex, message, signature_hex)"))
 		}
-		pub, err1 := hex.DecodeString(Display(args[0]))
-		sig, err2 := hex.DecodeString(Display(args[2]))
+		pub, err1 := hex.DecodeString(harn.Display(args[0]))
+		sig, err2 := hex.DecodeString(harn.Display(args[2]))
 		if err1 != nil || err2 != nil || len(pub) != ed25519.PublicKeySize || len(sig) != ed25519.SignatureSize {
-			return Bool(false), nil
+			return harn.Bool(false), nil
 		}
-		return Bool(ed25519.Verify(ed25519.PublicKey(pub), BytesOf(args[1]), sig)), nil
+		return harn.Bool(ed25519.Verify(ed25519.PublicKey(pub), harn.BytesOf(args[1]), sig)), nil
 	})
-	lib.Builtin("x25519_keypair", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("x25519_keypair", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		k, err := ecdh.X25519().GenerateKey(rand.Reader)
 		if err != nil {
-			return Nil, throwValue(Str("x25519_keypair: " + err.Error()))
+			return harn.Nil, harn.ThrowValue(harn.Str("x25519_keypair: " + err.Error()))
 		}
 		return keypair(hex.EncodeToString(k.Bytes()), hex.EncodeToString(k.PublicKey().Bytes())), nil
 	})
@@ -78,70 +80,70 @@ func installCrypto(lib *Library) {
 	lib.Builtin("verify_signed_url", verifySignedURL)
 }
 
-func keypair(private, public string) Value {
-	d := NewDict(2)
-	d.Set("private", Str(private))
-	d.Set("public", Str(public))
-	return DictValue(d)
+func keypair(private, public string) harn.Value {
+	d := harn.NewDict(2)
+	d.Set("private", harn.Str(private))
+	d.Set("public", harn.Str(public))
+	return harn.DictValue(d)
 }
 
-func x25519Agree(c *Call, args []Value) (Value, error) {
+func x25519Agree(c *harn.Call, args []harn.Value) (harn.Value, error) {
 	if len(args) < 2 {
-		return Nil, throwValue(Str("x25519_agree: expected (private_hex, peer_public_hex)"))
+		return harn.Nil, harn.ThrowValue(harn.Str("x25519_agree: expected (private_hex, peer_public_hex)"))
 	}
-	priv, err := hex.DecodeString(Display(args[0]))
+	priv, err := hex.DecodeString(harn.Display(args[0]))
 	if err != nil {
-		return Nil, throwValue(Str("x25519_agree: invalid private hex: " + err.Error()))
+		return harn.Nil, harn.ThrowValue(harn.Str("x25519_agree: invalid private hex: " + err.Error()))
 	}
-	pub, err := hex.DecodeString(Display(args[1]))
+	pub, err := hex.DecodeString(harn.Display(args[1]))
 	if err != nil {
-		return Nil, throwValue(Str("x25519_agree: invalid public hex: " + err.Error()))
+		return harn.Nil, harn.ThrowValue(harn.Str("x25519_agree: invalid public hex: " + err.Error()))
 	}
 	if len(priv) != 32 {
-		return Nil, throwValue(Str("x25519_agree: private must be 32 bytes"))
+		return harn.Nil, harn.ThrowValue(harn.Str("x25519_agree: private must be 32 bytes"))
 	}
 	if len(pub) != 32 {
-		return Nil, throwValue(Str("x25519_agree: public must be 32 bytes"))
+		return harn.Nil, harn.ThrowValue(harn.Str("x25519_agree: public must be 32 bytes"))
 	}
 	sk, err := ecdh.X25519().NewPrivateKey(priv)
 	if err != nil {
-		return Nil, throwValue(Str("x25519_agree: " + err.Error()))
+		return harn.Nil, harn.ThrowValue(harn.Str("x25519_agree: " + err.Error()))
 	}
 	pk, err := ecdh.X25519().NewPublicKey(pub)
 	if err != nil {
-		return Nil, throwValue(Str("x25519_agree: " + err.Error()))
+		return harn.Nil, harn.ThrowValue(harn.Str("x25519_agree: " + err.Error()))
 	}
 	shared, err := sk.ECDH(pk)
 	if err != nil {
-		return Nil, throwValue(Str("x25519_agree: " + err.Error()))
+		return harn.Nil, harn.ThrowValue(harn.Str("x25519_agree: " + err.Error()))
 	}
-	return Str(hex.EncodeToString(shared)), nil
+	return harn.Str(hex.EncodeToString(shared)), nil
 }
 
 // jwtSign is jwt_sign(alg, claims, private_key_pem): a compact JWS with
 // header {"alg", "typ": "JWT"} signed with ES256 (P-256, raw r||s) or
 // RS256 (PKCS #1 v1.5).
-func jwtSign(c *Call, args []Value) (Value, error) {
-	fail := func(format string, a ...any) (Value, error) {
-		return Nil, plainError("jwt_sign: " + fmt.Sprintf(format, a...))
+func jwtSign(c *harn.Call, args []harn.Value) (harn.Value, error) {
+	fail := func(format string, a ...any) (harn.Value, error) {
+		return harn.Nil, harn.Errorf("%s", "jwt_sign: "+fmt.Sprintf(format, a...))
 	}
 	if len(args) != 3 {
 		return fail("requires 3 arguments: alg, claims, private_key")
 	}
-	if args[0].k != KindString {
+	if args[0].Kind() != harn.KindString {
 		return fail("alg must be a string, got %s", args[0].TypeName())
 	}
-	alg := args[0].r.(string)
+	alg := args[0].AsString()
 	if alg != "ES256" && alg != "RS256" {
 		return fail("unsupported algorithm `%s`; expected ES256 or RS256", alg)
 	}
-	if args[1].k != KindDict {
+	if args[1].Kind() != harn.KindDict {
 		return fail("claims must be a dict, got %s", args[1].TypeName())
 	}
-	if args[2].k != KindString {
+	if args[2].Kind() != harn.KindString {
 		return fail("private_key must be a PEM string, got %s", args[2].TypeName())
 	}
-	key, err := parsePrivateKeyPEM(args[2].r.(string))
+	key, err := parsePrivateKeyPEM(args[2].AsString())
 	var signer crypto.Signer
 	switch k := key.(type) {
 	case *ecdsa.PrivateKey:
@@ -162,9 +164,9 @@ func jwtSign(c *Call, args []Value) (Value, error) {
 	}
 	var header, payload strings.Builder
 	header.WriteString(`{"typ":"JWT","alg":`)
-	writeJSONString(&header, alg)
+	header.WriteString(harn.JSON(harn.Str(alg)))
 	header.WriteString("}")
-	writeJSON(&payload, args[1], 0)
+	payload.WriteString(harn.JSON(args[1]))
 	enc := base64.RawURLEncoding
 	input := enc.EncodeToString([]byte(header.String())) + "." + enc.EncodeToString([]byte(payload.String()))
 	digest := sha256.Sum256([]byte(input))
@@ -183,7 +185,7 @@ func jwtSign(c *Call, args []Value) (Value, error) {
 			return fail("signing failed: %v", err)
 		}
 	}
-	return Str(input + "." + enc.EncodeToString(sig)), nil
+	return harn.Str(input + "." + enc.EncodeToString(sig)), nil
 }
 
 // parsePrivateKeyPEM reads a PKCS #8, SEC 1 (EC) or PKCS #1 (RSA) key.
@@ -207,24 +209,24 @@ type signedURLOpts struct {
 	skew                              int64
 }
 
-func parseSignedURLOpts(v Value, fn string) (signedURLOpts, error) {
+func parseSignedURLOpts(v harn.Value, fn string) (signedURLOpts, error) {
 	o := signedURLOpts{sigParam: "sig", expParam: "exp", kidParam: "kid"}
-	if v.k == KindNil {
+	if v.Kind() == harn.KindNil {
 		return o, nil
 	}
-	if v.k != KindDict {
-		return o, plainError(fmt.Sprintf("%s: options must be a dict, got %s", fn, v.TypeName()))
+	if v.Kind() != harn.KindDict {
+		return o, harn.Errorf("%s", fmt.Sprintf("%s: options must be a dict, got %s", fn, v.TypeName()))
 	}
-	d := v.r.(*Dict)
+	d := v.AsDict()
 	str := func(key string, dst *string) error {
 		x, ok := d.Get(key)
-		if !ok || x.k == KindNil {
+		if !ok || x.Kind() == harn.KindNil {
 			return nil
 		}
-		if x.k != KindString {
-			return plainError(fmt.Sprintf("%s: option `%s` must be a string, got %s", fn, key, x.TypeName()))
+		if x.Kind() != harn.KindString {
+			return harn.Errorf("%s", fmt.Sprintf("%s: option `%s` must be a string, got %s", fn, key, x.TypeName()))
 		}
-		*dst = x.r.(string)
+		*dst = x.AsString()
 		return nil
 	}
 	for _, p := range []struct {
@@ -235,22 +237,22 @@ func parseSignedURLOpts(v Value, fn string) (signedURLOpts, error) {
 			return o, err
 		}
 	}
-	if x, ok := d.Get("skew_seconds"); ok && x.k != KindNil {
-		if x.k != KindInt {
-			return o, plainError(fmt.Sprintf("%s: option `skew_seconds` must be an int, got %s", fn, x.TypeName()))
+	if x, ok := d.Get("skew_seconds"); ok && x.Kind() != harn.KindNil {
+		if x.Kind() != harn.KindInt {
+			return o, harn.Errorf("%s", fmt.Sprintf("%s: option `skew_seconds` must be an int, got %s", fn, x.TypeName()))
 		}
 		o.skew = x.AsInt()
 	}
 	for _, p := range [][2]string{{"signature_param", o.sigParam}, {"expires_param", o.expParam}, {"kid_param", o.kidParam}} {
 		if p[1] == "" {
-			return o, plainError(fmt.Sprintf("%s: option `%s` cannot be empty", fn, p[0]))
+			return o, harn.Errorf("%s", fmt.Sprintf("%s: option `%s` cannot be empty", fn, p[0]))
 		}
 	}
 	if o.sigParam == o.expParam || o.sigParam == o.kidParam || o.expParam == o.kidParam {
-		return o, plainError(fn + ": signature_param, expires_param, and kid_param must be distinct")
+		return o, harn.Errorf("%s", fn+": signature_param, expires_param, and kid_param must be distinct")
 	}
 	if o.skew < 0 {
-		return o, plainError(fn + ": skew_seconds must be greater than or equal to 0")
+		return o, harn.Errorf("%s", fn+": skew_seconds must be greater than or equal to 0")
 	}
 	return o, nil
 }
@@ -267,7 +269,7 @@ type queryPair struct{ key, value string }
 func signedURLParts(raw, fn string) (resource, prefix string, pairs []queryPair, err error) {
 	if u, perr := url.Parse(raw); perr == nil && u.Scheme != "" {
 		if u.Host == "" || u.Opaque != "" {
-			return "", "", nil, plainError(fn + ": expected an absolute URL with a host or an absolute path starting with `/`")
+			return "", "", nil, harn.Errorf("%s", fn+": expected an absolute URL with a host or an absolute path starting with `/`")
 		}
 		path := u.EscapedPath()
 		if path == "" {
@@ -282,7 +284,7 @@ func signedURLParts(raw, fn string) (resource, prefix string, pairs []queryPair,
 		path = "/"
 	}
 	if !strings.HasPrefix(path, "/") {
-		return "", "", nil, plainError(fn + ": expected an absolute URL or an absolute path starting with `/`")
+		return "", "", nil, harn.Errorf("%s", fn+": expected an absolute URL or an absolute path starting with `/`")
 	}
 	path = percentEncodePath(path)
 	return path, path, formPairs(query), nil
@@ -338,7 +340,7 @@ func percentEncodePath(s string) string {
 func canonicalQuery(pairs []queryPair) string {
 	enc := make([]string, len(pairs))
 	for i, p := range pairs {
-		enc[i] = percentEncode(p.key) + "\x00" + percentEncode(p.value)
+		enc[i] = harn.PercentEncode(p.key) + "\x00" + harn.PercentEncode(p.value)
 	}
 	sort.Strings(enc)
 	for i, e := range enc {
@@ -355,36 +357,36 @@ func signedURLSignature(secret, resource, query string) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-func signedURL(c *Call, args []Value) (Value, error) {
+func signedURL(c *harn.Call, args []harn.Value) (harn.Value, error) {
 	const fn = "signed_url"
 	if len(args) < 4 || len(args) > 5 {
-		return Nil, plainError(fn + ": requires 4 or 5 arguments: base, claims, secret, expires_at, options?")
+		return harn.Nil, harn.Errorf("%s", fn+": requires 4 or 5 arguments: base, claims, secret, expires_at, options?")
 	}
-	o, err := parseSignedURLOpts(Arg(args, 4), fn)
+	o, err := parseSignedURLOpts(harn.Arg(args, 4), fn)
 	if err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
-	if args[0].k != KindString {
-		return Nil, plainError(fmt.Sprintf("%s: base must be a string, got %s", fn, args[0].TypeName()))
+	if args[0].Kind() != harn.KindString {
+		return harn.Nil, harn.Errorf("%s", fmt.Sprintf("%s: base must be a string, got %s", fn, args[0].TypeName()))
 	}
-	if args[1].k != KindDict {
-		return Nil, plainError(fmt.Sprintf("%s: claims must be a dict, got %s", fn, args[1].TypeName()))
+	if args[1].Kind() != harn.KindDict {
+		return harn.Nil, harn.Errorf("%s", fmt.Sprintf("%s: claims must be a dict, got %s", fn, args[1].TypeName()))
 	}
-	claims := args[1].r.(*Dict)
+	claims := args[1].AsDict()
 	for _, r := range []string{o.sigParam, o.expParam, o.kidParam} {
 		if claims.Has(r) {
-			return Nil, plainError(fmt.Sprintf("%s: claims cannot contain reserved parameter `%s`", fn, r))
+			return harn.Nil, harn.Errorf("%s", fmt.Sprintf("%s: claims cannot contain reserved parameter `%s`", fn, r))
 		}
 	}
-	if args[2].k != KindString {
-		return Nil, plainError(fmt.Sprintf("%s: secret must be a string, got %s", fn, args[2].TypeName()))
+	if args[2].Kind() != harn.KindString {
+		return harn.Nil, harn.Errorf("%s", fmt.Sprintf("%s: secret must be a string, got %s", fn, args[2].TypeName()))
 	}
-	if args[3].k != KindInt {
-		return Nil, plainError(fmt.Sprintf("%s: expires_at must be an int, got %s", fn, args[3].TypeName()))
+	if args[3].Kind() != harn.KindInt {
+		return harn.Nil, harn.Errorf("%s", fmt.Sprintf("%s: expires_at must be an int, got %s", fn, args[3].TypeName()))
 	}
-	resource, prefix, pairs, err := signedURLParts(args[0].r.(string), fn)
+	resource, prefix, pairs, err := signedURLParts(args[0].AsString(), fn)
 	if err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
 	kept := pairs[:0]
 	for _, p := range pairs {
@@ -395,59 +397,59 @@ func signedURL(c *Call, args []Value) (Value, error) {
 	pairs = kept
 	for _, k := range claims.Keys() {
 		v, _ := claims.Get(k)
-		pairs = append(pairs, queryPair{k, Display(v)})
+		pairs = append(pairs, queryPair{k, harn.Display(v)})
 	}
 	pairs = append(pairs, queryPair{o.expParam, strconv.FormatInt(args[3].AsInt(), 10)})
 	if o.kid != "" {
 		pairs = append(pairs, queryPair{o.kidParam, o.kid})
 	}
-	sig := signedURLSignature(args[2].r.(string), resource, canonicalQuery(pairs))
+	sig := signedURLSignature(args[2].AsString(), resource, canonicalQuery(pairs))
 	q := canonicalQuery(append(pairs, queryPair{o.sigParam, sig}))
 	if q == "" {
-		return Str(prefix), nil
+		return harn.Str(prefix), nil
 	}
-	return Str(prefix + "?" + q), nil
+	return harn.Str(prefix + "?" + q), nil
 }
 
-func verifySignedURL(c *Call, args []Value) (Value, error) {
+func verifySignedURL(c *harn.Call, args []harn.Value) (harn.Value, error) {
 	const fn = "verify_signed_url"
 	if len(args) < 3 || len(args) > 4 {
-		return Nil, plainError(fn + ": requires 3 or 4 arguments: url, secret_or_keys, now, options?")
+		return harn.Nil, harn.Errorf("%s", fn+": requires 3 or 4 arguments: url, secret_or_keys, now, options?")
 	}
-	o, err := parseSignedURLOpts(Arg(args, 3), fn)
+	o, err := parseSignedURLOpts(harn.Arg(args, 3), fn)
 	if err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
-	if args[0].k != KindString {
-		return Nil, plainError(fmt.Sprintf("%s: url must be a string, got %s", fn, args[0].TypeName()))
+	if args[0].Kind() != harn.KindString {
+		return harn.Nil, harn.Errorf("%s", fmt.Sprintf("%s: url must be a string, got %s", fn, args[0].TypeName()))
 	}
-	if args[2].k != KindInt {
-		return Nil, plainError(fmt.Sprintf("%s: now must be an int, got %s", fn, args[2].TypeName()))
+	if args[2].Kind() != harn.KindInt {
+		return harn.Nil, harn.Errorf("%s", fmt.Sprintf("%s: now must be an int, got %s", fn, args[2].TypeName()))
 	}
 	now := args[2].AsInt()
-	resource, _, pairs, err := signedURLParts(args[0].r.(string), fn)
+	resource, _, pairs, err := signedURLParts(args[0].AsString(), fn)
 	if err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
-	result := func(valid bool, reason string, sigOK, expired bool, exp *int64, kid *string, claims *Dict) Value {
-		d := NewDict(7)
-		d.Set("valid", Bool(valid))
-		d.Set("reason", Str(reason))
-		d.Set("signature_valid", Bool(sigOK))
-		d.Set("expired", Bool(expired))
-		d.Set("expires_at", Nil)
+	result := func(valid bool, reason string, sigOK, expired bool, exp *int64, kid *string, claims *harn.Dict) harn.Value {
+		d := harn.NewDict(7)
+		d.Set("valid", harn.Bool(valid))
+		d.Set("reason", harn.Str(reason))
+		d.Set("signature_valid", harn.Bool(sigOK))
+		d.Set("expired", harn.Bool(expired))
+		d.Set("expires_at", harn.Nil)
 		if exp != nil {
-			d.Set("expires_at", Int(*exp))
+			d.Set("expires_at", harn.Int(*exp))
 		}
-		d.Set("kid", Nil)
+		d.Set("kid", harn.Nil)
 		if kid != nil {
-			d.Set("kid", Str(*kid))
+			d.Set("kid", harn.Str(*kid))
 		}
 		if claims == nil {
-			claims = NewDict(0)
+			claims = harn.NewDict(0)
 		}
-		d.Set("claims", DictValue(claims))
-		return DictValue(d)
+		d.Set("claims", harn.DictValue(claims))
+		return harn.DictValue(d)
 	}
 	values := func(key string) []string {
 		var out []string
@@ -478,32 +480,32 @@ func verifySignedURL(c *Call, args []Value) (Value, error) {
 	if len(kids) == 1 {
 		kid = &kids[0]
 	}
-	claims := NewDict(len(pairs))
+	claims := harn.NewDict(len(pairs))
 	var unsigned []queryPair
 	for _, p := range pairs {
 		if !o.reserved(p.key) {
-			claims.Set(p.key, Str(p.value))
+			claims.Set(p.key, harn.Str(p.value))
 		}
 		if p.key != o.sigParam {
 			unsigned = append(unsigned, p)
 		}
 	}
 	var secret string
-	switch keys := args[1]; keys.k {
-	case KindString:
-		secret = keys.r.(string)
-	case KindDict:
-		var v Value
+	switch keys := args[1]; keys.Kind() {
+	case harn.KindString:
+		secret = keys.AsString()
+	case harn.KindDict:
+		var v harn.Value
 		ok := false
 		if kid != nil {
-			v, ok = keys.r.(*Dict).Get(*kid)
+			v, ok = keys.AsDict().Get(*kid)
 		}
 		if !ok {
 			return result(false, "unknown_key", false, false, &exp, kid, claims), nil
 		}
-		secret = Display(v)
+		secret = harn.Display(v)
 	default:
-		return Nil, plainError(fmt.Sprintf("%s: secret_or_keys must be a string or dict, got %s", fn, keys.TypeName()))
+		return harn.Nil, harn.Errorf("%s", fmt.Sprintf("%s: secret_or_keys must be a string or dict, got %s", fn, keys.TypeName()))
 	}
 	want := signedURLSignature(secret, resource, canonicalQuery(unsigned))
 	sigOK := subtle.ConstantTimeCompare([]byte(sigs[0]), []byte(want)) == 1
