@@ -1,6 +1,8 @@
 package model
 
 import (
+	"slices"
+
 	"github.com/harnlang/harn-check/diagnostics"
 	"github.com/harnlang/harn-check/grammar/tsutil"
 )
@@ -141,13 +143,23 @@ func Merge(base *Model, baseText []byte, part *Model, now []byte) *Model {
 	}
 	e := Through(base, baseText, now)
 	inside := func(sp diagnostics.Span) bool { return w.Start <= sp.Start && sp.End <= w.End }
-	b := NewBuilder()
-	b.Scope(diagnostics.Span{Start: 0, End: len(now)}, -1)
+	m := &Model{Scopes: []Scope{{Span: diagnostics.Span{Start: 0, End: len(now)}, Parent: -1}}}
+	// A name's definition is recorded once (Builder.Def): part's are few
+	// (those within the declaration and those its uses refer to), and
+	// base's are distinct from one another, so only part's are looked up.
+	added := map[defKey]int32{}
 	def := func(d Def) int32 {
 		if d.Scope != 0 {
 			d.Scope = -1
 		}
-		return b.Def(d)
+		k := defKey{d.Span, d.Name}
+		if i, ok := added[k]; ok {
+			return i
+		}
+		i := int32(len(m.Defs))
+		m.Defs = append(m.Defs, d)
+		added[k] = i
+		return i
 	}
 	// part's definitions within the declaration, and the uses there with
 	// the definitions they refer to wherever those are (a top-level
@@ -157,40 +169,75 @@ func Merge(base *Model, baseText []byte, part *Model, now []byte) *Model {
 			def(d)
 		}
 	}
+	var partUses []Use
 	for _, u := range part.Uses {
 		if inside(u.Span) {
-			b.Use(u.Span, def(part.Defs[u.Def]))
+			if d := def(part.Defs[u.Def]); u.Span.End > u.Span.Start {
+				partUses = append(partUses, Use{Span: u.Span, Def: d})
+			}
 		}
 	}
 	// base's definitions, moved (a name the edit touched is dropped; one
 	// declared within the declaration and used outside it, such as the
 	// declaration's own name, is part's), and its uses outside the
 	// declaration.
-	partInside := map[defKey]bool{}
-	for _, d := range part.Defs {
-		if inside(d.Span) {
-			partInside[defKey{d.Span, d.Name}] = true
-		}
-	}
+	m.Defs = slices.Grow(m.Defs, len(base.Defs))
 	baseDefs := make([]int32, len(base.Defs))
 	for i := range base.Defs {
 		baseDefs[i] = -1
-		if d, ok := e.Def(i); ok {
-			if inside(d.Span) && !partInside[defKey{d.Span, d.Name}] {
-				// Within the declaration only part's definitions hold: one
-				// the edit removed without touching its name (`sum := 0`
-				// made a label `sum : 0`) is gone.
-				continue
-			}
-			baseDefs[i] = def(d)
+		d, ok := e.Def(i)
+		if !ok {
+			continue
 		}
+		if d.Scope != 0 {
+			d.Scope = -1
+		}
+		if j, ok := added[defKey{d.Span, d.Name}]; ok {
+			baseDefs[i] = j // part's: within the declaration, or a name it uses
+			continue
+		}
+		if inside(d.Span) {
+			// Within the declaration only part's definitions hold: one
+			// the edit removed without touching its name (`sum := 0`
+			// made a label `sum : 0`) is gone.
+			continue
+		}
+		baseDefs[i] = int32(len(m.Defs))
+		m.Defs = append(m.Defs, d)
 	}
+	// The uses in source order: base's (sorted, moved alike) merged with
+	// part's (sorted); a use at a definition's own name is dropped, and
+	// one overlapping the use before it (Builder.Model). Base's uses are
+	// not at its own definitions' names, nor within the declaration: only
+	// part's definitions can be at one.
+	m.Uses = make([]Use, 0, len(base.Uses)+len(partUses))
+	keep := func(u Use) {
+		if n := len(m.Uses); n > 0 && m.Uses[n-1].Span.End > u.Span.Start {
+			return
+		}
+		m.Uses = append(m.Uses, u)
+	}
+	k := 0
 	for _, u := range base.Uses {
-		if sp, ok := e.toNew(u.Span); ok && !inside(sp) && baseDefs[u.Def] >= 0 {
-			b.Use(sp, baseDefs[u.Def])
+		sp, ok := e.toNew(u.Span)
+		if !ok || inside(sp) || baseDefs[u.Def] < 0 || sp.End <= sp.Start {
+			continue
 		}
+		for k < len(partUses) && partUses[k].Span.Start <= sp.Start {
+			keep(partUses[k])
+			k++
+		}
+		if _, own := added[defKey{sp, m.Defs[baseDefs[u.Def]].Name}]; own {
+			continue
+		}
+		keep(Use{Span: sp, Def: baseDefs[u.Def]})
 	}
-	return b.Model()
+	for ; k < len(partUses); k++ {
+		keep(partUses[k])
+	}
+	m.Defs, m.Uses = clipped(m.Defs), clipped(m.Uses)
+	m.index()
+	return m
 }
 
 // EditWithin reports whether the one edit that turns old into now

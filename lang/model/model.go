@@ -180,25 +180,49 @@ func exact[T any](s []T) []T {
 	return out
 }
 
+// clipped is s without spare capacity (made at its final size), nil when
+// empty, as exact returns it without the copy.
+func clipped[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return slices.Clip(s)
+}
+
 // index builds byDef, usesAt and usesIdx.
 func (m *Model) index() {
-	shared := make(map[diagnostics.Span]int, len(m.Defs))
-	for _, d := range m.Defs {
-		shared[d.Span]++
+	// The definitions by start (stable: a checker's order among those
+	// starting together), without those sharing their span with another
+	// (found side by side once sorted).
+	byStart := make([]int32, len(m.Defs))
+	for i := range byStart {
+		byStart[i] = int32(i)
 	}
-	own := 0
-	for _, d := range m.Defs {
-		if shared[d.Span] == 1 {
-			own++
+	if !slices.IsSortedFunc(byStart, func(x, y int32) int { return m.Defs[x].Span.Start - m.Defs[y].Span.Start }) {
+		slices.SortStableFunc(byStart, func(x, y int32) int { return m.Defs[x].Span.Start - m.Defs[y].Span.Start })
+	}
+	m.byDef = make([]int32, 0, len(byStart))
+	for i := 0; i < len(byStart); {
+		// The run of definitions starting at the same offset.
+		j := i + 1
+		for j < len(byStart) && m.Defs[byStart[j]].Span.Start == m.Defs[byStart[i]].Span.Start {
+			j++
 		}
-	}
-	m.byDef = make([]int32, 0, own)
-	for i, d := range m.Defs {
-		if shared[d.Span] == 1 {
-			m.byDef = append(m.byDef, int32(i))
+		for _, x := range byStart[i:j] {
+			shared := false
+			for _, y := range byStart[i:j] {
+				if x != y && m.Defs[x].Span == m.Defs[y].Span {
+					shared = true
+					break
+				}
+			}
+			if !shared {
+				m.byDef = append(m.byDef, x)
+			}
 		}
+		i = j
 	}
-	slices.SortStableFunc(m.byDef, func(x, y int32) int { return m.Defs[x].Span.Start - m.Defs[y].Span.Start })
+	m.byDef = slices.Clip(m.byDef)
 	// Count each definition's uses, turn the counts into offsets, then
 	// place the uses in order (so each definition's are in source order).
 	m.usesAt = make([]int32, len(m.Defs)+1)
