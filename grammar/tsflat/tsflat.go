@@ -246,6 +246,10 @@ func ChildSpans(parent *sitter.Node, named bool) []Span {
 	}
 }
 
+// directSpans returns how many listings of ChildSpans were read from the
+// subtrees rather than with a cursor (for tests).
+func directSpans() uint64 { return uint64(C.tsflat_direct_spans()) }
+
 // Subtree identifies the subtree of node n within the tree-sitter runtime
 // (0 for nil): two nodes, of trees alive at the same time, have the same
 // value only when they are the same subtree, so the same text parsed the

@@ -234,6 +234,12 @@ func TestDescendantCountIsExact(t *testing.T) {
 // go-tree-sitter's NamedChild and Child on nodes of the test inputs,
 // with a buffer too small at first.
 func TestNamedChildren(t *testing.T) {
+	direct := directSpans()
+	defer func() {
+		if directSpans() == direct {
+			t.Error("no listing of ChildSpans was read from the subtrees: only the cursor walk was compared")
+		}
+	}()
 	for _, in := range inputs(t) {
 		tree := parse(t, in.lang, in.src)
 		var walk func(n *sitter.Node)

@@ -183,10 +183,171 @@ uint32_t tsflat_children(const void *parent, void *out, uint32_t cap, bool named
 	return n;
 }
 
+// The runtime's Subtree (src/subtree.h of go-tree-sitter v0.25.0), read
+// by child_spans_direct to list a node's visible children without a
+// cursor: a union of a pointer to the data below and, for a small leaf,
+// the data inline (is_inline set, in the pointer's lowest bit).
+typedef struct {
+	bool is_inline : 1;
+	bool visible : 1;
+	bool named : 1;
+	bool extra : 1;
+	bool has_changes : 1;
+	bool is_missing : 1;
+	bool is_keyword : 1;
+	uint8_t symbol;
+	uint16_t parse_state;
+	uint8_t padding_columns;
+	uint8_t padding_rows : 4;
+	uint8_t lookahead_bytes : 4;
+	uint8_t padding_bytes;
+	uint8_t size_bytes;
+} tsflat_inline_data;
+
+typedef struct {
+	uint32_t ref_count;
+	tsflat_length padding;
+	tsflat_length size;
+	uint32_t lookahead_bytes;
+	uint32_t error_cost;
+	uint32_t child_count;
+	uint16_t symbol;
+	uint16_t parse_state;
+	bool visible : 1;
+	bool named : 1;
+	bool extra : 1;
+	bool fragile_left : 1;
+	bool fragile_right : 1;
+	bool has_changes : 1;
+	bool has_external_tokens : 1;
+	bool has_external_scanner_state_change : 1;
+	bool depends_on_column : 1;
+	bool is_missing : 1;
+	bool is_keyword : 1;
+	union {
+		struct {
+			uint32_t visible_child_count;
+			uint32_t named_child_count;
+			uint32_t visible_descendant_count;
+			int32_t dynamic_precedence;
+			uint16_t repeat_depth;
+			uint16_t production_id;
+			struct {
+				uint16_t symbol;
+				uint16_t parse_state;
+			} first_leaf;
+		};
+		struct {
+			union {
+				char *long_data;
+				char short_data[24];
+			};
+			uint32_t length;
+		} external_scanner_state;
+		int32_t lookahead_char;
+	};
+} tsflat_subtree_data;
+
+typedef union {
+	tsflat_inline_data data;
+	const tsflat_subtree_data *ptr;
+} tsflat_subtree_t;
+
+// child_spans_failed is child_spans_direct's answer when it cannot list
+// the children (the cursor walk does).
+#define CHILD_SPANS_FAILED UINT32_MAX
+
+// child_spans_direct is tsflat_child_spans for all the visible children
+// of *p, read from the subtrees: a file's top level is a balanced tree of
+// hidden repetition nodes over thousands of statements, which the cursor
+// walks several times slower. It descends hidden nodes with visible
+// children as the runtime's child iterator does, and gives up where an
+// alias could make a hidden child visible (a production with aliases), or
+// the hidden nodes nest deeper than its stack.
+static uint64_t direct_spans = 0;
+
+uint64_t tsflat_direct_spans(void) { return __atomic_load_n(&direct_spans, __ATOMIC_RELAXED); }
+
+static uint32_t child_spans_direct(const tsflat_ts_node *p, tsflat_span *out, uint32_t cap) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__atomic_fetch_add(&direct_spans, 1, __ATOMIC_RELAXED);
+	tsflat_subtree_t root = *(const tsflat_subtree_t *)p->id;
+	if (root.data.is_inline || root.ptr->child_count == 0) {
+		return 0;
+	}
+	enum { max_depth = 64 };
+	struct {
+		const tsflat_subtree_data *node;
+		uint32_t index;
+	} stack[max_depth];
+	int depth = 0;
+	if (root.ptr->production_id != 0) {
+		return CHILD_SPANS_FAILED;
+	}
+	stack[depth].node = root.ptr;
+	stack[depth].index = 0;
+	depth++;
+	uint32_t pos = ts_node_start_byte(*p);
+	uint32_t n = 0;
+	while (depth > 0) {
+		const tsflat_subtree_data *node = stack[depth - 1].node;
+		uint32_t index = stack[depth - 1].index;
+		if (index == node->child_count) {
+			depth--;
+			continue;
+		}
+		stack[depth - 1].index++;
+		const tsflat_subtree_t *slot = (const tsflat_subtree_t *)node - node->child_count + index;
+		tsflat_subtree_t c = *slot;
+		bool inl = c.data.is_inline;
+		if (index > 0) {
+			pos += inl ? c.data.padding_bytes : c.ptr->padding.bytes;
+		}
+		uint32_t size = inl ? c.data.size_bytes : c.ptr->size.bytes;
+		if (inl ? c.data.visible : c.ptr->visible) {
+			if (n < cap) {
+				tsflat_ts_node x = {{pos, 0, 0, 0}, slot, p->tree};
+				out[n].start_byte = pos;
+				out[n].end_byte = pos + size;
+				out[n].subtree = tsflat_subtree(&x);
+				out[n].has_error = ts_node_has_error(x) ? 1 : 0;
+				out[n].reserved = 0;
+			}
+			n++;
+			pos += size;
+			continue;
+		}
+		if (!inl && c.ptr->child_count > 0 && c.ptr->visible_child_count > 0) {
+			if (c.ptr->production_id != 0 || depth == max_depth) {
+				return CHILD_SPANS_FAILED;
+			}
+			// The hidden node's first child starts where it does.
+			stack[depth].node = c.ptr;
+			stack[depth].index = 0;
+			depth++;
+			continue;
+		}
+		pos += size; // a hidden node without visible children
+	}
+	return n;
+#else
+	(void)p;
+	(void)out;
+	(void)cap;
+	return CHILD_SPANS_FAILED;
+#endif
+}
+
 uint32_t tsflat_child_spans(const void *parent, tsflat_span *out, uint32_t cap, bool named) {
 	const tsflat_ts_node *p = (const tsflat_ts_node *)parent;
 	if (p->id == NULL) {
 		return 0;
+	}
+	if (!named) {
+		uint32_t n = child_spans_direct(p, out, cap);
+		if (n != CHILD_SPANS_FAILED) {
+			return n;
+		}
 	}
 	uint32_t n = 0;
 	tsflat_ts_cursor c = ts_tree_cursor_new(*p);

@@ -63,4 +63,8 @@ uint32_t tsflat_child_spans(const void *parent, tsflat_span *out, uint32_t cap, 
 // subtree of the old tree as it is. 0 for a null node.
 uint64_t tsflat_subtree(const void *node);
 
+// tsflat_direct_spans returns how many listings tsflat_child_spans read
+// from the subtrees rather than with a cursor (for tests).
+uint64_t tsflat_direct_spans(void);
+
 #endif
