@@ -6,9 +6,8 @@ import (
 	"encoding/hex"
 	"strconv"
 
-	"lukechampine.com/blake3"
-
 	"github.com/harnlang/harn-check/catalog"
+	"github.com/harnlang/harn-check/internal/blake3"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 )
 
@@ -46,7 +45,7 @@ type Identity struct {
 // digestParts is "blake3:" + hex BLAKE3 over, for each part,
 // u64le(len(part)) followed by the part's bytes.
 func digestParts(parts ...string) string {
-	h := blake3.New(32, nil)
+	h := blake3.New()
 	var n [8]byte
 	for _, p := range parts {
 		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))

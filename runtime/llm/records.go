@@ -14,8 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"lukechampine.com/blake3"
-
+	"github.com/harnlang/harn-check/internal/blake3"
 	"github.com/harnlang/harn-check/runtime/redact"
 )
 

@@ -10,8 +10,7 @@ import (
 	"io"
 	"os"
 
-	"lukechampine.com/blake3"
-
+	"github.com/harnlang/harn-check/internal/blake3"
 	"github.com/harnlang/harn-check/runtime/canonjson"
 	"github.com/harnlang/harn-check/runtime/redact"
 )

@@ -4,8 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"lukechampine.com/blake3"
-
+	"github.com/harnlang/harn-check/internal/blake3"
 	"github.com/harnlang/harn-check/runtime/leia"
 	"github.com/harnlang/harn-check/runtime/llm"
 )
