@@ -1,6 +1,7 @@
 package ast
 
 import (
+	"bytes"
 	"sort"
 	"strconv"
 	"strings"
@@ -867,13 +868,17 @@ func decodeEscape(s string) string {
 type lineIndex []int
 
 func newLines(src []byte) lineIndex {
-	idx := lineIndex{0}
-	for i, b := range src {
-		if b == '\n' {
-			idx = append(idx, i+1)
+	// Counted, then found, at memory speed: a focused check in the editor
+	// lowers a few statements of a large file, whose every line is indexed.
+	idx := make(lineIndex, 1, bytes.Count(src, []byte{'\n'})+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return idx
 		}
+		off += i + 1
+		idx = append(idx, off)
 	}
-	return idx
 }
 
 func (li lineIndex) line(off int) int {
