@@ -54,6 +54,7 @@ type env struct {
 
 func main() {
 	memlimit.Apply(memlimit.Default, memlimit.BatchGCPercent)
+	memlimit.HeapFloor(memlimit.BatchHeapFloor, memlimit.BatchGCPercent)
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		isTerminal: isTerminal(os.Stdout), stderrTerminal: isTerminal(os.Stderr), getenv: os.Getenv}
 	os.Exit(run(e, os.Args[1:]))

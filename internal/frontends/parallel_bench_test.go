@@ -40,6 +40,8 @@ func BenchmarkParallelCheck(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	memlimit.Apply(memlimit.Default, memlimit.BatchGCPercent)
+	memlimit.HeapFloor(memlimit.BatchHeapFloor, memlimit.BatchGCPercent)
+	defer memlimit.HeapFloor(0, 0)
 	n := benchFiles()
 	dir := b.TempDir()
 	if err := gencorpus.Write(dir, ".harn", gencorpus.Harn(n)); err != nil {

@@ -2,6 +2,8 @@ package memlimit
 
 import (
 	"context"
+	"os"
+	"runtime"
 	"runtime/debug"
 	"sync/atomic"
 	"testing"
@@ -55,5 +57,65 @@ func TestFollow(t *testing.T) {
 	Follow(context.Background(), total, floor, outside.Load, time.Millisecond) // returns at once
 	if got := debug.SetMemoryLimit(-1); got != 999<<20 {
 		t.Errorf("with GOMEMLIMIT set the limit became %d", got)
+	}
+}
+
+func TestFloorPercent(t *testing.T) {
+	const mb = 1 << 20
+	for _, tc := range []struct {
+		name        string
+		live, floor int64
+		percent     int
+		want        int
+	}{
+		{"little live: the goal at the floor", 8 * mb, 64 * mb, 400, 700},
+		{"rounded up, never under the floor", 9 * mb, 64 * mb, 400, 612},
+		{"live heap past floor/(1+percent): the percent", 13 * mb, 64 * mb, 400, 400},
+		{"large live heap", 200 * mb, 64 * mb, 400, 400},
+		{"nothing measured yet", 0, 64 * mb, 400, 400},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := FloorPercent(tc.live, tc.floor, tc.percent)
+			if got != tc.want {
+				t.Errorf("FloorPercent(%d, %d, %d) = %d, want %d", tc.live, tc.floor, tc.percent, got, tc.want)
+			}
+			if goal := tc.live * int64(100+got) / 100; tc.live > 0 && goal < min(tc.floor, tc.live*int64(100+tc.percent)/100) {
+				t.Errorf("goal %d under the floor %d", goal, tc.floor)
+			}
+		})
+	}
+}
+
+// TestHeapFloor: after a collection the GC percent is the floor's, and
+// Program ends the floor (the percent stays Program's after further
+// collections).
+func TestHeapFloor(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: HeapFloor leaves the collector to it")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	percent := func() int {
+		floorMu.Lock()
+		defer floorMu.Unlock()
+		p := debug.SetGCPercent(100)
+		debug.SetGCPercent(p)
+		return p
+	}
+	HeapFloor(1<<40, 100) // far above any live heap: a huge percent
+	deadline := time.Now().Add(10 * time.Second)
+	for percent() <= 100 {
+		if time.Now().After(deadline) {
+			t.Fatalf("GC percent %d after collections, want the floor's", percent())
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	Program()
+	for range 3 {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if p := percent(); p != ProgramGCPercent {
+		t.Errorf("GC percent %d after Program and collections, want %d", p, ProgramGCPercent)
 	}
 }
