@@ -19,7 +19,7 @@ type TreeNode = tsnode.Node
 // Lower converts the tree rooted at root (a source_file) for src into a
 // File. It never fails: unreadable parts become *Error nodes.
 func Lower(root TreeNode, src []byte) *File {
-	l := &lowerer{src: src, lines: newLines(src)}
+	l := &lowerer{src: src}
 	l.takeChunks()
 	defer l.releaseChunks()
 	f := &File{}
@@ -41,7 +41,10 @@ func Lower(root TreeNode, src []byte) *File {
 }
 
 type lowerer struct {
-	src      []byte
+	src []byte
+	// lines indexes src, made when a declaration first reads its lines
+	// (line): a focused check in the editor lowers a few statements of a
+	// large file, most of which read none.
 	lines    lineIndex
 	comments []*Comment
 	errors   []*Error
@@ -487,13 +490,13 @@ func (l *lowerer) commCase(n TreeNode) *CommCase {
 func (l *lowerer) toolDecl(sp Span, c children) *ToolDecl {
 	d := &ToolDecl{Span: sp, Name: l.ident(c.field("name"), sp.End), Params: l.params(c.field("parameters"), sp.End), Body: l.block(c.field("body"), sp.End)}
 	var above []*Comment
-	want := l.lines.line(sp.Start) - 1
+	want := l.line(sp.Start) - 1
 	for i := len(l.comments) - 1; i >= 0; i-- {
 		cm := l.comments[i]
 		if cm.Start >= sp.Start {
 			continue
 		}
-		if !strings.HasPrefix(cm.Text, "//") || l.lines.line(cm.Start) != want {
+		if !strings.HasPrefix(cm.Text, "//") || l.line(cm.Start) != want {
 			break
 		}
 		above = append([]*Comment{cm}, above...)
@@ -868,8 +871,7 @@ func decodeEscape(s string) string {
 type lineIndex []int
 
 func newLines(src []byte) lineIndex {
-	// Counted, then found, at memory speed: a focused check in the editor
-	// lowers a few statements of a large file, whose every line is indexed.
+	// Counted, then found, at memory speed.
 	idx := make(lineIndex, 1, bytes.Count(src, []byte{'\n'})+1)
 	for off := 0; ; {
 		i := bytes.IndexByte(src[off:], '\n')
@@ -879,6 +881,14 @@ func newLines(src []byte) lineIndex {
 		off += i + 1
 		idx = append(idx, off)
 	}
+}
+
+// line returns the 1-based line of the offset off of the source.
+func (l *lowerer) line(off int) int {
+	if l.lines == nil {
+		l.lines = newLines(l.src)
+	}
+	return l.lines.line(off)
 }
 
 func (li lineIndex) line(off int) int {
