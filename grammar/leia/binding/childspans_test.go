@@ -9,9 +9,10 @@ import (
 // TestChildSpansOfLeiaTopLevel compares tsflat.ChildSpans of a Leia
 // file's root (read from the subtrees of the balanced repetition of its
 // top-level statements, comments among them) with go-tree-sitter's
-// children, one by one.
+// children, one by one, in clean and broken files.
 func TestChildSpansOfLeiaTopLevel(t *testing.T) {
-	for _, src := range [][]byte{reuseSource(30), []byte("x := 1\n// c\n\n/* d */ y := {a: 1}\nprint(x)"), []byte(""), []byte("// only a comment\n")} {
+	for _, src := range [][]byte{reuseSource(30), []byte("x := 1\n// c\n\n/* d */ y := {a: 1}\nprint(x)"), []byte(""), []byte("// only a comment\n"),
+		[]byte("x := (1\nfunc f( {\n}\n)) ]\nprint(\"a\n"), append(reuseSource(5), "func g() { if { ) }\n"...)} {
 		tree := ParseTree(src, nil)
 		root := tree.RootNode()
 		spans := tsflat.ChildSpans(root, false)
