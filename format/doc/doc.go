@@ -32,6 +32,7 @@ package doc
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -73,13 +74,20 @@ type Doc struct {
 }
 
 // asciiText are the one-character texts, shared (documents are
-// immutable), so that punctuation costs no allocation.
-var asciiText = func() (t [128]*Doc) {
+// immutable), so that punctuation costs no allocation; made at the first
+// use (not in every process's start).
+var asciiText = sync.OnceValue(func() *[128]Doc {
+	var chars [128]byte
+	for c := range chars {
+		chars[c] = byte(c)
+	}
+	all := string(chars[:])
+	t := new([128]Doc)
 	for c := range t {
-		t[c] = &Doc{k: kText, s: string(rune(c)), width: 1}
+		t[c] = Doc{k: kText, s: all[c : c+1], width: 1}
 	}
 	return t
-}()
+})
 
 var (
 	line        = &Doc{k: kLine, width: 1}
@@ -137,7 +145,7 @@ func (b *Builder) Text(s string) *Doc {
 		return nil
 	}
 	if len(s) == 1 && s[0] < 128 && s[0] != '\n' {
-		return asciiText[s[0]]
+		return &asciiText()[s[0]]
 	}
 	d := b.doc()
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

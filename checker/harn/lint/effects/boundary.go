@@ -15,15 +15,19 @@ var UntypedDictAccess = &analysis.Rule{
 	Run:   untypedDictAccess,
 }
 
-// boundary are upstream's builtins whose result is outside data of no
-// declared shape.
-var boundary = map[string]bool{
-	"json_parse": true, "json_extract": true, "yaml_parse": true, "toml_parse": true,
-	"llm_call": true, "llm_completion": true,
-	"http_get": true, "http_post": true, "http_put": true, "http_patch": true, "http_delete": true,
-	"http_request": true, "http_session_request": true,
-	"sse_receive": true, "sse_server_mock_receive": true, "sse_server_response": true, "sse_server_status": true,
-	"websocket_accept": true, "websocket_receive": true, "host_call": true, "mcp_call": true,
+// boundary reports upstream's builtins whose result is outside data of
+// no declared shape.
+func boundary(name string) bool {
+	switch name {
+	case "json_parse", "json_extract", "yaml_parse", "toml_parse",
+		"llm_call", "llm_completion",
+		"http_get", "http_post", "http_put", "http_patch", "http_delete",
+		"http_request", "http_session_request",
+		"sse_receive", "sse_server_mock_receive", "sse_server_response", "sse_server_status",
+		"websocket_accept", "websocket_receive", "host_call", "mcp_call":
+		return true
+	}
+	return false
 }
 
 func untypedDictAccess(p *analysis.Pass) {
@@ -44,7 +48,7 @@ func untypedDictAccess(p *analysis.Pass) {
 			return true
 		}
 		c, ok := x.(*ast.Call)
-		if !ok || !boundary[syntax.Callee(c)] {
+		if !ok || !boundary(syntax.Callee(c)) {
 			return true
 		}
 		d := p.Diag(diagnostics.SourceLint, "HARN-LNT-029", n.Pos(), "%s read on the raw result of `%s()`, whose shape nothing has checked", what, syntax.Callee(c))

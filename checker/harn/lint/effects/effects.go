@@ -3,6 +3,7 @@ package effects
 import (
 	_ "embed"
 	"strings"
+	"sync"
 
 	"github.com/harnlang/harn-check/checker/harn/analysis"
 	"github.com/harnlang/harn-check/checker/harn/lint/internal/syntax"
@@ -133,7 +134,9 @@ var groups = map[int][]string{
 	connectorCall: {"connector_call"},
 }
 
-var groupOf = func() map[string]int {
+// groupOf is the effect group of each builtin of groups, made at the
+// first lookup (not in every process's start).
+var groupOf = sync.OnceValue(func() map[string]int {
 	m := map[string]int{}
 	for g, names := range groups {
 		for _, n := range names {
@@ -141,11 +144,11 @@ var groupOf = func() map[string]int {
 		}
 	}
 	return m
-}()
+})
 
 // deniedReason says why export's default policy denies builtin, or "".
 func deniedReason(class int, builtin string) string {
-	switch groupOf[builtin] {
+	switch groupOf()[builtin] {
 	case workspace:
 		return "ambient file system access is not allowed"
 	case process:
