@@ -249,8 +249,9 @@ func (in *Interp) RegisterLazyModules(names []string, fill func(mods []*Table)) 
 		}
 		fill(mods)
 	}
+	fillAll := lazyFill(makeAll)
 	for i, name := range names {
-		mods[i] = newLazyTable(makeAll)
+		mods[i] = newLazyTable(fillAll)
 		in.RegisterModule(name, mods[i])
 	}
 	return mods

@@ -222,6 +222,7 @@ func installLibrary(in *Interp, lazy bool) {
 	g.SetStr("package", TableValue(pkg))
 
 	in.libs = make(map[string]*Table, libraryModules)
+	fill := lazyFill(in.makeLibrary)
 	for i := range librarySteps {
 		s := &librarySteps[i]
 		if s.atNew || !lazy {
@@ -232,7 +233,7 @@ func installLibrary(in *Interp, lazy bool) {
 		// and are made, with every other deferred step, at the first use
 		// of any of them.
 		for _, name := range s.modules {
-			t := newLazyTable(in.makeLibrary)
+			t := newLazyTable(fill)
 			in.libs[name] = t
 			in.RegisterModule(name, t)
 		}

@@ -63,16 +63,21 @@ func (t *Table) ElemType() string {
 	return t.ext.elem
 }
 
-// newLazyTable returns a library table whose entries fill makes at the
+// newLazyTable returns a library table whose entries fill (made by
+// lazyFill, and shared by tables that one function makes) makes at the
 // table's first use: the first read or write of a string key, the first
 // step of an iteration (next, pairs, Iter) or HashLen. fill may only set
 // string keys of the table it is given (no array part, no metatable), so
 // reads of integer keys, the length and the metatable need not run it.
 // A program therefore sees the table whole whichever way it looks: _G,
 // pairs, next, rawget, indexing, the global-read caches.
-func newLazyTable(fill func(*Table)) *Table {
-	return &Table{ext: &tableExt{fill: fill}}
+func newLazyTable(fill *tableExt) *Table {
+	return &Table{ext: fill}
 }
+
+// lazyFill is the extension newLazyTable's tables share when fill makes
+// them all.
+func lazyFill(fill func(*Table)) *tableExt { return &tableExt{fill: fill} }
 
 // made runs a library table's pending fill (see newLazyTable).
 func (t *Table) made() {
