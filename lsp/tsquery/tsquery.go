@@ -45,13 +45,19 @@ type Tree struct {
 	chains   map[uint16]bool
 	nestOnce sync.Once
 	nest     tsflat.Depths
-	// prev, when set, is the previous version's tree, which this one
-	// was reparsed from: its tops, once measured, give the nesting of
-	// every top-level child the reparse reused. tops, once the nesting is
-	// measured top-level child by child, are its children's measures for
-	// the next version's tree.
-	prev *Tree
-	tops atomic.Pointer[[]topNest]
+	// prevTops, when set, are the measures of the previous version's
+	// tree, which this one was reparsed from, once that tree is measured:
+	// they give the nesting of every top-level child the reparse reused.
+	// tops are this tree's, for the next version's. Each tree holds its
+	// tops apart from itself, so that a version never measured (typing
+	// outran the checks) does not keep the one before it, its text and
+	// the one before that, alive.
+	prevTops, tops *topsOf
+}
+
+// topsOf holds the measures of a tree's top-level children once known.
+type topsOf struct {
+	atomic.Pointer[[]topNest]
 }
 
 // topNest is the nesting of the subtree of one top-level child of a
@@ -103,11 +109,11 @@ func (t *Tree) nestByTops() (tsflat.Depths, bool) {
 		return tsflat.Depths{}, false
 	}
 	var prev []topNest
-	if t.prev != nil {
-		if p := t.prev.tops.Load(); p != nil {
+	if t.prevTops != nil {
+		if p := t.prevTops.Load(); p != nil {
 			prev = *p
 		}
-		t.prev = nil // the previous tree need not stay reachable
+		t.prevTops = nil // the previous measures need not stay reachable
 	}
 	// The children's spans and subtrees in one call; the children
 	// themselves only when one must be walked (the edited ones).
@@ -139,7 +145,9 @@ func (t *Tree) nestByTops() (tsflat.Depths, bool) {
 		out.Depth = max(out.Depth, tn.d.Depth+1)
 		out.Chain = max(out.Chain, tn.d.Chain)
 	}
-	t.tops.Store(&tops)
+	if t.tops != nil {
+		t.tops.Store(&tops)
+	}
 	return out, true
 }
 
@@ -255,7 +263,11 @@ func (s *Syntax) Parse(prev cache.Tree, edits []cache.Edit, text []byte) cache.T
 	if t == nil {
 		return nil
 	}
-	return &Tree{T: t, Src: text, chains: s.chains, prev: pt}
+	out := &Tree{T: t, Src: text, chains: s.chains, tops: &topsOf{}}
+	if pt != nil {
+		out.prevTops = pt.tops
+	}
+	return out
 }
 
 // InputEdit converts a cache.Edit to tree-sitter's form.

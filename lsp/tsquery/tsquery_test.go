@@ -2,6 +2,9 @@ package tsquery
 
 import (
 	"math/rand/v2"
+	"runtime"
+	"sync/atomic"
+	"time"
 
 	"context"
 	"fmt"
@@ -267,5 +270,53 @@ func TestNestingReusesUnreachedChildren(t *testing.T) {
 		}
 		tree.Close()
 		old.Close()
+	}
+}
+
+// TestUnmeasuredVersionsAreNotKept: a tree reparsed from one never
+// measured (no nesting check ran on it: typing outran the checks) keeps
+// neither that tree nor the ones before it reachable, only their
+// measures' holder; and the chain resumes reusing measures once a
+// version is measured.
+func TestUnmeasuredVersionsAreNotKept(t *testing.T) {
+	syn := NewSyntax(goLang)
+	text := []byte("package main\n\nfunc f(a int) int {\n\treturn a\n}\n\nfunc g() {}\n")
+	var collected atomic.Int32
+	var tree *Tree
+	var closers []*sitter.Tree
+	for v := range 6 {
+		var edits []cache.Edit
+		if tree != nil {
+			lines := diagnostics.NewLineIndex(text)
+			var err error
+			at := strings.Index(string(text), "return a") + len("return a")
+			text, edits, err = cache.Apply(text, lines, []cache.Change{{Range: &cache.Range{Start: lines.UTF16Column(at), End: lines.UTF16Column(at)}, Text: "+1"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		var prev cache.Tree
+		if tree != nil {
+			prev = tree
+		}
+		tree = syn.Parse(prev, edits, text).(*Tree)
+		closers = append(closers, tree.T)
+		if v < 5 {
+			runtime.AddCleanup(tree, func(int) { collected.Add(1) }, v)
+		}
+	}
+	for range 5 {
+		runtime.GC()
+	}
+	time.Sleep(10 * time.Millisecond)
+	runtime.GC()
+	if n := collected.Load(); n < 4 {
+		t.Errorf("%d of the 5 earlier unmeasured trees were collected, want at least 4 (only the latest's measures holder is kept)", n)
+	}
+	if _, _, _, over := tree.NestingCrossing(1000, 1000); over {
+		t.Fatal("over the limits")
+	}
+	for _, c := range closers {
+		c.Close()
 	}
 }
