@@ -144,7 +144,7 @@ func compareFreshModel(t testing.TB, d *cache.Document, path string, text []byte
 			got = fmt.Sprintf("%s %s at %d", g.Kind, g.Name, g.Span.Start)
 		}
 		if wdef >= 0 {
-			w := want.Defs[wdef]
+			w := want.Def(wdef)
 			exp = fmt.Sprintf("%s %s at %d", w.Kind, w.Name, w.Span.Start)
 		}
 		if got != exp {

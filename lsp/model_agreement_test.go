@@ -127,8 +127,8 @@ func TestDefinitionIsTheCheckersResolution(t *testing.T) {
 		if m == nil {
 			return "", diagnostics.Span{}, false
 		}
-		for _, d := range m.Defs {
-			if d.Name == name && d.Scope == 0 && d.Kind != "import" {
+		for i := range m.NumDefs() {
+			if d := m.Def(i); d.Name == name && d.Scope == 0 && d.Kind != "import" {
 				return p, d.Span, true
 			}
 		}
@@ -156,7 +156,7 @@ func TestDefinitionIsTheCheckersResolution(t *testing.T) {
 			var want []protocol.Location
 			if def, _ := m.At(id.Start); def >= 0 {
 				resolved++
-				d := m.Defs[def]
+				d := m.Def(def)
 				loc := mp.Location(d.Span)
 				if d.Kind == "import" && d.Module != "" && harn {
 					if p, sp, ok := targetOf(path, d.Module, d.Name); ok {

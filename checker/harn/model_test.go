@@ -74,14 +74,14 @@ pipeline child(task) extends base {
 			def, _ := m.At(occurrence(tc.word, tc.use))
 			if tc.decl < 0 {
 				if def >= 0 {
-					t.Fatalf("%s resolves to %+v, want nothing", tc.word, m.Defs[def])
+					t.Fatalf("%s resolves to %+v, want nothing", tc.word, m.Def(def))
 				}
 				return
 			}
 			if def < 0 {
 				t.Fatalf("occurrence %d of %s resolves to nothing", tc.use, tc.word)
 			}
-			d := m.Defs[def]
+			d := m.Def(def)
 			if want := occurrence(tc.word, tc.decl); d.Span.Start != want || d.Kind != tc.kind {
 				t.Errorf("%s resolves to %+v, want the %s at %d", tc.word, d, tc.kind, want)
 			}

@@ -92,10 +92,10 @@ func (e *Edited) At(offset int) (def int, span diagnostics.Span, ok bool) {
 // Def returns definition def with its span in the new text; ok is false
 // when the declaration is in the edited part.
 func (e *Edited) Def(def int) (Def, bool) {
-	if e == nil || def < 0 || def >= len(e.m.Defs) {
+	if e == nil || def < 0 || def >= e.m.NumDefs() {
 		return Def{}, false
 	}
-	d := e.m.Defs[def]
+	d := e.m.Def(def)
 	sp, ok := e.toNew(d.Span)
 	d.Span = sp
 	return d, ok
@@ -144,6 +144,13 @@ func Merge(base *Model, baseText []byte, part *Model, now []byte) *Model {
 	e := Through(base, baseText, now)
 	inside := func(sp diagnostics.Span) bool { return w.Start <= sp.Start && sp.End <= w.End }
 	m := &Model{Scopes: []Scope{{Span: diagnostics.Span{Start: 0, End: len(now)}, Parent: -1}}}
+	// base's kinds, modules and types, which its definitions keep
+	// indexing, and part's added.
+	m.attrs = slices.Clone(base.attrs)
+	attrs := make(map[defAttrs]int32, len(m.attrs))
+	for i, a := range m.attrs {
+		attrs[a] = int32(i)
+	}
 	// A name's definition is recorded once (Builder.Def): part's are few
 	// (those within the declaration and those its uses refer to), and
 	// base's are distinct from one another, so only part's are looked up.
@@ -156,23 +163,23 @@ func Merge(base *Model, baseText []byte, part *Model, now []byte) *Model {
 		if i, ok := added[k]; ok {
 			return i
 		}
-		i := int32(len(m.Defs))
-		m.Defs = append(m.Defs, d)
+		i := int32(len(m.defs))
+		m.defs = append(m.defs, storedDef{name: d.Name, span: d.Span, scope: d.Scope, attrs: m.attrsIndex(attrs, defAttrs{d.Kind, d.Module, d.Type})})
 		added[k] = i
 		return i
 	}
 	// part's definitions within the declaration, and the uses there with
 	// the definitions they refer to wherever those are (a top-level
 	// name: the same span and name as base's, so the same definition).
-	for _, d := range part.Defs {
-		if inside(d.Span) {
+	for i := range part.NumDefs() {
+		if d := part.Def(i); inside(d.Span) {
 			def(d)
 		}
 	}
 	var partUses []Use
 	for _, u := range part.Uses {
 		if inside(u.Span) {
-			if d := def(part.Defs[u.Def]); u.Span.End > u.Span.Start {
+			if d := def(part.Def(int(u.Def))); u.Span.End > u.Span.Start {
 				partUses = append(partUses, Use{Span: u.Span, Def: d})
 			}
 		}
@@ -181,29 +188,30 @@ func Merge(base *Model, baseText []byte, part *Model, now []byte) *Model {
 	// declared within the declaration and used outside it, such as the
 	// declaration's own name, is part's), and its uses outside the
 	// declaration.
-	m.Defs = slices.Grow(m.Defs, len(base.Defs))
-	baseDefs := make([]int32, len(base.Defs))
-	for i := range base.Defs {
+	m.defs = slices.Grow(m.defs, len(base.defs))
+	baseDefs := make([]int32, len(base.defs))
+	for i, d := range base.defs {
 		baseDefs[i] = -1
-		d, ok := e.Def(i)
+		sp, ok := e.toNew(d.span)
 		if !ok {
 			continue
 		}
-		if d.Scope != 0 {
-			d.Scope = -1
+		d.span = sp
+		if d.scope != 0 {
+			d.scope = -1
 		}
-		if j, ok := added[defKey{d.Span, d.Name}]; ok {
+		if j, ok := added[defKey{d.span, d.name}]; ok {
 			baseDefs[i] = j // part's: within the declaration, or a name it uses
 			continue
 		}
-		if inside(d.Span) {
+		if inside(d.span) {
 			// Within the declaration only part's definitions hold: one
 			// the edit removed without touching its name (`sum := 0`
 			// made a label `sum : 0`) is gone.
 			continue
 		}
-		baseDefs[i] = int32(len(m.Defs))
-		m.Defs = append(m.Defs, d)
+		baseDefs[i] = int32(len(m.defs))
+		m.defs = append(m.defs, d) // its attrs: base's entry, at the same index in m.attrs
 	}
 	// The uses in source order: base's (sorted, moved alike) merged with
 	// part's (sorted); a use at a definition's own name is dropped, and
@@ -227,7 +235,7 @@ func Merge(base *Model, baseText []byte, part *Model, now []byte) *Model {
 			keep(partUses[k])
 			k++
 		}
-		if _, own := added[defKey{sp, m.Defs[baseDefs[u.Def]].Name}]; own {
+		if _, own := added[defKey{sp, m.defs[baseDefs[u.Def]].name}]; own {
 			continue
 		}
 		keep(Use{Span: sp, Def: baseDefs[u.Def]})
@@ -235,7 +243,7 @@ func Merge(base *Model, baseText []byte, part *Model, now []byte) *Model {
 	for ; k < len(partUses); k++ {
 		keep(partUses[k])
 	}
-	m.Defs, m.Uses = clipped(m.Defs), clipped(m.Uses)
+	m.defs, m.attrs, m.Uses = clipped(m.defs), clipped(m.attrs), clipped(m.Uses)
 	m.index()
 	return m
 }

@@ -43,7 +43,7 @@ type Def struct {
 // Use is an identifier that refers to a declared name.
 type Use struct {
 	Span diagnostics.Span
-	// Def indexes Model.Defs.
+	// Def indexes the model's definitions (Model.Def).
 	Def int32
 }
 
@@ -56,8 +56,12 @@ type Scope struct {
 
 // Model is a checked file's names.
 type Model struct {
-	// Defs are the declarations, in the order the checker met them.
-	Defs []Def
+	// defs are the declarations, in the order the checker met them
+	// (Model.Def); a definition's kind, module and type are one entry of
+	// attrs, which most definitions share: a Def in full takes 88 bytes,
+	// and an editor keeps a model per checked version.
+	defs  []storedDef
+	attrs []defAttrs
 	// Uses are sorted by start and never overlap.
 	Uses []Use
 	// Scopes are the scopes the checker opened, in the order it opened
@@ -69,7 +73,7 @@ type Model struct {
 	// model of an earlier version hold (Merge).
 	Within *diagnostics.Span
 
-	// byDef are the indexes of the Defs that have a span of their own
+	// byDef are the indexes of the definitions that have a span of their own
 	// (not the import several names share), sorted by start; the uses of
 	// definition d are Uses[i] for i in usesIdx[usesAt[d]:usesAt[d+1]]
 	// (one array for all definitions: a slice per definition took 24
@@ -79,13 +83,52 @@ type Model struct {
 	usesIdx []int32
 }
 
+// storedDef is a definition as a model keeps it (40 bytes).
+type storedDef struct {
+	name  string
+	span  diagnostics.Span
+	scope int32
+	// attrs indexes Model.attrs.
+	attrs int32
+}
+
+// defAttrs are the kind, module and type of definitions.
+type defAttrs struct{ kind, module, typ string }
+
+// Def returns definition i (0 <= i < NumDefs).
+func (m *Model) Def(i int) Def {
+	d := m.defs[i]
+	a := m.attrs[d.attrs]
+	return Def{Name: d.name, Kind: a.kind, Span: d.span, Module: a.module, Scope: d.scope, Type: a.typ}
+}
+
+// NumDefs is the number of definitions.
+func (m *Model) NumDefs() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.defs)
+}
+
+// attrsIndex finds or adds the entry of Model.attrs for a, with index
+// the entries so far by value.
+func (m *Model) attrsIndex(index map[defAttrs]int32, a defAttrs) int32 {
+	i, ok := index[a]
+	if !ok {
+		i = int32(len(m.attrs))
+		m.attrs = append(m.attrs, a)
+		index[a] = i
+	}
+	return i
+}
+
 // Builder records a model while a checker resolves names.
 type Builder struct {
 	m     Model
 	bySpn map[defKey]int32
-	// types interns the Type strings: a checker formats each definition's
-	// type anew, and most definitions of a file share a few types.
-	types map[string]string
+	// attrs indexes Model.attrs by value: each kind, module and type is
+	// kept once (a checker formats each definition's type anew).
+	attrs map[defAttrs]int32
 }
 
 type defKey struct {
@@ -95,7 +138,7 @@ type defKey struct {
 
 // NewBuilder returns an empty builder.
 func NewBuilder() *Builder {
-	return &Builder{bySpn: map[defKey]int32{}, types: map[string]string{}}
+	return &Builder{bySpn: map[defKey]int32{}, attrs: map[defAttrs]int32{}}
 }
 
 // Def records a declaration and returns its index; a second declaration
@@ -109,15 +152,8 @@ func (b *Builder) Def(d Def) int32 {
 	if i, ok := b.bySpn[k]; ok {
 		return i
 	}
-	if d.Type != "" {
-		if t, ok := b.types[d.Type]; ok {
-			d.Type = t
-		} else {
-			b.types[d.Type] = d.Type
-		}
-	}
-	i := int32(len(b.m.Defs))
-	b.m.Defs = append(b.m.Defs, d)
+	i := int32(len(b.m.defs))
+	b.m.defs = append(b.m.defs, storedDef{name: d.Name, span: d.Span, scope: d.Scope, attrs: b.m.attrsIndex(b.attrs, defAttrs{d.Kind, d.Module, d.Type})})
 	b.bySpn[k] = i
 	return i
 }
@@ -156,7 +192,7 @@ func (b *Builder) Model() *Model {
 	slices.SortStableFunc(uses, func(x, y Use) int { return x.Span.Start - y.Span.Start })
 	out := uses[:0]
 	for _, u := range uses {
-		if _, def := b.bySpn[defKey{u.Span, b.m.Defs[u.Def].Name}]; def {
+		if _, def := b.bySpn[defKey{u.Span, b.m.defs[u.Def].name}]; def {
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].Span.End > u.Span.Start {
@@ -164,9 +200,9 @@ func (b *Builder) Model() *Model {
 		}
 		out = append(out, u)
 	}
-	m := &Model{Defs: exact(b.m.Defs), Uses: exact(out), Scopes: exact(b.m.Scopes), Within: b.m.Within}
+	m := &Model{defs: exact(b.m.defs), attrs: exact(b.m.attrs), Uses: exact(out), Scopes: exact(b.m.Scopes), Within: b.m.Within}
 	m.index()
-	b.m, b.bySpn, b.types = Model{}, nil, nil
+	b.m, b.bySpn, b.attrs = Model{}, nil, nil
 	return m
 }
 
@@ -194,24 +230,24 @@ func (m *Model) index() {
 	// The definitions by start (stable: a checker's order among those
 	// starting together), without those sharing their span with another
 	// (found side by side once sorted).
-	byStart := make([]int32, len(m.Defs))
+	byStart := make([]int32, len(m.defs))
 	for i := range byStart {
 		byStart[i] = int32(i)
 	}
-	if !slices.IsSortedFunc(byStart, func(x, y int32) int { return m.Defs[x].Span.Start - m.Defs[y].Span.Start }) {
-		slices.SortStableFunc(byStart, func(x, y int32) int { return m.Defs[x].Span.Start - m.Defs[y].Span.Start })
+	if !slices.IsSortedFunc(byStart, func(x, y int32) int { return m.defs[x].span.Start - m.defs[y].span.Start }) {
+		slices.SortStableFunc(byStart, func(x, y int32) int { return m.defs[x].span.Start - m.defs[y].span.Start })
 	}
 	m.byDef = make([]int32, 0, len(byStart))
 	for i := 0; i < len(byStart); {
 		// The run of definitions starting at the same offset.
 		j := i + 1
-		for j < len(byStart) && m.Defs[byStart[j]].Span.Start == m.Defs[byStart[i]].Span.Start {
+		for j < len(byStart) && m.defs[byStart[j]].span.Start == m.defs[byStart[i]].span.Start {
 			j++
 		}
 		for _, x := range byStart[i:j] {
 			shared := false
 			for _, y := range byStart[i:j] {
-				if x != y && m.Defs[x].Span == m.Defs[y].Span {
+				if x != y && m.defs[x].span == m.defs[y].span {
 					shared = true
 					break
 				}
@@ -225,15 +261,15 @@ func (m *Model) index() {
 	m.byDef = slices.Clip(m.byDef)
 	// Count each definition's uses, turn the counts into offsets, then
 	// place the uses in order (so each definition's are in source order).
-	m.usesAt = make([]int32, len(m.Defs)+1)
+	m.usesAt = make([]int32, len(m.defs)+1)
 	for _, u := range m.Uses {
 		m.usesAt[u.Def+1]++
 	}
-	for d := range m.Defs {
+	for d := range m.defs {
 		m.usesAt[d+1] += m.usesAt[d]
 	}
 	m.usesIdx = make([]int32, len(m.Uses))
-	next := slices.Clone(m.usesAt[:len(m.Defs)])
+	next := slices.Clone(m.usesAt[:len(m.defs)])
 	for i, u := range m.Uses {
 		m.usesIdx[next[u.Def]] = int32(i)
 		next[u.Def]++
@@ -262,9 +298,9 @@ func (m *Model) At(offset int) (def int, span diagnostics.Span) {
 			return int(m.Uses[i].Def), m.Uses[i].Span
 		}
 		// The last definition starting at or before off.
-		if k := sort.Search(len(m.byDef), func(i int) bool { return m.Defs[m.byDef[i]].Span.Start > off }) - 1; k >= 0 {
-			if d := m.Defs[m.byDef[k]]; off < d.Span.End {
-				return int(m.byDef[k]), d.Span
+		if k := sort.Search(len(m.byDef), func(i int) bool { return m.defs[m.byDef[i]].span.Start > off }) - 1; k >= 0 {
+			if d := m.defs[m.byDef[k]]; off < d.span.End {
+				return int(m.byDef[k]), d.span
 			}
 		}
 	}
@@ -274,12 +310,12 @@ func (m *Model) At(offset int) (def int, span diagnostics.Span) {
 // Occurrences returns the spans of a definition's name and of every use
 // of it, in source order.
 func (m *Model) Occurrences(def int) []diagnostics.Span {
-	if m == nil || def < 0 || def >= len(m.Defs) {
+	if m == nil || def < 0 || def >= len(m.defs) {
 		return nil
 	}
 	uses := m.usesOf(def)
 	out := make([]diagnostics.Span, 0, 1+len(uses))
-	out = append(out, m.Defs[def].Span)
+	out = append(out, m.defs[def].span)
 	for _, u := range uses {
 		out = append(out, m.Uses[u].Span)
 	}

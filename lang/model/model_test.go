@@ -139,16 +139,19 @@ func TestModelIsCompact(t *testing.T) {
 				}
 			}
 			m := b.Model()
-			if len(m.Defs) != tc.defs || cap(m.Defs) != tc.defs || len(m.Uses) != tc.defs*tc.uses || cap(m.Uses) != len(m.Uses) || cap(m.Scopes) != 1 {
+			if m.NumDefs() != tc.defs || cap(m.defs) != tc.defs || len(m.Uses) != tc.defs*tc.uses || cap(m.Uses) != len(m.Uses) || cap(m.Scopes) != 1 {
 				t.Errorf("defs %d/%d, uses %d/%d, scopes %d/%d: want exact sizes, %d defs and %d uses",
-					len(m.Defs), cap(m.Defs), len(m.Uses), cap(m.Uses), len(m.Scopes), cap(m.Scopes), tc.defs, tc.defs*tc.uses)
+					len(m.defs), cap(m.defs), len(m.Uses), cap(m.Uses), len(m.Scopes), cap(m.Scopes), tc.defs, tc.defs*tc.uses)
 			}
 			types := map[*byte]bool{}
-			for _, d := range m.Defs {
-				types[unsafe.StringData(d.Type)] = true
+			for i := range m.NumDefs() {
+				if d := m.Def(i); d.Name != "n" || d.Kind != "variable" || d.Type != strings.Repeat("int", 1+i%2) || d.Span.Start != 100*i {
+					t.Errorf("definition %d reads %+v", i, d)
+				}
+				types[unsafe.StringData(m.Def(i).Type)] = true
 			}
-			if want := min(tc.defs, 2); len(types) != want {
-				t.Errorf("%d copies of the type strings, want %d", len(types), want)
+			if want := min(tc.defs, 2); len(types) != want || len(m.attrs) != want {
+				t.Errorf("%d copies of the type strings and %d kinds, modules and types kept, want %d", len(types), len(m.attrs), want)
 			}
 			for i := range tc.defs {
 				occ := m.Occurrences(i)

@@ -26,7 +26,7 @@ func (f *Features) InlayHints(ctx context.Context, s features.Snapshot, within d
 		return nil, nil
 	}
 	var out []features.InlayHint
-	for i := range m.Defs {
+	for i := range m.NumDefs() {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

@@ -44,14 +44,14 @@ func TestModel(t *testing.T) {
 			def, _ := m.At(at(tc.use))
 			if tc.decl < 0 {
 				if def >= 0 {
-					t.Fatalf("resolves to %+v, want nothing", m.Defs[def])
+					t.Fatalf("resolves to %+v, want nothing", m.Def(def))
 				}
 				return
 			}
 			if def < 0 {
 				t.Fatal("resolves to nothing")
 			}
-			if d := m.Defs[def]; d.Span.Start != at(tc.decl) || d.Kind != tc.kind {
+			if d := m.Def(def); d.Span.Start != at(tc.decl) || d.Kind != tc.kind {
 				t.Errorf("resolves to %+v, want the %s at %d", d, tc.kind, at(tc.decl))
 			}
 		})
