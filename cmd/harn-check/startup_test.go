@@ -13,6 +13,10 @@ var heavyInit = map[string]string{
 	// compiles the meta-schemas of five drafts in init: about half of a
 	// hello-world run's time. runtime/jsonschema replaces it.
 	"github.com/santhosh-tekuri/jsonschema": "compiles every draft's meta-schema at start-up",
+	// detects CPU features in init (an assembly BLAKE3 brought it; the
+	// digests are internal/blake3's).
+	"github.com/klauspost/cpuid": "detects every CPU feature at start-up",
+	"lukechampine.com/blake3":    "brings klauspost/cpuid",
 }
 
 // TestBinariesAvoidHeavyInit lists the packages linked into the binaries

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"lukechampine.com/blake3"
+	"github.com/harnlang/harn-check/internal/blake3"
 )
 
 // tool_synthesize(spec) pins a tool from a description: its name (given,

@@ -20,9 +20,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/harnlang/harn-check/internal/blake3"
 	"github.com/harnlang/harn-check/runtime/harn"
-
-	"lukechampine.com/blake3"
 )
 
 // The crypto family: BLAKE3, Ed25519 and X25519 keys as hex strings,
