@@ -175,7 +175,14 @@ func TestIncrementalIndexEqualsFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"../testdata/harn/incremental.harn", "../../examples/harn/compaction.harn"} {
+	// Two sequences of edits: the second (seed 25) makes a syntax error
+	// that error recovery parses differently once the text around it is
+	// reparsed, so a node with an error is never kept from the old tree.
+	for _, tc := range []struct {
+		name string
+		seed uint64
+	}{{"../testdata/harn/incremental.harn", 7}, {"../../examples/harn/compaction.harn", 7}, {"../../examples/harn/compaction.harn", 25}} {
+		name := tc.name
 		orig, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
@@ -184,7 +191,7 @@ func TestIncrementalIndexEqualsFresh(t *testing.T) {
 		tree := inc.syntax.Parse(nil, nil, text)
 		inc.names.Index(tree.(*tsquery.Tree).T, text)
 		pieces := []string{" ", "\n", "x", "1", "}", "{", "// c\n", "/// doc\n", "let y = 2\n", "fn g(a: int) -> int { return a }\n", "\""}
-		r := rand.New(rand.NewPCG(7, 8))
+		r := rand.New(rand.NewPCG(tc.seed, 8))
 		before := names.Rebuilds()
 		for v := range 120 {
 			a := r.IntN(len(text) + 1)
@@ -205,12 +212,14 @@ func TestIncrementalIndexEqualsFresh(t *testing.T) {
 			fresh.names.Forget()
 			want := fresh.names.Index(st, text)
 			if diff := got.Diff(want); diff != "" {
-				t.Fatalf("%s version %d: the index brought up to date differs from a fresh one: %s\nof\n%s", name, v, diff, text)
+				t.Fatalf("%s (seed %d) version %d: the index brought up to date differs from a fresh one: %s\nof\n%s", name, tc.seed, v, diff, text)
 			}
 		}
-		t.Logf("%s: %d of 120 indexes brought up to date", name, names.Rebuilds()-before)
-		if names.Rebuilds() == before {
-			t.Errorf("%s: no index was brought up to date from the previous one", name)
+		t.Logf("%s (seed %d): %d of 120 indexes brought up to date", name, tc.seed, names.Rebuilds()-before)
+		// Most random edits leave a syntax error; the nodes around it are
+		// queried again, the rest kept.
+		if n := names.Rebuilds() - before; n < 90 {
+			t.Errorf("%s (seed %d): %d of 120 indexes brought up to date from the previous one, want at least 90", name, tc.seed, n)
 		}
 	}
 }

@@ -406,44 +406,49 @@ func (r *Resolver) rebuild(ctx context.Context, base *Index, old []byte, tree *s
 		span.Start = min(span.Start, tops[lo].Start)
 		span.End = max(span.End, tops[hi].End)
 	}
-	oldSpan := diagnostics.Span{Start: span.Start, End: span.End - delta}
-	// The top-level nodes outside the span must be those of the old tree,
-	// at the same place (moved by the edit after it), and have parsed
-	// without error, then and now (error recovery may parse the same
-	// text differently after an edit elsewhere): their chunks are kept.
+	// The top-level nodes kept are the runs before and after the span
+	// that are those of the old tree at the same place (moved by the edit
+	// after it) and parsed without error, then and now (error recovery may
+	// parse the same text differently after an edit elsewhere): their
+	// chunks are shared. The nodes between the runs are queried again,
+	// the span grown to hold them (a syntax error the edit made, or one
+	// next to it, is queried again with it).
 	nOld := len(base.tops)
 	before := sort.Search(n, func(k int) bool { return tops[k].End > span.Start })
 	after := n - sort.Search(n, func(k int) bool { return tops[k].Start >= span.End })
-	if before != sort.Search(nOld, func(k int) bool { return base.tops[k].End > oldSpan.Start }) ||
-		after != nOld-sort.Search(nOld, func(k int) bool { return base.tops[k].Start >= oldSpan.End }) ||
-		before+after > n {
-		return nil
-	}
 	for k := range before {
-		if tops[k] != base.tops[k] || topErrors[k] || base.topErrors[k] {
-			return nil
+		if k >= nOld || tops[k] != base.tops[k] || topErrors[k] || base.topErrors[k] {
+			before = k
+			break
 		}
 	}
 	for k := range after {
-		t, o := tops[n-after+k], base.tops[nOld-after+k]
-		if t.Start-delta != o.Start || t.End-delta != o.End || topErrors[n-after+k] || base.topErrors[nOld-after+k] {
-			return nil
+		i, j := n-1-k, nOld-1-k
+		if j < before || tops[i].Start-delta != base.tops[j].Start || tops[i].End-delta != base.tops[j].End || topErrors[i] || base.topErrors[j] {
+			after = k
+			break
 		}
 	}
+	if before+after > n || before+after > nOld {
+		return nil
+	}
 	mid := tops[before : n-after]
-	for _, t := range mid {
-		if t.Start < span.Start || t.End > span.End {
-			return nil
-		}
+	if len(mid) > 0 {
+		span.Start = min(span.Start, mid[0].Start)
+		span.End = max(span.End, mid[len(mid)-1].End)
+	}
+	if before > 0 && tops[before-1].End > span.Start || after > 0 && tops[n-after].Start < span.End {
+		return nil
 	}
 	raw, ok := r.collect(ctx, root, src, span, fileEnd)
 	if !ok {
 		return nil
 	}
-	// An empty capture at an end of the span could belong to a kept node
-	// as well.
+	// An empty capture where a kept node ends and the span starts belongs
+	// to that node (split gives it to the first node holding it), which
+	// the old tree may not have had.
 	empty := func(sp diagnostics.Span) bool {
-		return sp.Start == sp.End && (sp.Start == span.Start || sp.Start == span.End)
+		return sp.Start == sp.End && sp.Start == span.Start && before > 0 && tops[before-1].End == span.Start
 	}
 	for _, sc := range raw.scopes {
 		if empty(sc) {
