@@ -47,7 +47,7 @@ type Expecter interface {
 
 // Diagnose returns the syntax diagnostics of src, whose tree is root.
 func Diagnose(path string, src []byte, root lower.Node) []diagnostics.Diagnostic {
-	d := &diagnoser{path: path, src: src, root: root, lines: diagnostics.NewLineIndex(src), eofOpen: -1}
+	d := &diagnoser{path: path, src: src, root: root, eofOpen: -1}
 	problems, toEOF := scan(src)
 	d.unclosed = toEOF
 	// Brackets left open at the end come innermost first. Only the
@@ -87,9 +87,10 @@ type treeDiag struct {
 }
 
 type diagnoser struct {
-	path  string
-	src   []byte
-	root  lower.Node
+	path string
+	src  []byte
+	root lower.Node
+	// lines indexes src, made at its first use (lineIndex).
 	lines *diagnostics.LineIndex
 	lex   []diagnostics.Diagnostic
 	tree  []treeDiag
@@ -117,10 +118,20 @@ func (d *diagnoser) span(start, end int) diagnostics.Span {
 	return diagnostics.Span{Start: start, End: end}
 }
 
+// lineIndex returns the index of the source's lines, made at its first
+// use: only a file with syntax problems needs it, and making it for every
+// file was a fortieth of the bytes a check of many files allocated.
+func (d *diagnoser) lineIndex() *diagnostics.LineIndex {
+	if d.lines == nil {
+		d.lines = diagnostics.NewLineIndex(d.src)
+	}
+	return d.lines
+}
+
 // lineCol renders a byte offset as 1-based line:column, columns counted
 // in characters as in the text output.
 func (d *diagnoser) lineCol(off int) string {
-	p := d.lines.RuneColumn(off)
+	p := d.lineIndex().RuneColumn(off)
 	return fmt.Sprintf("%d:%d", p.Line+1, p.Column+1)
 }
 
@@ -564,7 +575,7 @@ func context(parent lower.Node) string {
 // explain, at most one per line; an unclosed bracket also explains whatever
 // the parser reports at the end of the file.
 func (d *diagnoser) dedupe() []diagnostics.Diagnostic {
-	lineOf := func(off int) int { return d.lines.Line(min(max(off, 0), len(d.src))) }
+	lineOf := func(off int) int { return d.lineIndex().Line(min(max(off, 0), len(d.src))) }
 	used := map[int]bool{}
 	// A line whose string is cut at its end has its other lexical
 	// complaints (a `$` of an interpolation the string was meant to hold)
