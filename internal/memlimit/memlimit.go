@@ -56,8 +56,9 @@ const ProgramGCPercent = 100
 // of many small files keeps little live (9 MB at the end of 10,000
 // generated files), so at BatchGCPercent alone its heap goal stayed near
 // 45 MB and the collector ran every 36 MB allocated, on the core a
-// second worker needs: 122 collections on those files, 47 with the
-// floor, for a peak of 114 MiB instead of 84 with one worker. Past 13 MB
+// second worker needs: 122 collections on those files, 50 with the
+// floor, for a peak of 101 MiB instead of 84 with one worker (3,000 Leia
+// files: 4 collections instead of 27, 93 MiB instead of 46). Past 13 MB
 // live the floor no longer binds.
 const BatchHeapFloor = 64 << 20
 
@@ -100,9 +101,10 @@ func armFloor() {
 	runtime.AddCleanup(sentinel, func(int) { adjustFloor() }, 0)
 }
 
-// liveHeap is the runtime's measure of the heap the last collection
-// found live.
-var liveHeap = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+// heapSamples are the runtime's measures of what the last collection
+// found live: the heap, and the stacks and globals it scanned, which the
+// collector's goal grows with as well (GOGC is a percent of all three).
+var heapSamples = []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"}}
 
 // adjustFloor sets the GC percent for the heap now live, then waits for
 // the next collection again; it stops once Program turned the floor off.
@@ -113,21 +115,38 @@ func adjustFloor() {
 	if floorBytes <= 0 {
 		return
 	}
-	metrics.Read(liveHeap)
-	if liveHeap[0].Value.Kind() == metrics.KindUint64 {
-		debug.SetGCPercent(FloorPercent(int64(liveHeap[0].Value.Uint64()), floorBytes, floorPercent))
+	metrics.Read(heapSamples)
+	var v [3]int64
+	for i, s := range heapSamples {
+		if s.Value.Kind() != metrics.KindUint64 {
+			armFloor()
+			return
+		}
+		v[i] = int64(s.Value.Uint64())
 	}
+	debug.SetGCPercent(FloorPercent(v[0], v[1]+v[2], floorBytes, floorPercent))
 	armFloor()
 }
 
-// FloorPercent is the GC percent that puts the heap goal of live bytes at
-// floor bytes, or gcPercent when that gives more.
-func FloorPercent(live, floor int64, gcPercent int) int {
-	if live <= 0 || live*int64(100+gcPercent) >= floor*100 {
+// runtimeHeapMinimum is the Go runtime's least heap goal at GOGC=100,
+// which it scales with the GC percent: a goal is never under
+// runtimeHeapMinimum * percent/100.
+const runtimeHeapMinimum = 4 << 20
+
+// FloorPercent is the GC percent that puts the heap goal at floor bytes
+// when live bytes of heap and roots bytes of stacks and globals are live,
+// or gcPercent when that gives more. The goal is live + (live + roots) *
+// percent/100, and at least runtimeHeapMinimum * percent/100: the percent
+// is never more than puts that minimum at floor (a tiny heap at the start
+// of a run would otherwise get a percent in the tens of thousands, and a
+// goal of hundreds of megabytes).
+func FloorPercent(live, roots, floor int64, gcPercent int) int {
+	scanned := live + max(roots, 0)
+	if live <= 0 || live*100+scanned*int64(gcPercent) >= floor*100 {
 		return gcPercent
 	}
-	// The goal is live * (1 + percent/100); rounded up.
-	return int((100*(floor-live) + live - 1) / live)
+	// Rounded down: the goal stays at the floor or just under it.
+	return max(gcPercent, int(min(100*(floor-live)/scanned, 100*floor/runtimeHeapMinimum)))
 }
 
 // Program sets the collector's target to ProgramGCPercent for a program

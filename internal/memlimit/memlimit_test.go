@@ -63,24 +63,33 @@ func TestFollow(t *testing.T) {
 func TestFloorPercent(t *testing.T) {
 	const mb = 1 << 20
 	for _, tc := range []struct {
-		name        string
-		live, floor int64
-		percent     int
-		want        int
+		name               string
+		live, roots, floor int64
+		percent            int
+		want               int
 	}{
-		{"little live: the goal at the floor", 8 * mb, 64 * mb, 400, 700},
-		{"rounded up, never under the floor", 9 * mb, 64 * mb, 400, 612},
-		{"live heap past floor/(1+percent): the percent", 13 * mb, 64 * mb, 400, 400},
-		{"large live heap", 200 * mb, 64 * mb, 400, 400},
-		{"nothing measured yet", 0, 64 * mb, 400, 400},
+		{"little live: the goal at the floor", 8 * mb, 0, 64 * mb, 400, 700},
+		{"rounded down, never over the floor", 9 * mb, 0, 64 * mb, 400, 611},
+		{"stacks and globals count", 5 * mb, 1 * mb, 64 * mb, 400, 983},
+		// The runtime's least goal grows with the percent: 4 MB * 16 is
+		// the floor (a percent of 19,870 for 150 KB live put the goal at
+		// 833 MB).
+		{"a tiny heap: the runtime's minimum at the floor", 150 << 10, 180 << 10, 64 * mb, 400, 1600},
+		{"live heap past floor/(1+percent): the percent", 13 * mb, 0, 64 * mb, 400, 400},
+		{"roots alone lift the goal past the floor", 4 * mb, 12 * mb, 64 * mb, 400, 400},
+		{"large live heap", 200 * mb, 0, 64 * mb, 400, 400},
+		{"nothing measured yet", 0, 0, 64 * mb, 400, 400},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := FloorPercent(tc.live, tc.floor, tc.percent)
+			got := FloorPercent(tc.live, tc.roots, tc.floor, tc.percent)
 			if got != tc.want {
-				t.Errorf("FloorPercent(%d, %d, %d) = %d, want %d", tc.live, tc.floor, tc.percent, got, tc.want)
+				t.Errorf("FloorPercent(%d, %d, %d, %d) = %d, want %d", tc.live, tc.roots, tc.floor, tc.percent, got, tc.want)
 			}
-			if goal := tc.live * int64(100+got) / 100; tc.live > 0 && goal < min(tc.floor, tc.live*int64(100+tc.percent)/100) {
-				t.Errorf("goal %d under the floor %d", goal, tc.floor)
+			goal := func(p int) int64 {
+				return max(tc.live+(tc.live+tc.roots)*int64(p)/100, runtimeHeapMinimum*int64(p)/100)
+			}
+			if tc.live > 0 && (goal(got) > max(tc.floor, goal(tc.percent)) || goal(got) < goal(tc.percent)) {
+				t.Errorf("goal %d: over the floor %d or under the percent's %d", goal(got), tc.floor, goal(tc.percent))
 			}
 		})
 	}
