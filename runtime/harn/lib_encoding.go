@@ -22,20 +22,20 @@ import (
 
 func installEncoding(lib *Library) {
 	enc := func(name string, f func([]byte) string) {
-		spec := argsOf(name)
+		spec := ArgsOf(name)
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			var data []byte
-			if err := spec.unpack(c, args, asBytes(&data)); err != nil {
+			if err := spec.Unpack(c, args, AsBytes(&data)); err != nil {
 				return Nil, err
 			}
 			return Str(f(data)), nil
 		})
 	}
 	dec := func(name string, f func(string) ([]byte, error)) {
-		spec := argsOf(name)
+		spec := ArgsOf(name)
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			var text string
-			if err := spec.unpack(c, args, asText(&text)); err != nil {
+			if err := spec.Unpack(c, args, AsText(&text)); err != nil {
 				return Nil, err
 			}
 			b, err := f(text)
@@ -55,10 +55,10 @@ func installEncoding(lib *Library) {
 	dec("base32_decode", base32.StdEncoding.DecodeString)
 	enc("hex_encode", hex.EncodeToString)
 	dec("hex_decode", hex.DecodeString)
-	lib.Builtin("url_encode", withText("url_encode", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("url_encode", WithText("url_encode", func(_ *Call, text string, _ []Value) (Value, error) {
 		return Str(PercentEncode(text)), nil
 	}))
-	lib.Builtin("url_decode", withText("url_decode", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("url_decode", WithText("url_decode", func(_ *Call, text string, _ []Value) (Value, error) {
 		s, err := url.QueryUnescape(text)
 		if err != nil {
 			return Nil, throwValue(Str("url_decode: " + err.Error()))
@@ -66,7 +66,7 @@ func installEncoding(lib *Library) {
 		return Str(s), nil
 	}))
 	hashFn := func(name string, h func() hash.Hash) {
-		lib.Builtin(name, withBytes(name, func(_ *Call, data []byte, _ []Value) (Value, error) {
+		lib.Builtin(name, WithBytes(name, func(_ *Call, data []byte, _ []Value) (Value, error) {
 			d := h()
 			d.Write(data)
 			return Str(hex.EncodeToString(d.Sum(nil))), nil
@@ -82,10 +82,10 @@ func installEncoding(lib *Library) {
 	hashFn("md5", md5.New)
 	// bytes2 declares a builtin of two byte strings.
 	bytes2 := func(name string, f func(a, b []byte) Value) {
-		spec := argsOf(name)
+		spec := ArgsOf(name)
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			var a, b []byte
-			if err := spec.unpack(c, args, asBytes(&a), asBytes(&b)); err != nil {
+			if err := spec.Unpack(c, args, AsBytes(&a), AsBytes(&b)); err != nil {
 				return Nil, err
 			}
 			return f(a, b), nil
@@ -104,39 +104,39 @@ func installEncoding(lib *Library) {
 	bytes2("constant_time_eq", func(a, b []byte) Value { return Bool(subtle.ConstantTimeCompare(a, b) == 1) })
 	bytes2("bytes_concat", func(a, b []byte) Value { return BytesValue(append(append([]byte(nil), a...), b...)) })
 	bytes2("bytes_eq", func(a, b []byte) Value { return Bool(bytes.Equal(a, b)) })
-	lib.Builtin("bytes_from_string", withText("bytes_from_string", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("bytes_from_string", WithText("bytes_from_string", func(_ *Call, text string, _ []Value) (Value, error) {
 		return BytesValue([]byte(text)), nil
 	}))
-	lib.Builtin("bytes_to_string", withBytes("bytes_to_string", func(_ *Call, b []byte, _ []Value) (Value, error) {
+	lib.Builtin("bytes_to_string", WithBytes("bytes_to_string", func(_ *Call, b []byte, _ []Value) (Value, error) {
 		if !utf8.Valid(b) {
 			return Nil, throwValue(Str("bytes_to_string: invalid UTF-8"))
 		}
 		return Str(string(b)), nil
 	}))
-	lib.Builtin("bytes_to_string_lossy", withBytes("bytes_to_string_lossy", func(_ *Call, b []byte, _ []Value) (Value, error) {
+	lib.Builtin("bytes_to_string_lossy", WithBytes("bytes_to_string_lossy", func(_ *Call, b []byte, _ []Value) (Value, error) {
 		return Str(strings.ToValidUTF8(string(b), "\uFFFD")), nil
 	}))
-	lib.Builtin("bytes_from_hex", withText("bytes_from_hex", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("bytes_from_hex", WithText("bytes_from_hex", func(_ *Call, text string, _ []Value) (Value, error) {
 		b, err := hex.DecodeString(text)
 		if err != nil {
 			return Nil, throwValue(Str("bytes_from_hex: " + err.Error()))
 		}
 		return BytesValue(b), nil
 	}))
-	lib.Builtin("bytes_to_hex", withBytes("bytes_to_hex", func(_ *Call, b []byte, _ []Value) (Value, error) {
+	lib.Builtin("bytes_to_hex", WithBytes("bytes_to_hex", func(_ *Call, b []byte, _ []Value) (Value, error) {
 		return Str(hex.EncodeToString(b)), nil
 	}))
-	lib.Builtin("bytes_from_base64", withText("bytes_from_base64", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("bytes_from_base64", WithText("bytes_from_base64", func(_ *Call, text string, _ []Value) (Value, error) {
 		b, err := base64.StdEncoding.DecodeString(text)
 		if err != nil {
 			return Nil, throwValue(Str("bytes_from_base64: " + err.Error()))
 		}
 		return BytesValue(b), nil
 	}))
-	lib.Builtin("bytes_to_base64", withBytes("bytes_to_base64", func(_ *Call, b []byte, _ []Value) (Value, error) {
+	lib.Builtin("bytes_to_base64", WithBytes("bytes_to_base64", func(_ *Call, b []byte, _ []Value) (Value, error) {
 		return Str(base64.StdEncoding.EncodeToString(b)), nil
 	}))
-	lib.Builtin("bytes_len", withBytes("bytes_len", func(_ *Call, b []byte, _ []Value) (Value, error) {
+	lib.Builtin("bytes_len", WithBytes("bytes_len", func(_ *Call, b []byte, _ []Value) (Value, error) {
 		return Int(int64(len(b))), nil
 	}))
 	lib.Builtin("bytes_slice", func(c *Call, args []Value) (Value, error) {

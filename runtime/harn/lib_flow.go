@@ -20,8 +20,8 @@ func flowErr(fn, format string, a ...any) error {
 
 // flowArgs is the unpacking spec of a flow builtin: its string
 // arguments refused in the family's words, named as in the table.
-func flowArgs(name string) *argSpec {
-	return argsOf(name).refusing(func(fn string, _ int, param string, got Value, missing bool) error {
+func flowArgs(name string) *ArgSpec {
+	return ArgsOf(name).refusing(func(fn string, _ int, param string, got Value, missing bool) error {
 		if missing {
 			return flowErr(fn, "missing required string argument `%s`", param)
 		}
@@ -106,7 +106,7 @@ func installFlow(lib *Library) {
 	warnArgs := flowArgs("flow_invariant_warn")
 	lib.Builtin("flow_invariant_warn", func(c *Call, args []Value) (Value, error) {
 		var reason string
-		if err := warnArgs.unpack(c, args, &reason); err != nil {
+		if err := warnArgs.Unpack(c, args, &reason); err != nil {
 			return Nil, err
 		}
 		return flowResult(map[string]any{"kind": "warn", "reason": reason}), nil
@@ -114,7 +114,7 @@ func installFlow(lib *Library) {
 	blockArgs := flowArgs("flow_invariant_block")
 	lib.Builtin("flow_invariant_block", func(c *Call, args []Value) (Value, error) {
 		var code, msg string
-		if err := blockArgs.unpack(c, args, &code, &msg); err != nil {
+		if err := blockArgs.Unpack(c, args, &code, &msg); err != nil {
 			return Nil, err
 		}
 		return flowResult(map[string]any{"kind": "block", "error": map[string]any{"code": code, "message": msg}}), nil
@@ -123,7 +123,7 @@ func installFlow(lib *Library) {
 	lib.Builtin("flow_invariant_require_approval", func(c *Call, args []Value) (Value, error) {
 		const fn = "flow_invariant_require_approval"
 		var kind, id string
-		if err := approvalArgs.unpack(c, args, &kind, &id); err != nil {
+		if err := approvalArgs.Unpack(c, args, &kind, &id); err != nil {
 			return Nil, err
 		}
 		var approver map[string]any
@@ -141,7 +141,7 @@ func installFlow(lib *Library) {
 	lib.Builtin("flow_evidence_atom", func(c *Call, args []Value) (Value, error) {
 		const fn = "flow_evidence_atom"
 		var atom string
-		if err := atomArgs.unpack(c, args, &atom); err != nil {
+		if err := atomArgs.Unpack(c, args, &atom); err != nil {
 			return Nil, err
 		}
 		if b, herr := hex.DecodeString(atom); herr != nil || len(b) != 32 {
@@ -156,7 +156,7 @@ func installFlow(lib *Library) {
 	metadataArgs := flowArgs("flow_evidence_metadata")
 	lib.Builtin("flow_evidence_metadata", func(c *Call, args []Value) (Value, error) {
 		var dir, ns, key string
-		if err := metadataArgs.unpack(c, args, &dir, &ns, &key); err != nil {
+		if err := metadataArgs.Unpack(c, args, &dir, &ns, &key); err != nil {
 			return Nil, err
 		}
 		return goValue(map[string]any{"kind": "metadata_path", "directory": dir, "namespace": ns, "key": key}), nil
@@ -165,7 +165,7 @@ func installFlow(lib *Library) {
 	lib.Builtin("flow_evidence_transcript", func(c *Call, args []Value) (Value, error) {
 		const fn = "flow_evidence_transcript"
 		var id string
-		if err := transcriptArgs.unpack(c, args, &id); err != nil {
+		if err := transcriptArgs.Unpack(c, args, &id); err != nil {
 			return Nil, err
 		}
 		span, err := flowSpan(args, 1, fn, transcriptArgs.paramName(1), transcriptArgs.paramName(2))
@@ -177,7 +177,7 @@ func installFlow(lib *Library) {
 	citationArgs := flowArgs("flow_evidence_citation")
 	lib.Builtin("flow_evidence_citation", func(c *Call, args []Value) (Value, error) {
 		var url, quote, fetched string
-		if err := citationArgs.unpack(c, args, &url, &quote, &fetched); err != nil {
+		if err := citationArgs.Unpack(c, args, &url, &quote, &fetched); err != nil {
 			return Nil, err
 		}
 		return goValue(map[string]any{"kind": "external_citation", "url": url, "quote": quote, "fetched_at": fetched}), nil
@@ -185,7 +185,7 @@ func installFlow(lib *Library) {
 	remediationArgs := flowArgs("flow_remediation")
 	lib.Builtin("flow_remediation", func(c *Call, args []Value) (Value, error) {
 		var desc string
-		if err := remediationArgs.unpack(c, args, &desc); err != nil {
+		if err := remediationArgs.Unpack(c, args, &desc); err != nil {
 			return Nil, err
 		}
 		return goValue(map[string]any{"description": desc}), nil

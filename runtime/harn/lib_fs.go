@@ -41,7 +41,7 @@ func ioError(prefix string, err error) error {
 
 func installFs(lib *Library) {
 	hostOf := func(c *Call) *host.Host { return c.th.in.host }
-	lib.Builtin("read_file", withText("read_file", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("read_file", WithText("read_file", func(c *Call, p string, _ []Value) (Value, error) {
 		var b []byte
 		var err error
 		c.Block(func() { b, err = hostOf(c).ReadFile(p) })
@@ -50,7 +50,7 @@ func installFs(lib *Library) {
 		}
 		return Str(string(b)), nil
 	}))
-	lib.Builtin("read_file_result", withText("read_file_result", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("read_file_result", WithText("read_file_result", func(c *Call, p string, _ []Value) (Value, error) {
 		var b []byte
 		var err error
 		c.Block(func() { b, err = hostOf(c).ReadFile(p) })
@@ -59,14 +59,14 @@ func installFs(lib *Library) {
 		}
 		return resultOkRaw(Str(string(b))), nil
 	}))
-	lib.Builtin("read_file_bytes", withText("read_file_bytes", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("read_file_bytes", WithText("read_file_bytes", func(c *Call, p string, _ []Value) (Value, error) {
 		b, err := hostOf(c).ReadFile(p)
 		if err != nil {
 			return Nil, ioError("Failed to read file "+hostOf(c).Abs(p), err)
 		}
 		return BytesValue(b), nil
 	}))
-	lib.Builtin("read_lines", withText("read_lines", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("read_lines", WithText("read_lines", func(c *Call, p string, _ []Value) (Value, error) {
 		b, err := hostOf(c).ReadFile(p)
 		if err != nil {
 			return Nil, ioError("Failed to read file "+hostOf(c).Abs(p), err)
@@ -74,14 +74,14 @@ func installFs(lib *Library) {
 		return c.th.kindMethod("string", Str(string(b)), "lines", nil)
 	}))
 	write := func(name string, appendMode bool) {
-		spec := argsOf(name)
+		spec := ArgsOf(name)
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			if len(args) < 2 {
 				return Nil, throwValue(Str(name + ": path and content are required"))
 			}
 			var p string
 			var data []byte
-			if err := spec.unpack(c, args, asText(&p), asBytes(&data)); err != nil {
+			if err := spec.Unpack(c, args, AsText(&p), AsBytes(&data)); err != nil {
 				return Nil, err
 			}
 			var err error
@@ -101,7 +101,7 @@ func installFs(lib *Library) {
 	write("write_file", false)
 	write("write_file_bytes", false)
 	write("append_file", true)
-	lib.Builtin("file_exists", withText("file_exists", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("file_exists", WithText("file_exists", func(c *Call, p string, _ []Value) (Value, error) {
 		_, err := hostOf(c).Stat(p)
 		var d *host.DeniedError
 		if errors.As(err, &d) {
@@ -109,7 +109,7 @@ func installFs(lib *Library) {
 		}
 		return Bool(err == nil), nil
 	}))
-	lib.Builtin("delete_file", withText("delete_file", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("delete_file", WithText("delete_file", func(c *Call, p string, _ []Value) (Value, error) {
 		fi, err := hostOf(c).Lstat(p)
 		if err != nil {
 			return Nil, ioError("Failed to delete file "+hostOf(c).Abs(p), err)
@@ -125,7 +125,7 @@ func installFs(lib *Library) {
 		}
 		return Nil, nil
 	}))
-	lib.Builtin("mkdir", withText("mkdir", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("mkdir", WithText("mkdir", func(c *Call, p string, _ []Value) (Value, error) {
 		if err := hostOf(c).Mkdir(p, true); err != nil {
 			return Nil, ioError("Failed to create directory "+hostOf(c).Abs(p), err)
 		}
@@ -146,7 +146,7 @@ func installFs(lib *Library) {
 		}
 		return NewListValue(out), nil
 	})
-	lib.Builtin("stat", withText("stat", func(c *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("stat", WithText("stat", func(c *Call, p string, _ []Value) (Value, error) {
 		fi, err := hostOf(c).Stat(p)
 		if err != nil {
 			return Nil, ioError("Failed to stat "+hostOf(c).Abs(p), err)
@@ -159,10 +159,10 @@ func installFs(lib *Library) {
 		d.Set("modified", Float(float64(fi.ModTime().UnixNano())/1e9))
 		return DictValue(d), nil
 	}))
-	copyArgs := argsOf("copy_file")
+	copyArgs := ArgsOf("copy_file")
 	lib.Builtin("copy_file", func(c *Call, args []Value) (Value, error) {
 		var src, dst string
-		if err := copyArgs.unpack(c, args, asText(&src), asText(&dst)); err != nil {
+		if err := copyArgs.Unpack(c, args, AsText(&src), AsText(&dst)); err != nil {
 			return Nil, err
 		}
 		b, err := hostOf(c).ReadFile(src)
@@ -174,10 +174,10 @@ func installFs(lib *Library) {
 		}
 		return Nil, nil
 	})
-	moveArgs := argsOf("move_file")
+	moveArgs := ArgsOf("move_file")
 	lib.Builtin("move_file", func(c *Call, args []Value) (Value, error) {
 		var src, dst string
-		if err := moveArgs.unpack(c, args, asText(&src), asText(&dst)); err != nil {
+		if err := moveArgs.Unpack(c, args, AsText(&src), AsText(&dst)); err != nil {
 			return Nil, err
 		}
 		if err := hostOf(c).Rename(src, dst); err != nil {

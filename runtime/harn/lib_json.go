@@ -24,7 +24,7 @@ func installJson(lib *Library) {
 	lib.Builtin("json_stringify", func(c *Call, args []Value) (Value, error) {
 		return c.stringifyJSON("json_stringify", Arg(args, 0))
 	})
-	lib.Builtin("json_parse", withText("json_parse", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("json_parse", WithText("json_parse", func(_ *Call, text string, _ []Value) (Value, error) {
 		v, err := ParseJSON(text)
 		if err != nil {
 			return Nil, throwValue(Str("JSON parse error: " + err.Error()))
@@ -71,7 +71,7 @@ func installJson(lib *Library) {
 		}
 		return v, nil
 	})
-	lib.Builtin("toml_parse", withText("toml_parse", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("toml_parse", WithText("toml_parse", func(_ *Call, text string, _ []Value) (Value, error) {
 		var x any
 		if err := toml.Unmarshal([]byte(text), &x); err != nil {
 			return Nil, throwValue(Str("TOML parse error: " + err.Error()))
@@ -85,7 +85,7 @@ func installJson(lib *Library) {
 		}
 		return Str(string(b)), nil
 	})
-	lib.Builtin("yaml_parse", withText("yaml_parse", func(_ *Call, text string, _ []Value) (Value, error) {
+	lib.Builtin("yaml_parse", WithText("yaml_parse", func(_ *Call, text string, _ []Value) (Value, error) {
 		var x any
 		if err := yaml.Unmarshal([]byte(text), &x); err != nil {
 			return Nil, throwValue(Str("YAML parse error: " + err.Error()))

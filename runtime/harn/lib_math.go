@@ -9,10 +9,10 @@ import (
 
 func installMath(lib *Library) {
 	f1 := func(name string, f func(float64) float64) {
-		spec := argsOf(name)
+		spec := ArgsOf(name)
 		lib.Leaf(name, func(c *Call, args []Value) (Value, error) {
 			var x float64
-			if err := spec.unpack(c, args, &x); err != nil {
+			if err := spec.Unpack(c, args, &x); err != nil {
 				return Nil, err
 			}
 			return Float(f(x)), nil
@@ -29,22 +29,22 @@ func installMath(lib *Library) {
 	f1("log2", math.Log2)
 	f1("log10", math.Log10)
 	f1("exp", math.Exp)
-	atan2Args := argsOf("atan2")
+	atan2Args := ArgsOf("atan2")
 	lib.Leaf("atan2", func(c *Call, args []Value) (Value, error) {
 		var y, x float64
-		if err := atan2Args.unpack(c, args, &y, &x); err != nil {
+		if err := atan2Args.Unpack(c, args, &y, &x); err != nil {
 			return Nil, err
 		}
 		return Float(math.Atan2(y, x)), nil
 	})
 	toIntFn := func(name string, f func(float64) float64) {
-		spec := argsOf(name)
+		spec := ArgsOf(name)
 		lib.Leaf(name, func(c *Call, args []Value) (Value, error) {
 			if v := Arg(args, 0); v.k == KindInt {
 				return v, nil
 			}
 			var x float64
-			if err := spec.unpack(c, args, &x); err != nil {
+			if err := spec.Unpack(c, args, &x); err != nil {
 				return Nil, err
 			}
 			r := f(x)
@@ -71,10 +71,10 @@ func installMath(lib *Library) {
 		}
 		return Nil, typeError("abs: expected a number, got %s", v.TypeName())
 	})
-	signArgs := argsOf("sign")
+	signArgs := ArgsOf("sign")
 	lib.Leaf("sign", func(c *Call, args []Value) (Value, error) {
 		var x float64
-		if err := signArgs.unpack(c, args, &x); err != nil {
+		if err := signArgs.Unpack(c, args, &x); err != nil {
 			return Nil, err
 		}
 		switch {

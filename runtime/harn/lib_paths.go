@@ -8,10 +8,10 @@ import (
 // Path builtins: pure string manipulation, no file-system access.
 
 func installPaths(lib *Library) {
-	joinArgs := argsOf("path_join")
+	joinArgs := ArgsOf("path_join")
 	lib.Builtin("path_join", func(c *Call, args []Value) (Value, error) {
 		var parts []Value
-		if err := joinArgs.unpack(c, args, &parts); err != nil {
+		if err := joinArgs.Unpack(c, args, &parts); err != nil {
 			return Nil, err
 		}
 		p := ""
@@ -21,7 +21,7 @@ func installPaths(lib *Library) {
 		return Str(p), nil
 	})
 	s1 := func(name string, f func(string) string) {
-		lib.Builtin(name, withText(name, func(_ *Call, p string, _ []Value) (Value, error) { return Str(f(p)), nil }))
+		lib.Builtin(name, WithText(name, func(_ *Call, p string, _ []Value) (Value, error) { return Str(f(p)), nil }))
 	}
 	s1("basename", pathBase)
 	s1("dirname", pathParent)
@@ -38,17 +38,17 @@ func installPaths(lib *Library) {
 	s1("path_extension", pExt)
 	s1("path_stem", pStem)
 	s1("path_normalize", pNormalize)
-	lib.Builtin("path_is_absolute", withText("path_is_absolute", func(_ *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("path_is_absolute", WithText("path_is_absolute", func(_ *Call, p string, _ []Value) (Value, error) {
 		return Bool(pIsAbs(p)), nil
 	}))
-	lib.Builtin("path_is_relative", withText("path_is_relative", func(_ *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("path_is_relative", WithText("path_is_relative", func(_ *Call, p string, _ []Value) (Value, error) {
 		return Bool(!pIsAbs(p)), nil
 	}))
-	lib.Builtin("path_segments", withText("path_segments", func(_ *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("path_segments", WithText("path_segments", func(_ *Call, p string, _ []Value) (Value, error) {
 		_, _, segs := pSplit(p)
 		return NewListValue(strValues(segs)), nil
 	}))
-	lib.Builtin("path_parts", withText("path_parts", func(_ *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("path_parts", WithText("path_parts", func(_ *Call, p string, _ []Value) (Value, error) {
 		_, _, segs := pSplit(p)
 		d := NewDict(5)
 		d.Set("dir", Str(pParent(p)))

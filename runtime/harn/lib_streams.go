@@ -100,11 +100,11 @@ func sourcesArg(c *Call, args []Value, min int) ([]*Iter, error) {
 }
 
 func installStreams(lib *Library) {
-	mapArgs := argsOf("stream.map")
+	mapArgs := ArgsOf("stream.map")
 	lib.Builtin("stream.map", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		var f Value
-		if err := mapArgs.unpack(c, args, &inner, &f); err != nil {
+		if err := mapArgs.Unpack(c, args, &inner, &f); err != nil {
 			return Nil, err
 		}
 		return iterValue(mapped(inner, func(v Value) (Value, bool, bool, error) {
@@ -112,11 +112,11 @@ func installStreams(lib *Library) {
 			return out, true, false, err
 		})), nil
 	})
-	filterArgs := argsOf("stream.filter")
+	filterArgs := ArgsOf("stream.filter")
 	lib.Builtin("stream.filter", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		var f Value
-		if err := filterArgs.unpack(c, args, &inner, &f); err != nil {
+		if err := filterArgs.Unpack(c, args, &inner, &f); err != nil {
 			return Nil, err
 		}
 		return iterValue(mapped(inner, func(v Value) (Value, bool, bool, error) {
@@ -124,11 +124,11 @@ func installStreams(lib *Library) {
 			return v, keep.Truthy(), false, err
 		})), nil
 	})
-	tapArgs := argsOf("stream.tap")
+	tapArgs := ArgsOf("stream.tap")
 	lib.Builtin("stream.tap", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		var f Value
-		if err := tapArgs.unpack(c, args, &inner, &f); err != nil {
+		if err := tapArgs.Unpack(c, args, &inner, &f); err != nil {
 			return Nil, err
 		}
 		return iterValue(mapped(inner, func(v Value) (Value, bool, bool, error) {
@@ -136,11 +136,11 @@ func installStreams(lib *Library) {
 			return v, true, false, err
 		})), nil
 	})
-	scanArgs := argsOf("stream.scan")
+	scanArgs := ArgsOf("stream.scan")
 	lib.Builtin("stream.scan", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		var acc, f Value
-		if err := scanArgs.unpack(c, args, &inner, &acc, &f); err != nil {
+		if err := scanArgs.Unpack(c, args, &inner, &acc, &f); err != nil {
 			return Nil, err
 		}
 		return iterValue(mapped(inner, func(v Value) (Value, bool, bool, error) {
@@ -149,10 +149,10 @@ func installStreams(lib *Library) {
 			return next, true, false, err
 		})), nil
 	})
-	takeArgs := argsOf("stream.take")
+	takeArgs := ArgsOf("stream.take")
 	lib.Builtin("stream.take", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
-		if err := takeArgs.unpack(c, args, &inner); err != nil {
+		if err := takeArgs.Unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
 		n := Arg(args, 1)
@@ -173,11 +173,11 @@ func installStreams(lib *Library) {
 		}
 		return iterValue(it), nil
 	})
-	takeUntilArgs := argsOf("stream.take_until")
+	takeUntilArgs := ArgsOf("stream.take_until")
 	lib.Builtin("stream.take_until", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		var f Value
-		if err := takeUntilArgs.unpack(c, args, &inner, &f); err != nil {
+		if err := takeUntilArgs.Unpack(c, args, &inner, &f); err != nil {
 			return Nil, err
 		}
 		return iterValue(mapped(inner, func(v Value) (Value, bool, bool, error) {
@@ -306,10 +306,10 @@ func installStreams(lib *Library) {
 			}
 		}}), nil
 	})
-	broadcastArgs := argsOf("stream.broadcast")
+	broadcastArgs := ArgsOf("stream.broadcast")
 	lib.Builtin("stream.broadcast", func(c *Call, args []Value) (Value, error) {
 		var src *Iter
-		if err := broadcastArgs.unpack(c, args, &src); err != nil {
+		if err := broadcastArgs.Unpack(c, args, &src); err != nil {
 			return Nil, err
 		}
 		n := Arg(args, 1)
@@ -349,10 +349,10 @@ func installStreams(lib *Library) {
 		}
 		return NewListValue(branches), nil
 	})
-	throttleArgs := argsOf("stream.throttle")
+	throttleArgs := ArgsOf("stream.throttle")
 	lib.Builtin("stream.throttle", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
-		if err := throttleArgs.unpack(c, args, &inner); err != nil {
+		if err := throttleArgs.Unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
 		perSec, ok := Arg(args, 1).Number()
@@ -374,10 +374,10 @@ func installStreams(lib *Library) {
 			return v, ok, err
 		}}), nil
 	})
-	debounceArgs := argsOf("stream.debounce")
+	debounceArgs := ArgsOf("stream.debounce")
 	lib.Builtin("stream.debounce", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
-		if err := debounceArgs.unpack(c, args, &inner); err != nil {
+		if err := debounceArgs.Unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
 		w := Arg(args, 1)
@@ -411,10 +411,10 @@ func installStreams(lib *Library) {
 			}
 		}}), nil
 	})
-	collectArgs := argsOf("stream.collect")
+	collectArgs := ArgsOf("stream.collect")
 	lib.Builtin("stream.collect", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
-		if err := collectArgs.unpack(c, args, &inner); err != nil {
+		if err := collectArgs.Unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
 		limit := int64(10_000)
@@ -450,11 +450,11 @@ func installStreams(lib *Library) {
 			out = append(out, v)
 		}
 	})
-	foldArgs := argsOf("stream.fold")
+	foldArgs := ArgsOf("stream.fold")
 	lib.Builtin("stream.fold", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
 		var acc, f Value
-		if err := foldArgs.unpack(c, args, &inner, &acc, &f); err != nil {
+		if err := foldArgs.Unpack(c, args, &inner, &acc, &f); err != nil {
 			return Nil, err
 		}
 		for {
@@ -470,10 +470,10 @@ func installStreams(lib *Library) {
 			}
 		}
 	})
-	firstArgs := argsOf("stream.first")
+	firstArgs := ArgsOf("stream.first")
 	lib.Builtin("stream.first", func(c *Call, args []Value) (Value, error) {
 		var inner *Iter
-		if err := firstArgs.unpack(c, args, &inner); err != nil {
+		if err := firstArgs.Unpack(c, args, &inner); err != nil {
 			return Nil, err
 		}
 		v, _, err := inner.Next()

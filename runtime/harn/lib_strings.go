@@ -13,10 +13,10 @@ import (
 
 func installStrings(lib *Library) {
 	str1 := func(name string, f func(string) string) {
-		spec := argsOf(name)
+		spec := ArgsOf(name)
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			var s string
-			if err := spec.unpack(c, args, asText(&s)); err != nil {
+			if err := spec.Unpack(c, args, AsText(&s)); err != nil {
 				return Nil, err
 			}
 			return Str(f(s)), nil
@@ -63,18 +63,18 @@ func installStrings(lib *Library) {
 		}
 		return c.th.join(items, sep)
 	})
-	startsWithArgs := argsOf("starts_with")
+	startsWithArgs := ArgsOf("starts_with")
 	lib.Builtin("starts_with", func(c *Call, args []Value) (Value, error) {
 		var text, affix string
-		if err := startsWithArgs.unpack(c, args, asText(&text), asText(&affix)); err != nil {
+		if err := startsWithArgs.Unpack(c, args, AsText(&text), AsText(&affix)); err != nil {
 			return Nil, err
 		}
 		return Bool(strings.HasPrefix(text, affix)), nil
 	})
-	endsWithArgs := argsOf("ends_with")
+	endsWithArgs := ArgsOf("ends_with")
 	lib.Builtin("ends_with", func(c *Call, args []Value) (Value, error) {
 		var text, affix string
-		if err := endsWithArgs.unpack(c, args, asText(&text), asText(&affix)); err != nil {
+		if err := endsWithArgs.Unpack(c, args, AsText(&text), AsText(&affix)); err != nil {
 			return Nil, err
 		}
 		return Bool(strings.HasSuffix(text, affix)), nil
@@ -90,10 +90,10 @@ func installStrings(lib *Library) {
 		}
 		return False, nil
 	})
-	replaceArgs := argsOf("replace")
+	replaceArgs := ArgsOf("replace")
 	lib.Builtin("replace", func(c *Call, args []Value) (Value, error) {
 		var text, from, to string
-		if err := replaceArgs.unpack(c, args, asText(&text), asText(&from), asText(&to)); err != nil {
+		if err := replaceArgs.Unpack(c, args, AsText(&text), AsText(&from), AsText(&to)); err != nil {
 			return Nil, err
 		}
 		return Str(strings.ReplaceAll(text, from, to)), nil

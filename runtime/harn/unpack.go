@@ -10,7 +10,7 @@ import (
 
 // Table-driven argument unpacking, as starlark-go's UnpackArgs does: a
 // builtin names its entry of lang/harn/builtins once, at registration
-// (argsOf), and each call unpacks its arguments into Go variables by the
+// (ArgsOf), and each call unpacks its arguments into Go variables by the
 // parameters the table records for it, instead of a hand-written
 // prologue. The table's parameter type chooses the check (a number for
 // `int | float`, an int for `int`, a string for `string`, a function for
@@ -19,8 +19,8 @@ import (
 // ("sqrt: expected a number, got string", "stream.map: argument 2 must
 // be a function, got int"), so a converted builtin behaves as before.
 
-// argSpec is one builtin's parameter list, ready to unpack its calls.
-type argSpec struct {
+// ArgSpec is one builtin's parameter list, ready to unpack its calls.
+type ArgSpec struct {
 	name string
 	once sync.Once
 	// checks holds one check per parameter, from its table type.
@@ -39,7 +39,7 @@ type refusal func(fn string, i int, param string, got Value, missing bool) error
 // argument that does not fit (upstream's families word them differently:
 // "flow_remediation: argument `description` must be a string, got int"),
 // the parameter's name taken from the table.
-func (s *argSpec) refusing(r refusal) *argSpec {
+func (s *ArgSpec) refusing(r refusal) *ArgSpec {
 	s.refuse = r
 	return s
 }
@@ -66,18 +66,18 @@ const (
 // them all (TestUnpackSpecsResolve) without calling their builtins.
 var specNames sync.Map
 
-// argsOf returns the unpacking spec of the table's builtin called name
+// ArgsOf returns the unpacking spec of the table's builtin called name
 // ("sqrt", "stream.map"). The entry is read at the spec's first use, so
 // that registering builtins does not build the table; a missing entry
 // is a programming error of the runtime and panics then.
-func argsOf(name string) *argSpec {
+func ArgsOf(name string) *ArgSpec {
 	specNames.Store(name, struct{}{})
-	return &argSpec{name: name}
+	return &ArgSpec{name: name}
 }
 
 // params returns the spec's checks, reading the table's entry the first
 // time.
-func (s *argSpec) params() []paramCheck {
+func (s *ArgSpec) params() []paramCheck {
 	s.once.Do(func() {
 		b := builtins.Lookup(s.name)
 		if b == nil {
@@ -122,14 +122,14 @@ type (
 	bytesDst struct{ p *[]byte }
 )
 
-// asText makes p a lenient text destination: the argument's display
+// AsText makes p a lenient text destination: the argument's display
 // form, whatever the table's type of the parameter.
-func asText(p *string) textDst { return textDst{p} }
+func AsText(p *string) textDst { return textDst{p} }
 
-// asBytes makes p a lenient bytes destination (see BytesOf).
-func asBytes(p *[]byte) bytesDst { return bytesDst{p} }
+// AsBytes makes p a lenient bytes destination (see BytesOf).
+func AsBytes(p *[]byte) bytesDst { return bytesDst{p} }
 
-// unpack reads args into dst, one destination per parameter in order
+// Unpack reads args into dst, one destination per parameter in order
 // (fewer destinations than parameters leave the rest unread):
 //
 //   - *float64: a number, for an `int | float` or `float` parameter
@@ -142,7 +142,7 @@ func asBytes(p *[]byte) bytesDst { return bytesDst{p} }
 //     argument N must be a function, got T"), else the value as passed;
 //   - **Iter: anything iterable lifted to an iterator ("NAME: missing
 //     argument N" when absent);
-//   - asText(&s), asBytes(&b): any value, by its display form;
+//   - AsText(&s), AsBytes(&b): any value, by its display form;
 //   - *[]Value: the rest of the arguments, for a rest parameter.
 //
 // A missing argument for an optional parameter leaves its destination
@@ -150,7 +150,7 @@ func asBytes(p *[]byte) bytesDst { return bytesDst{p} }
 // for a checked destination (number, int, string, function), which
 // would refuse it. A destination that does not fit the table's type of
 // its parameter is a programming error of the runtime and panics.
-func (s *argSpec) unpack(c *Call, args []Value, dst ...any) error {
+func (s *ArgSpec) Unpack(c *Call, args []Value, dst ...any) error {
 	params := s.params()
 	if len(dst) > len(params) {
 		panic(fmt.Sprintf("harn: %s unpacks %d arguments, the table records %d parameters", s.name, len(dst), len(params)))
@@ -220,36 +220,36 @@ func (s *argSpec) unpack(c *Call, args []Value, dst ...any) error {
 
 // paramName returns the table's name of parameter i (the name a
 // family's own checks put in their messages).
-func (s *argSpec) paramName(i int) string { return s.params()[i].name }
+func (s *ArgSpec) paramName(i int) string { return s.params()[i].name }
 
 // mismatch is the panic of a destination that does not fit its
 // parameter (it names no Go type, so that destinations stay on the
 // caller's stack).
-func (s *argSpec) mismatch(i int) string {
+func (s *ArgSpec) mismatch(i int) string {
 	return fmt.Sprintf("harn: %s: destination %d does not fit the table's parameter", s.name, i+1)
 }
 
-// withText adapts a builtin whose first parameter is taken by its display
+// WithText adapts a builtin whose first parameter is taken by its display
 // form, the lenient way (a path, a text to parse): fn receives it unpacked
 // by the table's entry of name, and the arguments as passed for the rest.
-func withText(name string, fn func(c *Call, s string, args []Value) (Value, error)) func(*Call, []Value) (Value, error) {
-	spec := argsOf(name)
+func WithText(name string, fn func(c *Call, s string, args []Value) (Value, error)) func(*Call, []Value) (Value, error) {
+	spec := ArgsOf(name)
 	return func(c *Call, args []Value) (Value, error) {
 		var s string
-		if err := spec.unpack(c, args, asText(&s)); err != nil {
+		if err := spec.Unpack(c, args, AsText(&s)); err != nil {
 			return Nil, err
 		}
 		return fn(c, s, args)
 	}
 }
 
-// withBytes is withText for a builtin whose first parameter is taken as
+// WithBytes is WithText for a builtin whose first parameter is taken as
 // bytes (a bytes value as is, anything else its display string's).
-func withBytes(name string, fn func(c *Call, b []byte, args []Value) (Value, error)) func(*Call, []Value) (Value, error) {
-	spec := argsOf(name)
+func WithBytes(name string, fn func(c *Call, b []byte, args []Value) (Value, error)) func(*Call, []Value) (Value, error) {
+	spec := ArgsOf(name)
 	return func(c *Call, args []Value) (Value, error) {
 		var b []byte
-		if err := spec.unpack(c, args, asBytes(&b)); err != nil {
+		if err := spec.Unpack(c, args, AsBytes(&b)); err != nil {
 			return Nil, err
 		}
 		return fn(c, b, args)

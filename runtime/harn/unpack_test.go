@@ -19,7 +19,7 @@ func TestUnpackSpecsResolve(t *testing.T) {
 					t.Errorf("%s: %v", name, r)
 				}
 			}()
-			argsOf(name).params()
+			ArgsOf(name).params()
 		}()
 		return true
 	})
@@ -97,7 +97,7 @@ func TestUnpackRefusesMisfits(t *testing.T) {
 					t.Error("no panic")
 				}
 			}()
-			_ = argsOf(tt.spec).unpack(&Call{Name: tt.spec}, []Value{Int(1), Int(2)}, tt.dst()...)
+			_ = ArgsOf(tt.spec).Unpack(&Call{Name: tt.spec}, []Value{Int(1), Int(2)}, tt.dst()...)
 		})
 	}
 }
