@@ -707,7 +707,7 @@ func (c *compiler) slice(e *ast.Slice) evalFn {
 		if err != nil {
 			return Nil, err
 		}
-		r, err := sliceValue(v, l, h)
+		r, err := Slice(v, l, h)
 		if err != nil {
 			return Nil, s.wrap(err)
 		}
@@ -738,7 +738,9 @@ func clampRange(lo, hi *int64, n int64) (int64, int64) {
 	return a, b
 }
 
-func sliceValue(v Value, lo, hi *int64) (Value, error) {
+// Slice is v[lo:hi] of a list, string, bytes or range value (nil bounds: the
+// ends; negative ones count from the end), as the slice syntax reads it.
+func Slice(v Value, lo, hi *int64) (Value, error) {
 	switch v.k {
 	case KindList:
 		items := v.r.(*List).items

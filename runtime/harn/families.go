@@ -24,7 +24,6 @@ func Families() []Family {
 		{Name: "cookies", Install: installCookies},
 		{Name: "daemons", Install: installDaemons},
 		{Name: "egress", Install: installEgress},
-		{Name: "encoding", Install: installEncoding},
 		{Name: "eventlog", Install: installEventlog},
 		{Name: "flow", Install: installFlow},
 		{Name: "fs", Install: installFs},

@@ -108,7 +108,7 @@ func iterFlatMap(th *thread, recv Value, name string, args []Value) (Value, erro
 func iterTake(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
 	fn := Arg(args, 0)
-	n := intArg(fn, 0)
+	n := IntArg(fn, 0)
 	return lazyIter(func() (Value, bool, error) {
 		if n <= 0 {
 			return Nil, false, nil
@@ -121,7 +121,7 @@ func iterTake(th *thread, recv Value, name string, args []Value) (Value, error) 
 func iterSkip(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
 	fn := Arg(args, 0)
-	n := intArg(fn, 0)
+	n := IntArg(fn, 0)
 	return lazyIter(func() (Value, bool, error) {
 		for ; n > 0; n-- {
 			if _, ok, err := it.Next(); !ok || err != nil {
@@ -240,7 +240,7 @@ func iterChain(th *thread, recv Value, name string, args []Value) (Value, error)
 func iterChunks(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
 	fn := Arg(args, 0)
-	n := max(intArg(fn, 1), 1)
+	n := max(IntArg(fn, 1), 1)
 	return lazyIter(func() (Value, bool, error) {
 		var chunk []Value
 		for int64(len(chunk)) < n {
@@ -263,7 +263,7 @@ func iterChunks(th *thread, recv Value, name string, args []Value) (Value, error
 func iterWindows(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
 	fn := Arg(args, 0)
-	n := max(intArg(fn, 1), 1)
+	n := max(IntArg(fn, 1), 1)
 	var win []Value
 	return lazyIter(func() (Value, bool, error) {
 		for int64(len(win)) < n {

@@ -187,7 +187,7 @@ func installCheckpoint(lib *Library) {
 			if v, ok := storedCheckpoint(c, name); ok {
 				return v, nil
 			}
-			tries := intArg(Arg(args, 1), 0)
+			tries := IntArg(Arg(args, 1), 0)
 			last := "unknown error"
 			for i := int64(0); i < tries; i++ {
 				v, err := c.th.callValue(Arg(args, 2), nil)

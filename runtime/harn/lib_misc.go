@@ -132,7 +132,7 @@ func installMisc(lib *Library) {
 		return Str(formatUUID(b)), nil
 	})
 	lib.Builtin("rng_seed", func(c *Call, args []Value) (Value, error) {
-		seed := uint64(intArg(Arg(args, 0), 0))
+		seed := uint64(IntArg(Arg(args, 0), 0))
 		var s [32]byte
 		binary.LittleEndian.PutUint64(s[:], seed)
 		return Value{k: KindObject, r: &Object{TypeName: "rng", Data: &rngHandle{r: rand.New(rand.NewChaCha8(s))}}}, nil
@@ -165,7 +165,7 @@ func installMisc(lib *Library) {
 	})
 	lib.Builtin("random_int", func(c *Call, args []Value) (Value, error) {
 		h, rest := rngArg(args)
-		lo, hi := intArg(Arg(rest, 0), 0), intArg(Arg(rest, 1), 0)
+		lo, hi := IntArg(Arg(rest, 0), 0), IntArg(Arg(rest, 1), 0)
 		if len(rest) == 1 {
 			lo, hi = 0, lo
 		}
@@ -198,7 +198,7 @@ func installMisc(lib *Library) {
 	lib.Builtin("mock_time", func(c *Call, args []Value) (Value, error) {
 		cs := clockOf(c)
 		cs.mu.Lock()
-		cs.mocked, cs.wallMs, cs.monoMs = true, intArg(Arg(args, 0), 0), 0
+		cs.mocked, cs.wallMs, cs.monoMs = true, IntArg(Arg(args, 0), 0), 0
 		cs.mu.Unlock()
 		return Nil, nil
 	})

@@ -293,7 +293,7 @@ func processExec(c *Call, p *Dict) (Value, error) {
 	var timeout time.Duration
 	for _, k := range []string{"timeout", "timeout_ms"} {
 		if v, ok := p.Get(k); ok && (v.k == KindInt || v.k == KindFloat) {
-			if ms := intArg(v, 0); ms > 0 {
+			if ms := IntArg(v, 0); ms > 0 {
 				timeout = time.Duration(ms) * time.Millisecond
 				break
 			}

@@ -100,7 +100,7 @@ func installStrings(lib *Library) {
 	})
 	lib.Builtin("substring", func(c *Call, args []Value) (Value, error) {
 		rs := []rune(Display(Arg(args, 0)))
-		start := clampInt(intArg(Arg(args, 1), 0), 0, int64(len(rs)))
+		start := clampInt(IntArg(Arg(args, 1), 0), 0, int64(len(rs)))
 		end := int64(len(rs))
 		if l := Arg(args, 2); l.k == KindInt {
 			end = start + clampInt(int64(l.n), 0, int64(len(rs))-start)
@@ -112,7 +112,7 @@ func installStrings(lib *Library) {
 	})
 	lib.Builtin("str_pad", func(c *Call, args []Value) (Value, error) {
 		s := Display(Arg(args, 0))
-		width := max(intArg(Arg(args, 1), 0), 0)
+		width := max(IntArg(Arg(args, 1), 0), 0)
 		fill := " "
 		if f := Display(Arg(args, 2)); len(args) > 2 && f != "" {
 			_, size := utf8.DecodeRuneInString(f)

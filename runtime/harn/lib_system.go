@@ -91,7 +91,7 @@ func installSystem(lib *Library) {
 		return run(c, Display(args[0]), "sh", []string{"-c", Display(args[1])})
 	})
 	lib.Builtin("exit", func(c *Call, args []Value) (Value, error) {
-		return Nil, &ExitError{Code: int(intArg(Arg(args, 0), 0))}
+		return Nil, &ExitError{Code: int(IntArg(Arg(args, 0), 0))}
 	})
 	lib.Builtin("cwd", func(c *Call, args []Value) (Value, error) {
 		if wd := c.th.in.host.WorkDir(); wd != "" {

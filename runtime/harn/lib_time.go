@@ -57,7 +57,7 @@ func installTime(lib *Library) {
 		ms, _ := DurationMillis(Arg(args, 0))
 		return sleep(c, ms)
 	})
-	lib.Builtin("sleep_ms", func(c *Call, args []Value) (Value, error) { return sleep(c, intArg(Arg(args, 0), 0)) })
+	lib.Builtin("sleep_ms", func(c *Call, args []Value) (Value, error) { return sleep(c, IntArg(Arg(args, 0), 0)) })
 	dur := func(name string, unit int64) {
 		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
 			f, ok := Arg(args, 0).Number()

@@ -581,7 +581,8 @@ func shareAll(vs []Value) []Value {
 	return vs
 }
 
-func intArg(v Value, def int64) int64 {
+// IntArg is an int or float argument as an int, def for anything else.
+func IntArg(v Value, def int64) int64 {
 	switch v.k {
 	case KindInt:
 		return int64(v.n)
@@ -968,7 +969,7 @@ func listSlice(th *thread, recv Value, name string, args []Value) (Value, error)
 		n := int64(args[1].n)
 		hi = &n
 	}
-	return sliceValue(recv, lo, hi)
+	return Slice(recv, lo, hi)
 }
 
 func listUnique(th *thread, recv Value, name string, args []Value) (Value, error) {
@@ -990,7 +991,7 @@ func listTake(th *thread, recv Value, name string, args []Value) (Value, error) 
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	n := clampInt(intArg(fn, 0), 0, int64(len(items)))
+	n := clampInt(IntArg(fn, 0), 0, int64(len(items)))
 	return NewListValue(shareAll(append([]Value(nil), items[:n]...))), nil
 }
 
@@ -998,7 +999,7 @@ func listSkip(th *thread, recv Value, name string, args []Value) (Value, error) 
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	n := clampInt(intArg(fn, 0), 0, int64(len(items)))
+	n := clampInt(IntArg(fn, 0), 0, int64(len(items)))
 	return NewListValue(shareAll(append([]Value(nil), items[n:]...))), nil
 }
 
@@ -1154,7 +1155,7 @@ func listChunk(th *thread, recv Value, name string, args []Value) (Value, error)
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	size := max(intArg(fn, 1), 1)
+	size := max(IntArg(fn, 1), 1)
 	var out []Value
 	for i := int64(0); i < int64(len(items)); i += size {
 		end := min(i+size, int64(len(items)))
@@ -1167,8 +1168,8 @@ func listWindow(th *thread, recv Value, name string, args []Value) (Value, error
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	size := max(intArg(fn, 2), 1)
-	step := max(intArg(Arg(args, 1), 1), 1)
+	size := max(IntArg(fn, 2), 1)
+	step := max(IntArg(Arg(args, 1), 1), 1)
 	var out []Value
 	for s := int64(0); s+size <= int64(len(items)); s += step {
 		out = append(out, NewListValue(shareAll(append([]Value(nil), items[s:s+size]...))))
@@ -1221,7 +1222,7 @@ func listInsert(th *thread, recv Value, name string, args []Value) (Value, error
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	i := clampInt(intArg(fn, 0), 0, int64(len(items)))
+	i := clampInt(IntArg(fn, 0), 0, int64(len(items)))
 	out := make([]Value, 0, len(items)+1)
 	out = append(out, items[:i]...)
 	out = append(out, share(Arg(args, 1)))
@@ -1233,7 +1234,7 @@ func listRemove(th *thread, recv Value, name string, args []Value) (Value, error
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	i := intArg(fn, -1)
+	i := IntArg(fn, -1)
 	if i < 0 {
 		i += int64(len(items))
 	}
@@ -1343,7 +1344,7 @@ func strSubstring(th *thread, recv Value, name string, args []Value) (Value, err
 	a0 := Arg(args, 0)
 	rs := []rune(s)
 	n := int64(len(rs))
-	start := clampInt(intArg(a0, 0), 0, n)
+	start := clampInt(IntArg(a0, 0), 0, n)
 	end := n
 	if len(args) > 1 && args[1].k == KindInt {
 		end = min(int64(args[1].n), n)
@@ -1364,7 +1365,7 @@ func strSlice(th *thread, recv Value, name string, args []Value) (Value, error) 
 		n := int64(args[1].n)
 		hi = &n
 	}
-	return sliceValue(Str(s), lo, hi)
+	return Slice(Str(s), lo, hi)
 }
 
 func strIndexOf(th *thread, recv Value, name string, args []Value) (Value, error) {
@@ -1400,7 +1401,7 @@ func strChars(th *thread, recv Value, name string, args []Value) (Value, error) 
 func strRepeat(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(string)
 	a0 := Arg(args, 0)
-	return repeatString(s, intArg(a0, 1))
+	return repeatString(s, IntArg(a0, 1))
 }
 
 func strReverse(th *thread, recv Value, name string, args []Value) (Value, error) {
@@ -1415,7 +1416,7 @@ func strReverse(th *thread, recv Value, name string, args []Value) (Value, error
 func strPadLeft(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(string)
 	a0 := Arg(args, 0)
-	width := intArg(a0, 0)
+	width := IntArg(a0, 0)
 	pad := " "
 	if len(args) > 1 {
 		if p := Display(args[1]); p != "" {
@@ -1450,7 +1451,7 @@ func strLines(th *thread, recv Value, name string, args []Value) (Value, error) 
 func strCharAt(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(string)
 	a0 := Arg(args, 0)
-	i := intArg(a0, 0)
+	i := IntArg(a0, 0)
 	if i < 0 {
 		return Nil, nil
 	}

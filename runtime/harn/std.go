@@ -412,7 +412,7 @@ func stdMath() map[string]stdFn {
 			return NewListValue(out), nil
 		},
 		"top_k": func(c *Call, args []Value) (Value, error) {
-			k := intArg(Arg(args, 1), 0)
+			k := IntArg(Arg(args, 1), 0)
 			idx, items, err := argsort(c, []Value{Arg(args, 0), Arg(args, 2)}, true)
 			if err != nil {
 				return Nil, err
@@ -656,7 +656,7 @@ func stdKMeans(c *Call, args []Value) (Value, error) {
 			return Nil, throwValue(Str("all points must have the same dimension"))
 		}
 	}
-	k := int(intArg(Arg(args, 1), 0))
+	k := int(IntArg(Arg(args, 1), 0))
 	switch {
 	case k < 1:
 		return Nil, throwValue(Str("k must be at least 1"))

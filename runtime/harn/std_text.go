@@ -136,7 +136,7 @@ func stdText() map[string]stdFn {
 		},
 		"truncate_head_tail": func(c *Call, args []Value) (Value, error) {
 			text := Display(Arg(args, 0))
-			n := int(intArg(Arg(args, 1), 0))
+			n := int(IntArg(Arg(args, 1), 0))
 			lines := strings.Split(text, "\n")
 			if n < 0 || len(lines) <= 2*n {
 				return Str(text), nil

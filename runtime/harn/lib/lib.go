@@ -12,6 +12,7 @@ import (
 	"github.com/harnlang/harn-check/runtime/harn/lib/compression"
 	"github.com/harnlang/harn-check/runtime/harn/lib/crypto"
 	"github.com/harnlang/harn-check/runtime/harn/lib/dates"
+	"github.com/harnlang/harn-check/runtime/harn/lib/encoding"
 	"github.com/harnlang/harn-check/runtime/harn/lib/regex"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
@@ -26,6 +27,7 @@ func Families() []harn.Family {
 		regex.Family,
 		compression.Family,
 		crypto.Family,
+		encoding.Family,
 	)
 }
 

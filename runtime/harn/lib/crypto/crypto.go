@@ -22,6 +22,7 @@ import (
 
 	"github.com/harnlang/harn-check/internal/blake3"
 	"github.com/harnlang/harn-check/runtime/harn"
+	"github.com/harnlang/harn-check/runtime/harn/lib/encoding"
 )
 
 // The crypto family: BLAKE3, Ed25519 and X25519 keys as hex strings,
@@ -339,7 +340,7 @@ func percentEncodePath(s string) string {
 func canonicalQuery(pairs []queryPair) string {
 	enc := make([]string, len(pairs))
 	for i, p := range pairs {
-		enc[i] = harn.PercentEncode(p.key) + "\x00" + harn.PercentEncode(p.value)
+		enc[i] = encoding.PercentEncode(p.key) + "\x00" + encoding.PercentEncode(p.value)
 	}
 	sort.Strings(enc)
 	for i, e := range enc {
