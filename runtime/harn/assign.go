@@ -20,11 +20,11 @@ func (c *compiler) assign(s *ast.Assign) evalFn {
 	var op func(a, b Value) (Value, error)
 	switch s.Op {
 	case ast.AssignAdd:
-		op = opAdd
+		op = Add
 	case ast.AssignSub:
-		op = opSub
+		op = Sub
 	case ast.AssignMul:
-		op = opMul
+		op = Mul
 	case ast.AssignDiv:
 		op = opDiv
 	case ast.AssignMod:

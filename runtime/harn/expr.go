@@ -460,7 +460,7 @@ func (c *compiler) binary(e *ast.Binary) evalFn {
 			return op.out(f)
 		}
 	case ast.Mul, ast.Div, ast.Mod, ast.Pow:
-		op := map[ast.BinaryOp]func(a, b Value) (Value, error){ast.Mul: opMul, ast.Div: opDiv, ast.Mod: opMod, ast.Pow: opPow}[e.Op]
+		op := map[ast.BinaryOp]func(a, b Value) (Value, error){ast.Mul: Mul, ast.Div: opDiv, ast.Mod: opMod, ast.Pow: Pow}[e.Op]
 		isMul := e.Op == ast.Mul
 		return func(f *frame) (Value, error) {
 			a, err := l(f)
@@ -741,11 +741,11 @@ func (op *addSub) out(f *frame) (Value, error) {
 	if add {
 		// list + list and dict + dict allocate: the memory budget sees
 		// what they grew.
-		if v, err = opAdd(a, b); err == nil {
+		if v, err = Add(a, b); err == nil {
 			err = th.grew(v)
 		}
 	} else {
-		v, err = opSub(a, b)
+		v, err = Sub(a, b)
 	}
 	if err != nil {
 		return Nil, s.wrap(err)

@@ -43,7 +43,6 @@ func Families() []Family {
 		{Name: "llm_call", Install: installLlmCall},
 		{Name: "llm_config", Install: installLlmConfig},
 		{Name: "llm_shapes", Install: installLlmShapes},
-		{Name: "math", Install: installMath},
 		{Name: "mcp_client", Install: installMcpClient},
 		{Name: "mcp_serve", Install: installMcpServe},
 		{Name: "memory", Install: installMemory},

@@ -324,7 +324,7 @@ func iterSum(th *thread, recv Value, name string, args []Value) (Value, error) {
 	it := recv.r.(*Iter)
 	var items []Value
 	err := drainIter(it, func(v Value) (bool, error) { items = append(items, v); return true, nil })
-	return sumValues(items), err
+	return Sum(items), err
 }
 
 func iterMin(th *thread, recv Value, name string, args []Value) (Value, error) {

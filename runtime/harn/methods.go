@@ -465,7 +465,7 @@ func (th *thread) kindMethod(kind string, recv Value, name string, args []Value)
 	m, ok := methodTable()[kind][name]
 	if !ok {
 		if kind == "dict" {
-			if f, ok := recv.r.(*Dict).raw(name); ok && isCallable(f) {
+			if f, ok := recv.r.(*Dict).raw(name); ok && f.Callable() {
 				return th.callValue(f, args)
 			}
 		}
@@ -565,7 +565,8 @@ func (in *Interp) implMethod(typeName, name string) *Closure {
 	return nil
 }
 
-func isCallable(v Value) bool { return v.k == KindClosure || v.k == KindBuiltin }
+// Callable reports whether v can be called: a closure or a builtin.
+func (v Value) Callable() bool { return v.k == KindClosure || v.k == KindBuiltin }
 
 func (th *thread) call1(fn, x Value) (Value, error) {
 	if fn.k == KindClosure {
@@ -594,7 +595,9 @@ func IntArg(v Value, def int64) int64 {
 
 func clampInt(n, lo, hi int64) int64 { return max(lo, min(n, hi)) }
 
-func sumValues(items []Value) Value {
+// Sum adds the numbers among items as sum() does: ints stay ints, a
+// float makes the sum a float, other values are skipped.
+func Sum(items []Value) Value {
 	var is int64
 	var fs float64
 	isFloat := false
@@ -638,7 +641,7 @@ func listMap(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if !isCallable(fn) {
+	if !fn.Callable() {
 		return Nil, nil
 	}
 	out := make([]Value, len(items))
@@ -656,7 +659,7 @@ func listFilter(th *thread, recv Value, name string, args []Value) (Value, error
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if !isCallable(fn) {
+	if !fn.Callable() {
 		return Nil, nil
 	}
 	var out []Value
@@ -676,7 +679,7 @@ func listReject(th *thread, recv Value, name string, args []Value) (Value, error
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if !isCallable(fn) {
+	if !fn.Callable() {
 		return Nil, nil
 	}
 	var out []Value
@@ -695,8 +698,8 @@ func listReject(th *thread, recv Value, name string, args []Value) (Value, error
 func listReduce(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	if len(args) < 2 || !isCallable(args[1]) {
-		if len(args) == 1 && isCallable(args[0]) && len(items) > 0 {
+	if len(args) < 2 || !args[1].Callable() {
+		if len(args) == 1 && args[0].Callable() && len(items) > 0 {
 			acc := share(items[0])
 			for _, x := range items[1:] {
 				r, err := th.callValue(args[0], []Value{acc, share(x)})
@@ -724,7 +727,7 @@ func listFind(th *thread, recv Value, name string, args []Value) (Value, error) 
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if isCallable(fn) {
+	if fn.Callable() {
 		for _, x := range items {
 			r, err := th.call1(fn, share(x))
 			if err != nil {
@@ -742,7 +745,7 @@ func listFindIndex(th *thread, recv Value, name string, args []Value) (Value, er
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if isCallable(fn) {
+	if fn.Callable() {
 		for i, x := range items {
 			r, err := th.call1(fn, share(x))
 			if err != nil {
@@ -760,7 +763,7 @@ func listAny(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if !isCallable(fn) {
+	if !fn.Callable() {
 		return Bool(false), nil
 	}
 	for _, x := range items {
@@ -779,7 +782,7 @@ func listAll(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if !isCallable(fn) {
+	if !fn.Callable() {
 		return True, nil
 	}
 	for _, x := range items {
@@ -798,7 +801,7 @@ func listNone(th *thread, recv Value, name string, args []Value) (Value, error) 
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if !isCallable(fn) {
+	if !fn.Callable() {
 		return Bool(len(items) == 0), nil
 	}
 	for _, x := range items {
@@ -817,7 +820,7 @@ func listFlatMap(th *thread, recv Value, name string, args []Value) (Value, erro
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if !isCallable(fn) {
+	if !fn.Callable() {
 		return Nil, nil
 	}
 	var out []Value
@@ -839,7 +842,7 @@ func listForEach(th *thread, recv Value, name string, args []Value) (Value, erro
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if isCallable(fn) {
+	if fn.Callable() {
 		for _, x := range items {
 			if _, err := th.call1(fn, share(x)); err != nil {
 				return Nil, err
@@ -864,7 +867,7 @@ func listSortBy(th *thread, recv Value, name string, args []Value) (Value, error
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if !isCallable(fn) {
+	if !fn.Callable() {
 		return Nil, nil
 	}
 	keys := make([]Value, len(items))
@@ -1006,7 +1009,7 @@ func listSkip(th *thread, recv Value, name string, args []Value) (Value, error) 
 func listSum(th *thread, recv Value, name string, args []Value) (Value, error) {
 	l := recv.r.(*List)
 	items := l.items
-	return sumValues(items), nil
+	return Sum(items), nil
 }
 
 func listMin(th *thread, recv Value, name string, args []Value) (Value, error) {
@@ -1029,7 +1032,7 @@ func listMinBy(th *thread, recv Value, name string, args []Value) (Value, error)
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if len(items) == 0 || !isCallable(fn) {
+	if len(items) == 0 || !fn.Callable() {
 		return Nil, nil
 	}
 	best := items[0]
@@ -1110,7 +1113,7 @@ func listPartition(th *thread, recv Value, name string, args []Value) (Value, er
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if !isCallable(fn) {
+	if !fn.Callable() {
 		return Nil, nil
 	}
 	var yes, no []Value
@@ -1132,7 +1135,7 @@ func listGroupBy(th *thread, recv Value, name string, args []Value) (Value, erro
 	l := recv.r.(*List)
 	items := l.items
 	fn := Arg(args, 0)
-	if !isCallable(fn) {
+	if !fn.Callable() {
 		return Nil, nil
 	}
 	groups := map[string][]Value{}
@@ -1250,7 +1253,7 @@ func listRemove(th *thread, recv Value, name string, args []Value) (Value, error
 func listConcat(th *thread, recv Value, name string, args []Value) (Value, error) {
 	fn := Arg(args, 0)
 	if fn.k == KindList {
-		return opAdd(recv, fn)
+		return Add(recv, fn)
 	}
 	return recv, nil
 }
@@ -1555,7 +1558,7 @@ func dictHas(th *thread, recv Value, name string, args []Value) (Value, error) {
 func dictMerge(th *thread, recv Value, name string, args []Value) (Value, error) {
 	a0 := Arg(args, 0)
 	if a0.k == KindDict {
-		return opAdd(recv, a0)
+		return Add(recv, a0)
 	}
 	return recv, nil
 }
@@ -1563,7 +1566,7 @@ func dictMerge(th *thread, recv Value, name string, args []Value) (Value, error)
 func dictMapValues(th *thread, recv Value, name string, args []Value) (Value, error) {
 	d := recv.r.(*Dict)
 	a0 := Arg(args, 0)
-	if !isCallable(a0) {
+	if !a0.Callable() {
 		return Nil, nil
 	}
 	out := NewDict(d.Len())
@@ -1580,7 +1583,7 @@ func dictMapValues(th *thread, recv Value, name string, args []Value) (Value, er
 func dictRekey(th *thread, recv Value, name string, args []Value) (Value, error) {
 	d := recv.r.(*Dict)
 	a0 := Arg(args, 0)
-	if !isCallable(a0) {
+	if !a0.Callable() {
 		return Nil, nil
 	}
 	out := NewDict(d.Len())
@@ -1597,7 +1600,7 @@ func dictRekey(th *thread, recv Value, name string, args []Value) (Value, error)
 func dictFilter(th *thread, recv Value, name string, args []Value) (Value, error) {
 	d := recv.r.(*Dict)
 	a0 := Arg(args, 0)
-	if !isCallable(a0) {
+	if !a0.Callable() {
 		return Nil, nil
 	}
 	out := NewDict(0)

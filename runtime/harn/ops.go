@@ -10,7 +10,9 @@ import (
 // Binary operators. Each returns a runtime error for operand types the
 // operator does not accept (the checker reports most statically).
 
-func opAdd(a, b Value) (Value, error) {
+// Add is a + b as the + operator computes it (numbers, strings, lists,
+// dicts, durations...); an operand it does not accept is a type error.
+func Add(a, b Value) (Value, error) {
 	switch {
 	case a.k == KindInt && b.k == KindInt:
 		return Value{k: KindInt, n: a.n + b.n}, nil
@@ -50,7 +52,8 @@ func opAdd(a, b Value) (Value, error) {
 	return Nil, typeError("Cannot add %s and %s", a.TypeName(), b.TypeName())
 }
 
-func opSub(a, b Value) (Value, error) {
+// Sub is a - b as the - operator computes it.
+func Sub(a, b Value) (Value, error) {
 	switch {
 	case a.k == KindInt && b.k == KindInt:
 		return Value{k: KindInt, n: a.n - b.n}, nil
@@ -66,7 +69,8 @@ func opSub(a, b Value) (Value, error) {
 	return Nil, typeError("Cannot subtract %s from %s", b.TypeName(), a.TypeName())
 }
 
-func opMul(a, b Value) (Value, error) {
+// Mul is a * b as the * operator computes it.
+func Mul(a, b Value) (Value, error) {
 	switch {
 	case a.k == KindInt && b.k == KindInt:
 		return Int(int64(a.n) * int64(b.n)), nil
@@ -179,7 +183,8 @@ func opMod(a, b Value) (Value, error) {
 	return Float(math.Mod(x, y)), nil
 }
 
-func opPow(a, b Value) (Value, error) {
+// Pow is a ** b as the ** operator computes it.
+func Pow(a, b Value) (Value, error) {
 	switch {
 	case a.k == KindInt && b.k == KindInt:
 		base, exp := int64(a.n), int64(b.n)

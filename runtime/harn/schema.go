@@ -557,7 +557,7 @@ func installSchema(lib *Library) {
 	conv("schema_to_openapi_schema", true)
 	conv("schema_from_json_schema", false)
 	conv("schema_from_openapi_schema", false)
-	lib.Builtin("schema_extend", func(c *Call, args []Value) (Value, error) { return opAdd(Arg(args, 0), Arg(args, 1)) })
+	lib.Builtin("schema_extend", func(c *Call, args []Value) (Value, error) { return Add(Arg(args, 0), Arg(args, 1)) })
 	lib.Builtin("schema_partial", func(c *Call, args []Value) (Value, error) {
 		s, err := schemaArg(Arg(args, 0))
 		if err != nil {

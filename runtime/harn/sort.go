@@ -23,7 +23,7 @@ func (th *thread) sortValues(items []Value, fn Value) ([]Value, error) {
 	if err := th.chargeSort(len(out)); err != nil {
 		return nil, err
 	}
-	if isCallable(fn) {
+	if fn.Callable() {
 		return out, stablesort.Sort(out, th.comparator(fn))
 	}
 	sortNatural(out)

@@ -511,6 +511,10 @@ func (c *Call) Invoke(fn Value, args ...Value) (Value, error) {
 	return c.th.callValue(fn, args)
 }
 
+// Collect drains an iterable value into a slice, as a for loop iterates
+// it (running program code where the iterable is a generator).
+func (c *Call) Collect(v Value) ([]Value, error) { return c.th.collect(v) }
+
 // Grew charges n bytes the builtin allocated (read, inflated, built) to
 // the run's memory and step budgets; past a budget it returns the stop.
 func (c *Call) Grew(n int64) error { return c.th.grewBytes(n) }
