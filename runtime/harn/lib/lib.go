@@ -13,6 +13,7 @@ import (
 	"github.com/harnlang/harn-check/runtime/harn/lib/crypto"
 	"github.com/harnlang/harn-check/runtime/harn/lib/dates"
 	"github.com/harnlang/harn-check/runtime/harn/lib/encoding"
+	"github.com/harnlang/harn-check/runtime/harn/lib/http"
 	"github.com/harnlang/harn-check/runtime/harn/lib/math"
 	"github.com/harnlang/harn-check/runtime/harn/lib/regex"
 	"github.com/harnlang/harn-check/runtime/runner"
@@ -30,6 +31,7 @@ func Families() []harn.Family {
 		crypto.Family,
 		encoding.Family,
 		math.Family,
+		http.Family,
 	)
 }
 

@@ -1,4 +1,4 @@
-package harn
+package http
 
 import (
 	"crypto/hmac"
@@ -6,9 +6,11 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
-	"net/http"
+	nethttp "net/http"
 	"strconv"
 	"strings"
+
+	"github.com/harnlang/harn-check/runtime/harn"
 )
 
 // The cookie family: Cookie header parsing, Set-Cookie serialization
@@ -18,110 +20,110 @@ import (
 // "cookie: ..." as upstream's do.
 
 func cookieErr(format string, a ...any) error {
-	return plainError("cookie: " + fmt.Sprintf(format, a...))
+	return harn.Errorf("%s", "cookie: "+fmt.Sprintf(format, a...))
 }
 
-func installCookies(lib *Library) {
-	lib.Builtin("cookie_parse", func(c *Call, args []Value) (Value, error) {
+func installCookies(lib *harn.Library) {
+	lib.Builtin("cookie_parse", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		if len(args) < 1 {
-			return Nil, cookieErr("cookie_parse requires 1 arguments")
+			return harn.Nil, cookieErr("cookie_parse requires 1 arguments")
 		}
 		return cookieParse(args[0])
 	})
-	lib.Builtin("cookie_serialize", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("cookie_serialize", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		if len(args) < 2 {
-			return Nil, cookieErr("cookie_serialize requires 2 arguments")
+			return harn.Nil, cookieErr("cookie_serialize requires 2 arguments")
 		}
 		opts, err := cookieOptions(args, 2, "cookie_serialize")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
-		s, err := serializeCookie(Display(args[0]), Display(args[1]), opts, cookieDefaults{})
-		return Str(s), err
+		s, err := serializeCookie(harn.Display(args[0]), harn.Display(args[1]), opts, cookieDefaults{})
+		return harn.Str(s), err
 	})
-	lib.Builtin("cookie_delete", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("cookie_delete", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		if len(args) < 1 {
-			return Nil, cookieErr("cookie_delete requires 1 arguments")
+			return harn.Nil, cookieErr("cookie_delete requires 1 arguments")
 		}
 		opts, err := cookieOptions(args, 1, "cookie_delete")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
-		s, err := serializeCookie(Display(args[0]), "", opts, deleteCookieDefaults)
-		return Str(s), err
+		s, err := serializeCookie(harn.Display(args[0]), "", opts, deleteCookieDefaults)
+		return harn.Str(s), err
 	})
-	lib.Builtin("cookie_sign", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("cookie_sign", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		if len(args) < 2 {
-			return Nil, cookieErr("cookie_sign requires 2 arguments")
+			return harn.Nil, cookieErr("cookie_sign requires 2 arguments")
 		}
-		v := Display(args[0])
+		v := harn.Display(args[0])
 		if strings.ContainsRune(v, ';') || hasASCIIControl(v) {
-			return Nil, cookieErr("cookie_sign value must not contain separators or control characters")
+			return harn.Nil, cookieErr("cookie_sign value must not contain separators or control characters")
 		}
-		return Str(v + "." + hmacB64URL(Display(args[1]), v)), nil
+		return harn.Str(v + "." + hmacB64URL(harn.Display(args[1]), v)), nil
 	})
-	lib.Builtin("cookie_verify", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("cookie_verify", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		if len(args) < 2 {
-			return Nil, cookieErr("cookie_verify requires 2 arguments")
+			return harn.Nil, cookieErr("cookie_verify requires 2 arguments")
 		}
-		signed := Display(args[0])
-		res := func(ok bool, value Value, e string) Value {
-			d := NewDict(3)
-			d.Set("ok", Bool(ok))
+		signed := harn.Display(args[0])
+		res := func(ok bool, value harn.Value, e string) harn.Value {
+			d := harn.NewDict(3)
+			d.Set("ok", harn.Bool(ok))
 			d.Set("value", value)
-			d.Set("error", Nil)
+			d.Set("error", harn.Nil)
 			if e != "" {
-				d.Set("error", Str(e))
+				d.Set("error", harn.Str(e))
 			}
-			return DictValue(d)
+			return harn.DictValue(d)
 		}
 		i := strings.LastIndexByte(signed, '.')
 		if i < 0 {
-			return res(false, Nil, "malformed"), nil
+			return res(false, harn.Nil, "malformed"), nil
 		}
 		value, sig := signed[:i], signed[i+1:]
-		if !constantEq(sig, hmacB64URL(Display(args[1]), value)) {
-			return res(false, Nil, "invalid_signature"), nil
+		if !constantEq(sig, hmacB64URL(harn.Display(args[1]), value)) {
+			return res(false, harn.Nil, "invalid_signature"), nil
 		}
-		return res(true, Str(value), ""), nil
+		return res(true, harn.Str(value), ""), nil
 	})
-	lib.Builtin("session_sign", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("session_sign", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		if len(args) < 2 {
-			return Nil, cookieErr("session_sign requires 2 arguments")
+			return harn.Nil, cookieErr("session_sign requires 2 arguments")
 		}
-		return Str(sessionSign(args[0], Display(args[1]))), nil
+		return harn.Str(sessionSign(args[0], harn.Display(args[1]))), nil
 	})
-	lib.Builtin("session_verify", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("session_verify", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		if len(args) < 2 {
-			return Nil, cookieErr("session_verify requires 2 arguments")
+			return harn.Nil, cookieErr("session_verify requires 2 arguments")
 		}
-		return sessionVerify(Display(args[0]), Display(args[1])), nil
+		return sessionVerify(harn.Display(args[0]), harn.Display(args[1])), nil
 	})
-	lib.Builtin("session_cookie", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("session_cookie", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		if len(args) < 3 {
-			return Nil, cookieErr("session_cookie requires 3 arguments")
+			return harn.Nil, cookieErr("session_cookie requires 3 arguments")
 		}
 		opts, err := cookieOptions(args, 3, "session_cookie")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
-		s, err := serializeCookie(Display(args[0]), sessionSign(args[1], Display(args[2])), opts, sessionCookieDefaults)
-		return Str(s), err
+		s, err := serializeCookie(harn.Display(args[0]), sessionSign(args[1], harn.Display(args[2])), opts, sessionCookieDefaults)
+		return harn.Str(s), err
 	})
-	lib.Builtin("session_from_cookies", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("session_from_cookies", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		if len(args) < 3 {
-			return Nil, cookieErr("session_from_cookies requires 3 arguments")
+			return harn.Nil, cookieErr("session_from_cookies requires 3 arguments")
 		}
 		parsed, err := cookieParse(args[0])
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
-		cookies, _ := parsed.r.(*Dict).Get("cookies")
-		tok, ok := cookies.r.(*Dict).Get(Display(args[1]))
+		cookies, _ := parsed.AsDict().Get("cookies")
+		tok, ok := cookies.AsDict().Get(harn.Display(args[1]))
 		if !ok {
-			return sessionResult(false, Nil, "missing_cookie"), nil
+			return sessionResult(false, harn.Nil, "missing_cookie"), nil
 		}
-		return sessionVerify(Display(tok), Display(args[2])), nil
+		return sessionVerify(harn.Display(tok), harn.Display(args[2])), nil
 	})
 	lib.Builtin("cookie_round_trip", cookieRoundTrip)
 }
@@ -161,33 +163,33 @@ func validCookieValue(v string) bool {
 	return !hasASCIIControl(v) && !strings.ContainsAny(v, ";,\\\" ")
 }
 
-func cookieOptions(args []Value, i int, fn string) (*Dict, error) {
-	switch v := Arg(args, i); v.k {
-	case KindNil:
+func cookieOptions(args []harn.Value, i int, fn string) (*harn.Dict, error) {
+	switch v := harn.Arg(args, i); v.Kind() {
+	case harn.KindNil:
 		return nil, nil
-	case KindDict:
-		return v.r.(*Dict), nil
+	case harn.KindDict:
+		return v.AsDict(), nil
 	default:
 		return nil, cookieErr("%s: options must be a dict, got %s", fn, v.TypeName())
 	}
 }
 
 // cookieOpt is the first of names present in opts.
-func cookieOpt(opts *Dict, names ...string) (Value, bool) {
+func cookieOpt(opts *harn.Dict, names ...string) (harn.Value, bool) {
 	if opts == nil {
-		return Nil, false
+		return harn.Nil, false
 	}
 	for _, n := range names {
 		if v, ok := opts.Get(n); ok {
 			return v, true
 		}
 	}
-	return Nil, false
+	return harn.Nil, false
 }
 
-func cookieOptString(opts *Dict, def string, names ...string) string {
-	if v, ok := cookieOpt(opts, names...); ok && v.k != KindNil {
-		return Display(v)
+func cookieOptString(opts *harn.Dict, def string, names ...string) string {
+	if v, ok := cookieOpt(opts, names...); ok && v.Kind() != harn.KindNil {
+		return harn.Display(v)
 	}
 	return def
 }
@@ -215,7 +217,7 @@ func validateCookieAttr(label, v string) error {
 	return nil
 }
 
-func serializeCookie(name, value string, opts *Dict, def cookieDefaults) (string, error) {
+func serializeCookie(name, value string, opts *harn.Dict, def cookieDefaults) (string, error) {
 	if !validCookieName(name) {
 		return "", cookieErr("cookie name is empty or contains invalid characters")
 	}
@@ -240,8 +242,8 @@ func serializeCookie(name, value string, opts *Dict, def cookieDefaults) (string
 	if err := attr("Domain", cookieOptString(opts, "", "domain", "Domain")); err != nil {
 		return "", err
 	}
-	if v, ok := cookieOpt(opts, "max_age", "Max-Age", "maxAge"); ok && v.k != KindNil {
-		if v.k != KindInt {
+	if v, ok := cookieOpt(opts, "max_age", "Max-Age", "maxAge"); ok && v.Kind() != harn.KindNil {
+		if v.Kind() != harn.KindInt {
 			return "", cookieErr("option max_age must be an int, got %s", v.TypeName())
 		}
 		b.WriteString("; Max-Age=" + strconv.FormatInt(v.AsInt(), 10))
@@ -289,23 +291,23 @@ func serializeCookie(name, value string, opts *Dict, def cookieDefaults) (string
 
 // cookieHeaders lists the Cookie header values of v: a string, a list of
 // strings, or a headers dict (its "cookie" entries, any case).
-func cookieHeaders(v Value, header string) ([]string, error) {
-	switch v.k {
-	case KindNil:
+func cookieHeaders(v harn.Value, header string) ([]string, error) {
+	switch v.Kind() {
+	case harn.KindNil:
 		return nil, nil
-	case KindString:
-		return []string{v.r.(string)}, nil
-	case KindList:
+	case harn.KindString:
+		return []string{v.AsString()}, nil
+	case harn.KindList:
 		var out []string
-		for _, it := range v.r.(*List).items {
-			if it.k != KindString {
+		for _, it := range v.AsList().Items() {
+			if it.Kind() != harn.KindString {
 				return nil, cookieErr("%s list entries must be strings, got %s", header, it.TypeName())
 			}
-			out = append(out, it.r.(string))
+			out = append(out, it.AsString())
 		}
 		return out, nil
-	case KindDict:
-		d := v.r.(*Dict)
+	case harn.KindDict:
+		d := v.AsDict()
 		var out []string
 		for _, k := range d.Keys() {
 			if !strings.EqualFold(k, header) {
@@ -313,7 +315,7 @@ func cookieHeaders(v Value, header string) ([]string, error) {
 			}
 			x, _ := d.Get(k)
 			sub, err := cookieHeaders(x, header)
-			if err != nil || x.k == KindDict {
+			if err != nil || x.Kind() == harn.KindDict {
 				return nil, cookieErr("%s header must be a string or list, got %s", header, x.TypeName())
 			}
 			out = append(out, sub...)
@@ -323,20 +325,20 @@ func cookieHeaders(v Value, header string) ([]string, error) {
 	return nil, cookieErr("%s headers must be a string, list, dict, or nil; got %s", header, v.TypeName())
 }
 
-func cookieParse(v Value) (Value, error) {
+func cookieParse(v harn.Value) (harn.Value, error) {
 	headers, err := cookieHeaders(v, "cookie")
 	if err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
-	cookies := NewDict(4)
+	cookies := harn.NewDict(4)
 	values := map[string][]string{}
 	var names []string
-	var pairs, invalid []Value
+	var pairs, invalid []harn.Value
 	bad := func(seg, reason string) {
-		d := NewDict(2)
-		d.Set("segment", Str(seg))
-		d.Set("reason", Str(reason))
-		invalid = append(invalid, DictValue(d))
+		d := harn.NewDict(2)
+		d.Set("segment", harn.Str(seg))
+		d.Set("reason", harn.Str(reason))
+		invalid = append(invalid, harn.DictValue(d))
 	}
 	for _, h := range headers {
 		for seg := range strings.SplitSeq(h, ";") {
@@ -363,67 +365,65 @@ func cookieParse(v Value) (Value, error) {
 				continue
 			}
 			if !cookies.Has(name) {
-				cookies.Set(name, Str(value))
+				cookies.Set(name, harn.Str(value))
 				names = append(names, name)
 			}
 			values[name] = append(values[name], value)
-			p := NewDict(2)
-			p.Set("name", Str(name))
-			p.Set("value", Str(value))
-			pairs = append(pairs, DictValue(p))
+			p := harn.NewDict(2)
+			p.Set("name", harn.Str(name))
+			p.Set("value", harn.Str(value))
+			pairs = append(pairs, harn.DictValue(p))
 		}
 	}
-	dups := NewDict(0)
+	dups := harn.NewDict(0)
 	for _, n := range names {
 		if vs := values[n]; len(vs) > 1 {
-			items := make([]Value, len(vs))
+			items := make([]harn.Value, len(vs))
 			for i, s := range vs {
-				items[i] = Str(s)
+				items[i] = harn.Str(s)
 			}
-			dups.Set(n, NewListValue(items))
+			dups.Set(n, harn.NewListValue(items))
 		}
 	}
-	d := NewDict(4)
-	d.Set("cookies", DictValue(cookies))
-	d.Set("pairs", NewListValue(pairs))
-	d.Set("duplicates", DictValue(dups))
-	d.Set("invalid", NewListValue(invalid))
-	return DictValue(d), nil
+	d := harn.NewDict(4)
+	d.Set("cookies", harn.DictValue(cookies))
+	d.Set("pairs", harn.NewListValue(pairs))
+	d.Set("duplicates", harn.DictValue(dups))
+	d.Set("invalid", harn.NewListValue(invalid))
+	return harn.DictValue(d), nil
 }
 
-func sessionSign(payload Value, secret string) string {
-	var b strings.Builder
-	writeJSON(&b, payload, 0)
-	enc := base64.RawURLEncoding.EncodeToString([]byte(b.String()))
+func sessionSign(payload harn.Value, secret string) string {
+	enc := base64.RawURLEncoding.EncodeToString([]byte(harn.JSON(payload)))
 	return "v1." + enc + "." + hmacB64URL(secret, enc)
 }
 
-func sessionResult(ok bool, payload Value, e string) Value {
-	d := NewDict(3)
-	d.Set("ok", Bool(ok))
+func sessionResult(ok bool, payload harn.Value, e string) harn.Value {
+	d := harn.NewDict(3)
+	d.Set("ok", harn.Bool(ok))
 	d.Set("payload", payload)
-	d.Set("error", Nil)
+	d.Set("error", harn.Nil)
 	if e != "" {
-		d.Set("error", Str(e))
+		d.Set("error", harn.Str(e))
 	}
-	return DictValue(d)
+	return harn.DictValue(d)
 }
 
-func sessionVerify(token, secret string) Value {
+func sessionVerify(token, secret string) harn.Value {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 || parts[0] != "v1" {
-		return sessionResult(false, Nil, "malformed")
+		return sessionResult(false, harn.Nil, "malformed")
 	}
 	if !constantEq(parts[2], hmacB64URL(secret, parts[1])) {
-		return sessionResult(false, Nil, "invalid_signature")
+		return sessionResult(false, harn.Nil, "invalid_signature")
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(parts[1])
 	if err != nil {
-		return sessionResult(false, Nil, "malformed_payload")
+		return sessionResult(false, harn.Nil, "malformed_payload")
 	}
-	v, err := ParseJSON(string(raw))
+	v, err := harn.ParseJSON(string(raw))
 	if err != nil {
-		return sessionResult(false, Nil, "malformed_payload")
+		return sessionResult(false, harn.Nil, "malformed_payload")
 	}
 	return sessionResult(true, v, "")
 }
@@ -431,29 +431,29 @@ func sessionVerify(token, secret string) Value {
 // cookieRoundTrip is cookie_round_trip([request_cookies,] set_cookies):
 // the cookies a client holds after applying the Set-Cookie headers (a
 // Max-Age <= 0 or a past Expires deletes).
-func cookieRoundTrip(c *Call, args []Value) (Value, error) {
+func cookieRoundTrip(c *harn.Call, args []harn.Value) (harn.Value, error) {
 	if len(args) < 1 {
-		return Nil, cookieErr("cookie_round_trip requires 1 arguments")
+		return harn.Nil, cookieErr("cookie_round_trip requires 1 arguments")
 	}
-	req, set := Nil, args[0]
+	req, set := harn.Nil, args[0]
 	if len(args) > 1 {
 		req, set = args[0], args[1]
 	}
 	parsed, err := cookieParse(req)
 	if err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
-	held, _ := parsed.r.(*Dict).Get("cookies")
-	jar := NewDict(4)
-	for _, k := range held.r.(*Dict).Keys() {
-		v, _ := held.r.(*Dict).Get(k)
-		jar.Set(k, Str(Display(v)))
+	held, _ := parsed.AsDict().Get("cookies")
+	jar := harn.NewDict(4)
+	for _, k := range held.AsDict().Keys() {
+		v, _ := held.AsDict().Get(k)
+		jar.Set(k, harn.Str(harn.Display(v)))
 	}
 	headers, err := cookieHeaders(set, "set-cookie")
 	if err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
-	now := c.th.in.host.Now()
+	now := c.Interp().Host().Now()
 	for _, h := range headers {
 		segs := strings.Split(h, ";")
 		name, value, ok := strings.Cut(strings.Trim(segs[0], " \t"), "=")
@@ -469,7 +469,7 @@ func cookieRoundTrip(c *Call, args []Value) (Value, error) {
 					del = true
 				}
 			case strings.EqualFold(an, "Expires"):
-				if t, err := http.ParseTime(strings.TrimSpace(av)); err == nil && !t.After(now) {
+				if t, err := nethttp.ParseTime(strings.TrimSpace(av)); err == nil && !t.After(now) {
 					del = true
 				}
 			}
@@ -477,16 +477,16 @@ func cookieRoundTrip(c *Call, args []Value) (Value, error) {
 		if del {
 			jar.Delete(name)
 		} else {
-			jar.Set(name, Str(value))
+			jar.Set(name, harn.Str(value))
 		}
 	}
 	parts := make([]string, 0, jar.Len())
 	for _, k := range jar.Keys() {
 		v, _ := jar.Get(k)
-		parts = append(parts, k+"="+Display(v))
+		parts = append(parts, k+"="+harn.Display(v))
 	}
-	d := NewDict(2)
-	d.Set("cookie_header", Str(strings.Join(parts, "; ")))
-	d.Set("cookies", DictValue(jar))
-	return DictValue(d), nil
+	d := harn.NewDict(2)
+	d.Set("cookie_header", harn.Str(strings.Join(parts, "; ")))
+	d.Set("cookies", harn.DictValue(jar))
+	return harn.DictValue(d), nil
 }

@@ -1,4 +1,4 @@
-package harn
+package http
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/harnlang/harn-check/runtime/harn"
 )
 
 // The multipart family: multipart/form-data bodies built from field
@@ -22,54 +24,54 @@ const (
 )
 
 func multipartErr(fn, format string, a ...any) error {
-	return plainError(fn + ": " + fmt.Sprintf(format, a...))
+	return harn.Errorf("%s", fn+": "+fmt.Sprintf(format, a...))
 }
 
-func installMultipart(lib *Library) {
+func installMultipart(lib *harn.Library) {
 	lib.Builtin("multipart_form_data", multipartFormData)
 	lib.Builtin("multipart_parse", multipartParse)
-	lib.Builtin("multipart_field_bytes", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("multipart_field_bytes", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		b, err := multipartFieldBytes(args, "multipart_field_bytes")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
-		return BytesValue(b), nil
+		return harn.BytesValue(b), nil
 	})
-	lib.Builtin("multipart_field_text", func(c *Call, args []Value) (Value, error) {
+	lib.Builtin("multipart_field_text", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		b, err := multipartFieldBytes(args, "multipart_field_text")
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
 		if !utf8.Valid(b) {
-			return Nil, multipartErr("multipart_field_text", "invalid utf-8 sequence")
+			return harn.Nil, multipartErr("multipart_field_text", "invalid utf-8 sequence")
 		}
-		return Str(string(b)), nil
+		return harn.Str(string(b)), nil
 	})
 }
 
-func multipartFieldBytes(args []Value, fn string) ([]byte, error) {
+func multipartFieldBytes(args []harn.Value, fn string) ([]byte, error) {
 	if len(args) == 0 {
 		return nil, multipartErr(fn, "missing argument 1")
 	}
-	if args[0].k != KindDict {
+	if args[0].Kind() != harn.KindDict {
 		return nil, multipartErr(fn, "field must be a dict, got %s", args[0].TypeName())
 	}
-	v, ok := args[0].r.(*Dict).Get("bytes")
+	v, ok := args[0].AsDict().Get("bytes")
 	if !ok {
 		return nil, multipartErr(fn, "field is missing bytes")
 	}
-	if v.k != KindBytes {
+	if v.Kind() != harn.KindBytes {
 		return nil, multipartErr(fn, "field.bytes must be bytes, got %s", v.TypeName())
 	}
-	return v.r.([]byte), nil
+	return v.AsBytes(), nil
 }
 
-func multipartOptions(args []Value, i int, fn string) (*Dict, error) {
-	switch v := Arg(args, i); v.k {
-	case KindNil:
+func multipartOptions(args []harn.Value, i int, fn string) (*harn.Dict, error) {
+	switch v := harn.Arg(args, i); v.Kind() {
+	case harn.KindNil:
 		return nil, nil
-	case KindDict:
-		return v.r.(*Dict), nil
+	case harn.KindDict:
+		return v.AsDict(), nil
 	default:
 		return nil, multipartErr(fn, "options must be a dict, got %s", v.TypeName())
 	}
@@ -154,19 +156,19 @@ func validateBoundary(b, fn string) error {
 	return nil
 }
 
-func multipartParse(c *Call, args []Value) (Value, error) {
+func multipartParse(c *harn.Call, args []harn.Value) (harn.Value, error) {
 	const fn = "multipart_parse"
-	body := Arg(args, 0)
-	if body.k != KindBytes && body.k != KindString {
-		return Nil, multipartErr(fn, "argument 1 must be bytes or string, got %s", body.TypeName())
+	body := harn.Arg(args, 0)
+	if body.Kind() != harn.KindBytes && body.Kind() != harn.KindString {
+		return harn.Nil, multipartErr(fn, "argument 1 must be bytes or string, got %s", body.TypeName())
 	}
-	ct := Arg(args, 1)
-	if ct.k != KindString {
-		return Nil, multipartErr(fn, "argument 2 must be a string, got %s", ct.TypeName())
+	ct := harn.Arg(args, 1)
+	if ct.Kind() != harn.KindString {
+		return harn.Nil, multipartErr(fn, "argument 2 must be a string, got %s", ct.TypeName())
 	}
 	opts, err := multipartOptions(args, 2, fn)
 	if err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
 	limit := func(key string, def int) (int, error) {
 		if opts == nil {
@@ -176,7 +178,7 @@ func multipartParse(c *Call, args []Value) (Value, error) {
 		if !ok {
 			return def, nil
 		}
-		if v.k != KindInt {
+		if v.Kind() != harn.KindInt {
 			return 0, multipartErr(fn, "%s must be an int, got %s", key, v.TypeName())
 		}
 		if v.AsInt() < 0 {
@@ -186,36 +188,36 @@ func multipartParse(c *Call, args []Value) (Value, error) {
 	}
 	maxTotal, err := limit("max_total_bytes", multipartMaxTotal)
 	if err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
 	maxField, err := limit("max_field_bytes", multipartMaxField)
 	if err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
 	maxFields, err := limit("max_fields", multipartMaxFields)
 	if err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
-	media, params := headerValueParams(ct.r.(string))
+	media, params := headerValueParams(ct.AsString())
 	if media != "multipart/form-data" {
-		return Nil, multipartErr(fn, "expected multipart/form-data content type, got %s", media)
+		return harn.Nil, multipartErr(fn, "expected multipart/form-data content type, got %s", media)
 	}
 	boundary, ok := params["boundary"]
 	if !ok {
-		return Nil, multipartErr(fn, "content type is missing boundary")
+		return harn.Nil, multipartErr(fn, "content type is missing boundary")
 	}
 	if err := validateBoundary(boundary, fn); err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
-	data := BytesOf(body)
+	data := harn.BytesOf(body)
 	if len(data) > maxTotal {
-		return Nil, multipartErr(fn, "total body size %d exceeds max_total_bytes %d", len(data), maxTotal)
+		return harn.Nil, multipartErr(fn, "total body size %d exceeds max_total_bytes %d", len(data), maxTotal)
 	}
 	delim := []byte("--" + boundary)
 	if !bytes.HasPrefix(data, delim) {
-		return Nil, multipartErr(fn, "body does not start with multipart boundary")
+		return harn.Nil, multipartErr(fn, "body does not start with multipart boundary")
 	}
-	var fields []Value
+	var fields []harn.Value
 	pos := len(delim)
 	at := func(p int, s string) bool { return p <= len(data) && bytes.HasPrefix(data[p:], []byte(s)) }
 	for {
@@ -225,79 +227,79 @@ func multipartParse(c *Call, args []Value) (Value, error) {
 				pos += 2
 			}
 			if pos != len(data) {
-				return Nil, multipartErr(fn, "unexpected bytes after closing boundary")
+				return harn.Nil, multipartErr(fn, "unexpected bytes after closing boundary")
 			}
 			break
 		}
 		if !at(pos, "\r\n") {
-			return Nil, multipartErr(fn, "malformed boundary delimiter line")
+			return harn.Nil, multipartErr(fn, "malformed boundary delimiter line")
 		}
 		pos += 2
 		if len(fields) >= maxFields {
-			return Nil, multipartErr(fn, "field count exceeds max_fields %d", maxFields)
+			return harn.Nil, multipartErr(fn, "field count exceeds max_fields %d", maxFields)
 		}
 		hend := bytes.Index(data[pos:], []byte("\r\n\r\n"))
 		if hend < 0 {
-			return Nil, multipartErr(fn, "part is missing header terminator")
+			return harn.Nil, multipartErr(fn, "part is missing header terminator")
 		}
 		headers, err := partHeaders(data[pos:pos+hend], fn)
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
 		pos += hend + 4
 		cend := bytes.Index(data[pos:], []byte("\r\n--"+boundary))
 		if cend < 0 {
-			return Nil, multipartErr(fn, "part is missing following boundary")
+			return harn.Nil, multipartErr(fn, "part is missing following boundary")
 		}
 		content := append([]byte(nil), data[pos:pos+cend]...)
 		if len(content) > maxField {
-			return Nil, multipartErr(fn, "field size %d exceeds max_field_bytes %d", len(content), maxField)
+			return harn.Nil, multipartErr(fn, "field size %d exceeds max_field_bytes %d", len(content), maxField)
 		}
 		disp, ok := headers.Get("content-disposition")
 		if !ok {
-			return Nil, multipartErr(fn, "part is missing Content-Disposition header")
+			return harn.Nil, multipartErr(fn, "part is missing Content-Disposition header")
 		}
-		dtype, dparams := headerValueParams(Display(disp))
+		dtype, dparams := headerValueParams(harn.Display(disp))
 		if dtype != "form-data" {
-			return Nil, multipartErr(fn, "expected form-data disposition, got %s", dtype)
+			return harn.Nil, multipartErr(fn, "expected form-data disposition, got %s", dtype)
 		}
 		name := dparams["name"]
 		if name == "" {
-			return Nil, multipartErr(fn, "part Content-Disposition is missing name")
+			return harn.Nil, multipartErr(fn, "part Content-Disposition is missing name")
 		}
-		f := NewDict(6)
-		f.Set("name", Str(name))
-		f.Set("filename", Nil)
+		f := harn.NewDict(6)
+		f.Set("name", harn.Str(name))
+		f.Set("filename", harn.Nil)
 		if fname, ok := dparams["filename"]; ok {
-			f.Set("filename", Str(fname))
+			f.Set("filename", harn.Str(fname))
 		}
-		f.Set("content_type", Nil)
+		f.Set("content_type", harn.Nil)
 		if ctv, ok := headers.Get("content-type"); ok {
 			f.Set("content_type", ctv)
 		}
-		f.Set("headers", DictValue(headers))
-		f.Set("bytes", BytesValue(content))
-		f.Set("text", Nil)
+		f.Set("headers", harn.DictValue(headers))
+		f.Set("bytes", harn.BytesValue(content))
+		f.Set("text", harn.Nil)
 		if utf8.Valid(content) {
-			f.Set("text", Str(string(content)))
+			f.Set("text", harn.Str(string(content)))
 		}
-		fields = append(fields, DictValue(f))
+		fields = append(fields, harn.DictValue(f))
 		pos += cend + 2
 		if !at(pos, string(delim)) {
-			return Nil, multipartErr(fn, "malformed boundary after part")
+			return harn.Nil, multipartErr(fn, "malformed boundary after part")
 		}
 		pos += len(delim)
 	}
-	d := NewDict(4)
-	d.Set("boundary", Str(boundary))
-	d.Set("fields", NewListValue(fields))
-	d.Set("field_count", Int(int64(len(fields))))
-	d.Set("total_bytes", Int(int64(len(data))))
-	return DictValue(d), nil
+	d := harn.NewDict(4)
+	d.Set("boundary", harn.Str(boundary))
+	d.Set("fields", harn.NewListValue(fields))
+	d.Set("field_count", harn.Int(int64(len(fields))))
+	d.Set("total_bytes", harn.Int(int64(len(data))))
+	return harn.DictValue(d), nil
 }
 
-func partHeaders(raw []byte, fn string) (*Dict, error) {
-	h := NewDict(2)
+func partHeaders(raw []byte, fn string) (*harn.Dict, error) {
+	h := harn.NewDict(2)
 	if !utf8.Valid(raw) {
 		return nil, multipartErr(fn, "part headers are not UTF-8")
 	}
@@ -313,7 +315,7 @@ func partHeaders(raw []byte, fn string) (*Dict, error) {
 		if name == "" {
 			return nil, multipartErr(fn, "part header name must not be empty")
 		}
-		h.Set(name, Str(strings.TrimSpace(value)))
+		h.Set(name, harn.Str(strings.TrimSpace(value)))
 	}
 	return h, nil
 }
@@ -322,34 +324,34 @@ func quoteHeaderParam(v string) string {
 	return `"` + strings.ReplaceAll(strings.ReplaceAll(v, `\`, `\\`), `"`, `\"`) + `"`
 }
 
-func multipartFormData(c *Call, args []Value) (Value, error) {
+func multipartFormData(c *harn.Call, args []harn.Value) (harn.Value, error) {
 	const fn = "multipart_form_data"
 	if len(args) == 0 {
-		return Nil, multipartErr(fn, "missing argument 1")
+		return harn.Nil, multipartErr(fn, "missing argument 1")
 	}
-	if args[0].k != KindList {
-		return Nil, multipartErr(fn, "fields must be a list, got %s", args[0].TypeName())
+	if args[0].Kind() != harn.KindList {
+		return harn.Nil, multipartErr(fn, "fields must be a list, got %s", args[0].TypeName())
 	}
-	fields := args[0].r.(*List).items
+	fields := args[0].AsList().Items()
 	opts, err := multipartOptions(args, 1, fn)
 	if err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
 	// The default boundary hashes the fields' display forms.
 	h := sha256.New()
 	for _, f := range fields {
-		h.Write([]byte(Display(f)))
+		h.Write([]byte(harn.Display(f)))
 		h.Write([]byte{0})
 	}
 	base := "----harn-boundary-" + hex.EncodeToString(h.Sum(nil)[:8])
 	if opts != nil {
 		if bv, ok := opts.Get("boundary"); ok {
-			switch bv.k {
-			case KindString:
-				base = bv.r.(string)
-			case KindNil:
+			switch bv.Kind() {
+			case harn.KindString:
+				base = bv.AsString()
+			case harn.KindNil:
 			default:
-				return Nil, multipartErr(fn, "boundary must be a string, got %s", bv.TypeName())
+				return harn.Nil, multipartErr(fn, "boundary must be a string, got %s", bv.TypeName())
 			}
 			return buildMultipart(fields, base)
 		}
@@ -361,14 +363,14 @@ func multipartFormData(c *Call, args []Value) (Value, error) {
 		}
 		clash := false
 		for _, f := range fields {
-			if f.k != KindDict {
+			if f.Kind() != harn.KindDict {
 				continue
 			}
-			v, ok := f.r.(*Dict).Get("content")
+			v, ok := f.AsDict().Get("content")
 			if !ok {
-				v, ok = f.r.(*Dict).Get("value")
+				v, ok = f.AsDict().Get("value")
 			}
-			if ok && (v.k == KindBytes || v.k == KindString) && bytes.Contains(BytesOf(v), []byte(cand)) {
+			if ok && (v.Kind() == harn.KindBytes || v.Kind() == harn.KindString) && bytes.Contains(harn.BytesOf(v), []byte(cand)) {
 				clash = true
 				break
 			}
@@ -377,24 +379,24 @@ func multipartFormData(c *Call, args []Value) (Value, error) {
 			return buildMultipart(fields, cand)
 		}
 	}
-	return Nil, multipartErr(fn, "could not generate a boundary absent from field content")
+	return harn.Nil, multipartErr(fn, "could not generate a boundary absent from field content")
 }
 
-func buildMultipart(fields []Value, boundary string) (Value, error) {
+func buildMultipart(fields []harn.Value, boundary string) (harn.Value, error) {
 	const fn = "multipart_form_data"
 	if err := validateBoundary(boundary, fn); err != nil {
-		return Nil, err
+		return harn.Nil, err
 	}
 	var out bytes.Buffer
-	str := func(d *Dict, key string, required bool) (string, bool, error) {
+	str := func(d *harn.Dict, key string, required bool) (string, bool, error) {
 		v, ok := d.Get(key)
 		switch {
-		case ok && v.k == KindString:
-			if required && v.r.(string) == "" {
+		case ok && v.Kind() == harn.KindString:
+			if required && v.AsString() == "" {
 				return "", false, multipartErr(fn, "%s must not be empty", key)
 			}
-			return v.r.(string), true, nil
-		case (!ok || v.k == KindNil) && !required:
+			return v.AsString(), true, nil
+		case (!ok || v.Kind() == harn.KindNil) && !required:
 			return "", false, nil
 		case !ok:
 			return "", false, multipartErr(fn, "field is missing %s", key)
@@ -408,70 +410,70 @@ func buildMultipart(fields []Value, boundary string) (Value, error) {
 		return nil
 	}
 	for i, fv := range fields {
-		if fv.k != KindDict {
-			return Nil, multipartErr(fn, "field %d must be a dict, got %s", i+1, fv.TypeName())
+		if fv.Kind() != harn.KindDict {
+			return harn.Nil, multipartErr(fn, "field %d must be a dict, got %s", i+1, fv.TypeName())
 		}
-		f := fv.r.(*Dict)
+		f := fv.AsDict()
 		name, _, err := str(f, "name", true)
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
 		if err := single(name, "field name"); err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
 		filename, hasFile, err := str(f, "filename", false)
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
 		ctype, hasType, err := str(f, "content_type", false)
 		if err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
 		content, ok := f.Get("content")
 		if !ok {
 			content, ok = f.Get("value")
 		}
 		if !ok {
-			return Nil, multipartErr(fn, "field is missing content")
+			return harn.Nil, multipartErr(fn, "field is missing content")
 		}
-		if content.k != KindBytes && content.k != KindString {
-			return Nil, multipartErr(fn, "content must be bytes or string, got %s", content.TypeName())
+		if content.Kind() != harn.KindBytes && content.Kind() != harn.KindString {
+			return harn.Nil, multipartErr(fn, "content must be bytes or string, got %s", content.TypeName())
 		}
 		var extra []string
 		if hv, ok := f.Get("headers"); ok {
-			if hv.k != KindDict {
-				return Nil, multipartErr(fn, "headers must be a dict, got %s", hv.TypeName())
+			if hv.Kind() != harn.KindDict {
+				return harn.Nil, multipartErr(fn, "headers must be a dict, got %s", hv.TypeName())
 			}
-			hd := hv.r.(*Dict)
+			hd := hv.AsDict()
 			for _, k := range hd.Keys() {
 				if strings.ContainsAny(k, "\r\n") || strings.TrimSpace(k) == "" {
-					return Nil, multipartErr(fn, "header names must be single-line")
+					return harn.Nil, multipartErr(fn, "header names must be single-line")
 				}
 				if l := strings.ToLower(k); l == "content-disposition" || l == "content-type" {
-					return Nil, multipartErr(fn, "%s is managed by multipart_form_data", k)
+					return harn.Nil, multipartErr(fn, "%s is managed by multipart_form_data", k)
 				}
 				v, _ := hd.Get(k)
-				if v.k != KindString {
-					return Nil, multipartErr(fn, "header %s must be a string, got %s", k, v.TypeName())
+				if v.Kind() != harn.KindString {
+					return harn.Nil, multipartErr(fn, "header %s must be a string, got %s", k, v.TypeName())
 				}
-				if strings.ContainsAny(v.r.(string), "\r\n") {
-					return Nil, multipartErr(fn, "header values must be single-line")
+				if strings.ContainsAny(v.AsString(), "\r\n") {
+					return harn.Nil, multipartErr(fn, "header values must be single-line")
 				}
-				extra = append(extra, k+": "+v.r.(string)+"\r\n")
+				extra = append(extra, k+": "+v.AsString()+"\r\n")
 			}
 		}
 		out.WriteString("--" + boundary + "\r\n")
 		out.WriteString("Content-Disposition: form-data; name=" + quoteHeaderParam(name))
 		if hasFile {
 			if err := single(filename, "filename"); err != nil {
-				return Nil, err
+				return harn.Nil, err
 			}
 			out.WriteString("; filename=" + quoteHeaderParam(filename))
 		}
 		out.WriteString("\r\n")
 		if hasType {
 			if err := single(ctype, "content_type"); err != nil {
-				return Nil, err
+				return harn.Nil, err
 			}
 			out.WriteString("Content-Type: " + ctype + "\r\n")
 		}
@@ -479,13 +481,13 @@ func buildMultipart(fields []Value, boundary string) (Value, error) {
 			out.WriteString(e)
 		}
 		out.WriteString("\r\n")
-		out.Write(BytesOf(content))
+		out.Write(harn.BytesOf(content))
 		out.WriteString("\r\n")
 	}
 	out.WriteString("--" + boundary + "--\r\n")
-	d := NewDict(3)
-	d.Set("boundary", Str(boundary))
-	d.Set("content_type", Str("multipart/form-data; boundary="+boundary))
-	d.Set("body", BytesValue(out.Bytes()))
-	return DictValue(d), nil
+	d := harn.NewDict(3)
+	d.Set("boundary", harn.Str(boundary))
+	d.Set("content_type", harn.Str("multipart/form-data; boundary="+boundary))
+	d.Set("body", harn.BytesValue(out.Bytes()))
+	return harn.DictValue(d), nil
 }
