@@ -294,6 +294,10 @@ type structType struct {
 	mod    *module
 }
 
+// FieldNames are the names of the struct's fields, in the order of
+// Fields.
+func (s *StructValue) FieldNames() []string { return s.Type.fields }
+
 func (s *StructValue) writable() *StructValue {
 	if !s.shared {
 		return s

@@ -34,7 +34,6 @@ func Families() []Family {
 		{Name: "http_server_tls", Install: installHttpServerTls},
 		{Name: "http_stream", Install: installHttpStream},
 		{Name: "io", Install: installIo},
-		{Name: "jq", Install: installJq},
 		{Name: "json", Install: installJson},
 		{Name: "junit", Install: installJunit},
 		{Name: "llm", Install: installLlm},

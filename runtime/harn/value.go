@@ -126,6 +126,12 @@ func (v Value) AsList() *List { l, _ := v.r.(*List); return l }
 // AsDict returns the dict payload.
 func (v Value) AsDict() *Dict { d, _ := v.r.(*Dict); return d }
 
+// AsSet returns the set payload.
+func (v Value) AsSet() *Set { s, _ := v.r.(*Set); return s }
+
+// AsStruct returns the struct payload.
+func (v Value) AsStruct() *StructValue { s, _ := v.r.(*StructValue); return s }
+
 // Number reports v as a float64 when it is an int or a float.
 func (v Value) Number() (float64, bool) {
 	switch v.k {

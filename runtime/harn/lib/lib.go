@@ -11,6 +11,7 @@ import (
 	"github.com/harnlang/harn-check/runtime/harn"
 	"github.com/harnlang/harn-check/runtime/harn/lib/compression"
 	"github.com/harnlang/harn-check/runtime/harn/lib/crypto"
+	"github.com/harnlang/harn-check/runtime/harn/lib/data"
 	"github.com/harnlang/harn-check/runtime/harn/lib/dates"
 	"github.com/harnlang/harn-check/runtime/harn/lib/encoding"
 	"github.com/harnlang/harn-check/runtime/harn/lib/http"
@@ -32,6 +33,7 @@ func Families() []harn.Family {
 		encoding.Family,
 		math.Family,
 		http.Family,
+		data.Family,
 	)
 }
 

@@ -1,4 +1,4 @@
-package harn
+package data
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/harnlang/harn-check/runtime/harn"
 )
 
 // jq and jq_first: a jq subset over program values. Filters: paths
@@ -16,26 +18,26 @@ import (
 // when none). A filter that does not parse throws "jq: ...".
 
 // jqFilter maps one input to its outputs.
-type jqFilter func(in Value) []Value
+type jqFilter func(in harn.Value) []harn.Value
 
-func installJq(lib *Library) {
+func install(lib *harn.Library) {
 	run := func(name string, first bool) {
-		lib.Builtin(name, func(c *Call, args []Value) (Value, error) {
+		lib.Builtin(name, func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 			if len(args) < 2 {
-				return Nil, throwValue(Str(fmt.Sprintf("%s requires 2 arguments", name)))
+				return harn.Nil, harn.ThrowValue(harn.Str(fmt.Sprintf("%s requires 2 arguments", name)))
 			}
-			f, err := parseJQ(Display(args[1]))
+			f, err := parseJQ(harn.Display(args[1]))
 			if err != nil {
-				return Nil, throwValue(Str(err.Error()))
+				return harn.Nil, harn.ThrowValue(harn.Str(err.Error()))
 			}
 			out := f(args[0])
 			if first {
 				if len(out) == 0 {
-					return Nil, nil
+					return harn.Nil, nil
 				}
 				return out[0], nil
 			}
-			return NewListValue(out), nil
+			return harn.NewListValue(out), nil
 		})
 	}
 	run("jq", false)
@@ -142,10 +144,10 @@ func (p *jqParser) pipe(allowComma bool) (jqFilter, error) {
 	if len(stages) == 1 {
 		return first, nil
 	}
-	return func(in Value) []Value {
-		stream := []Value{in}
+	return func(in harn.Value) []harn.Value {
+		stream := []harn.Value{in}
 		for _, s := range stages {
-			var out []Value
+			var out []harn.Value
 			for _, v := range stream {
 				out = append(out, s(v)...)
 			}
@@ -171,8 +173,8 @@ func (p *jqParser) comma() (jqFilter, error) {
 	if len(items) == 1 {
 		return first, nil
 	}
-	return func(in Value) []Value {
-		var out []Value
+	return func(in harn.Value) []harn.Value {
+		var out []harn.Value
 		for _, f := range items {
 			out = append(out, f(in)...)
 		}
@@ -181,16 +183,16 @@ func (p *jqParser) comma() (jqFilter, error) {
 }
 
 // jqTruth is a filter's first output's truthiness (false when none).
-func jqTruth(f jqFilter, in Value) bool {
+func jqTruth(f jqFilter, in harn.Value) bool {
 	out := f(in)
 	return len(out) > 0 && out[0].Truthy()
 }
 
-func jqFirst(f jqFilter, in Value) Value {
+func jqFirst(f jqFilter, in harn.Value) harn.Value {
 	if out := f(in); len(out) > 0 {
 		return out[0]
 	}
-	return Nil
+	return harn.Nil
 }
 
 func (p *jqParser) boolean() (jqFilter, error) {
@@ -209,9 +211,9 @@ func (p *jqParser) boolean() (jqFilter, error) {
 		}
 		l := left
 		if and {
-			left = func(in Value) []Value { return []Value{Bool(jqTruth(l, in) && jqTruth(right, in))} }
+			left = func(in harn.Value) []harn.Value { return []harn.Value{harn.Bool(jqTruth(l, in) && jqTruth(right, in))} }
 		} else {
-			left = func(in Value) []Value { return []Value{Bool(jqTruth(l, in) || jqTruth(right, in))} }
+			left = func(in harn.Value) []harn.Value { return []harn.Value{harn.Bool(jqTruth(l, in) || jqTruth(right, in))} }
 		}
 	}
 }
@@ -235,25 +237,25 @@ func (p *jqParser) compare() (jqFilter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(in Value) []Value {
+	return func(in harn.Value) []harn.Value {
 		a, b := jqFirst(left, in), jqFirst(right, in)
 		switch op {
 		case "==":
-			return []Value{Bool(Equal(a, b))}
+			return []harn.Value{harn.Bool(harn.Equal(a, b))}
 		case "!=":
-			return []Value{Bool(!Equal(a, b))}
+			return []harn.Value{harn.Bool(!harn.Equal(a, b))}
 		}
 		cmp, ok := jqOrder(a, b)
-		return []Value{Bool(ok && (op == "<" && cmp < 0 || op == ">" && cmp > 0))}
+		return []harn.Value{harn.Bool(ok && (op == "<" && cmp < 0 || op == ">" && cmp > 0))}
 	}, nil
 }
 
 // jqOrder orders numbers with numbers and strings with strings.
-func jqOrder(a, b Value) (int, bool) {
-	if a.k == KindString && b.k == KindString {
-		return strings.Compare(a.r.(string), b.r.(string)), true
+func jqOrder(a, b harn.Value) (int, bool) {
+	if a.Kind() == harn.KindString && b.Kind() == harn.KindString {
+		return strings.Compare(a.AsString(), b.AsString()), true
 	}
-	if a.k == KindInt && b.k == KindInt {
+	if a.Kind() == harn.KindInt && b.Kind() == harn.KindInt {
 		x, y := a.AsInt(), b.AsInt()
 		switch {
 		case x < y:
@@ -263,7 +265,7 @@ func jqOrder(a, b Value) (int, bool) {
 		}
 		return 0, true
 	}
-	if (a.k == KindInt || a.k == KindFloat) && (b.k == KindInt || b.k == KindFloat) {
+	if (a.Kind() == harn.KindInt || a.Kind() == harn.KindFloat) && (b.Kind() == harn.KindInt || b.Kind() == harn.KindFloat) {
 		x, _ := a.Number()
 		y, _ := b.Number()
 		switch {
@@ -284,14 +286,14 @@ func (p *jqParser) unary() (jqFilter, error) {
 		if err != nil {
 			return nil, err
 		}
-		return func(in Value) []Value { return []Value{Bool(!jqTruth(f, in))} }, nil
+		return func(in harn.Value) []harn.Value { return []harn.Value{harn.Bool(!jqTruth(f, in))} }, nil
 	}
 	return p.primary()
 }
 
 func (p *jqParser) primary() (jqFilter, error) {
 	p.ws()
-	lit := func(v Value) jqFilter { return func(Value) []Value { return []Value{v} } }
+	lit := func(v harn.Value) jqFilter { return func(harn.Value) []harn.Value { return []harn.Value{v} } }
 	switch {
 	case p.eat("("):
 		f, err := p.pipe(true)
@@ -301,8 +303,8 @@ func (p *jqParser) primary() (jqFilter, error) {
 		return f, p.expect(")")
 	case strings.HasPrefix(p.rest(), ".."):
 		p.pos += 2
-		return func(in Value) []Value {
-			var out []Value
+		return func(in harn.Value) []harn.Value {
+			var out []harn.Value
 			jqDescend(in, &out, 0)
 			return out
 		}, nil
@@ -315,7 +317,7 @@ func (p *jqParser) primary() (jqFilter, error) {
 		if err != nil {
 			return nil, err
 		}
-		return lit(Str(s)), nil
+		return lit(harn.Str(s)), nil
 	case p.pos < len(p.src) && (p.src[p.pos] == '-' || p.src[p.pos] >= '0' && p.src[p.pos] <= '9'):
 		v, err := p.number()
 		if err != nil {
@@ -329,13 +331,13 @@ func (p *jqParser) primary() (jqFilter, error) {
 	}
 	switch id {
 	case "true":
-		return lit(Bool(true)), nil
+		return lit(harn.Bool(true)), nil
 	case "false":
-		return lit(Bool(false)), nil
+		return lit(harn.Bool(false)), nil
 	case "null", "nil":
-		return lit(Nil), nil
+		return lit(harn.Nil), nil
 	case "length", "keys", "values", "type":
-		return func(in Value) []Value { return []Value{jqBuiltin(id, in)} }, nil
+		return func(in harn.Value) []harn.Value { return []harn.Value{jqBuiltin(id, in)} }, nil
 	case "map", "select":
 		if err := p.expect("("); err != nil {
 			return nil, err
@@ -348,21 +350,21 @@ func (p *jqParser) primary() (jqFilter, error) {
 			return nil, err
 		}
 		if id == "select" {
-			return func(in Value) []Value {
+			return func(in harn.Value) []harn.Value {
 				if jqTruth(f, in) {
-					return []Value{in}
+					return []harn.Value{in}
 				}
 				return nil
 			}, nil
 		}
-		return func(in Value) []Value {
-			var out []Value
-			if in.k == KindList {
-				for _, x := range in.r.(*List).items {
+		return func(in harn.Value) []harn.Value {
+			var out []harn.Value
+			if in.Kind() == harn.KindList {
+				for _, x := range in.AsList().Items() {
 					out = append(out, f(x)...)
 				}
 			}
-			return []Value{NewListValue(out)}
+			return []harn.Value{harn.NewListValue(out)}
 		}, nil
 	}
 	return nil, fmt.Errorf("jq: unknown identifier '%s'", id)
@@ -370,15 +372,15 @@ func (p *jqParser) primary() (jqFilter, error) {
 
 // jqItems are the elements a value iterates: a list's or set's items, a
 // dict's values in key order.
-func jqItems(v Value) ([]Value, bool) {
-	switch v.k {
-	case KindList:
-		return v.r.(*List).items, true
-	case KindSet:
-		return v.r.(*Set).items, true
-	case KindDict:
-		d := v.r.(*Dict)
-		out := make([]Value, 0, d.Len())
+func jqItems(v harn.Value) ([]harn.Value, bool) {
+	switch v.Kind() {
+	case harn.KindList:
+		return v.AsList().Items(), true
+	case harn.KindSet:
+		return v.AsSet().Items(), true
+	case harn.KindDict:
+		d := v.AsDict()
+		out := make([]harn.Value, 0, d.Len())
 		for _, k := range d.Keys() {
 			x, _ := d.Get(k)
 			out = append(out, x)
@@ -388,13 +390,13 @@ func jqItems(v Value) ([]Value, bool) {
 	return nil, false
 }
 
-func jqDescend(v Value, out *[]Value, depth int) {
+func jqDescend(v harn.Value, out *[]harn.Value, depth int) {
 	*out = append(*out, v)
 	if depth > 512 {
 		return
 	}
-	if v.k == KindStruct {
-		s := v.r.(*StructValue)
+	if v.Kind() == harn.KindStruct {
+		s := v.AsStruct()
 		for _, f := range s.Fields {
 			jqDescend(f, out, depth+1)
 		}
@@ -406,61 +408,61 @@ func jqDescend(v Value, out *[]Value, depth int) {
 	}
 }
 
-func jqBuiltin(name string, in Value) Value {
+func jqBuiltin(name string, in harn.Value) harn.Value {
 	switch name {
 	case "length":
-		switch in.k {
-		case KindString:
-			return Int(int64(utf8.RuneCountInString(in.r.(string))))
-		case KindBytes:
-			return Int(int64(len(in.r.([]byte))))
-		case KindNil:
-			return Int(0)
+		switch in.Kind() {
+		case harn.KindString:
+			return harn.Int(int64(utf8.RuneCountInString(in.AsString())))
+		case harn.KindBytes:
+			return harn.Int(int64(len(in.AsBytes())))
+		case harn.KindNil:
+			return harn.Int(0)
 		}
 		if items, ok := jqItems(in); ok {
-			return Int(int64(len(items)))
+			return harn.Int(int64(len(items)))
 		}
-		return Int(1)
+		return harn.Int(1)
 	case "keys":
-		switch in.k {
-		case KindDict:
-			keys := in.r.(*Dict).Keys()
-			out := make([]Value, len(keys))
+		switch in.Kind() {
+		case harn.KindDict:
+			keys := in.AsDict().Keys()
+			out := make([]harn.Value, len(keys))
 			for i, k := range keys {
-				out[i] = Str(k)
+				out[i] = harn.Str(k)
 			}
-			return NewListValue(out)
-		case KindList:
-			out := make([]Value, len(in.r.(*List).items))
+			return harn.NewListValue(out)
+		case harn.KindList:
+			out := make([]harn.Value, len(in.AsList().Items()))
 			for i := range out {
-				out[i] = Int(int64(i))
+				out[i] = harn.Int(int64(i))
 			}
-			return NewListValue(out)
+			return harn.NewListValue(out)
 		}
-		return NewListValue(nil)
+		return harn.NewListValue(nil)
 	case "values":
 		items, _ := jqItems(in)
-		return NewListValue(append([]Value(nil), items...))
+		return harn.NewListValue(append([]harn.Value(nil), items...))
 	}
-	switch in.k {
-	case KindNil:
-		return Str("null")
-	case KindBool:
-		return Str("boolean")
-	case KindInt, KindFloat:
-		return Str("number")
-	case KindString:
-		return Str("string")
-	case KindList, KindSet:
-		return Str("array")
-	case KindDict, KindStruct:
-		return Str("object")
+	switch in.Kind() {
+	case harn.KindNil:
+		return harn.Str("null")
+	case harn.KindBool:
+		return harn.Str("boolean")
+	case harn.KindInt, harn.KindFloat:
+		return harn.Str("number")
+	case harn.KindString:
+		return harn.Str("string")
+	case harn.KindList, harn.KindSet:
+		return harn.Str("array")
+	case harn.KindDict, harn.KindStruct:
+		return harn.Str("object")
 	}
-	return Str(in.TypeName())
+	return harn.Str(in.TypeName())
 }
 
 // jqStep is one path step applied to one value.
-type jqStep func(v Value, out []Value) []Value
+type jqStep func(v harn.Value, out []harn.Value) []harn.Value
 
 func (p *jqParser) path() (jqFilter, error) {
 	if err := p.expect("."); err != nil {
@@ -502,10 +504,10 @@ func (p *jqParser) path() (jqFilter, error) {
 		}
 		break
 	}
-	return func(in Value) []Value {
-		stream := []Value{in}
+	return func(in harn.Value) []harn.Value {
+		stream := []harn.Value{in}
 		for _, s := range steps {
-			var out []Value
+			var out []harn.Value
 			for _, v := range stream {
 				out = s(v, out)
 			}
@@ -516,23 +518,23 @@ func (p *jqParser) path() (jqFilter, error) {
 }
 
 func jqField(name string) jqStep {
-	return func(v Value, out []Value) []Value {
-		switch v.k {
-		case KindDict:
-			x, ok := v.r.(*Dict).Get(name)
+	return func(v harn.Value, out []harn.Value) []harn.Value {
+		switch v.Kind() {
+		case harn.KindDict:
+			x, ok := v.AsDict().Get(name)
 			if !ok {
-				x = Nil
+				x = harn.Nil
 			}
 			return append(out, x)
-		case KindStruct:
-			s := v.r.(*StructValue)
-			for i, n := range s.Type.fields {
+		case harn.KindStruct:
+			s := v.AsStruct()
+			for i, n := range s.FieldNames() {
 				if n == name {
 					return append(out, s.Fields[i])
 				}
 			}
 		}
-		return append(out, Nil)
+		return append(out, harn.Nil)
 	}
 }
 
@@ -541,7 +543,7 @@ func (p *jqParser) bracket() (jqStep, error) {
 		return nil, err
 	}
 	if p.eat("]") {
-		return func(v Value, out []Value) []Value {
+		return func(v harn.Value, out []harn.Value) []harn.Value {
 			items, _ := jqItems(v)
 			return append(out, items...)
 		}, nil
@@ -566,11 +568,11 @@ func (p *jqParser) bracket() (jqStep, error) {
 		if err := p.expect("]"); err != nil {
 			return nil, err
 		}
-		return func(v Value, out []Value) []Value {
-			if v.k != KindList {
-				return append(out, NewListValue(nil))
+		return func(v harn.Value, out []harn.Value) []harn.Value {
+			if v.Kind() != harn.KindList {
+				return append(out, harn.NewListValue(nil))
 			}
-			items := v.r.(*List).items
+			items := v.AsList().Items()
 			n := int64(len(items))
 			bound := func(x int64, has bool, def int64) int64 {
 				if !has {
@@ -583,9 +585,9 @@ func (p *jqParser) bracket() (jqStep, error) {
 			}
 			a, b := bound(lo, hasLo, 0), bound(hi, hasHi, n)
 			if b <= a {
-				return append(out, NewListValue(nil))
+				return append(out, harn.NewListValue(nil))
 			}
-			return append(out, NewListValue(append([]Value(nil), items[a:b]...)))
+			return append(out, harn.NewListValue(append([]harn.Value(nil), items[a:b]...)))
 		}, nil
 	}
 	if err := p.expect("]"); err != nil {
@@ -594,9 +596,9 @@ func (p *jqParser) bracket() (jqStep, error) {
 	if !hasLo {
 		return nil, fmt.Errorf("jq: expected array index or slice bound")
 	}
-	return func(v Value, out []Value) []Value {
-		if v.k == KindList {
-			items := v.r.(*List).items
+	return func(v harn.Value, out []harn.Value) []harn.Value {
+		if v.Kind() == harn.KindList {
+			items := v.AsList().Items()
 			i := lo
 			if i < 0 {
 				i += int64(len(items))
@@ -605,7 +607,7 @@ func (p *jqParser) bracket() (jqStep, error) {
 				return append(out, items[i])
 			}
 		}
-		return append(out, Nil)
+		return append(out, harn.Nil)
 	}, nil
 }
 
@@ -670,16 +672,16 @@ func (p *jqParser) object() (jqFilter, error) {
 			return nil, err
 		}
 	}
-	return func(in Value) []Value {
-		d := NewDict(len(fields))
+	return func(in harn.Value) []harn.Value {
+		d := harn.NewDict(len(fields))
 		for _, f := range fields {
 			d.Set(f.key, jqFirst(f.f, in))
 		}
-		return []Value{DictValue(d)}
+		return []harn.Value{harn.DictValue(d)}
 	}, nil
 }
 
-func (p *jqParser) number() (Value, error) {
+func (p *jqParser) number() (harn.Value, error) {
 	start := p.pos
 	isDigit := func() bool { return p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' }
 	if p.src[p.pos] == '-' {
@@ -708,20 +710,20 @@ func (p *jqParser) number() (Value, error) {
 	}
 	raw := p.src[start:p.pos]
 	if raw == "-" {
-		return Nil, fmt.Errorf("jq: invalid number near '%s'", p.rest())
+		return harn.Nil, fmt.Errorf("jq: invalid number near '%s'", p.rest())
 	}
 	if float {
 		f, err := strconv.ParseFloat(raw, 64)
 		if err != nil {
-			return Nil, fmt.Errorf("jq: invalid float '%s': %v", raw, err)
+			return harn.Nil, fmt.Errorf("jq: invalid float '%s': %v", raw, err)
 		}
-		return Float(f), nil
+		return harn.Float(f), nil
 	}
 	n, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil {
-		return Nil, fmt.Errorf("jq: invalid integer '%s': %v", raw, err)
+		return harn.Nil, fmt.Errorf("jq: invalid integer '%s': %v", raw, err)
 	}
-	return Int(n), nil
+	return harn.Int(n), nil
 }
 
 // str reads a JSON string literal.
