@@ -213,36 +213,37 @@ func childCount(parent *sitter.Node, named bool) int {
 // (ts_node_has_error), and its subtree (see Subtree).
 type Span struct {
 	Start, End uint32
-	HasError   bool
 	Subtree    uint64
+	HasError   bool
 }
 
-// The Go and C spans must agree byte for byte where ChildSpans reads them.
-var _ [unsafe.Sizeof(C.tsflat_span{}) - 24]struct{}
-var _ [24 - unsafe.Sizeof(C.tsflat_span{})]struct{}
+// ChildSpans' C half writes Spans: the layouts must agree.
+var (
+	_ [unsafe.Sizeof(C.tsflat_span{}) - unsafe.Sizeof(Span{})]struct{}
+	_ [unsafe.Sizeof(Span{}) - unsafe.Sizeof(C.tsflat_span{})]struct{}
+	_ [unsafe.Offsetof(C.tsflat_span{}.subtree) - unsafe.Offsetof(Span{}.Subtree)]struct{}
+	_ [unsafe.Offsetof(Span{}.Subtree) - unsafe.Offsetof(C.tsflat_span{}.subtree)]struct{}
+	_ [unsafe.Offsetof(C.tsflat_span{}.has_error) - unsafe.Offsetof(Span{}.HasError)]struct{}
+	_ [unsafe.Offsetof(Span{}.HasError) - unsafe.Offsetof(C.tsflat_span{}.has_error)]struct{}
+)
 
 // ChildSpans returns the spans of the children of parent, in order (of
 // its named children only when named is set), in one walk: what
 // go-tree-sitter's StartByte, EndByte and HasError cost three cgo calls a
-// child for.
+// child for. The walk writes the spans in place.
 func ChildSpans(parent *sitter.Node, named bool) []Span {
 	if parent == nil {
 		return nil
 	}
-	recs := make([]C.tsflat_span, max(1, childCount(parent, named)))
+	out := make([]Span, max(1, childCount(parent, named)))
 	node := cNode(parent)
 	for {
-		n := int(C.tsflat_child_spans(unsafe.Pointer(node), &recs[0], C.uint32_t(len(recs)), C.bool(named)))
+		n := int(C.tsflat_child_spans(unsafe.Pointer(node), (*C.tsflat_span)(unsafe.Pointer(&out[0])), C.uint32_t(len(out)), C.bool(named)))
 		runtime.KeepAlive(node)
-		if n <= len(recs) {
-			out := make([]Span, n)
-			for i := range out {
-				r := &recs[i]
-				out[i] = Span{Start: uint32(r.start_byte), End: uint32(r.end_byte), HasError: r.has_error != 0, Subtree: uint64(r.subtree)}
-			}
-			return out
+		if n <= len(out) {
+			return out[:n]
 		}
-		recs = make([]C.tsflat_span, n)
+		out = make([]Span, n)
 	}
 }
 

@@ -311,7 +311,6 @@ static uint32_t child_spans_direct(const tsflat_ts_node *p, tsflat_span *out, ui
 				out[n].end_byte = pos + size;
 				out[n].subtree = tsflat_subtree(&x);
 				out[n].has_error = ts_node_has_error(x) ? 1 : 0;
-				out[n].reserved = 0;
 			}
 			n++;
 			pos += size;
@@ -362,7 +361,6 @@ uint32_t tsflat_child_spans(const void *parent, tsflat_span *out, uint32_t cap, 
 				out[n].end_byte = ts_node_end_byte(x);
 				out[n].subtree = tsflat_subtree(&x);
 				out[n].has_error = ts_node_has_error(x) ? 1 : 0;
-				out[n].reserved = 0;
 			}
 			n++;
 		} while (ts_tree_cursor_goto_next_sibling(&c));

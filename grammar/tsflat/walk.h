@@ -42,13 +42,14 @@ uint32_t tsflat_walk(const void *root, tsflat_node *out, uint32_t cap);
 // many.
 uint32_t tsflat_children(const void *parent, void *out, uint32_t cap, bool named);
 
-// tsflat_span is what tsflat_child_spans writes for one child. 24 bytes.
+// tsflat_span is what tsflat_child_spans writes for one child, laid out
+// as package tsflat's Span, into which it writes. 24 bytes.
 typedef struct {
 	uint32_t start_byte;
 	uint32_t end_byte;
 	uint64_t subtree;   // the child's Subtree value (tsflat_subtree)
-	uint32_t has_error; // 1 when ts_node_has_error, else 0
-	uint32_t reserved;
+	uint8_t has_error;  // 1 when ts_node_has_error, else 0
+	uint8_t reserved[7];
 } tsflat_span;
 
 // tsflat_child_spans is tsflat_children writing, for each child, its

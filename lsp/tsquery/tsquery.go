@@ -22,6 +22,7 @@ package tsquery
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -60,11 +61,12 @@ type topsOf struct {
 	atomic.Pointer[[]topNest]
 }
 
-// topNest is the nesting of the subtree of one top-level child of a
-// tree's root, and that subtree (tsflat.Subtree).
+// topNest is the nesting (tsflat.Depths' Depth and Chain) of the subtree
+// of one top-level child of a tree's root, and that subtree
+// (tsflat.Subtree): 16 bytes, a file's top level has thousands.
 type topNest struct {
-	subtree uint64
-	d       tsflat.Depths
+	subtree      uint64
+	depth, chain int32
 }
 
 // NestingCrossing reports whether the tree nests deeper than maxDepth
@@ -126,7 +128,7 @@ func (t *Tree) nestByTops() (tsflat.Depths, bool) {
 	for i, sp := range spans {
 		tn := topNest{subtree: sp.Subtree}
 		if k, ok := m.find(prev, sp.Subtree); ok {
-			tn.d = prev[k].d
+			tn.depth, tn.chain = prev[k].depth, prev[k].chain
 			nestReused.Add(1)
 		} else {
 			// The child found from the root, with no listing of them all
@@ -139,11 +141,12 @@ func (t *Tree) nestByTops() (tsflat.Depths, bool) {
 				n = &kids[i]
 			}
 			buf = tsflat.Walk(n, buf)
-			tn.d = tsflat.Nesting(buf, t.chains)
+			d := tsflat.Nesting(buf, t.chains)
+			tn.depth, tn.chain = int32(min(d.Depth, math.MaxInt32)), int32(min(d.Chain, math.MaxInt32))
 		}
 		tops[i] = tn
-		out.Depth = max(out.Depth, tn.d.Depth+1)
-		out.Chain = max(out.Chain, tn.d.Chain)
+		out.Depth = max(out.Depth, int(tn.depth)+1)
+		out.Chain = max(out.Chain, int(tn.chain))
 	}
 	if t.tops != nil {
 		t.tops.Store(&tops)
