@@ -13,10 +13,8 @@ import (
 )
 
 // pendingRegistries are the folders whose builtin registries are still
-// filled from init (runtime/leia's RegisterExtension and the AI layer's
-// ai.Register). They are the next to move to explicit tables; everywhere
-// else the rule holds.
-var pendingRegistries = []string{"runtime/leia/"}
+// filled from init; none is left.
+var pendingRegistries = []string{}
 
 // TestNoRegistryFilledFromInit: a language, a runtime, editor features or
 // a syntax is a value the binary lists where it is assembled (package

@@ -13,9 +13,7 @@ import (
 	"github.com/harnlang/harn-check/internal/frontends"
 	"github.com/harnlang/harn-check/language"
 	"github.com/harnlang/harn-check/lsp/leialang"
-	runtime "github.com/harnlang/harn-check/runtime/leia"
-	// The Leia AI dialect installs itself into every Leia run.
-	_ "github.com/harnlang/harn-check/runtime/leia/ai"
+	"github.com/harnlang/harn-check/runtime/leia/ai"
 )
 
 // front is Leia's parse and check.
@@ -29,7 +27,7 @@ var Language = language.Language{
 	Parse:     front.Parse,
 	Format:    &format.Leia,
 	Lint:      language.LintOf(leialint.Rules),
-	Run:       runtime.RunProgram,
+	Run:       ai.RunProgram, // the interpreter with its AI layer
 	Editor:    editor,
 }
 

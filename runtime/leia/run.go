@@ -5,18 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/harnlang/harn-check/runtime/host"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
-
-// Language is the run facet of Leia (package language puts it into
-// Leia's Language value): `harn-check run FILE.leia` and `harn-check
-// test` find it by extension.
-func Language() runner.Language {
-	return runner.Language{Name: "Leia", Extension: ".leia", Run: RunProgram}
-}
 
 // Extension prepares an interpreter for a command-line run (the AI layer
 // installs its dialects and modules this way, without runtime/leia
@@ -24,25 +16,21 @@ func Language() runner.Language {
 // and returns the error to report (it may flush traces or tapes).
 type Extension func(in *Interp, p runner.Program, env runner.Env) (finish func(error) error, err error)
 
-var (
-	extMu      sync.Mutex
-	extensions []Extension
-)
-
-// RegisterExtension adds an Extension to every later RunProgram, in
-// registration order.
-func RegisterExtension(e Extension) {
-	extMu.Lock()
-	defer extMu.Unlock()
-	extensions = append(extensions, e)
+// RunProgram compiles and runs a program the way `harn-check run` does,
+// without extensions (RunProgramWith).
+func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
+	return RunProgramWith(ctx, p, env)
 }
 
-// RunProgram compiles and runs a program the way `harn-check run` does:
-// the host confines it to its folder and the granted capabilities, and
-// the result is nil on success, a *Error for a syntax or runtime error
-// (exit status from ExitCode), or another error when the program cannot
-// be set up.
-func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
+// RunProgramWith compiles and runs a program the way `harn-check run`
+// does: the host confines it to its folder and the granted capabilities,
+// and the result is nil on success, a *Error for a syntax or runtime
+// error (exit status from ExitCode), or another error when the program
+// cannot be set up. The extensions prepare the interpreter, in order,
+// before the program compiles; their finish functions see the run's
+// error, the last extension's first. Package language lists Leia's
+// (runtime/leia/ai's RunProgram), nothing registers them.
+func RunProgramWith(ctx context.Context, p runner.Program, env runner.Env, exts ...Extension) error {
 	dir := filepath.Dir(p.Path)
 	h, err := host.New(host.Config{Root: dir, TempDir: env.TempDir, Grants: env.Grants, Seed: env.Seed, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr})
 	if err != nil {
@@ -59,9 +47,6 @@ func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
 		Modules:   HostModules(h),
 		GoModules: nil,
 	})
-	extMu.Lock()
-	exts := append([]Extension(nil), extensions...)
-	extMu.Unlock()
 	var finishers []func(error) error
 	for _, e := range exts {
 		finish, err := e(in, p, env)

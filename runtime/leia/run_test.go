@@ -298,20 +298,15 @@ print("ok")`
 // the program compiles and its finish sees the run's error.
 func TestExtensionsWrapRuns(t *testing.T) {
 	var finished error
-	RegisterExtension(func(in *Interp, p runner.Program, env runner.Env) (func(error) error, error) {
+	ext := func(in *Interp, p runner.Program, env runner.Env) (func(error) error, error) {
 		in.Register("ext_marker", func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(String("ext")), nil })
 		return func(err error) error { finished = err; return err }, nil
-	})
-	defer func() {
-		extMu.Lock()
-		extensions = extensions[:len(extensions)-1]
-		extMu.Unlock()
-	}()
+	}
 	dir := t.TempDir()
 	src := []byte(`assert(ext_marker() == "ext"); error("stop")`)
 	p := filepath.Join(dir, "x.leia")
 	os.WriteFile(p, src, 0o644)
-	err := RunProgram(context.Background(), runner.Program{Path: p, Src: src}, runner.Env{Stdout: io.Discard, Stderr: io.Discard})
+	err := RunProgramWith(context.Background(), runner.Program{Path: p, Src: src}, runner.Env{Stdout: io.Discard, Stderr: io.Discard}, ext)
 	if err == nil || finished != err || !strings.Contains(err.Error(), "stop") {
 		t.Fatalf("run error %v, finish saw %v", err, finished)
 	}

@@ -25,43 +25,42 @@ type agentMeta struct {
 	spec              outputSpec
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		return map[string]leia.NativeFunc{
-			"agent": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Kind() != leia.KindString || !leia.Arg(a, 1).IsFunction() {
-					return nil, fmt.Errorf("bad argument to 'llm.agent' (name, config function expected)")
-				}
-				if f := leia.Arg(a, 2); !f.IsNil() && !f.IsFunction() {
-					return nil, fmt.Errorf("bad argument #3 to 'llm.agent' (flow function expected)")
-				}
-				v, err := rt.NewAgent(a[0].AsString(), a[1], leia.Arg(a, 2), leia.Arg(a, 3))
-				if err != nil {
-					return nil, err
-				}
-				return t.Ret1(v), nil
-			},
-			"agent_defaults": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil {
-					return nil, fmt.Errorf("bad argument #1 to 'llm.agent_defaults' (table expected)")
-				}
-				rt.defaults = Clone(a[0])
-				return t.Ret2(leia.True, leia.Nil), nil
-			},
-			"run_agent": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil {
-					return nil, fmt.Errorf("bad argument #1 to 'llm.run_agent' (table expected)")
-				}
-				return ret2(t)(rt.RunAgent(t, a[0], &agentMeta{}))
-			},
-			"react": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil {
-					return nil, fmt.Errorf("bad argument #1 to 'llm.react' (table expected)")
-				}
-				return ret2(t)(rt.runLoop(t, Clone(a[0]), &agentMeta{}, loopOptions{}))
-			},
-		}
-	})
+// agentFamily is the llm module's natives from this file (see families).
+func agentFamily(rt *Runtime) map[string]leia.NativeFunc {
+	return map[string]leia.NativeFunc{
+		"agent": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Kind() != leia.KindString || !leia.Arg(a, 1).IsFunction() {
+				return nil, fmt.Errorf("bad argument to 'llm.agent' (name, config function expected)")
+			}
+			if f := leia.Arg(a, 2); !f.IsNil() && !f.IsFunction() {
+				return nil, fmt.Errorf("bad argument #3 to 'llm.agent' (flow function expected)")
+			}
+			v, err := rt.NewAgent(a[0].AsString(), a[1], leia.Arg(a, 2), leia.Arg(a, 3))
+			if err != nil {
+				return nil, err
+			}
+			return t.Ret1(v), nil
+		},
+		"agent_defaults": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Table() == nil {
+				return nil, fmt.Errorf("bad argument #1 to 'llm.agent_defaults' (table expected)")
+			}
+			rt.defaults = Clone(a[0])
+			return t.Ret2(leia.True, leia.Nil), nil
+		},
+		"run_agent": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Table() == nil {
+				return nil, fmt.Errorf("bad argument #1 to 'llm.run_agent' (table expected)")
+			}
+			return ret2(t)(rt.RunAgent(t, a[0], &agentMeta{}))
+		},
+		"react": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Table() == nil {
+				return nil, fmt.Errorf("bad argument #1 to 'llm.react' (table expected)")
+			}
+			return ret2(t)(rt.runLoop(t, Clone(a[0]), &agentMeta{}, loopOptions{}))
+		},
+	}
 }
 
 // ret2 turns (value, error value, Go error) into a native's return.

@@ -162,27 +162,26 @@ func isScalar(v leia.Value) bool {
 	return false
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		m := map[string]leia.NativeFunc{}
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			src, err := needTable(a, 0, "llm.approval_trace", "table")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(ApprovalTrace(src)), nil
-		}, "approval_trace")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			tr, err := needTable(a, 0, "llm.approval_trace_event", "approval trace table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.approval_trace_event", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(rt.approvalEvent(tr, opts)), nil
-		}, "approval_trace_event")
-		return m
-	})
+// approvalFamily is the llm module's natives from this file (see families).
+func approvalFamily(rt *Runtime) map[string]leia.NativeFunc {
+	m := map[string]leia.NativeFunc{}
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		src, err := needTable(a, 0, "llm.approval_trace", "table")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(ApprovalTrace(src)), nil
+	}, "approval_trace")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		tr, err := needTable(a, 0, "llm.approval_trace_event", "approval trace table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.approval_trace_event", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(rt.approvalEvent(tr, opts)), nil
+	}, "approval_trace_event")
+	return m
 }

@@ -222,17 +222,16 @@ func (rt *Runtime) popBudget(b *budget) {
 	}
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		return map[string]leia.NativeFunc{
-			"with_budget": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil || !leia.Arg(a, 1).IsFunction() {
-					return nil, fmt.Errorf("bad argument to 'llm.with_budget' (budget table, function expected)")
-				}
-				return rt.withBudget(t, rt.budgetFromLimits(a[0]), a[1]), nil
-			},
-		}
-	})
+// budgetFamily is the llm module's natives from this file (see families).
+func budgetFamily(rt *Runtime) map[string]leia.NativeFunc {
+	return map[string]leia.NativeFunc{
+		"with_budget": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Table() == nil || !leia.Arg(a, 1).IsFunction() {
+				return nil, fmt.Errorf("bad argument to 'llm.with_budget' (budget table, function expected)")
+			}
+			return rt.withBudget(t, rt.budgetFromLimits(a[0]), a[1]), nil
+		},
+	}
 }
 
 // cancelled reports the host context's or a request's cancellation as

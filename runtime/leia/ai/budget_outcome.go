@@ -80,31 +80,30 @@ func (rt *Runtime) budgetEvent(outcome, opts leia.Value) leia.Value {
 	return rt.projectEvent(opts, "budget_outcome", optString(outcome, "status", "ok"), outcome, Field(outcome, "dimension"), p)
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		m := map[string]leia.NativeFunc{}
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			src, err := needTable(a, 0, "llm.budget_outcome", "table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.budget_outcome", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(BudgetOutcome(src, opts)), nil
-		}, "budget_outcome")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			src, err := needTable(a, 0, "llm.budget_outcome_event", "budget outcome table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.budget_outcome_event", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(rt.budgetEvent(src, opts)), nil
-		}, "budget_outcome_event", "budget_outcome_trace_event")
-		return m
-	})
+// budgetOutcomeFamily is the llm module's natives from this file (see families).
+func budgetOutcomeFamily(rt *Runtime) map[string]leia.NativeFunc {
+	m := map[string]leia.NativeFunc{}
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		src, err := needTable(a, 0, "llm.budget_outcome", "table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.budget_outcome", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(BudgetOutcome(src, opts)), nil
+	}, "budget_outcome")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		src, err := needTable(a, 0, "llm.budget_outcome_event", "budget outcome table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.budget_outcome_event", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(rt.budgetEvent(src, opts)), nil
+	}, "budget_outcome_event", "budget_outcome_trace_event")
+	return m
 }

@@ -161,31 +161,30 @@ func (rt *Runtime) checkpointEvent(cp, opts leia.Value) leia.Value {
 	return rt.projectEvent(src, "agent_state_checkpoint", optString(cp, "status", "checkpointed"), cp, corr, p)
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		m := map[string]leia.NativeFunc{}
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			st, err := needTable(a, 0, "llm.agent_state_checkpoint", "state table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.agent_state_checkpoint", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(AgentStateCheckpoint(st, opts)), nil
-		}, "agent_state_checkpoint", "state_checkpoint")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			cp, err := needTable(a, 0, "llm.agent_state_checkpoint_event", "checkpoint table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.agent_state_checkpoint_event", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(rt.checkpointEvent(cp, opts)), nil
-		}, "agent_state_checkpoint_event", "agent_state_checkpoint_trace_event")
-		return m
-	})
+// checkpointFamily is the llm module's natives from this file (see families).
+func checkpointFamily(rt *Runtime) map[string]leia.NativeFunc {
+	m := map[string]leia.NativeFunc{}
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		st, err := needTable(a, 0, "llm.agent_state_checkpoint", "state table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.agent_state_checkpoint", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(AgentStateCheckpoint(st, opts)), nil
+	}, "agent_state_checkpoint", "state_checkpoint")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		cp, err := needTable(a, 0, "llm.agent_state_checkpoint_event", "checkpoint table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.agent_state_checkpoint_event", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(rt.checkpointEvent(cp, opts)), nil
+	}, "agent_state_checkpoint_event", "agent_state_checkpoint_trace_event")
+	return m
 }

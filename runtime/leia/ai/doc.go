@@ -10,7 +10,7 @@
 //
 // # Layout (one family per file)
 //
-//	runtime.go   Runtime, Config, Install, the family registry, request hooks
+//	runtime.go   Runtime, Config, Install, the list of families, request hooks
 //	values.go    value helpers shared by every family
 //	messages.go  llm/msg message constructors, history, chat
 //	models.go    model aliases and provider selection
@@ -26,21 +26,21 @@
 //
 // # The seam for more helpers
 //
-// A helper family is one file that registers its natives from init:
+// A helper family is one file with a Family function, listed with its
+// module in families (runtime.go):
 //
-//	func init() {
-//		ai.Register("llm", func(rt *ai.Runtime) map[string]leia.NativeFunc {
-//			return map[string]leia.NativeFunc{"workflow": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) { ... }}
-//		})
+//	func workflowFamily(rt *Runtime) map[string]leia.NativeFunc {
+//		return map[string]leia.NativeFunc{"workflow": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) { ... }}
 //	}
 //
-// The family's closure gets the run's *Runtime: rt.Turn(t, request) makes
+// The family gets the run's *Runtime: rt.Turn(t, request) makes
 // a turn exactly as llm.turn does; rt.RunAgent runs the loop;
 // rt.Dispatch(t, call, tools) dispatches a tool call;
 // rt.NormalizeTools wraps agents in a tools list; rt.Emit(llm.TraceEvent)
 // sends a metadata-only trace event; values.go builds and reads tables
 // (T, List, Field, Str, Items, ErrorValue, ToGo, FromGo).
-// RegisterRequestHook adjusts request tables before they are lowered.
+// A RequestHook, listed in requestHooks, adjusts request tables before
+// they are lowered.
 //
 // # Invariants
 //

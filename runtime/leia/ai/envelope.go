@@ -216,21 +216,20 @@ func envelopeUsage(src leia.Value) leia.Value {
 	return leia.TableValue(u)
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		fn := func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			src, err := needTable(a, 0, "llm.model_io_envelope", "model I/O table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.model_io_envelope", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(ModelIOEnvelope(src, opts)), nil
+// envelopeFamily is the llm module's natives from this file (see families).
+func envelopeFamily(rt *Runtime) map[string]leia.NativeFunc {
+	fn := func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		src, err := needTable(a, 0, "llm.model_io_envelope", "model I/O table")
+		if err != nil {
+			return nil, err
 		}
-		m := map[string]leia.NativeFunc{}
-		aliases(m, fn, "model_io_envelope", "modelIOEnvelope", "model_call_envelope", "modelCallEnvelope", "turn_envelope", "turnEnvelope")
-		return m
-	})
+		opts, err := optTable(a, 1, "llm.model_io_envelope", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(ModelIOEnvelope(src, opts)), nil
+	}
+	m := map[string]leia.NativeFunc{}
+	aliases(m, fn, "model_io_envelope", "modelIOEnvelope", "model_call_envelope", "modelCallEnvelope", "turn_envelope", "turnEnvelope")
+	return m
 }

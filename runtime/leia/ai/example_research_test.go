@@ -108,7 +108,7 @@ func TestResearchReportExample(t *testing.T) {
 	var out, traceOut bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err = leia.RunProgram(ctx, runner.Program{Path: researchExample, Src: src}, runner.Env{
+	err = RunProgram(ctx, runner.Program{Path: researchExample, Src: src}, runner.Env{
 		Stdout: &out, Stderr: &out, TempDir: t.TempDir(),
 		LLM: runner.LLMConfig{Mode: runner.LLMReplay, Fixture: fixture, Trace: &traceOut},
 	})

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,13 +15,19 @@ import (
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
-func init() {
-	leia.RegisterExtension(extension)
+// RunProgram runs a Leia program the way `harn-check run` does, with the
+// AI layer (Extension) installed.
+func RunProgram(ctx context.Context, p runner.Program, env runner.Env) error {
+	return leia.RunProgramWith(ctx, p, env, Extension)
 }
 
 // extension installs the AI layer into every interpreter RunProgram
 // makes, with the run's model-call mode.
-func extension(in *leia.Interp, p runner.Program, env runner.Env) (func(error) error, error) {
+// Extension installs the AI layer for a command-line run (a
+// leia.Extension): the configuration of the run's mode (live, mock,
+// replay, record; --llm-mock's script), then Install. The finish function
+// reports a replay's mismatches or writes the recording.
+func Extension(in *leia.Interp, p runner.Program, env runner.Env) (func(error) error, error) {
 	cfg, finish, err := ConfigFor(in.Host(), p.Path, env.LLM)
 	if err != nil {
 		return nil, err

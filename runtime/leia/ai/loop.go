@@ -267,42 +267,41 @@ func (rt *Runtime) snapshot(history, pending leia.Value) string {
 	return token
 }
 
-func init() {
-	Register("loop", func(rt *Runtime) map[string]leia.NativeFunc {
-		run := func(name string, lo loopOptions) leia.NativeFunc {
-			return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil {
-					return nil, fmt.Errorf("bad argument #1 to 'loop.%s' (table expected)", name)
-				}
-				return ret2(t)(rt.runLoop(t, Clone(a[0]), &agentMeta{name: StrField(a[0], "name")}, lo))
+// loopFamily is the loop module's natives from this file (see families).
+func loopFamily(rt *Runtime) map[string]leia.NativeFunc {
+	run := func(name string, lo loopOptions) leia.NativeFunc {
+		return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Table() == nil {
+				return nil, fmt.Errorf("bad argument #1 to 'loop.%s' (table expected)", name)
 			}
+			return ret2(t)(rt.runLoop(t, Clone(a[0]), &agentMeta{name: StrField(a[0], "name")}, lo))
 		}
-		return map[string]leia.NativeFunc{
-			"react":        run("react", loopOptions{}),
-			"simple":       run("simple", loopOptions{maxSteps: 1}),
-			"plan_execute": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) { return rt.planExecute(t, a) },
-			"reflect":      func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) { return rt.reflect(t, a) },
-			"snapshot": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil || leia.Arg(a, 1).Table() == nil {
-					return nil, fmt.Errorf("bad argument to 'loop.snapshot' (history, pending_call expected)")
+	}
+	return map[string]leia.NativeFunc{
+		"react":        run("react", loopOptions{}),
+		"simple":       run("simple", loopOptions{maxSteps: 1}),
+		"plan_execute": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) { return rt.planExecute(t, a) },
+		"reflect":      func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) { return rt.reflect(t, a) },
+		"snapshot": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Table() == nil || leia.Arg(a, 1).Table() == nil {
+				return nil, fmt.Errorf("bad argument to 'loop.snapshot' (history, pending_call expected)")
+			}
+			token := rt.snapshot(a[0], a[1])
+			if store := leia.Arg(a, 2); isStore(store) {
+				rets := t.Call(Field(store, "save"), leia.String(token), rt.snapshots[token])
+				if e := leia.Arg(rets, 1); !e.IsNil() {
+					return t.Ret2(leia.Nil, e), nil
 				}
-				token := rt.snapshot(a[0], a[1])
-				if store := leia.Arg(a, 2); isStore(store) {
-					rets := t.Call(Field(store, "save"), leia.String(token), rt.snapshots[token])
-					if e := leia.Arg(rets, 1); !e.IsNil() {
-						return t.Ret2(leia.Nil, e), nil
-					}
-				}
-				return t.Ret2(leia.String(token), leia.Nil), nil
-			},
-			"resume": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Kind() != leia.KindString || leia.Arg(a, 1).Table() == nil {
-					return nil, fmt.Errorf("bad argument to 'loop.resume' (token, approval expected)")
-				}
-				return rt.resume(t, a[0].AsString(), a[1], leia.Arg(a, 2), leia.Arg(a, 3))
-			},
-		}
-	})
+			}
+			return t.Ret2(leia.String(token), leia.Nil), nil
+		},
+		"resume": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Kind() != leia.KindString || leia.Arg(a, 1).Table() == nil {
+				return nil, fmt.Errorf("bad argument to 'loop.resume' (token, approval expected)")
+			}
+			return rt.resume(t, a[0].AsString(), a[1], leia.Arg(a, 2), leia.Arg(a, 3))
+		},
+	}
 }
 
 // isStore reports a snapshot store: a table with save, load and delete

@@ -12,13 +12,6 @@ import (
 // {role: "tool", tool_use_id, value} or {..., error} for its result.
 // Extra fields (a tag, a name) are kept and never sent to a provider.
 
-func init() {
-	Register("llm", messageFamily("llm"))
-	Register("msg", messageFamily("msg"))
-	Register("history", historyFamily)
-	Register("chat", chatFamily)
-}
-
 // Message builds {role, text}.
 func Message(role, text string) leia.Value { return T("role", role, "text", text) }
 

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harnlang/harn-check/runtime/leia"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
@@ -30,7 +29,7 @@ func runWithMockScript(t *testing.T, path string, src []byte, script string) (st
 	env.LLM = runner.LLMConfig{Mode: runner.LLMMock}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err := leia.RunProgram(ctx, runner.Program{Path: path, Src: src}, env)
+	err := RunProgram(ctx, runner.Program{Path: path, Src: src}, env)
 	return out.String(), err
 }
 

@@ -16,22 +16,21 @@ import (
 // provider}. `default` is used when a request names no model. Alias
 // cycles are refused when registered.
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		reg := func(name string) leia.NativeFunc {
-			return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				tbl := leia.Arg(a, 0)
-				if tbl.Table() == nil {
-					return nil, fmt.Errorf("bad argument #1 to 'llm.%s' (table expected)", name)
-				}
-				if err := rt.RegisterModels(tbl); err != nil {
-					return nil, err
-				}
-				return t.Ret2(leia.True, leia.Nil), nil
+// modelsFamily is the llm module's natives from this file (see families).
+func modelsFamily(rt *Runtime) map[string]leia.NativeFunc {
+	reg := func(name string) leia.NativeFunc {
+		return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			tbl := leia.Arg(a, 0)
+			if tbl.Table() == nil {
+				return nil, fmt.Errorf("bad argument #1 to 'llm.%s' (table expected)", name)
 			}
+			if err := rt.RegisterModels(tbl); err != nil {
+				return nil, err
+			}
+			return t.Ret2(leia.True, leia.Nil), nil
 		}
-		return map[string]leia.NativeFunc{"register_models": reg("register_models"), "models": reg("models")}
-	})
+	}
+	return map[string]leia.NativeFunc{"register_models": reg("register_models"), "models": reg("models")}
 }
 
 // maxAliasHops bounds alias chains.

@@ -346,60 +346,59 @@ func PlanningTrace(graph, events, opts leia.Value) leia.Value {
 	return leia.TableValue(tr)
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		m := map[string]leia.NativeFunc{}
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			if leia.Arg(a, 0).Kind() != leia.KindString {
-				return nil, leia.ArgError(0, "llm.plan_node", "node id string expected")
-			}
-			opts, err := optTable(a, 1, "llm.plan_node", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(PlanNode(a[0].AsString(), opts)), nil
-		}, "plan_node")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			nodes, err := needTable(a, 0, "llm.planning_graph", "nodes table")
-			if err != nil {
-				return nil, err
-			}
-			edges, err := optTable(a, 1, "llm.planning_graph", "edges")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 2, "llm.planning_graph", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(PlanningGraph(nodes, edges, opts)), nil
-		}, "planning_graph")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			g, err := needTable(a, 0, "llm.validate_planning_graph", "planning graph table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.validate_planning_graph", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(ValidatePlanningGraph(g, opts)), nil
-		}, "validate_planning_graph")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			g, err := needTable(a, 0, "llm.planning_trace", "planning graph table")
-			if err != nil {
-				return nil, err
-			}
-			events, err := optTable(a, 1, "llm.planning_trace", "events")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 2, "llm.planning_trace", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(PlanningTrace(g, events, opts)), nil
-		}, "planning_trace")
-		return m
-	})
+// planningFamily is the llm module's natives from this file (see families).
+func planningFamily(rt *Runtime) map[string]leia.NativeFunc {
+	m := map[string]leia.NativeFunc{}
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if leia.Arg(a, 0).Kind() != leia.KindString {
+			return nil, leia.ArgError(0, "llm.plan_node", "node id string expected")
+		}
+		opts, err := optTable(a, 1, "llm.plan_node", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(PlanNode(a[0].AsString(), opts)), nil
+	}, "plan_node")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		nodes, err := needTable(a, 0, "llm.planning_graph", "nodes table")
+		if err != nil {
+			return nil, err
+		}
+		edges, err := optTable(a, 1, "llm.planning_graph", "edges")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 2, "llm.planning_graph", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(PlanningGraph(nodes, edges, opts)), nil
+	}, "planning_graph")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		g, err := needTable(a, 0, "llm.validate_planning_graph", "planning graph table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.validate_planning_graph", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(ValidatePlanningGraph(g, opts)), nil
+	}, "validate_planning_graph")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		g, err := needTable(a, 0, "llm.planning_trace", "planning graph table")
+		if err != nil {
+			return nil, err
+		}
+		events, err := optTable(a, 1, "llm.planning_trace", "events")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 2, "llm.planning_trace", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(PlanningTrace(g, events, opts)), nil
+	}, "planning_trace")
+	return m
 }

@@ -199,70 +199,69 @@ func (rt *Runtime) policyEvent(outcome, opts leia.Value) leia.Value {
 	return rt.projectEvent(opts, "policy_outcome", optString(outcome, "status", "allowed"), outcome, corr, p)
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		m := map[string]leia.NativeFunc{}
-		m["policy"] = func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			if len(a) > 1 {
-				return nil, fmt.Errorf("bad argument to 'llm.policy' (optional table expected)")
-			}
-			if len(a) == 1 && a[0].Table() == nil {
-				return nil, fmt.Errorf("bad argument #1 to 'llm.policy' (table expected)")
-			}
-			return t.Ret1(NewPolicy(leia.Arg(a, 0))), nil
+// policyFamily is the llm module's natives from this file (see families).
+func policyFamily(rt *Runtime) map[string]leia.NativeFunc {
+	m := map[string]leia.NativeFunc{}
+	m["policy"] = func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if len(a) > 1 {
+			return nil, fmt.Errorf("bad argument to 'llm.policy' (optional table expected)")
 		}
-		policyArg := func(a []leia.Value, i int, fname string) (leia.Value, error) {
-			if i >= len(a) {
-				return NewPolicy(leia.Nil), nil
-			}
-			if a[i].Table() == nil {
-				return leia.Nil, leia.ArgError(i, fname, "policy table expected")
-			}
-			return a[i], nil
+		if len(a) == 1 && a[0].Table() == nil {
+			return nil, fmt.Errorf("bad argument #1 to 'llm.policy' (table expected)")
 		}
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			tools, err := needTable(a, 0, "llm.check_policy", "tool or tools table")
-			if err != nil {
-				return nil, err
+		return t.Ret1(NewPolicy(leia.Arg(a, 0))), nil
+	}
+	policyArg := func(a []leia.Value, i int, fname string) (leia.Value, error) {
+		if i >= len(a) {
+			return NewPolicy(leia.Nil), nil
+		}
+		if a[i].Table() == nil {
+			return leia.Nil, leia.ArgError(i, fname, "policy table expected")
+		}
+		return a[i], nil
+	}
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		tools, err := needTable(a, 0, "llm.check_policy", "tool or tools table")
+		if err != nil {
+			return nil, err
+		}
+		policy, err := policyArg(a, 1, "llm.check_policy")
+		if err != nil {
+			return nil, err
+		}
+		if e := CheckPolicy(tools, policy); !e.IsNil() {
+			return t.Ret2(leia.Nil, e), nil
+		}
+		return t.Ret2(leia.True, leia.Nil), nil
+	}, "check_policy")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		tools, err := needTable(a, 0, "llm.policy_outcome", "tool or tools table")
+		if err != nil {
+			return nil, err
+		}
+		policy := NewPolicy(leia.Nil)
+		if p := leia.Arg(a, 1); !p.IsNil() {
+			if p.Table() == nil {
+				return nil, leia.ArgError(1, "llm.policy_outcome", "policy table expected")
 			}
-			policy, err := policyArg(a, 1, "llm.check_policy")
-			if err != nil {
-				return nil, err
-			}
-			if e := CheckPolicy(tools, policy); !e.IsNil() {
-				return t.Ret2(leia.Nil, e), nil
-			}
-			return t.Ret2(leia.True, leia.Nil), nil
-		}, "check_policy")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			tools, err := needTable(a, 0, "llm.policy_outcome", "tool or tools table")
-			if err != nil {
-				return nil, err
-			}
-			policy := NewPolicy(leia.Nil)
-			if p := leia.Arg(a, 1); !p.IsNil() {
-				if p.Table() == nil {
-					return nil, leia.ArgError(1, "llm.policy_outcome", "policy table expected")
-				}
-				policy = p
-			}
-			opts, err := optTable(a, 2, "llm.policy_outcome", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(PolicyOutcome(tools, policy, opts)), nil
-		}, "policy_outcome")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			o, err := needTable(a, 0, "llm.policy_outcome_event", "policy outcome table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.policy_outcome_event", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(rt.policyEvent(o, opts)), nil
-		}, "policy_outcome_event", "policy_outcome_trace_event")
-		return m
-	})
+			policy = p
+		}
+		opts, err := optTable(a, 2, "llm.policy_outcome", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(PolicyOutcome(tools, policy, opts)), nil
+	}, "policy_outcome")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		o, err := needTable(a, 0, "llm.policy_outcome_event", "policy outcome table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.policy_outcome_event", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(rt.policyEvent(o, opts)), nil
+	}, "policy_outcome_event", "policy_outcome_trace_event")
+	return m
 }

@@ -30,55 +30,54 @@ import (
 // the runtime's hash of the turn request the table describes (model alias
 // resolved, messages built as a turn builds them).
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		m := map[string]leia.NativeFunc{}
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			src, err := needTable(a, 0, "llm.replay_record", "record table")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret2(rt.ReplayRecord(src), leia.Nil), nil
-		}, "replay_record")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			src, err := needTable(a, 0, "llm.replay_fixture", "records or fixture table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.replay_fixture", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret2(rt.ReplayFixture(src, opts)), nil
-		}, "replay_fixture")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			src, err := needTable(a, 0, "llm.replay_index", "records table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.replay_index", "options")
-			if err != nil {
-				return nil, err
-			}
-			s, e := rt.newReplayIndex(src, opts)
-			if !e.IsNil() {
-				return t.Ret2(leia.Nil, e), nil
-			}
-			return t.Ret2(leia.TableValue(s.table("llm.replay_index")), leia.Nil), nil
-		}, "replay_index")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			mv, err := needTable(a, 0, "llm.replay_trace_event", "replay match table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.replay_trace_event", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(rt.replayEvent(mv, opts)), nil
-		}, "replay_trace_event")
-		return m
-	})
+// replayFamily is the llm module's natives from this file (see families).
+func replayFamily(rt *Runtime) map[string]leia.NativeFunc {
+	m := map[string]leia.NativeFunc{}
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		src, err := needTable(a, 0, "llm.replay_record", "record table")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret2(rt.ReplayRecord(src), leia.Nil), nil
+	}, "replay_record")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		src, err := needTable(a, 0, "llm.replay_fixture", "records or fixture table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.replay_fixture", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret2(rt.ReplayFixture(src, opts)), nil
+	}, "replay_fixture")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		src, err := needTable(a, 0, "llm.replay_index", "records table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.replay_index", "options")
+		if err != nil {
+			return nil, err
+		}
+		s, e := rt.newReplayIndex(src, opts)
+		if !e.IsNil() {
+			return t.Ret2(leia.Nil, e), nil
+		}
+		return t.Ret2(leia.TableValue(s.table("llm.replay_index")), leia.Nil), nil
+	}, "replay_index")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		mv, err := needTable(a, 0, "llm.replay_trace_event", "replay match table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.replay_trace_event", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(rt.replayEvent(mv, opts)), nil
+	}, "replay_trace_event")
+	return m
 }
 
 // requestHash is the hash of a request table as a turn would send it (the

@@ -66,16 +66,15 @@ func ReportArtifactContract(opts leia.Value) leia.Value {
 			"source_annotations", "stale_data_warning", "ai_disclosure"}))
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		m := map[string]leia.NativeFunc{}
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			o := leia.Arg(a, 0)
-			if !o.IsNil() && o.Table() == nil {
-				return nil, fmt.Errorf("bad argument #1 to 'llm.report_artifact_contract' (options table expected)")
-			}
-			return t.Ret1(ReportArtifactContract(o)), nil
-		}, "report_artifact_contract")
-		return m
-	})
+// reportFamily is the llm module's natives from this file (see families).
+func reportFamily(rt *Runtime) map[string]leia.NativeFunc {
+	m := map[string]leia.NativeFunc{}
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		o := leia.Arg(a, 0)
+		if !o.IsNil() && o.Table() == nil {
+			return nil, fmt.Errorf("bad argument #1 to 'llm.report_artifact_contract' (options table expected)")
+		}
+		return t.Ret1(ReportArtifactContract(o)), nil
+	}, "report_artifact_contract")
+	return m
 }

@@ -582,70 +582,68 @@ func expandRequest(_ *Runtime, _ *leia.Thread, opts *leia.Table) {
 	ApplyContext(opts)
 }
 
-func init() {
-	RegisterRequestHook(expandRequest)
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		m := map[string]leia.NativeFunc{}
-		aliases(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			if len(a) < 1 {
-				return nil, fmt.Errorf("bad argument #1 to 'llm.doc' (value expected)")
-			}
-			return t.Ret1(leia.TableValue(NewDoc(a[0], leia.Arg(a, 1)))), nil
-		}, "doc", "document")
-		aliases(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			if len(a) < 1 {
-				return nil, fmt.Errorf("bad argument #1 to 'llm.collection' (documents expected)")
-			}
-			return t.Ret1(leia.TableValue(NewCollection(a[0]))), nil
-		}, "collection", "docs")
-		aliases(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			if len(a) < 1 {
-				return nil, fmt.Errorf("bad argument #1 to 'llm.chunks' (documents expected)")
-			}
-			return t.Ret1(leia.TableValue(chunks(a[0], leia.Arg(a, 1)))), nil
-		}, "chunks", "chunk")
-		aliases(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			if len(a) < 1 {
-				return nil, fmt.Errorf("bad argument #1 to 'llm.citation' (document expected)")
-			}
-			return t.Ret1(leia.TableValue(citation(a[0]))), nil
-		}, "citation", "cite")
-		m["corpus"] = func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			return t.Ret1(leia.TableValue(corpus(leia.Arg(a, 0), leia.Arg(a, 1)))), nil
+// retrievalFamily is the llm module's natives from this file (see families).
+func retrievalFamily(rt *Runtime) map[string]leia.NativeFunc {
+	m := map[string]leia.NativeFunc{}
+	aliases(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if len(a) < 1 {
+			return nil, fmt.Errorf("bad argument #1 to 'llm.doc' (value expected)")
 		}
-		m["corpus_add"] = func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			if len(a) < 2 {
-				return nil, fmt.Errorf("bad argument to 'llm.corpus_add' (corpus, docs expected)")
-			}
-			return t.Ret1(leia.TableValue(corpusAdd(a[0], a[1]))), nil
+		return t.Ret1(leia.TableValue(NewDoc(a[0], leia.Arg(a, 1)))), nil
+	}, "doc", "document")
+	aliases(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if len(a) < 1 {
+			return nil, fmt.Errorf("bad argument #1 to 'llm.collection' (documents expected)")
 		}
-		m["corpus_reset"] = func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			opts := leia.NewTable(0, 2)
-			if o := leia.Arg(a, 0).Table(); o != nil {
-				o.Iter(func(k, v leia.Value) bool {
-					opts.Set(k, v)
-					return true
-				})
-			}
-			opts.SetStr("reset", leia.True)
-			return t.Ret1(leia.TableValue(corpus(leia.Nil, leia.TableValue(opts)))), nil
+		return t.Ret1(leia.TableValue(NewCollection(a[0]))), nil
+	}, "collection", "docs")
+	aliases(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if len(a) < 1 {
+			return nil, fmt.Errorf("bad argument #1 to 'llm.chunks' (documents expected)")
 		}
-		wrapper := func(name, label string) leia.NativeFunc {
-			return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if len(a) < 1 {
-					return nil, fmt.Errorf("bad argument #1 to 'llm.%s' (documents or text expected)", name)
-				}
-				return t.Ret1(leia.TableValue(NewContext(a[0], leia.Arg(a, 1), label))), nil
-			}
+		return t.Ret1(leia.TableValue(chunks(a[0], leia.Arg(a, 1)))), nil
+	}, "chunks", "chunk")
+	aliases(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if len(a) < 1 {
+			return nil, fmt.Errorf("bad argument #1 to 'llm.citation' (document expected)")
 		}
-		m["context"] = wrapper("context", "Context")
-		m["evidence"] = wrapper("evidence", "Evidence")
-		aliases(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			if len(a) < 2 {
-				return nil, fmt.Errorf("bad argument to 'llm.retrieve' (collection, query expected)")
+		return t.Ret1(leia.TableValue(citation(a[0]))), nil
+	}, "citation", "cite")
+	m["corpus"] = func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		return t.Ret1(leia.TableValue(corpus(leia.Arg(a, 0), leia.Arg(a, 1)))), nil
+	}
+	m["corpus_add"] = func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if len(a) < 2 {
+			return nil, fmt.Errorf("bad argument to 'llm.corpus_add' (corpus, docs expected)")
+		}
+		return t.Ret1(leia.TableValue(corpusAdd(a[0], a[1]))), nil
+	}
+	m["corpus_reset"] = func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		opts := leia.NewTable(0, 2)
+		if o := leia.Arg(a, 0).Table(); o != nil {
+			o.Iter(func(k, v leia.Value) bool {
+				opts.Set(k, v)
+				return true
+			})
+		}
+		opts.SetStr("reset", leia.True)
+		return t.Ret1(leia.TableValue(corpus(leia.Nil, leia.TableValue(opts)))), nil
+	}
+	wrapper := func(name, label string) leia.NativeFunc {
+		return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if len(a) < 1 {
+				return nil, fmt.Errorf("bad argument #1 to 'llm.%s' (documents or text expected)", name)
 			}
-			return t.Ret1(leia.TableValue(Retrieve(a[0], text(a[1]), leia.Arg(a, 2)))), nil
-		}, "retrieve", "search")
-		return m
-	})
+			return t.Ret1(leia.TableValue(NewContext(a[0], leia.Arg(a, 1), label))), nil
+		}
+	}
+	m["context"] = wrapper("context", "Context")
+	m["evidence"] = wrapper("evidence", "Evidence")
+	aliases(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if len(a) < 2 {
+			return nil, fmt.Errorf("bad argument to 'llm.retrieve' (collection, query expected)")
+		}
+		return t.Ret1(leia.TableValue(Retrieve(a[0], text(a[1]), leia.Arg(a, 2)))), nil
+	}, "retrieve", "search")
+	return m
 }

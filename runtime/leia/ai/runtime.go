@@ -94,9 +94,9 @@ func (rt *Runtime) enter() leia.Value {
 
 func (rt *Runtime) leave() { rt.nesting-- }
 
-// Family builds the natives of one helper family for a run. Families
-// register with Register from an init function, one file per family; the
-// part-3 helpers (workflows, retrieval, sections ...) use the same seam.
+// Family builds the natives of one helper family for a run, one file per
+// family; the part-3 helpers (workflows, retrieval, sections ...) are
+// families too.
 type Family func(rt *Runtime) map[string]leia.NativeFunc
 
 type family struct {
@@ -104,18 +104,40 @@ type family struct {
 	build  Family
 }
 
-var (
-	famMu    sync.Mutex
-	families []family
-)
-
-// Register adds a helper family to a module (llm, msg, history, chat,
-// loop, or a new one). Later registrations of a name replace earlier
-// ones in module order.
-func Register(module string, f Family) {
-	famMu.Lock()
-	defer famMu.Unlock()
-	families = append(families, family{module, f})
+// families are the helper families in the order Install makes them: a
+// module's tables are made in the order of its first family here, and a
+// later family's name replaces an earlier one's in the same module.
+func families() []family {
+	return []family{
+		{"llm", agentFamily},
+		{"llm", approvalFamily},
+		{"llm", budgetFamily},
+		{"llm", budgetOutcomeFamily},
+		{"llm", checkpointFamily},
+		{"llm", envelopeFamily},
+		{"llm", fixtureIndexFamily},
+		{"loop", loopFamily},
+		{"llm", messageFamily("llm")},
+		{"msg", messageFamily("msg")},
+		{"history", historyFamily},
+		{"chat", chatFamily},
+		{"llm", modelsFamily},
+		{"llm", outcomeRetrievalFamily},
+		{"llm", planningFamily},
+		{"llm", policyFamily},
+		{"llm", replayFamily},
+		{"llm", replayRecordsFamily},
+		{"llm", reportFamily},
+		{"llm", retrievalFamily},
+		{"llm", schemaFamily},
+		{"llm", sectionsFamily},
+		{"llm", toolContractsFamily},
+		{"llm", toolOutcomeFamily},
+		{"llm", toolsFamily},
+		{"llm", traceFamily},
+		{"llm", turnFamily},
+		{"llm", workflowFamily},
+	}
 }
 
 // Install puts the AI layer on an interpreter: the llm, msg, history,
@@ -123,9 +145,7 @@ func Register(module string, f Family) {
 func Install(in *leia.Interp, cfg Config) *Runtime {
 	rt := &Runtime{in: in, cfg: cfg, models: leia.NewTable(0, 4), defaults: leia.NewTable(0, 4),
 		agentMeta: map[*leia.Native]*agentMeta{}, snapshots: map[string]leia.Value{}, validators: map[string]*validator.Validator{}}
-	famMu.Lock()
-	fams := append([]family(nil), families...)
-	famMu.Unlock()
+	fams := families()
 	var order []string
 	index := map[string]int{}
 	for _, f := range fams {
@@ -185,23 +205,11 @@ func Install(in *leia.Interp, cfg Config) *Runtime {
 // and evidence become messages this way (part 3).
 type RequestHook func(rt *Runtime, t *leia.Thread, opts *leia.Table)
 
-var (
-	hookMu       sync.Mutex
-	requestHooks []RequestHook
-)
-
-// RegisterRequestHook adds a hook, from an init function.
-func RegisterRequestHook(h RequestHook) {
-	hookMu.Lock()
-	defer hookMu.Unlock()
-	requestHooks = append(requestHooks, h)
-}
+// requestHooks are the request hooks, in the order they run.
+func requestHooks() []RequestHook { return []RequestHook{expandRequest} }
 
 func (rt *Runtime) applyRequestHooks(t *leia.Thread, opts *leia.Table) {
-	hookMu.Lock()
-	hooks := append([]RequestHook(nil), requestHooks...)
-	hookMu.Unlock()
-	for _, h := range hooks {
+	for _, h := range requestHooks() {
 		h(rt, t, opts)
 	}
 }

@@ -479,38 +479,37 @@ func instancePath(tokens []string) string {
 	return b.String()
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		m := map[string]leia.NativeFunc{}
-		m["schema"] = func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+// schemaFamily is the llm module's natives from this file (see families).
+func schemaFamily(rt *Runtime) map[string]leia.NativeFunc {
+	m := map[string]leia.NativeFunc{}
+	m["schema"] = func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if len(a) < 1 {
+			return nil, errors.New("bad argument #1 to 'llm.schema' (schema spec expected)")
+		}
+		return t.Ret1(Schema(a[0])), nil
+	}
+	info := func(name string) leia.NativeFunc {
+		return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
 			if len(a) < 1 {
-				return nil, errors.New("bad argument #1 to 'llm.schema' (schema spec expected)")
+				return nil, fmt.Errorf("bad argument #1 to 'llm.%s' (schema spec expected)", name)
 			}
-			return t.Ret1(Schema(a[0])), nil
+			return t.Ret1(SchemaInfo(a[0])), nil
 		}
-		info := func(name string) leia.NativeFunc {
-			return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if len(a) < 1 {
-					return nil, fmt.Errorf("bad argument #1 to 'llm.%s' (schema spec expected)", name)
-				}
-				return t.Ret1(SchemaInfo(a[0])), nil
-			}
+	}
+	m["schema_info"], m["schemaInfo"] = info("schema_info"), info("schemaInfo")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		v, err := OutputSchema(a)
+		if err != nil {
+			return nil, err
 		}
-		m["schema_info"], m["schemaInfo"] = info("schema_info"), info("schemaInfo")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			v, err := OutputSchema(a)
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(v), nil
-		}, "output_schema")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			if len(a) < 2 {
-				return nil, errors.New("bad argument to 'llm.validate_output' (value, schema expected)")
-			}
-			ok, why := ValidateOutput(a[0], a[1])
-			return t.Ret2(leia.Bool(ok), leia.String(why)), nil
-		}, "validate_output")
-		return m
-	})
+		return t.Ret1(v), nil
+	}, "output_schema")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if len(a) < 2 {
+			return nil, errors.New("bad argument to 'llm.validate_output' (value, schema expected)")
+		}
+		ok, why := ValidateOutput(a[0], a[1])
+		return t.Ret2(leia.Bool(ok), leia.String(why)), nil
+	}, "validate_output")
+	return m
 }

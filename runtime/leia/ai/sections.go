@@ -152,14 +152,13 @@ func (rt *Runtime) Sections(t *leia.Thread, top leia.Value) (leia.Value, leia.Va
 	return T("sections", leia.TableValue(ordered), "results", leia.TableValue(results), "values", leia.TableValue(values)), leia.Nil, nil
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		fn := func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			if leia.Arg(a, 0).Table() == nil {
-				return nil, fmt.Errorf("bad argument #1 to 'llm.sections' (table expected)")
-			}
-			return ret2(t)(rt.Sections(t, a[0]))
+// sectionsFamily is the llm module's natives from this file (see families).
+func sectionsFamily(rt *Runtime) map[string]leia.NativeFunc {
+	fn := func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if leia.Arg(a, 0).Table() == nil {
+			return nil, fmt.Errorf("bad argument #1 to 'llm.sections' (table expected)")
 		}
-		return map[string]leia.NativeFunc{"sections": fn, "generate_sections": fn}
-	})
+		return ret2(t)(rt.Sections(t, a[0]))
+	}
+	return map[string]leia.NativeFunc{"sections": fn, "generate_sections": fn}
 }

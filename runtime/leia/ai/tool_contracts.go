@@ -447,61 +447,60 @@ func ToolInvocationTrace(call, result, opts leia.Value) leia.Value {
 	return leia.TableValue(out)
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		m := map[string]leia.NativeFunc{}
-		info := func(name string, inventory bool) leia.NativeFunc {
-			return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil {
-					return nil, fmt.Errorf("bad argument #1 to 'llm.%s' (tool or tools table expected)", name)
-				}
-				return t.Ret1(ToolInfo(rt.NormalizeTools(a[0]), inventory)), nil
-			}
-		}
-		withCamel(m, info("tool_info", true), "tool_info")
-		withCamel(m, info("tool_schema", false), "tool_schema")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+// toolContractsFamily is the llm module's natives from this file (see families).
+func toolContractsFamily(rt *Runtime) map[string]leia.NativeFunc {
+	m := map[string]leia.NativeFunc{}
+	info := func(name string, inventory bool) leia.NativeFunc {
+		return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
 			if leia.Arg(a, 0).Table() == nil {
-				return nil, fmt.Errorf("bad argument #1 to 'llm.validate_tools' (tools table expected)")
+				return nil, fmt.Errorf("bad argument #1 to 'llm.%s' (tool or tools table expected)", name)
 			}
-			if e := ValidateTools(rt.NormalizeTools(a[0])); !e.IsNil() {
-				return t.Ret2(leia.Nil, e), nil
-			}
-			return t.Ret2(leia.True, leia.Nil), nil
-		}, "validate_tools")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			tools, err := needTable(a, 0, "llm.tool_registry", "tools table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.tool_registry", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(ToolRegistry(rt.NormalizeTools(tools), opts)), nil
-		}, "tool_registry")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			reg, err := needTable(a, 0, "llm.validate_tool_registry", "tool registry table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.validate_tool_registry", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(ValidateToolRegistry(reg, opts)), nil
-		}, "validate_tool_registry")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			call, err := needTable(a, 0, "llm.tool_invocation_trace", "tool call table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 2, "llm.tool_invocation_trace", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(ToolInvocationTrace(call, leia.Arg(a, 1), opts)), nil
-		}, "tool_invocation_trace")
-		return m
-	})
+			return t.Ret1(ToolInfo(rt.NormalizeTools(a[0]), inventory)), nil
+		}
+	}
+	withCamel(m, info("tool_info", true), "tool_info")
+	withCamel(m, info("tool_schema", false), "tool_schema")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if leia.Arg(a, 0).Table() == nil {
+			return nil, fmt.Errorf("bad argument #1 to 'llm.validate_tools' (tools table expected)")
+		}
+		if e := ValidateTools(rt.NormalizeTools(a[0])); !e.IsNil() {
+			return t.Ret2(leia.Nil, e), nil
+		}
+		return t.Ret2(leia.True, leia.Nil), nil
+	}, "validate_tools")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		tools, err := needTable(a, 0, "llm.tool_registry", "tools table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.tool_registry", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(ToolRegistry(rt.NormalizeTools(tools), opts)), nil
+	}, "tool_registry")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		reg, err := needTable(a, 0, "llm.validate_tool_registry", "tool registry table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.validate_tool_registry", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(ValidateToolRegistry(reg, opts)), nil
+	}, "validate_tool_registry")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		call, err := needTable(a, 0, "llm.tool_invocation_trace", "tool call table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 2, "llm.tool_invocation_trace", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(ToolInvocationTrace(call, leia.Arg(a, 1), opts)), nil
+	}, "tool_invocation_trace")
+	return m
 }

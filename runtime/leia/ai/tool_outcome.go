@@ -149,31 +149,30 @@ func (rt *Runtime) toolEvent(outcome, opts leia.Value) leia.Value {
 	return rt.projectEvent(src, "tool_outcome", optString(outcome, "status", "ok"), outcome, Field(outcome, "tool_call_id"), p)
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		m := map[string]leia.NativeFunc{}
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			src, err := needTable(a, 0, "llm.tool_outcome", "tool call or tool message table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 2, "llm.tool_outcome", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(ToolOutcome(src, leia.Arg(a, 1), opts)), nil
-		}, "tool_outcome")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			o, err := needTable(a, 0, "llm.tool_outcome_event", "tool outcome table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.tool_outcome_event", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(rt.toolEvent(o, opts)), nil
-		}, "tool_outcome_event", "tool_outcome_trace_event")
-		return m
-	})
+// toolOutcomeFamily is the llm module's natives from this file (see families).
+func toolOutcomeFamily(rt *Runtime) map[string]leia.NativeFunc {
+	m := map[string]leia.NativeFunc{}
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		src, err := needTable(a, 0, "llm.tool_outcome", "tool call or tool message table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 2, "llm.tool_outcome", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(ToolOutcome(src, leia.Arg(a, 1), opts)), nil
+	}, "tool_outcome")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		o, err := needTable(a, 0, "llm.tool_outcome_event", "tool outcome table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.tool_outcome_event", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(rt.toolEvent(o, opts)), nil
+	}, "tool_outcome_event", "tool_outcome_trace_event")
+	return m
 }

@@ -12,55 +12,54 @@ import (
 // the legacy `tool name() {}` declaration all make one through NewTool,
 // and every dispatch goes through Dispatch, whichever form made the tool.
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		asTool := func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			if !leia.Arg(a, 0).IsFunction() {
-				return nil, fmt.Errorf("bad argument #1 to 'llm.toolof' (agent function expected)")
-			}
-			if o := leia.Arg(a, 1); !o.IsNil() && o.Table() == nil {
-				return nil, fmt.Errorf("bad argument #2 to 'llm.toolof' (options table expected)")
-			}
-			return t.Ret1(rt.AgentTool(a[0], leia.Arg(a, 1))), nil
+// toolsFamily is the llm module's natives from this file (see families).
+func toolsFamily(rt *Runtime) map[string]leia.NativeFunc {
+	asTool := func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		if !leia.Arg(a, 0).IsFunction() {
+			return nil, fmt.Errorf("bad argument #1 to 'llm.toolof' (agent function expected)")
 		}
-		return map[string]leia.NativeFunc{
-			"tool": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Kind() != leia.KindString || !leia.Arg(a, 1).IsFunction() {
-					return nil, fmt.Errorf("bad argument to 'llm.tool' (name, function expected)")
-				}
-				return t.Ret1(NewTool(a[0].AsString(), a[1], leia.Arg(a, 2))), nil
-			},
-			"toolof": asTool, "agent_as_tool": asTool, "handoff": asTool, "delegate": asTool,
-			"tool_caps": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil {
-					return nil, fmt.Errorf("bad argument #1 to 'llm.tool_caps' (tools table expected)")
-				}
-				return t.Ret1(StringList(toolCaps(rt.NormalizeTools(a[0])))), nil
-			},
-			"check_tools": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil || leia.Arg(a, 1).Table() == nil {
-					return nil, fmt.Errorf("bad argument to 'llm.check_tools' (tools, caps expected)")
-				}
-				grant := newGrant(Strings(a[1]))
-				for _, tool := range Items(rt.NormalizeTools(a[0])) {
-					if e := grant.check(tool); !e.IsNil() {
-						return t.Ret2(leia.Nil, e), nil
-					}
-				}
-				return t.Ret2(leia.True, leia.Nil), nil
-			},
-			"dispatch": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil || leia.Arg(a, 1).Table() == nil {
-					return nil, fmt.Errorf("bad argument to 'llm.dispatch' (call, tools expected)")
-				}
-				v, e, err := rt.Dispatch(t, a[0], a[1])
-				if err != nil {
-					return nil, err
-				}
-				return t.Ret2(v, e), nil
-			},
+		if o := leia.Arg(a, 1); !o.IsNil() && o.Table() == nil {
+			return nil, fmt.Errorf("bad argument #2 to 'llm.toolof' (options table expected)")
 		}
-	})
+		return t.Ret1(rt.AgentTool(a[0], leia.Arg(a, 1))), nil
+	}
+	return map[string]leia.NativeFunc{
+		"tool": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Kind() != leia.KindString || !leia.Arg(a, 1).IsFunction() {
+				return nil, fmt.Errorf("bad argument to 'llm.tool' (name, function expected)")
+			}
+			return t.Ret1(NewTool(a[0].AsString(), a[1], leia.Arg(a, 2))), nil
+		},
+		"toolof": asTool, "agent_as_tool": asTool, "handoff": asTool, "delegate": asTool,
+		"tool_caps": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Table() == nil {
+				return nil, fmt.Errorf("bad argument #1 to 'llm.tool_caps' (tools table expected)")
+			}
+			return t.Ret1(StringList(toolCaps(rt.NormalizeTools(a[0])))), nil
+		},
+		"check_tools": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Table() == nil || leia.Arg(a, 1).Table() == nil {
+				return nil, fmt.Errorf("bad argument to 'llm.check_tools' (tools, caps expected)")
+			}
+			grant := newGrant(Strings(a[1]))
+			for _, tool := range Items(rt.NormalizeTools(a[0])) {
+				if e := grant.check(tool); !e.IsNil() {
+					return t.Ret2(leia.Nil, e), nil
+				}
+			}
+			return t.Ret2(leia.True, leia.Nil), nil
+		},
+		"dispatch": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Table() == nil || leia.Arg(a, 1).Table() == nil {
+				return nil, fmt.Errorf("bad argument to 'llm.dispatch' (call, tools expected)")
+			}
+			v, e, err := rt.Dispatch(t, a[0], a[1])
+			if err != nil {
+				return nil, err
+			}
+			return t.Ret2(v, e), nil
+		},
+	}
 }
 
 // toolOptionKeys are the options llm.tool copies onto the descriptor

@@ -343,45 +343,44 @@ func TraceAssert(input, opts leia.Value) leia.Value {
 	return T("ok", ok, "status", status, "summary", summary, "findings", leia.TableValue(findings))
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		m := map[string]leia.NativeFunc{}
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			src, err := needTable(a, 0, "llm.trace_event", "table")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(rt.TraceEvent(src)), nil
-		}, "trace_event")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			events, err := needTable(a, 0, "llm.trace_envelope", "events table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.trace_envelope", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(rt.TraceEnvelope(events, opts)), nil
-		}, "trace_envelope")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			in, err := needTable(a, 0, "llm.trace_summary", "trace envelope or events table")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(TraceSummary(in)), nil
-		}, "trace_summary")
-		withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			in, err := needTable(a, 0, "llm.trace_assert", "trace envelope or events table")
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm.trace_assert", "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(TraceAssert(in, opts)), nil
-		}, "trace_assert")
-		return m
-	})
+// traceFamily is the llm module's natives from this file (see families).
+func traceFamily(rt *Runtime) map[string]leia.NativeFunc {
+	m := map[string]leia.NativeFunc{}
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		src, err := needTable(a, 0, "llm.trace_event", "table")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(rt.TraceEvent(src)), nil
+	}, "trace_event")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		events, err := needTable(a, 0, "llm.trace_envelope", "events table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.trace_envelope", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(rt.TraceEnvelope(events, opts)), nil
+	}, "trace_envelope")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		in, err := needTable(a, 0, "llm.trace_summary", "trace envelope or events table")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(TraceSummary(in)), nil
+	}, "trace_summary")
+	withCamel(m, func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		in, err := needTable(a, 0, "llm.trace_assert", "trace envelope or events table")
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm.trace_assert", "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(TraceAssert(in, opts)), nil
+	}, "trace_assert")
+	return m
 }

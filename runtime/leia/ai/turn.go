@@ -12,21 +12,20 @@ import (
 // llm.turn performs exactly one provider request and returns (result,
 // err); it never dispatches tools. turn { ... } is the same call.
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		return map[string]leia.NativeFunc{
-			"turn": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil {
-					return nil, fmt.Errorf("bad argument #1 to 'llm.turn' (table expected)")
-				}
-				res, e, err := rt.Turn(t, a[0])
-				if err != nil {
-					return nil, err
-				}
-				return t.Ret2(res, e), nil
-			},
-		}
-	})
+// turnFamily is the llm module's natives from this file (see families).
+func turnFamily(rt *Runtime) map[string]leia.NativeFunc {
+	return map[string]leia.NativeFunc{
+		"turn": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Table() == nil {
+				return nil, fmt.Errorf("bad argument #1 to 'llm.turn' (table expected)")
+			}
+			res, e, err := rt.Turn(t, a[0])
+			if err != nil {
+				return nil, err
+			}
+			return t.Ret2(res, e), nil
+		},
+	}
 }
 
 // Turn performs one turn from a request table: exactly the fields it

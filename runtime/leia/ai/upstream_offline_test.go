@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/harnlang/harn-check/runtime/leia"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
@@ -146,6 +145,6 @@ func runUpstreamOffline(t *testing.T, path, script string) (string, error) {
 		LLM: runner.LLMConfig{Mode: runner.LLMReplay, Fixture: records}}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err = leia.RunProgram(ctx, runner.Program{Path: path, Src: src}, env)
+	err = RunProgram(ctx, runner.Program{Path: path, Src: src}, env)
 	return out.String(), err
 }

@@ -459,51 +459,50 @@ func nextInput(rec *leia.Table) leia.Value {
 	return rec.GetStr("result")
 }
 
-func init() {
-	Register("llm", func(rt *Runtime) map[string]leia.NativeFunc {
-		step := func(name string, stage bool) leia.NativeFunc {
-			return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Kind() != leia.KindString || !leia.Arg(a, 1).IsFunction() {
-					return nil, fmt.Errorf("bad argument to 'llm.%s' (name, function expected)", name)
-				}
-				opts := leia.Arg(a, 2)
-				if opts.Table() == nil {
-					opts = leia.Nil
-				}
-				return t.Ret1(stepTable(a[0].AsString(), a[1], opts, stage)), nil
+// workflowFamily is the llm module's natives from this file (see families).
+func workflowFamily(rt *Runtime) map[string]leia.NativeFunc {
+	step := func(name string, stage bool) leia.NativeFunc {
+		return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Kind() != leia.KindString || !leia.Arg(a, 1).IsFunction() {
+				return nil, fmt.Errorf("bad argument to 'llm.%s' (name, function expected)", name)
 			}
+			opts := leia.Arg(a, 2)
+			if opts.Table() == nil {
+				opts = leia.Nil
+			}
+			return t.Ret1(stepTable(a[0].AsString(), a[1], opts, stage)), nil
 		}
-		return map[string]leia.NativeFunc{
-			"step":  step("step", false),
-			"stage": step("stage", true),
-			"workflow": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil {
-					return nil, fmt.Errorf("bad argument #1 to 'llm.workflow' (steps table expected)")
-				}
-				steps, err := parseSteps(a[0], "llm.workflow")
-				if err != nil {
-					return nil, err
-				}
-				fx := leia.Arg(a, 1)
-				if fx.Table() == nil {
-					fx = leia.Nil
-				}
-				return t.Ret1(rt.newWorkflow(steps, fx, nil)), nil
-			},
-			"workflow_graph": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-				if leia.Arg(a, 0).Table() == nil {
-					return nil, fmt.Errorf("bad argument #1 to 'llm.workflow_graph' (config table expected)")
-				}
-				g, err := parseGraph(a[0])
-				if err != nil {
-					return nil, err
-				}
-				fx := g.fixtures
-				if f := leia.Arg(a, 1); f.Table() != nil {
-					fx = f
-				}
-				return t.Ret1(rt.newWorkflow(g.steps, fx, g)), nil
-			},
-		}
-	})
+	}
+	return map[string]leia.NativeFunc{
+		"step":  step("step", false),
+		"stage": step("stage", true),
+		"workflow": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Table() == nil {
+				return nil, fmt.Errorf("bad argument #1 to 'llm.workflow' (steps table expected)")
+			}
+			steps, err := parseSteps(a[0], "llm.workflow")
+			if err != nil {
+				return nil, err
+			}
+			fx := leia.Arg(a, 1)
+			if fx.Table() == nil {
+				fx = leia.Nil
+			}
+			return t.Ret1(rt.newWorkflow(steps, fx, nil)), nil
+		},
+		"workflow_graph": func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+			if leia.Arg(a, 0).Table() == nil {
+				return nil, fmt.Errorf("bad argument #1 to 'llm.workflow_graph' (config table expected)")
+			}
+			g, err := parseGraph(a[0])
+			if err != nil {
+				return nil, err
+			}
+			fx := g.fixtures
+			if f := leia.Arg(a, 1); f.Table() != nil {
+				fx = f
+			}
+			return t.Ret1(rt.newWorkflow(g.steps, fx, g)), nil
+		},
+	}
 }
