@@ -906,3 +906,24 @@ func openOSFiles(in *Interp) {
 }
 
 func pathMatch(pat, s string) (bool, error) { return filepath.Match(pat, s) }
+
+// openGlob installs glob.
+func openGlob(in *Interp) {
+	newModule(in, "glob", map[string]NativeFunc{
+		"match": func(t *Thread, a []Value) ([]Value, error) {
+			pat, err := CheckString(a, 0, "match")
+			if err != nil {
+				return nil, err
+			}
+			s, err := CheckString(a, 1, "match")
+			if err != nil {
+				return nil, err
+			}
+			ok, merr := pathMatch(pat, s)
+			if merr != nil {
+				return t.Ret2(Nil, String(merr.Error())), nil
+			}
+			return t.Ret1(Bool(ok)), nil
+		},
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -291,4 +292,118 @@ func openVecColor(in *Interp) {
 			return t.Ret1(String(fmt.Sprintf("#%02x%02x%02x", clamp(r), clamp(g), clamp(b)))), nil
 		},
 	})
+}
+
+// openURL installs url, with its aliases.
+func openURL(in *Interp) {
+	newModule(in, "url", map[string]NativeFunc{
+		"parse": func(t *Thread, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "parse")
+			if err != nil {
+				return nil, err
+			}
+			u, perr := url.Parse(s)
+			if perr != nil {
+				return t.Ret2(Nil, String(perr.Error())), nil
+			}
+			r := NewTable(0, 10)
+			r.SetStr("scheme", String(u.Scheme))
+			r.SetStr("host", String(u.Hostname()))
+			r.SetStr("port", String(u.Port()))
+			r.SetStr("path", String(u.Path))
+			r.SetStr("rawQuery", String(u.RawQuery))
+			r.SetStr("fragment", String(u.Fragment))
+			if u.User != nil {
+				r.SetStr("user", String(u.User.Username()))
+				if p, ok := u.User.Password(); ok {
+					r.SetStr("password", String(p))
+				}
+			}
+			q := NewTable(0, 4)
+			vals := u.Query()
+			for _, k := range sortedKeys(vals) {
+				q.SetStr(k, String(vals.Get(k)))
+			}
+			r.SetStr("query", TableValue(q))
+			return t.Ret1(TableValue(r)), nil
+		},
+		"encode": str1(specOf("url.encode"), url.QueryEscape),
+		"decode": str1err(specOf("url.decode"), url.QueryUnescape),
+		"getPath": func(t *Thread, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "getPath")
+			if err != nil {
+				return nil, err
+			}
+			u, perr := url.Parse(s)
+			if perr != nil {
+				return t.Ret2(Nil, String(perr.Error())), nil
+			}
+			return t.Ret1(String(u.Path)), nil
+		},
+		"escape":        str1(specOf("url.escape"), url.QueryEscape),
+		"queryEscape":   str1(specOf("url.queryEscape"), url.QueryEscape),
+		"pathEscape":    str1(specOf("url.pathEscape"), url.PathEscape),
+		"unescape":      str1err(specOf("url.unescape"), url.QueryUnescape),
+		"queryUnescape": str1err(specOf("url.queryUnescape"), url.QueryUnescape),
+		"pathUnescape":  str1err(specOf("url.pathUnescape"), url.PathUnescape),
+		"encodeQuery": func(t *Thread, a []Value) ([]Value, error) {
+			tb, err := CheckTable(a, 0, "encodeQuery")
+			if err != nil {
+				return nil, err
+			}
+			v := url.Values{}
+			tb.Iter(func(k, x Value) bool {
+				if xt := x.Table(); xt != nil {
+					for _, e := range xt.arr {
+						v.Add(t.tostring(k, -1), t.tostring(e, -1))
+					}
+				} else {
+					v.Set(t.tostring(k, -1), t.tostring(x, -1))
+				}
+				return true
+			})
+			return t.Ret1(String(v.Encode())), nil
+		},
+		"parseQuery": func(t *Thread, a []Value) ([]Value, error) {
+			s, err := CheckString(a, 0, "parseQuery")
+			if err != nil {
+				return nil, err
+			}
+			v, perr := url.ParseQuery(s)
+			if perr != nil {
+				return t.Ret2(Nil, String(perr.Error())), nil
+			}
+			r := NewTable(0, len(v))
+			for _, k := range sortedKeys(v) {
+				r.SetStr(k, String(v.Get(k)))
+			}
+			return t.Ret1(TableValue(r)), nil
+		},
+		"join": func(t *Thread, a []Value) ([]Value, error) {
+			base, err := CheckString(a, 0, "join")
+			if err != nil {
+				return nil, err
+			}
+			ref, err := CheckString(a, 1, "join")
+			if err != nil {
+				return nil, err
+			}
+			b, perr := url.Parse(base)
+			if perr != nil {
+				return t.Ret2(Nil, String(perr.Error())), nil
+			}
+			r, perr := url.Parse(ref)
+			if perr != nil {
+				return t.Ret2(Nil, String(perr.Error())), nil
+			}
+			return t.Ret1(String(b.ResolveReference(r).String())), nil
+		},
+	})
+}
+
+func urlAliases(in *Interp) {
+	m := in.lib("url")
+	m.SetStr("queryEncode", m.GetStr("encodeQuery"))
+	m.SetStr("queryDecode", m.GetStr("parseQuery"))
+	m.SetStr("resolve", m.GetStr("join"))
 }

@@ -2,6 +2,8 @@ package leia
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -159,4 +161,82 @@ func osDate(t *Thread, a []Value) ([]Value, error) {
 		}
 	}
 	return t.Ret1(String(b.String())), nil
+}
+
+// openProcess installs process: the program's arguments, entry and
+// exit; running other programs goes through the host (--allow-exec).
+func openProcess(in *Interp) {
+	// argTable is {[0] = program, arguments...}.
+	argTable := func(in *Interp) *Table {
+		args := in.procArgs
+		if args == nil {
+			args = append([]string{in.mainName}, in.opts.Args...)
+		}
+		t := NewTable(len(args), 1)
+		for i, a := range args {
+			if i == 0 {
+				t.SetInt(0, String(a))
+			} else {
+				t.Append(String(a))
+			}
+		}
+		return t
+	}
+	newModule(in, "process", map[string]NativeFunc{
+		"args": func(t *Thread, a []Value) ([]Value, error) {
+			return t.Ret1(TableValue(argTable(t.in))), nil
+		},
+		// setArgs(program, args...) replaces what args and entry report.
+		"setArgs": func(t *Thread, a []Value) ([]Value, error) {
+			if len(a) == 0 {
+				return nil, ArgError(0, "setArgs", "program name expected")
+			}
+			args := make([]string, len(a))
+			for i := range a {
+				s, err := CheckString(a, i, "setArgs")
+				if err != nil {
+					return nil, err
+				}
+				args[i] = s
+			}
+			t.in.procArgs = args
+			return nil, nil
+		},
+		// entry describes the program: file, args and its directory.
+		"entry": func(t *Thread, a []Value) ([]Value, error) {
+			args := argTable(t.in)
+			file := args.GetInt(0)
+			r := NewTable(0, 3)
+			r.SetStr("file", file)
+			r.SetStr("args", TableValue(args))
+			dir := t.in.mainDir()
+			if file.k == KindString && t.in.scriptDir == "" {
+				dir = t.in.resolvePath(filepath.Dir(file.AsString()))
+			}
+			r.SetStr("dir", String(dir))
+			return t.Ret1(TableValue(r)), nil
+		},
+		// exit(code) stops the program with code (true = 0, false = 1); a
+		// pcall catches it as the error "process exit <code>".
+		"exit": func(t *Thread, a []Value) ([]Value, error) {
+			var code int64
+			switch v := Arg(a, 0); {
+			case v.k == KindNil:
+			case v.k == KindBool:
+				if !v.Truthy() {
+					code = 1
+				}
+			default:
+				n, err := CheckInt(a, 0, "exit")
+				if err != nil {
+					return nil, err
+				}
+				code = n
+			}
+			e := &Error{Kind: KindProcessExit, Code: int(code), Message: fmt.Sprintf("process exit %d", code)}
+			e.Value = String(e.Message)
+			return nil, e
+		},
+		"pid": func(t *Thread, a []Value) ([]Value, error) { return t.Ret1(Int(int64(os.Getpid()))), nil },
+	})
 }
