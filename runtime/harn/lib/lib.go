@@ -17,6 +17,8 @@ import (
 	"github.com/harnlang/harn-check/runtime/harn/lib/http"
 	"github.com/harnlang/harn-check/runtime/harn/lib/math"
 	"github.com/harnlang/harn-check/runtime/harn/lib/regex"
+	"github.com/harnlang/harn-check/runtime/harn/lib/resilience"
+	"github.com/harnlang/harn-check/runtime/harn/lib/testing"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
 
@@ -34,6 +36,8 @@ func Families() []harn.Family {
 		math.Family,
 		http.Family,
 		data.Family,
+		resilience.Family,
+		testing.Family,
 	)
 }
 

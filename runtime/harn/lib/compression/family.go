@@ -1,5 +1,5 @@
-// Package compression holds Harn's compression and archive builtins
-// (gzip, deflate, zlib, tar and zip).
+// Package compression holds Harn's compression and archive builtins:
+// gzip, tar and zip.
 package compression
 
 import "github.com/harnlang/harn-check/runtime/harn"

@@ -1,5 +1,6 @@
-// Package crypto holds Harn's hashing, signature and key builtins
-// (HMAC, JWT signing, AWS SigV4, Ed25519 and RSA keys).
+// Package crypto holds Harn's signature and key builtins: BLAKE3,
+// Ed25519 and X25519 keys, JWT signing (ES256, RS256) and HMAC-signed
+// URLs with expiry and key ids.
 package crypto
 
 import "github.com/harnlang/harn-check/runtime/harn"

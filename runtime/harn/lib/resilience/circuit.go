@@ -1,8 +1,10 @@
-package harn
+package resilience
 
 import (
 	"sync"
 	"time"
+
+	"github.com/harnlang/harn-check/runtime/harn"
 )
 
 // Circuit breakers (the resilience family): circuit_breaker(name,
@@ -24,69 +26,69 @@ type circuits struct {
 	by map[string]*circuit
 }
 
-func circuitsOf(in *Interp) *circuits {
+func circuitsOf(in *harn.Interp) *circuits {
 	return in.State("circuits", func() any { return &circuits{by: map[string]*circuit{}} }).(*circuits)
 }
 
-func circuitName(args []Value) string {
+func circuitName(args []harn.Value) string {
 	if len(args) == 0 {
 		return "default"
 	}
-	return Display(args[0])
+	return harn.Display(args[0])
 }
 
-func installCircuit(lib *Library) {
-	lib.Builtin("circuit_breaker", func(c *Call, args []Value) (Value, error) {
+func install(lib *harn.Library) {
+	lib.Builtin("circuit_breaker", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
 		name := circuitName(args)
 		cb := &circuit{threshold: 5, reset: 30 * time.Second}
-		if v := Arg(args, 1); v.k == KindInt {
+		if v := harn.Arg(args, 1); v.Kind() == harn.KindInt {
 			cb.threshold = v.AsInt()
 		}
-		if ms, ok := DurationMillis(Arg(args, 2)); ok {
+		if ms, ok := harn.DurationMillis(harn.Arg(args, 2)); ok {
 			cb.reset = time.Duration(ms) * time.Millisecond
 		}
-		cs := circuitsOf(c.th.in)
+		cs := circuitsOf(c.Interp())
 		cs.mu.Lock()
 		cs.by[name] = cb
 		cs.mu.Unlock()
-		return Str(name), nil
+		return harn.Str(name), nil
 	})
-	lib.Builtin("circuit_check", func(c *Call, args []Value) (Value, error) {
-		cs := circuitsOf(c.th.in)
+	lib.Builtin("circuit_check", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		cs := circuitsOf(c.Interp())
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
 		cb := cs.by[circuitName(args)]
 		switch {
 		case cb == nil || cb.openedAt.IsZero():
-			return Str("closed"), nil
+			return harn.Str("closed"), nil
 		case time.Since(cb.openedAt) >= cb.reset:
-			return Str("half_open"), nil
+			return harn.Str("half_open"), nil
 		}
-		return Str("open"), nil
+		return harn.Str("open"), nil
 	})
-	lib.Builtin("circuit_record_failure", func(c *Call, args []Value) (Value, error) {
-		cs := circuitsOf(c.th.in)
+	lib.Builtin("circuit_record_failure", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		cs := circuitsOf(c.Interp())
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
 		cb := cs.by[circuitName(args)]
 		if cb == nil {
-			return Bool(false), nil
+			return harn.Bool(false), nil
 		}
 		cb.failures++
 		if cb.failures >= cb.threshold && cb.openedAt.IsZero() {
 			cb.openedAt = time.Now()
-			return Bool(true), nil
+			return harn.Bool(true), nil
 		}
-		return Bool(false), nil
+		return harn.Bool(false), nil
 	})
-	closeCircuit := func(c *Call, args []Value) (Value, error) {
-		cs := circuitsOf(c.th.in)
+	closeCircuit := func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		cs := circuitsOf(c.Interp())
 		cs.mu.Lock()
 		defer cs.mu.Unlock()
 		if cb := cs.by[circuitName(args)]; cb != nil {
 			cb.failures, cb.openedAt = 0, time.Time{}
 		}
-		return Nil, nil
+		return harn.Nil, nil
 	}
 	lib.Builtin("circuit_record_success", closeCircuit)
 	lib.Builtin("circuit_reset", closeCircuit)

@@ -1,10 +1,12 @@
-package harn
+package testing
 
 import (
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/harnlang/harn-check/runtime/harn"
 )
 
 // parse_junit_xml: the test cases of a JUnit XML report, leniently: each
@@ -13,27 +15,27 @@ import (
 // failure or error message and its text), stdout, stderr}. Input that is
 // not a report gives an empty list, never an error.
 
-func installJunit(lib *Library) {
-	lib.Builtin("parse_junit_xml", func(c *Call, args []Value) (Value, error) {
-		v := Arg(args, 0)
+func install(lib *harn.Library) {
+	lib.Builtin("parse_junit_xml", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		v := harn.Arg(args, 0)
 		var data []byte
-		switch v.k {
-		case KindNil:
-		case KindString, KindBytes:
-			data = BytesOf(v)
+		switch v.Kind() {
+		case harn.KindNil:
+		case harn.KindString, harn.KindBytes:
+			data = harn.BytesOf(v)
 		default:
-			return Nil, throwValue(Str("parse_junit_xml: expected string or bytes, got " + v.TypeName()))
+			return harn.Nil, harn.ThrowValue(harn.Str("parse_junit_xml: expected string or bytes, got " + v.TypeName()))
 		}
-		return NewListValue(junitCases(data)), nil
+		return harn.NewListValue(junitCases(data)), nil
 	})
 }
 
-func junitCases(data []byte) []Value {
+func junitCases(data []byte) []harn.Value {
 	if !utf8.Valid(data) {
 		return nil
 	}
 	text := string(data)
-	var out []Value
+	var out []harn.Value
 	for {
 		i := strings.Index(text, "<testcase")
 		if i < 0 {
@@ -54,13 +56,13 @@ func junitCases(data []byte) []Value {
 		if !math.IsInf(secs, 0) && !math.IsNaN(secs) && secs >= 0 {
 			ms = int64(secs * 1000)
 		}
-		d := NewDict(6)
-		d.Set("name", Str(name))
-		d.Set("status", Str("passed"))
-		d.Set("duration_ms", Int(ms))
-		d.Set("message", Nil)
-		d.Set("stdout", Nil)
-		d.Set("stderr", Nil)
+		d := harn.NewDict(6)
+		d.Set("name", harn.Str(name))
+		d.Set("status", harn.Str("passed"))
+		d.Set("duration_ms", harn.Int(ms))
+		d.Set("message", harn.Nil)
+		d.Set("stdout", harn.Nil)
+		d.Set("stderr", harn.Nil)
 		if strings.HasSuffix(header, "/") {
 			text = text[end+1:]
 		} else {
@@ -72,24 +74,24 @@ func junitCases(data []byte) []Value {
 			text = text[end+close+len("</testcase>"):]
 			junitBody(d, body)
 		}
-		out = append(out, DictValue(d))
+		out = append(out, harn.DictValue(d))
 	}
 	return out
 }
 
-func junitBody(d *Dict, body string) {
+func junitBody(d *harn.Dict, body string) {
 	if msg, ok := junitChild(body, "failure"); ok {
-		d.Set("status", Str("failed"))
-		d.Set("message", Str(msg))
+		d.Set("status", harn.Str("failed"))
+		d.Set("message", harn.Str(msg))
 	} else if msg, ok := junitChild(body, "error"); ok {
-		d.Set("status", Str("errored"))
-		d.Set("message", Str(msg))
+		d.Set("status", harn.Str("errored"))
+		d.Set("message", harn.Str(msg))
 	} else if strings.Contains(body, "<skipped") {
-		d.Set("status", Str("skipped"))
+		d.Set("status", harn.Str("skipped"))
 	}
 	for _, s := range [][2]string{{"system-out", "stdout"}, {"system-err", "stderr"}} {
 		if t, ok := junitText(body, s[0]); ok {
-			d.Set(s[1], Str(t))
+			d.Set(s[1], harn.Str(t))
 		}
 	}
 }
