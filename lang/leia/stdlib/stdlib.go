@@ -186,51 +186,86 @@ func (e *Entry) Member(name string) *Entry {
 	return e.Members[name]
 }
 
-var (
-	once    sync.Once
-	globals map[string]*Entry
-	sorted  []*Entry
-)
+// global is one predeclared global of the table, made into its Entry at
+// its first lookup: a checker that looks up print parses print's
+// signature, not the whole table's (a hello world's check spent a sixth
+// of its time parsing every signature).
+type global struct {
+	once sync.Once
+	make func() *Entry
+	e    *Entry
+}
 
-func build() {
-	globals = map[string]*Entry{}
+func (g *global) entry() *Entry {
+	g.once.Do(func() { g.e = g.make() })
+	return g.e
+}
+
+// index holds the globals by name, found by a scan of the table's names
+// that parses no signature. A later list's name replaces an earlier one's
+// (functions, then modules, then values).
+var index = sync.OnceValue(func() map[string]*global {
+	idx := make(map[string]*global, len(builtinFuncs)+len(modules)+len(values))
 	for _, g := range builtinFuncs {
-		e := parseFunc(g)
-		e.Category = cmp.Or(g.category, "base")
-		globals[e.Name] = e
+		name := g.sig[:strings.IndexByte(g.sig, '(')]
+		idx[name] = &global{make: func() *Entry {
+			e := parseFunc(g)
+			e.Category = cmp.Or(g.category, "base")
+			return e
+		}}
 	}
-	for _, m := range modules {
-		e := &Entry{Name: m.name, Kind: Module, Doc: m.doc, Scope: m.scope, Category: m.category, Unimplemented: m.unimplemented, Members: map[string]*Entry{}}
-		for _, f := range m.funcs {
-			me := parseFunc(f)
-			me.Category, me.Unimplemented = m.category, m.unimplemented
-			short := strings.TrimPrefix(me.Name, m.name+".")
-			e.Members[short] = me
-		}
-		for _, v := range m.values {
-			e.Members[v] = &Entry{Name: m.name + "." + v, Kind: Value, Category: m.category, Unimplemented: m.unimplemented}
-		}
-		globals[e.Name] = e
-	}
-	for _, rm := range runtimeModules {
-		m := globals[rm.module]
-		for _, f := range rm.funcs {
-			me := parseFunc(f)
-			me.Category = m.Category
-			m.Members[strings.TrimPrefix(me.Name, rm.module+".")] = me
-		}
-		for _, name := range rm.values {
-			m.Members[name] = &Entry{Name: rm.module + "." + name, Kind: Value, Category: m.Category}
-		}
+	for i := range modules {
+		m := &modules[i]
+		idx[m.name] = &global{make: func() *Entry { return makeModule(m) }}
 	}
 	for _, v := range values {
-		globals[v.name] = &Entry{Name: v.name, Kind: Value, Doc: v.doc, Category: "base"}
+		idx[v.name] = &global{make: func() *Entry {
+			return &Entry{Name: v.name, Kind: Value, Doc: v.doc, Category: "base"}
+		}}
 	}
-	for _, e := range globals {
-		sorted = append(sorted, e)
+	return idx
+})
+
+// makeModule makes a module's entry with its members, those the runtime
+// adds (runtimeModules) included.
+func makeModule(m *module) *Entry {
+	e := &Entry{Name: m.name, Kind: Module, Doc: m.doc, Scope: m.scope, Category: m.category, Unimplemented: m.unimplemented, Members: map[string]*Entry{}}
+	for _, f := range m.funcs {
+		me := parseFunc(f)
+		me.Category, me.Unimplemented = m.category, m.unimplemented
+		short := strings.TrimPrefix(me.Name, m.name+".")
+		e.Members[short] = me
 	}
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	for _, v := range m.values {
+		e.Members[v] = &Entry{Name: m.name + "." + v, Kind: Value, Category: m.category, Unimplemented: m.unimplemented}
+	}
+	for _, rm := range runtimeModules {
+		if rm.module != m.name {
+			continue
+		}
+		for _, f := range rm.funcs {
+			me := parseFunc(f)
+			me.Category = e.Category
+			e.Members[strings.TrimPrefix(me.Name, rm.module+".")] = me
+		}
+		for _, name := range rm.values {
+			e.Members[name] = &Entry{Name: rm.module + "." + name, Kind: Value, Category: e.Category}
+		}
+	}
+	return e
 }
+
+// sorted is every global's entry, sorted by name (the entries Lookup
+// hands out).
+var sorted = sync.OnceValue(func() []*Entry {
+	idx := index()
+	out := make([]*Entry, 0, len(idx))
+	for _, g := range idx {
+		out = append(out, g.entry())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+})
 
 // parseFunc reads a function's signature, such as "string.find(s: string,
 // pattern: string, init?: integer, plain?: boolean) -> integer?,
@@ -282,8 +317,10 @@ func parseFunc(f fn) *Entry {
 
 // Lookup returns the predeclared global called name, or nil.
 func Lookup(name string) *Entry {
-	once.Do(build)
-	return globals[name]
+	if g := index()[name]; g != nil {
+		return g.entry()
+	}
+	return nil
 }
 
 // LookupPath returns the entry for a global or a dotted member path
@@ -299,7 +336,4 @@ func LookupPath(path string) *Entry {
 
 // Globals returns every predeclared global, sorted by name. The slice is
 // shared: callers must not modify it.
-func Globals() []*Entry {
-	once.Do(build)
-	return sorted
-}
+func Globals() []*Entry { return sorted() }

@@ -99,3 +99,25 @@ func TestResultType(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupHandsOutTheListedEntries: an entry made at its first lookup
+// is the one Globals lists, whichever comes first, for every global.
+func TestLookupHandsOutTheListedEntries(t *testing.T) {
+	first := Lookup("print")
+	if first == nil || first.Name != "print" || first.Kind != Function {
+		t.Fatalf("Lookup(print) = %+v", first)
+	}
+	n := 0
+	for _, e := range Globals() {
+		if got := Lookup(e.Name); got != e {
+			t.Errorf("Lookup(%q) is not the entry Globals lists", e.Name)
+		}
+		n++
+	}
+	if n < 60 || Lookup("no_such_global") != nil {
+		t.Errorf("%d globals; Lookup of an unknown name %v", n, Lookup("no_such_global"))
+	}
+	if m := LookupPath("string.find"); m == nil || m != Lookup("string").Member("find") {
+		t.Errorf("LookupPath(string.find) = %v", m)
+	}
+}
