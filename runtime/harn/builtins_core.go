@@ -88,8 +88,8 @@ func installCore(lib *Library) {
 		s, err := c.th.display(Arg(args, 0))
 		return Str(s), err
 	})
-	lib.Leaf("to_int", func(c *Call, args []Value) (Value, error) { return toInt(Arg(args, 0)), nil })
-	lib.Leaf("to_float", func(c *Call, args []Value) (Value, error) { return toFloat(Arg(args, 0)), nil })
+	lib.Leaf("to_int", func(c *Call, args []Value) (Value, error) { return ToInt(Arg(args, 0)), nil })
+	lib.Leaf("to_float", func(c *Call, args []Value) (Value, error) { return ToFloat(Arg(args, 0)), nil })
 	lib.Builtin("Ok", func(c *Call, args []Value) (Value, error) { return resultOkRaw(Arg(args, 0)), nil })
 	lib.Builtin("Err", func(c *Call, args []Value) (Value, error) { return resultErr(Arg(args, 0)), nil })
 	lib.Builtin("is_ok", func(c *Call, args []Value) (Value, error) { return Bool(isResult(Arg(args, 0), "Ok")), nil })
@@ -244,7 +244,8 @@ func (c *Call) displayArg(args []Value) (string, error) {
 	return c.th.display(args[0])
 }
 
-func toInt(v Value) Value {
+// ToInt is v as to_int converts it: nil when v has no int reading.
+func ToInt(v Value) Value {
 	switch v.k {
 	case KindInt:
 		return v
@@ -266,7 +267,9 @@ func toInt(v Value) Value {
 	return Nil
 }
 
-func toFloat(v Value) Value {
+// ToFloat is v as to_float converts it: nil when v has no float
+// reading.
+func ToFloat(v Value) Value {
 	switch v.k {
 	case KindFloat:
 		return v

@@ -43,7 +43,6 @@ func Families() []Family {
 		{Name: "mcp_serve", Install: installMcpServe},
 		{Name: "memory", Install: installMemory},
 		{Name: "misc", Install: installMisc},
-		{Name: "paths", Install: installPaths},
 		{Name: "postgres", Install: installPostgres},
 		{Name: "project", Install: installProject},
 		{Name: "project_enrich", Install: installProjectEnrich},
@@ -86,6 +85,5 @@ func Families() []Family {
 		{Name: "workflow_run", Install: installWorkflowRun},
 		{Name: "schema", Install: installSchema},
 		{Name: "std", Install: installStd},
-		{Name: "std_text", Install: installStdText},
 	}
 }

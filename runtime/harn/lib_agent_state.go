@@ -259,7 +259,7 @@ func stdAgentState() map[string]func(c *Call, args []Value) (Value, error) {
 				return Nil, ioError("agent_state_list: failed to list "+base, err)
 			}
 			sort.Strings(keys)
-			return NewListValue(strValues(keys)), nil
+			return NewListValue(StrValues(keys)), nil
 		},
 		"agent_state_delete": func(c *Call, args []Value) (Value, error) {
 			h, err := stateHandle(args, "agent_state_delete")

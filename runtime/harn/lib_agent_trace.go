@@ -17,7 +17,7 @@ func traceSchemaRetry(c *Call, attempt int64, errs []string, nudge string) {
 	d := NewDict(5)
 	d.Set("type", Str("schema_retry"))
 	d.Set("attempt", Int(attempt))
-	d.Set("errors", NewListValue(strValues(errs)))
+	d.Set("errors", NewListValue(StrValues(errs)))
 	d.Set("nudge_used", Bool(nudge != ""))
 	d.Set("correction_prompt", Str(nudge))
 	t := agentTraceOf(c)

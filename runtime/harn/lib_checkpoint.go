@@ -151,7 +151,7 @@ func installCheckpoint(lib *Library) {
 	})
 	lib.Builtin("checkpoint_list", func(c *Call, args []Value) (Value, error) {
 		return withCheckpoints(c, func(cp *checkpoints) (Value, error) {
-			return NewListValue(strValues(cp.keys())), nil
+			return NewListValue(StrValues(cp.keys())), nil
 		})
 	})
 	lib.Builtin("checkpoint_delete", func(c *Call, args []Value) (Value, error) {

@@ -140,7 +140,7 @@ func installHttpServerTls(lib *Library) {
 			return Nil, Errorf("http_server_tls_self_signed_dev: failed to generate certificate: %v", err)
 		}
 		d := tlsConfig("self_signed_dev", true, "https", false)
-		d.Set("hosts", NewListValue(strValues(hosts)))
+		d.Set("hosts", NewListValue(StrValues(hosts)))
 		d.Set("cert_pem", Str(certPEM))
 		d.Set("key_pem", Str(keyPEM))
 		return DictValue(d), nil

@@ -323,7 +323,7 @@ func (r *loopRun) skillPhase() {
 	meta.Set("iteration", iteration)
 	meta.Set("reassess", Bool(!first))
 	meta.Set("candidates", NewListValue(cands))
-	meta.Set("working_files", NewListValue(strValues(s.workingFiles)))
+	meta.Set("working_files", NewListValue(StrValues(s.workingFiles)))
 	r.event("skill_matched", "", meta)
 
 	top := ranked
@@ -367,12 +367,12 @@ func (r *loopRun) skillPhase() {
 		m.Set("iteration", iteration)
 		m.Set("score", Float(c.score))
 		m.Set("reason", Str(c.reason))
-		m.Set("allowed_tools", NewListValue(strValues(a.allowedTools)))
+		m.Set("allowed_tools", NewListValue(StrValues(a.allowedTools)))
 		r.event("skill_activated", a.name, m)
 		if len(a.allowedTools) > 0 {
 			m := NewDict(2)
 			m.Set("name", Str(a.name))
-			m.Set("allowed_tools", NewListValue(strValues(a.allowedTools)))
+			m.Set("allowed_tools", NewListValue(StrValues(a.allowedTools)))
 			r.event("skill_scope_tools", a.name, m)
 		}
 		r.runSkillHook(a.name, "on_activate")

@@ -152,7 +152,7 @@ func runtimeTool(name, desc string, props *Dict, required ...string) Value {
 	params := NewDict(4)
 	params.Set("type", Str("object"))
 	params.Set("properties", DictValue(props))
-	params.Set("required", NewListValue(strValues(required)))
+	params.Set("required", NewListValue(StrValues(required)))
 	params.Set("additionalProperties", Bool(false))
 	d := NewDict(3)
 	d.Set("name", Str(name))
@@ -351,7 +351,7 @@ func (r *loopRun) searchToolCall(id string, args Value) (string, bool, error) {
 	res.Set("tool_references", NewListValue(refs))
 	res.Set("strategy", Str(s.cfg.strategy))
 	res.Set("mode", Str("client"))
-	res.Set("promoted", NewListValue(strValues(added)))
+	res.Set("promoted", NewListValue(StrValues(added)))
 	e = transcriptEvent(r.c, "tool_search_result", "tool", "internal", "").AsDict()
 	e.Set("metadata", DictValue(res))
 	r.events = append(r.events, DictValue(e))
@@ -362,7 +362,7 @@ func (r *loopRun) searchToolCall(id string, args Value) (string, bool, error) {
 	}
 
 	out := NewDict(2)
-	out.Set("tool_names", NewListValue(strValues(names)))
+	out.Set("tool_names", NewListValue(StrValues(names)))
 	if diag != "" {
 		out.Set("diagnostic", Str(diag))
 	}
@@ -513,7 +513,7 @@ func nativeSearchTools(opts *Dict, tools Value) (Value, bool, error) {
 		meta := strDict("type", "tool_search", "mode", "hosted")
 		if len(namespaces) > 0 {
 			sort.Strings(namespaces)
-			meta.Set("namespaces", NewListValue(strValues(namespaces)))
+			meta.Set("namespaces", NewListValue(StrValues(namespaces)))
 		}
 		out[0] = DictValue(meta)
 	}

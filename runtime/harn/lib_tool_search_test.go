@@ -108,7 +108,7 @@ func TestSynthesizedToolSpec(t *testing.T) {
 		}
 		return DictValue(d)
 	}
-	caps := func(xs ...string) Value { return NewListValue(strValues(xs)) }
+	caps := func(xs ...string) Value { return NewListValue(StrValues(xs)) }
 	tests := []struct {
 		in             Value
 		name, effect   string

@@ -164,7 +164,7 @@ func (s *synthSpec) value() Value {
 	d.Set("description", Str(s.description))
 	d.Set("parameters", s.parameters)
 	d.Set("return_type", s.returnType)
-	d.Set("capabilities", NewListValue(strValues(s.capabilities)))
+	d.Set("capabilities", NewListValue(StrValues(s.capabilities)))
 	d.Set("side_effect_level", Str(s.sideEffect))
 	d.Set("executor", Str(s.executor))
 	switch s.executor {
@@ -204,7 +204,7 @@ func (s *synthSpec) invoke(args Value) (Value, error) {
 	d.Set("name", Str(s.name))
 	d.Set("description", Str(s.description))
 	d.Set("args", args)
-	d.Set("capabilities", NewListValue(strValues(s.capabilities)))
+	d.Set("capabilities", NewListValue(StrValues(s.capabilities)))
 	d.Set("side_effect_level", Str(s.sideEffect))
 	d.Set("message", Str("synthesized tool is pinned and validated, but executor is dry_run; set executor: \"host_bridge\" or \"mcp_server\" to dispatch"))
 	return DictValue(d), nil

@@ -1474,12 +1474,12 @@ func strToString(th *thread, recv Value, name string, args []Value) (Value, erro
 
 func strToInt(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(string)
-	return toInt(Str(s)), nil
+	return ToInt(Str(s)), nil
 }
 
 func strToFloat(th *thread, recv Value, name string, args []Value) (Value, error) {
 	s := recv.r.(string)
-	return toFloat(Str(s)), nil
+	return ToFloat(Str(s)), nil
 }
 
 func strCapitalize(th *thread, recv Value, name string, args []Value) (Value, error) {

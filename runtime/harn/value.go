@@ -111,6 +111,15 @@ func (v Value) AsString() string { s, _ := v.r.(string); return s }
 // AsBytes returns the bytes payload.
 func (v Value) AsBytes() []byte { b, _ := v.r.([]byte); return b }
 
+// StrValues is xs as string values.
+func StrValues(xs []string) []Value {
+	out := make([]Value, len(xs))
+	for i, x := range xs {
+		out[i] = Str(x)
+	}
+	return out
+}
+
 // BytesOf is v as bytes: a byte string's own bytes, any other value's
 // display text.
 func BytesOf(v Value) []byte {

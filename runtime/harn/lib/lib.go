@@ -16,8 +16,10 @@ import (
 	"github.com/harnlang/harn-check/runtime/harn/lib/encoding"
 	"github.com/harnlang/harn-check/runtime/harn/lib/http"
 	"github.com/harnlang/harn-check/runtime/harn/lib/math"
+	"github.com/harnlang/harn-check/runtime/harn/lib/paths"
 	"github.com/harnlang/harn-check/runtime/harn/lib/regex"
 	"github.com/harnlang/harn-check/runtime/harn/lib/resilience"
+	"github.com/harnlang/harn-check/runtime/harn/lib/strings"
 	"github.com/harnlang/harn-check/runtime/harn/lib/testing"
 	"github.com/harnlang/harn-check/runtime/runner"
 )
@@ -38,6 +40,8 @@ func Families() []harn.Family {
 		data.Family,
 		resilience.Family,
 		testing.Family,
+		paths.Family,
+		strings.Family,
 	)
 }
 

@@ -1,32 +1,34 @@
-package harn
+package paths
 
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/harnlang/harn-check/runtime/harn"
 )
 
 // Path builtins: pure string manipulation, no file-system access.
 
-func installPaths(lib *Library) {
-	joinArgs := ArgsOf("path_join")
-	lib.Builtin("path_join", func(c *Call, args []Value) (Value, error) {
-		var parts []Value
+func install(lib *harn.Library) {
+	joinArgs := harn.ArgsOf("path_join")
+	lib.Builtin("path_join", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		var parts []harn.Value
 		if err := joinArgs.Unpack(c, args, &parts); err != nil {
-			return Nil, err
+			return harn.Nil, err
 		}
 		p := ""
 		for _, a := range parts {
-			p = pushPath(p, Display(a))
+			p = pushPath(p, harn.Display(a))
 		}
-		return Str(p), nil
+		return harn.Str(p), nil
 	})
 	s1 := func(name string, f func(string) string) {
-		lib.Builtin(name, WithText(name, func(_ *Call, p string, _ []Value) (Value, error) { return Str(f(p)), nil }))
+		lib.Builtin(name, harn.WithText(name, func(_ *harn.Call, p string, _ []harn.Value) (harn.Value, error) { return harn.Str(f(p)), nil }))
 	}
 	s1("basename", pathBase)
 	s1("dirname", pathParent)
 	s1("extname", func(p string) string {
-		if e := pathExt(p); e != "" {
+		if e := Ext(p); e != "" {
 			return "." + e
 		}
 		return ""
@@ -38,51 +40,51 @@ func installPaths(lib *Library) {
 	s1("path_extension", pExt)
 	s1("path_stem", pStem)
 	s1("path_normalize", pNormalize)
-	lib.Builtin("path_is_absolute", WithText("path_is_absolute", func(_ *Call, p string, _ []Value) (Value, error) {
-		return Bool(pIsAbs(p)), nil
+	lib.Builtin("path_is_absolute", harn.WithText("path_is_absolute", func(_ *harn.Call, p string, _ []harn.Value) (harn.Value, error) {
+		return harn.Bool(pIsAbs(p)), nil
 	}))
-	lib.Builtin("path_is_relative", WithText("path_is_relative", func(_ *Call, p string, _ []Value) (Value, error) {
-		return Bool(!pIsAbs(p)), nil
+	lib.Builtin("path_is_relative", harn.WithText("path_is_relative", func(_ *harn.Call, p string, _ []harn.Value) (harn.Value, error) {
+		return harn.Bool(!pIsAbs(p)), nil
 	}))
-	lib.Builtin("path_segments", WithText("path_segments", func(_ *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("path_segments", harn.WithText("path_segments", func(_ *harn.Call, p string, _ []harn.Value) (harn.Value, error) {
 		_, _, segs := pSplit(p)
-		return NewListValue(strValues(segs)), nil
+		return harn.NewListValue(harn.StrValues(segs)), nil
 	}))
-	lib.Builtin("path_parts", WithText("path_parts", func(_ *Call, p string, _ []Value) (Value, error) {
+	lib.Builtin("path_parts", harn.WithText("path_parts", func(_ *harn.Call, p string, _ []harn.Value) (harn.Value, error) {
 		_, _, segs := pSplit(p)
-		d := NewDict(5)
-		d.Set("dir", Str(pParent(p)))
-		d.Set("file", Str(pBase(p)))
-		d.Set("stem", Str(pStem(p)))
-		d.Set("ext", Str(pExt(p)))
-		d.Set("segments", NewListValue(strValues(segs)))
-		return DictValue(d), nil
+		d := harn.NewDict(5)
+		d.Set("dir", harn.Str(pParent(p)))
+		d.Set("file", harn.Str(pBase(p)))
+		d.Set("stem", harn.Str(pStem(p)))
+		d.Set("ext", harn.Str(pExt(p)))
+		d.Set("segments", harn.NewListValue(harn.StrValues(segs)))
+		return harn.DictValue(d), nil
 	}))
-	lib.Builtin("path_relative_to", func(c *Call, args []Value) (Value, error) {
-		if rel, ok := pRelativeTo(Display(Arg(args, 0)), Display(Arg(args, 1))); ok {
-			return Str(rel), nil
+	lib.Builtin("path_relative_to", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		if rel, ok := pRelativeTo(harn.Display(harn.Arg(args, 0)), harn.Display(harn.Arg(args, 1))); ok {
+			return harn.Str(rel), nil
 		}
-		return Nil, nil
+		return harn.Nil, nil
 	})
-	lib.Builtin("path_with_extension", func(c *Call, args []Value) (Value, error) {
-		p, ext := Display(Arg(args, 0)), Display(Arg(args, 1))
+	lib.Builtin("path_with_extension", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		p, ext := harn.Display(harn.Arg(args, 0)), harn.Display(harn.Arg(args, 1))
 		if ext != "" && !strings.HasPrefix(ext, ".") {
 			ext = "." + ext
 		}
-		return Str(pInDir(pParent(p), pStem(p)+ext)), nil
+		return harn.Str(pInDir(pParent(p), pStem(p)+ext)), nil
 	})
-	lib.Builtin("path_with_stem", func(c *Call, args []Value) (Value, error) {
-		p := Display(Arg(args, 0))
-		return Str(pInDir(pParent(p), Display(Arg(args, 1))+pExt(p))), nil
+	lib.Builtin("path_with_stem", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		p := harn.Display(harn.Arg(args, 0))
+		return harn.Str(pInDir(pParent(p), harn.Display(harn.Arg(args, 1))+pExt(p))), nil
 	})
-	lib.Builtin("path_workspace_info", func(c *Call, args []Value) (Value, error) {
-		return workspacePathInfo(c, Display(Arg(args, 0)), workspaceRoot(c, args)).value(), nil
+	lib.Builtin("path_workspace_info", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		return workspacePathInfo(c, harn.Display(harn.Arg(args, 0)), workspaceRoot(c, args)).value(), nil
 	})
-	lib.Builtin("path_workspace_normalize", func(c *Call, args []Value) (Value, error) {
-		if w := workspacePathInfo(c, Display(Arg(args, 0)), workspaceRoot(c, args)).workspace; w != "" {
-			return Str(w), nil
+	lib.Builtin("path_workspace_normalize", func(c *harn.Call, args []harn.Value) (harn.Value, error) {
+		if w := workspacePathInfo(c, harn.Display(harn.Arg(args, 0)), workspaceRoot(c, args)).workspace; w != "" {
+			return harn.Str(w), nil
 		}
-		return Nil, nil
+		return harn.Nil, nil
 	})
 }
 
@@ -220,49 +222,41 @@ func pRelativeTo(p, base string) (string, bool) {
 	return strings.Join(out, "/"), true
 }
 
-func strValues(xs []string) []Value {
-	out := make([]Value, len(xs))
-	for i, x := range xs {
-		out[i] = Str(x)
-	}
-	return out
-}
-
 // wsInfo classifies a path against a workspace root.
 type wsInfo struct {
 	input, kind, normalized, workspace, host, reason string
 	drift                                            bool
 }
 
-func (w wsInfo) value() Value {
-	opt := func(s string) Value {
+func (w wsInfo) value() harn.Value {
+	opt := func(s string) harn.Value {
 		if s == "" {
-			return Nil
+			return harn.Nil
 		}
-		return Str(s)
+		return harn.Str(s)
 	}
-	d := NewDict(7)
-	d.Set("input", Str(w.input))
-	d.Set("kind", Str(w.kind))
-	d.Set("normalized", Str(w.normalized))
+	d := harn.NewDict(7)
+	d.Set("input", harn.Str(w.input))
+	d.Set("kind", harn.Str(w.kind))
+	d.Set("normalized", harn.Str(w.normalized))
 	d.Set("workspace_path", opt(w.workspace))
 	d.Set("host_path", opt(w.host))
-	d.Set("recovered_root_drift", Bool(w.drift))
+	d.Set("recovered_root_drift", harn.Bool(w.drift))
 	d.Set("reason", opt(w.reason))
-	return DictValue(d)
+	return harn.DictValue(d)
 }
 
 // workspaceRoot is the second argument, or the program's folder.
-func workspaceRoot(c *Call, args []Value) string {
+func workspaceRoot(c *harn.Call, args []harn.Value) string {
 	root := ""
-	if v := Arg(args, 1); v.k != KindNil {
-		root = Display(v)
+	if v := harn.Arg(args, 1); v.Kind() != harn.KindNil {
+		root = harn.Display(v)
 	}
 	if root == "" {
-		return c.th.in.host.Root()
+		return c.Interp().Host().Root()
 	}
 	if !pIsAbs(root) {
-		return c.th.in.host.Abs(root)
+		return c.Interp().Host().Abs(root)
 	}
 	return root
 }
@@ -273,7 +267,7 @@ func workspaceRoot(c *Call, args []Value) string {
 // exist but names something under the root once its leading slash is
 // dropped is taken as workspace-relative (recovered_root_drift): models
 // often write "/src/x" meaning the workspace's src/x.
-func workspacePathInfo(c *Call, path, root string) wsInfo {
+func workspacePathInfo(c *harn.Call, path, root string) wsInfo {
 	w := wsInfo{input: path}
 	trimmed := strings.TrimSpace(path)
 	switch {
@@ -302,7 +296,7 @@ func workspacePathInfo(c *Call, path, root string) wsInfo {
 		w.workspace = rel
 		return w
 	}
-	exists := func(p string) bool { _, err := c.th.in.host.Stat(p); return err == nil }
+	exists := func(p string) bool { _, err := c.Interp().Host().Stat(p); return err == nil }
 	rest := strings.TrimLeft(strings.ReplaceAll(trimmed, "\\", "/"), "/")
 	if strings.HasPrefix(strings.ReplaceAll(trimmed, "\\", "/"), "/") && rest != "" {
 		cand := pLexical(rest)
@@ -366,7 +360,9 @@ func pathParent(p string) string {
 	return p[:i]
 }
 
-func pathExt(p string) string {
+// Ext is the extension of p's last segment, without its dot ("" for
+// none, and for a name that only starts with a dot).
+func Ext(p string) string {
 	b := pathBase(p)
 	i := strings.LastIndexByte(b, '.')
 	if i <= 0 {
@@ -384,11 +380,11 @@ func pathStem(p string) string {
 	return b[:i]
 }
 
-func segmentValues(p string) []Value {
-	var out []Value
+func segmentValues(p string) []harn.Value {
+	var out []harn.Value
 	for _, s := range strings.Split(p, "/") {
 		if s != "" && s != "." {
-			out = append(out, Str(s))
+			out = append(out, harn.Str(s))
 		}
 	}
 	return out
