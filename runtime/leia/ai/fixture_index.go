@@ -472,22 +472,9 @@ func checkPackageRef(f refFindings, field string, v leia.Value, depth int) {
 // fixtureIndexFamily is the llm module's natives from this file (see families).
 func fixtureIndexFamily(rt *Runtime) map[string]leia.NativeFunc {
 	m := map[string]leia.NativeFunc{}
-	two := func(name, what string, f func(a, b leia.Value) leia.Value) leia.NativeFunc {
-		return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			src, err := needTable(a, 0, "llm."+name, what)
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm."+name, "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(f(src, opts)), nil
-		}
-	}
-	withCamel(m, two("fixture_index", "fixture index table", FixtureIndex), "fixture_index")
-	withCamel(m, two("validate_fixture_index", "fixture index table", ValidateFixtureIndex), "validate_fixture_index")
-	withCamel(m, two("provider_free_package_contract", "package contract table", PackageContract), "provider_free_package_contract")
-	withCamel(m, two("validate_package_contract", "package contract table", ValidatePackageContract), "validate_package_contract")
+	withCamel(m, tableAndOptions("fixture_index", "fixture index table", FixtureIndex), "fixture_index")
+	withCamel(m, tableAndOptions("validate_fixture_index", "fixture index table", ValidateFixtureIndex), "validate_fixture_index")
+	withCamel(m, tableAndOptions("provider_free_package_contract", "package contract table", PackageContract), "provider_free_package_contract")
+	withCamel(m, tableAndOptions("validate_package_contract", "package contract table", ValidatePackageContract), "validate_package_contract")
 	return m
 }

@@ -212,6 +212,23 @@ func camel(name string) string {
 	return string(b)
 }
 
+// tableAndOptions is the native name(src, opts) of the llm module for
+// a Go function of two tables: src, which must be a table (what names it
+// in the error), and opts, an optional options table.
+func tableAndOptions(name, what string, f func(src, opts leia.Value) leia.Value) leia.NativeFunc {
+	return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
+		src, err := needTable(a, 0, "llm."+name, what)
+		if err != nil {
+			return nil, err
+		}
+		opts, err := optTable(a, 1, "llm."+name, "options")
+		if err != nil {
+			return nil, err
+		}
+		return t.Ret1(f(src, opts)), nil
+	}
+}
+
 // withCamel registers fn under each name and its camelCase spelling.
 func withCamel(m map[string]leia.NativeFunc, fn leia.NativeFunc, names ...string) {
 	for _, n := range names {

@@ -235,24 +235,11 @@ func (rt *Runtime) eventFrom(opts leia.Value, eventType, status string, outcome,
 // outcomeRetrievalFamily is the llm module's natives from this file (see families).
 func outcomeRetrievalFamily(rt *Runtime) map[string]leia.NativeFunc {
 	m := map[string]leia.NativeFunc{}
-	outcome := func(name, what string, f func(src, opts leia.Value) leia.Value) leia.NativeFunc {
-		return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			src, err := needTable(a, 0, "llm."+name, what)
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm."+name, "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret1(f(src, opts)), nil
-		}
-	}
-	withCamel(m, outcome("memory_outcome", "memory table", MemoryOutcome), "memory_outcome", "retrieval_outcome")
-	withCamel(m, outcome("evidence_outcome", "evidence table", EvidenceOutcome), "evidence_outcome", "citation_outcome")
-	withCamel(m, outcome("memory_outcome_event", "memory outcome table", rt.memoryEvent),
+	withCamel(m, tableAndOptions("memory_outcome", "memory table", MemoryOutcome), "memory_outcome", "retrieval_outcome")
+	withCamel(m, tableAndOptions("evidence_outcome", "evidence table", EvidenceOutcome), "evidence_outcome", "citation_outcome")
+	withCamel(m, tableAndOptions("memory_outcome_event", "memory outcome table", rt.memoryEvent),
 		"memory_outcome_event", "memory_outcome_trace_event", "retrieval_outcome_event")
-	withCamel(m, outcome("evidence_outcome_event", "evidence outcome table", rt.evidenceEvent),
+	withCamel(m, tableAndOptions("evidence_outcome_event", "evidence outcome table", rt.evidenceEvent),
 		"evidence_outcome_event", "evidence_outcome_trace_event", "citation_outcome_event")
 	return m
 }

@@ -201,21 +201,8 @@ func replaySummary(out *leia.Table, extra ...string) leia.Value {
 // replayRecordsFamily is the llm module's natives from this file (see families).
 func replayRecordsFamily(rt *Runtime) map[string]leia.NativeFunc {
 	m := map[string]leia.NativeFunc{}
-	record := func(name, what string, f func(src, opts leia.Value) leia.Value) leia.NativeFunc {
-		return func(t *leia.Thread, a []leia.Value) ([]leia.Value, error) {
-			src, err := needTable(a, 0, "llm."+name, what)
-			if err != nil {
-				return nil, err
-			}
-			opts, err := optTable(a, 1, "llm."+name, "options")
-			if err != nil {
-				return nil, err
-			}
-			return t.Ret2(f(src, opts), leia.Nil), nil
-		}
-	}
-	http := record("replay_http_record", "HTTP replay record table", ReplayHTTPRecord)
+	http := tableAndOptions("replay_http_record", "HTTP replay record table", ReplayHTTPRecord)
 	aliases(m, http, "replay_http_record", "replayHttpRecord", "replay_api_record", "replayApiRecord")
-	withCamel(m, record("replay_artifact_record", "artifact replay record table", ReplayArtifactRecord), "replay_artifact_record")
+	withCamel(m, tableAndOptions("replay_artifact_record", "artifact replay record table", ReplayArtifactRecord), "replay_artifact_record")
 	return m
 }
