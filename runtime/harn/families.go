@@ -43,7 +43,6 @@ func Families() []Family {
 		{Name: "mcp_serve", Install: installMcpServe},
 		{Name: "memory", Install: installMemory},
 		{Name: "misc", Install: installMisc},
-		{Name: "postgres", Install: installPostgres},
 		{Name: "project", Install: installProject},
 		{Name: "project_enrich", Install: installProjectEnrich},
 		{Name: "project_fingerprint", Install: installProjectFingerprint},

@@ -428,12 +428,12 @@ func installMemory(lib *Library) {
 			if args[2].k == KindString {
 				text = args[2].r.(string)
 			} else {
-				text = jsonText(jsonValue(args[2]))
+				text = jsonText(JSONData(args[2]))
 			}
-			r := memoryRecord{ID: memoryID(c, opts), Namespace: ns, Key: key, Value: toGo(jsonValue(args[2])),
+			r := memoryRecord{ID: memoryID(c, opts), Namespace: ns, Key: key, Value: toGo(JSONData(args[2])),
 				Text: text, Tags: tags, StoredAt: memoryNow(c, opts, "now")}
 			if p := field(opts, "provenance"); p.k != KindNil {
-				r.Provenance = toGo(jsonValue(p))
+				r.Provenance = toGo(JSONData(p))
 			}
 			if err := log.append(memoryEvent{Type: "store", memoryRecord: r}); err != nil {
 				return Nil, err
@@ -589,7 +589,7 @@ func installMemory(lib *Library) {
 					ids = append(ids, r.ID)
 				}
 			}
-			e := memoryEvent{Type: "forget", Predicate: toGo(jsonValue(args[1])), ForgottenIDs: ids,
+			e := memoryEvent{Type: "forget", Predicate: toGo(JSONData(args[1])), ForgottenIDs: ids,
 				ForgottenAt: memoryNow(c, opts, "now")}
 			e.ID, e.Namespace = memoryID(c, opts), ns
 			if err := log.append(e); err != nil {

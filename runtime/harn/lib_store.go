@@ -29,8 +29,8 @@ func stateRoot(in *Interp) string {
 	return filepath.Join(in.host.Root(), ".harn")
 }
 
-// jsonValue is v as JSON data: values JSON cannot hold become nil.
-func jsonValue(v Value) Value {
+// JSONData is v as JSON data: values JSON cannot hold become nil.
+func JSONData(v Value) Value {
 	var b strings.Builder
 	writeJSON(&b, v, 0)
 	out, err := ParseJSON(b.String())
@@ -117,7 +117,7 @@ func installStore(lib *Library) {
 		s := storeOf(c)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.data[Display(Arg(args, 0))] = jsonValue(Arg(args, 1))
+		s.data[Display(Arg(args, 0))] = JSONData(Arg(args, 1))
 		return Nil, s.save(c)
 	})
 	lib.Builtin("store_delete", func(c *Call, args []Value) (Value, error) {
@@ -508,7 +508,7 @@ func installMetadata(lib *Library) {
 		d := data.r.(*Dict)
 		for _, k := range d.Keys() {
 			v, _ := d.Get(k)
-			m.entries[dir][ns][k] = jsonValue(v)
+			m.entries[dir][ns][k] = JSONData(v)
 		}
 		m.dirty = true
 		return Nil, nil

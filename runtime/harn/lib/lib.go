@@ -17,6 +17,7 @@ import (
 	"github.com/harnlang/harn-check/runtime/harn/lib/http"
 	"github.com/harnlang/harn-check/runtime/harn/lib/math"
 	"github.com/harnlang/harn-check/runtime/harn/lib/paths"
+	"github.com/harnlang/harn-check/runtime/harn/lib/postgres"
 	"github.com/harnlang/harn-check/runtime/harn/lib/regex"
 	"github.com/harnlang/harn-check/runtime/harn/lib/resilience"
 	"github.com/harnlang/harn-check/runtime/harn/lib/strings"
@@ -42,6 +43,7 @@ func Families() []harn.Family {
 		testing.Family,
 		paths.Family,
 		strings.Family,
+		postgres.Family,
 	)
 }
 
