@@ -33,10 +33,17 @@ type Library struct {
 	builtins   map[string]*Builtin
 	stdModules map[string]map[string]BuiltinFunc
 	harness    map[string]map[string]*Builtin
-	// family is the family installing (NewLibrary); owner names, per
-	// declared key, the family that declared it; duplicates are the
-	// keys declared twice.
+	// spare holds Builtins not yet declared: they are made in blocks
+	// rather than one allocation each.
+	spare []Builtin
+	// While NewLibrary runs: families are the names already installed,
+	// family the one installing, duplicated whether a name was declared
+	// twice. Only on the pass that words that error: owner names, per
+	// declared kind and key, the family that declared it, and duplicates
+	// are the sentences saying so.
+	families   map[string]bool
 	family     string
+	duplicated bool
 	owner      map[string]string
 	duplicates []string
 }
@@ -45,29 +52,47 @@ type Library struct {
 // builtin, a std module or a harness method declared twice is an error
 // naming both families: a name means one thing.
 func NewLibrary(families []Family) (*Library, error) {
+	lib := install(families, false)
+	if !lib.duplicated {
+		return lib, nil
+	}
+	// Rare: install again, recording who declared each name, to say
+	// which two families declared a name (installing only declares).
+	lib = install(families, true)
+	return nil, errors.New("harn: " + strings.Join(lib.duplicates, "; "))
+}
+
+// install runs the families' Install into a new library; owners asks
+// it to record each name's family for the duplicates' wording.
+func install(families []Family, owners bool) *Library {
 	lib := &Library{
 		builtins:   make(map[string]*Builtin, 1024),
 		stdModules: map[string]map[string]BuiltinFunc{},
 		harness:    map[string]map[string]*Builtin{},
-		owner:      make(map[string]string, 1100),
+		families:   make(map[string]bool, len(families)),
+	}
+	if owners {
+		lib.owner = map[string]string{}
 	}
 	for _, f := range families {
 		lib.family = f.Name
-		if !lib.claim("family", f.Name) {
+		if !lib.claim("family", f.Name, lib.families[f.Name]) {
 			continue
 		}
+		lib.families[f.Name] = true
 		f.Install(lib)
 	}
-	lib.family, lib.owner = "", nil
-	if len(lib.duplicates) > 0 {
-		return nil, errors.New("harn: " + strings.Join(lib.duplicates, "; "))
-	}
-	return lib, nil
+	lib.family, lib.families, lib.owner, lib.spare = "", nil, nil, nil
+	return lib
 }
 
-// claim records that the installing family declares the key of the kind
-// and reports whether no family declared it before.
-func (lib *Library) claim(kind, key string) bool {
+// claim reports whether the installing family may declare the key of
+// the kind, which is taken when a family declared it before.
+func (lib *Library) claim(kind, key string, taken bool) bool {
+	if lib.owner == nil {
+		lib.duplicated = lib.duplicated || taken
+		return !taken
+	}
 	k := kind + " " + key
 	if prev, ok := lib.owner[k]; ok {
 		lib.duplicates = append(lib.duplicates, fmt.Sprintf("%s %s is declared by %s and by %s", kind, key, prev, lib.family))
@@ -75,6 +100,17 @@ func (lib *Library) claim(kind, key string) bool {
 	}
 	lib.owner[k] = lib.family
 	return true
+}
+
+// newBuiltin returns a Builtin for the library to keep, from a block.
+func (lib *Library) newBuiltin(b Builtin) *Builtin {
+	if len(lib.spare) == 0 {
+		lib.spare = make([]Builtin, 256)
+	}
+	p := &lib.spare[0]
+	lib.spare = lib.spare[1:]
+	*p = b
+	return p
 }
 
 // Builtin declares the builtin name.
@@ -91,30 +127,30 @@ func (lib *Library) Leaf(name string, fn BuiltinFunc) {
 }
 
 func (lib *Library) add(b Builtin) {
-	if lib.claim("builtin", b.Name) {
-		lib.builtins[b.Name] = &b
+	if lib.claim("builtin", b.Name, lib.builtins[b.Name] != nil) {
+		lib.builtins[b.Name] = lib.newBuiltin(b)
 	}
 }
 
 // StdModule declares `import ... from SPEC`, binding the functions as
 // the module's exports.
 func (lib *Library) StdModule(spec string, functions map[string]BuiltinFunc) {
-	if lib.claim("std module", spec) {
+	if _, taken := lib.stdModules[spec]; lib.claim("std module", spec, taken) {
 		lib.stdModules[spec] = functions
 	}
 }
 
 // HarnessMethod declares harness.<capability>.<method>.
 func (lib *Library) HarnessMethod(capability, method string, fn BuiltinFunc) {
-	if !lib.claim("harness method", capability+"."+method) {
+	m := lib.harness[capability]
+	if !lib.claim("harness method", capability+"."+method, m[method] != nil) {
 		return
 	}
-	m := lib.harness[capability]
 	if m == nil {
 		m = map[string]*Builtin{}
 		lib.harness[capability] = m
 	}
-	m[method] = &Builtin{Name: "harness." + capability + "." + method, Fn: fn}
+	m[method] = lib.newBuiltin(Builtin{Name: "harness." + capability + "." + method, Fn: fn})
 }
 
 // Builtins lists the names of the library's builtins, sorted.

@@ -1,6 +1,10 @@
 package lib
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/harnlang/harn-check/runtime/harn"
+)
 
 // TestFamiliesAssemble: the listed families build into one library (no
 // name declared twice) that holds their builtins, std modules and
@@ -27,6 +31,18 @@ func TestFamiliesAssemble(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("the library has no %s %s", tc.what, tc.want)
+		}
+	}
+}
+
+// BenchmarkNewLibrary: assembling the library, which the first Harn run
+// of every process pays.
+func BenchmarkNewLibrary(b *testing.B) {
+	families := Families()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := harn.NewLibrary(families); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
